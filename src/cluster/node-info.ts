@@ -1,0 +1,142 @@
+// Per-node aggregate the scheduler filters and scores against (framework.NodeInfo):
+// the pods on a node, their summed requests, host ports in use and image states.
+// Updated incrementally as pods are added and removed.
+
+import type { Node } from '../model/node.js';
+import { hasAffinityTerms, type HostPort, type Pod } from '../model/pod.js';
+
+const BIND_ALL = '0.0.0.0';
+
+/** Host ports in use on a node: ip → set of "protocol/port". A set, as upstream: removing one user frees the port. */
+export class HostPortSet {
+  private readonly byIp = new Map<string, Set<string>>();
+
+  private static norm(p: HostPort): [string, string] {
+    return [p.hostIP || BIND_ALL, `${p.protocol || 'TCP'}/${p.port}`];
+  }
+
+  add(p: HostPort): void {
+    if (p.port <= 0) return;
+    const [ip, pp] = HostPortSet.norm(p);
+    let set = this.byIp.get(ip);
+    if (!set) this.byIp.set(ip, (set = new Set()));
+    set.add(pp);
+  }
+
+  remove(p: HostPort): void {
+    if (p.port <= 0) return;
+    const [ip, pp] = HostPortSet.norm(p);
+    const set = this.byIp.get(ip);
+    if (!set) return;
+    set.delete(pp);
+    if (set.size === 0) this.byIp.delete(ip);
+  }
+
+  /** HostPortInfo.CheckConflict: 0.0.0.0 conflicts with the same port on any ip, and any ip with 0.0.0.0. */
+  conflicts(p: HostPort): boolean {
+    if (p.port <= 0) return false;
+    const [ip, pp] = HostPortSet.norm(p);
+    if (ip === BIND_ALL) {
+      for (const set of this.byIp.values()) if (set.has(pp)) return true;
+      return false;
+    }
+    return (this.byIp.get(BIND_ALL)?.has(pp) ?? false) || (this.byIp.get(ip)?.has(pp) ?? false);
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const set of this.byIp.values()) n += set.size;
+    return n;
+  }
+
+  clone(): HostPortSet {
+    const c = new HostPortSet();
+    for (const [ip, set] of this.byIp) c.byIp.set(ip, new Set(set));
+    return c;
+  }
+}
+
+export interface ImageSummary {
+  readonly sizeBytes: number;
+  /** How many nodes in the cluster have this image. */
+  numNodes: number;
+}
+
+/**
+ * Image names as the ImageLocality plugin compares them: a reference without a
+ * tag or digest means ":latest".
+ */
+export function normalizedImageName(name: string): string {
+  const lastSlash = name.lastIndexOf('/');
+  const lastPart = name.slice(lastSlash + 1);
+  if (!lastPart.includes(':') && !lastPart.includes('@')) return `${name}:latest`;
+  return name;
+}
+
+let generationCounter = 0;
+
+export class NodeInfo {
+  readonly pods: Pod[] = [];
+  readonly podsWithAffinity: Pod[] = [];
+  readonly podsWithRequiredAntiAffinity: Pod[] = [];
+  /** Summed requests of the pods (cpu in millicores). */
+  readonly requested: Record<string, number> = {};
+  nonZeroCpu = 0;
+  nonZeroMemory = 0;
+  usedPorts = new HostPortSet();
+  /** Normalized image name → state; numNodes filled in by the ClusterState. */
+  imageStates = new Map<string, ImageSummary>();
+  generation = ++generationCounter;
+
+  constructor(readonly node: Node) {}
+
+  addPod(pod: Pod): void {
+    this.pods.push(pod);
+    if (hasAffinityTerms(pod)) this.podsWithAffinity.push(pod);
+    if (pod.requiredAntiAffinity.length > 0) this.podsWithRequiredAntiAffinity.push(pod);
+    this.update(pod, 1);
+  }
+
+  /** Removes the pod with the same key; returns false when it is not on this node. */
+  removePod(pod: Pod): boolean {
+    const i = this.pods.findIndex((p) => p.key === pod.key);
+    if (i < 0) return false;
+    const stored = this.pods[i]!;
+    this.pods.splice(i, 1);
+    removeByKey(this.podsWithAffinity, stored.key);
+    removeByKey(this.podsWithRequiredAntiAffinity, stored.key);
+    this.update(stored, -1);
+    return true;
+  }
+
+  private update(pod: Pod, sign: 1 | -1): void {
+    for (const [k, v] of Object.entries(pod.resources.requests)) this.requested[k] = (this.requested[k] ?? 0) + sign * v;
+    this.nonZeroCpu += sign * pod.resources.nonZeroCpu;
+    this.nonZeroMemory += sign * pod.resources.nonZeroMemory;
+    for (const p of pod.hostPorts) {
+      if (sign > 0) this.usedPorts.add(p);
+      else this.usedPorts.remove(p);
+    }
+    this.generation = ++generationCounter;
+  }
+
+  /** A copy whose pod lists and sums can change without touching this one (pods themselves are shared). */
+  clone(): NodeInfo {
+    const c = new NodeInfo(this.node);
+    c.pods.push(...this.pods);
+    c.podsWithAffinity.push(...this.podsWithAffinity);
+    c.podsWithRequiredAntiAffinity.push(...this.podsWithRequiredAntiAffinity);
+    Object.assign(c.requested, this.requested);
+    c.nonZeroCpu = this.nonZeroCpu;
+    c.nonZeroMemory = this.nonZeroMemory;
+    c.usedPorts = this.usedPorts.clone();
+    c.imageStates = this.imageStates;
+    c.generation = this.generation;
+    return c;
+  }
+}
+
+function removeByKey(list: Pod[], key: string): void {
+  const i = list.findIndex((p) => p.key === key);
+  if (i >= 0) list.splice(i, 1);
+}

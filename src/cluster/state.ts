@@ -1,0 +1,168 @@
+// ClusterState: the store the engine schedules against, with incremental indexes.
+// Node order follows kube-scheduler's node tree (nodes interleaved across zones),
+// which decides where the round-robin filter search starts and how ties break.
+
+import { LABEL_REGION, LABEL_ZONE, type Node } from '../model/node.js';
+import type { PodDisruptionBudget } from '../model/pdb.js';
+import type { Pod } from '../model/pod.js';
+import type { Labels } from '../model/selector.js';
+import { NodeInfo, normalizedImageName, type ImageSummary } from './node-info.js';
+
+const BETA_ZONE = 'failure-domain.beta.kubernetes.io/zone';
+const BETA_REGION = 'failure-domain.beta.kubernetes.io/region';
+
+/** utilnode.GetZoneKey: region and zone joined, beta labels first; '' when neither is set. */
+export function zoneKey(labels: Labels): string {
+  const zone = labels[BETA_ZONE] ?? labels[LABEL_ZONE] ?? '';
+  const region = labels[BETA_REGION] ?? labels[LABEL_REGION] ?? '';
+  if (region === '' && zone === '') return '';
+  return `${region}:\x00:${zone}`;
+}
+
+export class ClusterState {
+  private readonly infos = new Map<string, NodeInfo>();
+  /** zone key → node names in insertion order; zones in order of first appearance. */
+  private readonly tree = new Map<string, string[]>();
+  private orderCache: NodeInfo[] | null = null;
+  private readonly podsByKey = new Map<string, Pod>();
+  private readonly images = new Map<string, ImageSummary>();
+  /** topology key → value → number of nodes carrying it. */
+  private readonly domainIndex = new Map<string, Map<string, number>>();
+  readonly namespaces = new Map<string, Labels>();
+  pdbs: PodDisruptionBudget[] = [];
+  /** Bumped on every change; lets callers cache derived data. */
+  version = 0;
+
+  addNode(node: Node): NodeInfo {
+    if (this.infos.has(node.name)) throw new Error(`node ${node.name} already exists`);
+    const info = new NodeInfo(node);
+    this.infos.set(node.name, info);
+    const zone = zoneKey(node.labels);
+    const names = this.tree.get(zone);
+    if (names) names.push(node.name);
+    else this.tree.set(zone, [node.name]);
+    for (const [k, v] of Object.entries(node.labels)) {
+      let values = this.domainIndex.get(k);
+      if (!values) this.domainIndex.set(k, (values = new Map()));
+      values.set(v, (values.get(v) ?? 0) + 1);
+    }
+    this.attachImages(info, 1);
+    this.changed();
+    return info;
+  }
+
+  /** Removes a node and returns the pods that were bound to it (they stay in the store, still bound). */
+  removeNode(name: string): Pod[] {
+    const info = this.infos.get(name);
+    if (!info) return [];
+    this.infos.delete(name);
+    const zone = zoneKey(info.node.labels);
+    const names = this.tree.get(zone) ?? [];
+    names.splice(names.indexOf(name), 1);
+    if (names.length === 0) this.tree.delete(zone);
+    for (const [k, v] of Object.entries(info.node.labels)) {
+      const values = this.domainIndex.get(k);
+      const n = (values?.get(v) ?? 0) - 1;
+      if (n > 0) values!.set(v, n);
+      else values?.delete(v);
+    }
+    this.attachImages(info, -1);
+    this.changed();
+    return [...info.pods];
+  }
+
+  private attachImages(info: NodeInfo, sign: 1 | -1): void {
+    for (const image of info.node.images) {
+      for (const raw of image.names) {
+        const name = normalizedImageName(raw);
+        let summary = this.images.get(name);
+        if (!summary) this.images.set(name, (summary = { sizeBytes: image.sizeBytes, numNodes: 0 }));
+        summary.numNodes += sign;
+        if (sign > 0) info.imageStates.set(name, summary);
+      }
+    }
+  }
+
+  private changed(): void {
+    this.orderCache = null;
+    this.version++;
+  }
+
+  /** Adds a pod; a bound pod is accounted on its node when that node exists. */
+  addPod(pod: Pod): void {
+    if (this.podsByKey.has(pod.key)) throw new Error(`pod ${pod.key} already exists`);
+    this.podsByKey.set(pod.key, pod);
+    if (pod.nodeName) this.infos.get(pod.nodeName)?.addPod(pod);
+    this.version++;
+  }
+
+  removePod(key: string): Pod | undefined {
+    const pod = this.podsByKey.get(key);
+    if (!pod) return undefined;
+    this.podsByKey.delete(key);
+    if (pod.nodeName) this.infos.get(pod.nodeName)?.removePod(pod);
+    this.version++;
+    return pod;
+  }
+
+  /** Replaces a pod (e.g. when binding it), keeping indexes consistent. */
+  updatePod(pod: Pod): void {
+    this.removePod(pod.key);
+    this.addPod(pod);
+  }
+
+  getPod(key: string): Pod | undefined {
+    return this.podsByKey.get(key);
+  }
+
+  pods(): IterableIterator<Pod> {
+    return this.podsByKey.values();
+  }
+
+  nodeInfo(name: string): NodeInfo | undefined {
+    return this.infos.get(name);
+  }
+
+  get numNodes(): number {
+    return this.infos.size;
+  }
+
+  /** All nodes in node-tree order: the first node of each zone, then the second of each, and so on. */
+  nodeInfos(): readonly NodeInfo[] {
+    if (this.orderCache) return this.orderCache;
+    const zones = [...this.tree.values()];
+    const out: NodeInfo[] = [];
+    for (let i = 0; out.length < this.infos.size; i++) {
+      for (const names of zones) {
+        const name = names[i];
+        if (name !== undefined) out.push(this.infos.get(name)!);
+      }
+    }
+    this.orderCache = out;
+    return out;
+  }
+
+  /** Nodes that have at least one pod with affinity or anti-affinity terms. */
+  nodesWithAffinityPods(): NodeInfo[] {
+    return this.nodeInfos().filter((n) => n.podsWithAffinity.length > 0);
+  }
+
+  /** Nodes that have at least one pod with required anti-affinity terms. */
+  nodesWithRequiredAntiAffinityPods(): NodeInfo[] {
+    return this.nodeInfos().filter((n) => n.podsWithRequiredAntiAffinity.length > 0);
+  }
+
+  /** Values of a node label key with how many nodes carry each. */
+  topologyDomains(key: string): ReadonlyMap<string, number> {
+    return this.domainIndex.get(key) ?? new Map();
+  }
+
+  namespaceLabels(name: string): Labels {
+    return this.namespaces.get(name) ?? { 'kubernetes.io/metadata.name': name };
+  }
+
+  /** Pods not bound to a node and not terminating, in store order. */
+  pendingPods(): Pod[] {
+    return [...this.podsByKey.values()].filter((p) => !p.nodeName && !p.terminating);
+  }
+}

@@ -1,0 +1,153 @@
+// The subset of Kubernetes object shapes berth reads, as users write them
+// (core/v1, apps/v1, policy/v1, scheduling/v1). io/ validates raw documents
+// into these shapes; model/ compiles them into scheduler-ready objects.
+
+import type { Requirement } from './selector.js';
+
+export type Quantity = string | number;
+export type QuantityMap = Readonly<Record<string, Quantity>>;
+export type IntOrString = number | string;
+
+export interface OwnerReferenceManifest {
+  apiVersion?: string;
+  kind: string;
+  name: string;
+  uid?: string;
+  controller?: boolean;
+}
+
+export interface ObjectMetaManifest {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  creationTimestamp?: string | null;
+  deletionTimestamp?: string | null;
+  ownerReferences?: OwnerReferenceManifest[];
+}
+
+export interface LabelSelectorManifest {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Requirement[];
+}
+
+export interface NodeSelectorTermManifest {
+  matchExpressions?: Requirement[];
+  matchFields?: Requirement[];
+}
+
+export interface PodAffinityTermManifest {
+  labelSelector?: LabelSelectorManifest | null;
+  namespaces?: string[];
+  namespaceSelector?: LabelSelectorManifest | null;
+  topologyKey: string;
+  matchLabelKeys?: string[];
+  mismatchLabelKeys?: string[];
+}
+
+export interface WeightedPodAffinityTermManifest {
+  weight: number;
+  podAffinityTerm: PodAffinityTermManifest;
+}
+
+export interface PodAffinityManifest {
+  requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTermManifest[];
+  preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTermManifest[];
+}
+
+export interface AffinityManifest {
+  nodeAffinity?: {
+    requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: NodeSelectorTermManifest[] } | null;
+    preferredDuringSchedulingIgnoredDuringExecution?: { weight: number; preference: NodeSelectorTermManifest }[];
+  } | null;
+  podAffinity?: PodAffinityManifest | null;
+  podAntiAffinity?: PodAffinityManifest | null;
+}
+
+export interface TolerationManifest {
+  key?: string;
+  operator?: 'Equal' | 'Exists';
+  value?: string;
+  effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' | '';
+  tolerationSeconds?: number | null;
+}
+
+export interface TopologySpreadConstraintManifest {
+  maxSkew: number;
+  topologyKey: string;
+  whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway';
+  labelSelector?: LabelSelectorManifest | null;
+  minDomains?: number | null;
+  nodeAffinityPolicy?: 'Honor' | 'Ignore' | null;
+  nodeTaintsPolicy?: 'Honor' | 'Ignore' | null;
+  matchLabelKeys?: string[];
+}
+
+export interface ContainerPortManifest {
+  name?: string;
+  containerPort: number;
+  hostPort?: number;
+  hostIP?: string;
+  protocol?: 'TCP' | 'UDP' | 'SCTP';
+}
+
+export interface ContainerManifest {
+  name: string;
+  image?: string;
+  ports?: ContainerPortManifest[];
+  resources?: { requests?: QuantityMap; limits?: QuantityMap } | null;
+  restartPolicy?: 'Always' | string;
+}
+
+export interface PodSpecManifest {
+  nodeName?: string;
+  nodeSelector?: Record<string, string>;
+  affinity?: AffinityManifest | null;
+  tolerations?: TolerationManifest[];
+  topologySpreadConstraints?: TopologySpreadConstraintManifest[];
+  containers: ContainerManifest[];
+  initContainers?: ContainerManifest[];
+  overhead?: QuantityMap;
+  resources?: { requests?: QuantityMap; limits?: QuantityMap } | null;
+  priority?: number;
+  priorityClassName?: string;
+  preemptionPolicy?: 'PreemptLowerPriority' | 'Never';
+  schedulerName?: string;
+  schedulingGates?: { name: string }[];
+  terminationGracePeriodSeconds?: number;
+  hostNetwork?: boolean;
+}
+
+export interface PodManifest {
+  apiVersion?: string;
+  kind?: 'Pod';
+  metadata: ObjectMetaManifest;
+  spec: PodSpecManifest;
+  status?: { phase?: string; nominatedNodeName?: string } | null;
+}
+
+export interface PodTemplateManifest {
+  metadata?: ObjectMetaManifest;
+  spec: PodSpecManifest;
+}
+
+export interface TaintManifest {
+  key: string;
+  value?: string;
+  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
+export interface NodeManifest {
+  apiVersion?: string;
+  kind?: 'Node';
+  metadata: ObjectMetaManifest;
+  spec?: { unschedulable?: boolean; taints?: TaintManifest[]; providerID?: string } | null;
+  status?: {
+    capacity?: QuantityMap;
+    allocatable?: QuantityMap;
+    images?: { names?: string[]; sizeBytes?: number }[];
+    conditions?: { type: string; status: string }[];
+  } | null;
+}

@@ -1,0 +1,63 @@
+// Nodes compiled for scheduling: allocatable as integers, taints, images.
+
+import { atPath, FieldError } from './errors.js';
+import type { NodeManifest } from './manifest.js';
+import { resourceValue } from './quantity.js';
+import type { ResourceList } from './resources.js';
+import type { Labels } from './selector.js';
+import type { Taint } from './taints.js';
+
+export interface ImageState {
+  readonly names: readonly string[];
+  readonly sizeBytes: number;
+}
+
+export interface Node {
+  readonly name: string;
+  readonly uid: string;
+  readonly labels: Labels;
+  readonly annotations: Labels;
+  readonly taints: readonly Taint[];
+  readonly unschedulable: boolean;
+  /** cpu in millicores, memory/ephemeral-storage in bytes, pods and extended resources as counts. */
+  readonly allocatable: ResourceList;
+  readonly capacity: ResourceList;
+  readonly images: readonly ImageState[];
+  readonly creation: number;
+}
+
+export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+export const LABEL_ZONE = 'topology.kubernetes.io/zone';
+export const LABEL_REGION = 'topology.kubernetes.io/region';
+
+function resources(map: Readonly<Record<string, string | number>> | undefined, path: (string | number)[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, q] of Object.entries(map ?? {})) {
+    const v = atPath([...path, k], () => resourceValue(k, q));
+    if (v < 0) throw new FieldError(`Invalid value: ${JSON.stringify(q)}: must be greater than or equal to 0`, [...path, k]);
+    out[k] = v;
+  }
+  return out;
+}
+
+export function compileNode(m: NodeManifest, order: number): Node {
+  const name = m.metadata.name ?? '';
+  if (!name) throw new FieldError('Required value: name or generateName is required', ['metadata', 'name']);
+  const capacity = resources(m.status?.capacity, ['status', 'capacity']);
+  // The kubelet reports allocatable; when a hand-written node omits it, capacity is what it can offer.
+  const allocatable = m.status?.allocatable ? resources(m.status.allocatable, ['status', 'allocatable']) : { ...capacity };
+  const created = m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) : NaN;
+  return {
+    name,
+    uid: m.metadata.uid ?? name,
+    // The kubelet always registers its hostname label; hand-written nodes often omit it.
+    labels: { [LABEL_HOSTNAME]: name, ...m.metadata.labels },
+    annotations: m.metadata.annotations ?? {},
+    taints: (m.spec?.taints ?? []).map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect })),
+    unschedulable: m.spec?.unschedulable ?? false,
+    allocatable,
+    capacity,
+    images: (m.status?.images ?? []).map((i) => ({ names: i.names ?? [], sizeBytes: i.sizeBytes ?? 0 })),
+    creation: Number.isNaN(created) ? order : created,
+  };
+}

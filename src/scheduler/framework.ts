@@ -1,0 +1,340 @@
+// The scheduling framework: extension point interfaces and the runner that calls
+// plugins in profile order, as frameworkImpl does upstream.
+
+import type { ClusterState } from '../cluster/state.js';
+import type { NodeInfo } from '../cluster/node-info.js';
+import type { Pod } from '../model/pod.js';
+import type { Rand } from '../model/rand.js';
+import { Code, SchedulerError, Status } from './status.js';
+
+export const MAX_NODE_SCORE = 100;
+export const MIN_NODE_SCORE = 0;
+
+/** Per-cycle plugin data. Values must implement clone() when they hold mutable state. */
+export interface StateData {
+  clone(): StateData;
+}
+
+export class CycleState {
+  private readonly data = new Map<string, StateData>();
+  skipFilterPlugins = new Set<string>();
+  skipScorePlugins = new Set<string>();
+
+  read<T extends StateData>(key: string): T {
+    const v = this.data.get(key);
+    if (v === undefined) throw new SchedulerError(`reading ${JSON.stringify(key)} from cycleState: not found`);
+    return v as T;
+  }
+
+  tryRead<T extends StateData>(key: string): T | undefined {
+    return this.data.get(key) as T | undefined;
+  }
+
+  write(key: string, value: StateData): void {
+    this.data.set(key, value);
+  }
+
+  clone(): CycleState {
+    const c = new CycleState();
+    for (const [k, v] of this.data) c.data.set(k, v.clone());
+    c.skipFilterPlugins = new Set(this.skipFilterPlugins);
+    c.skipScorePlugins = new Set(this.skipScorePlugins);
+    return c;
+  }
+}
+
+/** What plugins may ask of the framework (fwk.Handle). */
+export interface Handle {
+  /** The snapshot being scheduled against. Plugins must not mutate it. */
+  readonly cluster: ClusterState;
+  readonly rand: Rand;
+  /** Pods nominated to a node (by preemption) that are not yet bound there. */
+  nominatedPodsForNode(nodeName: string): readonly Pod[];
+  runPreFilterExtensionAddPod(state: CycleState, podToSchedule: Pod, podToAdd: Pod, nodeInfo: NodeInfo): Status;
+  runPreFilterExtensionRemovePod(state: CycleState, podToSchedule: Pod, podToRemove: Pod, nodeInfo: NodeInfo): Status;
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status;
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status;
+}
+
+export interface Plugin {
+  readonly name: string;
+}
+
+export interface PreFilterExtensions {
+  addPod(state: CycleState, podToSchedule: Pod, podToAdd: Pod, nodeInfo: NodeInfo): Status;
+  removePod(state: CycleState, podToSchedule: Pod, podToRemove: Pod, nodeInfo: NodeInfo): Status;
+}
+
+export interface PreFilterResult {
+  /** null means every node; a set restricts filtering to those nodes. */
+  readonly nodeNames: ReadonlySet<string> | null;
+}
+
+export interface PreFilterPlugin extends Plugin {
+  preFilter(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { result?: PreFilterResult; status: Status };
+  preFilterExtensions?: PreFilterExtensions;
+}
+
+export interface FilterPlugin extends Plugin {
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status;
+}
+
+export interface PreScorePlugin extends Plugin {
+  preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status;
+}
+
+export interface NodeScore {
+  readonly name: string;
+  score: number;
+}
+
+export interface ScorePlugin extends Plugin {
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number;
+  /** Rescales raw scores in place into [0, 100]. */
+  normalizeScore?(state: CycleState, pod: Pod, scores: NodeScore[]): void;
+}
+
+export interface NominatingInfo {
+  readonly nominatedNodeName: string;
+}
+
+export interface PostFilterPlugin extends Plugin {
+  postFilter(state: CycleState, pod: Pod, statuses: NodeToStatus): { result?: PostFilterResult; status: Status };
+}
+
+export interface PostFilterResult {
+  readonly nominatedNodeName: string;
+  /** Pods to evict so that the preemptor fits (berth reports them; the caller deletes them). */
+  readonly victims: readonly Pod[];
+}
+
+/** Queue ordering (QueueSort extension point): true when a should be scheduled before b. */
+export interface QueueSortPlugin extends Plugin {
+  less(a: QueuedPod, b: QueuedPod): boolean;
+}
+
+export interface QueuedPod {
+  readonly pod: Pod;
+  /** When the pod entered the queue; ties keep input order. */
+  readonly timestamp: number;
+  readonly seq: number;
+}
+
+/** framework.NodeToStatus: explicit statuses for rejected nodes, one shared status for the absent ones. */
+export class NodeToStatus {
+  readonly explicit = new Map<string, Status>();
+  absentNodesStatus: Status = new Status(Code.UnschedulableAndUnresolvable);
+
+  set(name: string, status: Status): void {
+    this.explicit.set(name, status);
+  }
+
+  get(name: string): Status {
+    return this.explicit.get(name) ?? this.absentNodesStatus;
+  }
+
+  get size(): number {
+    return this.explicit.size;
+  }
+
+  /** Nodes whose status has `code`, including the absent ones when the absent status has it. */
+  nodesWithCode(allNodes: readonly NodeInfo[], code: Code): NodeInfo[] {
+    return allNodes.filter((n) => this.get(n.node.name).code === code);
+  }
+}
+
+export interface PluginScore {
+  readonly name: string;
+  readonly score: number;
+}
+
+export interface NodePluginScores {
+  readonly name: string;
+  readonly rawScores: PluginScore[];
+  /** Normalized and weighted, in the order of the profile's score plugins. */
+  scores: PluginScore[];
+  totalScore: number;
+}
+
+export interface ProfilePlugins {
+  readonly queueSort: QueueSortPlugin;
+  readonly preFilter: readonly PreFilterPlugin[];
+  readonly filter: readonly FilterPlugin[];
+  readonly postFilter: readonly PostFilterPlugin[];
+  readonly preScore: readonly PreScorePlugin[];
+  readonly score: readonly { plugin: ScorePlugin; weight: number }[];
+}
+
+function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string>): Set<string> {
+  if (a === null) return new Set(b);
+  const out = new Set<string>();
+  for (const n of a) if (b.has(n)) out.add(n);
+  return out;
+}
+
+/** Runs a profile's plugins at each extension point. */
+export class Framework {
+  constructor(
+    readonly profileName: string,
+    readonly plugins: ProfilePlugins,
+    /** 0 means the adaptive default. */
+    readonly percentageOfNodesToScore: number,
+  ) {}
+
+  runPreFilterPlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { nodeNames: ReadonlySet<string> | null; status: Status; pluginsWithNodes: Set<string> } {
+    state.skipFilterPlugins = new Set();
+    let nodeNames: Set<string> | null = null;
+    const pluginsWithNodes = new Set<string>();
+    let returnStatus: Status = Status.SUCCESS;
+    for (const pl of this.plugins.preFilter) {
+      const { result, status } = pl.preFilter(state, pod, nodes);
+      if (status.isSkip()) {
+        state.skipFilterPlugins.add(pl.name);
+        continue;
+      }
+      if (!status.isSuccess()) {
+        const s = status.withPlugin(pl.name);
+        if (s.code === Code.UnschedulableAndUnresolvable) return { nodeNames: null, status: s, pluginsWithNodes: new Set() };
+        if (s.code === Code.Unschedulable) {
+          returnStatus = s;
+          continue;
+        }
+        throw new SchedulerError(`running PreFilter plugin ${JSON.stringify(pl.name)}: ${s.message()}`);
+      }
+      const restrict: ReadonlySet<string> | null = result?.nodeNames ?? null;
+      if (restrict !== null) {
+        pluginsWithNodes.add(pl.name);
+        nodeNames = intersect(nodeNames, restrict);
+        if (nodeNames.size === 0) {
+          const names = [...pluginsWithNodes].sort();
+          const msg = names.length === 1 ? `node(s) didn't satisfy plugin ${names[0]}` : `node(s) didn't satisfy plugin(s) [${names.join(' ')}] simultaneously`;
+          return { nodeNames, status: Status.unresolvable(msg), pluginsWithNodes };
+        }
+      }
+    }
+    return { nodeNames, status: returnStatus, pluginsWithNodes };
+  }
+
+  /** Runs Filter plugins in order; the first rejection wins (and names its plugin). */
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    for (const pl of this.plugins.filter) {
+      if (state.skipFilterPlugins.has(pl.name)) continue;
+      const status = pl.filter(state, pod, nodeInfo);
+      if (!status.isSuccess()) {
+        if (!status.isRejected()) throw new SchedulerError(`running ${JSON.stringify(pl.name)} filter plugin: ${status.message()}`);
+        return status.withPlugin(pl.name);
+      }
+    }
+    return Status.SUCCESS;
+  }
+
+  /** Every filter plugin's verdict on one node (for `berth explain`; scheduling stops at the first). */
+  runAllFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { plugin: string; status: Status }[] {
+    return this.plugins.filter.map((pl) => ({
+      plugin: pl.name,
+      status: state.skipFilterPlugins.has(pl.name) ? Status.SKIP : pl.filter(state, pod, nodeInfo).withPlugin(pl.name),
+    }));
+  }
+
+  runPreFilterExtensionAddPod(state: CycleState, podToSchedule: Pod, podToAdd: Pod, nodeInfo: NodeInfo): Status {
+    for (const pl of this.plugins.preFilter) {
+      if (!pl.preFilterExtensions || state.skipFilterPlugins.has(pl.name)) continue;
+      const s = pl.preFilterExtensions.addPod(state, podToSchedule, podToAdd, nodeInfo);
+      if (!s.isSuccess()) return s.withPlugin(pl.name);
+    }
+    return Status.SUCCESS;
+  }
+
+  runPreFilterExtensionRemovePod(state: CycleState, podToSchedule: Pod, podToRemove: Pod, nodeInfo: NodeInfo): Status {
+    for (const pl of this.plugins.preFilter) {
+      if (!pl.preFilterExtensions || state.skipFilterPlugins.has(pl.name)) continue;
+      const s = pl.preFilterExtensions.removePod(state, podToSchedule, podToRemove, nodeInfo);
+      if (!s.isSuccess()) return s.withPlugin(pl.name);
+    }
+    return Status.SUCCESS;
+  }
+
+  /**
+   * Filters with nominated pods of equal or higher priority counted on the node
+   * first, then (if any were added and that passed) without them, so a pod passes
+   * only if it fits both with and without them.
+   */
+  runFilterPluginsWithNominatedPods(handle: Handle, state: CycleState, pod: Pod, info: NodeInfo): Status {
+    const nominated = handle.nominatedPodsForNode(info.node.name).filter((p) => p.priority >= pod.priority && p.uid !== pod.uid);
+    if (nominated.length === 0) return this.runFilterPlugins(state, pod, info);
+    const stateOut = state.clone();
+    const infoOut = info.clone();
+    for (const p of nominated) {
+      infoOut.addPod(p);
+      const s = this.runPreFilterExtensionAddPod(stateOut, pod, p, infoOut);
+      if (!s.isSuccess()) throw new SchedulerError(s.message());
+    }
+    const status = this.runFilterPlugins(stateOut, pod, infoOut);
+    if (!status.isSuccess()) return status;
+    return this.runFilterPlugins(state, pod, info);
+  }
+
+  runPostFilterPlugins(state: CycleState, pod: Pod, statuses: NodeToStatus): { result?: PostFilterResult; status: Status } {
+    let result: PostFilterResult | undefined;
+    const reasons: string[] = [];
+    let rejector = '';
+    for (const pl of this.plugins.postFilter) {
+      const r = pl.postFilter(state, pod, statuses);
+      if (r.status.isSuccess()) return r;
+      if (r.status.code === Code.UnschedulableAndUnresolvable) return { ...(r.result ? { result: r.result } : {}), status: r.status.withPlugin(pl.name) };
+      if (!r.status.isRejected()) throw new SchedulerError(r.status.message());
+      if (r.result) result = r.result;
+      reasons.push(...r.status.reasons);
+      if (!rejector) rejector = pl.name;
+    }
+    return { ...(result ? { result } : {}), status: new Status(Code.Unschedulable, reasons, rejector) };
+  }
+
+  runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): void {
+    state.skipScorePlugins = new Set();
+    for (const pl of this.plugins.preScore) {
+      const s = pl.preScore(state, pod, nodes);
+      if (s.isSkip()) {
+        state.skipScorePlugins.add(pl.name);
+        continue;
+      }
+      if (!s.isSuccess()) throw new SchedulerError(`running PreScore plugin ${JSON.stringify(pl.name)}: ${s.message()}`);
+    }
+  }
+
+  /** Raw scores, normalization and weights, exactly as RunScorePlugins. */
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodePluginScores[] {
+    const plugins = this.plugins.score.filter((s) => !state.skipScorePlugins.has(s.plugin.name));
+    const perPlugin: NodeScore[][] = plugins.map(() => []);
+    const out: NodePluginScores[] = nodes.map((n) => {
+      const rawScores = plugins.map(({ plugin }, i) => {
+        const score = plugin.score(state, pod, n);
+        perPlugin[i]!.push({ name: n.node.name, score });
+        return { name: plugin.name, score };
+      });
+      return { name: n.node.name, rawScores, scores: [], totalScore: 0 };
+    });
+    plugins.forEach(({ plugin }, i) => plugin.normalizeScore?.(state, pod, perPlugin[i]!));
+    out.forEach((ns, idx) => {
+      let total = 0;
+      ns.scores = plugins.map(({ plugin, weight }, i) => {
+        const score = perPlugin[i]![idx]!.score;
+        if (score > MAX_NODE_SCORE || score < MIN_NODE_SCORE) {
+          throw new SchedulerError(`plugin ${JSON.stringify(plugin.name)} returns an invalid score ${score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`);
+        }
+        total += score * weight;
+        return { name: plugin.name, score: score * weight };
+      });
+      ns.totalScore = total;
+    });
+    return out;
+  }
+
+  get hasScorePlugins(): boolean {
+    return this.plugins.score.length > 0;
+  }
+
+  get hasFilterPlugins(): boolean {
+    return this.plugins.filter.length > 0;
+  }
+}

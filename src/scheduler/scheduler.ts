@@ -1,0 +1,217 @@
+// One scheduling cycle for one pod (schedulePod/findNodesThatFitPod/prioritizeNodes),
+// with upstream's round-robin start index, adaptive percentageOfNodesToScore and
+// heap-ordered host selection. Filtering runs sequentially in node-tree order,
+// which is upstream's behaviour with parallelism 1.
+
+import type { NodeInfo } from '../cluster/node-info.js';
+import type { ClusterState } from '../cluster/state.js';
+import type { Pod } from '../model/pod.js';
+import { Rand } from '../model/rand.js';
+import { CycleState, Framework, NodeToStatus, type Handle, type NodePluginScores, type PostFilterResult } from './framework.js';
+import { addPluginStatus, fitErrorMessage, NO_NODES_AVAILABLE, type Diagnosis } from './messages.js';
+import { Status } from './status.js';
+
+const MIN_FEASIBLE_NODES_TO_FIND = 100;
+const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+/** How many feasible nodes to look for before scoring (numFeasibleNodesToFind). */
+export function numFeasibleNodesToFind(percentageOfNodesToScore: number, numAllNodes: number): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  let percentage = percentageOfNodesToScore;
+  if (percentage === 0) {
+    percentage = 50 - Math.trunc(numAllNodes / 125);
+    if (percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND) percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+  }
+  const numNodes = Math.trunc((numAllNodes * percentage) / 100);
+  return numNodes < MIN_FEASIBLE_NODES_TO_FIND ? MIN_FEASIBLE_NODES_TO_FIND : numNodes;
+}
+
+/**
+ * The host container/heap would pop first from NewSortedScoredNodes: highest total
+ * score; among equal totals, whichever heap.Init leaves at the root.
+ */
+export function selectHost(scores: readonly NodePluginScores[]): NodePluginScores {
+  const h = [...scores];
+  const n = h.length;
+  const less = (i: number, j: number) => h[i]!.totalScore > h[j]!.totalScore;
+  for (let i0 = Math.trunc(n / 2) - 1; i0 >= 0; i0--) {
+    let i = i0;
+    for (;;) {
+      const j1 = 2 * i + 1;
+      if (j1 >= n) break;
+      let j = j1;
+      const j2 = j1 + 1;
+      if (j2 < n && less(j2, j1)) j = j2;
+      if (!less(j, i)) break;
+      [h[i], h[j]] = [h[j]!, h[i]!];
+      i = j;
+    }
+  }
+  return h[0]!;
+}
+
+export type ScheduleOutcome =
+  | {
+      readonly kind: 'scheduled';
+      readonly node: string;
+      readonly evaluatedNodes: number;
+      readonly feasibleNodes: number;
+      /** Present when more than one node was feasible (scoring ran). */
+      readonly scores?: readonly NodePluginScores[];
+    }
+  | {
+      readonly kind: 'unschedulable';
+      readonly message: string;
+      readonly diagnosis?: Diagnosis;
+      readonly preemption?: PostFilterResult;
+    };
+
+export interface SchedulerOptions {
+  readonly seed?: number;
+}
+
+export class Scheduler implements Handle {
+  readonly rand: Rand;
+  nextStartNodeIndex = 0;
+  private readonly nominated = new Map<string, Pod[]>();
+
+  constructor(
+    readonly cluster: ClusterState,
+    readonly framework: Framework,
+    opts: SchedulerOptions = {},
+  ) {
+    this.rand = new Rand(opts.seed ?? 0);
+  }
+
+  // --- Handle ---
+  nominatedPodsForNode(nodeName: string): readonly Pod[] {
+    return this.nominated.get(nodeName) ?? [];
+  }
+
+  runPreFilterExtensionAddPod(state: CycleState, podToSchedule: Pod, podToAdd: Pod, nodeInfo: NodeInfo): Status {
+    return this.framework.runPreFilterExtensionAddPod(state, podToSchedule, podToAdd, nodeInfo);
+  }
+
+  runPreFilterExtensionRemovePod(state: CycleState, podToSchedule: Pod, podToRemove: Pod, nodeInfo: NodeInfo): Status {
+    return this.framework.runPreFilterExtensionRemovePod(state, podToSchedule, podToRemove, nodeInfo);
+  }
+
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    return this.framework.runFilterPlugins(state, pod, nodeInfo);
+  }
+
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    return this.framework.runFilterPluginsWithNominatedPods(this, state, pod, nodeInfo);
+  }
+
+  // --- nominations ---
+  nominate(pod: Pod, nodeName: string): void {
+    this.clearNomination(pod);
+    const list = this.nominated.get(nodeName) ?? [];
+    list.push(pod);
+    this.nominated.set(nodeName, list);
+  }
+
+  clearNomination(pod: Pod): void {
+    for (const [node, list] of this.nominated) {
+      const i = list.findIndex((p) => p.uid === pod.uid);
+      if (i >= 0) list.splice(i, 1);
+      if (list.length === 0) this.nominated.delete(node);
+    }
+  }
+
+  nominatedNodeOf(pod: Pod): string {
+    for (const [node, list] of this.nominated) if (list.some((p) => p.uid === pod.uid)) return node;
+    return '';
+  }
+
+  /** One scheduling attempt: filter, score, select. Does not bind; runs PostFilter when nothing fits. */
+  schedulePod(pod: Pod, state = new CycleState()): ScheduleOutcome {
+    const allNodes = this.cluster.nodeInfos();
+    if (allNodes.length === 0) return { kind: 'unschedulable', message: NO_NODES_AVAILABLE };
+    const diagnosis: Diagnosis = { nodeToStatus: new NodeToStatus(), unschedulablePlugins: new Set(), pendingPlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
+    const feasible = this.findNodesThatFitPod(state, pod, allNodes, diagnosis);
+
+    if (feasible.length === 0) {
+      let preemption: PostFilterResult | undefined;
+      if (this.framework.plugins.postFilter.length > 0) {
+        const { result, status } = this.framework.runPostFilterPlugins(state, pod, diagnosis.nodeToStatus);
+        diagnosis.postFilterMsg = status.message();
+        if (status.isSuccess() && result) preemption = result;
+      }
+      return { kind: 'unschedulable', message: fitErrorMessage(allNodes.length, diagnosis), diagnosis, ...(preemption ? { preemption } : {}) };
+    }
+    if (feasible.length === 1) {
+      return { kind: 'scheduled', node: feasible[0]!.node.name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1 };
+    }
+    const scores = this.prioritizeNodes(state, pod, feasible);
+    return {
+      kind: 'scheduled',
+      node: selectHost(scores).name,
+      evaluatedNodes: feasible.length + diagnosis.nodeToStatus.size,
+      feasibleNodes: feasible.length,
+      scores,
+    };
+  }
+
+  private findNodesThatFitPod(state: CycleState, pod: Pod, allNodes: readonly NodeInfo[], diagnosis: Diagnosis): NodeInfo[] {
+    const pre = this.framework.runPreFilterPlugins(state, pod, allNodes);
+    for (const p of pre.pluginsWithNodes) diagnosis.unschedulablePlugins.add(p);
+    if (!pre.status.isSuccess()) {
+      diagnosis.nodeToStatus.absentNodesStatus = pre.status;
+      diagnosis.preFilterMsg = pre.status.message();
+      addPluginStatus(diagnosis, pre.status);
+      return [];
+    }
+
+    const nominatedName = pod.nominatedNodeName || this.nominatedNodeOf(pod);
+    if (nominatedName) {
+      const info = this.cluster.nodeInfo(nominatedName);
+      if (info) {
+        const found = this.findNodesThatPassFilters(state, pod, diagnosis, [info]);
+        if (found.length > 0) return found;
+      }
+    }
+
+    let nodes: readonly NodeInfo[] = allNodes;
+    if (pre.nodeNames !== null) {
+      const names = pre.nodeNames;
+      // Upstream iterates a Go map here; berth keeps node-tree order for determinism.
+      nodes = allNodes.filter((n) => names.has(n.node.name));
+      diagnosis.nodeToStatus.absentNodesStatus = Status.unresolvable(`node(s) didn't satisfy plugin(s) [${[...pre.pluginsWithNodes].sort().join(' ')}]`);
+    }
+    const feasible = this.findNodesThatPassFilters(state, pod, diagnosis, nodes);
+    // Like upstream, statuses from a failed nominated-node attempt count as processed too.
+    const processed = feasible.length + diagnosis.nodeToStatus.size;
+    this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % this.cluster.numNodes;
+    return feasible;
+  }
+
+  private findNodesThatPassFilters(state: CycleState, pod: Pod, diagnosis: Diagnosis, nodes: readonly NodeInfo[]): NodeInfo[] {
+    const numAllNodes = nodes.length;
+    let numNodesToFind = numFeasibleNodesToFind(this.framework.percentageOfNodesToScore, numAllNodes);
+    if (!this.framework.hasScorePlugins) numNodesToFind = 1;
+    const feasible: NodeInfo[] = [];
+    if (!this.framework.hasFilterPlugins) {
+      for (let i = 0; i < numNodesToFind; i++) feasible.push(nodes[(this.nextStartNodeIndex + i) % numAllNodes]!);
+    } else {
+      for (let i = 0; i < numAllNodes && feasible.length < numNodesToFind; i++) {
+        const info = nodes[(this.nextStartNodeIndex + i) % numAllNodes]!;
+        const status = this.runFilterPluginsWithNominatedPods(state, pod, info);
+        if (status.isSuccess()) {
+          feasible.push(info);
+        } else {
+          diagnosis.nodeToStatus.set(info.node.name, status);
+          addPluginStatus(diagnosis, status);
+        }
+      }
+    }
+    return feasible;
+  }
+
+  private prioritizeNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodePluginScores[] {
+    if (!this.framework.hasScorePlugins) return nodes.map((n) => ({ name: n.node.name, rawScores: [], scores: [], totalScore: 1 }));
+    this.framework.runPreScorePlugins(state, pod, nodes);
+    return this.framework.runScorePlugins(state, pod, nodes);
+  }
+}
