@@ -5,7 +5,7 @@
 import { LABEL_REGION, LABEL_ZONE, type Node } from '../model/node.js';
 import type { PodDisruptionBudget } from '../model/pdb.js';
 import type { Pod } from '../model/pod.js';
-import type { Labels } from '../model/selector.js';
+import type { Labels, Selector } from '../model/selector.js';
 import { NodeInfo, normalizedImageName, type ImageSummary } from './node-info.js';
 
 const BETA_ZONE = 'failure-domain.beta.kubernetes.io/zone';
@@ -19,6 +19,15 @@ export function zoneKey(labels: Labels): string {
   return `${region}:\x00:${zone}`;
 }
 
+/** A Service, ReplicationController, ReplicaSet or StatefulSet as seen by selector-defaulting plugins. */
+export interface OwnerSelector {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  /** Services and RCs select with a plain map; ReplicaSets and StatefulSets with a label selector. */
+  readonly selector: Selector;
+}
+
 export class ClusterState {
   private readonly infos = new Map<string, NodeInfo>();
   /** zone key → node names in insertion order; zones in order of first appearance. */
@@ -30,6 +39,11 @@ export class ClusterState {
   private readonly domainIndex = new Map<string, Map<string, number>>();
   readonly namespaces = new Map<string, Labels>();
   pdbs: PodDisruptionBudget[] = [];
+  /** Selectors of the objects that can own or front pods, for PodTopologySpread's system defaults (helper.DefaultSelector). */
+  readonly services: OwnerSelector[] = [];
+  readonly replicationControllers: OwnerSelector[] = [];
+  readonly replicaSets: OwnerSelector[] = [];
+  readonly statefulSets: OwnerSelector[] = [];
   /** Bumped on every change; lets callers cache derived data. */
   version = 0;
 
