@@ -75,12 +75,16 @@ export class Scheduler implements Handle {
   nextStartNodeIndex = 0;
   private readonly nominated = new Map<string, Pod[]>();
 
+  readonly framework: Framework;
+
+  /** `buildFramework` receives this scheduler as the plugins' Handle. */
   constructor(
     readonly cluster: ClusterState,
-    readonly framework: Framework,
+    buildFramework: (handle: Handle) => Framework,
     opts: SchedulerOptions = {},
   ) {
     this.rand = new Rand(opts.seed ?? 0);
+    this.framework = buildFramework(this);
   }
 
   // --- Handle ---
