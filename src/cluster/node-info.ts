@@ -63,14 +63,11 @@ export interface ImageSummary {
 }
 
 /**
- * Image names as the ImageLocality plugin compares them: a reference without a
- * tag or digest means ":latest".
+ * A pod's image reference as ImageLocality looks it up among node images: a
+ * reference with no ':' after its last '/' gets ":latest".
  */
 export function normalizedImageName(name: string): string {
-  const lastSlash = name.lastIndexOf('/');
-  const lastPart = name.slice(lastSlash + 1);
-  if (!lastPart.includes(':') && !lastPart.includes('@')) return `${name}:latest`;
-  return name;
+  return name.lastIndexOf(':') <= name.lastIndexOf('/') ? `${name}:latest` : name;
 }
 
 let generationCounter = 0;
@@ -84,7 +81,7 @@ export class NodeInfo {
   nonZeroCpu = 0;
   nonZeroMemory = 0;
   usedPorts = new HostPortSet();
-  /** Normalized image name → state; numNodes filled in by the ClusterState. */
+  /** Image name as the node reports it → state shared across nodes; kept by the ClusterState. */
   imageStates = new Map<string, ImageSummary>();
   generation = ++generationCounter;
 

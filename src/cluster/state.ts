@@ -6,7 +6,7 @@ import { LABEL_REGION, LABEL_ZONE, type Node } from '../model/node.js';
 import type { PodDisruptionBudget } from '../model/pdb.js';
 import type { Pod } from '../model/pod.js';
 import type { Labels, Selector } from '../model/selector.js';
-import { NodeInfo, normalizedImageName, type ImageSummary } from './node-info.js';
+import { NodeInfo, type ImageSummary } from './node-info.js';
 
 const BETA_ZONE = 'failure-domain.beta.kubernetes.io/zone';
 const BETA_REGION = 'failure-domain.beta.kubernetes.io/region';
@@ -85,15 +85,16 @@ export class ClusterState {
     return [...info.pods];
   }
 
+  /** Image states as the scheduler cache keeps them: node image names as reported (not normalized), a set of nodes per name. */
   private attachImages(info: NodeInfo, sign: 1 | -1): void {
-    for (const image of info.node.images) {
-      for (const raw of image.names) {
-        const name = normalizedImageName(raw);
-        let summary = this.images.get(name);
-        if (!summary) this.images.set(name, (summary = { sizeBytes: image.sizeBytes, numNodes: 0 }));
-        summary.numNodes += sign;
-        if (sign > 0) info.imageStates.set(name, summary);
-      }
+    const names = new Map<string, number>();
+    for (const image of info.node.images) for (const name of image.names) if (!names.has(name)) names.set(name, image.sizeBytes);
+    for (const [name, sizeBytes] of names) {
+      let summary = this.images.get(name);
+      if (!summary) this.images.set(name, (summary = { sizeBytes, numNodes: 0 }));
+      summary.numNodes += sign;
+      if (summary.numNodes === 0) this.images.delete(name);
+      if (sign > 0) info.imageStates.set(name, summary);
     }
   }
 

@@ -125,7 +125,7 @@ export interface PodManifest {
   kind?: 'Pod';
   metadata: ObjectMetaManifest;
   spec: PodSpecManifest;
-  status?: { phase?: string; nominatedNodeName?: string } | null;
+  status?: { phase?: string; nominatedNodeName?: string; conditions?: { type: string; status: string; reason?: string }[] } | null;
 }
 
 export interface PodTemplateManifest {
@@ -150,4 +150,65 @@ export interface NodeManifest {
     images?: { names?: string[]; sizeBytes?: number }[];
     conditions?: { type: string; status: string }[];
   } | null;
+}
+
+// Workloads and the other objects io/ reads (apps/v1, core/v1). Only the fields
+// berth uses are listed; everything else in a manifest is accepted and ignored.
+
+export interface NamespaceManifest {
+  apiVersion?: string;
+  kind?: 'Namespace';
+  metadata: ObjectMetaManifest;
+}
+
+export interface ServiceManifest {
+  apiVersion?: string;
+  kind?: 'Service';
+  metadata: ObjectMetaManifest;
+  /** An absent selector selects no pods; an empty one selects every pod of the namespace. */
+  spec?: { selector?: Record<string, string> } | null;
+}
+
+export interface ReplicationControllerManifest {
+  apiVersion?: string;
+  kind?: 'ReplicationController';
+  metadata: ObjectMetaManifest;
+  /** The API server defaults an absent selector to the template's labels. */
+  spec?: { replicas?: number; selector?: Record<string, string>; template?: PodTemplateManifest } | null;
+}
+
+export interface WorkloadSpecManifest {
+  replicas?: number;
+  selector: LabelSelectorManifest;
+  template: PodTemplateManifest;
+}
+
+export interface DeploymentManifest {
+  apiVersion?: string;
+  kind?: 'Deployment';
+  metadata: ObjectMetaManifest;
+  spec: WorkloadSpecManifest;
+  status?: { collisionCount?: number } | null;
+}
+
+export interface ReplicaSetManifest {
+  apiVersion?: string;
+  kind?: 'ReplicaSet';
+  metadata: ObjectMetaManifest;
+  spec: WorkloadSpecManifest;
+}
+
+export interface StatefulSetManifest {
+  apiVersion?: string;
+  kind?: 'StatefulSet';
+  metadata: ObjectMetaManifest;
+  spec: WorkloadSpecManifest & { serviceName?: string; ordinals?: { start?: number } | null };
+}
+
+export interface DaemonSetManifest {
+  apiVersion?: string;
+  kind?: 'DaemonSet';
+  metadata: ObjectMetaManifest;
+  /** DaemonSets have no replicas: one pod per eligible node. */
+  spec: Omit<WorkloadSpecManifest, 'replicas'>;
 }

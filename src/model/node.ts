@@ -29,6 +29,7 @@ export interface Node {
 export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 export const LABEL_ZONE = 'topology.kubernetes.io/zone';
 export const LABEL_REGION = 'topology.kubernetes.io/region';
+export const DEFAULT_MAX_PODS = 110;
 
 function resources(map: Readonly<Record<string, string | number>> | undefined, path: (string | number)[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -46,6 +47,9 @@ export function compileNode(m: NodeManifest, order: number): Node {
   const capacity = resources(m.status?.capacity, ['status', 'capacity']);
   // The kubelet reports allocatable; when a hand-written node omits it, capacity is what it can offer.
   const allocatable = m.status?.allocatable ? resources(m.status.allocatable, ['status', 'allocatable']) : { ...capacity };
+  // A kubelet always reports a pod capacity (110 by default); a hand-written node that omits it means the default.
+  if (!('pods' in capacity)) capacity.pods = DEFAULT_MAX_PODS;
+  if (!('pods' in allocatable)) allocatable.pods = capacity.pods;
   const created = m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) : NaN;
   return {
     name,

@@ -93,6 +93,8 @@ export interface Pod {
   readonly preemptionPolicy: 'PreemptLowerPriority' | 'Never';
   readonly phase: string;
   readonly terminating: boolean;
+  /** status has the DisruptionTarget=True condition with reason PreemptionByScheduler (a preemption victim). */
+  readonly preemptedByScheduler?: boolean;
   readonly schedulingGates: readonly string[];
   readonly terminationGracePeriodSeconds: number;
 
@@ -107,7 +109,7 @@ export interface Pod {
   readonly tolerations: readonly Toleration[];
   readonly topologySpreadConstraints: readonly TopologySpreadConstraint[];
   readonly hostPorts: readonly HostPort[];
-  /** Images of the regular containers (ImageLocality). */
+  /** Images of init and regular containers, one entry per container ('' when unset), for ImageLocality. */
   readonly images: readonly string[];
   readonly resources: PodRequests;
 }
@@ -273,8 +275,14 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
     tolerations: (spec.tolerations ?? []).map((t, i) => compileToleration(t, [...path, 'tolerations', i])),
     topologySpreadConstraints: (spec.topologySpreadConstraints ?? []).map((c, i) => compileSpread(c, labels, [...path, 'topologySpreadConstraints', i])),
     hostPorts,
-    images: spec.containers.map((c) => c.image ?? '').filter((i) => i !== ''),
+    images: [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.image ?? ''),
   };
+}
+
+/** The first DisruptionTarget condition decides, as preemption.PodTerminatingByPreemption reads it. */
+function preemptedByScheduler(conditions: readonly { type: string; status: string; reason?: string }[] | undefined): boolean {
+  const c = conditions?.find((x) => x.type === 'DisruptionTarget');
+  return c !== undefined && c.status === 'True' && c.reason === 'PreemptionByScheduler';
 }
 
 /** Compiles a validated Pod manifest. Throws FieldError with a path relative to the object. */
@@ -303,6 +311,7 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     preemptionPolicy: spec.preemptionPolicy ?? ctx.resolvedPreemptionPolicy ?? 'PreemptLowerPriority',
     phase: m.status?.phase ?? (spec.nodeName ? 'Running' : 'Pending'),
     terminating: m.metadata.deletionTimestamp != null,
+    preemptedByScheduler: preemptedByScheduler(m.status?.conditions),
     schedulingGates: (spec.schedulingGates ?? []).map((g) => g.name),
     terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 30,
     nodeSelector: spec.nodeSelector ?? {},

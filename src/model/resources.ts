@@ -89,6 +89,11 @@ export interface PodRequests {
   readonly nonZeroCpu: number;
   /** memory with missing container requests counted as 200Mi (scoring). */
   readonly nonZeroMemory: number;
+  /**
+   * Requests with every container's missing cpu/memory defaulted, as the
+   * NodeResourcesFit scorer computes them (unlike nonZero*, regardless of pod-level resources).
+   */
+  readonly scoring: ResourceList;
 }
 
 /** framework.PodInfo.CalculateResource. */
@@ -105,5 +110,6 @@ export function computePodRequests(spec: PodResourceSpec): PodRequests {
     if (Object.keys(nonMissing).length === 0) nonMissing = undefined;
   }
   const nonZero = nonMissing ? podRequestsWith(spec, nonMissing) : requests;
-  return { requests, nonZeroCpu: nonZero.cpu ?? 0, nonZeroMemory: nonZero.memory ?? 0 };
+  const scoring = podRequestsWith(spec, { cpu: DEFAULT_MILLI_CPU_REQUEST, memory: DEFAULT_MEMORY_REQUEST });
+  return { requests, nonZeroCpu: nonZero.cpu ?? 0, nonZeroMemory: nonZero.memory ?? 0, scoring };
 }

@@ -1,0 +1,84 @@
+// NodeAffinity: spec.nodeSelector and required node affinity filter nodes;
+// preferred terms add their weights to a node's score. Also the profile-level
+// addedAffinity arg, which every pod of the profile must satisfy.
+
+import { atPath } from '../../model/errors.js';
+import type { NodeSelectorTermManifest } from '../../model/manifest.js';
+import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
+import { compileNodeSelector, compileNodeSelectorTerm, type NodeLike, type NodeSelector } from '../../model/selector.js';
+import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework.js';
+import type { PluginFactory } from '../registry.js';
+import { Status } from '../status.js';
+import { normalizeToMax } from './normalize.js';
+
+export const NODE_AFFINITY = 'NodeAffinity';
+export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
+export const ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity";
+export const ERR_REASON_CONFLICT = 'pod affinity terms conflict';
+
+interface AddedAffinityArgs {
+  requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: NodeSelectorTermManifest[] };
+  preferredDuringSchedulingIgnoredDuringExecution?: { weight: number; preference: NodeSelectorTermManifest }[];
+}
+
+interface WeightedTerm {
+  readonly weight: number;
+  matches(node: NodeLike): boolean;
+}
+
+function parseAddedAffinity(args: Readonly<Record<string, unknown>>): { required: NodeSelector | null; preferred: WeightedTerm[] } {
+  const added = args.addedAffinity as AddedAffinityArgs | undefined;
+  if (!added) return { required: null, preferred: [] };
+  const req = added.requiredDuringSchedulingIgnoredDuringExecution;
+  const required = req ? atPath(['addedAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'], () => compileNodeSelector(req)) : null;
+  const preferred = (added.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t, i) => ({
+    weight: t.weight,
+    matches: atPath(['addedAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', i, 'preference'], () => compileNodeSelectorTerm(t.preference)),
+  }));
+  return { required, preferred };
+}
+
+function scoreTerms(terms: readonly WeightedTerm[], node: NodeLike): number {
+  let sum = 0;
+  for (const t of terms) if (t.weight !== 0 && t.matches(node)) sum += t.weight;
+  return sum;
+}
+
+/**
+ * Node names a required node affinity restricts the pod to through
+ * `matchFields: metadata.name In [...]`: the union over terms of each term's
+ * intersection; null when some term does not restrict by name.
+ */
+function nodeNamesFromAffinity(pod: Pod): Set<string> | null {
+  const terms = pod.requiredNodeAffinity?.terms ?? [];
+  if (terms.length === 0) return null;
+  let union: Set<string> | null = null;
+  for (const term of terms) {
+    const nameSets = (term.matchFields ?? []).filter((f) => f.key === 'metadata.name' && f.operator === 'In').map((f) => new Set(f.values));
+    if (nameSets.length === 0) return null;
+    const names = nameSets.reduce((acc, s) => new Set([...acc].filter((v) => s.has(v))));
+    union = new Set([...(union ?? []), ...names]);
+  }
+  return union;
+}
+
+export const newNodeAffinity: PluginFactory = ({ args }): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => {
+  const added = parseAddedAffinity(args);
+  return {
+    name: NODE_AFFINITY,
+    preFilter: (_state, pod) => {
+      if (pod.requiredNodeAffinity === null && added.required === null && Object.keys(pod.nodeSelector).length === 0) return { status: Status.SKIP };
+      const names = nodeNamesFromAffinity(pod);
+      if (names !== null && names.size === 0) return { status: Status.unresolvable(ERR_REASON_CONFLICT) };
+      return names !== null ? { result: { nodeNames: names }, status: Status.SUCCESS } : { status: Status.SUCCESS };
+    },
+    filter: (_state, pod, nodeInfo) => {
+      const node = nodeInfo.node;
+      if (added.required !== null && !added.required.matches(node)) return Status.unresolvable(ERR_REASON_ENFORCED);
+      return matchesRequiredNodeAffinity(pod, node) ? Status.SUCCESS : Status.unresolvable(ERR_REASON_POD);
+    },
+    preScore: (_state, pod) => (pod.preferredNodeAffinity.length === 0 && added.preferred.length === 0 ? Status.SKIP : Status.SUCCESS),
+    score: (_state, pod, nodeInfo) => scoreTerms(added.preferred, nodeInfo.node) + scoreTerms(pod.preferredNodeAffinity, nodeInfo.node),
+    normalizeScore: normalizeToMax(false),
+  };
+};

@@ -1,0 +1,18 @@
+// NodeUnschedulable: cordoned nodes (spec.unschedulable) take only pods that tolerate the unschedulable taint.
+
+import { tolerationsTolerateTaint, type Taint } from '../../model/taints.js';
+import type { FilterPlugin } from '../framework.js';
+import type { PluginFactory } from '../registry.js';
+import { Status } from '../status.js';
+
+export const NODE_UNSCHEDULABLE = 'NodeUnschedulable';
+export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
+const UNSCHEDULABLE_TAINT: Taint = { key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' };
+
+export const newNodeUnschedulable: PluginFactory = (): FilterPlugin => ({
+  name: NODE_UNSCHEDULABLE,
+  filter: (_state, pod, nodeInfo) => {
+    if (!nodeInfo.node.unschedulable) return Status.SUCCESS;
+    return tolerationsTolerateTaint(pod.tolerations, UNSCHEDULABLE_TAINT) ? Status.SUCCESS : Status.unresolvable(ERR_REASON_UNSCHEDULABLE);
+  },
+});

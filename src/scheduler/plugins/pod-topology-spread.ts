@@ -1,0 +1,73 @@
+// PodTopologySpread: spreads pods matching a selector evenly across topology
+// domains. DoNotSchedule constraints filter nodes, ScheduleAnyway constraints
+// score them; pods without constraints get the configured defaults (with
+// defaultingType System: hostname maxSkew 3 and zone maxSkew 5, both ScheduleAnyway).
+
+import type { NodeInfo } from '../../cluster/node-info.js';
+import type { Pod } from '../../model/pod.js';
+import type { CycleState, FilterPlugin, NodeScore, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework.js';
+import type { PluginFactory } from '../registry.js';
+import { Status } from '../status.js';
+import { parsePodTopologySpreadArgs } from './pod-topology-spread/args.js';
+import { constraintsFor } from './pod-topology-spread/constraints.js';
+import { computePreFilterState, filterNode, PRE_FILTER_STATE_KEY, readPreFilterState, updateWithPod } from './pod-topology-spread/filtering.js';
+import { computePreScoreState, normalizeScores, PRE_SCORE_STATE_KEY, readPreScoreState, scoreNode } from './pod-topology-spread/scoring.js';
+
+export const POD_TOPOLOGY_SPREAD = 'PodTopologySpread';
+
+export { ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH } from './pod-topology-spread/filtering.js';
+
+export type PodTopologySpreadPlugin = PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin;
+
+export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
+  const { systemDefaulted, defaultConstraints } = parsePodTopologySpreadArgs(args);
+
+  const extensionUpdate = (state: CycleState, podToSchedule: Pod, pod: Pod, nodeInfo: NodeInfo, delta: 1 | -1): Status => {
+    const s = readPreFilterState(state);
+    if (s instanceof Status) return s;
+    updateWithPod(s, pod, podToSchedule, nodeInfo.node, delta);
+    return Status.SUCCESS;
+  };
+
+  const plugin: PodTopologySpreadPlugin = {
+    name: POD_TOPOLOGY_SPREAD,
+
+    preFilter(state, pod, nodes) {
+      const constraints = constraintsFor(pod, 'DoNotSchedule', defaultConstraints, handle.cluster);
+      if (constraints.length === 0) return { status: Status.SKIP };
+      state.write(PRE_FILTER_STATE_KEY, computePreFilterState(pod, constraints, nodes));
+      return { status: Status.SUCCESS };
+    },
+
+    preFilterExtensions: {
+      addPod: (state, podToSchedule, podToAdd, nodeInfo) => extensionUpdate(state, podToSchedule, podToAdd, nodeInfo, 1),
+      removePod: (state, podToSchedule, podToRemove, nodeInfo) => extensionUpdate(state, podToSchedule, podToRemove, nodeInfo, -1),
+    },
+
+    filter(state, pod, nodeInfo) {
+      const s = readPreFilterState(state);
+      if (s instanceof Status) return s;
+      return filterNode(s, pod, nodeInfo.node);
+    },
+
+    preScore(state, pod, filteredNodes) {
+      const allNodes = handle.cluster.nodeInfos();
+      if (allNodes.length === 0) return Status.SKIP;
+      const constraints = constraintsFor(pod, 'ScheduleAnyway', defaultConstraints, handle.cluster);
+      if (constraints.length === 0) return Status.SKIP;
+      // Only system defaults tolerate nodes missing a topology key (e.g. no zone label).
+      const requireAllTopologies = pod.topologySpreadConstraints.length > 0 || !systemDefaulted;
+      state.write(PRE_SCORE_STATE_KEY, computePreScoreState(pod, constraints, filteredNodes, allNodes, requireAllTopologies));
+      return Status.SUCCESS;
+    },
+
+    score(state, pod, nodeInfo) {
+      return scoreNode(readPreScoreState(state), pod, nodeInfo);
+    },
+
+    normalizeScore(state, _pod, scores: NodeScore[]) {
+      normalizeScores(readPreScoreState(state), scores);
+    },
+  };
+  return plugin;
+};

@@ -1,0 +1,43 @@
+// TaintToleration: NoSchedule/NoExecute taints must be tolerated; untolerated
+// PreferNoSchedule taints lower a node's score.
+
+import { doNotScheduleTaints, findUntoleratedTaint, tolerationsTolerateTaint, type Toleration } from '../../model/taints.js';
+import type { CycleState, FilterPlugin, PreScorePlugin, ScorePlugin, StateData } from '../framework.js';
+import type { PluginFactory } from '../registry.js';
+import { Status } from '../status.js';
+import { normalizeToMax } from './normalize.js';
+
+export const TAINT_TOLERATION = 'TaintToleration';
+export const ERR_REASON_UNTOLERATED = 'node(s) had untolerated taint(s)';
+const PRE_SCORE_KEY = 'PreScore' + TAINT_TOLERATION;
+
+class PreScoreState implements StateData {
+  constructor(readonly tolerationsPreferNoSchedule: readonly Toleration[]) {}
+  clone(): this {
+    return this;
+  }
+}
+
+function preferNoScheduleTolerations(state: CycleState, tolerations: readonly Toleration[]): readonly Toleration[] {
+  const s = state.tryRead<PreScoreState>(PRE_SCORE_KEY);
+  return s ? s.tolerationsPreferNoSchedule : tolerations.filter((t) => t.effect === '' || t.effect === 'PreferNoSchedule');
+}
+
+export const newTaintToleration: PluginFactory = (): FilterPlugin & PreScorePlugin & ScorePlugin => ({
+  name: TAINT_TOLERATION,
+  filter: (_state, pod, nodeInfo) =>
+    findUntoleratedTaint(nodeInfo.node.taints, pod.tolerations, doNotScheduleTaints) === undefined ? Status.SUCCESS : Status.unresolvable(ERR_REASON_UNTOLERATED),
+  preScore: (state, pod) => {
+    state.write(PRE_SCORE_KEY, new PreScoreState(pod.tolerations.filter((t) => t.effect === '' || t.effect === 'PreferNoSchedule')));
+    return Status.SUCCESS;
+  },
+  score: (state, pod, nodeInfo) => {
+    const tolerations = preferNoScheduleTolerations(state, pod.tolerations);
+    let intolerable = 0;
+    for (const taint of nodeInfo.node.taints) {
+      if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint)) intolerable++;
+    }
+    return intolerable;
+  },
+  normalizeScore: normalizeToMax(true),
+});
