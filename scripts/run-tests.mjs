@@ -1,0 +1,17 @@
+// Runs every *.test.ts under src/ and test/ with node:test through tsx.
+// (Node 20's --test does not expand globs itself.) Extra arguments are passed to node --test.
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const roots = ['src', 'test', 'conformance', 'bench'].filter((r) => existsSync(r));
+const files = roots
+  .flatMap((root) => readdirSync(root, { recursive: true }).map((f) => join(root, String(f))))
+  .filter((f) => f.endsWith('.test.ts') && !f.includes('node_modules'))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...process.argv.slice(2), ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

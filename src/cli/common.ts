@@ -1,0 +1,71 @@
+// Shared CLI plumbing: reading inputs, printing diagnostics, parsing options.
+
+import { readFile } from 'node:fs/promises';
+import { InvalidArgumentError } from 'commander';
+import { buildClusterState, loadSources, type LoadedInput } from '../io/load.js';
+import { readSources } from '../io/read-files.js';
+import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
+import { loadSchedulerConfig } from '../io/scheduler-config.js';
+import type { ClusterState } from '../cluster/state.js';
+import type { SchedulerConfig } from '../scheduler/profile.js';
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function parseSeed(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new InvalidArgumentError('must be an integer from 0 to 4294967295');
+  return n;
+}
+
+function printDiagnostics(ds: readonly Diagnostic[]): void {
+  for (const d of ds) process.stderr.write(`${d.severity === 'warning' ? 'warning: ' : 'error: '}${formatDiagnostic(d)}\n`);
+}
+
+export async function loadCluster(files: readonly string[]): Promise<{ input: LoadedInput; cluster: ClusterState }> {
+  if (files.length === 0) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
+  let sources;
+  try {
+    sources = await readSources(files);
+  } catch (e) {
+    throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const result = loadSources(sources);
+  if (!result.ok) {
+    printDiagnostics(result.errors);
+    throw new CliError(`berth: ${result.errors.length} error(s) in the input`);
+  }
+  printDiagnostics(result.warnings);
+  return { input: result.input, cluster: buildClusterState(result.input) };
+}
+
+export async function loadConfig(path: string | undefined): Promise<SchedulerConfig> {
+  if (path === undefined) return {};
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`berth: cannot read --config ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const result = loadSchedulerConfig({ name: path, text });
+  if (!result.ok) {
+    printDiagnostics(result.errors);
+    throw new CliError(`berth: invalid scheduler configuration ${path}`);
+  }
+  return result.config;
+}
+
+export function parseOutput(value: string): 'table' | 'json' {
+  if (value !== 'table' && value !== 'json') throw new InvalidArgumentError('must be "table" or "json"');
+  return value;
+}
