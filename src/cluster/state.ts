@@ -181,3 +181,38 @@ export class ClusterState {
     return [...this.podsByKey.values()].filter((p) => !p.nodeName && !p.terminating);
   }
 }
+
+/** Model objects to fill a ClusterState with (what io/'s loader produces). */
+export interface ClusterInput {
+  readonly nodes: readonly Node[];
+  readonly pods: readonly Pod[];
+  readonly namespaces?: readonly { readonly name: string; readonly labels: Labels }[];
+  readonly pdbs?: readonly PodDisruptionBudget[];
+  readonly services?: readonly OwnerSelector[];
+  readonly replicationControllers?: readonly OwnerSelector[];
+  readonly replicaSets?: readonly OwnerSelector[];
+  readonly statefulSets?: readonly OwnerSelector[];
+}
+
+const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/**
+ * A ClusterState holding `input`: nodes in input order, then pods (a pod bound to a
+ * node that is not in the input is stored but counted on no node). Succeeded and
+ * Failed pods are left out, as kube-scheduler's pod informer filters them out.
+ */
+export function buildClusterState(input: ClusterInput): ClusterState {
+  const state = new ClusterState();
+  for (const node of input.nodes) state.addNode(node);
+  for (const ns of input.namespaces ?? []) state.namespaces.set(ns.name, { ...ns.labels, [NAMESPACE_NAME_LABEL]: ns.name });
+  for (const pod of input.pods) {
+    if (pod.phase === 'Succeeded' || pod.phase === 'Failed') continue;
+    state.addPod(pod);
+  }
+  state.pdbs = [...(input.pdbs ?? [])];
+  state.services.push(...(input.services ?? []));
+  state.replicationControllers.push(...(input.replicationControllers ?? []));
+  state.replicaSets.push(...(input.replicaSets ?? []));
+  state.statefulSets.push(...(input.statefulSets ?? []));
+  return state;
+}

@@ -4,13 +4,13 @@ import type { Pod } from '../../model/pod.js';
 import type { CycleState, PreScorePlugin, ScorePlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Status } from '../status.js';
-import { parseResourceSpecs } from './resource-args.js';
-import { balancedScorer, DEFAULT_RESOURCE_SPEC, scoreNode } from './resource-scoring.js';
+import { parseBalancedAllocationArgs } from './resource-args.js';
+import { balancedScorer, scoreNode } from './resource-scoring.js';
 
 export const BALANCED_ALLOCATION = 'NodeResourcesBalancedAllocation';
 
 export const newBalancedAllocation: PluginFactory = ({ args }): PreScorePlugin & ScorePlugin => {
-  const resources = args.resources === undefined || (Array.isArray(args.resources) && args.resources.length === 0) ? DEFAULT_RESOURCE_SPEC : parseResourceSpecs(args.resources, 'resources');
+  const resources = parseBalancedAllocationArgs(args);
   // Balance is judged on real requests (not the non-zero defaults), so best-effort pods are skipped.
   const podRequests = (pod: Pod) => resources.map((r) => pod.resources.requests[r.name] ?? 0);
   return {

@@ -2,7 +2,7 @@
 // preferred terms add their weights to a node's score. Also the profile-level
 // addedAffinity arg, which every pod of the profile must satisfy.
 
-import { atPath } from '../../model/errors.js';
+import { FieldError, type FieldPath } from '../../model/errors.js';
 import type { NodeSelectorTermManifest } from '../../model/manifest.js';
 import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
 import { compileNodeSelector, compileNodeSelectorTerm, type NodeLike, type NodeSelector } from '../../model/selector.js';
@@ -26,14 +26,34 @@ interface WeightedTerm {
   matches(node: NodeLike): boolean;
 }
 
+/** A field path as upstream prints it: `a.b[0].c`. */
+function formatPath(path: FieldPath): string {
+  return path.map((seg, i) => (typeof seg === 'number' ? `[${seg}]` : i === 0 ? seg : `.${seg}`)).join('');
+}
+
+/** Compiles one part of addedAffinity; a selector error becomes a plain Error naming the full field. */
+function compileAt<T>(path: FieldPath, compile: () => T): T {
+  try {
+    return compile();
+  } catch (e) {
+    if (!(e instanceof FieldError)) throw e;
+    // Selector errors start with their own leaf field ("values: ..."), which is the path's last segment.
+    const leaf = e.path[e.path.length - 1];
+    const full = [...path, ...e.path];
+    if (typeof leaf === 'string' && e.message.startsWith(`${leaf}: `)) throw new Error(`${formatPath(full.slice(0, -1))}.${e.message}`);
+    throw new Error(`${formatPath(full)}: ${e.message}`);
+  }
+}
+
 function parseAddedAffinity(args: Readonly<Record<string, unknown>>): { required: NodeSelector | null; preferred: WeightedTerm[] } {
-  const added = args.addedAffinity as AddedAffinityArgs | undefined;
+  const added = args.addedAffinity as AddedAffinityArgs | undefined | null;
   if (!added) return { required: null, preferred: [] };
   const req = added.requiredDuringSchedulingIgnoredDuringExecution;
-  const required = req ? atPath(['addedAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'], () => compileNodeSelector(req)) : null;
+  const required = req ? compileAt(['addedAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'], () => compileNodeSelector(req)) : null;
+  // Upstream's path for a preferred term leaves out "preference" (it validates the term in place).
   const preferred = (added.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t, i) => ({
     weight: t.weight,
-    matches: atPath(['addedAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', i, 'preference'], () => compileNodeSelectorTerm(t.preference)),
+    matches: compileAt(['addedAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', i], () => compileNodeSelectorTerm(t.preference)),
   }));
   return { required, preferred };
 }

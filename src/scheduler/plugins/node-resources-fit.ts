@@ -8,17 +8,8 @@ import type { NodeInfo } from '../../cluster/node-info.js';
 import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Code, Status } from '../status.js';
-import {
-  DEFAULT_RESOURCE_SPEC,
-  leastAllocatedScorer,
-  mostAllocatedScorer,
-  requestedToCapacityRatioScorer,
-  scoreNode,
-  type ResourceScorer,
-  type ResourceSpec,
-  type ShapePoint,
-} from './resource-scoring.js';
-import { parseResourceSpecs } from './resource-args.js';
+import { leastAllocatedScorer, mostAllocatedScorer, requestedToCapacityRatioScorer, scoreNode, type ResourceScorer } from './resource-scoring.js';
+import { parseFitArgs, type FitArgs } from './resource-args.js';
 
 export const NODE_RESOURCES_FIT = 'NodeResourcesFit';
 
@@ -32,53 +23,22 @@ export interface InsufficientResource {
   readonly unresolvable: boolean;
 }
 
-interface FitArgs {
-  readonly ignoredResources: ReadonlySet<string>;
-  readonly ignoredResourceGroups: ReadonlySet<string>;
-  readonly resources: readonly ResourceSpec[];
-  readonly scorer: ResourceScorer;
-}
-
-function parseShape(raw: unknown): ShapePoint[] {
-  if (!Array.isArray(raw) || raw.length === 0) throw new Error('scoringStrategy.requestedToCapacityRatio.shape: Required value: at least one point must be specified');
-  return raw.map((p: { utilization?: unknown; score?: unknown }, i) => {
-    const utilization = Number(p.utilization ?? 0);
-    const score = Number(p.score ?? 0);
-    if (!Number.isInteger(utilization) || utilization < 0 || utilization > 100) throw new Error(`scoringStrategy.requestedToCapacityRatio.shape[${i}].utilization: Invalid value: ${utilization}: not in valid range [0, 100]`);
-    if (!Number.isInteger(score) || score < 0 || score > 10) throw new Error(`scoringStrategy.requestedToCapacityRatio.shape[${i}].score: Invalid value: ${score}: not in valid range [0, 10]`);
-    const prev = i > 0 ? Number((raw[i - 1] as { utilization?: unknown }).utilization ?? 0) : -1;
-    if (utilization <= prev) throw new Error(`scoringStrategy.requestedToCapacityRatio.shape[${i}].utilization: Invalid value: ${utilization}: utilization values must be sorted in increasing order`);
-    return { utilization, score };
-  });
-}
-
-function parseFitArgs(args: Readonly<Record<string, unknown>>): FitArgs {
-  const strategy = (args.scoringStrategy ?? {}) as { type?: string; resources?: unknown; requestedToCapacityRatio?: { shape?: unknown } };
-  const type = strategy.type ?? 'LeastAllocated';
-  const resources = strategy.resources === undefined ? DEFAULT_RESOURCE_SPEC : parseResourceSpecs(strategy.resources, 'scoringStrategy.resources');
-  let scorer: ResourceScorer;
-  switch (type) {
+function scorerFor(a: FitArgs): ResourceScorer {
+  switch (a.strategy) {
     case 'LeastAllocated':
-      scorer = leastAllocatedScorer(resources);
-      break;
+      return leastAllocatedScorer(a.resources);
     case 'MostAllocated':
-      scorer = mostAllocatedScorer(resources);
-      break;
+      return mostAllocatedScorer(a.resources);
     case 'RequestedToCapacityRatio':
-      scorer = requestedToCapacityRatioScorer(resources, parseShape(strategy.requestedToCapacityRatio?.shape));
-      break;
-    default:
-      throw new Error(`scoringStrategy.type: Unsupported value: ${JSON.stringify(type)}: supported values: "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"`);
+      return requestedToCapacityRatioScorer(a.resources, a.shape);
   }
-  const strings = (v: unknown, field: string): Set<string> => {
-    if (v === undefined) return new Set();
-    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) throw new Error(`${field}: Invalid value: must be a list of strings`);
-    return new Set(v as string[]);
-  };
-  return { ignoredResources: strings(args.ignoredResources, 'ignoredResources'), ignoredResourceGroups: strings(args.ignoredResourceGroups, 'ignoredResourceGroups'), resources, scorer };
 }
 
-/** fitsRequest: every resource the pod requests that the node cannot supply, in upstream's order. */
+/**
+ * fitsRequest: every resource the pod requests that the node cannot supply. cpu,
+ * memory and ephemeral-storage come first; scalar resources follow in name order
+ * (upstream walks a Go map, so its order there is unspecified).
+ */
 export function insufficientResources(pod: Pod, nodeInfo: NodeInfo, ignored: ReadonlySet<string> = new Set(), ignoredGroups: ReadonlySet<string> = new Set()): InsufficientResource[] {
   const out: InsufficientResource[] = [];
   const alloc = nodeInfo.node.allocatable;
@@ -111,6 +71,8 @@ export function insufficientResources(pod: Pod, nodeInfo: NodeInfo, ignored: Rea
 
 export const newNodeResourcesFit: PluginFactory = ({ args }): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => {
   const a = parseFitArgs(args);
+  const scorer = scorerFor(a);
+  // Scoring counts containers without cpu/memory requests at the non-zero defaults.
   const podRequests = (pod: Pod) => a.resources.map((r) => pod.resources.scoring[r.name] ?? 0);
   return {
     name: NODE_RESOURCES_FIT,
@@ -122,6 +84,6 @@ export const newNodeResourcesFit: PluginFactory = ({ args }): PreFilterPlugin & 
       return new Status(code, insufficient.map((r) => r.reason));
     },
     preScore: () => Status.SUCCESS,
-    score: (_state, pod, nodeInfo) => scoreNode(nodeInfo, podRequests(pod), a.resources, false, a.scorer),
+    score: (_state, pod, nodeInfo) => scoreNode(nodeInfo, podRequests(pod), a.resources, false, scorer),
   };
 };

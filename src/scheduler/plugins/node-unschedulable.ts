@@ -1,7 +1,7 @@
 // NodeUnschedulable: cordoned nodes (spec.unschedulable) take only pods that tolerate the unschedulable taint.
 
 import { tolerationsTolerateTaint, type Taint } from '../../model/taints.js';
-import type { FilterPlugin } from '../framework.js';
+import type { FilterPlugin, PreFilterPlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Status } from '../status.js';
 
@@ -9,8 +9,10 @@ export const NODE_UNSCHEDULABLE = 'NodeUnschedulable';
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 const UNSCHEDULABLE_TAINT: Taint = { key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' };
 
-export const newNodeUnschedulable: PluginFactory = (): FilterPlugin => ({
+export const newNodeUnschedulable: PluginFactory = (): PreFilterPlugin & FilterPlugin => ({
   name: NODE_UNSCHEDULABLE,
+  // Upstream's PreFilter only skips pods with a deferred resize (an alpha gate); it is kept so configs may list it.
+  preFilter: () => ({ status: Status.SUCCESS }),
   filter: (_state, pod, nodeInfo) => {
     if (!nodeInfo.node.unschedulable) return Status.SUCCESS;
     return tolerationsTolerateTaint(pod.tolerations, UNSCHEDULABLE_TAINT) ? Status.SUCCESS : Status.unresolvable(ERR_REASON_UNSCHEDULABLE);

@@ -1,18 +1,223 @@
-// Validation of the `resources` list in NodeResourcesFit and BalancedAllocation args.
+// Args of NodeResourcesFit and NodeResourcesBalancedAllocation as written in a v1
+// KubeSchedulerConfiguration: upstream's defaulting (SetDefaults_*Args) followed by
+// its validation (ValidateNodeResources*Args), with field errors worded the same way
+// and collected into one message the way an aggregated field.ErrorList prints.
 
-import type { ResourceSpec } from './resource-scoring.js';
+import type { ResourceSpec, ShapePoint } from './resource-scoring.js';
+import { DEFAULT_RESOURCE_SPEC } from './resource-scoring.js';
 
-export function parseResourceSpecs(raw: unknown, field: string): ResourceSpec[] {
-  if (!Array.isArray(raw)) throw new Error(`${field}: Invalid value: must be a list`);
-  const seen = new Set<string>();
-  return raw.map((r: { name?: unknown; weight?: unknown }, i) => {
-    const name = r.name;
-    if (typeof name !== 'string' || name === '') throw new Error(`${field}[${i}].name: Required value`);
-    if (seen.has(name)) throw new Error(`${field}[${i}].name: Duplicate value: ${JSON.stringify(name)}`);
-    seen.add(name);
-    // Weight 0 means "unset" and defaults to 1, as SetDefaults_* do.
-    const weight = r.weight === undefined || r.weight === 0 ? 1 : Number(r.weight);
-    if (!Number.isInteger(weight) || weight < 1 || weight > 100) throw new Error(`${field}[${i}].weight: Invalid value: ${String(r.weight)}: resource weight of ${name} not in valid range [1, 100]`);
-    return { name, weight };
+/** field.Error bodies and ErrorList.ToAggregate().Error() formatting. */
+export class FieldErrors {
+  private readonly messages: string[] = [];
+
+  private static value(v: unknown): string {
+    if (v === undefined || v === null) return 'null';
+    return typeof v === 'string' ? JSON.stringify(v) : String(v);
+  }
+
+  invalid(field: string, value: unknown, detail: string): void {
+    this.messages.push(`${field}: Invalid value: ${FieldErrors.value(value)}${detail ? `: ${detail}` : ''}`);
+  }
+
+  required(field: string, detail: string): void {
+    this.messages.push(`${field}: Required value${detail ? `: ${detail}` : ''}`);
+  }
+
+  duplicate(field: string, value: unknown): void {
+    this.messages.push(`${field}: Duplicate value: ${FieldErrors.value(value)}`);
+  }
+
+  forbidden(field: string, detail: string): void {
+    this.messages.push(`${field}: Forbidden${detail ? `: ${detail}` : ''}`);
+  }
+
+  notSupported(field: string, value: unknown, supported: readonly string[]): void {
+    this.messages.push(`${field}: Unsupported value: ${FieldErrors.value(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`);
+  }
+
+  /** One error prints as itself; several (deduplicated) as "[a, b]". */
+  throwIfAny(): void {
+    const unique = [...new Set(this.messages)];
+    if (unique.length === 0) return;
+    throw new Error(unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`);
+  }
+}
+
+// --- label keys (content.IsLabelKey), used for ignoredResources(Groups) ---
+
+const LABEL_KEY_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const LABEL_KEY_RE = new RegExp(`^${LABEL_KEY_FMT}$`);
+const LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_KEY_EXAMPLES = " (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" + LABEL_KEY_FMT + "')";
+const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
+const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const DNS1123_SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" +
+  DNS1123_SUBDOMAIN_FMT +
+  "')";
+
+const UTF8 = new TextEncoder();
+
+/** Why `value` is not a valid label key (qualified name); empty when it is. Lengths count UTF-8 bytes, as Go's len. */
+export function labelKeyErrors(value: string): string[] {
+  const bytes = (s: string) => UTF8.encode(s).length;
+  const errs: string[] = [];
+  const parts = value.split('/');
+  let name: string;
+  if (parts.length === 1) {
+    name = parts[0]!;
+  } else if (parts.length === 2) {
+    const prefix = parts[0]!;
+    name = parts[1]!;
+    if (prefix === '') errs.push('prefix part must be non-empty');
+    else {
+      if (bytes(prefix) > 253) errs.push('prefix part must be no more than 253 bytes');
+      if (!DNS1123_SUBDOMAIN_RE.test(prefix)) errs.push(`prefix part ${DNS1123_SUBDOMAIN_MSG}`);
+    }
+  } else {
+    return [`a valid label key ${LABEL_KEY_MSG}${LABEL_KEY_EXAMPLES} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  }
+  if (name === '') errs.push('name part must be non-empty');
+  else if (bytes(name) > 63) errs.push('name part must be no more than 63 bytes');
+  if (!LABEL_KEY_RE.test(name)) errs.push(`name part ${LABEL_KEY_MSG}${LABEL_KEY_EXAMPLES}`);
+  return errs;
+}
+
+// --- helpers over untyped args ---
+
+function isInt(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v);
+}
+
+/** A list of objects (an absent field is an empty list); anything else is a type error, as JSON decoding would report. */
+function objectList(raw: unknown, field: string): Record<string, unknown>[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.some((r) => typeof r !== 'object' || r === null || Array.isArray(r))) throw new Error(`${field}: Invalid value: must be a list of objects`);
+  return raw as Record<string, unknown>[];
+}
+
+function stringList(raw: unknown, field: string): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.some((s) => typeof s !== 'string')) throw new Error(`${field}: Invalid value: must be a list of strings`);
+  return raw as string[];
+}
+
+function intField(v: unknown, field: string): number {
+  if (v === undefined || v === null) return 0;
+  if (!isInt(v)) throw new Error(`${field}: Invalid value: ${JSON.stringify(v)}: must be an integer`);
+  return v;
+}
+
+/**
+ * ResourceSpec list with SetDefaults_*: an empty list becomes cpu+memory, an unset
+ * (or 0) weight becomes 1. Names are not checked here.
+ */
+function defaultedResources(raw: unknown, field: string): ResourceSpec[] {
+  const list = objectList(raw, field);
+  if (list.length === 0) return DEFAULT_RESOURCE_SPEC.map((r) => ({ ...r }));
+  return list.map((r, i) => {
+    const name = r.name === undefined || r.name === null ? '' : r.name;
+    if (typeof name !== 'string') throw new Error(`${field}[${i}].name: Invalid value: must be a string`);
+    const weight = intField(r.weight, `${field}[${i}].weight`);
+    return { name, weight: weight === 0 ? 1 : weight };
   });
+}
+
+// --- NodeResourcesFit ---
+
+export type ScoringStrategyType = 'LeastAllocated' | 'MostAllocated' | 'RequestedToCapacityRatio';
+const STRATEGY_TYPES: readonly ScoringStrategyType[] = ['LeastAllocated', 'MostAllocated', 'RequestedToCapacityRatio'];
+
+export interface FitArgs {
+  readonly ignoredResources: ReadonlySet<string>;
+  readonly ignoredResourceGroups: ReadonlySet<string>;
+  readonly strategy: ScoringStrategyType;
+  readonly resources: readonly ResourceSpec[];
+  /** Only for RequestedToCapacityRatio. */
+  readonly shape: readonly ShapePoint[];
+}
+
+function validateShape(shape: readonly ShapePoint[], field: string, errs: FieldErrors): void {
+  if (shape.length === 0) {
+    errs.required(field, 'at least one point must be specified');
+    return;
+  }
+  for (let i = 1; i < shape.length; i++) {
+    if (shape[i - 1]!.utilization >= shape[i]!.utilization) {
+      errs.invalid(`${field}[${i}].utilization`, shape[i]!.utilization, 'values must be sorted in increasing order');
+      break;
+    }
+  }
+  shape.forEach((p, i) => {
+    if (p.utilization < 0 || p.utilization > 100) errs.invalid(`${field}[${i}].utilization`, p.utilization, 'not in valid range [0, 100]');
+    if (p.score < 0 || p.score > 10) errs.invalid(`${field}[${i}].score`, p.score, 'not in valid range [0, 10]');
+  });
+}
+
+/** NodeResourcesFitArgs: defaults (LeastAllocated on cpu+memory) then ValidateNodeResourcesFitArgs. */
+export function parseFitArgs(args: Readonly<Record<string, unknown>>): FitArgs {
+  const ignoredResources = stringList(args.ignoredResources, 'ignoredResources');
+  const ignoredResourceGroups = stringList(args.ignoredResourceGroups, 'ignoredResourceGroups');
+  const rawStrategy = args.scoringStrategy;
+  if (rawStrategy !== undefined && rawStrategy !== null && (typeof rawStrategy !== 'object' || Array.isArray(rawStrategy))) {
+    throw new Error('scoringStrategy: Invalid value: must be an object');
+  }
+  const strategy = (rawStrategy ?? null) as Record<string, unknown> | null;
+  // Without a scoringStrategy the default is LeastAllocated; a given one keeps its (possibly empty) type.
+  const type = strategy === null ? 'LeastAllocated' : strategy.type === undefined || strategy.type === null ? '' : strategy.type;
+  const resources = defaultedResources(strategy?.resources, 'scoringStrategy.resources');
+  const rtcr = strategy?.requestedToCapacityRatio;
+
+  const errs = new FieldErrors();
+  ignoredResources.forEach((r, i) => {
+    for (const msg of labelKeyErrors(r)) errs.invalid(`ignoredResources[${i}]`, r, msg);
+  });
+  ignoredResourceGroups.forEach((g, i) => {
+    if (g.includes('/')) errs.invalid(`ignoredResourceGroups[${i}]`, g, "resource group name can't contain '/'");
+    for (const msg of labelKeyErrors(g)) errs.invalid(`ignoredResourceGroups[${i}]`, g, msg);
+  });
+  if (!STRATEGY_TYPES.includes(type as ScoringStrategyType)) errs.notSupported('scoringStrategy.type', type, STRATEGY_TYPES);
+  resources.forEach((r, i) => {
+    if (r.weight <= 0 || r.weight > 100) errs.invalid(`scoringStrategy.resources[${i}].weight`, r.weight, `resource weight of ${r.name} not in valid range (0, 100]`);
+  });
+  let shape: ShapePoint[] = [];
+  if (type === 'RequestedToCapacityRatio') {
+    if (rtcr === undefined || rtcr === null) {
+      errs.required('scoringStrategy.requestedToCapacityRatio', 'must be specified when type is RequestedToCapacityRatio');
+    } else {
+      const points = objectList((rtcr as Record<string, unknown>).shape, 'scoringStrategy.requestedToCapacityRatio.shape');
+      shape = points.map((p, i) => ({
+        utilization: intField(p.utilization, `scoringStrategy.requestedToCapacityRatio.shape[${i}].utilization`),
+        score: intField(p.score, `scoringStrategy.requestedToCapacityRatio.shape[${i}].score`),
+      }));
+      validateShape(shape, 'scoringStrategy.requestedToCapacityRatio.shape', errs);
+    }
+  } else if (rtcr !== undefined && rtcr !== null) {
+    errs.forbidden('scoringStrategy.requestedToCapacityRatio', 'must be nil when type is not RequestedToCapacityRatio');
+  }
+  errs.throwIfAny();
+  return {
+    ignoredResources: new Set(ignoredResources),
+    ignoredResourceGroups: new Set(ignoredResourceGroups),
+    strategy: type as ScoringStrategyType,
+    resources,
+    shape,
+  };
+}
+
+// --- NodeResourcesBalancedAllocation ---
+
+/** NodeResourcesBalancedAllocationArgs: defaults then ValidateNodeResourcesBalancedAllocationArgs (unique names, weight 1). */
+export function parseBalancedAllocationArgs(args: Readonly<Record<string, unknown>>): ResourceSpec[] {
+  const resources = defaultedResources(args.resources, 'resources');
+  const errs = new FieldErrors();
+  const seen = new Set<string>();
+  resources.forEach((r, i) => {
+    if (seen.has(r.name)) errs.duplicate(`resources[${i}].name`, r.name);
+    else seen.add(r.name);
+    if (r.weight !== 1) errs.invalid(`resources[${i}].weight`, r.weight, 'must be 1');
+  });
+  errs.throwIfAny();
+  return resources;
 }

@@ -2,7 +2,7 @@
 // PreferNoSchedule taints lower a node's score.
 
 import { doNotScheduleTaints, findUntoleratedTaint, tolerationsTolerateTaint, type Toleration } from '../../model/taints.js';
-import type { CycleState, FilterPlugin, PreScorePlugin, ScorePlugin, StateData } from '../framework.js';
+import type { CycleState, FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin, StateData } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Status } from '../status.js';
 import { normalizeToMax } from './normalize.js';
@@ -23,8 +23,10 @@ function preferNoScheduleTolerations(state: CycleState, tolerations: readonly To
   return s ? s.tolerationsPreferNoSchedule : tolerations.filter((t) => t.effect === '' || t.effect === 'PreferNoSchedule');
 }
 
-export const newTaintToleration: PluginFactory = (): FilterPlugin & PreScorePlugin & ScorePlugin => ({
+export const newTaintToleration: PluginFactory = (): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => ({
   name: TAINT_TOLERATION,
+  // Upstream's PreFilter only skips pods with a deferred resize (an alpha gate); it is kept so configs may list it.
+  preFilter: () => ({ status: Status.SUCCESS }),
   filter: (_state, pod, nodeInfo) =>
     findUntoleratedTaint(nodeInfo.node.taints, pod.tolerations, doNotScheduleTaints) === undefined ? Status.SUCCESS : Status.unresolvable(ERR_REASON_UNTOLERATED),
   preScore: (state, pod) => {

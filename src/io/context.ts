@@ -1,0 +1,37 @@
+// What the compile stages of loading share: the reporter, and pod priority
+// admission against the PriorityClasses of the input.
+
+import type { FieldPath } from '../model/errors.js';
+import type { PodSpecManifest } from '../model/manifest.js';
+import type { PriorityResolver } from '../model/priority.js';
+import type { RawObject } from './objects.js';
+import { admitPriority, type AdmittedPriority } from './pod-priority.js';
+import type { Reporter } from './reporter.js';
+
+export class LoadContext {
+  constructor(
+    readonly reporter: Reporter,
+    private readonly resolver: PriorityResolver,
+    /** False when a PriorityClass of the input failed to load: pods naming it would only repeat its error. */
+    private readonly classesComplete: boolean,
+  ) {}
+
+  /** Admits a pod spec's priority; problems are reported at `prefix` (where the pod spec's parent sits in the object) unless `quiet`. */
+  admit(raw: RawObject, spec: PodSpecManifest, prefix: FieldPath, quiet = false): AdmittedPriority {
+    const admitted = admitPriority(spec, this.resolver);
+    if (quiet) return admitted;
+    for (const problem of admitted.problems) {
+      const path = [...prefix, ...problem.path];
+      if (problem.severity === 'warning') this.reporter.warn(raw, path, problem.message);
+      else if (this.classesComplete || !problem.path.includes('priorityClassName')) this.reporter.error(raw, path, problem.message);
+    }
+    return admitted;
+  }
+
+  /** metadata.name, or undefined after reporting it missing. */
+  requireName(p: { readonly raw: RawObject; readonly manifest: { readonly metadata: { readonly name?: string } } }): string | undefined {
+    const name = p.manifest.metadata.name;
+    if (!name) this.reporter.error(p.raw, ['metadata', 'name'], 'Required value: name or generateName is required');
+    return name || undefined;
+  }
+}

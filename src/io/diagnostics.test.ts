@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { formatDiagnostic, formatFieldPath, withoutRepeatedField } from './diagnostics.js';
+
+describe('formatFieldPath', () => {
+  const cases = [
+    { name: 'empty', path: [], want: '' },
+    { name: 'fields and indexes', path: ['spec', 'containers', 0, 'name'], want: 'spec.containers[0].name' },
+    { name: 'keys that are not identifiers go in brackets', path: ['spec', 'nodeSelector', 'kubernetes.io/os'], want: 'spec.nodeSelector[kubernetes.io/os]' },
+    { name: 'a leading index', path: ['items', 2, 'kind'], want: 'items[2].kind' },
+  ];
+  for (const c of cases) test(c.name, () => assert.equal(formatFieldPath(c.path), c.want));
+});
+
+describe('formatDiagnostic', () => {
+  const base = { severity: 'error' as const, file: 'a.yaml', line: 3, column: 7, message: 'Required value' };
+  const cases = [
+    { name: 'object and field', d: { ...base, object: 'Pod default/web', field: 'spec.containers' }, want: 'a.yaml:3:7: Pod default/web: spec.containers: Required value' },
+    { name: 'no object', d: { ...base, field: 'kind' }, want: 'a.yaml:3:7: kind: Required value' },
+    { name: 'position only', d: base, want: 'a.yaml:3:7: Required value' },
+  ];
+  for (const c of cases) test(c.name, () => assert.equal(formatDiagnostic(c.d), c.want));
+});
+
+describe('withoutRepeatedField', () => {
+  const cases = [
+    { name: 'drops the repeated last field', message: 'values: Required value', path: ['a', 'values'], want: 'Required value' },
+    { name: 'keeps other messages', message: 'Required value', path: ['values'], want: 'Required value' },
+    { name: 'keeps a message naming another field', message: 'key: bad', path: ['values'], want: 'key: bad' },
+    { name: 'an index path is left alone', message: '0: x', path: ['a', 0], want: '0: x' },
+  ];
+  for (const c of cases) test(c.name, () => assert.equal(withoutRepeatedField(c.message, c.path), c.want));
+});

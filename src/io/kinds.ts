@@ -1,0 +1,69 @@
+// The kinds berth reads, the apiVersion each is read at, and its schema.
+// Everything else (ConfigMaps, Events, CRDs...) is skipped with a warning.
+
+import type { z } from 'zod';
+import type { RawObject } from './objects.js';
+import type { Reporter } from './reporter.js';
+import {
+  daemonSetSchema,
+  deploymentSchema,
+  issueMessage,
+  namespaceSchema,
+  nodeSchema,
+  pdbSchema,
+  podSchema,
+  priorityClassSchema,
+  replicaSetSchema,
+  replicationControllerSchema,
+  serviceSchema,
+  statefulSetSchema,
+} from './schemas.js';
+
+const KINDS = {
+  Namespace: { apiVersion: 'v1', schema: namespaceSchema },
+  Node: { apiVersion: 'v1', schema: nodeSchema },
+  Pod: { apiVersion: 'v1', schema: podSchema },
+  Service: { apiVersion: 'v1', schema: serviceSchema },
+  ReplicationController: { apiVersion: 'v1', schema: replicationControllerSchema },
+  PriorityClass: { apiVersion: 'scheduling.k8s.io/v1', schema: priorityClassSchema },
+  PodDisruptionBudget: { apiVersion: 'policy/v1', schema: pdbSchema },
+  Deployment: { apiVersion: 'apps/v1', schema: deploymentSchema },
+  ReplicaSet: { apiVersion: 'apps/v1', schema: replicaSetSchema },
+  StatefulSet: { apiVersion: 'apps/v1', schema: statefulSetSchema },
+  DaemonSet: { apiVersion: 'apps/v1', schema: daemonSetSchema },
+} as const;
+
+export type KnownKind = keyof typeof KINDS;
+
+export type ManifestOf<K extends KnownKind> = z.output<(typeof KINDS)[K]['schema']>;
+
+/** A validated object: its kind, where it came from, and its manifest as the model types it. */
+export type ParsedObject = { [K in KnownKind]: { readonly kind: K; readonly raw: RawObject; readonly manifest: ManifestOf<K> } }[KnownKind];
+
+function isKnownKind(kind: string): kind is KnownKind {
+  return Object.hasOwn(KINDS, kind);
+}
+
+/**
+ * Validates one object against its kind's schema. Unknown kinds and known kinds at
+ * another apiVersion are skipped with a warning; schema violations are errors,
+ * all of them reported. A missing apiVersion is accepted (hand-written input).
+ */
+export function parseObject(raw: RawObject, reporter: Reporter): ParsedObject | 'skipped' | 'invalid' {
+  const shown = raw.apiVersion || '<none>';
+  if (!isKnownKind(raw.kind)) {
+    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): not used by berth`);
+    return 'skipped';
+  }
+  const spec = KINDS[raw.kind];
+  if (raw.apiVersion !== '' && raw.apiVersion !== spec.apiVersion) {
+    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): berth reads ${raw.kind} at ${spec.apiVersion}`);
+    return 'skipped';
+  }
+  const result = spec.schema.safeParse(raw.value, { error: issueMessage });
+  if (!result.success) {
+    for (const issue of result.error.issues) reporter.error(raw, issue.path as (string | number)[], issue.message);
+    return 'invalid';
+  }
+  return { kind: raw.kind, raw, manifest: result.data } as ParsedObject;
+}

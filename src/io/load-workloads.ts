@@ -1,0 +1,222 @@
+// The workload stage of loading: validate Deployments, ReplicaSets, StatefulSets and
+// DaemonSets the way apps/v1 validation does (non-empty selector that matches the
+// template's labels), compile their pod template once, and generate the pods of
+// those whose pods the input lacks (workloads.ts decides which and builds them).
+
+import type { OwnerSelector } from '../cluster/state.js';
+import type { FieldPath } from '../model/errors.js';
+import type { PodManifest, PodTemplateManifest } from '../model/manifest.js';
+import type { Node } from '../model/node.js';
+import { compilePod, type Pod } from '../model/pod.js';
+import { compileLabelSelector, type Selector } from '../model/selector.js';
+import type { ParsedObject } from './kinds.js';
+import type { LoadContext } from './context.js';
+import { isPlainObject, type RawObject } from './objects.js';
+import {
+  daemonSetPods,
+  daemonSetTemplate,
+  daemonShouldRun,
+  deploymentPods,
+  deploymentReplicaSet,
+  hasOwnedPods,
+  hasOwnReplicaSet,
+  POD_TEMPLATE_HASH_LABEL,
+  replicaSetPods,
+  statefulSetPods,
+  type WorkloadKind,
+  type WorkloadObject,
+} from './workloads.js';
+
+export interface WorkloadSummary {
+  readonly kind: WorkloadKind;
+  readonly namespace: string;
+  readonly name: string;
+  /** namespace/name */
+  readonly key: string;
+  readonly uid: string;
+  /** Desired pods: spec.replicas (1 when unset); for a DaemonSet, the nodes it should run on. */
+  readonly replicas: number;
+  readonly selector: Selector;
+  /** The pod template as validated; a DaemonSet's with the tolerations and labels its controller adds. */
+  readonly template: PodTemplateManifest;
+  /** The template compiled as a pod of the workload (named like it), priority resolved: what a simulator creates. */
+  readonly templatePod: Pod;
+  /** Keys of the pods generated for it, in creation order; empty when the input had its pods. */
+  readonly generatedPods: readonly string[];
+}
+
+export interface LoadedWorkloads {
+  readonly summaries: WorkloadSummary[];
+  /** Generated pods, in creation order (after every pod of the input). */
+  readonly pods: Pod[];
+  readonly replicaSets: OwnerSelector[];
+  readonly statefulSets: OwnerSelector[];
+}
+
+type WorkloadParsed = Extract<ParsedObject, { kind: WorkloadKind }>;
+
+const TEMPLATE: FieldPath = ['spec', 'template'];
+
+/** The word apps/v1 validation uses in "empty selector is invalid for …" (ReplicaSets reuse Deployment's). */
+const SELECTOR_OWNER_WORD: Record<WorkloadKind, string> = {
+  Deployment: 'deployment',
+  ReplicaSet: 'deployment',
+  StatefulSet: 'statefulset',
+  DaemonSet: 'daemonset',
+};
+
+function rawTemplateOf(raw: RawObject): unknown {
+  const spec = raw.value['spec'];
+  return isPlainObject(spec) ? spec['template'] : undefined;
+}
+
+interface Prepared {
+  readonly w: WorkloadObject;
+  readonly selector: Selector;
+  /** Undefined when the template does not compile (already reported). */
+  readonly templatePod?: Pod;
+  readonly template: PodTemplateManifest;
+}
+
+/** Validation shared by the four kinds; undefined when the object cannot be used. */
+function prepare(ctx: LoadContext, p: WorkloadParsed): Prepared | undefined {
+  const { reporter } = ctx;
+  const m = p.manifest;
+  const name = ctx.requireName(p);
+  if (!name) return undefined;
+  const namespace = m.metadata.namespace || 'default';
+  const selector = reporter.attempt(p.raw, () => compileLabelSelector(m.spec.selector), ['spec', 'selector']);
+  if (!selector) return undefined;
+  let valid = true;
+  if (selector.everything) {
+    reporter.error(p.raw, ['spec', 'selector'], `Invalid value: ${JSON.stringify(m.spec.selector)}: empty selector is invalid for ${SELECTOR_OWNER_WORD[p.kind]}`);
+    valid = false;
+  } else {
+    const labels = m.spec.template.metadata?.labels ?? {};
+    if (!selector.matches(labels)) {
+      reporter.error(p.raw, [...TEMPLATE, 'metadata', 'labels'], `Invalid value: ${JSON.stringify(labels)}: \`selector\` does not match template \`labels\``);
+      valid = false;
+    }
+  }
+  const spec = m.spec as { replicas?: number; ordinals?: { start?: number } };
+  const status = (p.kind === 'Deployment' ? p.manifest.status : undefined) ?? {};
+  const w: WorkloadObject = {
+    kind: p.kind,
+    namespace,
+    name,
+    uid: m.metadata.uid ?? `${namespace}/${name}`,
+    annotations: m.metadata.annotations ?? {},
+    replicas: spec.replicas ?? 1,
+    template: m.spec.template,
+    rawTemplate: rawTemplateOf(p.raw),
+    ...(status.collisionCount !== undefined ? { collisionCount: status.collisionCount } : {}),
+    ...(spec.ordinals?.start !== undefined ? { ordinalStart: spec.ordinals.start } : {}),
+  };
+  const template = p.kind === 'DaemonSet' ? daemonSetTemplate(w) : m.spec.template;
+  const admitted = ctx.admit(p.raw, template.spec, TEMPLATE);
+  const failed = admitted.problems.some((x) => x.severity === 'error');
+  const manifest: PodManifest = {
+    metadata: { name, namespace, labels: template.metadata?.labels ?? {}, annotations: template.metadata?.annotations ?? {} },
+    spec: admitted.spec,
+  };
+  const templatePod = reporter.attempt(p.raw, () => compilePod(manifest, { order: 0, ...admitted.context }), TEMPLATE);
+  return { w, selector, template, ...(valid && !failed && templatePod ? { templatePod } : {}) };
+}
+
+/** CloneSelectorAndAddLabel: the selector of the ReplicaSet a Deployment creates for template hash `hash`. */
+function replicaSetSelector(p: Extract<ParsedObject, { kind: 'Deployment' }>, hash: string): Selector {
+  const sel = p.manifest.spec.selector;
+  return compileLabelSelector({ ...sel, matchLabels: { ...sel.matchLabels, [POD_TEMPLATE_HASH_LABEL]: hash } });
+}
+
+export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed[], nodes: readonly Node[], explicitPods: readonly Pod[]): LoadedWorkloads {
+  const { reporter } = ctx;
+  const replicaSetRefs = objects
+    .filter((p) => p.kind === 'ReplicaSet')
+    .map((p) => ({ namespace: p.manifest.metadata.namespace || 'default', name: p.manifest.metadata.name ?? '', ownerReferences: p.manifest.metadata.ownerReferences ?? [] }));
+
+  const taken = new Map<string, Set<string>>();
+  const takenIn = (ns: string) => {
+    let set = taken.get(ns);
+    if (!set) taken.set(ns, (set = new Set()));
+    return set;
+  };
+  for (const pod of explicitPods) takenIn(pod.namespace).add(pod.name);
+  // Generated pods are created after every pod of the input.
+  let nextOrder = explicitPods.reduce((max, pod) => Math.max(max, pod.creation + 1), explicitPods.length);
+
+  const summaries: WorkloadSummary[] = [];
+  const pods: Pod[] = [];
+  const replicaSets: OwnerSelector[] = [];
+  const statefulSets: OwnerSelector[] = [];
+  /** Deployment → template hashes whose ReplicaSet is implied (generated, or referenced by pods of the input). */
+  const implied: { p: Extract<ParsedObject, { kind: 'Deployment' }>; namespace: string; rsName: string; hash: string }[] = [];
+
+  for (const p of objects) {
+    const prep = prepare(ctx, p);
+    if (!prep) continue;
+    const { w, selector, templatePod } = prep;
+    if (p.kind === 'ReplicaSet') replicaSets.push({ namespace: w.namespace, name: w.name, uid: w.uid, selector });
+    if (p.kind === 'StatefulSet') statefulSets.push({ namespace: w.namespace, name: w.name, uid: w.uid, selector });
+    if (!templatePod) continue;
+
+    const eligible = p.kind === 'DaemonSet' ? nodes.filter((n) => daemonShouldRun(templatePod, n)).map((n) => n.name) : [];
+    const expand = !hasOwnedPods(w, explicitPods, replicaSetRefs) && !(p.kind === 'Deployment' && hasOwnReplicaSet(w, replicaSetRefs));
+    let manifests: PodManifest[] = [];
+    if (expand) {
+      const names = takenIn(w.namespace);
+      if (p.kind === 'Deployment') manifests = deploymentPods(w, names);
+      else if (p.kind === 'ReplicaSet') manifests = replicaSetPods(w, names);
+      else if (p.kind === 'DaemonSet') manifests = daemonSetPods(w, eligible, names);
+      else {
+        manifests = statefulSetPods(w);
+        const clash = manifests.find((m) => names.has(m.metadata.name ?? ''));
+        if (clash) {
+          reporter.error(p.raw, ['metadata', 'name'], `Invalid value: ${JSON.stringify(w.name)}: pod ${w.namespace}/${clash.metadata.name} of this StatefulSet is in the input but not owned by it`);
+          manifests = [];
+        }
+        for (const m of manifests) names.add(m.metadata.name ?? '');
+      }
+    }
+    const generated: string[] = [];
+    for (const m of manifests) {
+      const admitted = ctx.admit(p.raw, m.spec, TEMPLATE, true);
+      const pod = reporter.attempt(p.raw, () => compilePod({ ...m, spec: admitted.spec }, { order: nextOrder, ...admitted.context }), TEMPLATE);
+      if (!pod) break;
+      nextOrder++;
+      pods.push(pod);
+      generated.push(pod.key);
+    }
+    if (p.kind === 'Deployment') {
+      if (manifests.length > 0) {
+        const rs = deploymentReplicaSet(w);
+        implied.push({ p, namespace: w.namespace, rsName: rs.name, hash: rs.hash });
+      }
+      for (const pod of explicitPods) {
+        const hash = pod.labels[POD_TEMPLATE_HASH_LABEL];
+        if (pod.namespace !== w.namespace || hash === undefined) continue;
+        const rsName = `${w.name}-${hash}`;
+        if (pod.ownerReferences.some((r) => r.kind === 'ReplicaSet' && r.name === rsName)) implied.push({ p, namespace: w.namespace, rsName, hash });
+      }
+    }
+    summaries.push({
+      kind: w.kind,
+      namespace: w.namespace,
+      name: w.name,
+      key: `${w.namespace}/${w.name}`,
+      uid: w.uid,
+      replicas: p.kind === 'DaemonSet' ? eligible.length : w.replicas,
+      selector,
+      template: prep.template,
+      templatePod,
+      generatedPods: generated,
+    });
+  }
+
+  // The ReplicaSets Deployments stand for, so spreading defaults find a pod's owner.
+  for (const { p, namespace, rsName, hash } of implied) {
+    if (replicaSets.some((rs) => rs.namespace === namespace && rs.name === rsName)) continue;
+    replicaSets.push({ namespace, name: rsName, uid: `${namespace}/${rsName}`, selector: replicaSetSelector(p, hash) });
+  }
+  return { summaries, pods, replicaSets, statefulSets };
+}

@@ -1,0 +1,226 @@
+// Loads manifests (YAML or JSON texts) into model objects, or into a list of
+// precise diagnostics. Pure: the caller reads files (read-files.ts) and passes texts.
+//
+// Stages: parse documents → split Lists into objects → validate each against its
+// kind's schema → drop duplicates → compile (PriorityClasses first, since pods
+// resolve their priority through them) → expand workloads whose pods are missing.
+// Every stage keeps going after an error, so one run reports all it can.
+
+import type { ClusterInput, OwnerSelector } from '../cluster/state.js';
+import type { ObjectMetaManifest } from '../model/manifest.js';
+import { compileNode, type Node } from '../model/node.js';
+import { compilePdb, type PodDisruptionBudget } from '../model/pdb.js';
+import { compilePod, type Pod } from '../model/pod.js';
+import { compilePriorityClass, PriorityResolver, type PriorityClass } from '../model/priority.js';
+import { compileLabelSelector, nothingSelector, type Labels } from '../model/selector.js';
+import { LoadContext } from './context.js';
+import type { Diagnostic } from './diagnostics.js';
+import { parseObject, type KnownKind, type ParsedObject } from './kinds.js';
+import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
+import { generatedName } from './names.js';
+import { collectObjects, isNamespaced, positionOf, type RawObject } from './objects.js';
+import { Reporter } from './reporter.js';
+import { parseSource, type SourceInput } from './yaml-source.js';
+
+export type { SourceInput } from './yaml-source.js';
+export { buildClusterState } from '../cluster/state.js';
+export { formatDiagnostic, type Diagnostic } from './diagnostics.js';
+export type { WorkloadSummary } from './load-workloads.js';
+
+export interface NamespaceInfo {
+  readonly name: string;
+  /** Includes kubernetes.io/metadata.name, which the API server always sets. */
+  readonly labels: Labels;
+}
+
+export interface LoadedInput extends ClusterInput {
+  readonly nodes: Node[];
+  /** Pods of the input in input order, then pods generated for workloads, in creation order. */
+  readonly pods: Pod[];
+  readonly namespaces: NamespaceInfo[];
+  readonly pdbs: PodDisruptionBudget[];
+  readonly priorityClasses: PriorityClass[];
+  readonly services: OwnerSelector[];
+  readonly replicationControllers: OwnerSelector[];
+  /** ReplicaSets of the input, plus the ones implied by Deployments whose ReplicaSet is not in it. */
+  readonly replicaSets: OwnerSelector[];
+  readonly statefulSets: OwnerSelector[];
+  readonly workloads: WorkloadSummary[];
+}
+
+export type LoadResult =
+  | { readonly ok: true; readonly input: LoadedInput; readonly warnings: Diagnostic[] }
+  | { readonly ok: false; readonly errors: Diagnostic[]; readonly warnings: Diagnostic[] };
+
+type Of<K extends KnownKind> = Extract<ParsedObject, { kind: K }>;
+
+const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** Objects of the same kind and name (and namespace, when namespaced): later ones are errors and dropped. */
+function dropDuplicates(objects: readonly ParsedObject[], reporter: Reporter): ParsedObject[] {
+  const seen = new Map<string, RawObject>();
+  return objects.filter((p) => {
+    const name = p.manifest.metadata.name;
+    if (!name) return true;
+    const key = isNamespaced(p.kind) ? `${p.kind}/${p.manifest.metadata.namespace || 'default'}/${name}` : `${p.kind}/${name}`;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, p.raw);
+      return true;
+    }
+    const at = positionOf(first, ['metadata', 'name']);
+    reporter.error(p.raw, ['metadata', 'name'], `Duplicate value: ${JSON.stringify(name)}: already defined at ${first.doc.file}:${at.line}:${at.column}`);
+    return false;
+  });
+}
+
+function compilePriorityClasses(reporter: Reporter, objects: readonly Of<'PriorityClass'>[]): PriorityClass[] {
+  const out: PriorityClass[] = [];
+  let globalDefault: PriorityClass | undefined;
+  for (const p of objects) {
+    const pc = reporter.attempt(p.raw, () => compilePriorityClass(p.manifest));
+    if (!pc) continue;
+    if (pc.globalDefault) {
+      if (globalDefault) {
+        reporter.error(p.raw, ['globalDefault'], `Forbidden: PriorityClass ${globalDefault.name} is already marked as default. Only one default can exist`);
+        continue;
+      }
+      globalDefault = pc;
+    }
+    out.push(pc);
+  }
+  return out;
+}
+
+/**
+ * Pods written with only metadata.generateName get a name as the API server would
+ * give them: the prefix and five characters, here derived from the prefix and how
+ * many pods before this one used it, so the name is stable.
+ */
+function podNamer(objects: readonly Of<'Pod'>[]) {
+  const taken = new Map<string, Set<string>>();
+  const takenIn = (ns: string) => {
+    let set = taken.get(ns);
+    if (!set) taken.set(ns, (set = new Set()));
+    return set;
+  };
+  for (const p of objects) if (p.manifest.metadata.name) takenIn(p.manifest.metadata.namespace || 'default').add(p.manifest.metadata.name);
+  const uses = new Map<string, number>();
+  return (m: Of<'Pod'>['manifest']): Of<'Pod'>['manifest'] => {
+    const { name, generateName } = m.metadata;
+    if (name || !generateName) return m;
+    const ns = m.metadata.namespace || 'default';
+    const seen = uses.get(`${ns}/${generateName}`) ?? 0;
+    uses.set(`${ns}/${generateName}`, seen + 1);
+    return { ...m, metadata: { ...m.metadata, name: generatedName(generateName, `Pod/${ns}/${generateName}/${seen}`, takenIn(ns)) } };
+  };
+}
+
+/** Owner selectors of objects that select pods with a plain label map; an absent map selects nothing. */
+function mapSelectors<M extends { metadata: ObjectMetaManifest }>(ctx: LoadContext, objects: readonly { raw: RawObject; manifest: M }[], selectorOf: (m: M) => Labels | undefined): OwnerSelector[] {
+  const out: OwnerSelector[] = [];
+  for (const p of objects) {
+    const name = ctx.requireName(p);
+    if (!name) continue;
+    const namespace = p.manifest.metadata.namespace || 'default';
+    const map = selectorOf(p.manifest);
+    out.push({ namespace, name, uid: p.manifest.metadata.uid ?? `${namespace}/${name}`, selector: map ? compileLabelSelector({ matchLabels: map }) : nothingSelector() });
+  }
+  return out;
+}
+
+/** Loads all inputs together (objects in one may refer to objects in another). */
+export function loadSources(inputs: readonly SourceInput[]): LoadResult {
+  const reporter = new Reporter();
+  const parsed: ParsedObject[] = [];
+  const invalidKinds = new Set<string>();
+  inputs.forEach((input, i) => {
+    const source = parseSource(input);
+    for (const d of source.diagnostics) reporter.add(i, d);
+    for (const doc of source.documents) {
+      const found: Diagnostic[] = [];
+      const objects = collectObjects(doc, i, found);
+      for (const d of found) reporter.add(i, d);
+      for (const raw of objects) {
+        const p = parseObject(raw, reporter);
+        if (p === 'invalid') invalidKinds.add(raw.kind);
+        else if (p !== 'skipped') parsed.push(p);
+      }
+    }
+  });
+  const objects = dropDuplicates(parsed, reporter);
+  const of = <K extends KnownKind>(kind: K): Of<K>[] => objects.filter((p): p is Of<K> => p.kind === kind);
+
+  const priorityClasses = compilePriorityClasses(reporter, of('PriorityClass'));
+  const classesComplete = !invalidKinds.has('PriorityClass') && priorityClasses.length === of('PriorityClass').length;
+  const ctx = new LoadContext(reporter, new PriorityResolver(priorityClasses), classesComplete);
+
+  const nodes: Node[] = [];
+  of('Node').forEach((p, order) => {
+    const node = reporter.attempt(p.raw, () => compileNode(p.manifest, order));
+    if (node) nodes.push(node);
+  });
+
+  const namespaces: NamespaceInfo[] = [];
+  for (const p of of('Namespace')) {
+    const name = ctx.requireName(p);
+    if (name) namespaces.push({ name, labels: { ...p.manifest.metadata.labels, [NAMESPACE_NAME_LABEL]: name } });
+  }
+
+  const pods: Pod[] = [];
+  const podSources = new Map<Pod, RawObject>();
+  const podObjects = of('Pod');
+  const nameOf = podNamer(podObjects);
+  const named = podObjects.map((p) => nameOf(p.manifest));
+  podObjects.forEach((p, order) => {
+    const manifest = named[order]!;
+    const admitted = ctx.admit(p.raw, manifest.spec, []);
+    const pod = reporter.attempt(p.raw, () => compilePod({ ...manifest, spec: admitted.spec }, { order, ...admitted.context }));
+    if (!pod) return;
+    pods.push(pod);
+    podSources.set(pod, p.raw);
+  });
+
+  const pdbs: PodDisruptionBudget[] = [];
+  for (const p of of('PodDisruptionBudget')) {
+    const pdb = reporter.attempt(p.raw, () => compilePdb(p.manifest));
+    if (pdb) pdbs.push(pdb);
+  }
+
+  // helper.GetPodServices skips a Service without a selector: it selects nothing, not everything.
+  const services = mapSelectors(ctx, of('Service'), (m) => m.spec?.selector);
+  // The API server defaults an RC's absent selector to its template's labels.
+  const replicationControllers = mapSelectors(ctx, of('ReplicationController'), (m) => m.spec?.selector ?? m.spec?.template?.metadata?.labels);
+
+  const workloadObjects = objects.filter((p): p is Of<'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet'> =>
+    p.kind === 'Deployment' || p.kind === 'ReplicaSet' || p.kind === 'StatefulSet' || p.kind === 'DaemonSet',
+  );
+  const workloads = loadWorkloads(ctx, workloadObjects, nodes, pods);
+
+  // A pod bound to a node the input lacks is kept, but no node accounts for it.
+  const nodeNames = new Set(nodes.map((n) => n.name));
+  for (const pod of pods) {
+    if (!pod.nodeName || nodeNames.has(pod.nodeName) || pod.phase === 'Succeeded' || pod.phase === 'Failed') continue;
+    const raw = podSources.get(pod);
+    if (raw) reporter.warn(raw, ['spec', 'nodeName'], `Not found: node ${JSON.stringify(pod.nodeName)} is not in the input; the pod is not counted on any node`);
+  }
+
+  const warnings = reporter.sorted('warning');
+  if (reporter.errorCount > 0) return { ok: false, errors: reporter.sorted('error'), warnings };
+  return {
+    ok: true,
+    input: {
+      nodes,
+      pods: [...pods, ...workloads.pods],
+      namespaces,
+      pdbs,
+      priorityClasses,
+      services,
+      replicationControllers,
+      replicaSets: workloads.replicaSets,
+      statefulSets: workloads.statefulSets,
+      workloads: workloads.summaries,
+    },
+    warnings,
+  };
+}

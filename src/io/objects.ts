@@ -1,0 +1,115 @@
+// Documents → the Kubernetes objects in them. A document is one object, or a List
+// of them (`kind: List` as kubectl writes it, or a typed list such as PodList whose
+// items carry no kind of their own). Each object remembers where it sits in its
+// document so its diagnostics can point into the source.
+
+import type { FieldPath } from '../model/errors.js';
+import { formatFieldPath, type Diagnostic } from './diagnostics.js';
+import { describeValue } from './schemas.js';
+import type { Position, SourceDocument } from './yaml-source.js';
+
+export interface RawObject {
+  readonly doc: SourceDocument;
+  /** Which input the document came from, for ordering. */
+  readonly input: number;
+  /** The object's path inside its document: [] or ['items', 3]. */
+  readonly base: FieldPath;
+  readonly kind: string;
+  /** '' when the document does not say. */
+  readonly apiVersion: string;
+  /** The object as written, with null fields removed (Go decodes null as "unset"). */
+  readonly value: Record<string, unknown>;
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Removes null-valued fields at every level; null list items stay (and fail validation). */
+export function dropNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropNulls);
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = dropNulls(x);
+  return out;
+}
+
+export function positionOf(obj: RawObject, path: FieldPath): Position {
+  return obj.doc.locate([...obj.base, ...path]);
+}
+
+/** Cluster-scoped kinds are named without a namespace. */
+const CLUSTER_SCOPED = new Set(['Node', 'Namespace', 'PriorityClass']);
+
+export function isNamespaced(kind: string): boolean {
+  return !CLUSTER_SCOPED.has(kind);
+}
+
+/** The metadata.name as written, or '' when missing or not a string. */
+export function rawName(obj: RawObject): string {
+  const meta = obj.value['metadata'];
+  const name = isPlainObject(meta) ? meta['name'] : undefined;
+  return typeof name === 'string' ? name : '';
+}
+
+export function rawNamespace(obj: RawObject): string {
+  const meta = obj.value['metadata'];
+  const ns = isPlainObject(meta) ? meta['namespace'] : undefined;
+  return typeof ns === 'string' && ns !== '' ? ns : 'default';
+}
+
+/** "Pod default/web", "Node n1": how diagnostics name an object. */
+export function objectLabel(obj: RawObject): string {
+  const meta = obj.value['metadata'];
+  const generateName = isPlainObject(meta) && typeof meta['generateName'] === 'string' ? `${meta['generateName']}*` : '';
+  const name = rawName(obj) || generateName || '<unnamed>';
+  return isNamespaced(obj.kind) ? `${obj.kind} ${rawNamespace(obj)}/${name}` : `${obj.kind} ${name}`;
+}
+
+const LIST_SUFFIX = 'List';
+
+/** The objects of one document, with diagnostics for documents that are not objects. */
+export function collectObjects(doc: SourceDocument, input: number, diagnostics: Diagnostic[]): RawObject[] {
+  const out: RawObject[] = [];
+  const error = (path: FieldPath, message: string) => {
+    const { line, column } = doc.locate(path);
+    const field = formatFieldPath(path);
+    diagnostics.push({ severity: 'error', file: doc.file, line, column, ...(field ? { field } : {}), message });
+  };
+
+  const visit = (value: unknown, base: FieldPath, itemKind: string, itemApiVersion: string) => {
+    if (!isPlainObject(value)) {
+      error(base, `expected a Kubernetes object (a mapping with apiVersion and kind), got ${describeValue(value)}`);
+      return;
+    }
+    const kindValue = value['kind'] ?? (itemKind || undefined);
+    const apiValue = value['apiVersion'] ?? itemApiVersion;
+    if (kindValue === undefined || kindValue === null || kindValue === '') {
+      error([...base, 'kind'], 'Required value: every object needs apiVersion and kind');
+      return;
+    }
+    if (typeof kindValue !== 'string') {
+      error([...base, 'kind'], `Invalid type: expected string, got ${describeValue(kindValue)}`);
+      return;
+    }
+    const apiVersion = typeof apiValue === 'string' ? apiValue : '';
+    const items = value['items'];
+    const isList = kindValue === LIST_SUFFIX || (kindValue.endsWith(LIST_SUFFIX) && Array.isArray(items));
+    if (isList) {
+      if (items === undefined || items === null) return; // an empty List
+      if (!Array.isArray(items)) {
+        error([...base, 'items'], `Invalid type: expected list, got ${describeValue(items)}`);
+        return;
+      }
+      // Items of a typed list (PodList) omit their kind; those of a `List` carry their own.
+      const childKind = kindValue === LIST_SUFFIX ? '' : kindValue.slice(0, -LIST_SUFFIX.length);
+      const childApi = kindValue === LIST_SUFFIX ? '' : apiVersion;
+      items.forEach((item, i) => visit(item, [...base, 'items', i], childKind, childApi));
+      return;
+    }
+    out.push({ doc, input, base, kind: kindValue, apiVersion, value: dropNulls(value) as Record<string, unknown> });
+  };
+
+  visit(doc.value, [], '', '');
+  return out;
+}

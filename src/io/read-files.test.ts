@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { after, describe, test } from 'node:test';
+import { readSources, STDIN_NAME } from './read-files.js';
+
+describe('readSources', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-read-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const files: [string, string][] = [['b.yaml', 'b'], ['a.yml', 'a'], ['c.json', 'c'], ['notes.txt', 'x'], ['D.YAML', 'd']];
+  for (const [name, text] of files) writeFileSync(join(dir, name), text);
+  mkdirSync(join(dir, 'nested.yaml'));
+  writeFileSync(join(dir, 'nested.yaml', 'inner.yaml'), 'inner');
+
+  test('a folder gives its manifest files, sorted, not recursing', async () => {
+    const got = await readSources([dir]);
+    assert.deepEqual(got.map((s) => [s.name.slice(dir.length + 1), s.text]), [['D.YAML', 'd'], ['a.yml', 'a'], ['b.yaml', 'b'], ['c.json', 'c']]);
+  });
+
+  test('files are read whatever their extension, in argument order', async () => {
+    const got = await readSources([join(dir, 'notes.txt'), join(dir, 'a.yml')]);
+    assert.deepEqual(got.map((s) => s.text), ['x', 'a']);
+  });
+
+  test('- reads standard input', async () => {
+    const got = await readSources(['-', join(dir, 'b.yaml')], Readable.from([Buffer.from('kind: '), Buffer.from('Node\n')]));
+    assert.deepEqual(got, [{ name: STDIN_NAME, text: 'kind: Node\n' }, { name: join(dir, 'b.yaml'), text: 'b' }]);
+  });
+
+  test('a missing path is a one-line error naming it', async () => {
+    await assert.rejects(readSources([join(dir, 'missing.yaml')]), { message: `cannot read ${join(dir, 'missing.yaml')}: ENOENT` });
+  });
+});

@@ -1,0 +1,79 @@
+// Collects diagnostics while loading and turns field-path errors into source positions.
+
+import { FieldError, type FieldPath } from '../model/errors.js';
+import { formatFieldPath, withoutRepeatedField, type Diagnostic } from './diagnostics.js';
+import { objectLabel, positionOf, type RawObject } from './objects.js';
+
+interface Entry {
+  readonly input: number;
+  readonly diagnostic: Diagnostic;
+}
+
+export class Reporter {
+  private readonly entries: Entry[] = [];
+
+  /** A diagnostic that belongs to no object (malformed YAML, a document that is not an object). */
+  add(input: number, diagnostic: Diagnostic): void {
+    this.entries.push({ input, diagnostic });
+  }
+
+  private at(severity: Diagnostic['severity'], obj: RawObject, path: FieldPath, message: string, withObject: boolean): void {
+    const { line, column } = positionOf(obj, path);
+    const field = formatFieldPath(path);
+    this.entries.push({
+      input: obj.input,
+      diagnostic: {
+        severity,
+        file: obj.doc.file,
+        line,
+        column,
+        ...(withObject ? { object: objectLabel(obj) } : {}),
+        ...(field ? { field } : {}),
+        message: withoutRepeatedField(message, path),
+      },
+    });
+  }
+
+  error(obj: RawObject, path: FieldPath, message: string): void {
+    this.at('error', obj, path, message, true);
+  }
+
+  warn(obj: RawObject, path: FieldPath, message: string): void {
+    this.at('warning', obj, path, message, true);
+  }
+
+  /** A warning about an object berth does not read: position only, no object label or field. */
+  skip(obj: RawObject, message: string): void {
+    const { line, column } = positionOf(obj, ['kind']);
+    this.entries.push({ input: obj.input, diagnostic: { severity: 'warning', file: obj.doc.file, line, column, message } });
+  }
+
+  /** Reports whatever a compile step threw; FieldError paths are relative to `prefix` within the object. */
+  thrown(obj: RawObject, e: unknown, prefix: FieldPath = []): void {
+    if (e instanceof FieldError) this.error(obj, [...prefix, ...e.path], e.message);
+    else this.error(obj, prefix, e instanceof Error ? e.message : String(e));
+  }
+
+  /** Runs `fn`, reporting anything it throws; undefined when it threw. */
+  attempt<T>(obj: RawObject, fn: () => T, prefix: FieldPath = []): T | undefined {
+    try {
+      return fn();
+    } catch (e) {
+      this.thrown(obj, e, prefix);
+      return undefined;
+    }
+  }
+
+  get errorCount(): number {
+    return this.entries.filter((e) => e.diagnostic.severity === 'error').length;
+  }
+
+  /** Diagnostics of one severity in input order, then line and column. */
+  sorted(severity: Diagnostic['severity']): Diagnostic[] {
+    return this.entries
+      .filter((e) => e.diagnostic.severity === severity)
+      .map((e, i) => ({ ...e, i }))
+      .sort((a, b) => a.input - b.input || a.diagnostic.line - b.diagnostic.line || a.diagnostic.column - b.diagnostic.column || a.i - b.i)
+      .map((e) => e.diagnostic);
+  }
+}

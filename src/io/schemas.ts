@@ -1,0 +1,302 @@
+// zod schemas for the object shapes berth reads (src/model/manifest.ts, pdb.ts,
+// priority.ts). Unknown fields are dropped, not rejected: kubectl output carries
+// many (managedFields, status conditions, volumes...) that berth has no use for.
+// Messages follow the API server's wording ("Required value", "Unsupported value").
+
+import { z } from 'zod';
+import type {
+  DaemonSetManifest,
+  DeploymentManifest,
+  NamespaceManifest,
+  NodeManifest,
+  PodManifest,
+  PodTemplateManifest,
+  ReplicaSetManifest,
+  ReplicationControllerManifest,
+  ServiceManifest,
+  StatefulSetManifest,
+} from '../model/manifest.js';
+import type { PdbManifest } from '../model/pdb.js';
+import type { PriorityClassManifest } from '../model/priority.js';
+
+/** How a value reads in a message: `number 5`, `list`, `mapping`. */
+export function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'list';
+  if (typeof v === 'object') return 'mapping';
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${JSON.stringify(v)}`;
+  return typeof v;
+}
+
+const EXPECTED_NAMES: Record<string, string> = {
+  object: 'mapping',
+  record: 'mapping',
+  map: 'mapping',
+  array: 'list',
+  int: 'integer',
+};
+
+/** Error map for every parse: turns zod issues into API-server-style messages. */
+export const issueMessage: z.core.$ZodErrorMap = (iss) => {
+  switch (iss.code) {
+    case 'invalid_type':
+      if (iss.input === undefined) return 'Required value';
+      return `Invalid type: expected ${EXPECTED_NAMES[iss.expected] ?? iss.expected}, got ${describeValue(iss.input)}`;
+    case 'invalid_value':
+      return `Unsupported value: ${JSON.stringify(iss.input)}: supported values: ${iss.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'too_small':
+      if (iss.origin === 'array') return 'Required value';
+      return `Invalid value: ${JSON.stringify(iss.input)}: must be greater than ${iss.inclusive ? 'or equal to ' : ''}${String(iss.minimum)}`;
+    case 'too_big':
+      return `Invalid value: ${JSON.stringify(iss.input)}: must be less than ${iss.inclusive ? 'or equal to ' : ''}${String(iss.maximum)}`;
+    default:
+      return undefined;
+  }
+};
+
+const str = z.string();
+// One message for "not a number" and "not a whole number".
+const int = z.int({
+  error: (iss) => (iss.code === 'invalid_type' && iss.input !== undefined ? `Invalid type: expected integer, got ${describeValue(iss.input)}` : undefined),
+});
+const bool = z.boolean();
+const strMap = z.record(z.string(), z.string());
+const strList = z.array(z.string());
+
+/** A resource quantity: "100m", "1Gi" or a bare number. Parsed later, with its own errors. */
+const quantity = z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number', {
+  error: (iss) => `Invalid type: expected a quantity (string or number), got ${describeValue(iss.input)}`,
+});
+const quantityMap = z.record(z.string(), quantity);
+
+const intOrString = z.custom<number | string>((v) => typeof v === 'string' || Number.isInteger(v), {
+  error: (iss) => `Invalid type: expected an integer or a percentage string, got ${describeValue(iss.input)}`,
+});
+
+const ownerReference = z.object({
+  apiVersion: str.optional(),
+  kind: str,
+  name: str,
+  uid: str.optional(),
+  controller: bool.optional(),
+});
+
+export const objectMeta = z.object({
+  name: str.optional(),
+  generateName: str.optional(),
+  namespace: str.optional(),
+  uid: str.optional(),
+  labels: strMap.optional(),
+  annotations: strMap.optional(),
+  creationTimestamp: str.optional(),
+  deletionTimestamp: str.optional(),
+  ownerReferences: z.array(ownerReference).optional(),
+});
+
+const metadata = objectMeta.default({});
+
+const labelSelectorRequirement = z.object({
+  key: str,
+  operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']),
+  values: strList.default([]),
+});
+
+const nodeSelectorRequirement = z.object({
+  key: str,
+  operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']),
+  values: strList.default([]),
+});
+
+export const labelSelector = z.object({
+  matchLabels: strMap.optional(),
+  matchExpressions: z.array(labelSelectorRequirement).optional(),
+});
+
+const nodeSelectorTerm = z.object({
+  matchExpressions: z.array(nodeSelectorRequirement).optional(),
+  matchFields: z.array(nodeSelectorRequirement).optional(),
+});
+
+const podAffinityTerm = z.object({
+  labelSelector: labelSelector.optional(),
+  namespaces: strList.optional(),
+  namespaceSelector: labelSelector.optional(),
+  topologyKey: str,
+  matchLabelKeys: strList.optional(),
+  mismatchLabelKeys: strList.optional(),
+});
+
+const podAffinity = z.object({
+  requiredDuringSchedulingIgnoredDuringExecution: z.array(podAffinityTerm).optional(),
+  preferredDuringSchedulingIgnoredDuringExecution: z.array(z.object({ weight: int, podAffinityTerm })).optional(),
+});
+
+const affinity = z.object({
+  nodeAffinity: z
+    .object({
+      requiredDuringSchedulingIgnoredDuringExecution: z.object({ nodeSelectorTerms: z.array(nodeSelectorTerm) }).optional(),
+      preferredDuringSchedulingIgnoredDuringExecution: z.array(z.object({ weight: int, preference: nodeSelectorTerm })).optional(),
+    })
+    .optional(),
+  podAffinity: podAffinity.optional(),
+  podAntiAffinity: podAffinity.optional(),
+});
+
+const taintEffect = z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
+
+const toleration = z.object({
+  key: str.optional(),
+  operator: z.enum(['Equal', 'Exists']).optional(),
+  value: str.optional(),
+  effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute', '']).optional(),
+  tolerationSeconds: int.optional(),
+});
+
+const topologySpreadConstraint = z.object({
+  maxSkew: int,
+  topologyKey: str,
+  whenUnsatisfiable: z.enum(['DoNotSchedule', 'ScheduleAnyway']),
+  labelSelector: labelSelector.optional(),
+  minDomains: int.optional(),
+  nodeAffinityPolicy: z.enum(['Honor', 'Ignore']).optional(),
+  nodeTaintsPolicy: z.enum(['Honor', 'Ignore']).optional(),
+  matchLabelKeys: strList.optional(),
+});
+
+const resourceRequirements = z.object({ requests: quantityMap.optional(), limits: quantityMap.optional() });
+
+const container = z.object({
+  name: str,
+  image: str.optional(),
+  ports: z
+    .array(
+      z.object({
+        name: str.optional(),
+        containerPort: int,
+        hostPort: int.optional(),
+        hostIP: str.optional(),
+        protocol: z.enum(['TCP', 'UDP', 'SCTP']).optional(),
+      }),
+    )
+    .optional(),
+  resources: resourceRequirements.optional(),
+  restartPolicy: str.optional(),
+});
+
+const podSpec = z.object({
+  nodeName: str.optional(),
+  nodeSelector: strMap.optional(),
+  affinity: affinity.optional(),
+  tolerations: z.array(toleration).optional(),
+  topologySpreadConstraints: z.array(topologySpreadConstraint).optional(),
+  containers: z.array(container).min(1),
+  initContainers: z.array(container).optional(),
+  overhead: quantityMap.optional(),
+  resources: resourceRequirements.optional(),
+  priority: int.optional(),
+  priorityClassName: str.optional(),
+  preemptionPolicy: z.enum(['PreemptLowerPriority', 'Never']).optional(),
+  schedulerName: str.optional(),
+  schedulingGates: z.array(z.object({ name: str })).optional(),
+  terminationGracePeriodSeconds: int.optional(),
+  hostNetwork: bool.optional(),
+});
+
+const podTemplate = z.object({ metadata: objectMeta.optional(), spec: podSpec }) satisfies z.ZodType<PodTemplateManifest>;
+
+export const podSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: podSpec,
+  status: z.object({ phase: str.optional(), nominatedNodeName: str.optional() }).optional(),
+}) satisfies z.ZodType<Omit<PodManifest, 'kind'>>;
+
+export const nodeSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z
+    .object({
+      unschedulable: bool.optional(),
+      taints: z.array(z.object({ key: str, value: str.optional(), effect: taintEffect })).optional(),
+      providerID: str.optional(),
+    })
+    .optional(),
+  status: z
+    .object({
+      capacity: quantityMap.optional(),
+      allocatable: quantityMap.optional(),
+      images: z.array(z.object({ names: strList.optional(), sizeBytes: int.optional() })).optional(),
+      conditions: z.array(z.object({ type: str, status: str })).optional(),
+    })
+    .optional(),
+}) satisfies z.ZodType<Omit<NodeManifest, 'kind'>>;
+
+export const namespaceSchema = z.object({ apiVersion: str.optional(), metadata }) satisfies z.ZodType<Omit<NamespaceManifest, 'kind'>>;
+
+export const priorityClassSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  value: int,
+  globalDefault: bool.optional(),
+  preemptionPolicy: z.enum(['PreemptLowerPriority', 'Never']).optional(),
+  description: str.optional(),
+}) satisfies z.ZodType<Omit<PriorityClassManifest, 'kind'>>;
+
+export const pdbSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z
+    .object({
+      selector: labelSelector.optional(),
+      minAvailable: intOrString.optional(),
+      maxUnavailable: intOrString.optional(),
+      unhealthyPodEvictionPolicy: str.optional(),
+    })
+    .default({}),
+  status: z
+    .object({ disruptionsAllowed: int.optional(), currentHealthy: int.optional(), desiredHealthy: int.optional(), expectedPods: int.optional() })
+    .optional(),
+}) satisfies z.ZodType<Omit<PdbManifest, 'kind'>>;
+
+export const serviceSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z.object({ selector: strMap.optional() }).optional(),
+}) satisfies z.ZodType<Omit<ServiceManifest, 'kind'>>;
+
+export const replicationControllerSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z.object({ replicas: int.min(0).optional(), selector: strMap.optional(), template: podTemplate.optional() }).optional(),
+}) satisfies z.ZodType<Omit<ReplicationControllerManifest, 'kind'>>;
+
+const workloadSpec = {
+  replicas: int.min(0).optional(),
+  selector: labelSelector,
+  template: podTemplate,
+};
+
+export const deploymentSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z.object(workloadSpec),
+  status: z.object({ collisionCount: int.optional() }).optional(),
+}) satisfies z.ZodType<Omit<DeploymentManifest, 'kind'>>;
+
+export const replicaSetSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z.object(workloadSpec),
+}) satisfies z.ZodType<Omit<ReplicaSetManifest, 'kind'>>;
+
+export const statefulSetSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z.object({ ...workloadSpec, serviceName: str.optional(), ordinals: z.object({ start: int.min(0).optional() }).optional() }),
+}) satisfies z.ZodType<Omit<StatefulSetManifest, 'kind'>>;
+
+export const daemonSetSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z.object({ selector: labelSelector, template: podTemplate }),
+}) satisfies z.ZodType<Omit<DaemonSetManifest, 'kind'>>;
