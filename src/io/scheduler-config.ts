@@ -9,7 +9,7 @@ import { parseSource, type SourceInput } from './yaml-source.js';
 
 const API_VERSION = 'kubescheduler.config.k8s.io/v1';
 
-const pluginRef = z.object({ name: z.string().min(1), weight: z.number().int().min(0).max(100).optional() });
+const pluginRef = z.object({ name: z.string().min(1), weight: z.number().int().min(0).optional() });
 const pluginSet = z.object({ enabled: z.array(pluginRef).optional(), disabled: z.array(pluginRef).optional() });
 const percentage = z.number().int().min(0).max(100).nullable().optional();
 

@@ -200,6 +200,7 @@ const podSpec = z.object({
   schedulingGates: z.array(z.object({ name: str })).optional(),
   terminationGracePeriodSeconds: int.optional(),
   hostNetwork: bool.optional(),
+  volumes: z.array(z.object({ name: str, image: z.object({ reference: str.optional() }).nullable().optional() })).optional(),
 });
 
 const podTemplate = z.object({ metadata: objectMeta.optional(), spec: podSpec }) satisfies z.ZodType<PodTemplateManifest>;

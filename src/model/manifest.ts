@@ -118,6 +118,8 @@ export interface PodSpecManifest {
   schedulingGates?: { name: string }[];
   terminationGracePeriodSeconds?: number;
   hostNetwork?: boolean;
+  /** Only image volumes matter to berth (ImageLocality counts their images). */
+  volumes?: { name: string; image?: { reference?: string } | null }[];
 }
 
 export interface PodManifest {

@@ -109,7 +109,7 @@ export interface Pod {
   readonly tolerations: readonly Toleration[];
   readonly topologySpreadConstraints: readonly TopologySpreadConstraint[];
   readonly hostPorts: readonly HostPort[];
-  /** Images of init and regular containers, one entry per container ('' when unset), for ImageLocality. */
+  /** Images of init containers, containers and image volumes, one entry each ('' when unset), for ImageLocality. */
   readonly images: readonly string[];
   readonly resources: PodRequests;
 }
@@ -275,7 +275,7 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
     tolerations: (spec.tolerations ?? []).map((t, i) => compileToleration(t, [...path, 'tolerations', i])),
     topologySpreadConstraints: (spec.topologySpreadConstraints ?? []).map((c, i) => compileSpread(c, labels, [...path, 'topologySpreadConstraints', i])),
     hostPorts,
-    images: [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.image ?? ''),
+    images: [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.image ?? '').concat((spec.volumes ?? []).flatMap((v) => (v.image ? [v.image.reference ?? ''] : []))),
   };
 }
 

@@ -49,6 +49,12 @@ describe('ImageLocality (TestImageLocalityPriority)', () => {
       nodes: [imageNode('node1', node403002000), imageNode('node2', node203040)],
       want: { node1: 6, node2: 0 },
     },
+    {
+      name: 'image volumes count like container images (ImageVolume)',
+      pod: mkPod(`p${seq++}`, { containers: [{ name: 'c', image: 'gcr.io/30' }], volumes: [{ name: 'v', image: { reference: 'gcr.io/300' } }] }),
+      nodes: [imageNode('node1', node300600900), imageNode('node2', node400030)],
+      want: { node1: 6, node2: 0 },
+    },
     { name: 'an explicit tag is looked up as written', pod: podWithImages(['gcr.io/300:v1', 'gcr.io/40:v1']), nodes: [imageNode('node1', node403002000), imageNode('node2', [])], want: { node1: 7, node2: 0 } },
     { name: 'a registry port is not a tag', pod: podWithImages(['localhost:5000/app']), nodes: [imageNode('node1', [img(500, 'localhost:5000/app:latest')]), imageNode('node2', [])], want: { node1: 23, node2: 0 } },
   ];
