@@ -5,7 +5,7 @@
 
 import type { NodeInfo } from '../../cluster/node-info.js';
 import type { Pod } from '../../model/pod.js';
-import type { CycleState, FilterPlugin, NodeScore, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework.js';
+import type { CycleState, FilterPlugin, NodeScore, PreFilterExtensions, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Status } from '../status.js';
 import { parsePodTopologySpreadArgs } from './pod-topology-spread/args.js';
@@ -17,7 +17,13 @@ export const POD_TOPOLOGY_SPREAD = 'PodTopologySpread';
 
 export { ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH } from './pod-topology-spread/filtering.js';
 
-export type PodTopologySpreadPlugin = PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin;
+export type PodTopologySpreadPlugin = PreFilterPlugin &
+  FilterPlugin &
+  PreScorePlugin &
+  ScorePlugin & {
+    readonly preFilterExtensions: PreFilterExtensions;
+    normalizeScore(state: CycleState, pod: Pod, scores: NodeScore[]): void;
+  };
 
 export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
   const { systemDefaulted, defaultConstraints } = parsePodTopologySpreadArgs(args);

@@ -1,0 +1,78 @@
+// The constraints PodTopologySpread works with (common.go): the pod's own
+// constraints of one whenUnsatisfiable kind, or the configured defaults with a
+// selector deduced from the pod's Services and controller, plus the node and pod
+// predicates shared by filtering and scoring.
+
+import type { ClusterState } from '../../../cluster/state.js';
+import type { Node } from '../../../model/node.js';
+import { matchesRequiredNodeAffinity, type Pod } from '../../../model/pod.js';
+import type { Labels, Selector } from '../../../model/selector.js';
+import { doNotScheduleTaints, findUntoleratedTaint } from '../../../model/taints.js';
+import type { DefaultConstraint, WhenUnsatisfiable } from './args.js';
+import { defaultSelector } from './default-selector.js';
+
+export interface SpreadConstraint {
+  readonly maxSkew: number;
+  readonly topologyKey: string;
+  readonly selector: Selector;
+  readonly minDomains: number;
+  /** nodeAffinityPolicy Honor: only nodes matching the pod's nodeSelector and required node affinity count. */
+  readonly honorNodeAffinity: boolean;
+  /** nodeTaintsPolicy Honor: nodes with NoSchedule/NoExecute taints the pod does not tolerate do not count. */
+  readonly honorNodeTaints: boolean;
+}
+
+/** The pod's constraints of kind `action`, or the defaults when the pod declares none of any kind. */
+export function constraintsFor(pod: Pod, action: WhenUnsatisfiable, defaults: readonly DefaultConstraint[], cluster: ClusterState): SpreadConstraint[] {
+  if (pod.topologySpreadConstraints.length > 0) {
+    // matchLabelKeys were merged into the selector when the pod was compiled.
+    return pod.topologySpreadConstraints
+      .filter((c) => c.whenUnsatisfiable === action)
+      .map((c) => ({
+        maxSkew: c.maxSkew,
+        topologyKey: c.topologyKey,
+        selector: c.selector,
+        minDomains: c.minDomains,
+        honorNodeAffinity: c.nodeAffinityPolicy === 'Honor',
+        honorNodeTaints: c.nodeTaintsPolicy === 'Honor',
+      }));
+  }
+  const wanted = defaults.filter((c) => c.whenUnsatisfiable === action);
+  if (wanted.length === 0) return [];
+  const selector = defaultSelector(pod, cluster);
+  if (selector.everything) return [];
+  return wanted.map((c) => ({
+    maxSkew: c.maxSkew,
+    topologyKey: c.topologyKey,
+    selector,
+    minDomains: c.minDomains ?? 1,
+    // Unset policies mean Honor for node affinity and Ignore for taints.
+    honorNodeAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
+    honorNodeTaints: c.nodeTaintsPolicy === 'Honor',
+  }));
+}
+
+/** Whether `node` counts for constraint `c` under its node inclusion policies. */
+export function nodeIncluded(c: SpreadConstraint, pod: Pod, node: Node): boolean {
+  if (c.honorNodeAffinity && !matchesRequiredNodeAffinity(pod, node)) return false;
+  if (c.honorNodeTaints && findUntoleratedTaint(node.taints, pod.tolerations, doNotScheduleTaints) !== undefined) return false;
+  return true;
+}
+
+/** Whether the node carries every constraint's topology key. */
+export function hasAllTopologyKeys(labels: Labels, constraints: readonly SpreadConstraint[]): boolean {
+  for (const c of constraints) if (!Object.hasOwn(labels, c.topologyKey)) return false;
+  return true;
+}
+
+/** Pods in `namespace` matching `selector`, leaving out terminating pods. */
+export function countMatchingPods(pods: readonly Pod[], selector: Selector, namespace: string): number {
+  // An empty selector counts nothing here, unlike its usual meaning.
+  if (selector.everything) return 0;
+  let n = 0;
+  for (const p of pods) {
+    if (p.terminating || p.namespace !== namespace) continue;
+    if (selector.matches(p.labels)) n++;
+  }
+  return n;
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { ClusterState, type OwnerSelector } from '../../../cluster/state.js';
+import type { LabelSelectorManifest } from '../../../model/manifest.js';
+import { compilePod, type Pod } from '../../../model/pod.js';
+import { compileLabelSelector, nothingSelector } from '../../../model/selector.js';
+import { defaultSelector } from './default-selector.js';
+
+const sel = (spec: LabelSelectorManifest | null, namespace = 'default', name = 'x'): OwnerSelector => ({
+  namespace,
+  name,
+  uid: name,
+  selector: spec === null ? nothingSelector() : compileLabelSelector(spec),
+});
+
+function pod(labels: Record<string, string>, owners: { kind: string; name: string; controller?: boolean }[] = [], namespace = 'default'): Pod {
+  return compilePod({ metadata: { name: 'p', namespace, labels, ownerReferences: owners.map((o) => ({ apiVersion: 'apps/v1', controller: true, ...o })) }, spec: { containers: [{ name: 'c' }] } }, { order: 0 });
+}
+
+interface Case {
+  readonly name: string;
+  readonly services?: OwnerSelector[];
+  readonly replicationControllers?: OwnerSelector[];
+  readonly replicaSets?: OwnerSelector[];
+  readonly statefulSets?: OwnerSelector[];
+  readonly pod: Pod;
+  /** Labels the selector must accept / reject; empty `accepts` and `rejects` means "no requirements". */
+  readonly accepts: Record<string, string>[];
+  readonly rejects: Record<string, string>[];
+}
+
+const labels = { app: 'web', tier: 'front', rev: 'v1' };
+
+const cases: Case[] = [
+  { name: 'nothing selects or owns the pod: empty selector', pod: pod(labels), accepts: [], rejects: [] },
+  {
+    name: 'a matching Service contributes its selector',
+    services: [sel({ matchLabels: { app: 'web' } })],
+    pod: pod(labels),
+    accepts: [{ app: 'web' }],
+    rejects: [{ app: 'db' }, {}],
+  },
+  {
+    name: 'several matching Services merge their selectors',
+    services: [sel({ matchLabels: { app: 'web' } }, 'default', 's1'), sel({ matchLabels: { tier: 'front' } }, 'default', 's2')],
+    pod: pod(labels),
+    accepts: [{ app: 'web', tier: 'front' }],
+    rejects: [{ app: 'web' }, { tier: 'front' }],
+  },
+  {
+    name: 'Services that do not match, that live in another namespace, or that have no selector are left out',
+    services: [sel({ matchLabels: { app: 'db' } }, 'default', 's1'), sel({ matchLabels: { tier: 'front' } }, 'other', 's2'), sel(null, 'default', 's3')],
+    pod: pod(labels),
+    accepts: [],
+    rejects: [],
+  },
+  {
+    name: 'a Service with an empty selector matches but adds no requirement',
+    services: [sel({})],
+    pod: pod(labels),
+    accepts: [],
+    rejects: [],
+  },
+  {
+    name: 'the controlling ReplicaSet adds its requirements to the Service ones',
+    services: [sel({ matchLabels: { tier: 'front' } })],
+    replicaSets: [sel({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'rev', operator: 'Exists', values: [] }] }, 'default', 'web-rs')],
+    pod: pod(labels, [{ kind: 'ReplicaSet', name: 'web-rs' }]),
+    accepts: [{ app: 'web', tier: 'front', rev: 'v9' }],
+    rejects: [{ app: 'web', tier: 'front' }, { app: 'web', rev: 'v1' }],
+  },
+  {
+    name: 'the controlling StatefulSet contributes its selector',
+    statefulSets: [sel({ matchLabels: { app: 'web' } }, 'default', 'web-ss')],
+    pod: pod(labels, [{ kind: 'StatefulSet', name: 'web-ss' }]),
+    accepts: [{ app: 'web' }],
+    rejects: [{}],
+  },
+  {
+    name: 'the controlling ReplicationController merges its label map',
+    replicationControllers: [sel({ matchLabels: { app: 'web' } }, 'default', 'web-rc')],
+    pod: pod(labels, [{ kind: 'ReplicationController', name: 'web-rc' }]),
+    accepts: [{ app: 'web' }],
+    rejects: [{ app: 'db' }],
+  },
+  {
+    name: 'an owner that is not the controller is ignored',
+    replicaSets: [sel({ matchLabels: { app: 'web' } }, 'default', 'web-rs')],
+    pod: pod(labels, [{ kind: 'ReplicaSet', name: 'web-rs', controller: false }]),
+    accepts: [],
+    rejects: [],
+  },
+  {
+    name: 'a controller of another kind (Job) contributes nothing',
+    replicaSets: [sel({ matchLabels: { app: 'web' } }, 'default', 'web')],
+    pod: pod(labels, [{ kind: 'Job', name: 'web' }]),
+    accepts: [],
+    rejects: [],
+  },
+  {
+    name: 'the ReplicaSet is looked up in the pod namespace',
+    replicaSets: [sel({ matchLabels: { app: 'web' } }, 'other', 'web-rs')],
+    pod: pod(labels, [{ kind: 'ReplicaSet', name: 'web-rs' }]),
+    accepts: [],
+    rejects: [],
+  },
+  {
+    name: 'a ReplicaSet with a nil selector contributes nothing',
+    replicaSets: [sel(null, 'default', 'web-rs')],
+    pod: pod(labels, [{ kind: 'ReplicaSet', name: 'web-rs' }]),
+    accepts: [],
+    rejects: [],
+  },
+];
+
+describe('defaultSelector', () => {
+  for (const tc of cases) {
+    it(tc.name, () => {
+      const cluster = new ClusterState();
+      cluster.services.push(...(tc.services ?? []));
+      cluster.replicationControllers.push(...(tc.replicationControllers ?? []));
+      cluster.replicaSets.push(...(tc.replicaSets ?? []));
+      cluster.statefulSets.push(...(tc.statefulSets ?? []));
+      const s = defaultSelector(tc.pod, cluster);
+      assert.equal(s.everything, tc.accepts.length === 0 && tc.rejects.length === 0);
+      for (const l of tc.accepts) assert.equal(s.matches(l), true, JSON.stringify(l));
+      for (const l of tc.rejects) assert.equal(s.matches(l), false, JSON.stringify(l));
+    });
+  }
+});

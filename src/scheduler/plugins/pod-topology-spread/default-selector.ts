@@ -1,0 +1,50 @@
+// helper.DefaultSelector: the label selector deduced for a pod from the Services
+// that select it and the ReplicationController, ReplicaSet or StatefulSet that
+// controls it. System-default spreading counts pods with this selector.
+
+import type { ClusterState, OwnerSelector } from '../../../cluster/state.js';
+import type { Pod } from '../../../model/pod.js';
+import { selectorFromRequirements, type Requirement, type Selector } from '../../../model/selector.js';
+
+function findOwned(list: readonly OwnerSelector[], namespace: string, name: string): OwnerSelector | undefined {
+  return list.find((o) => o.namespace === namespace && o.name === name);
+}
+
+/**
+ * The selector shared by every object that fronts or controls `pod`; it has no
+ * requirements (selector.everything) when nothing does.
+ */
+export function defaultSelector(pod: Pod, cluster: ClusterState): Selector {
+  // Services and RCs select with plain label maps, merged key by key; whatever
+  // selects the pod agrees with its labels, so the merge cannot conflict.
+  const labelSet = new Map<string, Requirement>();
+  for (const svc of cluster.services) {
+    // A Service without a selector selects nothing (its compiled selector never matches).
+    if (svc.namespace !== pod.namespace || !svc.selector.matches(pod.labels)) continue;
+    for (const r of svc.selector.requirements) labelSet.set(r.key, r);
+  }
+  const extra: Requirement[] = [];
+  // Only the managing controller counts (metav1.GetControllerOf). berth's owner
+  // references carry no apiVersion, so the kind alone identifies core/v1 RCs and
+  // apps/v1 ReplicaSets and StatefulSets.
+  const owner = pod.ownerReferences.find((o) => o.controller);
+  if (owner) {
+    switch (owner.kind) {
+      case 'ReplicationController': {
+        const rc = findOwned(cluster.replicationControllers, pod.namespace, owner.name);
+        for (const r of rc?.selector.requirements ?? []) labelSet.set(r.key, r);
+        break;
+      }
+      case 'ReplicaSet':
+      case 'StatefulSet': {
+        const list = owner.kind === 'ReplicaSet' ? cluster.replicaSets : cluster.statefulSets;
+        // A nil workload selector contributes nothing (it has no requirements).
+        extra.push(...(findOwned(list, pod.namespace, owner.name)?.selector.requirements ?? []));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return selectorFromRequirements([...labelSet.values(), ...extra]);
+}

@@ -1,0 +1,132 @@
+// PreScore, Score and NormalizeScore of PodTopologySpread (scoring.go): nodes in
+// domains with fewer matching pods score higher; each ScheduleAnyway constraint
+// weighs its counts by log(number of domains + 2) so small topologies are not
+// drowned out by large ones.
+
+import type { NodeInfo } from '../../../cluster/node-info.js';
+import { LABEL_HOSTNAME } from '../../../model/node.js';
+import type { Pod } from '../../../model/pod.js';
+import { MAX_NODE_SCORE, type CycleState, type NodeScore, type StateData } from '../../framework.js';
+import { SchedulerError } from '../../status.js';
+import { hasAllTopologyKeys, nodeIncluded, type SpreadConstraint } from './constraints.js';
+import { goLog, goRound } from './go-math.js';
+import { nodeMatchCount } from './match-counts.js';
+
+export const PRE_SCORE_STATE_KEY = 'PreScorePodTopologySpread';
+
+export class PreScoreState implements StateData {
+  constructor(
+    readonly constraints: readonly SpreadConstraint[],
+    /** Filtered nodes lacking some topology key: they score 0. */
+    readonly ignoredNodes: ReadonlySet<string>,
+    /** Per constraint: topology value → matching pods; empty for the hostname key (counted per node in Score). */
+    readonly topologyValueToPodCounts: readonly ReadonlyMap<string, number>[],
+    readonly topologyNormalizingWeight: readonly number[],
+  ) {}
+
+  /** Read-only after PreScore, so copies can share it. */
+  clone(): PreScoreState {
+    return this;
+  }
+}
+
+/** log(size + 2), computed as Go does (see go-math.ts). */
+export function topologyNormalizingWeight(size: number): number {
+  return goLog(size + 2);
+}
+
+/** maxSkew - 1 is added so that small differences between domains are tolerated. */
+export function scoreForCount(count: number, maxSkew: number, weight: number): number {
+  return count * weight + (maxSkew - 1);
+}
+
+/**
+ * Builds the scoring state. `requireAllTopologies` is false only for
+ * system-defaulted constraints, so nodes without a zone label still get hostname spreading.
+ */
+export function computePreScoreState(
+  pod: Pod,
+  constraints: readonly SpreadConstraint[],
+  filteredNodes: readonly NodeInfo[],
+  allNodes: readonly NodeInfo[],
+  requireAllTopologies: boolean,
+): PreScoreState {
+  const ignored = new Set<string>();
+  const counts = constraints.map(() => new Map<string, number>());
+  // Domains are the values seen on candidate nodes; a missing label reads as ''.
+  for (const info of filteredNodes) {
+    const labels = info.node.labels;
+    if (requireAllTopologies && !hasAllTopologyKeys(labels, constraints)) {
+      ignored.add(info.node.name);
+      continue;
+    }
+    constraints.forEach((c, i) => {
+      if (c.topologyKey === LABEL_HOSTNAME) return;
+      const value = labels[c.topologyKey] ?? '';
+      if (!counts[i]!.has(value)) counts[i]!.set(value, 0);
+    });
+  }
+  const weights = constraints.map((c, i) =>
+    topologyNormalizingWeight(c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - ignored.size : counts[i]!.size),
+  );
+
+  // Matching pods are counted over every node of the cluster, in the candidate domains only.
+  for (const info of allNodes) {
+    const node = info.node;
+    if (requireAllTopologies && !hasAllTopologyKeys(node.labels, constraints)) continue;
+    constraints.forEach((c, i) => {
+      if (!nodeIncluded(c, pod, node)) return;
+      const m = counts[i]!;
+      const value = node.labels[c.topologyKey] ?? '';
+      const current = m.get(value);
+      if (current === undefined) return;
+      m.set(value, current + nodeMatchCount(info, c.selector, pod.namespace));
+    });
+  }
+  return new PreScoreState(constraints, ignored, counts, weights);
+}
+
+export function readPreScoreState(state: CycleState): PreScoreState {
+  const s = state.tryRead<PreScoreState>(PRE_SCORE_STATE_KEY);
+  if (s === undefined) throw new SchedulerError(`error reading ${JSON.stringify(PRE_SCORE_STATE_KEY)} from cycleState: not found`);
+  return s;
+}
+
+/** The raw score: the weighted matching-pod counts of the node's domains (lower is better). */
+export function scoreNode(s: PreScoreState, pod: Pod, info: NodeInfo): number {
+  const node = info.node;
+  if (s.ignoredNodes.has(node.name)) return 0;
+  let score = 0;
+  s.constraints.forEach((c, i) => {
+    if (!Object.hasOwn(node.labels, c.topologyKey)) return;
+    const count =
+      c.topologyKey === LABEL_HOSTNAME
+        ? nodeMatchCount(info, c.selector, pod.namespace)
+        : s.topologyValueToPodCounts[i]!.get(node.labels[c.topologyKey]!)!;
+    score += scoreForCount(count, c.maxSkew, s.topologyNormalizingWeight[i]!);
+  });
+  // Score returns int64(math.Round(score)).
+  return goRound(score);
+}
+
+const INVALID_SCORE = -1;
+
+/** Inverts raw scores into [0, 100]: the least-loaded node gets 100; ignored nodes get 0. */
+export function normalizeScores(s: PreScoreState, scores: NodeScore[]): void {
+  let minScore = Number.MAX_SAFE_INTEGER;
+  let maxScore = 0;
+  for (const ns of scores) {
+    if (s.ignoredNodes.has(ns.name)) {
+      ns.score = INVALID_SCORE;
+      continue;
+    }
+    if (ns.score < minScore) minScore = ns.score;
+    if (ns.score > maxScore) maxScore = ns.score;
+  }
+  for (const ns of scores) {
+    if (ns.score === INVALID_SCORE) ns.score = 0;
+    else if (maxScore === 0) ns.score = MAX_NODE_SCORE;
+    // int64 arithmetic: the division truncates.
+    else ns.score = Math.trunc((MAX_NODE_SCORE * (maxScore + minScore - ns.score)) / maxScore);
+  }
+}
