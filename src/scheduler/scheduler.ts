@@ -199,10 +199,13 @@ export class Scheduler implements Handle {
     if (!this.framework.hasFilterPlugins) {
       for (let i = 0; i < numNodesToFind; i++) feasible.push(nodes[(this.nextStartNodeIndex + i) % numAllNodes]!);
     } else {
-      for (let i = 0; i < numAllNodes && feasible.length < numNodesToFind; i++) {
+      // Like upstream with parallelism 1, the search stops at the first feasible node
+      // beyond the quota (which is dropped), so rejections met before it still count.
+      for (let i = 0; i < numAllNodes; i++) {
         const info = nodes[(this.nextStartNodeIndex + i) % numAllNodes]!;
         const status = this.runFilterPluginsWithNominatedPods(state, pod, info);
         if (status.isSuccess()) {
+          if (feasible.length === numNodesToFind) break;
           feasible.push(info);
         } else {
           diagnosis.nodeToStatus.set(info.node.name, status);
