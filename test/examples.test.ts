@@ -1,0 +1,70 @@
+// The bundled examples give kube-scheduler's answers (the incidents the README describes).
+
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import type { ScheduleReport } from '../src/scheduler/run.js';
+
+function schedule(file: string): ScheduleReport {
+  const out = execFileSync(process.execPath, ['bin/berth.js', 'schedule', '-f', file, '-o', 'json'], { encoding: 'utf8' });
+  return JSON.parse(out) as ScheduleReport;
+}
+
+const nodesOf = (r: ScheduleReport) => Object.fromEntries(r.placements.map((p) => [p.pod, p.node]));
+
+describe('examples', () => {
+  it('apiserver 1→3 with hostname+zone maxSkew 1 spread on one node: both new replicas stack on it', () => {
+    const r = schedule('examples/apiserver-spread-only.yaml');
+    assert.deepEqual(nodesOf(r), { 'kube-system/apiserver-1': 'cp-1', 'kube-system/apiserver-2': 'cp-1' });
+    assert.deepEqual(r.unschedulable, []);
+  });
+
+  it('apiserver with minDomains: 3 on one node: the new replicas stay pending with the upstream message', () => {
+    const r = schedule('examples/apiserver-min-domains.yaml');
+    assert.deepEqual(r.placements, []);
+    const msg = "0/1 nodes are available: 1 node(s) didn't match pod topology spread constraints. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.";
+    assert.deepEqual(r.unschedulable, [
+      { pod: 'kube-system/apiserver-1', message: msg },
+      { pod: 'kube-system/apiserver-2', message: msg },
+    ]);
+  });
+
+  it('apiserver with required hostname anti-affinity on 3 nodes: the new replicas land on the two other nodes', () => {
+    const r = schedule('examples/apiserver-anti-affinity.yaml');
+    const placed = nodesOf(r);
+    assert.equal(r.unschedulable.length, 0);
+    assert.deepEqual(new Set(Object.values(placed)), new Set(['cp-2', 'cp-3']));
+  });
+
+  it('kube-dns with required anti-affinity on one node: one replica stays pending', () => {
+    const r = schedule('examples/kube-dns-required.yaml');
+    assert.equal(r.placements.length, 1);
+    assert.equal(r.placements[0]!.node, 'node-1');
+    assert.equal(r.unschedulable.length, 1);
+    assert.match(r.unschedulable[0]!.message, /^0\/1 nodes are available: 1 node\(s\) didn't match pod anti-affinity rules\. preemption: /);
+  });
+
+  it('kube-dns with preferred anti-affinity on one node: both replicas on the node', () => {
+    const r = schedule('examples/kube-dns-preferred.yaml');
+    assert.deepEqual(Object.values(nodesOf(r)), ['node-1', 'node-1']);
+    assert.deepEqual(r.unschedulable, []);
+  });
+
+  it('rolling update with required anti-affinity on 2 nodes: the surge pod fits nowhere', () => {
+    const r = schedule('examples/rolling-update-deadlock.yaml');
+    assert.deepEqual(r.placements, []);
+    assert.deepEqual(r.unschedulable, [
+      {
+        pod: 'default/web-7f9b8c5d4-surge',
+        message: "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+      },
+    ]);
+  });
+
+  it('reports input errors with file:line:column and exits 2 without a stack trace', () => {
+    const res = spawnSync(process.execPath, ['bin/berth.js', 'schedule', '-f', 'test/fixtures/invalid-quantity.yaml'], { encoding: 'utf8' });
+    assert.equal(res.status, 2);
+    assert.match(res.stderr, /invalid-quantity\.yaml:\d+:\d+: Pod default\/bad: spec\.containers\[0\]\.resources\.requests\.cpu: /);
+    assert.doesNotMatch(res.stderr, /\n\s+at /);
+  });
+});
