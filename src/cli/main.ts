@@ -3,6 +3,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { registerExplain } from './explain.js';
+import { registerProvision } from './provision.js';
 import { registerSchedule } from './schedule.js';
 import { CliError } from './common.js';
 
@@ -14,6 +15,7 @@ const program = new Command('berth')
 
 registerSchedule(program);
 registerExplain(program);
+registerProvision(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { ClusterState } from '../cluster/state.js';
+import type { PodManifest, PodSpecManifest } from '../model/manifest.js';
+import { compileNode } from '../model/node.js';
+import { compilePod, type Pod } from '../model/pod.js';
+import { scheduleAll } from '../scheduler/run.js';
+import { bundledInstanceTypes } from './catalog/catalog.js';
+import { planProvisioning, type PoolSpec, type ProvisionPlan } from './plan.js';
+
+const TYPES = bundledInstanceTypes();
+const ZONE = 'topology.kubernetes.io/zone';
+const HOST = 'kubernetes.io/hostname';
+
+const generalPool: PoolSpec = {
+  name: 'default',
+  weight: 0,
+  labels: {},
+  requirements: [
+    { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+    { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['m', 'c', 'r'] },
+  ],
+  taints: [],
+  limits: {},
+};
+
+let order = 0;
+function pod(name: string, spec: Partial<PodSpecManifest> = {}, labels: Record<string, string> = {}, cpu = '1', memory = '2Gi'): Pod {
+  const m: PodManifest = {
+    metadata: { name, namespace: 'default', labels },
+    spec: { ...spec, containers: [{ name: 'c', resources: { requests: { cpu, memory } } }] },
+  };
+  return compilePod(m, { order: order++ });
+}
+
+function existingNode(name: string, zone: string) {
+  return compileNode({ metadata: { name, labels: { [ZONE]: zone, [HOST]: name } }, status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } } }, order++);
+}
+
+function plan(pods: Pod[], opts: { nodes?: ReturnType<typeof existingNode>[]; pools?: PoolSpec[] } = {}): { plan: ProvisionPlan; cluster: ClusterState } {
+  const cluster = new ClusterState();
+  for (const n of opts.nodes ?? []) cluster.addNode(n);
+  for (const p of pods) cluster.addPod(p);
+  return { plan: planProvisioning({ cluster, pools: opts.pools ?? [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {} }), cluster };
+}
+
+const app = { app: 'apiserver' };
+const antiHost = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: HOST, labelSelector: { matchLabels: app } }] } } };
+const spread = (key: string, extra: { minDomains?: number } = {}) => ({ maxSkew: 1, topologyKey: key, whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: app }, ...extra });
+
+function nodeOf(p: ProvisionPlan, podKey: string): string {
+  return p.placements.find((x) => x.pod === podKey)?.node ?? '';
+}
+
+describe('provisioning plan', () => {
+  it('apiserver with required hostname anti-affinity: exactly two new claims, all three replicas on distinct nodes', () => {
+    const running = { ...pod('apiserver-0', antiHost, app), nodeName: 'cp-1' };
+    const { plan: p } = plan([running, pod('apiserver-1', antiHost, app), pod('apiserver-2', antiHost, app)], { nodes: [existingNode('cp-1', 'us-west-2a')] });
+    assert.equal(p.nodeClaims.length, 2);
+    assert.deepEqual(p.unschedulable, []);
+    const nodes = new Set(['cp-1', nodeOf(p, 'default/apiserver-1'), nodeOf(p, 'default/apiserver-2')]);
+    assert.equal(nodes.size, 3);
+  });
+
+  it('apiserver with hostname+zone spread only: replicas stack on the existing node, no claim (as kube-scheduler does)', () => {
+    const spec = { topologySpreadConstraints: [spread(HOST), spread(ZONE)] };
+    const running = { ...pod('apiserver-0', spec, app), nodeName: 'cp-1' };
+    const { plan: p } = plan([running, pod('apiserver-1', spec, app), pod('apiserver-2', spec, app)], { nodes: [existingNode('cp-1', 'us-west-2a')] });
+    assert.deepEqual(p.nodeClaims, []);
+    assert.deepEqual([nodeOf(p, 'default/apiserver-1'), nodeOf(p, 'default/apiserver-2')], ['cp-1', 'cp-1']);
+  });
+
+  it('apiserver with minDomains 3: two claims in two other zones', () => {
+    const spec = { topologySpreadConstraints: [spread(HOST, { minDomains: 3 }), spread(ZONE, { minDomains: 3 })] };
+    const running = { ...pod('apiserver-0', spec, app), nodeName: 'cp-1' };
+    const { plan: p } = plan([running, pod('apiserver-1', spec, app), pod('apiserver-2', spec, app)], { nodes: [existingNode('cp-1', 'us-west-2a')] });
+    assert.equal(p.nodeClaims.length, 2);
+    const zones = new Set(['us-west-2a', ...p.nodeClaims.map((c) => c.zone)]);
+    assert.equal(zones.size, 3);
+  });
+
+  it('zone spread over three pods from zero nodes: one claim in each of three zones', () => {
+    const spec = { topologySpreadConstraints: [spread(ZONE)] };
+    const { plan: p } = plan([pod('a', spec, app), pod('b', spec, app), pod('c', spec, app)]);
+    assert.equal(p.nodeClaims.length, 3);
+    assert.equal(new Set(p.nodeClaims.map((c) => c.zone)).size, 3);
+  });
+
+  it('anti-affinity with the node limit exhausted: the pod stays pending with the reason', () => {
+    const limited: PoolSpec = { ...generalPool, limits: { nodes: 1 } };
+    const { plan: p } = plan([pod('apiserver-1', antiHost, app), pod('apiserver-2', antiHost, app)], { pools: [limited] });
+    assert.equal(p.nodeClaims.length, 1);
+    assert.equal(p.unschedulable.length, 1);
+    assert.match(p.unschedulable[0]!.message, /node limits have been exhausted for nodepool/);
+  });
+
+  it('a pod no NodePool can serve names each pool and why', () => {
+    const { plan: p } = plan([pod('arm', { nodeSelector: { 'kubernetes.io/arch': 'arm64' } })]);
+    assert.deepEqual(p.nodeClaims, []);
+    assert.match(p.unschedulable[0]!.message, /^could not schedule pod: nodepool "default" .*kubernetes\.io\/arch/);
+  });
+
+  it('packs mixed pod sizes onto fewer, cheaper nodes than one node per pod', () => {
+    const pods = Array.from({ length: 12 }, (_, i) => pod(`p${i}`, {}, {}, i % 3 === 0 ? '2' : '500m', i % 2 === 0 ? '4Gi' : '1Gi'));
+    const { plan: p } = plan(pods);
+    assert.deepEqual(p.unschedulable, []);
+    assert.ok(p.nodeClaims.length < pods.length, `${p.nodeClaims.length} claims for ${pods.length} pods`);
+    const onePerPod = pods.reduce((sum, x) => {
+      const alone = planProvisioning({ cluster: clusterWith([x]), pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {} });
+      return sum + alone.costPerHour;
+    }, 0);
+    assert.ok(p.costPerHour < onePerPod, `${p.costPerHour} $/h packed vs ${onePerPod} $/h one per pod`);
+  });
+
+  it('after the plan is applied, kube-scheduler accepts every pod on its planned node and no required constraint breaks', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ anti: fc.boolean(), zoneSpread: fc.boolean(), cpu: fc.integer({ min: 100, max: 3000 }), group: fc.constantFrom('a', 'b') }), { minLength: 1, maxLength: 10 }),
+        (specs) => {
+          const pods = specs.map((s, i) => {
+            const labels = { app: s.group };
+            const spec: Partial<PodSpecManifest> = {
+              ...(s.anti ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: HOST, labelSelector: { matchLabels: labels } }] } } } : {}),
+              ...(s.zoneSpread ? { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: ZONE, whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: labels } }] } : {}),
+            };
+            return pod(`q${i}`, spec, labels, `${s.cpu}m`, '1Gi');
+          });
+          const { plan: p, cluster } = plan(pods);
+          // Launch the planned nodes with their chosen instance types, then let the scheduler place the pods afresh.
+          const real = new ClusterState();
+          for (const c of p.nodeClaims) {
+            const it = TYPES.find((t) => t.name === c.instanceType)!;
+            real.addNode(compileNode({ metadata: { name: c.name, labels: { ...it.labels, [ZONE]: c.zone, [HOST]: c.name } }, status: { allocatable: Object.fromEntries(Object.entries(it.allocatable).map(([k, v]) => [k, k === 'cpu' ? `${v}m` : String(v)])) } }, order++));
+          }
+          // Each pod is nominated to its planned node (kube-scheduler tries a nominated node
+          // first); they arrive in the planner's order.
+          p.placements.forEach((x, i) => real.addPod({ ...cluster.getPod(x.pod)!, nodeName: '', nominatedNodeName: x.node, creation: i }));
+          const report = scheduleAll(real, {});
+          assert.deepEqual(report.unschedulable, [], 'every planned pod schedules on the planned nodes');
+          assert.deepEqual(Object.fromEntries(report.placements.map((x) => [x.pod, x.node])), Object.fromEntries(p.placements.map((x) => [x.pod, x.node])));
+          for (const info of real.nodeInfos()) {
+            assert.ok((info.requested.cpu ?? 0) <= (info.node.allocatable.cpu ?? 0));
+            for (const x of info.pods) {
+              for (const term of x.requiredAntiAffinity) {
+                assert.ok(!info.pods.some((y) => y.key !== x.key && term.selector.matches(y.labels)), `${x.key} shares ${info.node.name}`);
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 40, seed: 11 },
+    );
+  });
+});
+
+function clusterWith(pods: Pod[]): ClusterState {
+  const c = new ClusterState();
+  for (const p of pods) c.addPod(p);
+  return c;
+}

@@ -1,0 +1,304 @@
+// The provisioning plan: which new nodes let every pending pod schedule.
+//
+// 1. kube-scheduler runs first on the nodes that exist: pods it places need no
+//    new node (and pods it stacks stay stacked, as in a real cluster).
+// 2. The pods it leaves pending are planned as Karpenter does: largest first,
+//    preferences treated as requirements and relaxed in Karpenter's order, each
+//    tried on the NodeClaims already planned (fewest pods first), then on a new
+//    claim from the highest-weight NodePool that can take it, in the zone with the
+//    cheapest fitting offering.
+// Feasibility on a planned claim is decided by the same scheduling plugins as on a
+// real node (taints, host ports, inter-pod affinity, topology spread), with node
+// affinity and resources checked against the claim's requirements and remaining
+// instance types instead. Empty template nodes, one per NodePool and zone, stand
+// for nodes that could be created, so spread and minDomains count zones that have
+// no node yet.
+
+import type { ClusterState } from '../cluster/state.js';
+import { bindPod, type Pod } from '../model/pod.js';
+import { addInto, type ResourceList } from '../model/resources.js';
+import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
+import { CycleState, Framework } from '../scheduler/framework.js';
+import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
+import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import { LABEL_CAPACITY_TYPE, type InstanceType } from './catalog/types.js';
+import { LABEL_NODEPOOL } from './labels.js';
+import { instanceTypeCompatible } from './instance-requirements.js';
+import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplate } from './nodeclaim.js';
+import { nodeAffinityRequirements, podRequirements } from './pod-requirements.js';
+import { podAttempts, type PodAttempt } from './preferences.js';
+import { Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
+
+/** What the planner needs of a NodePool. */
+export interface PoolSpec {
+  readonly name: string;
+  readonly weight: number;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly requirements: readonly NodeSelectorRequirementWithMinValues[];
+  readonly taints: readonly Taint[];
+  /** spec.limits as engine integers; absent keys are unlimited. */
+  readonly limits: ResourceList;
+}
+
+export interface ProvisionInput {
+  /** Existing nodes and pods; pending pods are the ones to plan for. Mutated: planned pods end up bound. */
+  readonly cluster: ClusterState;
+  readonly pools: readonly PoolSpec[];
+  readonly instanceTypes: readonly InstanceType[];
+  /** One template pod per DaemonSet: they run on every new node they tolerate and select. */
+  readonly daemonSetPods: readonly Pod[];
+  readonly config: SchedulerConfig;
+  readonly seed?: number;
+}
+
+export interface NodeClaimPlan {
+  readonly name: string;
+  readonly nodePool: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: string;
+  readonly pricePerHour: number;
+  readonly pods: readonly string[];
+}
+
+export interface ProvisionPlan {
+  readonly placements: { pod: string; node: string }[];
+  readonly nodeClaims: NodeClaimPlan[];
+  readonly unschedulable: { pod: string; message: string }[];
+  readonly costPerHour: number;
+}
+
+/** Filters that judge a planned claim by its requirements instead of its (undecided) labels and size. */
+const CLAIM_CHECKED_ELSEWHERE = new Set(['NodeAffinity', 'NodeResourcesFit', 'NodeUnschedulable']);
+
+function isDaemonSetPod(p: Pod): boolean {
+  return p.ownerReferences.some((o) => o.kind === 'DaemonSet');
+}
+
+/** Karpenter tolerates no untolerated taint at all on a new node, PreferNoSchedule included. */
+function untoleratedTaint(taints: readonly Taint[], pod: Pod): Taint | undefined {
+  return taints.find((t) => !tolerationsTolerateTaint(pod.tolerations, t));
+}
+
+function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[]): PoolTemplate {
+  const requirements = Requirements.fromNodeSelectorRequirements(spec.requirements);
+  requirements.addAll(Requirements.fromLabels({ ...spec.labels, [LABEL_NODEPOOL]: spec.name }));
+  // A NodePool that does not constrain the capacity type launches on-demand capacity (AWS provider default).
+  if (!requirements.has(LABEL_CAPACITY_TYPE)) requirements.add(Requirement.of(LABEL_CAPACITY_TYPE, 'In', ['on-demand']));
+  const types = instanceTypes.filter((it) => instanceTypeCompatible(it, requirements) && usableOfferings(it, requirements).length > 0);
+  const zones = [...new Set(types.flatMap((it) => usableOfferings(it, requirements).map((o) => o.zone)))].sort();
+  const daemonOverhead: Record<string, number> = {};
+  let daemonPods = 0;
+  for (const ds of daemonSetPods) {
+    if (untoleratedTaint(spec.taints, ds) !== undefined) continue;
+    if (!requirements.isCompatible(podRequirements(ds), { allowUndefinedWellKnownLabels: true })) continue;
+    addInto(daemonOverhead, ds.resources.requests);
+    daemonPods++;
+  }
+  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: types, zones, daemonOverhead, daemonPods };
+}
+
+/** Karpenter's queue order: larger pods first (cpu, then memory), after priority. */
+function planningOrder(pods: readonly Pod[]): Pod[] {
+  return [...pods].sort((a, b) => {
+    if (a.priority !== b.priority) return b.priority - a.priority;
+    const cpu = (b.resources.requests.cpu ?? 0) - (a.resources.requests.cpu ?? 0);
+    if (cpu !== 0) return cpu;
+    const mem = (b.resources.requests.memory ?? 0) - (a.resources.requests.memory ?? 0);
+    if (mem !== 0) return mem;
+    return a.creation - b.creation;
+  });
+}
+
+class Planner {
+  private readonly sched: Scheduler;
+  private readonly claimFramework: Framework;
+  private readonly claims: PlannedClaim[] = [];
+  private readonly remaining = new Map<string, Record<string, number>>();
+  private claimSeq = 0;
+
+  constructor(
+    private readonly cluster: ClusterState,
+    private readonly pools: readonly PoolTemplate[],
+    specs: readonly PoolSpec[],
+    config: SchedulerConfig,
+    seed: number | undefined,
+  ) {
+    const profile = profileFor(config, 'default-scheduler') ?? {};
+    this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
+    const fw = this.sched.framework;
+    this.claimFramework = new Framework(fw.profileName, { ...fw.plugins, filter: fw.plugins.filter.filter((p) => !CLAIM_CHECKED_ELSEWHERE.has(p.name)) }, fw.percentageOfNodesToScore);
+    for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
+  }
+
+  /** spec.limits minus the capacity of the pool's existing nodes. */
+  private remainingLimits(spec: PoolSpec): Record<string, number> {
+    const remaining: Record<string, number> = { ...spec.limits };
+    for (const info of this.cluster.nodeInfos()) {
+      if (info.node.labels[LABEL_NODEPOOL] !== spec.name) continue;
+      for (const k of Object.keys(remaining)) remaining[k]! -= k === 'nodes' ? 1 : (info.node.capacity[k] ?? 0);
+    }
+    return remaining;
+  }
+
+  /** Plans one pod; returns the claim it joined or the reason nothing can take it. */
+  plan(pod: Pod): PlannedClaim | { reason: string } {
+    let lastReason = '';
+    for (const attempt of podAttempts(pod)) {
+      const r = this.tryAttempt(attempt);
+      if (r instanceof PlannedClaim) {
+        this.cluster.updatePod(bindPod(pod, r.name));
+        return r;
+      }
+      lastReason = r.reason;
+    }
+    return { reason: lastReason };
+  }
+
+  private tryAttempt(attempt: PodAttempt): PlannedClaim | { reason: string } {
+    const pod = attempt.pod;
+    const podReqs = nodeAffinityRequirements(pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
+    // Templates stay in the cluster while the pod is judged, so domains that
+    // could be created count for spread and minDomains on planned claims too.
+    const { templates, reasons } = this.addTemplates();
+    try {
+      const state = this.preFilter(pod);
+      if (!state.ok) return { reason: state.reason };
+      // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims.
+      const inflight = [...this.claims].sort((a, b) => a.pods.length - b.pods.length || a.seq - b.seq);
+      for (const claim of inflight) {
+        const next = this.check(state.state, pod, claim, podReqs);
+        if ('reason' in next) continue;
+        claim.add(pod, next);
+        this.refreshNode(claim);
+        return claim;
+      }
+      return this.newClaim(state.state, pod, podReqs, templates, reasons);
+    } finally {
+      for (const t of templates) this.cluster.removeNode(t.name);
+    }
+  }
+
+  private preFilter(pod: Pod): { ok: true; state: CycleState } | { ok: false; reason: string } {
+    const state = new CycleState();
+    const pre = this.claimFramework.runPreFilterPlugins(state, pod, this.cluster.nodeInfos());
+    // NodeAffinity's PreFilter restricts by node name (matchFields); claims have no such names yet.
+    if (!pre.status.isSuccess() && pre.status.plugin !== 'NodeAffinity') return { ok: false, reason: pre.status.message() };
+    return { ok: true, state };
+  }
+
+  private check(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): { requirements: Requirements; options: InstanceType[] } | { reason: string } {
+    const taint = untoleratedTaint(claim.pool.taints, pod);
+    if (taint) return { reason: `did not tolerate taint ${taint.key}=${taint.value}:${taint.effect}` };
+    const info = this.cluster.nodeInfo(claim.name)!;
+    const status = this.claimFramework.runFilterPlugins(state, pod, info);
+    if (!status.isSuccess()) return { reason: status.message() };
+    return claim.canAdd(pod, podReqs);
+  }
+
+  private refreshNode(claim: PlannedClaim): void {
+    const pods = this.cluster.removeNode(claim.name);
+    this.cluster.addNode(claim.toNode(claim.seq));
+    for (const p of pods) this.cluster.nodeInfo(claim.name)!.addPod(p);
+  }
+
+  /** Empty template nodes: what each pool could still create in each zone (pools out of limits create nothing). */
+  private addTemplates(): { templates: PlannedClaim[]; reasons: string[] } {
+    const templates: PlannedClaim[] = [];
+    const reasons: string[] = [];
+    for (const pool of this.pools) {
+      const remaining = this.remaining.get(pool.name) ?? {};
+      if ((remaining.nodes ?? 1) <= 0) {
+        reasons.push(`nodepool "${pool.name}": node limits have been exhausted for nodepool`);
+        continue;
+      }
+      const options = pool.instanceTypes.filter((it) => Object.entries(remaining).every(([k, v]) => k === 'nodes' || (it.capacity[k] ?? 0) <= v));
+      if (options.length === 0) {
+        reasons.push(`nodepool "${pool.name}": all available instance types exceed limits for nodepool`);
+        continue;
+      }
+      for (const zone of pool.zones) templates.push(new PlannedClaim(`${pool.name}-template-${zone}`, pool, zone, pool.requirements.clone(), options, -1));
+    }
+    for (const t of templates) this.cluster.addNode(t.toNode(0));
+    return { templates, reasons };
+  }
+
+  private newClaim(state: CycleState, pod: Pod, podReqs: Requirements, templates: readonly PlannedClaim[], limitReasons: readonly string[]): PlannedClaim | { reason: string } {
+    if (this.pools.length === 0) return { reason: 'no NodePool to launch a node from' };
+    const reasons = [...limitReasons];
+    for (const pool of this.pools) {
+      let chosen: { template: PlannedClaim; next: { requirements: Requirements; options: InstanceType[] }; price: number } | undefined;
+      const poolReasons = new Map<string, string[]>();
+      for (const t of templates.filter((x) => x.pool === pool)) {
+        const next = this.check(state, pod, t, podReqs);
+        if ('reason' in next) {
+          poolReasons.set(next.reason, [...(poolReasons.get(next.reason) ?? []), t.zone]);
+          continue;
+        }
+        const cheapest = cheapestOffering(next.options, next.requirements, t.zone);
+        if (cheapest && (!chosen || cheapest.offering.price < chosen.price)) chosen = { template: t, next, price: cheapest.offering.price };
+      }
+      // Karpenter takes the first NodePool (by weight) that can schedule the pod.
+      if (chosen) return this.materialize(chosen.template, pod, chosen.next);
+      for (const [reason, zones] of poolReasons) reasons.push(`nodepool "${pool.name}" (${zones.join(', ')}): ${reason}`);
+    }
+    return { reason: reasons.join('; ') };
+  }
+
+  private materialize(template: PlannedClaim, pod: Pod, next: { requirements: Requirements; options: InstanceType[] }): PlannedClaim {
+    const seq = this.claimSeq++;
+    const claim = new PlannedClaim(`${template.pool.name}-${String(seq + 1).padStart(4, '0')}`, template.pool, template.zone, template.requirements, template.options, seq);
+    claim.add(pod, next);
+    this.claims.push(claim);
+    // Reserve the largest capacity the claim could still take, as Karpenter's subtractMax does.
+    const remaining = this.remaining.get(claim.pool.name);
+    if (remaining) {
+      for (const k of Object.keys(remaining)) {
+        remaining[k]! -= k === 'nodes' ? 1 : Math.max(0, ...claim.options.map((it) => it.capacity[k] ?? 0));
+      }
+    }
+    this.cluster.addNode(claim.toNode(seq));
+    return claim;
+  }
+
+  /** The launch decision per claim: the cheapest offering of the remaining types in its zone. */
+  finalize(): NodeClaimPlan[] {
+    return this.claims.map((c) => {
+      const best = cheapestOffering(c.options.filter((it) => fits(c.requests, c.podCount, it)), c.requirements, c.zone)!;
+      return {
+        name: c.name,
+        nodePool: c.pool.name,
+        instanceType: best.it.name,
+        zone: c.zone,
+        capacityType: best.offering.capacityType,
+        pricePerHour: best.offering.price,
+        pods: c.pods.map((p) => p.key),
+      };
+    });
+  }
+}
+
+export function planProvisioning(input: ProvisionInput): ProvisionPlan {
+  const { cluster } = input;
+  const report = scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
+  const placements = [...report.placements];
+  const unschedulable: { pod: string; message: string }[] = [];
+  const toPlan: Pod[] = [];
+  for (const u of report.unschedulable) {
+    const pod = cluster.getPod(u.pod);
+    // Gated pods wait for their gates, DaemonSet pods for their node: neither asks for a new node.
+    if (!pod || u.message === SCHEDULING_GATED_MESSAGE || isDaemonSetPod(pod)) unschedulable.push(u);
+    else toPlan.push(pod);
+  }
+  const pools = [...input.pools].sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : 1)).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed);
+  for (const pod of planningOrder(toPlan)) {
+    const r = planner.plan(pod);
+    if (r instanceof PlannedClaim) placements.push({ pod: pod.key, node: r.name });
+    else unschedulable.push({ pod: pod.key, message: `could not schedule pod: ${r.reason}` });
+  }
+  const nodeClaims = planner.finalize();
+  const costPerHour = Math.round(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;
+  return { placements, nodeClaims, unschedulable, costPerHour };
+}

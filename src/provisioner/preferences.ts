@@ -1,0 +1,87 @@
+// Karpenter's treatment of soft constraints: a pod is first planned as if its
+// preferences were required (preferred pod affinity/anti-affinity terms and
+// ScheduleAnyway spread constraints), then relaxed one step at a time, in
+// Karpenter's order, while it still fits nowhere.
+
+import type { Pod, WeightedPodAffinityTerm } from '../model/pod.js';
+import type { NodeSelectorTermSpec } from '../model/selector.js';
+
+/** A pod as the planner tries it: the constraints to enforce, and how the node requirements are derived. */
+export interface PodAttempt {
+  /** The pod with preferences promoted to requirements (what the scheduling plugins check). */
+  readonly pod: Pod;
+  /** Required node affinity terms still considered (Karpenter tries the first, dropping terms while more remain). */
+  readonly requiredTerms: readonly NodeSelectorTermSpec[];
+  /** Preferred node affinity terms still considered, heaviest first (the heaviest is treated as required). */
+  readonly preferredTerms: readonly { readonly weight: number; readonly preference: NodeSelectorTermSpec }[];
+  /** What the last relaxation removed, for messages; '' for the first attempt. */
+  readonly relaxed: string;
+}
+
+interface SoftState {
+  readonly original: Pod;
+  readonly requiredTerms: readonly NodeSelectorTermSpec[];
+  readonly preferredTerms: readonly { readonly weight: number; readonly preference: NodeSelectorTermSpec }[];
+  readonly preferredAffinity: readonly WeightedPodAffinityTerm[];
+  readonly preferredAntiAffinity: readonly WeightedPodAffinityTerm[];
+  /** Indexes (into the original constraints) of ScheduleAnyway constraints still enforced. */
+  readonly softSpread: readonly number[];
+}
+
+const byWeightDesc = <T extends { weight: number }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => b.weight - a.weight);
+
+function attemptOf(s: SoftState, relaxed: string): PodAttempt {
+  const p = s.original;
+  const spread = p.topologySpreadConstraints.flatMap((c, i) => {
+    if (c.whenUnsatisfiable === 'DoNotSchedule') return [c];
+    return s.softSpread.includes(i) ? [{ ...c, whenUnsatisfiable: 'DoNotSchedule' as const }] : [];
+  });
+  const pod: Pod = {
+    ...p,
+    requiredAffinity: [...p.requiredAffinity, ...s.preferredAffinity.map((w) => w.term)],
+    preferredAffinity: [],
+    requiredAntiAffinity: [...p.requiredAntiAffinity, ...s.preferredAntiAffinity.map((w) => w.term)],
+    preferredAntiAffinity: [],
+    topologySpreadConstraints: spread,
+  };
+  return { pod, requiredTerms: s.requiredTerms, preferredTerms: s.preferredTerms, relaxed };
+}
+
+/** Removes one soft constraint in Karpenter's order; undefined when nothing is left to relax. */
+function relaxOnce(s: SoftState): { state: SoftState; relaxed: string } | undefined {
+  if (s.requiredTerms.length > 1) {
+    return { state: { ...s, requiredTerms: s.requiredTerms.slice(1) }, relaxed: 'removing: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]' };
+  }
+  if (s.preferredAffinity.length > 0) {
+    return { state: { ...s, preferredAffinity: s.preferredAffinity.slice(1) }, relaxed: 'removing: spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]' };
+  }
+  if (s.preferredAntiAffinity.length > 0) {
+    return { state: { ...s, preferredAntiAffinity: s.preferredAntiAffinity.slice(1) }, relaxed: 'removing: spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]' };
+  }
+  if (s.preferredTerms.length > 0) {
+    return { state: { ...s, preferredTerms: s.preferredTerms.slice(1) }, relaxed: 'removing: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]' };
+  }
+  if (s.softSpread.length > 0) {
+    const idx = s.softSpread[0]!;
+    return { state: { ...s, softSpread: s.softSpread.slice(1) }, relaxed: `removing: spec.topologySpreadConstraints[${idx}] (ScheduleAnyway)` };
+  }
+  return undefined;
+}
+
+/** Every attempt for a pod, strictest first, ending with only its hard constraints. */
+export function podAttempts(pod: Pod): PodAttempt[] {
+  let state: SoftState = {
+    original: pod,
+    requiredTerms: pod.requiredNodeAffinity?.terms ?? [],
+    preferredTerms: byWeightDesc(pod.preferredNodeAffinityTerms),
+    preferredAffinity: byWeightDesc(pod.preferredAffinity),
+    preferredAntiAffinity: byWeightDesc(pod.preferredAntiAffinity),
+    softSpread: pod.topologySpreadConstraints.flatMap((c, i) => (c.whenUnsatisfiable === 'ScheduleAnyway' ? [i] : [])),
+  };
+  const out = [attemptOf(state, '')];
+  for (let next = relaxOnce(state); next; next = relaxOnce(state)) {
+    state = next.state;
+    out.push(attemptOf(state, next.relaxed));
+  }
+  return out;
+}
