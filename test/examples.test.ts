@@ -61,6 +61,37 @@ describe('examples', () => {
     ]);
   });
 
+  it('explain shows every node x plugin: the surge pod is rejected by InterPodAffinity on both nodes', () => {
+    const out = execFileSync(process.execPath, ['bin/berth.js', 'explain', 'default/web-7f9b8c5d4-surge', '-f', 'examples/rolling-update-deadlock.yaml', '-o', 'json'], { encoding: 'utf8' });
+    const e = JSON.parse(out) as { nodes: { node: string; rejectedBy: string; filters: { plugin: string; code: string; reasons: string[] }[] }[]; selected: string | null };
+    assert.equal(e.selected, null);
+    assert.deepEqual(e.nodes.map((n) => [n.node, n.rejectedBy]), [['node-a', 'InterPodAffinity'], ['node-b', 'InterPodAffinity']]);
+    const ipa = e.nodes[0]!.filters.find((f) => f.plugin === 'InterPodAffinity')!;
+    assert.deepEqual([ipa.code, ipa.reasons], ['Unschedulable', ["node(s) didn't match pod anti-affinity rules"]]);
+  });
+
+  it('explain scores the feasible nodes and marks the one chosen', () => {
+    const out = execFileSync(process.execPath, ['bin/berth.js', 'explain', 'kube-system/apiserver-1', '-f', 'examples/apiserver-anti-affinity.yaml', '-o', 'json'], { encoding: 'utf8' });
+    const e = JSON.parse(out) as { nodes: { node: string; feasible: boolean; total: number | null }[]; selected: string };
+    assert.deepEqual(e.nodes.map((n) => n.feasible), [false, true, true]);
+    assert.equal(e.selected, 'cp-2');
+    assert.ok(e.nodes[1]!.total! > 0);
+  });
+
+  it('provision launches one node for the kube-dns replica that fits nowhere, and one for the surge pod', () => {
+    const run = (file: string) =>
+      JSON.parse(execFileSync(process.execPath, ['bin/berth.js', 'provision', '-f', file, '-f', 'examples/nodepools/default.yaml', '-o', 'json'], { encoding: 'utf8' })) as {
+        nodeClaims: { nodePool: string; pods: string[] }[];
+        unschedulable: unknown[];
+      };
+    for (const file of ['examples/kube-dns-required.yaml', 'examples/rolling-update-deadlock.yaml']) {
+      const plan = run(file);
+      assert.equal(plan.nodeClaims.length, 1, file);
+      assert.equal(plan.nodeClaims[0]!.nodePool, 'default');
+      assert.deepEqual(plan.unschedulable, []);
+    }
+  });
+
   it('reports input errors with file:line:column and exits 2 without a stack trace', () => {
     const res = spawnSync(process.execPath, ['bin/berth.js', 'schedule', '-f', 'test/fixtures/invalid-quantity.yaml'], { encoding: 'utf8' });
     assert.equal(res.status, 2);
