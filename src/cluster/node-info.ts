@@ -94,12 +94,15 @@ export class NodeInfo {
     this.update(pod, 1);
   }
 
-  /** Removes the pod with the same key; returns false when it is not on this node. */
+  /**
+   * Removes the pod with the same key; returns false when it is not on this node.
+   * As upstream's removeFromSlice, the last pod takes the removed one's place,
+   * so pod order after removals is kube-scheduler's.
+   */
   removePod(pod: Pod): boolean {
-    const i = this.pods.findIndex((p) => p.key === pod.key);
-    if (i < 0) return false;
-    const stored = this.pods[i]!;
-    this.pods.splice(i, 1);
+    const stored = this.pods.find((p) => p.key === pod.key);
+    if (!stored) return false;
+    removeByKey(this.pods, stored.key);
     removeByKey(this.podsWithAffinity, stored.key);
     removeByKey(this.podsWithRequiredAntiAffinity, stored.key);
     this.update(stored, -1);
@@ -135,5 +138,7 @@ export class NodeInfo {
 
 function removeByKey(list: Pod[], key: string): void {
   const i = list.findIndex((p) => p.key === key);
-  if (i >= 0) list.splice(i, 1);
+  if (i < 0) return;
+  list[i] = list[list.length - 1]!;
+  list.pop();
 }

@@ -18,6 +18,7 @@ import {
   serviceSchema,
   statefulSetSchema,
 } from './schemas.js';
+import { instanceTypeCatalogSchema, nodePoolSchema } from './nodepool-schema.js';
 
 const KINDS = {
   Namespace: { apiVersion: 'v1', schema: namespaceSchema },
@@ -31,6 +32,8 @@ const KINDS = {
   ReplicaSet: { apiVersion: 'apps/v1', schema: replicaSetSchema },
   StatefulSet: { apiVersion: 'apps/v1', schema: statefulSetSchema },
   DaemonSet: { apiVersion: 'apps/v1', schema: daemonSetSchema },
+  NodePool: { apiVersion: 'karpenter.sh/v1', schema: nodePoolSchema },
+  InstanceTypeCatalog: { apiVersion: 'berth.dev/v1alpha1', schema: instanceTypeCatalogSchema },
 } as const;
 
 export type KnownKind = keyof typeof KINDS;
@@ -45,12 +48,26 @@ function isKnownKind(kind: string): kind is KnownKind {
 }
 
 /**
+ * A Karpenter provider's NodeClass (EC2NodeClass at karpenter.k8s.aws, AKSNodeClass at
+ * karpenter.azure.com, KWOKNodeClass at karpenter.kwok.sh...): a `*NodeClass` kind in
+ * an API group with a `karpenter` label.
+ */
+export function isProviderNodeClass(raw: RawObject): boolean {
+  const group = raw.apiVersion.includes('/') ? raw.apiVersion.slice(0, raw.apiVersion.indexOf('/')) : '';
+  return raw.kind.endsWith('NodeClass') && group.split('.').includes('karpenter');
+}
+
+/**
  * Validates one object against its kind's schema. Unknown kinds and known kinds at
  * another apiVersion are skipped with a warning; schema violations are errors,
  * all of them reported. A missing apiVersion is accepted (hand-written input).
  */
 export function parseObject(raw: RawObject, reporter: Reporter): ParsedObject | 'skipped' | 'invalid' {
   const shown = raw.apiVersion || '<none>';
+  if (isProviderNodeClass(raw)) {
+    reporter.warn(raw, [], 'accepted and ignored: berth plans with its instance-type catalog');
+    return 'skipped';
+  }
   if (!isKnownKind(raw.kind)) {
     reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): not used by berth`);
     return 'skipped';

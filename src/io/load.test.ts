@@ -130,7 +130,7 @@ describe('load errors', () => {
       '            operator: In',
     );
     assert.deepEqual(errors(text), [
-      "in.yaml:13:13: Pod default/web: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In'",
+      "in.yaml:13:13: Pod default/web: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
     ]);
   });
 

@@ -9,13 +9,16 @@
 import type { ClusterInput, OwnerSelector } from '../cluster/state.js';
 import type { ObjectMetaManifest } from '../model/manifest.js';
 import { compileNode, type Node } from '../model/node.js';
+import type { NodePool } from '../model/nodepool.js';
 import { compilePdb, type PodDisruptionBudget } from '../model/pdb.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { compilePriorityClass, PriorityResolver, type PriorityClass } from '../model/priority.js';
 import { compileLabelSelector, nothingSelector, type Labels } from '../model/selector.js';
+import type { InstanceType } from '../provisioner/catalog/types.js';
 import { LoadContext } from './context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { parseObject, type KnownKind, type ParsedObject } from './kinds.js';
+import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
 import { generatedName } from './names.js';
 import { collectObjects, isNamespaced, positionOf, type RawObject } from './objects.js';
@@ -46,6 +49,10 @@ export interface LoadedInput extends ClusterInput {
   readonly replicaSets: OwnerSelector[];
   readonly statefulSets: OwnerSelector[];
   readonly workloads: WorkloadSummary[];
+  /** Karpenter NodePools (karpenter.sh/v1), highest weight first, then by name descending (Karpenter's order). */
+  readonly nodePools: NodePool[];
+  /** The instance types of each berth.dev/v1alpha1 InstanceTypeCatalog, in input order. */
+  readonly catalogs: InstanceType[][];
 }
 
 export type LoadResult =
@@ -197,6 +204,9 @@ export function loadSources(inputs: readonly SourceInput[]): LoadResult {
   );
   const workloads = loadWorkloads(ctx, workloadObjects, nodes, pods);
 
+  const nodePools = loadNodePools(reporter, of('NodePool'));
+  const catalogs = loadCatalogs(ctx, of('InstanceTypeCatalog'));
+
   // A pod bound to a node the input lacks is kept, but no node accounts for it.
   const nodeNames = new Set(nodes.map((n) => n.name));
   for (const pod of pods) {
@@ -220,6 +230,8 @@ export function loadSources(inputs: readonly SourceInput[]): LoadResult {
       replicaSets: workloads.replicaSets,
       statefulSets: workloads.statefulSets,
       workloads: workloads.summaries,
+      nodePools,
+      catalogs,
     },
     warnings,
   };

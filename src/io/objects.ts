@@ -39,10 +39,11 @@ export function positionOf(obj: RawObject, path: FieldPath): Position {
 }
 
 /** Cluster-scoped kinds are named without a namespace. */
-const CLUSTER_SCOPED = new Set(['Node', 'Namespace', 'PriorityClass']);
+const CLUSTER_SCOPED = new Set(['Node', 'Namespace', 'PriorityClass', 'NodePool', 'InstanceTypeCatalog']);
 
 export function isNamespaced(kind: string): boolean {
-  return !CLUSTER_SCOPED.has(kind);
+  // Karpenter NodeClasses (EC2NodeClass, AKSNodeClass...) are cluster-scoped too.
+  return !CLUSTER_SCOPED.has(kind) && !kind.endsWith('NodeClass');
 }
 
 /** The metadata.name as written, or '' when missing or not a string. */

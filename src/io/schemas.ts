@@ -56,18 +56,18 @@ export const issueMessage: z.core.$ZodErrorMap = (iss) => {
 
 const str = z.string();
 // One message for "not a number" and "not a whole number".
-const int = z.int({
+export const int = z.int({
   error: (iss) => (iss.code === 'invalid_type' && iss.input !== undefined ? `Invalid type: expected integer, got ${describeValue(iss.input)}` : undefined),
 });
 const bool = z.boolean();
-const strMap = z.record(z.string(), z.string());
-const strList = z.array(z.string());
+export const strMap = z.record(z.string(), z.string());
+export const strList = z.array(z.string());
 
 /** A resource quantity: "100m", "1Gi" or a bare number. Parsed later, with its own errors. */
 const quantity = z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number', {
   error: (iss) => `Invalid type: expected a quantity (string or number), got ${describeValue(iss.input)}`,
 });
-const quantityMap = z.record(z.string(), quantity);
+export const quantityMap = z.record(z.string(), quantity);
 
 const intOrString = z.custom<number | string>((v) => typeof v === 'string' || Number.isInteger(v), {
   error: (iss) => `Invalid type: expected an integer or a percentage string, got ${describeValue(iss.input)}`,

@@ -1,12 +1,14 @@
 // Pods compiled for scheduling: selectors, affinity terms and requests computed once.
 // Compilation applies what the API server does at admission (limits as default
-// requests, matchLabelKeys merged into label selectors), so a pod read from a
-// manifest behaves like the same pod read back from a cluster.
+// requests, pod-level request defaults, host ports for hostNetwork, matchLabelKeys
+// merged into label selectors) and the validation that decides scheduling, so a
+// pod read from a manifest behaves like the same pod read back from a cluster.
 
 import { atPath, FieldError, type FieldPath } from './errors.js';
 import type {
   ContainerManifest,
   LabelSelectorManifest,
+  NodeSelectorTermManifest,
   PodAffinityTermManifest,
   PodManifest,
   PodSpecManifest,
@@ -14,8 +16,17 @@ import type {
   TolerationManifest,
   TopologySpreadConstraintManifest,
 } from './manifest.js';
-import { resourceValue } from './quantity.js';
-import { computePodRequests, POD_LEVEL_RESOURCES, type ContainerResources, type PodRequests, type ResourceList } from './resources.js';
+import { quantityNanos } from './quantity.js';
+import {
+  aggregateContainerRequests,
+  computePodRequests,
+  isOvercommitAllowed,
+  isSupportedPodLevelResource,
+  type ContainerResources,
+  type ExactResourceList,
+  type PodRequests,
+  type PodResourceSpec,
+} from './resources.js';
 import {
   compileLabelSelector,
   compileNodeSelector,
@@ -46,6 +57,11 @@ export interface WeightedPodAffinityTerm {
 export interface PreferredNodeTerm {
   readonly weight: number;
   matches(node: NodeLike): boolean;
+}
+
+export interface PreferredNodeTermSpec {
+  readonly weight: number;
+  readonly preference: NodeSelectorTermManifest;
 }
 
 export interface TopologySpreadConstraint {
@@ -102,6 +118,8 @@ export interface Pod {
   /** null when the pod has no required node affinity. */
   readonly requiredNodeAffinity: NodeSelector | null;
   readonly preferredNodeAffinity: readonly PreferredNodeTerm[];
+  /** The raw preferred node affinity terms, in spec order (the provisioner derives node requirements from them). */
+  readonly preferredNodeAffinityTerms: readonly PreferredNodeTermSpec[];
   readonly requiredAffinity: readonly PodAffinityTerm[];
   readonly preferredAffinity: readonly WeightedPodAffinityTerm[];
   readonly requiredAntiAffinity: readonly PodAffinityTerm[];
@@ -118,11 +136,12 @@ export function hasAffinityTerms(pod: Pod): boolean {
   return pod.requiredAffinity.length + pod.preferredAffinity.length + pod.requiredAntiAffinity.length + pod.preferredAntiAffinity.length > 0;
 }
 
-function quantityMap(map: QuantityMap | undefined, path: FieldPath): Record<string, number> {
-  const out: Record<string, number> = {};
+/** Exact amounts (nano-units); sums and comparisons happen before any rounding, as on Quantities. */
+function quantityMap(map: QuantityMap | undefined, path: FieldPath): Record<string, bigint> {
+  const out: Record<string, bigint> = {};
   for (const [name, q] of Object.entries(map ?? {})) {
-    const v = atPath([...path, name], () => resourceValue(name, q));
-    if (v < 0) throw new FieldError(`Invalid value: ${JSON.stringify(q)}: must be greater than or equal to 0`, [...path, name]);
+    const v = atPath([...path, name], () => quantityNanos(q));
+    if (v < 0n) throw new FieldError(`Invalid value: ${JSON.stringify(String(q))}: must be greater than or equal to 0`, [...path, name]);
     out[name] = v;
   }
   return out;
@@ -135,9 +154,61 @@ function containerResources(c: ContainerManifest, path: FieldPath): ContainerRes
   for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
   for (const [k, v] of Object.entries(requests)) {
     const lim = limits[k];
-    if (lim !== undefined && v > lim) throw new FieldError(`Invalid value: must be less than or equal to ${k} limit`, [...path, 'resources', 'requests', k]);
+    if (lim !== undefined && v > lim) {
+      // Upstream prints both in canonical form; berth prints them as written.
+      const request = JSON.stringify(String(c.resources?.requests?.[k]));
+      throw new FieldError(`Invalid value: ${request}: must be less than or equal to ${k} limit of ${String(c.resources?.limits?.[k])}`, [...path, 'resources', 'requests', k]);
+    }
   }
-  return { name: c.name, requests, restartable: c.restartPolicy === 'Always' };
+  return { name: c.name, requests, limits, restartable: c.restartPolicy === 'Always' };
+}
+
+/**
+ * Pod-level requests as the API server leaves them (podutil.DefaultPodLevelResources,
+ * run at create time since PodLevelResourcesFixDefaulting): cpu/memory requests
+ * missing at pod level come from the containers' aggregated requests; any other
+ * supported resource with a pod-level limit but no request takes the limit.
+ * (Its hugepages limit defaulting is left out: validation makes container
+ * hugepages requests equal their limits, so it changes no request.)
+ */
+function defaultPodLevelRequests(
+  requests: Record<string, bigint>,
+  limits: Record<string, bigint>,
+  containers: Pick<PodResourceSpec, 'containers' | 'initContainers'>,
+): Record<string, bigint> {
+  const podRequests = { ...requests };
+  for (const [k, v] of Object.entries(aggregateContainerRequests(containers))) {
+    if (!(k in podRequests) && isSupportedPodLevelResource(k) && isOvercommitAllowed(k)) podRequests[k] = v;
+  }
+  for (const [k, v] of Object.entries(limits)) if (!(k in podRequests) && isSupportedPodLevelResource(k)) podRequests[k] = v;
+  return podRequests;
+}
+
+/** ValidateMatchLabelKeysAndMismatchLabelKeys, run (as upstream) on the selector after the keys were merged in. */
+function validateLabelKeys(
+  original: LabelSelectorManifest | null | undefined,
+  merged: LabelSelectorManifest | null | undefined,
+  matchKeys: readonly string[],
+  mismatchKeys: readonly string[],
+  path: FieldPath,
+): void {
+  for (const [field, keys] of [['matchLabelKeys', matchKeys], ['mismatchLabelKeys', mismatchKeys]] as const) {
+    if (keys.length > 0 && original == null) throw new FieldError('Forbidden: must not be specified when labelSelector is not set', [...path, field]);
+  }
+  if (merged != null) {
+    // A merged `key In (value)` repeating a key the selector already uses means the key was in both places.
+    const index = new Map(matchKeys.map((k, i) => [k, i]));
+    const seen = new Set(Object.keys(merged.matchLabels ?? {}));
+    for (const e of merged.matchExpressions ?? []) {
+      const i = index.get(e.key);
+      if (i !== undefined && seen.has(e.key)) throw new FieldError(`Invalid value: ${JSON.stringify(e.key)}: exists in both matchLabelKeys and labelSelector`, [...path, 'matchLabelKeys', i]);
+      seen.add(e.key);
+    }
+  }
+  const mismatch = new Set(mismatchKeys);
+  for (const [i, k] of matchKeys.entries()) {
+    if (mismatch.has(k)) throw new FieldError(`Invalid value: ${JSON.stringify(k)}: exists in both matchLabelKeys and mismatchLabelKeys`, [...path, 'matchLabelKeys', i]);
+  }
 }
 
 function mergeLabelKeys(selector: LabelSelectorManifest | null | undefined, podLabels: Labels, matchKeys: readonly string[], mismatchKeys: readonly string[]): LabelSelectorManifest | null | undefined {
@@ -155,29 +226,40 @@ function mergeLabelKeys(selector: LabelSelectorManifest | null | undefined, podL
 }
 
 export function compilePodAffinityTerm(t: PodAffinityTermManifest, podNamespace: string, podLabels: Labels, path: FieldPath): PodAffinityTerm {
-  if (!t.topologyKey) throw new FieldError('Required value: can not be empty', [...path, 'topologyKey']);
   const merged = mergeLabelKeys(t.labelSelector, podLabels, t.matchLabelKeys ?? [], t.mismatchLabelKeys ?? []);
   const selector = atPath([...path, 'labelSelector'], () => compileLabelSelector(merged));
   const namespaceSelector = atPath([...path, 'namespaceSelector'], () => compileLabelSelector(t.namespaceSelector));
+  validateLabelKeys(t.labelSelector, merged, t.matchLabelKeys ?? [], t.mismatchLabelKeys ?? [], path);
+  if (!t.topologyKey) throw new FieldError('Required value: can not be empty', [...path, 'topologyKey']);
   const explicit = t.namespaces ?? [];
   const namespaces = new Set(explicit.length === 0 && t.namespaceSelector == null ? [podNamespace] : explicit);
   return { selector, namespaces, namespaceSelector, topologyKey: t.topologyKey };
 }
 
-function compileSpread(c: TopologySpreadConstraintManifest, podLabels: Labels, path: FieldPath): TopologySpreadConstraint {
+const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore'];
+
+function compileSpread(c: TopologySpreadConstraintManifest, podLabels: Labels, path: FieldPath, later: readonly TopologySpreadConstraintManifest[]): TopologySpreadConstraint {
   if (!(Number.isInteger(c.maxSkew) && c.maxSkew > 0)) throw new FieldError(`Invalid value: ${c.maxSkew}: must be greater than zero`, [...path, 'maxSkew']);
   if (!c.topologyKey) throw new FieldError('Required value: can not be empty', [...path, 'topologyKey']);
+  if (c.whenUnsatisfiable !== 'DoNotSchedule' && c.whenUnsatisfiable !== 'ScheduleAnyway') {
+    throw new FieldError(`Unsupported value: ${JSON.stringify(c.whenUnsatisfiable)}: supported values: "DoNotSchedule", "ScheduleAnyway"`, [...path, 'whenUnsatisfiable']);
+  }
+  if (later.some((o) => o.topologyKey === c.topologyKey && o.whenUnsatisfiable === c.whenUnsatisfiable)) {
+    throw new FieldError(`Duplicate value: ${JSON.stringify(`{${c.topologyKey}, ${c.whenUnsatisfiable}}`)}`, [...path, '{topologyKey, whenUnsatisfiable}']);
+  }
   const minDomains = c.minDomains ?? 1;
-  if (!(Number.isInteger(minDomains) && minDomains > 0)) throw new FieldError(`Invalid value: ${minDomains}: must be greater than 0`, [...path, 'minDomains']);
+  if (!(Number.isInteger(minDomains) && minDomains > 0)) throw new FieldError(`Invalid value: ${minDomains}: must be greater than zero`, [...path, 'minDomains']);
   if (c.minDomains != null && c.whenUnsatisfiable !== 'DoNotSchedule') {
     throw new FieldError(`Invalid value: ${c.minDomains}: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`, [...path, 'minDomains']);
   }
-  for (const [i, key] of (c.matchLabelKeys ?? []).entries()) {
-    if (c.labelSelector && (key in (c.labelSelector.matchLabels ?? {}) || (c.labelSelector.matchExpressions ?? []).some((e) => e.key === key))) {
-      throw new FieldError(`Invalid value: ${JSON.stringify(key)}: exists in both matchLabelKeys and labelSelector`, [...path, 'matchLabelKeys', i]);
+  for (const field of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
+    const policy = c[field];
+    if (policy != null && !NODE_INCLUSION_POLICIES.includes(policy)) {
+      throw new FieldError(`Unsupported value: ${JSON.stringify(policy)}: supported values: "Honor", "Ignore"`, [...path, field]);
     }
   }
   const merged = mergeLabelKeys(c.labelSelector, podLabels, c.matchLabelKeys ?? [], []);
+  validateLabelKeys(c.labelSelector, merged, c.matchLabelKeys ?? [], [], path);
   return {
     maxSkew: c.maxSkew,
     topologyKey: c.topologyKey,
@@ -189,16 +271,39 @@ function compileSpread(c: TopologySpreadConstraintManifest, podLabels: Labels, p
   };
 }
 
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** ValidateTolerations, in its order (with TaintTolerationComparisonOperators off, its 1.37 default). */
 export function compileToleration(t: TolerationManifest, path: FieldPath): Toleration {
-  const operator = t.operator ?? '';
+  const operator: string = t.operator ?? '';
   const key = t.key ?? '';
   const value = t.value ?? '';
-  if (operator === 'Exists' && value !== '') throw new FieldError('Invalid value: value must be empty when `operator` is \'Exists\'', [...path, 'value']);
-  if (key === '' && operator !== 'Exists') throw new FieldError('Invalid value: operator must be Exists when `key` is empty, which means "match all values and all keys"', [...path, 'operator']);
-  if (t.tolerationSeconds != null && t.effect !== 'NoExecute') {
-    throw new FieldError('Invalid value: effect must be \'NoExecute\' when `tolerationSeconds` is set', [...path, 'effect']);
+  const effect: string = t.effect ?? '';
+  if (key === '' && operator !== 'Exists') {
+    throw new FieldError(`Invalid value: ${JSON.stringify(operator)}: operator must be Exists when \`key\` is empty, which means "match all values and all keys"`, [...path, 'operator']);
   }
-  return { key, operator, value, effect: t.effect ?? '', ...(t.tolerationSeconds != null ? { tolerationSeconds: t.tolerationSeconds } : {}) };
+  if (t.tolerationSeconds != null && effect !== 'NoExecute') {
+    throw new FieldError(`Invalid value: ${JSON.stringify(effect)}: effect must be 'NoExecute' when \`tolerationSeconds\` is set`, [...path, 'effect']);
+  }
+  if (operator === 'Exists' && value !== '') {
+    throw new FieldError(`Invalid value: ${JSON.stringify(value)}: value must be empty when \`operator\` is 'Exists'`, [...path, 'operator']);
+  }
+  if (operator === 'Lt' || operator === 'Gt') {
+    throw new FieldError(`Unsupported value: ${JSON.stringify(operator)}: supported values: "Equal", "Exists", "Lt", "Gt"`, [...path, 'operator']);
+  }
+  if (operator !== '' && operator !== 'Equal' && operator !== 'Exists') {
+    throw new FieldError(`Unsupported value: ${JSON.stringify(operator)}: supported values: "Equal", "Exists"`, [...path, 'operator']);
+  }
+  if (effect !== '' && !TAINT_EFFECTS.includes(effect)) {
+    throw new FieldError(`Unsupported value: ${JSON.stringify(effect)}: supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`, [...path, 'effect']);
+  }
+  return {
+    key,
+    operator: operator as Toleration['operator'],
+    value,
+    effect: effect as Toleration['effect'],
+    ...(t.tolerationSeconds != null ? { tolerationSeconds: t.tolerationSeconds } : {}),
+  };
 }
 
 export interface PodContext {
@@ -220,12 +325,11 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
   const path = ['spec'];
   const containers = spec.containers.map((c, i) => containerResources(c, [...path, 'containers', i]));
   const initContainers = (spec.initContainers ?? []).map((c, i) => containerResources(c, [...path, 'initContainers', i]));
-  let podLevelRequests: ResourceList | undefined;
-  if (spec.resources?.requests || spec.resources?.limits) {
-    const req = quantityMap(spec.resources.requests, [...path, 'resources', 'requests']);
-    const lim = quantityMap(spec.resources.limits, [...path, 'resources', 'limits']);
-    for (const [k, v] of Object.entries(lim)) if (!(k in req) && POD_LEVEL_RESOURCES.has(k)) req[k] = v;
-    podLevelRequests = req;
+  let podLevelRequests: ExactResourceList | undefined;
+  if (Object.keys(spec.resources?.requests ?? {}).length + Object.keys(spec.resources?.limits ?? {}).length > 0) {
+    const req = quantityMap(spec.resources?.requests, [...path, 'resources', 'requests']);
+    const lim = quantityMap(spec.resources?.limits, [...path, 'resources', 'limits']);
+    podLevelRequests = defaultPodLevelRequests(req, lim, { containers, initContainers });
   }
   const overhead = spec.overhead ? quantityMap(spec.overhead, [...path, 'overhead']) : undefined;
   const resources = computePodRequests({ containers, initContainers, ...(podLevelRequests ? { podLevelRequests } : {}), ...(overhead ? { overhead } : {}) });
@@ -233,14 +337,19 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
   const aff = spec.affinity ?? {};
   const nodeAff = aff.nodeAffinity ?? {};
   const affPath = [...path, 'affinity'];
-  const requiredNodeAffinity = nodeAff.requiredDuringSchedulingIgnoredDuringExecution
-    ? compileNodeSelector(nodeAff.requiredDuringSchedulingIgnoredDuringExecution, [...affPath, 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'])
-    : null;
+  const requiredSpec = nodeAff.requiredDuringSchedulingIgnoredDuringExecution;
+  const requiredPath = [...affPath, 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'];
+  if (requiredSpec && requiredSpec.nodeSelectorTerms.length === 0) {
+    throw new FieldError('Required value: must have at least one node selector term', [...requiredPath, 'nodeSelectorTerms']);
+  }
+  // The scheduler reads required terms lazily: a term it cannot parse only fails itself.
+  const requiredNodeAffinity = requiredSpec ? compileNodeSelector(requiredSpec, requiredPath, { lazyValueErrors: true }) : null;
   const preferredNodeAffinity = (nodeAff.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((p, i) => {
     const ppath = [...affPath, 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', i];
     if (!(Number.isInteger(p.weight) && p.weight >= 1 && p.weight <= 100)) throw new FieldError(`Invalid value: ${p.weight}: must be in the range 1-100`, [...ppath, 'weight']);
     return { weight: p.weight, matches: compileNodeSelectorTerm(p.preference, [...ppath, 'preference']) };
   });
+  const preferredNodeAffinityTerms = (nodeAff.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((p) => ({ weight: p.weight, preference: p.preference }));
   const terms = (kind: 'podAffinity' | 'podAntiAffinity') => {
     const a = aff[kind] ?? {};
     const base = [...affPath, kind];
@@ -258,22 +367,27 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
   const podAntiAffinity = terms('podAntiAffinity');
 
   // Host ports of sidecars (they run for the pod's lifetime) and of regular containers (util.GetHostPorts).
+  // With hostNetwork, API defaulting makes every container port a host port.
   const hostPorts: HostPort[] = [];
   for (const c of [...(spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...spec.containers]) {
     for (const p of c.ports ?? []) {
-      if (p.hostPort && p.hostPort > 0) hostPorts.push({ hostIP: p.hostIP ?? '', protocol: p.protocol ?? 'TCP', port: p.hostPort });
+      const hostPort = p.hostPort || (spec.hostNetwork ? p.containerPort : 0);
+      if (hostPort > 0) hostPorts.push({ hostIP: p.hostIP ?? '', protocol: p.protocol ?? 'TCP', port: hostPort });
     }
   }
   return {
     resources,
     requiredNodeAffinity,
     preferredNodeAffinity,
+    preferredNodeAffinityTerms,
     requiredAffinity: podAffinity.required,
     preferredAffinity: podAffinity.preferred,
     requiredAntiAffinity: podAntiAffinity.required,
     preferredAntiAffinity: podAntiAffinity.preferred,
     tolerations: (spec.tolerations ?? []).map((t, i) => compileToleration(t, [...path, 'tolerations', i])),
-    topologySpreadConstraints: (spec.topologySpreadConstraints ?? []).map((c, i) => compileSpread(c, labels, [...path, 'topologySpreadConstraints', i])),
+    topologySpreadConstraints: (spec.topologySpreadConstraints ?? []).map((c, i, all) =>
+      compileSpread(c, labels, [...path, 'topologySpreadConstraints', i], all.slice(i + 1)),
+    ),
     hostPorts,
     images: [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.image ?? '').concat((spec.volumes ?? []).flatMap((v) => (v.image ? [v.image.reference ?? ''] : []))),
   };

@@ -1,10 +1,12 @@
 import { FieldError } from './errors.js';
+import { parseGoInt64 } from './quantity.js';
 
 // Label selectors and node selectors, compiled once into predicates.
 // Semantics follow apimachinery's labels.Selector and component-helpers' nodeaffinity:
 // a nil LabelSelector selects nothing, an empty one selects everything; NotIn and
-// DoesNotExist match objects that lack the key; Gt/Lt compare integers and never
-// match a label that is not an integer.
+// DoesNotExist match objects that lack the key; Gt/Lt compare int64s and never
+// match a label that is not one. Messages are field.Error bodies
+// ("Required value: ...") with the field in the error's path.
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -33,6 +35,13 @@ export interface Selector {
 /** Raised for invalid selectors, with the path of the offending field relative to the selector. */
 export class SelectorError extends FieldError {}
 
+/**
+ * A Gt/Lt value that is not an integer. API validation lets it through and only
+ * labels.NewRequirement rejects it, so in a pod's required node affinity it
+ * makes just its own term unsatisfiable (LazyErrorNodeSelector).
+ */
+export class SelectorValueError extends SelectorError {}
+
 const NOTHING: Selector = { everything: false, nothing: true, requirements: [], matches: () => false };
 const EVERYTHING: Selector = { everything: true, nothing: false, requirements: [], matches: () => true };
 
@@ -44,44 +53,64 @@ export function everythingSelector(): Selector {
   return EVERYTHING;
 }
 
-function parseIntStrict(s: string): bigint | undefined {
-  return /^[+-]?[0-9]+$/.test(s) ? BigInt(s) : undefined;
-}
-
 /** Compiles one requirement into a predicate over a label value (undefined = label absent). */
 export function compileRequirement(req: Requirement, allowNumeric: boolean, path: (string | number)[] = []): (value: string | undefined) => boolean {
   const { operator, values } = req;
   switch (operator) {
     case 'In':
     case 'NotIn': {
-      if (values.length === 0) throw new SelectorError(`values: Required value: must be specified when \`operator\` is '${operator}'`, [...path, 'values']);
+      if (values.length === 0) throw new SelectorError("Required value: must be specified when `operator` is 'In' or 'NotIn'", [...path, 'values']);
       const set = new Set(values);
       return operator === 'In' ? (v) => v !== undefined && set.has(v) : (v) => v === undefined || !set.has(v);
     }
     case 'Exists':
     case 'DoesNotExist':
-      if (values.length !== 0) throw new SelectorError(`values: Forbidden: may not be specified when \`operator\` is '${operator}'`, [...path, 'values']);
+      if (values.length !== 0) throw new SelectorError("Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'", [...path, 'values']);
       return operator === 'Exists' ? (v) => v !== undefined : (v) => v === undefined;
     case 'Gt':
     case 'Lt': {
-      if (!allowNumeric) throw new SelectorError(`operator: Unsupported value: "${operator}"`, [...path, 'operator']);
-      const first = values[0];
-      const bound = values.length === 1 && first !== undefined ? parseIntStrict(first) : undefined;
-      if (bound === undefined) throw new SelectorError(`values: Required value: must be specified single value when \`operator\` is '${operator}' and it must be an integer`, [...path, 'values']);
+      if (!allowNumeric) throw invalidOperator(operator, path, false);
+      if (values.length !== 1) throw new SelectorError("Required value: must be specified single value when `operator` is 'Lt' or 'Gt'", [...path, 'values']);
+      const bound = parseGoInt64(values[0]!);
+      if (bound === undefined) {
+        throw new SelectorValueError(`Invalid value: ${JSON.stringify(values[0])}: for 'Gt', 'Lt' operators, the value must be an integer`, [...path, 'values', 0]);
+      }
       return operator === 'Gt'
-        ? (v) => { const n = v === undefined ? undefined : parseIntStrict(v); return n !== undefined && n > bound; }
-        : (v) => { const n = v === undefined ? undefined : parseIntStrict(v); return n !== undefined && n < bound; };
+        ? (v) => { const n = v === undefined ? undefined : parseGoInt64(v); return n !== undefined && n > bound; }
+        : (v) => { const n = v === undefined ? undefined : parseGoInt64(v); return n !== undefined && n < bound; };
     }
     default:
-      throw new SelectorError(`operator: Unsupported value: ${JSON.stringify(operator)}: supported values: "In", "NotIn", "Exists", "DoesNotExist"${allowNumeric ? ', "Gt", "Lt"' : ''}`, [...path, 'operator']);
+      throw invalidOperator(operator, path, allowNumeric);
   }
 }
 
+/**
+ * Label selectors report an unknown operator as API validation does; node
+ * selectors as component-helpers' nodeaffinity does (also what scheduler
+ * config validation reports for addedAffinity).
+ */
+function invalidOperator(operator: unknown, path: readonly (string | number)[], nodeSelector: boolean): SelectorError {
+  const body = nodeSelector
+    ? `Unsupported value: ${JSON.stringify(operator)}: supported values: "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"`
+    : `Invalid value: ${JSON.stringify(operator)}: not a valid selector operator`;
+  return new SelectorError(body, [...path, 'operator']);
+}
+
 function andRequirements(reqs: readonly Requirement[], allowNumeric: boolean, path: (string | number)[]): (labels: Labels) => boolean {
+  let valueError: SelectorValueError | undefined;
   const compiled = reqs.map((r, i) => {
-    const test = compileRequirement(r, allowNumeric, [...path, i]);
+    let test: (value: string | undefined) => boolean;
+    try {
+      test = compileRequirement(r, allowNumeric, [...path, i]);
+    } catch (e) {
+      // Report an API-level problem in a later requirement before a value problem here.
+      if (!(e instanceof SelectorValueError)) throw e;
+      valueError ??= e;
+      test = () => false;
+    }
     return (labels: Labels) => test(Object.hasOwn(labels, r.key) ? labels[r.key] : undefined);
   });
+  if (valueError) throw valueError;
   return (labels) => {
     for (const c of compiled) if (!c(labels)) return false;
     return true;
@@ -135,15 +164,16 @@ export function compileNodeSelectorTerm(term: NodeSelectorTermSpec, path: (strin
   const exprs = term.matchExpressions ?? [];
   const fields = term.matchFields ?? [];
   if (exprs.length === 0 && fields.length === 0) return () => false;
-  const exprTest = andRequirements(exprs, true, [...path, 'matchExpressions']);
+  // Field requirements first, so that their API-level errors win over a deferred Gt/Lt value error.
   const fieldTests = fields.map((f, i) => {
     const fpath = [...path, 'matchFields', i];
-    if (f.key !== 'metadata.name') throw new SelectorError(`key: Invalid value: ${JSON.stringify(f.key)}: must be 'metadata.name'`, [...fpath, 'key']);
-    if (f.operator !== 'In' && f.operator !== 'NotIn') throw new SelectorError(`operator: Invalid value: ${JSON.stringify(f.operator)}: not a valid selector operator`, [...fpath, 'operator']);
-    if (f.values.length !== 1) throw new SelectorError(`values: Required value: must be only one value when \`operator\` is 'In' or 'NotIn' for node field selector`, [...fpath, 'values']);
+    if (f.operator !== 'In' && f.operator !== 'NotIn') throw invalidOperator(f.operator, fpath, false);
+    if (f.values.length !== 1) throw new SelectorError("Required value: must be only one value when `operator` is 'In' or 'NotIn' for node field selector", [...fpath, 'values']);
+    if (f.key !== 'metadata.name') throw new SelectorError(`Invalid value: ${JSON.stringify(f.key)}: not a valid field selector key`, [...fpath, 'key']);
     const test = compileRequirement(f, false, fpath);
     return (node: NodeLike) => test(node.name);
   });
+  const exprTest = andRequirements(exprs, true, [...path, 'matchExpressions']);
   return (node) => {
     if (!exprTest(node.labels)) return false;
     for (const t of fieldTests) if (!t(node)) return false;
@@ -151,8 +181,23 @@ export function compileNodeSelectorTerm(term: NodeSelectorTermSpec, path: (strin
   };
 }
 
-export function compileNodeSelector(spec: NodeSelectorSpec, path: (string | number)[] = []): NodeSelector {
-  const tests = spec.nodeSelectorTerms.map((t, i) => compileNodeSelectorTerm(t, [...path, 'nodeSelectorTerms', i]));
+export interface NodeSelectorOptions {
+  /**
+   * As a pod's required node affinity is read (LazyErrorNodeSelector): a term
+   * whose Gt/Lt value is not an integer matches nothing instead of failing.
+   */
+  readonly lazyValueErrors?: boolean;
+}
+
+export function compileNodeSelector(spec: NodeSelectorSpec, path: (string | number)[] = [], opts: NodeSelectorOptions = {}): NodeSelector {
+  const tests = spec.nodeSelectorTerms.map((t, i) => {
+    try {
+      return compileNodeSelectorTerm(t, [...path, 'nodeSelectorTerms', i]);
+    } catch (e) {
+      if (opts.lazyValueErrors && e instanceof SelectorValueError) return () => false;
+      throw e;
+    }
+  });
   return {
     terms: spec.nodeSelectorTerms,
     matches: (node) => {

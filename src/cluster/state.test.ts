@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compileNode, type Node } from '../model/node.js';
+import { compilePod } from '../model/pod.js';
+import { ClusterState, zoneKey } from './state.js';
+
+const ZONE = 'topology.kubernetes.io/zone';
+const REGION = 'topology.kubernetes.io/region';
+const BETA_ZONE = 'failure-domain.beta.kubernetes.io/zone';
+const BETA_REGION = 'failure-domain.beta.kubernetes.io/region';
+
+function mkNode(name: string, labels: Record<string, string> = {}, images: { names: string[]; sizeBytes: number }[] = []): Node {
+  return compileNode({ metadata: { name, labels }, status: { allocatable: { cpu: '4', pods: 110 }, images } }, 0);
+}
+const inZone = (name: string, zone: string) => mkNode(name, { [ZONE]: zone });
+const mkPod = (name: string, nodeName: string, cpu = '100m') =>
+  compilePod({ metadata: { name }, spec: { nodeName, containers: [{ name: 'c', resources: { requests: { cpu } } }] } }, { order: 0 });
+const names = (s: ClusterState) => s.nodeInfos().map((n) => n.node.name);
+
+// component-helpers node/topology.GetZoneKey.
+describe('zoneKey', () => {
+  const cases: { name: string; labels: Record<string, string>; want: string }[] = [
+    { name: 'no topology labels', labels: {}, want: '' },
+    { name: 'GA zone only', labels: { [ZONE]: 'a' }, want: ':\x00:a' },
+    { name: 'GA region and zone', labels: { [REGION]: 'r', [ZONE]: 'a' }, want: 'r:\x00:a' },
+    { name: 'beta labels take precedence', labels: { [BETA_REGION]: 'old-r', [BETA_ZONE]: 'old-a', [REGION]: 'r', [ZONE]: 'a' }, want: 'old-r:\x00:old-a' },
+    { name: 'an empty beta zone still takes precedence', labels: { [BETA_ZONE]: '', [ZONE]: 'a', [REGION]: 'r' }, want: 'r:\x00:' },
+    { name: 'region alone', labels: { [REGION]: 'r' }, want: 'r:\x00:' },
+    { name: 'both empty is no zone', labels: { [REGION]: '', [ZONE]: '' }, want: '' },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(zoneKey(c.labels), c.want));
+});
+
+// backend/cache nodeTree.list.
+describe('node-tree order', () => {
+  it('round-robin across zones in order of first appearance', () => {
+    const s = new ClusterState();
+    for (const n of [inZone('a1', 'a'), inZone('b1', 'b'), inZone('a2', 'a'), inZone('a3', 'a'), inZone('c1', 'c'), inZone('b2', 'b')]) s.addNode(n);
+    assert.deepEqual(names(s), ['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+  });
+
+  it('nodes without zone labels form their own zone', () => {
+    const s = new ClusterState();
+    for (const n of [mkNode('x1'), inZone('a1', 'a'), mkNode('x2')]) s.addNode(n);
+    assert.deepEqual(names(s), ['x1', 'a1', 'x2']);
+  });
+
+  it('removing the last node of a zone removes the zone; it comes back last', () => {
+    const s = new ClusterState();
+    for (const n of [inZone('a1', 'a'), inZone('b1', 'b'), inZone('c1', 'c'), inZone('c2', 'c')]) s.addNode(n);
+    s.removeNode('a1');
+    assert.deepEqual(names(s), ['b1', 'c1', 'c2']);
+    s.addNode(inZone('a2', 'a'));
+    assert.deepEqual(names(s), ['b1', 'c1', 'a2', 'c2']);
+  });
+
+  it('removing a node in the middle of a zone keeps the others in order', () => {
+    const s = new ClusterState();
+    for (const n of [inZone('a1', 'a'), inZone('a2', 'a'), inZone('a3', 'a'), inZone('b1', 'b')]) s.addNode(n);
+    s.removeNode('a2');
+    assert.deepEqual(names(s), ['a1', 'b1', 'a3']);
+  });
+
+  it('a duplicate node is refused', () => {
+    const s = new ClusterState();
+    s.addNode(inZone('a1', 'a'));
+    assert.throws(() => s.addNode(inZone('a1', 'b')));
+  });
+});
+
+describe('pods', () => {
+  it('bound pods are summed on their node; removal subtracts', () => {
+    const s = new ClusterState();
+    s.addNode(inZone('n1', 'a'));
+    s.addPod(mkPod('p1', 'n1', '500m'));
+    s.addPod(mkPod('p2', 'n1', '250m'));
+    s.addPod(mkPod('pending', ''));
+    assert.equal(s.nodeInfo('n1')!.requested.cpu, 750);
+    assert.deepEqual(s.pendingPods().map((p) => p.name), ['pending']);
+    s.removePod('default/p1');
+    assert.equal(s.nodeInfo('n1')!.requested.cpu, 250);
+    assert.equal(s.removePod('default/p1'), undefined);
+  });
+
+  it('updatePod moves a pod onto its node', () => {
+    const s = new ClusterState();
+    s.addNode(inZone('n1', 'a'));
+    s.addPod(mkPod('p', ''));
+    s.updatePod(mkPod('p', 'n1', '1'));
+    assert.deepEqual([s.nodeInfo('n1')!.pods.length, s.nodeInfo('n1')!.requested.cpu, s.pendingPods().length], [1, 1000, 0]);
+  });
+
+  it('a duplicate pod key is refused', () => {
+    const s = new ClusterState();
+    s.addPod(mkPod('p', ''));
+    assert.throws(() => s.addPod(mkPod('p', '')));
+  });
+
+  it('removeNode returns its pods, which stay in the store', () => {
+    const s = new ClusterState();
+    s.addNode(inZone('n1', 'a'));
+    s.addPod(mkPod('p', 'n1'));
+    assert.deepEqual(s.removeNode('n1').map((p) => p.name), ['p']);
+    assert.equal(s.getPod('default/p')?.nodeName, 'n1');
+    assert.equal(s.numNodes, 0);
+  });
+
+  it('bumps version on every change', () => {
+    const s = new ClusterState();
+    const v0 = s.version;
+    s.addNode(inZone('n1', 'a'));
+    s.addPod(mkPod('p', 'n1'));
+    s.removePod('default/p');
+    assert.equal(s.version, v0 + 3);
+  });
+});
+
+describe('topologyDomains', () => {
+  it('counts nodes per label value and forgets values with no node', () => {
+    const s = new ClusterState();
+    for (const n of [inZone('a1', 'a'), inZone('a2', 'a'), inZone('b1', 'b')]) s.addNode(n);
+    assert.deepEqual([...s.topologyDomains(ZONE)], [['a', 2], ['b', 1]]);
+    s.removeNode('b1');
+    assert.deepEqual([...s.topologyDomains(ZONE)], [['a', 2]]);
+    assert.equal(s.topologyDomains('kubernetes.io/hostname').get('a1'), 1);
+    assert.equal(s.topologyDomains('missing').size, 0);
+  });
+});
+
+// cacheImpl.addNodeImageStates / removeNodeImageStates.
+describe('image states', () => {
+  const img = (sizeBytes: number, ...imageNames: string[]) => ({ names: imageNames, sizeBytes });
+
+  it('numNodes counts the nodes having each reported name', () => {
+    const s = new ClusterState();
+    s.addNode(mkNode('n1', {}, [img(100, 'nginx:1.25', 'nginx@sha256:abc'), img(50, 'redis:7')]));
+    s.addNode(mkNode('n2', {}, [img(100, 'nginx:1.25')]));
+    const n1 = s.nodeInfo('n1')!.imageStates;
+    assert.deepEqual([n1.get('nginx:1.25')!.numNodes, n1.get('nginx@sha256:abc')!.numNodes, n1.get('redis:7')!.numNodes], [2, 1, 1]);
+    assert.equal(n1.get('nginx:1.25')!.sizeBytes, 100);
+  });
+
+  it('a node listing a name twice counts once', () => {
+    const s = new ClusterState();
+    s.addNode(mkNode('n1', {}, [img(100, 'app:v1'), img(200, 'app:v1')]));
+    assert.equal(s.nodeInfo('n1')!.imageStates.get('app:v1')!.numNodes, 1);
+  });
+
+  it('node image names are kept as reported, not normalized', () => {
+    const s = new ClusterState();
+    s.addNode(mkNode('n1', {}, [img(100, 'nginx')]));
+    const states = s.nodeInfo('n1')!.imageStates;
+    assert.deepEqual([states.has('nginx'), states.has('nginx:latest')], [true, false]);
+  });
+
+  it('removing a node decrements, and an image no node has is forgotten (its size with it)', () => {
+    const s = new ClusterState();
+    s.addNode(mkNode('n1', {}, [img(100, 'app:v1')]));
+    s.addNode(mkNode('n2', {}, [img(100, 'app:v1')]));
+    s.removeNode('n1');
+    assert.equal(s.nodeInfo('n2')!.imageStates.get('app:v1')!.numNodes, 1);
+    s.removeNode('n2');
+    s.addNode(mkNode('n3', {}, [img(300, 'app:v1')]));
+    assert.deepEqual(s.nodeInfo('n3')!.imageStates.get('app:v1'), { sizeBytes: 300, numNodes: 1 });
+  });
+});
