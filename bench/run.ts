@@ -8,6 +8,7 @@ import { ClusterState } from '../src/cluster/state.js';
 import { scheduleAll } from '../src/scheduler/run.js';
 import { WORKLOADS, type Workload } from './workloads.js';
 import { renderTable } from '../src/cli/table.js';
+import { runProvisioning } from './provisioning.js';
 
 interface Result {
   readonly workload: string;
@@ -46,12 +47,26 @@ const quick = process.argv.includes('--quick');
 const scale = quick ? 0.05 : 0.2;
 const results = WORKLOADS.map((w) => run(w, scale));
 mkdirSync('bench/results', { recursive: true });
+const provisioningPods = quick ? 400 : 2000;
+const prov = runProvisioning(provisioningPods);
+const provisioning = {
+  pods: provisioningPods,
+  nodeClaims: prov.plan.nodeClaims.length,
+  costPerHour: prov.plan.costPerHour,
+  unschedulable: prov.plan.unschedulable.length,
+  seconds: prov.seconds,
+  podsPerSecond: provisioningPods / prov.seconds,
+};
 const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, JSON.stringify({ quick, scale, results }, null, 2));
+writeFileSync(file, JSON.stringify({ quick, scale, results, provisioning }, null, 2));
 console.log(
   renderTable(
     ['WORKLOAD', 'NODES', 'INIT', 'MEASURED', 'SCHEDULED', 'PODS/S', 'RSS MiB'],
     results.map((r) => [r.workload, String(r.nodes), String(r.initPods), String(r.measuredPods), String(r.scheduled), r.podsPerSecond.toFixed(0), r.rssMiB.toFixed(0)]),
   ),
+);
+console.log(
+  `\nprovisioning (mixed plain/zone-spread/anti-affinity/arm64 pods, bundled catalog): ${provisioning.pods} pods → ${provisioning.nodeClaims} NodeClaims, ` +
+    `${provisioning.costPerHour.toFixed(2)} $/h, ${provisioning.unschedulable} unschedulable, ${provisioning.seconds.toFixed(2)} s (${provisioning.podsPerSecond.toFixed(0)} pods/s)`,
 );
 console.log(`\nwritten to ${file}`);
