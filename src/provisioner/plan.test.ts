@@ -113,6 +113,41 @@ describe('provisioning plan', () => {
     assert.ok(p.costPerHour < onePerPod, `${p.costPerHour} $/h packed vs ${onePerPod} $/h one per pod`);
   });
 
+  it('preferred anti-affinity is honoured with a node per replica, and relaxed when the pool allows only one node', () => {
+    const preferred = { affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: HOST, labelSelector: { matchLabels: app } } }] } } };
+    const honoured = plan([pod('dns-0', preferred, app), pod('dns-1', preferred, app)]).plan;
+    assert.equal(honoured.nodeClaims.length, 2);
+    const relaxed = plan([pod('dns-0', preferred, app), pod('dns-1', preferred, app)], { pools: [{ ...generalPool, limits: { nodes: 1 } }] }).plan;
+    assert.equal(relaxed.nodeClaims.length, 1);
+    assert.deepEqual(relaxed.unschedulable, []);
+    assert.equal(relaxed.nodeClaims[0]!.pods.length, 2);
+  });
+
+  it('the highest-weight NodePool that can take the pod wins, even when a lower-weight one is cheaper', () => {
+    const big: PoolSpec = { ...generalPool, name: 'big', weight: 50, requirements: [{ key: 'karpenter.k8s.aws/instance-size', operator: 'In', values: ['4xlarge'] }] };
+    const { plan: p } = plan([pod('x')], { pools: [generalPool, big] });
+    assert.equal(p.nodeClaims[0]!.nodePool, 'big');
+    assert.match(p.nodeClaims[0]!.instanceType, /\.4xlarge$/);
+  });
+
+  it('DaemonSet overhead is reserved on every new node it would run on', () => {
+    const daemon = compilePod({ metadata: { name: 'ds', namespace: 'kube-system' }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi' } } }] } }, { order: order++ });
+    const cluster = new ClusterState();
+    cluster.addPod(pod('x', {}, {}, '1500m', '1Gi'));
+    const withDaemon = planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [daemon], config: {} });
+    const alone = plan([pod('y', {}, {}, '1500m', '1Gi')]).plan;
+    const cpuOf = (name: string) => TYPES.find((t) => t.name === name)!.allocatable.cpu!;
+    assert.ok(cpuOf(alone.nodeClaims[0]!.instanceType) >= 1500);
+    // 1.5 + 1 cpu no longer fits a 2-vCPU type.
+    assert.ok(cpuOf(withDaemon.nodeClaims[0]!.instanceType) >= 2500, withDaemon.nodeClaims[0]!.instanceType);
+  });
+
+  it('a pod that does not tolerate the pool taint gets a precise reason', () => {
+    const tainted: PoolSpec = { ...generalPool, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] };
+    const { plan: p } = plan([pod('x')], { pools: [tainted] });
+    assert.match(p.unschedulable[0]!.message, /did not tolerate taint dedicated=gpu:NoSchedule/);
+  });
+
   it('after the plan is applied, kube-scheduler accepts every pod on its planned node and no required constraint breaks', () => {
     fc.assert(
       fc.property(
