@@ -83,6 +83,8 @@ export interface HostPort {
 }
 
 export interface OwnerReference {
+  /** '' when the manifest leaves it out. */
+  readonly apiVersion: string;
   readonly kind: string;
   readonly name: string;
   readonly uid: string;
@@ -416,7 +418,7 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     labels,
     annotations: m.metadata.annotations ?? {},
     creation: created ?? ctx.order,
-    ownerReferences: (m.metadata.ownerReferences ?? []).map((o) => ({ kind: o.kind, name: o.name, uid: o.uid ?? '', controller: o.controller ?? false })),
+    ownerReferences: (m.metadata.ownerReferences ?? []).map((o) => ({ apiVersion: o.apiVersion ?? '', kind: o.kind, name: o.name, uid: o.uid ?? '', controller: o.controller ?? false })),
     nodeName: spec.nodeName ?? '',
     nominatedNodeName: m.status?.nominatedNodeName ?? '',
     schedulerName: spec.schedulerName ?? 'default-scheduler',

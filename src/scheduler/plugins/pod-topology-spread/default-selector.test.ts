@@ -80,9 +80,16 @@ const cases: Case[] = [
   {
     name: 'the controlling ReplicationController merges its label map',
     replicationControllers: [sel({ matchLabels: { app: 'web' } }, 'default', 'web-rc')],
-    pod: pod(labels, [{ kind: 'ReplicationController', name: 'web-rc' }]),
+    pod: pod(labels, [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'web-rc' }]),
     accepts: [{ app: 'web' }],
     rejects: [{ app: 'db' }],
+  },
+  {
+    name: 'an owner of another group/version (extensions/v1beta1 ReplicaSet) is not looked up',
+    replicaSets: [sel({ matchLabels: { app: 'web' } }, 'default', 'web-rs')],
+    pod: pod(labels, [{ apiVersion: 'extensions/v1beta1', kind: 'ReplicaSet', name: 'web-rs' }]),
+    accepts: [],
+    rejects: [],
   },
   {
     name: 'an owner that is not the controller is ignored',

@@ -24,19 +24,18 @@ export function defaultSelector(pod: Pod, cluster: ClusterState): Selector {
     for (const r of svc.selector.requirements) labelSet.set(r.key, r);
   }
   const extra: Requirement[] = [];
-  // Only the managing controller counts (metav1.GetControllerOf). berth's owner
-  // references carry no apiVersion, so the kind alone identifies core/v1 RCs and
-  // apps/v1 ReplicaSets and StatefulSets.
+  // Only the managing controller counts (metav1.GetControllerOf), and only as the
+  // exact group/version upstream looks up: core/v1 RCs, apps/v1 ReplicaSets and StatefulSets.
   const owner = pod.ownerReferences.find((o) => o.controller);
   if (owner) {
-    switch (owner.kind) {
-      case 'ReplicationController': {
+    switch (`${owner.apiVersion}/${owner.kind}`) {
+      case 'v1/ReplicationController': {
         const rc = findOwned(cluster.replicationControllers, pod.namespace, owner.name);
         for (const r of rc?.selector.requirements ?? []) labelSet.set(r.key, r);
         break;
       }
-      case 'ReplicaSet':
-      case 'StatefulSet': {
+      case 'apps/v1/ReplicaSet':
+      case 'apps/v1/StatefulSet': {
         const list = owner.kind === 'ReplicaSet' ? cluster.replicaSets : cluster.statefulSets;
         // A nil workload selector contributes nothing (it has no requirements).
         extra.push(...(findOwned(list, pod.namespace, owner.name)?.selector.requirements ?? []));
