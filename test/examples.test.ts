@@ -92,6 +92,18 @@ describe('examples', () => {
     }
   });
 
+  it('--config with a MostAllocated profile packs pods onto one node; the default profile spreads them', () => {
+    const run = (...extra: string[]) => nodesOf(JSON.parse(execFileSync(process.execPath, ['bin/berth.js', 'schedule', '-f', 'test/fixtures/two-nodes-three-pods.yaml', '-o', 'json', ...extra], { encoding: 'utf8' })) as ScheduleReport);
+    assert.deepEqual(run(), { 'default/p1': 'a', 'default/p2': 'b', 'default/p3': 'a' });
+    assert.deepEqual(run('--config', 'examples/scheduler-config/bin-packing.yaml'), { 'default/p1': 'a', 'default/p2': 'a', 'default/p3': 'a' });
+  });
+
+  it('an invalid plugin arg in --config is reported at its line and exits 2', () => {
+    const res = spawnSync(process.execPath, ['bin/berth.js', 'schedule', '-f', 'test/fixtures/two-nodes-three-pods.yaml', '--config', 'test/fixtures/bad-scheduler-config.yaml'], { encoding: 'utf8' });
+    assert.equal(res.status, 2);
+    assert.match(res.stderr, /bad-scheduler-config\.yaml:6:5: KubeSchedulerConfiguration: profiles\[0\]\.pluginConfig\[0\]\.args: initializing plugin "NodeResourcesFit": scoringStrategy\.type: Unsupported value: "Fancy"/);
+  });
+
   it('reports input errors with file:line:column and exits 2 without a stack trace', () => {
     const res = spawnSync(process.execPath, ['bin/berth.js', 'schedule', '-f', 'test/fixtures/invalid-quantity.yaml'], { encoding: 'utf8' });
     assert.equal(res.status, 2);

@@ -3,7 +3,9 @@
 // percentageOfNodesToScore — validated with positions for every error.
 
 import { z } from 'zod';
-import type { SchedulerConfig } from '../scheduler/profile.js';
+import { ClusterState } from '../cluster/state.js';
+import { buildFramework, ProfileError, type SchedulerConfig } from '../scheduler/profile.js';
+import { Scheduler } from '../scheduler/scheduler.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
 import { parseSource, type SourceInput } from './yaml-source.js';
 
@@ -46,7 +48,22 @@ export function loadSchedulerConfig(input: SourceInput): ConfigResult {
       const pos = doc.locate(['profiles', i, 'schedulerName']);
       return { ok: false, errors: [{ severity: 'error', file: input.name, line: pos.line, column: pos.column, field: `profiles[${i}].schedulerName`, message: `Duplicate value: ${JSON.stringify(dup)}` }] };
     }
-    return { ok: true, config: result.data as SchedulerConfig };
+    const config = result.data as SchedulerConfig;
+    // Build each profile once so plugin and args errors point at the profile that has them.
+    const profiles = config.profiles ?? [];
+    for (const [i, profile] of profiles.entries()) {
+      try {
+        new Scheduler(new ClusterState(), (h) => buildFramework(config, profile, h));
+      } catch (e) {
+        if (!(e instanceof ProfileError)) throw e;
+        const plugin = /plugin "([^"]+)"/.exec(e.message)?.[1];
+        const argsIndex = plugin === undefined ? -1 : (profile.pluginConfig ?? []).findIndex((pc) => pc.name === plugin);
+        const path = argsIndex >= 0 ? ['profiles', i, 'pluginConfig', argsIndex, 'args'] : ['profiles', i];
+        const pos = doc.locate(path);
+        return { ok: false, errors: [{ severity: 'error', file: input.name, line: pos.line, column: pos.column, object: 'KubeSchedulerConfiguration', field: formatFieldPath(path), message: e.message }] };
+      }
+    }
+    return { ok: true, config };
   }
   return {
     ok: false,
