@@ -85,7 +85,7 @@ describe('load inputs', () => {
     assert.equal(coredns.priorityClassName, 'system-cluster-critical');
     assert.deepEqual(coredns.resources.requests, { cpu: 100, memory: 70 * 1024 * 1024 });
     assert.equal(coredns.preferredAntiAffinity.length, 1);
-    assert.deepEqual(coredns.ownerReferences, [{ kind: 'ReplicaSet', name: 'coredns-668d6bf9bc', uid: '9d1e3c2b-4a5f-4e6d-8c7b-1a2b3c4d5e6f', controller: true }]);
+    assert.deepEqual(coredns.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'coredns-668d6bf9bc', uid: '9d1e3c2b-4a5f-4e6d-8c7b-1a2b3c4d5e6f', controller: true }]);
     assert.equal(input.workloads.length, 0);
   });
 

@@ -50,7 +50,7 @@ describe('workload expansion', () => {
       assert.match(p.name, new RegExp(`^api-${hash}-${C}{5}$`));
       assert.equal(p.namespace, 'shop');
       assert.deepEqual(p.labels, { app: 'api', 'pod-template-hash': hash });
-      assert.deepEqual(p.ownerReferences, [{ kind: 'ReplicaSet', name: `api-${hash}`, uid: `shop/api-${hash}`, controller: true }]);
+      assert.deepEqual(p.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `api-${hash}`, uid: `shop/api-${hash}`, controller: true }]);
       assert.equal(p.nodeName, '');
       assert.equal(p.phase, 'Pending');
       assert.equal(p.resources.requests['cpu'], 100);
@@ -91,7 +91,7 @@ describe('workload expansion', () => {
     const { input } = loaded(docs(workload('ReplicaSet', 'rs', { replicas: 2 }), workload('ReplicaSet', 'one')));
     assert.deepEqual(input.pods.map((p) => p.name.replace(new RegExp(`${C}{5}$`), '*')), ['rs-*', 'rs-*', 'one-*']);
     assert.deepEqual(input.pods[0]!.labels, { app: 'rs' });
-    assert.deepEqual(input.pods[0]!.ownerReferences, [{ kind: 'ReplicaSet', name: 'rs', uid: 'default/rs', controller: true }]);
+    assert.deepEqual(input.pods[0]!.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'default/rs', controller: true }]);
   });
 
   test('a StatefulSet becomes <name>-<ordinal> pods with identity and revision labels', () => {
@@ -210,7 +210,7 @@ describe('DaemonSet expansion', () => {
     const [p] = input.pods;
     assert.match(p!.name, new RegExp(`^agent-${C}{5}$`));
     assert.equal(p!.namespace, 'kube-system');
-    assert.deepEqual(p!.ownerReferences, [{ kind: 'DaemonSet', name: 'agent', uid: 'kube-system/agent', controller: true }]);
+    assert.deepEqual(p!.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'kube-system/agent', controller: true }]);
     assert.equal(p!.labels['pod-template-generation'], '1');
     assert.match(p!.labels['controller-revision-hash']!, new RegExp(`^${C}{1,10}$`));
     assert.deepEqual(

@@ -210,6 +210,28 @@ describe('validation errors', () => {
       want: [],
     },
     {
+      name: 'karpenter.k8s.aws keys: only the AWS provider\'s own, when the NodeClass is an EC2NodeClass',
+      edit: (m) => {
+        m.spec.template.metadata = { labels: { 'karpenter.k8s.aws/team': 'a', 'karpenter.k8s.aws/instance-family': 'm5' } };
+        tmpl(m).requirements = [
+          { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['m'] },
+          { key: 'karpenter.k8s.aws/fast', operator: 'Exists' },
+        ];
+      },
+      want: [
+        'spec.template.metadata.labels.karpenter.k8s.aws/team: Invalid value: "karpenter.k8s.aws/team": label domain "karpenter.k8s.aws" is restricted',
+        `${R}[1].key: Invalid value: "karpenter.k8s.aws/fast": label domain "karpenter.k8s.aws" is restricted`,
+      ],
+    },
+    {
+      name: 'karpenter.k8s.aws keys are not restricted for other providers',
+      edit: (m) => {
+        tmpl(m).nodeClassRef = { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' };
+        tmpl(m).requirements = [{ key: 'karpenter.k8s.aws/fast', operator: 'Exists' }];
+      },
+      want: [],
+    },
+    {
       name: 'label key that is not a qualified name',
       edit: (m) => (m.spec.template.metadata = { labels: { 'spaces are not allowed': 'v' } }),
       want: [

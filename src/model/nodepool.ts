@@ -7,7 +7,9 @@
 //
 // Rules follow Karpenter v1.14 / main (kubernetes-sigs/karpenter pkg/apis/v1):
 // since v1.9 labels and requirement keys in kubernetes.io and k8s.io are allowed;
-// only the karpenter.sh domain and kubernetes.io/hostname are restricted.
+// only the karpenter.sh domain and kubernetes.io/hostname are restricted. A NodePool
+// whose nodeClassRef is in karpenter.k8s.aws also gets the AWS provider's CRD rule
+// (its copy of this CRD restricts the karpenter.k8s.aws domain to its own labels).
 
 import { FieldError, type FieldPath } from './errors.js';
 import { parseGoDuration, NANOS_PER_SECOND } from './go-duration.js';
@@ -25,6 +27,20 @@ export const NODEPOOL_KIND = 'NodePool';
 export const LABEL_NODEPOOL = 'karpenter.sh/nodepool';
 export const LABEL_CAPACITY_TYPE = 'karpenter.sh/capacity-type';
 const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+
+const AWS_GROUP = 'karpenter.k8s.aws';
+/** The karpenter.k8s.aws keys the AWS provider's NodePool CRD lets labels and requirements use. */
+const AWS_ALLOWED_KEYS: ReadonlySet<string> = new Set(
+  [
+    'instance-tenancy', 'capacity-reservation-type', 'capacity-reservation-id', 'capacity-reservation-interruptible', 'ec2nodeclass',
+    'instance-encryption-in-transit-supported', 'nitro-sandbox', 'instance-category', 'instance-hypervisor', 'instance-family',
+    'instance-generation', 'instance-local-nvme', 'instance-size', 'instance-cpu', 'instance-cpu-manufacturer',
+    'instance-cpu-sustained-clock-speed-mhz', 'instance-memory', 'instance-ebs-bandwidth', 'instance-network-bandwidth',
+    'instance-gpu-name', 'instance-gpu-manufacturer', 'instance-gpu-count', 'instance-gpu-memory', 'instance-accelerator-name',
+    'instance-accelerator-manufacturer', 'instance-accelerator-count', 'instance-capability-flex', 'placement-group-id',
+    'placement-group-partition',
+  ].map((k) => `${AWS_GROUP}/${k}`),
+);
 
 export type NodePoolOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt' | 'Gte' | 'Lte';
 export const NODEPOOL_OPERATORS: readonly NodePoolOperator[] = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'];
@@ -252,11 +268,12 @@ function intRange(p: Problems, path: FieldPath, value: number, min: number, max?
 /** The first segment of a key before '/', as CEL's find("^([^/]+)") sees it (the whole key when it has no '/'). */
 const domainOf = (key: string) => /^([^/]+)/.exec(key)?.[1] ?? '';
 
-/** The CRD's CEL rules on label keys, in template labels and requirement keys alike. */
-function restrictedKeyMessage(key: string): string | undefined {
+/** The CRD's CEL rules on label keys, in template labels and requirement keys alike; `aws` adds the AWS provider's rule. */
+function restrictedKeyMessage(key: string, aws: boolean): string | undefined {
   if (key !== LABEL_CAPACITY_TYPE && key !== LABEL_NODEPOOL && domainOf(key).endsWith('karpenter.sh')) return 'label domain "karpenter.sh" is restricted';
   if (key === LABEL_NODEPOOL) return `label "${LABEL_NODEPOOL}" is restricted`;
   if (key === LABEL_HOSTNAME) return `label "${LABEL_HOSTNAME}" is restricted`;
+  if (aws && !AWS_ALLOWED_KEYS.has(key) && domainOf(key).endsWith(AWS_GROUP)) return `label domain "${AWS_GROUP}" is restricted`;
   return undefined;
 }
 
@@ -270,12 +287,12 @@ function labelValueField(p: Problems, path: FieldPath, value: string): boolean {
 // ---------------------------------------------------------------------------------------
 // Parts of the spec
 
-function compileLabels(p: Problems, labels: Record<string, string>, path: FieldPath): void {
+function compileLabels(p: Problems, labels: Record<string, string>, path: FieldPath, aws: boolean): void {
   const keys = Object.keys(labels);
   if (keys.length > 100) p.add(path, tooMany(keys.length, 100));
   for (const key of keys) {
     const at = [...path, key];
-    const restricted = restrictedKeyMessage(key);
+    const restricted = restrictedKeyMessage(key, aws);
     if (restricted) p.add(at, `Invalid value: ${show(key)}: ${restricted}`);
     else {
       const reasons = qualifiedNameErrors(key);
@@ -333,13 +350,13 @@ function isSingleNonNegativeInteger(values: readonly string[]): boolean {
   return BigInt(values[0]!) <= MAX_INT64;
 }
 
-function compileRequirement(p: Problems, r: NodePoolRequirementManifest, at: FieldPath): NodePoolRequirement | undefined {
+function compileRequirement(p: Problems, r: NodePoolRequirementManifest, at: FieldPath, aws: boolean): NodePoolRequirement | undefined {
   const before = p.list.length;
   const keyPath = [...at, 'key'];
   if (utf8.encode(r.key).length > 316) p.add(keyPath, 'Too long: may not be more than 316 bytes');
   else if (!QUALIFIED_KEY.test(r.key)) p.add(keyPath, shouldMatch(r.key, QUALIFIED_KEY));
   else {
-    const restricted = restrictedKeyMessage(r.key);
+    const restricted = restrictedKeyMessage(r.key, aws);
     if (restricted) p.add(keyPath, `Invalid value: ${show(r.key)}: ${restricted}`);
     else {
       const reasons = qualifiedNameErrors(NORMALIZED_LABELS[r.key] ?? r.key);
@@ -500,16 +517,17 @@ function check(m: NodePoolManifest): { pool: NodePool; problems: FieldError[] } 
   const limits = compileLimits(p, spec.limits ?? {}, limitsPath);
 
   const tmplPath = ['spec', 'template'];
-  const labels = spec.template.metadata?.labels ?? {};
-  compileLabels(p, labels, [...tmplPath, 'metadata', 'labels']);
   const t = spec.template.spec;
+  const aws = t.nodeClassRef.group === AWS_GROUP;
+  const labels = spec.template.metadata?.labels ?? {};
+  compileLabels(p, labels, [...tmplPath, 'metadata', 'labels'], aws);
   const tSpecPath = [...tmplPath, 'spec'];
 
   const reqPath = [...tSpecPath, 'requirements'];
   if (t.requirements.length > 100) p.add(reqPath, tooMany(t.requirements.length, 100));
   const requirements: NodePoolRequirement[] = [];
   t.requirements.forEach((r, i) => {
-    const req = compileRequirement(p, r, [...reqPath, i]);
+    const req = compileRequirement(p, r, [...reqPath, i], aws);
     if (req) requirements.push(req);
   });
 
