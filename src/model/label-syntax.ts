@@ -3,17 +3,22 @@
 
 const NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const NAME_RE = new RegExp(`^${NAME_FMT}$`);
-const NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const NAME_EXAMPLES = `(e.g. 'MyName' or 'my.name' or '123-abc', regex used for validation is '${NAME_FMT}')`;
+/** content.RegexError: each example is followed by "', " and joined with " or ", hence the double spaces. */
+export function regexError(msg: string, re: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${re}')`;
+}
+
+const NAME_ERROR = regexError("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", NAME_FMT, 'MyName', 'my.name', '123-abc');
 
 const DNS_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS_SUBDOMAIN_FMT = `${DNS_LABEL_FMT}(\\.${DNS_LABEL_FMT})*`;
 const DNS_SUBDOMAIN_RE = new RegExp(`^${DNS_SUBDOMAIN_FMT}$`);
-const DNS_SUBDOMAIN_MSG = `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '${DNS_SUBDOMAIN_FMT}')`;
+const DNS_SUBDOMAIN_MSG = regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS_SUBDOMAIN_FMT, 'example.com');
 
 const VALUE_FMT = `(${NAME_FMT})?`;
 const VALUE_RE = new RegExp(`^${VALUE_FMT}$`);
-const VALUE_MSG = `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue' or 'my_value' or '12345', regex used for validation is '${VALUE_FMT}')`;
+const VALUE_MSG = regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", VALUE_FMT, 'MyValue', 'my_value', '12345');
 
 const utf8 = new TextEncoder();
 const byteLength = (s: string) => utf8.encode(s).length;
@@ -34,11 +39,11 @@ export function qualifiedNameErrors(value: string): string[] {
       if (!DNS_SUBDOMAIN_RE.test(prefix)) errs.push(`prefix part ${DNS_SUBDOMAIN_MSG}`);
     }
   } else {
-    return [`a valid label key ${NAME_MSG} ${NAME_EXAMPLES} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [`a valid label key ${NAME_ERROR} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name === '') errs.push('name part must be non-empty');
   else if (byteLength(name) > 63) errs.push('name part must be no more than 63 bytes');
-  if (!NAME_RE.test(name)) errs.push(`name part ${NAME_MSG} ${NAME_EXAMPLES}`);
+  if (!NAME_RE.test(name)) errs.push(`name part ${NAME_ERROR}`);
   return errs;
 }
 

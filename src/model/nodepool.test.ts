@@ -235,7 +235,7 @@ describe('validation errors', () => {
       name: 'label key that is not a qualified name',
       edit: (m) => (m.spec.template.metadata = { labels: { 'spaces are not allowed': 'v' } }),
       want: [
-        "spec.template.metadata.labels.spaces are not allowed: Invalid value: \"spaces are not allowed\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName' or 'my.name' or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        "spec.template.metadata.labels.spaces are not allowed: Invalid value: \"spaces are not allowed\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
       ],
     },
     {
@@ -327,7 +327,7 @@ describe('validation errors', () => {
       name: 'requirement values must be label values',
       edit: (m) => (tmpl(m).requirements = [{ key: 'a', operator: 'In', values: ['ok', 'not ok'] }]),
       want: [
-        `${R}[0].values[1]: Invalid value: "not ok": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue' or 'my_value' or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+        `${R}[0].values[1]: Invalid value: "not ok": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
       ],
     },
     {

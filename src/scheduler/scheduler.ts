@@ -182,7 +182,9 @@ export class Scheduler implements Handle {
       const names = pre.nodeNames;
       // Upstream iterates a Go map here; berth keeps node-tree order for determinism.
       nodes = allNodes.filter((n) => names.has(n.node.name));
-      diagnosis.nodeToStatus.absentNodesStatus = Status.unresolvable(`node(s) didn't satisfy plugin(s) [${[...pre.pluginsWithNodes].sort().join(' ')}]`);
+      // Upstream formats the set it shares with the diagnosis, so plugins that just
+      // rejected the nominated node are named too.
+      diagnosis.nodeToStatus.absentNodesStatus = Status.unresolvable(`node(s) didn't satisfy plugin(s) [${[...diagnosis.unschedulablePlugins].sort().join(' ')}]`);
     }
     const feasible = this.findNodesThatPassFilters(state, pod, diagnosis, nodes);
     // Like upstream, statuses from a failed nominated-node attempt count as processed too.

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { labelKeyErrors, parseBalancedAllocationArgs, parseFitArgs } from './resource-args.js';
+import { qualifiedNameErrors as labelKeyErrors } from '../../model/label-syntax.js';
+import { parseBalancedAllocationArgs, parseFitArgs } from './resource-args.js';
 
 const DEFAULT = [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }];
 

@@ -3,6 +3,7 @@
 // its validation (ValidateNodeResources*Args), with field errors worded the same way
 // and collected into one message the way an aggregated field.ErrorList prints.
 
+import { qualifiedNameErrors as labelKeyErrors } from '../../model/label-syntax.js';
 import type { ResourceSpec, ShapePoint } from './resource-scoring.js';
 import { DEFAULT_RESOURCE_SPEC } from './resource-scoring.js';
 
@@ -41,47 +42,6 @@ export class FieldErrors {
     if (unique.length === 0) return;
     throw new Error(unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`);
   }
-}
-
-// --- label keys (content.IsLabelKey), used for ignoredResources(Groups) ---
-
-const LABEL_KEY_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const LABEL_KEY_RE = new RegExp(`^${LABEL_KEY_FMT}$`);
-const LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_KEY_EXAMPLES = " (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" + LABEL_KEY_FMT + "')";
-const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
-const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
-const DNS1123_SUBDOMAIN_MSG =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" +
-  DNS1123_SUBDOMAIN_FMT +
-  "')";
-
-const UTF8 = new TextEncoder();
-
-/** Why `value` is not a valid label key (qualified name); empty when it is. Lengths count UTF-8 bytes, as Go's len. */
-export function labelKeyErrors(value: string): string[] {
-  const bytes = (s: string) => UTF8.encode(s).length;
-  const errs: string[] = [];
-  const parts = value.split('/');
-  let name: string;
-  if (parts.length === 1) {
-    name = parts[0]!;
-  } else if (parts.length === 2) {
-    const prefix = parts[0]!;
-    name = parts[1]!;
-    if (prefix === '') errs.push('prefix part must be non-empty');
-    else {
-      if (bytes(prefix) > 253) errs.push('prefix part must be no more than 253 bytes');
-      if (!DNS1123_SUBDOMAIN_RE.test(prefix)) errs.push(`prefix part ${DNS1123_SUBDOMAIN_MSG}`);
-    }
-  } else {
-    return [`a valid label key ${LABEL_KEY_MSG}${LABEL_KEY_EXAMPLES} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
-  }
-  if (name === '') errs.push('name part must be non-empty');
-  else if (bytes(name) > 63) errs.push('name part must be no more than 63 bytes');
-  if (!LABEL_KEY_RE.test(name)) errs.push(`name part ${LABEL_KEY_MSG}${LABEL_KEY_EXAMPLES}`);
-  return errs;
 }
 
 // --- helpers over untyped args ---

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { labelKeyErrors, parsePodTopologySpreadArgs, SYSTEM_DEFAULT_CONSTRAINTS } from './args.js';
+import { qualifiedNameErrors as labelKeyErrors } from '../../../model/label-syntax.js';
+import { parsePodTopologySpreadArgs, SYSTEM_DEFAULT_CONSTRAINTS } from './args.js';
 
 describe('parsePodTopologySpreadArgs', () => {
   it('System defaulting: hostname maxSkew 3 and zone maxSkew 5, both ScheduleAnyway, in that order', () => {

@@ -2,6 +2,7 @@
 // validation (ValidatePodTopologySpreadArgs) with upstream's field error texts, so a
 // bad pluginConfig fails with the message kube-scheduler would print.
 
+import { qualifiedNameErrors as labelKeyErrors } from '../../../model/label-syntax.js';
 import { LABEL_HOSTNAME, LABEL_ZONE } from '../../../model/node.js';
 
 export type WhenUnsatisfiable = 'DoNotSchedule' | 'ScheduleAnyway';
@@ -32,48 +33,6 @@ export const SYSTEM_DEFAULT_CONSTRAINTS: readonly DefaultConstraint[] = [
 const ARG_KEYS = new Set(['apiVersion', 'kind', 'defaultingType', 'defaultConstraints']);
 const CONSTRAINT_KEYS = new Set(['maxSkew', 'topologyKey', 'whenUnsatisfiable', 'labelSelector', 'minDomains', 'nodeAffinityPolicy', 'nodeTaintsPolicy', 'matchLabelKeys']);
 
-// --- label key validation (content.IsLabelKey) ---
-
-const LABEL_KEY_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const LABEL_KEY_RE = new RegExp(`^${LABEL_KEY_FMT}$`);
-const LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
-const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
-const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-
-function regexError(msg: string, re: string, ...examples: string[]): string {
-  // Each example ends in "', " and the next starts with " or ", hence the double space.
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${re}')`;
-}
-
-/** Go strings are measured in bytes. */
-const byteLength = (s: string) => new TextEncoder().encode(s).length;
-
-/** Problems with `key` as a label key; empty when it is valid. */
-export function labelKeyErrors(key: string): string[] {
-  const errs: string[] = [];
-  const parts = key.split('/');
-  let name: string;
-  if (parts.length === 1) {
-    name = parts[0]!;
-  } else if (parts.length === 2) {
-    const prefix = parts[0]!;
-    name = parts[1]!;
-    if (prefix.length === 0) {
-      errs.push('prefix part must be non-empty');
-    } else {
-      if (byteLength(prefix) > 253) errs.push('prefix part must be no more than 253 bytes');
-      if (!DNS1123_SUBDOMAIN_RE.test(prefix)) errs.push(`prefix part ${regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com')}`);
-    }
-  } else {
-    return [`a valid label key ${regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (byteLength(name) > 63) errs.push('name part must be no more than 63 bytes');
-  if (!LABEL_KEY_RE.test(name)) errs.push(`name part ${regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')}`);
-  return errs;
-}
 
 // --- decoding ---
 

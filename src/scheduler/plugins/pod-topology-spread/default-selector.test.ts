@@ -14,7 +14,7 @@ const sel = (spec: LabelSelectorManifest | null, namespace = 'default', name = '
   selector: spec === null ? nothingSelector() : compileLabelSelector(spec),
 });
 
-function pod(labels: Record<string, string>, owners: { kind: string; name: string; controller?: boolean }[] = [], namespace = 'default'): Pod {
+function pod(labels: Record<string, string>, owners: { apiVersion?: string; kind: string; name: string; controller?: boolean }[] = [], namespace = 'default'): Pod {
   return compilePod({ metadata: { name: 'p', namespace, labels, ownerReferences: owners.map((o) => ({ apiVersion: 'apps/v1', controller: true, ...o })) }, spec: { containers: [{ name: 'c' }] } }, { order: 0 });
 }
 
