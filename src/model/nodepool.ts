@@ -574,7 +574,7 @@ export function compileNodePool(m: NodePoolManifest): NodePool {
  * NodePools in the order Karpenter's provisioner tries them: higher weight first
  * and, at equal weight, names later in the alphabet first (a new array).
  */
-export function orderNodePools(pools: readonly NodePool[]): NodePool[] {
+export function orderNodePools<P extends Pick<NodePool, 'name' | 'weight'>>(pools: readonly P[]): P[] {
   return [...pools].sort((a, b) => b.weight - a.weight || (a.name > b.name ? -1 : a.name < b.name ? 1 : 0));
 }
 

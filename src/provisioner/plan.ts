@@ -15,6 +15,7 @@
 // no node yet.
 
 import type { ClusterState } from '../cluster/state.js';
+import { orderNodePools } from '../model/nodepool.js';
 import { bindPod, type Pod } from '../model/pod.js';
 import { addInto, type ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
@@ -161,7 +162,7 @@ class Planner {
     const podReqs = nodeAffinityRequirements(pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
     // Templates stay in the cluster while the pod is judged, so domains that
     // could be created count for spread and minDomains on planned claims too.
-    const { templates, reasons } = this.addTemplates();
+    const { templates, launchable, reasons } = this.addTemplates();
     try {
       const state = this.preFilter(pod);
       if (!state.ok) return { reason: state.reason };
@@ -174,7 +175,7 @@ class Planner {
         this.refreshNode(claim);
         return claim;
       }
-      return this.newClaim(state.state, pod, podReqs, templates, reasons);
+      return this.newClaim(state.state, pod, podReqs, [...launchable], reasons);
     } finally {
       for (const t of templates) this.cluster.removeNode(t.name);
     }
@@ -203,27 +204,33 @@ class Planner {
     for (const p of pods) this.cluster.nodeInfo(claim.name)!.addPod(p);
   }
 
-  /** Empty template nodes: what each pool could still create in each zone (pools out of limits create nothing). */
-  private addTemplates(): { templates: PlannedClaim[]; reasons: string[] } {
+  /**
+   * Empty template nodes, one per pool and zone. A pool out of limits launches
+   * nothing, but its zones stay topology domains, as Karpenter builds domains from
+   * NodePools and offerings regardless of limits.
+   */
+  private addTemplates(): { templates: PlannedClaim[]; launchable: Set<PlannedClaim>; reasons: string[] } {
     const templates: PlannedClaim[] = [];
+    const launchable = new Set<PlannedClaim>();
     const reasons: string[] = [];
     for (const pool of this.pools) {
       const remaining = this.remaining.get(pool.name) ?? {};
-      if ((remaining.nodes ?? 1) <= 0) {
-        reasons.push(`nodepool "${pool.name}": node limits have been exhausted for nodepool`);
-        continue;
+      const withinLimits = pool.instanceTypes.filter((it) => Object.entries(remaining).every(([k, v]) => k === 'nodes' || (it.capacity[k] ?? 0) <= v));
+      let reason = '';
+      if ((remaining.nodes ?? 1) <= 0) reason = 'node limits have been exhausted for nodepool';
+      else if (withinLimits.length === 0) reason = 'all available instance types exceed limits for nodepool';
+      if (reason) reasons.push(`nodepool "${pool.name}": ${reason}`);
+      for (const zone of pool.zones) {
+        const t = new PlannedClaim(`${pool.name}-template-${zone}`, pool, zone, pool.requirements.clone(), reason ? pool.instanceTypes : withinLimits, -1);
+        templates.push(t);
+        if (!reason) launchable.add(t);
       }
-      const options = pool.instanceTypes.filter((it) => Object.entries(remaining).every(([k, v]) => k === 'nodes' || (it.capacity[k] ?? 0) <= v));
-      if (options.length === 0) {
-        reasons.push(`nodepool "${pool.name}": all available instance types exceed limits for nodepool`);
-        continue;
-      }
-      for (const zone of pool.zones) templates.push(new PlannedClaim(`${pool.name}-template-${zone}`, pool, zone, pool.requirements.clone(), options, -1));
     }
     for (const t of templates) this.cluster.addNode(t.toNode(0));
-    return { templates, reasons };
+    return { templates, launchable, reasons };
   }
 
+  /** A new claim from the first pool (by weight) with a launchable template that takes the pod. */
   private newClaim(state: CycleState, pod: Pod, podReqs: Requirements, templates: readonly PlannedClaim[], limitReasons: readonly string[]): PlannedClaim | { reason: string } {
     if (this.pools.length === 0) return { reason: 'no NodePool to launch a node from' };
     const reasons = [...limitReasons];
@@ -291,7 +298,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     if (!pod || u.message === SCHEDULING_GATED_MESSAGE || isDaemonSetPod(pod)) unschedulable.push(u);
     else toPlan.push(pod);
   }
-  const pools = [...input.pools].sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : 1)).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
+  const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
   const planner = new Planner(cluster, pools, input.pools, input.config, input.seed);
   for (const pod of planningOrder(toPlan)) {
     const r = planner.plan(pod);

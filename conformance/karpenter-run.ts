@@ -1,0 +1,348 @@
+// Differential run of berth's provisioning planner against Karpenter's scheduler
+// (conformance/oracle-karpenter). Usage:
+//   tsx conformance/karpenter-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--json OUT.json]
+//   tsx conformance/karpenter-run.ts --replay FILE      (one case, e.g. a regression)
+// Per case: which pods each side places (a disagreement is a failure, minimized into
+// conformance/karpenter-regressions/), whether each plan keeps the required constraints,
+// and node count and $/h side by side (cost differences are reported, not failures).
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import type { InstanceType } from '../src/provisioner/catalog/types.js';
+import type { ProvisionPlan } from '../src/provisioner/plan.js';
+import { INSTANCE_TYPES, runBerth } from './karpenter-berth.js';
+import { buildCase, caseGenArb, type KarpenterCase, type Obj } from './karpenter-gen.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const IT_BY_NAME = new Map(INSTANCE_TYPES.map((it) => [it.name, it]));
+
+// ---------------------------------------------------------------------------------------
+// The oracle process
+
+interface OracleClaim {
+  nodePool: string;
+  instanceTypeOptions: string[] | null;
+  zones: string[];
+  capacityTypes: string[];
+  pods: string[] | null;
+  price: number;
+  instanceType: string;
+  zone: string;
+  capacityType: string;
+}
+interface OracleResult {
+  id: string;
+  error?: string;
+  nodeClaims: OracleClaim[];
+  podErrors: Record<string, string>;
+}
+
+class KarpenterOracle {
+  private readonly proc: ChildProcessWithoutNullStreams;
+  private readonly waiting: { resolve: (r: OracleResult) => void; reject: (e: Error) => void }[] = [];
+  private stderr = '';
+  private failure: Error | undefined;
+
+  constructor(path: string) {
+    this.proc = spawn(path, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    createInterface({ input: this.proc.stdout, crlfDelay: Infinity }).on('line', (line) => {
+      const w = this.waiting.shift();
+      if (!w) return;
+      try {
+        w.resolve(JSON.parse(line) as OracleResult);
+      } catch (e) {
+        w.reject(new Error(`oracle line is not JSON: ${line.slice(0, 200)} (${String(e)})`));
+      }
+    });
+    this.proc.stderr.on('data', (c: Buffer) => {
+      this.stderr = (this.stderr + c.toString()).slice(-4000);
+    });
+    const fail = (why: string) => {
+      this.failure ??= new Error(`${why}; stderr tail:\n${this.stderr}`);
+      for (const w of this.waiting.splice(0)) w.reject(this.failure);
+    };
+    this.proc.on('error', (e) => fail(`oracle ${path}: ${e.message}`));
+    this.proc.on('exit', (code, sig) => fail(`oracle exited (code ${code}, signal ${sig})`));
+  }
+
+  run(c: KarpenterCase): Promise<OracleResult> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.proc.stdin.write(`${JSON.stringify({ ...c, instanceTypes: INSTANCE_TYPES })}\n`);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.proc.exitCode !== null) return;
+    const done = new Promise<void>((r) => this.proc.once('exit', () => r()));
+    this.proc.stdin.end();
+    await done;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// berth's side
+
+// ---------------------------------------------------------------------------------------
+// Comparing
+
+/** One node of a plan, as the constraint checks see it. */
+interface PlanNode {
+  name: string;
+  zones: string[];
+  capacityTypes: string[];
+  /** Instance types the node may still be (berth: the chosen one; Karpenter: every option). */
+  types: InstanceType[];
+  pods: string[];
+}
+
+function berthNodes(p: ProvisionPlan): PlanNode[] {
+  return p.nodeClaims.map((c) => ({ name: c.name, zones: [c.zone], capacityTypes: [c.capacityType], types: [IT_BY_NAME.get(c.instanceType)!], pods: [...c.pods] }));
+}
+
+function oracleNodes(r: OracleResult): PlanNode[] {
+  return r.nodeClaims.map((c, i) => ({
+    name: `karpenter-${i}`,
+    zones: c.zones,
+    capacityTypes: c.capacityTypes,
+    types: (c.instanceTypeOptions ?? []).map((n) => IT_BY_NAME.get(n)!),
+    pods: c.pods ?? [],
+  }));
+}
+
+interface PodInfo {
+  key: string;
+  app: string;
+  cpu: number;
+  mem: number;
+  spread: boolean;
+  anti: boolean;
+  /** label key → allowed values, from nodeSelector or required node affinity. */
+  allowed: Map<string, string[]>;
+}
+
+function podInfos(c: KarpenterCase): Map<string, PodInfo> {
+  const out = new Map<string, PodInfo>();
+  for (const p of c.pods) {
+    const meta = p['metadata'] as { name: string; labels: Record<string, string> };
+    const spec = p['spec'] as Obj;
+    const req = ((spec['containers'] as Obj[])[0]!['resources'] as { requests: { cpu: string; memory: string } }).requests;
+    const allowed = new Map<string, string[]>();
+    for (const [k, v] of Object.entries((spec['nodeSelector'] as Record<string, string> | undefined) ?? {})) allowed.set(k, [v]);
+    const aff = spec['affinity'] as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: { matchExpressions: { key: string; values: string[] }[] }[] } }; podAntiAffinity?: unknown } | undefined;
+    for (const e of aff?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]?.matchExpressions ?? []) allowed.set(e.key, e.values);
+    out.set(`default/${meta.name}`, {
+      key: `default/${meta.name}`,
+      app: meta.labels['app']!,
+      cpu: parseInt(req.cpu, 10),
+      mem: parseInt(req.memory, 10) * 1024 * 1024,
+      spread: spec['topologySpreadConstraints'] !== undefined,
+      anti: aff?.podAntiAffinity !== undefined,
+      allowed,
+    });
+  }
+  return out;
+}
+
+function labelValues(n: PlanNode, key: string): string[] {
+  if (key === 'topology.kubernetes.io/zone') return n.zones;
+  if (key === 'karpenter.sh/capacity-type') return n.capacityTypes;
+  return [...new Set(n.types.map((t) => t.labels[key] ?? ''))];
+}
+
+/** Required-constraint violations in one plan (empty when every constraint holds). */
+function violations(nodes: PlanNode[], pods: Map<string, PodInfo>, c: KarpenterCase): string[] {
+  const out: string[] = [];
+  const poolZones = new Set<string>();
+  for (const np of c.nodePools) {
+    const reqs = ((np['spec'] as Obj)['template'] as { spec: { requirements: { key: string; values: string[] }[] } }).spec.requirements;
+    const z = reqs.find((r) => r.key === 'topology.kubernetes.io/zone');
+    for (const v of z ? z.values : ['us-west-2a', 'us-west-2b', 'us-west-2c', 'us-west-2d']) poolZones.add(v);
+  }
+  const spreadCount = new Map<string, Map<string, number>>();
+  for (const n of nodes) {
+    let cpu = 0;
+    let mem = 0;
+    const antiApps = new Set<string>();
+    for (const key of n.pods) {
+      const p = pods.get(key);
+      if (!p) continue;
+      cpu += p.cpu;
+      mem += p.mem;
+      for (const [k, vs] of p.allowed) {
+        const bad = labelValues(n, k).filter((v) => !vs.includes(v));
+        if (bad.length > 0) out.push(`${n.name}: ${key} requires ${k} in [${vs.join(',')}] but the node may be ${bad.join(',')}`);
+      }
+      if (p.anti) {
+        if (antiApps.has(p.app)) out.push(`${n.name}: two ${p.app} pods despite hostname anti-affinity`);
+        antiApps.add(p.app);
+      }
+      if (p.spread) {
+        if (n.zones.length !== 1) out.push(`${n.name}: zone-spread pod ${key} on a node whose zone is not decided (${n.zones.join(',')})`);
+        const m = spreadCount.get(p.app) ?? new Map<string, number>();
+        m.set(n.zones[0]!, (m.get(n.zones[0]!) ?? 0) + 1);
+        spreadCount.set(p.app, m);
+      }
+    }
+    const fitting = n.types.filter((t) => (t.allocatable['cpu'] ?? 0) >= cpu && (t.allocatable['memory'] ?? 0) >= mem && (t.allocatable['pods'] ?? 0) >= n.pods.length);
+    if (fitting.length === 0) out.push(`${n.name}: no instance type option holds its pods (${cpu}m cpu, ${mem} B)`);
+  }
+  // Skew over the zones a pod of the group may use (its own zone constraint ∩ NodePool zones).
+  for (const [app, counts] of spreadCount) {
+    const sample = [...pods.values()].find((p) => p.app === app)!;
+    const allowedZones = sample.allowed.get('topology.kubernetes.io/zone');
+    const domains = [...poolZones].filter((z) => !allowedZones || allowedZones.includes(z));
+    const vals = domains.map((z) => counts.get(z) ?? 0);
+    const skew = Math.max(...vals) - Math.min(...vals);
+    if (skew > 1) out.push(`${app}: zone skew ${skew} over [${domains.map((z, i) => `${z}=${vals[i]}`).join(' ')}] (domains: NodePool zones allowed by the pod; approximate)`);
+  }
+  return out;
+}
+
+interface Compared {
+  id: string;
+  error?: string;
+  onlyBerth: string[];
+  onlyKarpenter: string[];
+  berthViolations: string[];
+  karpenterViolations: string[];
+  berthNodes: number;
+  karpenterNodes: number;
+  berthCost: number;
+  karpenterCost: number;
+  berthErrors: Record<string, string>;
+  karpenterErrors: Record<string, string>;
+}
+
+function compare(c: KarpenterCase, b: ProvisionPlan | { error: string }, k: OracleResult): Compared {
+  const base = { id: c.id, onlyBerth: [], onlyKarpenter: [], berthViolations: [], karpenterViolations: [], berthNodes: 0, karpenterNodes: 0, berthCost: 0, karpenterCost: 0, berthErrors: {}, karpenterErrors: {} };
+  if ('error' in b) return { ...base, error: b.error };
+  if (k.error) return { ...base, error: `oracle: ${k.error}` };
+  const berthPlaced = new Set(b.placements.map((p) => p.pod));
+  const kPlaced = new Set(k.nodeClaims.flatMap((n) => n.pods ?? []));
+  const infos = podInfos(c);
+  return {
+    id: c.id,
+    onlyBerth: [...berthPlaced].filter((p) => !kPlaced.has(p)).sort(),
+    onlyKarpenter: [...kPlaced].filter((p) => !berthPlaced.has(p)).sort(),
+    berthViolations: violations(berthNodes(b), infos, c),
+    karpenterViolations: violations(oracleNodes(k), infos, c),
+    berthNodes: b.nodeClaims.length,
+    karpenterNodes: k.nodeClaims.length,
+    berthCost: b.costPerHour,
+    karpenterCost: Math.round(k.nodeClaims.reduce((s, n) => s + n.price, 0) * 1e6) / 1e6,
+    berthErrors: Object.fromEntries(b.unschedulable.map((u) => [u.pod, u.message])),
+    karpenterErrors: k.podErrors,
+  };
+}
+
+const disagrees = (r: Compared) => r.error !== undefined || r.onlyBerth.length > 0 || r.onlyKarpenter.length > 0;
+
+async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Compared> {
+  const k = await oracle.run(c);
+  return compare(c, runBerth(c), k);
+}
+
+/** Greedy shrink: drop NodePools, then pods, one at a time while the disagreement stays. */
+async function minimize(oracle: KarpenterOracle, c: KarpenterCase): Promise<KarpenterCase> {
+  let cur = c;
+  let budget = 150;
+  for (const field of ['nodePools', 'pods'] as const) {
+    let i = 0;
+    while (i < cur[field].length && budget-- > 0) {
+      if (field === 'nodePools' && cur.nodePools.length === 1) break;
+      const next = { ...cur, [field]: cur[field].filter((_, j) => j !== i) };
+      if (next.pods.length > 0 && disagrees(await runOne(oracle, next))) cur = next;
+      else i++;
+    }
+  }
+  return cur;
+}
+
+function arg(name: string, fallback?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+async function main(): Promise<void> {
+  const oraclePath = arg('oracle', join(here, 'oracle-karpenter', 'oracle'))!;
+  if (!existsSync(oraclePath)) {
+    process.stderr.write(`no oracle at ${oraclePath}: run conformance/oracle-karpenter/build.sh\n`);
+    process.exit(2);
+  }
+  const verbose = process.argv.includes('--verbose');
+  const oracle = new KarpenterOracle(oraclePath);
+  const replay = arg('replay');
+  if (replay) {
+    const c = (JSON.parse(readFileSync(replay, 'utf8')) as { case: KarpenterCase }).case;
+    const r = await runOne(oracle, c);
+    process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+    await oracle.close();
+    return;
+  }
+  const n = Number(arg('cases', '100'));
+  const seed = Number(arg('seed', '1'));
+  const gens = fc.sample(caseGenArb, { numRuns: n, seed });
+  const results: Compared[] = [];
+  const regDir = join(here, 'karpenter-regressions');
+  let written = 0;
+  const t0 = Date.now();
+  for (let i = 0; i < gens.length; i++) {
+    const c = buildCase(`s${seed}-${i}`, gens[i]!);
+    const r = await runOne(oracle, c);
+    results.push(r);
+    if (verbose || disagrees(r)) {
+      process.stdout.write(`${c.id}: pods=${c.pods.length} pools=${c.nodePools.length} berth ${r.berthNodes} nodes ${r.berthCost.toFixed(4)}$/h | karpenter ${r.karpenterNodes} nodes ${r.karpenterCost.toFixed(4)}$/h`);
+      process.stdout.write(disagrees(r) ? `  DISAGREE onlyBerth=[${r.onlyBerth.join(' ')}] onlyKarpenter=[${r.onlyKarpenter.join(' ')}]${r.error ? ` error=${r.error.slice(0, 300)}` : ''}\n` : '\n');
+    }
+    if (disagrees(r) && !r.error && written < 20) {
+      const small = await minimize(oracle, c);
+      const sr = await runOne(oracle, small);
+      mkdirSync(regDir, { recursive: true });
+      const file = join(regDir, `${c.id}.json`);
+      writeFileSync(file, `${JSON.stringify({ seed, index: i, note: 'minimized: pods placed by one side only', result: sr, case: small }, null, 2)}\n`);
+      process.stdout.write(`  minimized to ${small.nodePools.length} pool(s), ${small.pods.length} pod(s): ${file}\n`);
+      written++;
+    }
+  }
+  await oracle.close();
+  const ok = results.filter((r) => !r.error);
+  const agree = ok.filter((r) => !disagrees(r));
+  const both = agree.filter((r) => r.karpenterNodes > 0 && r.berthNodes > 0);
+  const bv = ok.filter((r) => r.berthViolations.length > 0);
+  const kv = ok.filter((r) => r.karpenterViolations.length > 0);
+  const hard = (v: string[]) => v.filter((x) => !x.includes('zone skew'));
+  const summary = {
+    cases: results.length,
+    errors: results.length - ok.length,
+    feasibilityAgreementPct: Math.round((1000 * agree.length) / Math.max(1, ok.length)) / 10,
+    disagreements: ok.length - agree.length,
+    berthConstraintViolations: { cases: bv.filter((r) => hard(r.berthViolations).length > 0).length, zoneSkewCases: bv.length },
+    karpenterConstraintViolations: { cases: kv.filter((r) => hard(r.karpenterViolations).length > 0).length, zoneSkewCases: kv.length },
+    meanNodes: { berth: mean(agree.map((r) => r.berthNodes)), karpenter: mean(agree.map((r) => r.karpenterNodes)) },
+    meanCostPerHour: { berth: mean(agree.map((r) => r.berthCost)), karpenter: mean(agree.map((r) => r.karpenterCost)) },
+    meanNodeRatioBerthOverKarpenter: mean(both.map((r) => r.berthNodes / r.karpenterNodes)),
+    meanCostRatioBerthOverKarpenter: mean(both.map((r) => r.berthCost / r.karpenterCost)),
+    totalCostRatio: both.reduce((s, r) => s + r.berthCost, 0) / both.reduce((s, r) => s + r.karpenterCost, 0),
+    seconds: (Date.now() - t0) / 1000,
+  };
+  for (const r of ok) {
+    for (const v of hard(r.berthViolations)) process.stdout.write(`${r.id}: berth violates: ${v}\n`);
+    for (const v of hard(r.karpenterViolations)) process.stdout.write(`${r.id}: karpenter violates: ${v}\n`);
+  }
+  process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  const jsonOut = arg('json');
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ summary, results }, null, 1));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,344 @@
+// Command oracle runs Karpenter's provisioning scheduler (sigs.k8s.io/karpenter
+// pkg/controllers/provisioning/scheduling) on berth's provisioning cases, one JSON
+// case per stdin line, one JSON result per stdout line. See README.md.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
+	fakecr "sigs.k8s.io/controller-runtime/pkg/client/fake"
+	crlog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	v1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
+	"sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
+	"sigs.k8s.io/karpenter/pkg/controllers/state"
+	"sigs.k8s.io/karpenter/pkg/events"
+	"sigs.k8s.io/karpenter/pkg/operator/injection"
+	"sigs.k8s.io/karpenter/pkg/operator/options"
+	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/daemonset"
+	nodepoolutils "sigs.k8s.io/karpenter/pkg/utils/nodepool"
+)
+
+// awsWellKnownLabels are the instance-type labels the AWS provider registers as
+// well-known, so that NodePool and pod requirements on them narrow instance types.
+var awsWellKnownLabels = []string{
+	"karpenter.k8s.aws/instance-category",
+	"karpenter.k8s.aws/instance-family",
+	"karpenter.k8s.aws/instance-generation",
+	"karpenter.k8s.aws/instance-size",
+	"karpenter.k8s.aws/instance-cpu",
+	"karpenter.k8s.aws/instance-memory",
+	"karpenter.k8s.aws/instance-hypervisor",
+}
+
+func init() {
+	v1.WellKnownLabels = v1.WellKnownLabels.Insert(awsWellKnownLabels...)
+}
+
+type caseInput struct {
+	ID            json.RawMessage     `json:"id"`
+	NodePools     []*v1.NodePool      `json:"nodePools"`
+	Pods          []*corev1.Pod       `json:"pods"`
+	InstanceTypes []berthInstanceType `json:"instanceTypes"`
+	DaemonSets    []*appsv1.DaemonSet `json:"daemonSets,omitempty"`
+}
+
+type berthOffering struct {
+	Zone         string  `json:"zone"`
+	CapacityType string  `json:"capacityType"`
+	Price        float64 `json:"price"`
+	Available    bool    `json:"available"`
+}
+
+type berthOverhead struct {
+	KubeReserved      map[string]int64 `json:"kubeReserved"`
+	SystemReserved    map[string]int64 `json:"systemReserved"`
+	EvictionThreshold map[string]int64 `json:"evictionThreshold"`
+}
+
+// berthInstanceType is berth's InstanceType as JSON.stringify writes it: cpu in
+// millicores, memory and ephemeral-storage in bytes, pods as a count.
+type berthInstanceType struct {
+	Name         string              `json:"name"`
+	Labels       map[string]string   `json:"labels"`
+	Requirements map[string][]string `json:"requirements"`
+	Capacity     map[string]int64    `json:"capacity"`
+	Overhead     berthOverhead       `json:"overhead"`
+	Offerings    []berthOffering     `json:"offerings"`
+}
+
+type nodeClaimOut struct {
+	NodePool            string   `json:"nodePool"`
+	InstanceTypeOptions []string `json:"instanceTypeOptions"`
+	Zones               []string `json:"zones"`
+	CapacityTypes       []string `json:"capacityTypes"`
+	Pods                []string `json:"pods"`
+	Price               float64  `json:"price"`
+	InstanceType        string   `json:"instanceType"`
+	Zone                string   `json:"zone"`
+	CapacityType        string   `json:"capacityType"`
+}
+
+type resultOut struct {
+	ID         json.RawMessage   `json:"id"`
+	Error      string            `json:"error,omitempty"`
+	NodeClaims []nodeClaimOut    `json:"nodeClaims"`
+	PodErrors  map[string]string `json:"podErrors"`
+}
+
+func quantity(name string, v int64) resource.Quantity {
+	switch name {
+	case string(corev1.ResourceCPU):
+		return *resource.NewMilliQuantity(v, resource.DecimalSI)
+	case string(corev1.ResourceMemory), string(corev1.ResourceEphemeralStorage):
+		return *resource.NewQuantity(v, resource.BinarySI)
+	default:
+		return *resource.NewQuantity(v, resource.DecimalSI)
+	}
+}
+
+func resourceList(m map[string]int64) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for k, v := range m {
+		out[corev1.ResourceName(k)] = quantity(k, v)
+	}
+	return out
+}
+
+func toInstanceType(b berthInstanceType) *cloudprovider.InstanceType {
+	reqs := kscheduling.NewRequirements()
+	keys := make([]string, 0, len(b.Requirements))
+	for k := range b.Requirements {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		reqs.Add(kscheduling.NewRequirement(k, corev1.NodeSelectorOpIn, b.Requirements[k]...))
+	}
+	// The AWS labels berth's catalog does not set are absent from nodes of this type.
+	for _, k := range awsWellKnownLabels {
+		if !reqs.Has(k) {
+			reqs.Add(kscheduling.NewRequirement(k, corev1.NodeSelectorOpDoesNotExist))
+		}
+	}
+	offerings := cloudprovider.Offerings{}
+	for _, o := range b.Offerings {
+		offerings = append(offerings, &cloudprovider.Offering{
+			Requirements: kscheduling.NewLabelRequirements(map[string]string{
+				v1.CapacityTypeLabelKey:  o.CapacityType,
+				corev1.LabelTopologyZone: o.Zone,
+			}),
+			Price:     o.Price,
+			Available: o.Available,
+		})
+	}
+	return &cloudprovider.InstanceType{
+		Name:         b.Name,
+		Requirements: reqs,
+		Offerings:    offerings,
+		Capacity:     resourceList(b.Capacity),
+		Overhead: &cloudprovider.InstanceTypeOverhead{
+			KubeReserved:      resourceList(b.Overhead.KubeReserved),
+			SystemReserved:    resourceList(b.Overhead.SystemReserved),
+			EvictionThreshold: resourceList(b.Overhead.EvictionThreshold),
+		},
+	}
+}
+
+func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
+
+// cheapest returns the cheapest available offering of it compatible with reqs.
+func cheapest(it *cloudprovider.InstanceType, reqs kscheduling.Requirements) (*cloudprovider.Offering, bool) {
+	var best *cloudprovider.Offering
+	for _, o := range it.Offerings {
+		if !o.Available || !reqs.IsCompatible(o.Requirements, kscheduling.AllowUndefinedWellKnownLabels) {
+			continue
+		}
+		if best == nil || o.Price < best.Price {
+			best = o
+		}
+	}
+	return best, best != nil
+}
+
+func run(ctx context.Context, in *caseInput) (res resultOut) {
+	res.ID = in.ID
+	res.NodeClaims = []nodeClaimOut{}
+	res.PodErrors = map[string]string{}
+	defer func() {
+		if r := recover(); r != nil {
+			res.Error = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	its := make([]*cloudprovider.InstanceType, 0, len(in.InstanceTypes))
+	for _, b := range in.InstanceTypes {
+		its = append(its, toInstanceType(b))
+	}
+	for i, p := range in.Pods {
+		if p.Namespace == "" {
+			p.Namespace = "default"
+		}
+		if p.UID == "" {
+			p.UID = types.UID(fmt.Sprintf("uid-%s-%s-%d", p.Namespace, p.Name, i))
+		}
+	}
+	pools := []*v1.NodePool{}
+	for _, np := range in.NodePools {
+		if np.UID == "" {
+			np.UID = types.UID("np-" + np.Name)
+		}
+		pools = append(pools, np)
+	}
+	nodepoolutils.OrderByWeight(pools)
+	itMap := map[string][]*cloudprovider.InstanceType{}
+	for _, np := range pools {
+		itMap[np.Name] = its
+	}
+	dsPods := []*corev1.Pod{}
+	for _, ds := range in.DaemonSets {
+		pod := daemonset.PodForDaemonSet(ds)
+		if ds.Spec.Template.Spec.Affinity != nil && ds.Spec.Template.Spec.Affinity.NodeAffinity != nil &&
+			ds.Spec.Template.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+			if pod.Spec.Affinity == nil {
+				pod.Spec.Affinity = &corev1.Affinity{}
+			}
+			if pod.Spec.Affinity.NodeAffinity == nil {
+				pod.Spec.Affinity.NodeAffinity = &corev1.NodeAffinity{}
+			}
+			pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = ds.Spec.Template.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+		}
+		dsPods = append(dsPods, pod)
+	}
+
+	cp := fake.NewCloudProvider()
+	cp.InstanceTypes = its
+	kube := fakecr.NewFakeClient()
+	clk := clock.RealClock{}
+	cluster := state.NewCluster(clk, kube, cp)
+	topology, err := scheduling.NewTopology(ctx, kube, cluster, nil, pools, itMap, in.Pods)
+	if err != nil {
+		res.Error = "topology: " + err.Error()
+		return res
+	}
+	s := scheduling.NewScheduler(ctx, kube, pools, cluster, nil, topology, itMap, dsPods,
+		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil)
+	results, err := s.Solve(ctx, in.Pods)
+	if err != nil {
+		res.Error = "solve: " + err.Error()
+		return res
+	}
+	for p, e := range results.PodErrors {
+		res.PodErrors[podKey(p)] = e.Error()
+	}
+	for _, nc := range results.NewNodeClaims {
+		out := nodeClaimOut{NodePool: nc.NodePoolName}
+		type priced struct {
+			name  string
+			price float64
+			o     *cloudprovider.Offering
+		}
+		options := []priced{}
+		zones, cts := map[string]bool{}, map[string]bool{}
+		for _, it := range nc.InstanceTypeOptions {
+			o, ok := cheapest(it, nc.Requirements)
+			if !ok {
+				continue
+			}
+			options = append(options, priced{it.Name, o.Price, o})
+			for _, off := range it.Offerings {
+				if off.Available && nc.Requirements.IsCompatible(off.Requirements, kscheduling.AllowUndefinedWellKnownLabels) {
+					zones[off.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
+					cts[off.Requirements.Get(v1.CapacityTypeLabelKey).Any()] = true
+				}
+			}
+		}
+		sort.SliceStable(options, func(i, j int) bool {
+			if options[i].price != options[j].price {
+				return options[i].price < options[j].price
+			}
+			return options[i].name < options[j].name
+		})
+		for _, o := range options {
+			out.InstanceTypeOptions = append(out.InstanceTypeOptions, o.name)
+		}
+		if len(options) > 0 {
+			out.Price = options[0].price
+			out.InstanceType = options[0].name
+			out.Zone = options[0].o.Requirements.Get(corev1.LabelTopologyZone).Any()
+			out.CapacityType = options[0].o.Requirements.Get(v1.CapacityTypeLabelKey).Any()
+		}
+		out.Zones = sortedKeys(zones)
+		out.CapacityTypes = sortedKeys(cts)
+		for _, p := range nc.Pods {
+			out.Pods = append(out.Pods, podKey(p))
+		}
+		sort.Strings(out.Pods)
+		res.NodeClaims = append(res.NodeClaims, out)
+	}
+	return res
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func main() {
+	crlog.SetLogger(logrDiscard())
+	ctx := injection.WithControllerName(context.Background(), "provisioner")
+	ctx = options.ToContext(ctx, &options.Options{
+		PreferencePolicy:  options.PreferencePolicyRespect,
+		MinValuesPolicy:   options.MinValuesPolicyStrict,
+		IgnoreDRARequests: true,
+		CPURequests:       1000,
+		FeatureGates:      options.FeatureGates{ReservedCapacity: true},
+	})
+	r := bufio.NewReaderSize(os.Stdin, 1<<20)
+	w := bufio.NewWriter(os.Stdout)
+	enc := json.NewEncoder(w)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(strings.TrimSpace(string(line))) > 0 {
+			var in caseInput
+			var res resultOut
+			if derr := json.Unmarshal(line, &in); derr != nil {
+				res = resultOut{ID: in.ID, Error: "decode: " + derr.Error(), NodeClaims: []nodeClaimOut{}, PodErrors: map[string]string{}}
+			} else {
+				res = run(ctx, &in)
+			}
+			if res.ID == nil {
+				res.ID = json.RawMessage("null")
+			}
+			_ = enc.Encode(res)
+			_ = w.Flush()
+		}
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "read:", err)
+			os.Exit(1)
+		}
+	}
+}
