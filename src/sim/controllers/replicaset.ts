@@ -1,0 +1,178 @@
+// The ReplicaSet controller (pkg/controller/replicaset): keeps the number of
+// active pods it controls at spec.replicas, creating pods from its template and
+// deleting surplus ones in ActivePodsWithRanks order. Creations and deletions
+// take effect at once in the simulation, so upstream's expectations bookkeeping
+// and slow-start batches (burstReplicas) have nothing to wait for and are left
+// out. Status is computed from the store whenever it is read.
+//
+// New pods are copies of the compiled template Pod with a new identity (name,
+// uid, owner reference, creation time, unbound and Pending); the template is
+// not recompiled, so matchLabelKeys in the template see only the labels the
+// template itself carries (not ones added after compilation).
+
+import type { Pod } from '../../model/pod.js';
+import type { Selector } from '../../model/selector.js';
+import type { World } from '../world.js';
+import { podsToDelete } from './active-pods.js';
+
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+export interface SimReplicaSet {
+  readonly namespace: string;
+  readonly name: string;
+  /** namespace/name */
+  readonly key: string;
+  readonly uid: string;
+  replicas: number;
+  readonly selector: Selector;
+  /** The compiled pod template (labels included) new pods copy. */
+  readonly template: Pod;
+  readonly minReadySeconds: number;
+  /** uid of the controlling Deployment, '' when none. */
+  readonly owner: string;
+  readonly creation: number;
+  /** deployment.kubernetes.io/desired-replicas and max-replicas, when set. */
+  desiredReplicasAnnotation?: number;
+  maxReplicasAnnotation?: number;
+  /** deployment.kubernetes.io/revision */
+  revision?: number;
+}
+
+export interface ReplicaSetStatus {
+  /** Active (not terminating) pods. */
+  readonly replicas: number;
+  readonly readyReplicas: number;
+  /** Ready for at least minReadySeconds. */
+  readonly availableReplicas: number;
+}
+
+export type ReplicaSetInit = Omit<SimReplicaSet, 'key' | 'creation'> & { readonly creation?: number };
+
+export class ReplicaSetController {
+  readonly replicaSets = new Map<string, SimReplicaSet>();
+  private readonly byUid = new Map<string, SimReplicaSet>();
+  private readonly queued = new Set<string>();
+  private readonly listeners: ((rs: SimReplicaSet) => void)[] = [];
+
+  constructor(readonly world: World) {}
+
+  start(): void {
+    this.world.onChange((c) => {
+      if (c.kind === 'nodeAdded' || c.kind === 'nodeDeleted') return;
+      const rs = this.ownerOf(c.pod);
+      if (!rs) return;
+      if (c.kind === 'podReady' && rs.minReadySeconds > 0) {
+        // Availability changes minReadySeconds after readiness: requeue then.
+        this.world.engine.after(rs.minReadySeconds * 1000, 'rs-min-ready', () => this.changed(rs));
+      }
+      this.enqueue(rs);
+      this.changed(rs);
+    });
+  }
+
+  /** Subscribes to changes of a ReplicaSet's spec or of its pods (what a Deployment watches). */
+  onReplicaSetChange(listener: (rs: SimReplicaSet) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(rs: SimReplicaSet): void {
+    if (!this.byUid.has(rs.uid)) return;
+    for (const l of this.listeners) l(rs);
+  }
+
+  add(init: ReplicaSetInit): SimReplicaSet {
+    const key = `${init.namespace}/${init.name}`;
+    if (this.replicaSets.has(key)) throw new Error(`replicaset ${key} already exists`);
+    const rs: SimReplicaSet = { ...init, key, creation: init.creation ?? this.world.engine.now };
+    this.replicaSets.set(key, rs);
+    this.byUid.set(rs.uid, rs);
+    // Selector-defaulting plugins (PodTopologySpread's system defaults) look owners up here.
+    this.world.cluster.replicaSets.push({ namespace: rs.namespace, name: rs.name, uid: rs.uid, selector: rs.selector });
+    this.world.engine.record('ReplicaSetCreated', { replicaSet: key, replicas: rs.replicas });
+    this.enqueue(rs);
+    this.changed(rs);
+    return rs;
+  }
+
+  scale(rs: SimReplicaSet, replicas: number): void {
+    if (rs.replicas === replicas) return;
+    rs.replicas = replicas;
+    this.enqueue(rs);
+    this.changed(rs);
+  }
+
+  ownerOf(pod: Pod): SimReplicaSet | undefined {
+    const ref = pod.ownerReferences.find((r) => r.controller);
+    return ref ? this.byUid.get(ref.uid) : undefined;
+  }
+
+  /** Pods the ReplicaSet controls, terminating ones included, in store order. */
+  podsOf(rs: SimReplicaSet): Pod[] {
+    const out: Pod[] = [];
+    for (const p of this.world.cluster.pods()) if (p.ownerReferences.some((r) => r.controller && r.uid === rs.uid)) out.push(p);
+    return out;
+  }
+
+  status(rs: SimReplicaSet): ReplicaSetStatus {
+    const now = this.world.engine.now;
+    let replicas = 0;
+    let ready = 0;
+    let available = 0;
+    for (const p of this.podsOf(rs)) {
+      if (p.terminating) continue;
+      replicas++;
+      const since = this.world.readySince(p.key);
+      if (since === undefined) continue;
+      ready++;
+      if (now - since >= rs.minReadySeconds * 1000) available++;
+    }
+    return { replicas, readyReplicas: ready, availableReplicas: available };
+  }
+
+  private enqueue(rs: SimReplicaSet): void {
+    if (this.queued.has(rs.key)) return;
+    this.queued.add(rs.key);
+    this.world.engine.at(this.world.engine.now, 'rs-sync', () => {
+      this.queued.delete(rs.key);
+      this.sync(rs);
+    });
+  }
+
+  /** manageReplicas */
+  private sync(rs: SimReplicaSet): void {
+    const active = this.podsOf(rs).filter((p) => !p.terminating);
+    const diff = active.length - rs.replicas;
+    if (diff < 0) {
+      for (let i = 0; i < -diff; i++) this.world.createPod(this.newPod(rs));
+    } else if (diff > 0) {
+      const related = rs.owner ? [...this.replicaSets.values()].filter((r) => r.owner === rs.owner).flatMap((r) => this.podsOf(r)) : active;
+      const victims = podsToDelete(active, related, diff, (k) => this.world.readySince(k), this.world.engine.now);
+      for (const v of victims) this.world.deletePod(v.key, 'ScaledDown');
+    }
+  }
+
+  private newPod(rs: SimReplicaSet): Pod {
+    const { cluster, engine } = this.world;
+    let name: string;
+    do {
+      let suffix = '';
+      for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[engine.rand.intn(NAME_ALPHABET.length)];
+      name = `${rs.name}-${suffix}`;
+    } while (cluster.getPod(`${rs.namespace}/${name}`));
+    return {
+      ...rs.template,
+      namespace: rs.namespace,
+      name,
+      key: `${rs.namespace}/${name}`,
+      uid: this.world.newUid(),
+      labels: { ...rs.template.labels },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.name, uid: rs.uid, controller: true }],
+      creation: engine.now,
+      nodeName: '',
+      nominatedNodeName: '',
+      phase: 'Pending',
+      terminating: false,
+      preemptedByScheduler: false,
+    };
+  }
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { backoffDurationMs } from './scheduler-loop.js';
+import { createSimulation } from './simulation.js';
+import { clusterWithNodes, node, pod } from './test-fixtures.js';
+
+describe('backoffDurationMs', () => {
+  const cases: { name: string; attempts: number; want: number }[] = [
+    { name: 'no attempt yet', attempts: 0, want: 0 },
+    { name: 'first failure: initial 1 s', attempts: 1, want: 1000 },
+    { name: 'doubles', attempts: 2, want: 2000 },
+    { name: 'doubles again', attempts: 4, want: 8000 },
+    { name: 'capped at 10 s', attempts: 5, want: 10_000 },
+    { name: 'stays capped', attempts: 40, want: 10_000 },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(backoffDurationMs(c.attempts), c.want));
+});
+
+const attemptsOf = (log: readonly { t: number; type: string; [k: string]: unknown }[], key: string) =>
+  log.filter((r) => (r.type === 'FailedScheduling' || r.type === 'Scheduled') && r['pod'] === key).map((r) => `${r.type}@${r.t}`);
+
+describe('SchedulerLoop requeueing', () => {
+  const cases: { name: string; popFromBackoffQ: boolean; want: string[] }[] = [
+    {
+      // Fails at 0 (backoff expiry 1000, released when the 2000 window starts); a node
+      // added at 200 moves it to the backoffQ; second failure at 2000 backs off 2 s
+      // (expiry 4000); the fitting node added at 2500 lets it in at 5000.
+      name: 'without PopFromBackoffQ the pod waits out its backoff',
+      popFromBackoffQ: false,
+      want: ['FailedScheduling@0', 'FailedScheduling@2000', 'Scheduled@5000'],
+    },
+    {
+      name: 'with PopFromBackoffQ (the default) an idle queue retries at once',
+      popFromBackoffQ: true,
+      want: ['FailedScheduling@0', 'FailedScheduling@200', 'Scheduled@2500'],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+      cluster.addPod(pod('big', { cpu: '2' }));
+      const sim = createSimulation(cluster, { queue: { popFromBackoffQ: c.popFromBackoffQ } });
+      sim.engine.at(200, 'add', () => sim.world.addNode(node('small2', '1')));
+      sim.engine.at(2500, 'add', () => sim.world.addNode(node('large', '4')));
+      sim.engine.run(20_000);
+      assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), c.want);
+    });
+  }
+
+  it('reports the exact FailedScheduling message', () => {
+    const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+    cluster.addPod(pod('big', { cpu: '2' }));
+    const sim = createSimulation(cluster);
+    sim.engine.run(0);
+    const failed = sim.engine.log.find((r) => r.type === 'FailedScheduling')!;
+    assert.equal(failed['message'], '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+  });
+
+  it('retries an unschedulable pod without cluster events after more than 5 minutes, on the 30 s flush', () => {
+    const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+    cluster.addPod(pod('big', { cpu: '2' }));
+    const sim = createSimulation(cluster);
+    sim.engine.run(700_000);
+    assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'FailedScheduling@330000', 'FailedScheduling@660000']);
+  });
+
+  it('orders the activeQ by priority (PrioritySort), then arrival', () => {
+    const cluster = clusterWithNodes([{ name: 'n', cpu: '4' }]);
+    cluster.addPod(pod('low', { priority: 1 }));
+    cluster.addPod(pod('high', { priority: 10 }));
+    cluster.addPod(pod('low2', { priority: 1 }));
+    const sim = createSimulation(cluster);
+    sim.engine.run(0);
+    assert.deepEqual(sim.engine.log.filter((r) => r.type === 'Scheduled').map((r) => r['pod']), ['default/high', 'default/low', 'default/low2']);
+  });
+
+  it('preempts: the victim terminates for its grace period, the preemptor is nominated and then bound', () => {
+    const cluster = clusterWithNodes([{ name: 'n', cpu: '2' }]);
+    cluster.addPod(pod('victim', { cpu: '2', priority: 1, nodeName: 'n', grace: 15 }));
+    cluster.addPod(pod('vip', { cpu: '2', priority: 100 }));
+    const sim = createSimulation(cluster);
+    sim.engine.run(1000);
+    assert.equal(sim.world.cluster.getPod('default/victim')!.terminating, true);
+    assert.equal(sim.world.cluster.getPod('default/vip')!.nominatedNodeName, 'n');
+    assert.equal(sim.scheduler.nominatedNodeOf(sim.world.cluster.getPod('default/vip')!), 'n');
+    sim.engine.run(60_000);
+    const types = sim.engine.log.filter((r) => r['pod'] === 'default/victim' || r['pod'] === 'default/vip').map((r) => `${r.type}:${String(r['pod']).slice(8)}@${r.t}`);
+    assert.deepEqual(types.slice(0, 5), ['Preempted:victim@0', 'PodTerminating:victim@0', 'FailedScheduling:vip@0', 'PodDeleted:victim@15000', 'Scheduled:vip@15000']);
+    assert.equal(sim.world.cluster.getPod('default/vip')!.nodeName, 'n');
+  });
+
+  it('does not preempt again while its victims are still terminating on the nominated node', () => {
+    const cluster = clusterWithNodes([{ name: 'n', cpu: '2' }]);
+    cluster.addPod(pod('victim', { cpu: '2', priority: 1, nodeName: 'n', grace: 15 }));
+    cluster.addPod(pod('vip', { cpu: '2', priority: 100 }));
+    const sim = createSimulation(cluster);
+    sim.engine.at(5000, 'add', () => sim.world.addNode(node('tiny', '1')));
+    sim.engine.run(10_000);
+    const messages = sim.engine.log.filter((r) => r.type === 'FailedScheduling').map((r) => String(r['message']));
+    assert.equal(messages.length, 2);
+    assert.match(messages[0]!, /preemption: found a potential placement for pod on node n, preempting 1 victims$/);
+    assert.match(messages[1]!, /preemption: not eligible due to a terminating pod on the nominated node\.$/);
+    assert.equal(sim.engine.log.filter((r) => r.type === 'Preempted').length, 1);
+  });
+});

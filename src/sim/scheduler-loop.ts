@@ -1,0 +1,267 @@
+// kube-scheduler's scheduling queue and binding cycle, driven by simulated time:
+// an activeQ ordered by the profile's QueueSort plugin, a backoffQ, and a pool of
+// unschedulable pods. Defaults are upstream's (pkg/scheduler/backend/queue): 1 s
+// initial backoff doubling per failed attempt up to 10 s, backoff expiries
+// truncated to 1 s windows, unschedulable pods flushed every 30 s once they have
+// waited more than 5 minutes, and (SchedulerPopFromBackoffQ, on by default) a pod
+// still backing off is popped when the activeQ is empty.
+//
+// Requeueing is deliberately coarser than upstream's queueing hints: every cluster
+// event that can make a pod schedulable (node added, assigned pod added, updated
+// or deleted) moves every unschedulable pod back, to the backoffQ while it is
+// still backing off, else to the activeQ. Scheduling and binding take no
+// simulated time. Pods with scheduling gates are left alone (they never enter
+// the queue here).
+
+import type { QueuedPod } from '../scheduler/framework.js';
+import type { Scheduler } from '../scheduler/scheduler.js';
+import type { Pod } from '../model/pod.js';
+import type { ClusterChange, World } from './world.js';
+
+export interface QueueOptions {
+  readonly initialBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+  readonly maxInUnschedulableMs?: number;
+  /** SchedulerPopFromBackoffQ (default on in v1.37). */
+  readonly popFromBackoffQ?: boolean;
+}
+
+export const DEFAULT_INITIAL_BACKOFF_MS = 1000;
+export const DEFAULT_MAX_BACKOFF_MS = 10_000;
+export const DEFAULT_MAX_IN_UNSCHEDULABLE_MS = 5 * 60_000;
+const BACKOFF_WINDOW_MS = 1000;
+const UNSCHEDULABLE_FLUSH_PERIOD_MS = 30_000;
+
+/** calculateBackoffDuration for a single pod: initial × 2^(attempts−1), capped; 0 before any attempt. */
+export function backoffDurationMs(attempts: number, initialMs = DEFAULT_INITIAL_BACKOFF_MS, maxMs = DEFAULT_MAX_BACKOFF_MS): number {
+  if (attempts <= 0) return 0;
+  let d = initialMs;
+  for (let i = 1; i < attempts; i++) {
+    if (d >= maxMs) break;
+    d *= 2;
+  }
+  return Math.min(d, maxMs);
+}
+
+interface Entry {
+  readonly key: string;
+  /** When the pod last entered the queue or failed an attempt (QueuedPodInfo.Timestamp). */
+  timestamp: number;
+  readonly seq: number;
+  attempts: number;
+}
+
+export type QueueName = 'active' | 'backoff' | 'unschedulable';
+
+export class SchedulerLoop {
+  private readonly entries = new Map<string, Entry>();
+  private readonly where = new Map<string, QueueName>();
+  private seq = 0;
+  private scheduleQueued = false;
+  private leftoverTimerAt = -1;
+  private backoffFlushAt = -1;
+  private readonly initialBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly maxInUnschedulableMs: number;
+  private readonly popFromBackoffQ: boolean;
+
+  constructor(
+    readonly world: World,
+    readonly scheduler: Scheduler,
+    opts: QueueOptions = {},
+  ) {
+    this.initialBackoffMs = opts.initialBackoffMs ?? DEFAULT_INITIAL_BACKOFF_MS;
+    this.maxBackoffMs = opts.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
+    this.maxInUnschedulableMs = opts.maxInUnschedulableMs ?? DEFAULT_MAX_IN_UNSCHEDULABLE_MS;
+    this.popFromBackoffQ = opts.popFromBackoffQ ?? true;
+  }
+
+  /** Queues the cluster's pending pods of this profile and starts reacting to changes. */
+  start(): void {
+    for (const pod of this.world.cluster.pendingPods()) this.admit(pod);
+    this.world.onChange((c) => this.onChange(c));
+    this.kick();
+  }
+
+  /** Which queue holds the pod, if any. */
+  queueOf(key: string): QueueName | undefined {
+    return this.where.get(key);
+  }
+
+  /** The aligned backoff expiry (getBackoffTime); the pod is released once a later window starts. */
+  backoffExpiry(key: string): number | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    const end = e.timestamp + backoffDurationMs(e.attempts, this.initialBackoffMs, this.maxBackoffMs);
+    return end - (end % BACKOFF_WINDOW_MS);
+  }
+
+  private isBackingOff(e: Entry): boolean {
+    const now = this.world.engine.now;
+    return this.backoffExpiry(e.key)! >= now - (now % BACKOFF_WINDOW_MS);
+  }
+
+  private admit(pod: Pod): void {
+    if (pod.schedulerName !== this.scheduler.framework.profileName || pod.schedulingGates.length > 0) return;
+    if (this.entries.has(pod.key)) return;
+    this.entries.set(pod.key, { key: pod.key, timestamp: this.world.engine.now, seq: this.seq++, attempts: 0 });
+    this.where.set(pod.key, 'active');
+  }
+
+  private forget(key: string): void {
+    this.entries.delete(key);
+    this.where.delete(key);
+  }
+
+  private onChange(c: ClusterChange): void {
+    switch (c.kind) {
+      case 'podAdded':
+        if (!c.pod.nodeName) {
+          this.admit(c.pod);
+          this.kick();
+        } else this.moveAllUnschedulable();
+        return;
+      case 'podUpdated':
+        if (c.pod.nodeName) this.moveAllUnschedulable();
+        return;
+      case 'podDeleted':
+        if (this.entries.has(c.pod.key)) this.forget(c.pod.key);
+        if (c.pod.nodeName) this.moveAllUnschedulable();
+        this.scheduler.clearNomination(c.pod);
+        return;
+      case 'nodeAdded':
+      case 'nodeDeleted':
+        this.moveAllUnschedulable();
+        return;
+      case 'podReady':
+        return;
+    }
+  }
+
+  /** movePodsToActiveOrBackoffQueue for every unschedulable pod. */
+  private moveAllUnschedulable(filter: (e: Entry) => boolean = () => true): void {
+    let moved = false;
+    for (const [key, q] of this.where) {
+      if (q !== 'unschedulable') continue;
+      const e = this.entries.get(key)!;
+      if (!filter(e)) continue;
+      this.where.set(key, this.isBackingOff(e) ? 'backoff' : 'active');
+      moved = true;
+    }
+    if (moved) {
+      this.armBackoffFlush();
+      this.kick();
+    }
+  }
+
+  private armBackoffFlush(): void {
+    let earliest = Infinity;
+    for (const [key, q] of this.where) if (q === 'backoff') earliest = Math.min(earliest, this.backoffExpiry(key)! + BACKOFF_WINDOW_MS);
+    if (earliest === Infinity) return;
+    const at = Math.max(earliest, this.world.engine.now);
+    // One pending flush covers every later one.
+    if (this.backoffFlushAt >= this.world.engine.now && this.backoffFlushAt <= at) return;
+    this.backoffFlushAt = at;
+    this.world.engine.at(at, 'backoff-flush', () => {
+      if (this.backoffFlushAt === at) this.backoffFlushAt = -1;
+      this.flushBackoff();
+    });
+  }
+
+  private flushBackoff(): void {
+    let moved = false;
+    for (const [key, q] of this.where) {
+      if (q === 'backoff' && !this.isBackingOff(this.entries.get(key)!)) {
+        this.where.set(key, 'active');
+        moved = true;
+      }
+    }
+    if (moved) this.kick();
+    this.armBackoffFlush();
+  }
+
+  private armLeftoverFlush(): void {
+    const now = this.world.engine.now;
+    const next = (Math.floor(now / UNSCHEDULABLE_FLUSH_PERIOD_MS) + 1) * UNSCHEDULABLE_FLUSH_PERIOD_MS;
+    if (this.leftoverTimerAt >= now) return;
+    this.leftoverTimerAt = next;
+    this.world.engine.at(next, 'unschedulable-flush', () => {
+      this.leftoverTimerAt = -1;
+      const t = this.world.engine.now;
+      this.moveAllUnschedulable((e) => t - e.timestamp > this.maxInUnschedulableMs);
+      if ([...this.where.values()].includes('unschedulable')) this.armLeftoverFlush();
+    });
+  }
+
+  private kick(): void {
+    if (this.scheduleQueued) return;
+    this.scheduleQueued = true;
+    this.world.engine.at(this.world.engine.now, 'schedule-one', () => {
+      this.scheduleQueued = false;
+      if (this.scheduleOne()) this.kick();
+    });
+  }
+
+  private queued(e: Entry): QueuedPod {
+    return { pod: this.world.cluster.getPod(e.key)!, timestamp: e.timestamp, seq: e.seq };
+  }
+
+  private popNext(): Entry | undefined {
+    const less = this.scheduler.framework.plugins.queueSort.less;
+    const pick = (name: QueueName, before: (a: Entry, b: Entry) => boolean) => {
+      let best: Entry | undefined;
+      for (const [key, q] of this.where) {
+        if (q !== name) continue;
+        const e = this.entries.get(key)!;
+        if (!best || before(e, best)) best = e;
+      }
+      return best;
+    };
+    const byQueueSort = (a: Entry, b: Entry) => less(this.queued(a), this.queued(b)) || (!less(this.queued(b), this.queued(a)) && a.seq < b.seq);
+    const active = pick('active', byQueueSort);
+    if (active) return active;
+    if (!this.popFromBackoffQ) return undefined;
+    return pick('backoff', (a, b) => {
+      const ea = this.backoffExpiry(a.key)!;
+      const eb = this.backoffExpiry(b.key)!;
+      return ea !== eb ? ea < eb : byQueueSort(a, b);
+    });
+  }
+
+  /** One scheduling cycle; false when there was nothing to schedule. */
+  private scheduleOne(): boolean {
+    const e = this.popNext();
+    if (!e) return false;
+    this.where.delete(e.key);
+    const pod = this.world.cluster.getPod(e.key);
+    if (!pod || pod.nodeName || pod.terminating) {
+      this.entries.delete(e.key);
+      return true;
+    }
+    e.attempts++;
+    const outcome = this.scheduler.schedulePod(pod);
+    const { engine } = this.world;
+    if (outcome.kind === 'scheduled') {
+      this.scheduler.clearNomination(pod);
+      this.entries.delete(e.key);
+      this.world.bindPod(pod.key, outcome.node);
+      return true;
+    }
+    const preemption = outcome.preemption;
+    if (preemption && preemption.nominatedNodeName) {
+      for (const v of preemption.victims) {
+        engine.record('Preempted', { pod: v.key, preemptor: pod.key, node: preemption.nominatedNodeName });
+        this.world.deletePod(v.key, 'Preempted', { preemptedByScheduler: true });
+      }
+      this.scheduler.nominate(pod, preemption.nominatedNodeName);
+      this.world.setNominatedNode(pod.key, preemption.nominatedNodeName);
+    } else if (preemption) {
+      this.scheduler.clearNomination(pod);
+    }
+    engine.record('FailedScheduling', { pod: pod.key, attempt: e.attempts, message: outcome.message });
+    e.timestamp = engine.now;
+    this.where.set(e.key, 'unschedulable');
+    this.armLeftoverFlush();
+    return true;
+  }
+}

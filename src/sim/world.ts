@@ -1,0 +1,131 @@
+// The simulated cluster: a ClusterState plus what the scheduler's model does not
+// carry (readiness), changed only through these methods so that every change is
+// logged and every subscriber (scheduler queue, controllers, pod lifecycle) hears
+// of it in the same order.
+
+import type { ClusterState } from '../cluster/state.js';
+import type { Node } from '../model/node.js';
+import type { Pod } from '../model/pod.js';
+import type { Engine } from './engine.js';
+
+export type ClusterChange =
+  | { readonly kind: 'podAdded'; readonly pod: Pod }
+  | { readonly kind: 'podUpdated'; readonly old: Pod; readonly pod: Pod }
+  | { readonly kind: 'podDeleted'; readonly pod: Pod }
+  | { readonly kind: 'podReady'; readonly pod: Pod }
+  | { readonly kind: 'nodeAdded'; readonly node: Node }
+  | { readonly kind: 'nodeDeleted'; readonly node: string };
+
+export type ChangeListener = (change: ClusterChange) => void;
+
+export class World {
+  private readonly listeners: ChangeListener[] = [];
+  /** Pod key → when its Ready condition turned True. */
+  private readonly readyAt = new Map<string, number>();
+  private uidSeq = 0;
+
+  constructor(
+    readonly engine: Engine,
+    readonly cluster: ClusterState,
+  ) {}
+
+  onChange(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  private notify(change: ClusterChange): void {
+    for (const l of this.listeners) l(change);
+  }
+
+  /** A fresh uid, unique within the run (names can be reused after a deletion). */
+  newUid(): string {
+    return `sim-uid-${++this.uidSeq}`;
+  }
+
+  createPod(pod: Pod): void {
+    this.cluster.addPod(pod);
+    this.engine.record('PodCreated', { pod: pod.key });
+    this.notify({ kind: 'podAdded', pod });
+  }
+
+  private replacePod(old: Pod, pod: Pod): void {
+    this.cluster.updatePod(pod);
+    this.notify({ kind: 'podUpdated', old, pod });
+  }
+
+  /** The binding the scheduler writes: nodeName set, phase still Pending until the kubelet starts it. */
+  bindPod(key: string, nodeName: string): void {
+    const old = this.mustGet(key);
+    this.engine.record('Scheduled', { pod: key, node: nodeName });
+    this.replacePod(old, { ...old, nodeName, nominatedNodeName: '' });
+  }
+
+  setNominatedNode(key: string, nodeName: string): void {
+    const old = this.mustGet(key);
+    this.replacePod(old, { ...old, nominatedNodeName: nodeName });
+  }
+
+  markRunning(key: string): void {
+    const old = this.cluster.getPod(key);
+    if (!old || old.terminating || old.phase === 'Running') return;
+    this.engine.record('PodRunning', { pod: key, node: old.nodeName });
+    this.replacePod(old, { ...old, phase: 'Running' });
+  }
+
+  markReady(key: string): void {
+    const pod = this.cluster.getPod(key);
+    if (!pod || pod.terminating || this.readyAt.has(key)) return;
+    this.readyAt.set(key, this.engine.now);
+    this.engine.record('PodReady', { pod: key });
+    this.notify({ kind: 'podReady', pod });
+  }
+
+  isReady(key: string): boolean {
+    return this.readyAt.has(key);
+  }
+
+  /** When the pod became ready, or undefined when it is not ready. */
+  readySince(key: string): number | undefined {
+    return this.readyAt.get(key);
+  }
+
+  /**
+   * A delete request. A pod not bound to a node goes at once (no kubelet has to
+   * stop it); a bound pod becomes terminating — it keeps its resources until the
+   * lifecycle removes it after its grace period — and stops being ready. A
+   * preemption victim also gets the DisruptionTarget condition
+   * (PreemptionByScheduler), which preemption reads on later attempts.
+   */
+  deletePod(key: string, reason: string, opts: { readonly preemptedByScheduler?: boolean } = {}): void {
+    const old = this.cluster.getPod(key);
+    if (!old || old.terminating) return;
+    if (!old.nodeName) {
+      this.engine.record('PodDeleted', { pod: key, reason });
+      this.removePod(key);
+      return;
+    }
+    this.readyAt.delete(key);
+    this.engine.record('PodTerminating', { pod: key, node: old.nodeName, reason, gracePeriodSeconds: old.terminationGracePeriodSeconds });
+    this.replacePod(old, { ...old, terminating: true, ...(opts.preemptedByScheduler ? { preemptedByScheduler: true } : {}) });
+  }
+
+  /** Removes a pod from the store (the end of graceful termination). */
+  removePod(key: string): void {
+    const pod = this.cluster.removePod(key);
+    if (!pod) return;
+    this.readyAt.delete(key);
+    this.notify({ kind: 'podDeleted', pod });
+  }
+
+  addNode(node: Node): void {
+    this.cluster.addNode(node);
+    this.engine.record('NodeAdded', { node: node.name });
+    this.notify({ kind: 'nodeAdded', node });
+  }
+
+  private mustGet(key: string): Pod {
+    const pod = this.cluster.getPod(key);
+    if (!pod) throw new Error(`pod ${key} does not exist`);
+    return pod;
+  }
+}
