@@ -298,3 +298,15 @@ describe('load errors', () => {
     for (const e of got) assert.doesNotMatch(e, /\n\s+at /);
   });
 });
+
+describe('load keeps what scheduling reads', () => {
+  test('a pod status DisruptionTarget condition marks a preemption victim', () => {
+    const victim = (reason: string) =>
+      lines(...POD_HEAD, '  nodeName: n1', 'status:', '  phase: Running', '  conditions:', `  - {type: DisruptionTarget, status: "True", reason: ${reason}}`);
+    for (const [reason, want] of [['PreemptionByScheduler', true], ['EvictionByEvictionAPI', false]] as const) {
+      const r = loadSources([{ name: 'in.yaml', text: victim(reason) }]);
+      assert.ok(r.ok);
+      assert.equal(r.input.pods[0]!.preemptedByScheduler, want, reason);
+    }
+  });
+});

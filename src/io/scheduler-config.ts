@@ -18,7 +18,8 @@ const percentage = z.number().int().min(0).max(100).nullable().optional();
 const profile = z.object({
   schedulerName: z.string().min(1).optional(),
   percentageOfNodesToScore: percentage,
-  plugins: z.record(z.enum(['multiPoint', 'preEnqueue', 'queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'bind', 'postBind']), pluginSet).optional(),
+  // partialRecord: a profile names only the extension points it changes (z.record over an enum wants them all).
+  plugins: z.partialRecord(z.enum(['multiPoint', 'preEnqueue', 'queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'bind', 'postBind']), pluginSet).optional(),
   pluginConfig: z.array(z.object({ name: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() })).optional(),
 });
 

@@ -209,7 +209,14 @@ export const podSchema = z.object({
   apiVersion: str.optional(),
   metadata,
   spec: podSpec,
-  status: z.object({ phase: str.optional(), nominatedNodeName: str.optional() }).optional(),
+  status: z
+    .object({
+      phase: str.optional(),
+      nominatedNodeName: str.optional(),
+      // Preemption reads the DisruptionTarget condition to tell its own victims apart.
+      conditions: z.array(z.object({ type: str, status: str, reason: str.optional() })).optional(),
+    })
+    .optional(),
 }) satisfies z.ZodType<Omit<PodManifest, 'kind'>>;
 
 export const nodeSchema = z.object({

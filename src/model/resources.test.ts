@@ -131,10 +131,10 @@ describe('computePodRequests: non-zero requests', () => {
     });
   }
 
-  it('scoring requests default every container, pod-level resources or not', () => {
-    const r = computePodRequests({ containers: [ctr({}), ctr({ cpu: '1' })], initContainers: [], podLevelRequests: exact({ memory: '1Gi' }) });
-    assert.deepEqual(r.scoring, { cpu: 1100, memory: 1024 * MI });
-    assert.deepEqual([r.nonZeroCpu, r.nonZeroMemory], [1000, 1024 * MI]);
+  it('scoring requests default every container and ignore pod-level requests (Fit scorer skips them upstream)', () => {
+    const r = computePodRequests({ containers: [ctr({}), ctr({ cpu: '1' })], initContainers: [], podLevelRequests: exact({ memory: '1Gi' }), overhead: exact({ memory: '1Mi' }) });
+    assert.deepEqual(r.scoring, { cpu: 1100, memory: 401 * MI });
+    assert.deepEqual([r.nonZeroCpu, r.nonZeroMemory], [1000, 1025 * MI]);
   });
 });
 

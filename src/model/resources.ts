@@ -134,9 +134,9 @@ function podLevelRequestsSet(spec: PodResourceSpec): boolean {
   return spec.podLevelRequests !== undefined && Object.keys(spec.podLevelRequests).some(isSupportedPodLevelResource);
 }
 
-function podRequestsWith(spec: PodResourceSpec, nonMissing: ExactResourceList | undefined): Record<string, bigint> {
+function podRequestsWith(spec: PodResourceSpec, nonMissing: ExactResourceList | undefined, skipPodLevel = false): Record<string, bigint> {
   const reqs = aggregate(spec, (c) => c.requests, nonMissing);
-  if (podLevelRequestsSet(spec)) {
+  if (!skipPodLevel && podLevelRequestsSet(spec)) {
     for (const [k, v] of Object.entries(spec.podLevelRequests!)) if (isSupportedPodLevelResource(k)) reqs[k] = v;
   }
   if (spec.overhead) addExact(reqs, spec.overhead);
@@ -152,7 +152,9 @@ export interface PodRequests {
   readonly nonZeroMemory: number;
   /**
    * Requests with every container's missing cpu/memory defaulted, as the
-   * NodeResourcesFit scorer computes them (unlike nonZero*, regardless of pod-level resources).
+   * NodeResourcesFit scorer computes them: from containers and overhead only, since
+   * upstream never sets enablePodLevelResources on Fit's own resourceAllocationScorer
+   * (so SkipPodLevelResources is true there, unlike in BalancedAllocation).
    */
   readonly scoring: ResourceList;
 }
@@ -173,6 +175,6 @@ export function computePodRequests(spec: PodResourceSpec): PodRequests {
     requests: toResourceList(requests),
     nonZeroCpu: nanosToResourceValue('cpu', nonZero.cpu ?? 0n),
     nonZeroMemory: nanosToResourceValue('memory', nonZero.memory ?? 0n),
-    scoring: toResourceList(podRequestsWith(spec, { cpu: DEFAULT_CPU_NANOS, memory: DEFAULT_MEMORY_NANOS })),
+    scoring: toResourceList(podRequestsWith(spec, { cpu: DEFAULT_CPU_NANOS, memory: DEFAULT_MEMORY_NANOS }, true)),
   };
 }

@@ -297,6 +297,19 @@ describe('nominated node first (TestPreferNominatedNodeFilterCallCounts)', () =>
     assert.equal(s.evaluatedNodes, 2);
   });
 
+  it('the absent nodes of a PreFilterResult name the plugins that rejected the nominated node too', () => {
+    // The absent status formats the diagnosis' plugin set, which the nominated-node pass already added to.
+    const cluster = clusterOf([mkNode('node1'), mkNode('node2', { unschedulable: true })]);
+    const sched = new Scheduler(cluster, (h) => buildFramework({}, {}, h));
+    const onlyNode2 = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In' as const, values: ['node2'] }] }] } };
+    const out = sched.schedulePod(mkPod('p', { affinity: { nodeAffinity: onlyNode2 } }, {}, { nominatedNodeName: 'node2' }));
+    assert.equal(out.kind, 'unschedulable');
+    assert.equal(
+      out.kind === 'unschedulable' && out.message,
+      "0/2 nodes are available: 1 node(s) didn't satisfy plugin(s) [NodeAffinity NodeUnschedulable], 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+    );
+  });
+
   it('a nomination recorded on the scheduler is used like status.nominatedNodeName', () => {
     const filter = trueFilter();
     const sched = fakeScheduler(clusterOf(namedNodes('node1', 'node2', 'node3')), { filters: [filter], scores: [{ plugin: equalPrioritizer(), weight: 1 }] });

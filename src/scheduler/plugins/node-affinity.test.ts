@@ -128,6 +128,22 @@ describe('NodeAffinity PreFilter and Filter (TestNodeAffinity)', () => {
     assert.ok(plugin.preFilter(new CycleState(), mkPod('p'), []).status.isSuccess());
   });
 
+  it('addedAffinity requirements written without values (Exists) work as in a pod', () => {
+    // Config args are not decoded by the manifest schema: `values` is simply absent.
+    const exists = { key: 'zone', operator: 'Exists' };
+    const { plugin } = buildPlugin<NA>(newNodeAffinity, {
+      addedAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [exists] }] },
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 5, preference: { matchExpressions: [exists] } }],
+      },
+    });
+    const state = new CycleState();
+    const pod = mkPod('p');
+    assert.ok(plugin.preFilter(state, pod, []).status.isSuccess());
+    assert.ok(plugin.filter(state, pod, nodeInfoWith(mkNode('a', { labels: { zone: 'z1' } }))).isSuccess());
+    assert.deepEqual(statusOf(plugin.filter(state, pod, nodeInfoWith(mkNode('b')))), ENFORCED);
+  });
+
   it('reason strings', () => {
     assert.equal(ERR_REASON_POD, "node(s) didn't match Pod's node affinity/selector");
     assert.equal(ERR_REASON_ENFORCED, "node(s) didn't match scheduler-enforced node affinity");

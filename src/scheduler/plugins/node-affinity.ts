@@ -45,15 +45,31 @@ function compileAt<T>(path: FieldPath, compile: () => T): T {
   }
 }
 
+/**
+ * Args come undecoded from the configuration: a requirement written without
+ * `values` (Exists, DoesNotExist) has none, as a nil slice decodes upstream.
+ */
+function decodeTerm(term: NodeSelectorTermManifest | undefined | null): NodeSelectorTermManifest {
+  const withValues = (reqs: NodeSelectorTermManifest['matchExpressions']) => reqs?.map((r) => ({ ...r, values: r.values ?? [] }));
+  const out: NodeSelectorTermManifest = {};
+  const exprs = withValues(term?.matchExpressions);
+  const fields = withValues(term?.matchFields);
+  if (exprs) out.matchExpressions = exprs;
+  if (fields) out.matchFields = fields;
+  return out;
+}
+
 function parseAddedAffinity(args: Readonly<Record<string, unknown>>): { required: NodeSelector | null; preferred: WeightedTerm[] } {
   const added = args.addedAffinity as AddedAffinityArgs | undefined | null;
   if (!added) return { required: null, preferred: [] };
   const req = added.requiredDuringSchedulingIgnoredDuringExecution;
-  const required = req ? compileAt(['addedAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'], () => compileNodeSelector(req)) : null;
+  const required = req
+    ? compileAt(['addedAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'], () => compileNodeSelector({ nodeSelectorTerms: (req.nodeSelectorTerms ?? []).map(decodeTerm) }))
+    : null;
   // Upstream's path for a preferred term leaves out "preference" (it validates the term in place).
   const preferred = (added.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t, i) => ({
     weight: t.weight,
-    matches: compileAt(['addedAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', i], () => compileNodeSelectorTerm(t.preference)),
+    matches: compileAt(['addedAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', i], () => compileNodeSelectorTerm(decodeTerm(t.preference))),
   }));
   return { required, preferred };
 }
