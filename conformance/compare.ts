@@ -110,7 +110,7 @@ export function compareResults(oracle: AttemptResult, berth: AttemptResult): Com
   if (oracle.error && berth.error) {
     // Both reject the input (e.g. an invalid configuration): the field error must be the same.
     // The oracle prefixes args errors with their place in the config; berth says where differently.
-    const core = oracle.error.replace(/^config: (profiles\[\d+\]\.pluginConfig\[\d+\]\.args\.)?/, '');
+    const core = oracle.error.replace(/^config: /, '').replace(/profiles\[\d+\]\.pluginConfig\[\d+\]\.args\./g, '');
     if (!berth.error.includes(core)) out.push({ dimension: 'error', expected: `rejected: ${oracle.error}`, actual: berth.error });
     return { compared, mismatches: out };
   }

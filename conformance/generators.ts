@@ -759,7 +759,10 @@ interface CaseDraw {
   readonly priorityClasses: 'none' | 'classes' | 'globalDefault';
   readonly owners: readonly OwnerDraw[];
   readonly config: Json | undefined;
-  /** Fill every node to its pod capacity, so the pending pod fits only by preempting. */
+  /**
+   * Fill every node to its pod capacity, so the pending pod fits only by
+   * preempting, with PDBs over common labels so candidates differ in violations.
+   */
   readonly crowded: boolean;
   /** Bound pods share a few start times, so preemption's ordering meets ties. */
   readonly sameStart: boolean;
@@ -791,7 +794,7 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
   priorityClasses: fc.oneof({ weight: 8, arbitrary: fc.constant('none' as const) }, { weight: 1, arbitrary: pick(['classes', 'globalDefault'] as const) }),
   owners: fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(ownerDrawArb, { minLength: 1, maxLength: 3 }) }),
   config: maybe(configArb, 25),
-  crowded: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  crowded: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   sameStart: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   ghostNomination: fc.oneof({ weight: 10, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   offset: fc.nat(1000),
@@ -839,7 +842,15 @@ function assemble(d: CaseDraw): ConformanceCase {
     pods,
     pod: pending.json,
     namespaces: namespacesJson(d.namespaces),
-    pdbs: d.pdbs.map((p, i) => pdbJson(`pdb${i}`, p)),
+    pdbs: [
+      ...d.pdbs.map((p, i) => pdbJson(`pdb${i}`, p)),
+      ...(d.crowded
+        ? [
+            pdbJson('pdb-web', { namespace: 0, selector: { matchLabels: { app: 'web' } }, allowed: 0, maxUnavailable: false }),
+            pdbJson('pdb-fe', { namespace: 0, selector: { matchLabels: { tier: 'fe' } }, allowed: 1, maxUnavailable: true }),
+          ]
+        : []),
+    ],
     priorityClasses: d.priorityClasses === 'none' ? [] : priorityClassesJson(d.priorityClasses === 'globalDefault'),
     preemptionOffset: d.offset,
     services: d.owners.flatMap((o, i) => (o.kind === 'Service' ? [ownerJson(`svc${i}`, o)] : [])),

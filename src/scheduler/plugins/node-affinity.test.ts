@@ -160,8 +160,68 @@ describe('NodeAffinity PreFilter and Filter (TestNodeAffinity)', () => {
   it('invalid addedAffinity is rejected with its field path', () => {
     assert.throws(
       () => buildPlugin(newNodeAffinity, { addedAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1', 'node-2'] }] } }] } }),
-      { message: "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].matchFields[0].values: Required value: must be only one value when `operator` is 'In' or 'NotIn' for node field selector" },
+      { message: 'addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].matchFields[0].values: Invalid value: ["node-1","node-2"]: must have one element' },
     );
+  });
+
+  // Messages as kube-scheduler v1.37.2 prints them for these args (checked against the conformance oracle).
+  const gt = (v: string) => ({ matchExpressions: [{ key: 'tier', operator: 'Gt', values: [v] }] });
+  const REQ = 'addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms';
+  const argErrors: { name: string; added: Record<string, unknown>; message: string }[] = [
+    {
+      name: 'every bad requirement is reported, required terms then preferred ones',
+      added: {
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [gt('x'), {}, gt('y')] },
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 3, preference: { matchExpressions: [{ key: 'a', operator: 'In', values: [] }] } }],
+      },
+      message:
+        `[${REQ}[0].matchExpressions[0].values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer, ` +
+        `${REQ}[2].matchExpressions[0].values[0]: Invalid value: "y": for 'Gt', 'Lt' operators, the value must be an integer, ` +
+        "addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].matchExpressions[0].values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty]",
+    },
+    {
+      name: 'labels.NewRequirement wording for Exists with values',
+      added: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }] } },
+      message: `${REQ}[0].matchExpressions[0].values: Invalid value: ["x"]: values set must be empty for exists and does not exist`,
+    },
+    {
+      name: 'a Gt with two non-integers: the count and each value',
+      added: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'a', operator: 'Lt', values: ['x', 'y'] }] }] } },
+      message:
+        `[${REQ}[0].matchExpressions[0].values: Invalid value: ["x","y"]: for 'Gt', 'Lt' operators, exactly one value is required, ` +
+        `${REQ}[0].matchExpressions[0].values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer, ` +
+        `${REQ}[0].matchExpressions[0].values[1]: Invalid value: "y": for 'Gt', 'Lt' operators, the value must be an integer]`,
+    },
+    {
+      name: 'label values are validated, at values[i][key]',
+      added: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'a', operator: 'In', values: ['-bad-'] }] }] } },
+      message: `${REQ}[0].matchExpressions[0].values[0][a]: Invalid value: "-bad-": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+    },
+    {
+      name: 'a field selector operator other than In/NotIn',
+      added: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'Exists' }] }] } },
+      message: `${REQ}[0].matchFields[0].operator: Unsupported value: "Exists": supported values: "In", "NotIn"`,
+    },
+  ];
+  for (const c of argErrors) {
+    it(`addedAffinity: ${c.name}`, () => assert.throws(() => buildPlugin(newNodeAffinity, { addedAffinity: c.added }), { message: c.message }));
+  }
+
+  it('addedAffinity: field selector keys are not validated; a node has no field but metadata.name', () => {
+    const term = (operator: string) => ({ requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'spec.x', operator, values: ['a'] }] }] } });
+    const info = nodeInfoWith(mkNode('a'));
+    for (const [operator, passes] of [['In', false], ['NotIn', true]] as const) {
+      const { plugin } = buildPlugin<NA>(newNodeAffinity, { addedAffinity: term(operator) });
+      const state = new CycleState();
+      plugin.preFilter(state, mkPod('p'), [info]);
+      assert.equal(plugin.filter(state, mkPod('p'), info).isSuccess(), passes, operator);
+    }
+  });
+
+  it('addedAffinity: a preferred term of weight 0 is neither checked nor scored, but keeps PreScore from skipping', () => {
+    const { plugin } = buildPlugin<NA>(newNodeAffinity, { addedAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: gt('x') }] } });
+    assert.ok(plugin.preScore(new CycleState(), mkPod('p'), []).isSuccess());
+    assert.equal(plugin.score(new CycleState(), mkPod('p'), nodeInfoWith(mkNode('a', { labels: { tier: '9' } }))), 0);
   });
 });
 
