@@ -7,6 +7,7 @@ import {
   buildFramework,
   CONFIG_EXTENSION_POINTS,
   DEFAULT_MULTIPOINT,
+  METHOD,
   mergePluginSet,
   ProfileError,
   resolveProfile,
@@ -71,23 +72,9 @@ describe('mergePluginSet (TestMergePlugins)', () => {
 
 /** framework_test.go's registry: one plugin per name with the extension points it implements. */
 const ALL_POINTS: readonly ConfigExtensionPoint[] = CONFIG_EXTENSION_POINTS;
-const METHOD_OF: Record<ConfigExtensionPoint, string> = {
-  preFilter: 'preFilter',
-  filter: 'filter',
-  postFilter: 'postFilter',
-  reserve: 'reserve',
-  preScore: 'preScore',
-  score: 'score',
-  preBind: 'preBind',
-  bind: 'bind',
-  postBind: 'postBind',
-  permit: 'permit',
-  preEnqueue: 'preEnqueue',
-  queueSort: 'less',
-};
 function fake(name: string, points: readonly ConfigExtensionPoint[]): Plugin {
   const p: Record<string, unknown> = { name };
-  for (const ext of points) p[METHOD_OF[ext]] = () => undefined;
+  for (const ext of points) p[METHOD[ext]] = () => undefined;
   return p as unknown as Plugin;
 }
 const REGISTRY: Record<string, Plugin> = {

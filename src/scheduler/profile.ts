@@ -179,7 +179,7 @@ export function mergePluginSet(defaults: PluginSet, custom: PluginSet | undefine
 }
 
 /** The method a plugin object has for each extension point berth models or a test plugin may carry. */
-const METHOD: Readonly<Record<ConfigExtensionPoint, string>> = {
+export const METHOD: Readonly<Record<ConfigExtensionPoint, string>> = {
   preFilter: 'preFilter',
   filter: 'filter',
   postFilter: 'postFilter',
