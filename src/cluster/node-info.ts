@@ -85,7 +85,17 @@ export class NodeInfo {
   imageStates = new Map<string, ImageSummary>();
   generation = ++generationCounter;
 
-  constructor(readonly node: Node) {}
+  constructor(private current: Node) {}
+
+  get node(): Node {
+    return this.current;
+  }
+
+  /** A new version of the node object (taints, labels, unschedulable); its pods stay. */
+  replaceNode(node: Node): void {
+    this.current = node;
+    this.generation = ++generationCounter;
+  }
 
   addPod(pod: Pod): void {
     this.pods.push(pod);

@@ -164,3 +164,28 @@ describe('image states', () => {
     assert.deepEqual(s.nodeInfo('n3')!.imageStates.get('app:v1'), { sizeBytes: 300, numNodes: 1 });
   });
 });
+
+describe('updateNode', () => {
+  it('keeps the pods and their sums, and re-indexes labels', () => {
+    const s = new ClusterState();
+    s.addNode(inZone('n1', 'a'));
+    s.addPod(mkPod('p', 'n1', '250m'));
+    s.updateNode(mkNode('n1', { [ZONE]: 'a', team: 'x' }));
+    assert.equal(s.nodeInfo('n1')!.requested['cpu'], 250);
+    assert.equal(s.nodeInfo('n1')!.pods.length, 1);
+    assert.deepEqual([...s.topologyDomains('team')], [['x', 1]]);
+  });
+  it('a zone change moves the node to the end of its new zone', () => {
+    const s = new ClusterState();
+    for (const [n, z] of [['a1', 'a'], ['b1', 'b'], ['a2', 'a']] as const) s.addNode(inZone(n, z));
+    s.updateNode(inZone('a1', 'b'));
+    assert.deepEqual(names(s), ['a2', 'b1', 'a1']);
+    assert.deepEqual([...s.topologyDomains(ZONE)].sort(), [['a', 1], ['b', 2]]);
+  });
+  it('image states follow the new image list', () => {
+    const s = new ClusterState();
+    s.addNode(mkNode('n1', {}, [{ names: ['app:v1'], sizeBytes: 10 }]));
+    s.updateNode(mkNode('n1', {}, [{ names: ['app:v2'], sizeBytes: 20 }]));
+    assert.deepEqual([...s.nodeInfo('n1')!.imageStates.keys()], ['app:v2']);
+  });
+});

@@ -55,14 +55,51 @@ export class ClusterState {
     const names = this.tree.get(zone);
     if (names) names.push(node.name);
     else this.tree.set(zone, [node.name]);
-    for (const [k, v] of Object.entries(node.labels)) {
-      let values = this.domainIndex.get(k);
-      if (!values) this.domainIndex.set(k, (values = new Map()));
-      values.set(v, (values.get(v) ?? 0) + 1);
-    }
+    this.indexLabels(node.labels, 1);
     this.attachImages(info, 1);
     this.changed();
     return info;
+  }
+
+  /**
+   * Replaces a node object (a taint, label or cordon change) keeping its pods. A
+   * node whose zone changed moves to the end of its new zone, as upstream's node
+   * tree does on update.
+   */
+  updateNode(node: Node): void {
+    const info = this.infos.get(node.name);
+    if (!info) throw new Error(`node ${node.name} does not exist`);
+    const oldZone = zoneKey(info.node.labels);
+    const newZone = zoneKey(node.labels);
+    if (oldZone !== newZone) {
+      this.untree(oldZone, node.name);
+      const names = this.tree.get(newZone);
+      if (names) names.push(node.name);
+      else this.tree.set(newZone, [node.name]);
+    }
+    this.indexLabels(info.node.labels, -1);
+    this.attachImages(info, -1);
+    info.replaceNode(node);
+    info.imageStates = new Map();
+    this.indexLabels(node.labels, 1);
+    this.attachImages(info, 1);
+    this.changed();
+  }
+
+  private untree(zone: string, name: string): void {
+    const names = this.tree.get(zone) ?? [];
+    names.splice(names.indexOf(name), 1);
+    if (names.length === 0) this.tree.delete(zone);
+  }
+
+  private indexLabels(labels: Labels, sign: 1 | -1): void {
+    for (const [k, v] of Object.entries(labels)) {
+      let values = this.domainIndex.get(k);
+      if (!values) this.domainIndex.set(k, (values = new Map()));
+      const n = (values.get(v) ?? 0) + sign;
+      if (n > 0) values.set(v, n);
+      else values.delete(v);
+    }
   }
 
   /** Removes a node and returns the pods that were bound to it (they stay in the store, still bound). */
@@ -70,16 +107,8 @@ export class ClusterState {
     const info = this.infos.get(name);
     if (!info) return [];
     this.infos.delete(name);
-    const zone = zoneKey(info.node.labels);
-    const names = this.tree.get(zone) ?? [];
-    names.splice(names.indexOf(name), 1);
-    if (names.length === 0) this.tree.delete(zone);
-    for (const [k, v] of Object.entries(info.node.labels)) {
-      const values = this.domainIndex.get(k);
-      const n = (values?.get(v) ?? 0) - 1;
-      if (n > 0) values!.set(v, n);
-      else values?.delete(v);
-    }
+    this.untree(zoneKey(info.node.labels), name);
+    this.indexLabels(info.node.labels, -1);
     this.attachImages(info, -1);
     this.changed();
     return [...info.pods];

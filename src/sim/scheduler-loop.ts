@@ -130,6 +130,7 @@ export class SchedulerLoop {
         this.scheduler.clearNomination(c.pod);
         return;
       case 'nodeAdded':
+      case 'nodeUpdated':
       case 'nodeDeleted':
         this.moveAllUnschedulable();
         return;

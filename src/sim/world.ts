@@ -14,7 +14,8 @@ export type ClusterChange =
   | { readonly kind: 'podDeleted'; readonly pod: Pod }
   | { readonly kind: 'podReady'; readonly pod: Pod }
   | { readonly kind: 'nodeAdded'; readonly node: Node }
-  | { readonly kind: 'nodeDeleted'; readonly node: string };
+  | { readonly kind: 'nodeUpdated'; readonly old: Node; readonly node: Node }
+  | { readonly kind: 'nodeDeleted'; readonly node: Node };
 
 export type ChangeListener = (change: ClusterChange) => void;
 
@@ -121,6 +122,27 @@ export class World {
     this.cluster.addNode(node);
     this.engine.record('NodeAdded', { node: node.name });
     this.notify({ kind: 'nodeAdded', node });
+  }
+
+  /** A new version of a node (taints, labels, cordon); `reason` goes to the log. */
+  updateNode(node: Node, reason: string): void {
+    const old = this.cluster.nodeInfo(node.name)?.node;
+    if (!old) throw new Error(`node ${node.name} does not exist`);
+    this.cluster.updateNode(node);
+    this.engine.record('NodeUpdated', { node: node.name, reason });
+    this.notify({ kind: 'nodeUpdated', old, node });
+  }
+
+  /**
+   * Deletes the Node object. Pods bound to it stay in the store, bound to a node
+   * that no longer exists, until pod garbage collection removes them.
+   */
+  deleteNode(name: string, reason: string): void {
+    const node = this.cluster.nodeInfo(name)?.node;
+    if (!node) return;
+    this.cluster.removeNode(name);
+    this.engine.record('NodeDeleted', { node: name, reason });
+    this.notify({ kind: 'nodeDeleted', node });
   }
 
   private mustGet(key: string): Pod {
