@@ -28,7 +28,7 @@ export function parseSeed(value: string): number {
   return n;
 }
 
-function printDiagnostics(ds: readonly Diagnostic[]): void {
+export function printDiagnostics(ds: readonly Diagnostic[]): void {
   for (const d of ds) process.stderr.write(`${d.severity === 'warning' ? 'warning: ' : 'error: '}${formatDiagnostic(d)}\n`);
 }
 

@@ -5,7 +5,7 @@
 
 import type { OwnerSelector } from '../cluster/state.js';
 import type { FieldPath } from '../model/errors.js';
-import type { PodManifest, PodTemplateManifest } from '../model/manifest.js';
+import type { LabelSelectorManifest, PodManifest, PodTemplateManifest, RolloutFieldsManifest } from '../model/manifest.js';
 import type { Node } from '../model/node.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { compileLabelSelector, type Selector } from '../model/selector.js';
@@ -37,12 +37,16 @@ export interface WorkloadSummary {
   /** Desired pods: spec.replicas (1 when unset); for a DaemonSet, the nodes it should run on. */
   readonly replicas: number;
   readonly selector: Selector;
+  /** spec.selector as written. */
+  readonly selectorSpec: LabelSelectorManifest;
   /** The pod template as validated; a DaemonSet's with the tolerations and labels its controller adds. */
   readonly template: PodTemplateManifest;
   /** The template compiled as a pod of the workload (named like it), priority resolved: what a simulator creates. */
   readonly templatePod: Pod;
   /** Keys of the pods generated for it, in creation order; empty when the input had its pods. */
   readonly generatedPods: readonly string[];
+  /** Strategy and readiness fields, as validated: what a simulated controller runs rollouts with. */
+  readonly rollout: RolloutFieldsManifest;
 }
 
 export interface LoadedWorkloads {
@@ -121,6 +125,17 @@ function prepare(ctx: LoadContext, p: WorkloadParsed): Prepared | undefined {
   };
   const templatePod = reporter.attempt(p.raw, () => compilePod(manifest, { order: 0, ...admitted.context }), TEMPLATE);
   return { w, selector, template, ...(valid && !failed && templatePod ? { templatePod } : {}) };
+}
+
+function rolloutFields(spec: RolloutFieldsManifest): RolloutFieldsManifest {
+  const { minReadySeconds, strategy, progressDeadlineSeconds, podManagementPolicy, updateStrategy } = spec;
+  return {
+    ...(minReadySeconds !== undefined ? { minReadySeconds } : {}),
+    ...(strategy ? { strategy } : {}),
+    ...(progressDeadlineSeconds !== undefined ? { progressDeadlineSeconds } : {}),
+    ...(podManagementPolicy ? { podManagementPolicy } : {}),
+    ...(updateStrategy ? { updateStrategy } : {}),
+  };
 }
 
 /** CloneSelectorAndAddLabel: the selector of the ReplicaSet a Deployment creates for template hash `hash`. */
@@ -207,9 +222,11 @@ export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed
       uid: w.uid,
       replicas: p.kind === 'DaemonSet' ? eligible.length : w.replicas,
       selector,
+      selectorSpec: p.manifest.spec.selector,
       template: prep.template,
       templatePod,
       generatedPods: generated,
+      rollout: rolloutFields(p.manifest.spec),
     });
   }
 

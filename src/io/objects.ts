@@ -70,6 +70,9 @@ export function objectLabel(obj: RawObject): string {
 const LIST_SUFFIX = 'List';
 
 /** The objects of one document, with diagnostics for documents that are not objects. */
+export const SCENARIO_API_VERSION = 'berth.dev/v1alpha1';
+export const SCENARIO_KIND = 'Scenario';
+
 export function collectObjects(doc: SourceDocument, input: number, diagnostics: Diagnostic[]): RawObject[] {
   const out: RawObject[] = [];
   const error = (path: FieldPath, message: string) => {
@@ -106,6 +109,13 @@ export function collectObjects(doc: SourceDocument, input: number, diagnostics: 
       const childKind = kindValue === LIST_SUFFIX ? '' : kindValue.slice(0, -LIST_SUFFIX.length);
       const childApi = kindValue === LIST_SUFFIX ? '' : apiVersion;
       items.forEach((item, i) => visit(item, [...base, 'items', i], childKind, childApi));
+      return;
+    }
+    if (kindValue === SCENARIO_KIND && apiVersion === SCENARIO_API_VERSION) {
+      // A scenario carries its cluster inline: every entry of spec.objects that is not a `files:` reference.
+      const spec = value['spec'];
+      const objects = isPlainObject(spec) ? spec['objects'] : undefined;
+      if (Array.isArray(objects)) objects.forEach((o, i) => !(isPlainObject(o) && 'files' in o) && visit(o, [...base, 'spec', 'objects', i], '', ''));
       return;
     }
     out.push({ doc, input, base, kind: kindValue, apiVersion, value: dropNulls(value) as Record<string, unknown> });

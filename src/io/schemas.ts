@@ -282,12 +282,50 @@ const workloadSpec = {
   replicas: int.min(0).optional(),
   selector: labelSelector,
   template: podTemplate,
+  minReadySeconds: int.min(0).optional(),
 };
+
+// apps/v1 validation of rolling-update bounds: a non-negative integer or a percentage up to 100%.
+const PERCENT = /^[0-9]+%$/;
+const rollBound = intOrString.superRefine((v, ctx) => {
+  if (typeof v === 'number') {
+    if (v < 0) ctx.addIssue({ code: 'custom', message: `Invalid value: ${v}: must be greater than or equal to 0` });
+  } else if (!PERCENT.test(v)) {
+    ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')` });
+  } else if (Number(v.slice(0, -1)) > 100) {
+    ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: must not be greater than 100%` });
+  }
+});
+const isZero = (v: number | string | undefined) => v === 0 || (typeof v === 'string' && PERCENT.test(v) && Number(v.slice(0, -1)) === 0);
+
+/** Both bounds zero would let no pod be replaced; upstream's message is on maxUnavailable. */
+const rollingUpdate = (defaultSurgeZero: boolean) =>
+  z
+    .object({ maxSurge: rollBound.optional(), maxUnavailable: rollBound.optional() })
+    .superRefine((r, ctx) => {
+      const surgeZero = r.maxSurge === undefined ? defaultSurgeZero : isZero(r.maxSurge);
+      if (surgeZero && r.maxUnavailable !== undefined && isZero(r.maxUnavailable)) {
+        ctx.addIssue({ code: 'custom', path: ['maxUnavailable'], message: `Invalid value: ${JSON.stringify(r.maxUnavailable)}: may not be 0 when \`maxSurge\` is 0` });
+      }
+    });
+
+const deploymentStrategy = z.object({
+  type: z.enum(['RollingUpdate', 'Recreate']).optional(),
+  rollingUpdate: rollingUpdate(false).nullable().optional(),
+});
+const statefulSetStrategy = z.object({
+  type: z.enum(['RollingUpdate', 'OnDelete']).optional(),
+  rollingUpdate: z.object({ partition: int.min(0).optional(), maxUnavailable: rollBound.optional() }).nullable().optional(),
+});
+const daemonSetStrategy = z.object({
+  type: z.enum(['RollingUpdate', 'OnDelete']).optional(),
+  rollingUpdate: rollingUpdate(true).nullable().optional(),
+});
 
 export const deploymentSchema = z.object({
   apiVersion: str.optional(),
   metadata,
-  spec: z.object(workloadSpec),
+  spec: z.object({ ...workloadSpec, strategy: deploymentStrategy.nullable().optional(), progressDeadlineSeconds: int.min(1).optional() }),
   status: z.object({ collisionCount: int.optional() }).optional(),
 }) satisfies z.ZodType<Omit<DeploymentManifest, 'kind'>>;
 
@@ -300,11 +338,17 @@ export const replicaSetSchema = z.object({
 export const statefulSetSchema = z.object({
   apiVersion: str.optional(),
   metadata,
-  spec: z.object({ ...workloadSpec, serviceName: str.optional(), ordinals: z.object({ start: int.min(0).optional() }).optional() }),
+  spec: z.object({
+    ...workloadSpec,
+    serviceName: str.optional(),
+    ordinals: z.object({ start: int.min(0).optional() }).optional(),
+    podManagementPolicy: z.enum(['OrderedReady', 'Parallel']).optional(),
+    updateStrategy: statefulSetStrategy.nullable().optional(),
+  }),
 }) satisfies z.ZodType<Omit<StatefulSetManifest, 'kind'>>;
 
 export const daemonSetSchema = z.object({
   apiVersion: str.optional(),
   metadata,
-  spec: z.object({ selector: labelSelector, template: podTemplate }),
+  spec: z.object({ selector: labelSelector, template: podTemplate, minReadySeconds: int.min(0).optional(), updateStrategy: daemonSetStrategy.nullable().optional() }),
 }) satisfies z.ZodType<Omit<DaemonSetManifest, 'kind'>>;

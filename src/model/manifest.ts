@@ -181,15 +181,28 @@ export interface ReplicationControllerManifest {
 
 export interface WorkloadSpecManifest {
   replicas?: number;
+  minReadySeconds?: number;
   selector: LabelSelectorManifest;
   template: PodTemplateManifest;
+}
+
+/** The fields that drive a controller's rollouts (what a simulation needs beyond the pods). */
+export interface RolloutFieldsManifest {
+  minReadySeconds?: number;
+  /** Deployment */
+  strategy?: { type?: 'RollingUpdate' | 'Recreate'; rollingUpdate?: { maxSurge?: IntOrString; maxUnavailable?: IntOrString } | null } | null;
+  progressDeadlineSeconds?: number;
+  /** StatefulSet */
+  podManagementPolicy?: 'OrderedReady' | 'Parallel';
+  /** StatefulSet (partition, maxUnavailable) and DaemonSet (maxSurge, maxUnavailable) */
+  updateStrategy?: { type?: 'RollingUpdate' | 'OnDelete'; rollingUpdate?: { partition?: number; maxSurge?: IntOrString; maxUnavailable?: IntOrString } | null } | null;
 }
 
 export interface DeploymentManifest {
   apiVersion?: string;
   kind?: 'Deployment';
   metadata: ObjectMetaManifest;
-  spec: WorkloadSpecManifest;
+  spec: WorkloadSpecManifest & Pick<RolloutFieldsManifest, 'minReadySeconds' | 'strategy' | 'progressDeadlineSeconds'>;
   status?: { collisionCount?: number } | null;
 }
 
@@ -204,7 +217,7 @@ export interface StatefulSetManifest {
   apiVersion?: string;
   kind?: 'StatefulSet';
   metadata: ObjectMetaManifest;
-  spec: WorkloadSpecManifest & { serviceName?: string; ordinals?: { start?: number } | null };
+  spec: WorkloadSpecManifest & { serviceName?: string; ordinals?: { start?: number } | null } & Pick<RolloutFieldsManifest, 'minReadySeconds' | 'podManagementPolicy' | 'updateStrategy'>;
 }
 
 export interface DaemonSetManifest {
@@ -212,5 +225,5 @@ export interface DaemonSetManifest {
   kind?: 'DaemonSet';
   metadata: ObjectMetaManifest;
   /** DaemonSets have no replicas: one pod per eligible node. */
-  spec: Omit<WorkloadSpecManifest, 'replicas'>;
+  spec: Omit<WorkloadSpecManifest, 'replicas'> & Pick<RolloutFieldsManifest, 'minReadySeconds' | 'updateStrategy'>;
 }

@@ -24,6 +24,7 @@ export class Engine {
   readonly log: LogRecord[] = [];
   readonly rand: Rand;
   private readonly queue = new EventQueue();
+  private readonly observers: (() => void)[] = [];
 
   constructor(seed = 0) {
     this.rand = new Rand(seed);
@@ -48,6 +49,11 @@ export class Engine {
     this.at(this.clock.now + delayMs, type, run);
   }
 
+  /** Runs after every event: where properties that must hold throughout a run are checked. */
+  afterEach(observer: () => void): void {
+    this.observers.push(observer);
+  }
+
   record(type: string, fields: Readonly<Record<string, unknown>> = {}): void {
     this.log.push({ t: this.clock.now, type, ...fields });
   }
@@ -57,7 +63,10 @@ export class Engine {
     let eventsProcessed = 0;
     for (;;) {
       const next = this.queue.peek();
-      if (!next) return { eventsProcessed, stoppedBy: 'empty' };
+      if (!next) {
+        if (Number.isFinite(until)) this.clock.advanceTo(Math.max(this.clock.now, until));
+        return { eventsProcessed, stoppedBy: 'empty' };
+      }
       if (next.time > until) {
         this.clock.advanceTo(Math.max(this.clock.now, until));
         return { eventsProcessed, stoppedBy: 'limit' };
@@ -65,6 +74,7 @@ export class Engine {
       this.queue.pop();
       this.clock.advanceTo(next.time);
       next.run();
+      for (const o of this.observers) o();
       eventsProcessed++;
     }
   }

@@ -1,6 +1,8 @@
 // What the kubelet does, as far as scheduling cares: a bound pod starts Running
 // after a start delay and turns Ready after a further readiness delay; a
-// terminating pod disappears after terminationGracePeriodSeconds.
+// terminating pod disappears after terminationGracePeriodSeconds. A node whose
+// kubelet is down does none of this: its terminating pods stay until the kubelet
+// returns or the pod garbage collector removes them, and pods bound to it wait.
 
 import type { Pod } from '../model/pod.js';
 import type { World } from './world.js';
@@ -23,29 +25,45 @@ export interface PodLifecycleOptions {
 
 export function startPodLifecycle(world: World, opts: PodLifecycleOptions = {}): void {
   const defaults = opts.defaults ?? DEFAULT_POD_TIMING;
-  const { engine } = world;
+  const { engine, cluster } = world;
+  const timing = (pod: Pod): PodTiming => ({ ...defaults, ...opts.timingFor?.(pod) });
+  /** True while this very pod (same uid) still exists and its node's kubelet runs. */
+  const live = (pod: Pod) => cluster.getPod(pod.key)?.uid === pod.uid && world.kubeletRunning(pod.nodeName);
+
+  const becomeReady = (pod: Pod) =>
+    engine.after(timing(pod).readyDelayMs, 'pod-ready', () => {
+      if (live(pod)) world.markReady(pod.key);
+    });
+  const start = (pod: Pod) =>
+    engine.after(timing(pod).startDelayMs, 'pod-start', () => {
+      if (!live(pod)) return;
+      world.markRunning(pod.key);
+      becomeReady(pod);
+    });
+  const terminate = (pod: Pod) =>
+    engine.after(pod.terminationGracePeriodSeconds * 1000, 'pod-gone', () => {
+      if (!live(pod)) return;
+      engine.record('PodDeleted', { pod: pod.key, reason: 'GracePeriodElapsed' });
+      world.removePod(pod.key);
+    });
+
   world.onChange((change) => {
+    if (change.kind === 'kubelet') {
+      if (!change.running) return;
+      // A returning kubelet reports its pods: it finishes deletions and (re)starts the rest.
+      const info = cluster.nodeInfo(change.node);
+      for (const pod of [...(info?.pods ?? [])]) {
+        if (pod.terminating) {
+          engine.record('PodDeleted', { pod: pod.key, reason: 'KubeletReturned' });
+          world.removePod(pod.key);
+        } else if (pod.phase !== 'Running') start(pod);
+        else if (!world.isReady(pod.key)) becomeReady(pod);
+      }
+      return;
+    }
     if (change.kind !== 'podUpdated') return;
     const { old, pod } = change;
-    if (!old.nodeName && pod.nodeName) {
-      const timing = { ...defaults, ...opts.timingFor?.(pod) };
-      const uid = pod.uid;
-      const alive = () => world.cluster.getPod(pod.key)?.uid === uid;
-      engine.after(timing.startDelayMs, 'pod-start', () => {
-        if (!alive()) return;
-        world.markRunning(pod.key);
-        engine.after(timing.readyDelayMs, 'pod-ready', () => {
-          if (alive()) world.markReady(pod.key);
-        });
-      });
-    }
-    if (!old.terminating && pod.terminating) {
-      const uid = pod.uid;
-      engine.after(pod.terminationGracePeriodSeconds * 1000, 'pod-gone', () => {
-        if (world.cluster.getPod(pod.key)?.uid !== uid) return;
-        engine.record('PodDeleted', { pod: pod.key, reason: 'GracePeriodElapsed' });
-        world.removePod(pod.key);
-      });
-    }
+    if (!old.nodeName && pod.nodeName) start(pod);
+    if (!old.terminating && pod.terminating) terminate(pod);
   });
 }

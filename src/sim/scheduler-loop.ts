@@ -64,6 +64,7 @@ export class SchedulerLoop {
   private readonly maxBackoffMs: number;
   private readonly maxInUnschedulableMs: number;
   private readonly popFromBackoffQ: boolean;
+  private readonly unschedulableListeners: ((pod: Pod) => void)[] = [];
 
   constructor(
     readonly world: World,
@@ -81,6 +82,11 @@ export class SchedulerLoop {
     for (const pod of this.world.cluster.pendingPods()) this.admit(pod);
     this.world.onChange((c) => this.onChange(c));
     this.kick();
+  }
+
+  /** Hears every failed scheduling attempt (PodScheduled=False, reason Unschedulable): what a provisioner watches. */
+  onUnschedulable(listener: (pod: Pod) => void): void {
+    this.unschedulableListeners.push(listener);
   }
 
   /** Which queue holds the pod, if any. */
@@ -135,6 +141,8 @@ export class SchedulerLoop {
         this.moveAllUnschedulable();
         return;
       case 'podReady':
+      case 'podNotReady':
+      case 'kubelet':
         return;
     }
   }
@@ -260,6 +268,7 @@ export class SchedulerLoop {
       this.scheduler.clearNomination(pod);
     }
     engine.record('FailedScheduling', { pod: pod.key, attempt: e.attempts, message: outcome.message });
+    for (const l of this.unschedulableListeners) l(pod);
     e.timestamp = engine.now;
     this.where.set(e.key, 'unschedulable');
     this.armLeftoverFlush();

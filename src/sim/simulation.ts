@@ -1,17 +1,28 @@
 // Wires one simulated cluster together: engine, world, kubelet-like pod
-// lifecycle, the scheduler loop for one profile, and the ReplicaSet and
-// Deployment controllers. Subscription order is fixed here, so every run hears
-// each change in the same order.
+// lifecycle, node lifecycle with taint eviction and pod garbage collection, the
+// scheduler loop for one profile, the workload controllers, and — when NodePools
+// are given — the simulated cloud and Karpenter's provisioning loop.
+// Subscription order is fixed here, so every run hears each change in the same
+// order.
 
 import type { ClusterState } from '../cluster/state.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
+import { withDefaultTolerationSeconds } from './admission.js';
+import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
+import { DaemonSetController } from './controllers/daemonset.js';
 import { DeploymentController } from './controllers/deployment.js';
+import { DisruptionController } from './controllers/disruption.js';
 import { ReplicaSetController } from './controllers/replicaset.js';
+import { StatefulSetController } from './controllers/statefulset.js';
 import { Engine } from './engine.js';
+import { NodeLifecycle, type NodeLifecycleOptions } from './node-lifecycle.js';
+import { startPodGc } from './pod-gc.js';
 import { startPodLifecycle, type PodLifecycleOptions } from './pod-lifecycle.js';
+import { ProvisionerLoop, type ProvisionerOptions } from './provisioner-loop.js';
 import { SchedulerLoop, type QueueOptions } from './scheduler-loop.js';
+import { TaintEviction } from './taint-eviction.js';
 import { World } from './world.js';
 
 export interface SimulationOptions {
@@ -21,6 +32,10 @@ export interface SimulationOptions {
   readonly schedulerName?: string;
   readonly queue?: QueueOptions;
   readonly pods?: PodLifecycleOptions;
+  readonly nodes?: NodeLifecycleOptions;
+  /** NodePools, catalog and batching; no provisioning without it. */
+  readonly provisioner?: Omit<ProvisionerOptions, 'config'>;
+  readonly launchTiming?: (instanceType: string) => LaunchTiming;
 }
 
 export interface Simulation {
@@ -28,8 +43,14 @@ export interface Simulation {
   readonly world: World;
   readonly scheduler: Scheduler;
   readonly schedulerLoop: SchedulerLoop;
+  readonly nodeLifecycle: NodeLifecycle;
+  readonly cloud: SimCloud;
+  readonly provisioner: ProvisionerLoop | undefined;
   readonly replicaSets: ReplicaSetController;
   readonly deployments: DeploymentController;
+  readonly statefulSets: StatefulSetController;
+  readonly daemonSets: DaemonSetController;
+  readonly disruption: DisruptionController;
 }
 
 export function createSimulation(cluster: ClusterState, opts: SimulationOptions = {}): Simulation {
@@ -38,15 +59,29 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   const schedulerName = opts.schedulerName ?? 'default-scheduler';
   const profile = profileFor(config, schedulerName);
   if (!profile) throw new Error(`no scheduler profile named ${JSON.stringify(schedulerName)}`);
+  // The pods already in the cluster went through admission when they were created.
+  for (const pod of [...cluster.pods()]) cluster.updatePod(withDefaultTolerationSeconds(pod));
   const engine = new Engine(seed);
   const world = new World(engine, cluster);
   startPodLifecycle(world, opts.pods);
+  const nodeLifecycle = new NodeLifecycle(world, opts.nodes);
+  nodeLifecycle.start();
+  new TaintEviction(world).start();
+  startPodGc(world);
+  const cloud = new SimCloud(world, nodeLifecycle, opts.launchTiming ?? (() => DEFAULT_LAUNCH_TIMING));
   const scheduler = new Scheduler(cluster, (h) => buildFramework(config, profile, h), { seed });
   const schedulerLoop = new SchedulerLoop(world, scheduler, opts.queue);
+  const provisioner = opts.provisioner ? new ProvisionerLoop(world, cloud, schedulerLoop, { ...opts.provisioner, config }) : undefined;
   schedulerLoop.start();
   const replicaSets = new ReplicaSetController(world);
   replicaSets.start();
   const deployments = new DeploymentController(world, replicaSets);
   deployments.start();
-  return { engine, world, scheduler, schedulerLoop, replicaSets, deployments };
+  const statefulSets = new StatefulSetController(world);
+  statefulSets.start();
+  const daemonSets = new DaemonSetController(world);
+  daemonSets.start();
+  const disruption = new DisruptionController(world, replicaSets, deployments, statefulSets);
+  disruption.start();
+  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption };
 }

@@ -6,6 +6,7 @@
 import type { ClusterState } from '../cluster/state.js';
 import type { Node } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
+import { withDefaultTolerationSeconds } from './admission.js';
 import type { Engine } from './engine.js';
 
 export type ClusterChange =
@@ -13,6 +14,8 @@ export type ClusterChange =
   | { readonly kind: 'podUpdated'; readonly old: Pod; readonly pod: Pod }
   | { readonly kind: 'podDeleted'; readonly pod: Pod }
   | { readonly kind: 'podReady'; readonly pod: Pod }
+  | { readonly kind: 'podNotReady'; readonly pod: Pod }
+  | { readonly kind: 'kubelet'; readonly node: string; readonly running: boolean }
   | { readonly kind: 'nodeAdded'; readonly node: Node }
   | { readonly kind: 'nodeUpdated'; readonly old: Node; readonly node: Node }
   | { readonly kind: 'nodeDeleted'; readonly node: Node };
@@ -24,6 +27,8 @@ export class World {
   /** Pod key → when its Ready condition turned True. */
   private readonly readyAt = new Map<string, number>();
   private uidSeq = 0;
+  /** Nodes whose kubelet has stopped (crashed, partitioned or its instance gone). */
+  private readonly kubeletDown = new Set<string>();
 
   constructor(
     readonly engine: Engine,
@@ -43,7 +48,9 @@ export class World {
     return `sim-uid-${++this.uidSeq}`;
   }
 
-  createPod(pod: Pod): void {
+  /** A pod created through the API: admission adds the default NoExecute tolerations. */
+  createPod(created: Pod): void {
+    const pod = withDefaultTolerationSeconds(created);
     this.cluster.addPod(pod);
     this.engine.record('PodCreated', { pod: pod.key });
     this.notify({ kind: 'podAdded', pod });
@@ -79,6 +86,14 @@ export class World {
     this.readyAt.set(key, this.engine.now);
     this.engine.record('PodReady', { pod: key });
     this.notify({ kind: 'podReady', pod });
+  }
+
+  /** The Ready condition turning False (node controller on a lost node, or a crash). */
+  markNotReady(key: string, reason: string): void {
+    const pod = this.cluster.getPod(key);
+    if (!pod || !this.readyAt.delete(key)) return;
+    this.engine.record('PodNotReady', { pod: key, reason });
+    this.notify({ kind: 'podNotReady', pod });
   }
 
   isReady(key: string): boolean {
@@ -143,6 +158,19 @@ export class World {
     this.cluster.removeNode(name);
     this.engine.record('NodeDeleted', { node: name, reason });
     this.notify({ kind: 'nodeDeleted', node });
+  }
+
+  /** Stops or restarts a node's kubelet; what follows is up to the node and pod lifecycles. */
+  setKubeletRunning(node: string, running: boolean): void {
+    if (running === !this.kubeletDown.has(node)) return;
+    if (running) this.kubeletDown.delete(node);
+    else this.kubeletDown.add(node);
+    this.engine.record(running ? 'KubeletStarted' : 'KubeletStopped', { node });
+    this.notify({ kind: 'kubelet', node, running });
+  }
+
+  kubeletRunning(node: string): boolean {
+    return !this.kubeletDown.has(node);
   }
 
   private mustGet(key: string): Pod {

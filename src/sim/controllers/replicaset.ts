@@ -58,7 +58,7 @@ export class ReplicaSetController {
 
   start(): void {
     this.world.onChange((c) => {
-      if (c.kind === 'nodeAdded' || c.kind === 'nodeUpdated' || c.kind === 'nodeDeleted') return;
+      if (!('pod' in c)) return;
       const rs = this.ownerOf(c.pod);
       if (!rs) return;
       if (c.kind === 'podReady' && rs.minReadySeconds > 0) {

@@ -1,0 +1,144 @@
+// `berth simulate SCENARIO`: runs a berth.dev/v1alpha1 Scenario and prints its
+// timeline, the final placement and each expectation; exit 1 when one fails.
+
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { loadSources } from '../io/load.js';
+import { readSources } from '../io/read-files.js';
+import { loadScenario } from '../io/scenario.js';
+import { DurationError, parseGoDuration } from '../model/go-duration.js';
+import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
+import type { LogRecord } from '../sim/engine.js';
+import { runScenario, type ScenarioRun } from '../sim/scenario.js';
+import { CliError, parseOutput, parseSeed, printDiagnostics } from './common.js';
+import { renderTable } from './table.js';
+
+/** The event types the timeline shows (the full log is in --events and JSON). */
+const TIMELINE = new Set([
+  'Step',
+  'StepFailed',
+  'Scheduled',
+  'FailedScheduling',
+  'PodTerminating',
+  'Preempted',
+  'NodeAdded',
+  'NodeDeleted',
+  'NodeNotReady',
+  'NodeReady',
+  'NodeClaimLaunched',
+  'InsufficientCapacity',
+  'SpotInterruptionWarning',
+  'InstanceTerminated',
+  'NoNodeForPod',
+  'DeploymentScaled',
+  'DeploymentTemplateChanged',
+  'DrainEvictionRetry',
+  'DrainComplete',
+]);
+
+export function formatTime(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  const frac = ms % 1000 ? `.${String(ms % 1000).padStart(3, '0')}` : '';
+  return `${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${String(m).padStart(h > 0 ? 2 : 1, '0')}m` : ''}${String(rest).padStart(h > 0 || m > 0 ? 2 : 1, '0')}${frac}s`;
+}
+
+function eventLine(r: LogRecord): string {
+  const { t, type, ...fields } = r;
+  const detail = Object.entries(fields)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+  return `${formatTime(t).padStart(10)}  ${type.padEnd(24)} ${detail}`;
+}
+
+/** Repeated FailedScheduling lines for one pod are shown once per message. */
+function timeline(events: readonly LogRecord[], all: boolean): string[] {
+  const lastMessage = new Map<string, string>();
+  const out: string[] = [];
+  for (const r of events) {
+    if (!all && !TIMELINE.has(r.type)) continue;
+    if (!all && r.type === 'FailedScheduling') {
+      const pod = r['pod'] as string;
+      if (lastMessage.get(pod) === r['message']) continue;
+      lastMessage.set(pod, r['message'] as string);
+    }
+    out.push(eventLine(r));
+  }
+  return out;
+}
+
+export function formatRun(run: ScenarioRun, opts: { events: boolean }): string {
+  const lines = [...timeline(run.events, opts.events), ''];
+  lines.push(`final placement at ${formatTime(run.final.timeMs)} (${run.final.nodes.length} nodes, new capacity ${run.final.costPerHour.toFixed(4)} $/h):`);
+  lines.push(renderTable(['ZONE', 'NODE', 'NODEPOOL', 'PODS'], [...run.final.nodes].sort((a, b) => a.zone.localeCompare(b.zone) || a.name.localeCompare(b.name)).map((n) => [n.zone, n.name, n.nodePool, n.pods.join(' ')])));
+  if (run.final.pending.length > 0) lines.push(`pending: ${run.final.pending.map((p) => p.pod).join(' ')}`);
+  lines.push('', 'expectations:');
+  for (const e of run.expectations) lines.push(`  ${e.passed ? 'PASS' : 'FAIL'}  ${e.name}: ${e.detail}  (${e.source})`);
+  return lines.join('\n');
+}
+
+export function toJson(run: ScenarioRun): unknown {
+  return {
+    events: run.events.map(({ t, ...rest }) => ({ t: formatTime(t), ...rest })),
+    expectations: run.expectations.map(({ name, passed, detail }) => ({ name, passed, detail })),
+    final: { nodes: run.final.nodes, pods: run.final.nodes.flatMap((n) => n.pods.map((p) => ({ pod: p, node: n.name }))).concat(run.final.pending.map((p) => ({ pod: p.pod, node: '' }))), costPerHour: run.final.costPerHour },
+  };
+}
+
+function parseUntil(v: string): number {
+  try {
+    const ns = parseGoDuration(v);
+    if (ns <= 0n) throw new InvalidArgumentError('must be a positive duration such as 30m or 2h');
+    return Number(ns / 1_000_000n);
+  } catch (e) {
+    if (e instanceof DurationError) throw new InvalidArgumentError(e.message);
+    throw e;
+  }
+}
+
+export function registerSimulate(program: Command): void {
+  program
+    .command('simulate')
+    .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario file')
+    .description('run a scenario in simulated time: controllers, scheduler, provisioner, faults; check its expectations')
+    .option('--until <duration>', 'simulated time to run (default: the scenario\'s spec.until, or its last step + 10m)', parseUntil)
+    .option('--seed <n>', 'override spec.seed', parseSeed)
+    .option('-o, --output <format>', 'table or json', parseOutput, 'table')
+    .option('--events', 'print every event, not just the timeline')
+    .action(async (file: string, opts: { until?: number; seed?: number; output: 'table' | 'json'; events?: boolean }) => {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (e) {
+        throw new CliError(`berth: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      const scenario = loadScenario({ name: file, text });
+      if (!scenario.ok) {
+        printDiagnostics(scenario.errors);
+        throw new CliError(`berth: invalid scenario ${file}`);
+      }
+      let sources;
+      try {
+        sources = [{ name: file, text }, ...(await readSources(scenario.scenario.files))];
+      } catch (e) {
+        throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      const loaded = loadSources(sources);
+      if (!loaded.ok) {
+        printDiagnostics(loaded.errors);
+        throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);
+      }
+      printDiagnostics(loaded.warnings);
+      const catalogs = loaded.input.catalogs;
+      const run = runScenario(loaded.input, scenario.scenario.spec, {
+        instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(),
+        ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
+        ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      });
+      process.stdout.write(`${opts.output === 'json' ? JSON.stringify(toJson(run), null, 2) : formatRun(run, { events: opts.events ?? false })}\n`);
+      if (run.expectations.some((e) => !e.passed)) process.exitCode = 1;
+    });
+}

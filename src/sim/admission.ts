@@ -1,0 +1,20 @@
+// What the API server's admission adds to every pod the simulation creates: the
+// DefaultTolerationSeconds plugin's 300 s tolerations for the not-ready and
+// unreachable NoExecute taints, unless the pod already tolerates them. These are
+// what make pods on a lost node wait five minutes before they are evicted.
+
+import type { Pod } from '../model/pod.js';
+import { tolerationsTolerateTaint, type Taint, type Toleration } from '../model/taints.js';
+
+export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
+export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export const DEFAULT_TOLERATION_SECONDS = 300;
+
+export function withDefaultTolerationSeconds(pod: Pod, seconds = DEFAULT_TOLERATION_SECONDS): Pod {
+  const added: Toleration[] = [];
+  for (const key of [TAINT_NOT_READY, TAINT_UNREACHABLE]) {
+    const taint: Taint = { key, value: '', effect: 'NoExecute' };
+    if (!tolerationsTolerateTaint(pod.tolerations, taint)) added.push({ key, operator: 'Exists', value: '', effect: 'NoExecute', tolerationSeconds: seconds });
+  }
+  return added.length === 0 ? pod : { ...pod, tolerations: [...pod.tolerations, ...added] };
+}

@@ -1,0 +1,207 @@
+// A simulated cloud: instances launched for NodeClaims that boot, register their
+// Node (with the not-ready taint the kubelet registers with), turn Ready and lose
+// their startup taints after configurable delays; insufficient-capacity windows
+// per offering; termination (the instance and its kubelet are gone, and the cloud
+// node controller deletes the Node once the node controller has seen it NotReady);
+// spot interruptions with their two-minute notice.
+
+import type { Node } from '../model/node.js';
+import type { NodePool } from '../model/nodepool.js';
+import type { Taint } from '../model/taints.js';
+import type { CapacityType, InstanceType, Offering } from '../provisioner/catalog/types.js';
+import { launchedNode } from '../provisioner/launched-node.js';
+import { TAINT_NOT_READY } from './admission.js';
+import type { NodeLifecycle } from './node-lifecycle.js';
+import type { World } from './world.js';
+
+export interface LaunchTiming {
+  /** CreateFleet to a booted instance whose kubelet starts. */
+  readonly launchMs: number;
+  /** Kubelet start to the Node object registered. */
+  readonly registerMs: number;
+  /** Registration to Ready (CNI up, not-ready taint removed). */
+  readonly readyMs: number;
+  /** Ready to the NodePool's startup taints removed (by the agents that own them). */
+  readonly startupTaintMs: number;
+}
+
+export const DEFAULT_LAUNCH_TIMING: LaunchTiming = { launchMs: 15_000, registerMs: 15_000, readyMs: 10_000, startupTaintMs: 5_000 };
+export const SPOT_INTERRUPTION_NOTICE_MS = 120_000;
+/** Karpenter keeps an offering that returned insufficient capacity out of its choices for 3 minutes. */
+export const UNAVAILABLE_OFFERING_TTL_MS = 180_000;
+
+export interface IceWindow {
+  readonly instanceType?: string;
+  readonly zone?: string;
+  readonly capacityType?: CapacityType;
+  readonly from: number;
+  readonly until: number;
+}
+
+export interface Instance {
+  readonly name: string;
+  readonly nodePool: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly pricePerHour: number;
+  readonly launchedAt: number;
+  state: 'launching' | 'running' | 'terminated';
+  registered: boolean;
+  /** Ready with the startup taints gone: until then Karpenter ignores its ephemeral taints. */
+  initialized: boolean;
+}
+
+export interface LaunchRequest {
+  readonly name: string;
+  readonly pool: NodePool;
+  readonly instanceType: InstanceType;
+  readonly offering: Offering;
+}
+
+const NOT_READY_NO_SCHEDULE: Taint = { key: TAINT_NOT_READY, value: '', effect: 'NoSchedule' };
+
+export class SimCloud {
+  readonly instances = new Map<string, Instance>();
+  private readonly iceWindows: IceWindow[] = [];
+  /** Offerings that failed with insufficient capacity → until when they are skipped. */
+  private readonly unavailable = new Map<string, number>();
+  private readonly startupTaints = new Map<string, readonly Taint[]>();
+  private readonly interruptionListeners: ((instance: Instance) => void)[] = [];
+
+  constructor(
+    private readonly world: World,
+    nodeLifecycle: NodeLifecycle,
+    private readonly timing: (instanceType: string) => LaunchTiming = () => DEFAULT_LAUNCH_TIMING,
+  ) {
+    // The cloud node controller deletes a NotReady node whose instance no longer exists.
+    nodeLifecycle.onNotReady((name) => {
+      if (this.instances.get(name)?.state === 'terminated') world.deleteNode(name, 'InstanceTerminated');
+    });
+  }
+
+  addIceWindow(w: IceWindow): void {
+    this.iceWindows.push(w);
+  }
+
+  /** The instance types with offerings marked unavailable while they are known to lack capacity. */
+  availableTypes(types: readonly InstanceType[]): InstanceType[] {
+    const now = this.world.engine.now;
+    return types.map((it) => {
+      if (!it.offerings.some((o) => (this.unavailable.get(offeringKey(it.name, o)) ?? -1) > now)) return it;
+      return { ...it, offerings: it.offerings.map((o) => ((this.unavailable.get(offeringKey(it.name, o)) ?? -1) > now ? { ...o, available: false } : o)) };
+    });
+  }
+
+  private insufficientCapacity(it: string, o: Offering): boolean {
+    const now = this.world.engine.now;
+    return this.iceWindows.some(
+      (w) => w.from <= now && now < w.until && (!w.instanceType || w.instanceType === it) && (!w.zone || w.zone === o.zone) && (!w.capacityType || w.capacityType === o.capacityType),
+    );
+  }
+
+  /** Launches an instance, or reports insufficient capacity (and remembers the offering as unavailable). */
+  launch(req: LaunchRequest): Instance | 'InsufficientCapacity' {
+    const { engine } = this.world;
+    const { name, pool, instanceType: it, offering } = req;
+    if (this.insufficientCapacity(it.name, offering)) {
+      this.unavailable.set(offeringKey(it.name, offering), engine.now + UNAVAILABLE_OFFERING_TTL_MS);
+      engine.record('InsufficientCapacity', { nodeClaim: name, instanceType: it.name, zone: offering.zone, capacityType: offering.capacityType });
+      return 'InsufficientCapacity';
+    }
+    const instance: Instance = {
+      name,
+      nodePool: pool.name,
+      instanceType: it.name,
+      zone: offering.zone,
+      capacityType: offering.capacityType,
+      pricePerHour: offering.price,
+      launchedAt: engine.now,
+      state: 'launching',
+      registered: false,
+      initialized: false,
+    };
+    this.instances.set(name, instance);
+    this.startupTaints.set(name, pool.startupTaints);
+    engine.record('NodeClaimLaunched', { nodeClaim: name, nodePool: pool.name, instanceType: it.name, zone: offering.zone, capacityType: offering.capacityType, pricePerHour: offering.price });
+    const t = this.timing(it.name);
+    const alive = () => instance.state !== 'terminated';
+    engine.after(t.launchMs, 'instance-running', () => {
+      if (!alive()) return;
+      instance.state = 'running';
+      engine.after(t.registerMs, 'node-register', () => {
+        if (!alive()) return;
+        instance.registered = true;
+        const node = launchedNode(name, pool, it, offering, engine.now);
+        this.world.addNode({ ...node, taints: [...node.taints, NOT_READY_NO_SCHEDULE] });
+        engine.after(t.readyMs, 'node-ready', () => {
+          if (!alive()) return;
+          this.removeTaints(name, [NOT_READY_NO_SCHEDULE], 'KubeletReady');
+          if (pool.startupTaints.length === 0) instance.initialized = true;
+          else
+            engine.after(t.startupTaintMs, 'startup-taints', () => {
+              if (!alive()) return;
+              this.removeTaints(name, pool.startupTaints, 'StartupTaintsRemoved');
+              instance.initialized = true;
+            });
+        });
+      });
+    });
+    return instance;
+  }
+
+  /**
+   * The node as Karpenter plans with it: one still initializing is shown without
+   * the not-ready taint and its NodePool's startup taints, which will go away.
+   */
+  planningView(node: Node): Node {
+    const instance = this.instances.get(node.name);
+    if (!instance || instance.initialized || instance.state === 'terminated') return node;
+    const startup = this.startupTaints.get(node.name) ?? [];
+    const taints = node.taints.filter((t) => t.key !== TAINT_NOT_READY && !startup.some((s) => s.key === t.key && s.effect === t.effect && s.value === t.value));
+    return taints.length === node.taints.length ? node : { ...node, taints };
+  }
+
+  private removeTaints(name: string, remove: readonly Taint[], reason: string): boolean {
+    const node = this.world.cluster.nodeInfo(name)?.node;
+    if (!node) return false;
+    const taints = node.taints.filter((t) => !remove.some((r) => r.key === t.key && r.effect === t.effect && r.value === t.value));
+    if (taints.length !== node.taints.length) this.world.updateNode({ ...node, taints }, reason);
+    return true;
+  }
+
+  /** The instance is gone at once: its kubelet stops; the Node goes once it is seen NotReady. */
+  terminate(name: string, reason: string): void {
+    const instance = this.instances.get(name);
+    if (instance) {
+      if (instance.state === 'terminated') return;
+      instance.state = 'terminated';
+      this.world.engine.record('InstanceTerminated', { instance: name, reason });
+    }
+    this.world.setKubeletRunning(name, false);
+  }
+
+  onInterruption(listener: (instance: Instance) => void): void {
+    this.interruptionListeners.push(listener);
+  }
+
+  /** A spot interruption: the warning now, the instance reclaimed two minutes later. */
+  interrupt(name: string): void {
+    const instance = this.instances.get(name);
+    const { engine } = this.world;
+    engine.record('SpotInterruptionWarning', { instance: name, capacityType: instance?.capacityType ?? 'unknown' });
+    for (const l of this.interruptionListeners) if (instance) l(instance);
+    engine.after(SPOT_INTERRUPTION_NOTICE_MS, 'spot-reclaim', () => this.terminate(name, 'SpotInterruption'));
+  }
+
+  /** $/h of the instances not terminated. */
+  costPerHour(): number {
+    let sum = 0;
+    for (const i of this.instances.values()) if (i.state !== 'terminated') sum += i.pricePerHour;
+    return Math.round(sum * 1e6) / 1e6;
+  }
+}
+
+function offeringKey(instanceType: string, o: Pick<Offering, 'zone' | 'capacityType'>): string {
+  return `${instanceType}/${o.zone}/${o.capacityType}`;
+}

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PodTemplateManifest } from '../../model/manifest.js';
+import { compileLabelSelector } from '../../model/selector.js';
+import { createSimulation } from '../simulation.js';
+import { clusterWithNodes, node } from '../test-fixtures.js';
+import type { DaemonSetUpdateStrategy } from './daemonset.js';
+
+const tmpl = (image: string): PodTemplateManifest => ({
+  metadata: { labels: { app: 'agent' } },
+  spec: { containers: [{ name: 'c', image, resources: { requests: { cpu: '10m' } } }], terminationGracePeriodSeconds: 5 },
+});
+
+function setup(names: string[], updateStrategy?: DaemonSetUpdateStrategy) {
+  const sim = createSimulation(clusterWithNodes(names.map((name) => ({ name }))), { seed: 4 });
+  const ds = sim.daemonSets.add({ namespace: 'default', name: 'agent', uid: 'ds-agent', selector: compileLabelSelector({ matchLabels: { app: 'agent' } }), template: tmpl('v1'), ...(updateStrategy ? { updateStrategy } : {}) });
+  sim.engine.run(10_000);
+  return { sim, ds };
+}
+
+describe('DaemonSet controller', () => {
+  it('creates one pod per node, pinned by node affinity and bound by the scheduler, with the default tolerations', () => {
+    const { sim, ds } = setup(['n1', 'n2']);
+    const pods = sim.daemonSets.podsOf(ds);
+    assert.deepEqual(pods.map((p) => p.nodeName).sort(), ['n1', 'n2']);
+    for (const p of pods) {
+      assert.match(p.name, /^agent-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+      assert.equal(p.labels['pod-template-generation'], '1');
+      assert.ok(p.tolerations.some((t) => t.key === 'node.kubernetes.io/unschedulable' && t.effect === 'NoSchedule'));
+    }
+    assert.deepEqual(sim.daemonSets.status(ds), { desiredNumberScheduled: 2, currentNumberScheduled: 2, numberMisscheduled: 0, numberReady: 2, numberAvailable: 2, updatedNumberScheduled: 2 });
+  });
+
+  it('runs a pod on a node added later and removes it when the node becomes tainted NoExecute', () => {
+    const { sim, ds } = setup(['n1']);
+    sim.world.addNode(node('n3'));
+    sim.engine.run(sim.engine.now + 10_000);
+    assert.deepEqual(sim.daemonSets.podsOf(ds).map((p) => p.nodeName).sort(), ['n1', 'n3']);
+    const n3 = sim.world.cluster.nodeInfo('n3')!.node;
+    sim.world.updateNode({ ...n3, taints: [{ key: 'gone', value: '', effect: 'NoExecute' }] }, 'test');
+    sim.engine.run(sim.engine.now + 10_000);
+    assert.deepEqual(sim.daemonSets.podsOf(ds).map((p) => p.nodeName), ['n1']);
+  });
+
+  it('does not replace the pod of a deleted node (the pod garbage collector removes it)', () => {
+    const { sim, ds } = setup(['n1', 'n2']);
+    sim.world.deleteNode('n2', 'test');
+    sim.engine.run(sim.engine.now + 120_000);
+    assert.deepEqual(sim.daemonSets.podsOf(ds).map((p) => p.nodeName), ['n1']);
+    assert.equal(sim.daemonSets.status(ds).desiredNumberScheduled, 1);
+  });
+
+  const rollouts: { name: string; strategy?: DaemonSetUpdateStrategy; firstStep: { created: number; deleted: number } }[] = [
+    { name: 'maxUnavailable 1 deletes one old pod first', firstStep: { created: 0, deleted: 1 } },
+    { name: 'maxSurge 1 creates a new pod beside the old one first', strategy: { type: 'RollingUpdate', maxSurge: 1, maxUnavailable: 0 }, firstStep: { created: 1, deleted: 0 } },
+    { name: 'maxSurge 50% of 3 rounds up to 2', strategy: { type: 'RollingUpdate', maxSurge: '50%', maxUnavailable: 0 }, firstStep: { created: 2, deleted: 0 } },
+  ];
+  for (const c of rollouts) {
+    it(c.name, () => {
+      const { sim, ds } = setup(['n1', 'n2', 'n3'], c.strategy);
+      const t0 = sim.engine.now;
+      const before = sim.engine.log.length;
+      sim.daemonSets.setTemplate(ds.key, tmpl('v2'));
+      sim.engine.run(t0);
+      const step = sim.engine.log.slice(before);
+      assert.deepEqual({ created: step.filter((r) => r.type === 'PodCreated').length, deleted: step.filter((r) => r.type === 'PodTerminating').length }, c.firstStep);
+      sim.engine.run(t0 + 120_000);
+      const st = sim.daemonSets.status(ds);
+      assert.equal(st.updatedNumberScheduled, 3);
+      assert.equal(sim.daemonSets.podsOf(ds).length, 3);
+    });
+  }
+});

@@ -1,0 +1,388 @@
+// The DaemonSet controller (pkg/controller/daemon): one pod per node that should
+// run it (NodeShouldRunDaemonPod over nodeName, node affinity / nodeSelector and
+// NoSchedule/NoExecute taints), created unbound with the required node affinity
+// `metadata.name In [node]` so the scheduler loop binds it, as since v1.12. A
+// rolling update replaces pods within maxUnavailable (maxSurge 0) or surges new
+// pods beside old ones within maxSurge, both rounded up against
+// desiredNumberScheduled. Upstream walks nodes in Go map order (random); berth
+// walks them in node-tree order so runs are reproducible. Failed-pod backoff and
+// ControllerRevision history are not modelled.
+
+import { templateHash } from '../../io/names.js';
+import { CONTROLLER_REVISION_HASH_LABEL, DAEMONSET_TEMPLATE_GENERATION_LABEL, daemonNodeAffinity, daemonPodTolerations, daemonShouldRun } from '../../io/workloads.js';
+import type { IntOrString, PodTemplateManifest } from '../../model/manifest.js';
+import type { Node } from '../../model/node.js';
+import { compilePod, matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
+import type { Selector } from '../../model/selector.js';
+import { findUntoleratedTaint } from '../../model/taints.js';
+import type { World } from '../world.js';
+import { scaledValue } from './int-or-percent.js';
+
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+export type DaemonSetUpdateStrategy =
+  | { readonly type: 'RollingUpdate'; readonly maxUnavailable?: IntOrString; readonly maxSurge?: IntOrString }
+  | { readonly type: 'OnDelete' };
+
+export interface DaemonSetInit {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly selector: Selector;
+  /** The pod template as written (metadata + spec). */
+  readonly template: PodTemplateManifest;
+  /** Defaults to RollingUpdate with maxUnavailable 1, maxSurge 0. */
+  readonly updateStrategy?: DaemonSetUpdateStrategy;
+  readonly minReadySeconds?: number;
+}
+
+export interface DaemonSetStatus {
+  readonly desiredNumberScheduled: number;
+  readonly currentNumberScheduled: number;
+  readonly numberMisscheduled: number;
+  readonly numberReady: number;
+  readonly numberAvailable: number;
+  readonly updatedNumberScheduled: number;
+}
+
+export interface SimDaemonSet {
+  readonly namespace: string;
+  readonly name: string;
+  readonly key: string;
+  readonly uid: string;
+  readonly selector: Selector;
+  template: PodTemplateManifest;
+  /** The template compiled with the DaemonSet tolerations: what the "should run" predicates read. */
+  templatePod: Pod;
+  /** metadata.generation: bumped by each template change. */
+  generation: number;
+  hash: string;
+  readonly updateStrategy: DaemonSetUpdateStrategy;
+  readonly minReadySeconds: number;
+}
+
+export class DaemonSetController {
+  readonly daemonSets = new Map<string, SimDaemonSet>();
+  private readonly byUid = new Map<string, SimDaemonSet>();
+  private readonly queued = new Set<string>();
+  /** Pod uid → the node its affinity pins it to (for pods the scheduler has not bound yet). */
+  private readonly targetNode = new Map<string, string>();
+
+  constructor(readonly world: World) {}
+
+  start(): void {
+    this.world.onChange((c) => {
+      if (c.kind === 'nodeAdded' || c.kind === 'nodeUpdated' || c.kind === 'nodeDeleted') {
+        for (const ds of this.daemonSets.values()) this.enqueue(ds);
+        return;
+      }
+      if (!('pod' in c)) return;
+      const ds = this.ownerOf(c.pod);
+      if (!ds) return;
+      if (c.kind === 'podReady' && ds.minReadySeconds > 0) this.world.engine.after(ds.minReadySeconds * 1000 + 1, 'ds-min-ready', () => this.enqueue(ds));
+      this.enqueue(ds);
+    });
+  }
+
+  add(init: DaemonSetInit): SimDaemonSet {
+    const key = `${init.namespace}/${init.name}`;
+    if (this.daemonSets.has(key)) throw new Error(`daemonset ${key} already exists`);
+    const ds: SimDaemonSet = {
+      namespace: init.namespace,
+      name: init.name,
+      key,
+      uid: init.uid,
+      selector: init.selector,
+      template: init.template,
+      templatePod: this.compileTemplate(init.namespace, init.name, init.template),
+      generation: 1,
+      hash: templateHash(init.template),
+      updateStrategy: init.updateStrategy ?? { type: 'RollingUpdate' },
+      minReadySeconds: init.minReadySeconds ?? 0,
+    };
+    this.daemonSets.set(key, ds);
+    this.byUid.set(ds.uid, ds);
+    this.world.engine.record('DaemonSetCreated', { daemonSet: key });
+    this.enqueue(ds);
+    return ds;
+  }
+
+  /** A template change: a new generation and hash, which starts a rolling update. */
+  setTemplate(key: string, template: PodTemplateManifest): void {
+    const ds = this.daemonSets.get(key);
+    if (!ds) throw new Error(`daemonset ${key} does not exist`);
+    ds.template = template;
+    ds.templatePod = this.compileTemplate(ds.namespace, ds.name, template);
+    ds.generation++;
+    ds.hash = templateHash(template);
+    this.world.engine.record('DaemonSetTemplateChanged', { daemonSet: key, generation: ds.generation, hash: ds.hash });
+    this.enqueue(ds);
+  }
+
+  ownerOf(pod: Pod): SimDaemonSet | undefined {
+    const ref = pod.ownerReferences.find((r) => r.controller);
+    return ref ? this.byUid.get(ref.uid) : undefined;
+  }
+
+  podsOf(ds: SimDaemonSet): Pod[] {
+    return [...this.world.cluster.pods()].filter((p) => p.ownerReferences.some((r) => r.controller && r.uid === ds.uid));
+  }
+
+  private compileTemplate(namespace: string, name: string, t: PodTemplateManifest): Pod {
+    const spec = { ...t.spec, tolerations: daemonPodTolerations(t.spec) };
+    return compilePod({ metadata: { ...t.metadata, name, namespace }, spec }, { order: 0 });
+  }
+
+  private enqueue(ds: SimDaemonSet): void {
+    if (this.queued.has(ds.key)) return;
+    this.queued.add(ds.key);
+    this.world.engine.at(this.world.engine.now, 'ds-sync', () => {
+      this.queued.delete(ds.key);
+      this.sync(ds);
+    });
+  }
+
+  /** Where the pod is or will be: its node, else the node its required affinity pins it to. */
+  private nodeOfPod(p: Pod): string {
+    return p.nodeName || (this.targetNode.get(p.uid) ?? '');
+  }
+
+  /** shouldRun (NoSchedule and NoExecute taints) and shouldContinueRunning (NoExecute only). */
+  private predicates(ds: SimDaemonSet, node: Node): { shouldRun: boolean; shouldContinueRunning: boolean } {
+    const tp = ds.templatePod;
+    if ((tp.nodeName !== '' && tp.nodeName !== node.name) || !matchesRequiredNodeAffinity(tp, node)) return { shouldRun: false, shouldContinueRunning: false };
+    const shouldContinueRunning = findUntoleratedTaint(node.taints, tp.tolerations, (t) => t.effect === 'NoExecute') === undefined;
+    return { shouldRun: daemonShouldRun(tp, node), shouldContinueRunning };
+  }
+
+  private updated(ds: SimDaemonSet, p: Pod): boolean {
+    return p.labels[DAEMONSET_TEMPLATE_GENERATION_LABEL] === String(ds.generation) || p.labels[CONTROLLER_REVISION_HASH_LABEL] === ds.hash;
+  }
+
+  private available(ds: SimDaemonSet, p: Pod): boolean {
+    const since = this.world.readySince(p.key);
+    if (since === undefined) return false;
+    return ds.minReadySeconds === 0 || since + ds.minReadySeconds * 1000 < this.world.engine.now;
+  }
+
+  private nodeToPods(ds: SimDaemonSet): Map<string, Pod[]> {
+    const m = new Map<string, Pod[]>();
+    for (const p of this.podsOf(ds)) {
+      const n = this.nodeOfPod(p);
+      const list = m.get(n) ?? [];
+      list.push(p);
+      m.set(n, list);
+    }
+    return m;
+  }
+
+  private surgeAndUnavailable(ds: SimDaemonSet, desired: number): { maxSurge: number; maxUnavailable: number } {
+    if (ds.updateStrategy.type !== 'RollingUpdate') return { maxSurge: 0, maxUnavailable: 0 };
+    const maxSurge = scaledValue(ds.updateStrategy.maxSurge ?? 0, desired, true);
+    let maxUnavailable = scaledValue(ds.updateStrategy.maxUnavailable ?? 1, desired, true);
+    if (desired > 0 && maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;
+    return { maxSurge, maxUnavailable };
+  }
+
+  private sync(ds: SimDaemonSet): void {
+    const nodes = this.world.cluster.nodeInfos().map((ni) => ni.node);
+    const byNode = this.nodeToPods(ds);
+    let desired = 0;
+    for (const n of nodes) if (this.predicates(ds, n).shouldRun) desired++;
+    const { maxSurge, maxUnavailable } = this.surgeAndUnavailable(ds, desired);
+    const allowsSurge = maxSurge > 0;
+    const create: string[] = [];
+    const del: Pod[] = [];
+    for (const node of nodes) {
+      const { shouldRun, shouldContinueRunning } = this.predicates(ds, node);
+      const pods = byNode.get(node.name);
+      if (shouldRun && !pods) {
+        create.push(node.name);
+        continue;
+      }
+      if (!pods) continue;
+      if (!shouldContinueRunning) {
+        for (const p of pods) if (!p.terminating) del.push(p);
+        continue;
+      }
+      const running = pods.filter((p) => !p.terminating);
+      const live: Pod[] = [];
+      for (const p of running) (p.phase === 'Failed' || p.phase === 'Succeeded' ? del : live).push(p);
+      live.sort((a, b) => a.creation - b.creation || a.uid.localeCompare(b.uid));
+      if (!allowsSurge) {
+        del.push(...live.slice(1));
+        continue;
+      }
+      if (live.length === 0) {
+        if (shouldRun) create.push(node.name);
+        continue;
+      }
+      if (live.length === 1) continue;
+      let oldestNew: Pod | undefined;
+      let oldestOld: Pod | undefined;
+      for (const p of live) {
+        if (p.labels[CONTROLLER_REVISION_HASH_LABEL] === ds.hash) {
+          if (!oldestNew) {
+            oldestNew = p;
+            continue;
+          }
+        } else if (!oldestOld) {
+          oldestOld = p;
+          continue;
+        }
+        del.push(p);
+      }
+      if (oldestNew && oldestOld && (!this.world.isReady(oldestOld.key) || this.available(ds, oldestNew))) del.push(oldestOld);
+    }
+    this.apply(ds, create, del);
+    if (ds.updateStrategy.type === 'RollingUpdate') this.rollingUpdate(ds, nodes, desired, maxSurge, maxUnavailable);
+  }
+
+  private apply(ds: SimDaemonSet, create: readonly string[], del: readonly Pod[]): void {
+    for (const p of del) {
+      const cur = this.world.cluster.getPod(p.key);
+      if (cur && !cur.terminating) this.world.deletePod(p.key, 'DaemonSet');
+    }
+    for (const n of create) this.world.createPod(this.newPod(ds, n));
+  }
+
+  /** findUpdatedPodsOnNode: at most one old and one new live pod, else ok = false. */
+  private podsOnNode(ds: SimDaemonSet, pods: readonly Pod[] | undefined): { ok: boolean; newPod?: Pod; oldPod?: Pod } {
+    let newPod: Pod | undefined;
+    let oldPod: Pod | undefined;
+    for (const p of pods ?? []) {
+      if (p.terminating) continue;
+      if (this.updated(ds, p)) {
+        if (newPod) return { ok: false };
+        newPod = p;
+      } else {
+        if (oldPod) return { ok: false };
+        oldPod = p;
+      }
+    }
+    return { ok: true, ...(newPod ? { newPod } : {}), ...(oldPod ? { oldPod } : {}) };
+  }
+
+  private rollingUpdate(ds: SimDaemonSet, nodes: readonly Node[], desired: number, maxSurge: number, maxUnavailable: number): void {
+    const byNode = this.nodeToPods(ds);
+    const wanted = nodes.filter((n) => this.predicates(ds, n).shouldRun).map((n) => n.name);
+    const nodeNames = [...new Set([...nodes.map((n) => n.name).filter((n) => byNode.has(n) || wanted.includes(n))])];
+    const nodeByName = new Map(nodes.map((n) => [n.name, n]));
+    if (maxSurge === 0) {
+      let numUnavailable = 0;
+      const allowed: Pod[] = [];
+      const candidates: Pod[] = [];
+      for (const name of nodeNames) {
+        const { ok, newPod, oldPod } = this.podsOnNode(ds, byNode.get(name));
+        if (!ok) {
+          numUnavailable++;
+          continue;
+        }
+        if ((!oldPod && !newPod) || (oldPod && newPod)) numUnavailable++;
+        else if (newPod) {
+          if (!this.available(ds, newPod)) numUnavailable++;
+        } else if (oldPod) {
+          if (!this.available(ds, oldPod)) {
+            allowed.push(oldPod);
+            numUnavailable++;
+          } else if (numUnavailable < maxUnavailable) candidates.push(oldPod);
+        }
+      }
+      const remaining = Math.min(Math.max(0, maxUnavailable - numUnavailable), candidates.length);
+      this.apply(ds, [], [...allowed, ...candidates.slice(0, remaining)]);
+      return;
+    }
+    const oldToDelete: Pod[] = [];
+    const shouldNotRun: Pod[] = [];
+    const candidateNew: string[] = [];
+    const allowedNew: string[] = [];
+    let numSurge = 0;
+    let numAvailable = 0;
+    for (const name of nodeNames) {
+      const { ok, newPod, oldPod } = this.podsOnNode(ds, byNode.get(name));
+      if (!ok) {
+        numSurge++;
+        continue;
+      }
+      if (oldPod) {
+        if (this.available(ds, oldPod)) numAvailable++;
+      } else if (newPod && this.available(ds, newPod)) numAvailable++;
+      if (!oldPod) continue;
+      const node = nodeByName.get(name);
+      const shouldRun = node ? this.predicates(ds, node).shouldRun : false;
+      if (!newPod) {
+        if (!this.available(ds, oldPod)) {
+          if (!shouldRun) oldToDelete.push(oldPod);
+          else allowedNew.push(name);
+        } else if (!shouldRun) shouldNotRun.push(oldPod);
+        else if (numSurge < maxSurge) candidateNew.push(name);
+        continue;
+      }
+      if (!this.available(ds, newPod)) {
+        numSurge++;
+        continue;
+      }
+      oldToDelete.push(oldPod);
+    }
+    const deletable = Math.min(numAvailable - desired, shouldNotRun.length);
+    if (deletable > 0) oldToDelete.push(...shouldNotRun.slice(0, deletable));
+    const remaining = Math.min(Math.max(0, maxSurge - numSurge), candidateNew.length);
+    this.apply(ds, [...allowedNew, ...candidateNew.slice(0, remaining)], oldToDelete);
+  }
+
+  /** generateName `<name>-` with five random characters, as the API server names them. */
+  private generateName(ds: SimDaemonSet): string {
+    const { cluster, engine } = this.world;
+    for (;;) {
+      let suffix = '';
+      for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[engine.rand.intn(NAME_ALPHABET.length)];
+      const name = `${ds.name}-${suffix}`;
+      if (!cluster.getPod(`${ds.namespace}/${name}`)) return name;
+    }
+  }
+
+  private newPod(ds: SimDaemonSet, nodeName: string): Pod {
+    const t = ds.template;
+    const name = this.generateName(ds);
+    const labels = { ...t.metadata?.labels, [DAEMONSET_TEMPLATE_GENERATION_LABEL]: String(ds.generation), [CONTROLLER_REVISION_HASH_LABEL]: ds.hash };
+    const spec = { ...t.spec, tolerations: daemonPodTolerations(t.spec), affinity: daemonNodeAffinity(t.spec.affinity, nodeName) };
+    const compiled = compilePod({ metadata: { ...t.metadata, name, namespace: ds.namespace, labels }, spec }, { order: 0 });
+    const uid = this.world.newUid();
+    this.targetNode.set(uid, nodeName);
+    return {
+      ...compiled,
+      uid,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.name, uid: ds.uid, controller: true }],
+      creation: this.world.engine.now,
+    };
+  }
+
+  status(ds: SimDaemonSet): DaemonSetStatus {
+    const nodes = this.world.cluster.nodeInfos().map((ni) => ni.node);
+    const byNode = this.nodeToPods(ds);
+    let desired = 0;
+    let current = 0;
+    let mis = 0;
+    let ready = 0;
+    let available = 0;
+    let updated = 0;
+    for (const node of nodes) {
+      const { shouldRun } = this.predicates(ds, node);
+      const pods = (byNode.get(node.name) ?? []).filter((p) => !p.terminating && p.nodeName === node.name);
+      if (shouldRun) desired++;
+      if (pods.length === 0) continue;
+      if (!shouldRun) {
+        mis++;
+        continue;
+      }
+      current++;
+      const p = [...pods].sort((a, b) => a.creation - b.creation)[0]!;
+      if (this.world.isReady(p.key)) {
+        ready++;
+        if (this.available(ds, p)) available++;
+      }
+      if (this.updated(ds, p)) updated++;
+    }
+    return { desiredNumberScheduled: desired, currentNumberScheduled: current, numberMisscheduled: mis, numberReady: ready, numberAvailable: available, updatedNumberScheduled: updated };
+  }
+}

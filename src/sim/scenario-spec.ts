@@ -1,0 +1,82 @@
+// A scenario as the simulator runs it: settings, timed actions and expectations,
+// already validated and compiled (times in ms, selectors compiled, nodes built).
+// The YAML form (berth.dev/v1alpha1 Scenario) is parsed by io/scenario.ts.
+
+import type { Node } from '../model/node.js';
+import type { Selector } from '../model/selector.js';
+import type { CapacityType } from '../provisioner/catalog/types.js';
+
+export type ScalableKind = 'Deployment' | 'StatefulSet' | 'ReplicaSet';
+export type RolloutKind = 'Deployment' | 'StatefulSet' | 'DaemonSet';
+
+export type Action =
+  | { readonly type: 'scale'; readonly kind: ScalableKind; readonly name: string; readonly replicas: number }
+  /** A template change: a new image for one container (the first by default), or a restart annotation. */
+  | { readonly type: 'rollout'; readonly kind: RolloutKind; readonly name: string; readonly image?: string; readonly container?: string }
+  | { readonly type: 'failNode'; readonly node: string }
+  | { readonly type: 'recoverNode'; readonly node: string }
+  | { readonly type: 'failZone'; readonly zone: string }
+  | { readonly type: 'recoverZone'; readonly zone: string }
+  | { readonly type: 'terminateNode'; readonly node: string }
+  | { readonly type: 'spotInterruption'; readonly node: string }
+  | { readonly type: 'insufficientCapacity'; readonly instanceType?: string; readonly zone?: string; readonly capacityType?: CapacityType; readonly durationMs: number }
+  | { readonly type: 'cordon'; readonly node: string }
+  | { readonly type: 'uncordon'; readonly node: string }
+  | { readonly type: 'drain'; readonly node: string }
+  | { readonly type: 'addNode'; readonly node: Node }
+  | { readonly type: 'removeNode'; readonly node: string }
+  | { readonly type: 'deletePod'; readonly pod: string }
+  | { readonly type: 'provisioner'; readonly enabled: boolean };
+
+export interface Step {
+  readonly at: number;
+  readonly action: Action;
+  /** "file:line" of the step, for messages. */
+  readonly source: string;
+}
+
+export interface PodSelection {
+  /** Namespace to look in; every namespace when unset. */
+  readonly namespace?: string;
+  readonly selector: Selector;
+  /** The selector as written, for messages. */
+  readonly text: string;
+}
+
+export type Check =
+  | { readonly type: 'allScheduled' }
+  | { readonly type: 'pending'; readonly pods: PodSelection; readonly count: number }
+  | { readonly type: 'distinctNodes'; readonly pods: PodSelection }
+  | { readonly type: 'distinctZones'; readonly pods: PodSelection; readonly min: number }
+  | { readonly type: 'maxPerNode'; readonly pods: PodSelection; readonly max: number }
+  | { readonly type: 'nodeCount'; readonly nodePool?: string; readonly min?: number; readonly max?: number }
+  | { readonly type: 'rolloutComplete'; readonly deployment: string; readonly withinMs: number }
+  | { readonly type: 'rolloutStuck'; readonly deployment: string; readonly forMs: number }
+  | { readonly type: 'availableReplicas'; readonly deployment: string; readonly min: number; readonly throughout: boolean };
+
+export interface Expectation {
+  /** When to evaluate; the end of the run when unset. `throughout` checks hold from `at` (or 0) to the end. */
+  readonly at?: number;
+  readonly check: Check;
+  readonly source: string;
+}
+
+export interface ScenarioTiming {
+  readonly podStartMs?: number;
+  readonly podReadyMs?: number;
+  readonly nodeLaunchMs?: number;
+  readonly nodeRegisterMs?: number;
+  readonly nodeReadyMs?: number;
+  readonly startupTaintMs?: number;
+}
+
+export interface ScenarioSpec {
+  readonly name: string;
+  readonly seed: number;
+  /** Simulated time to run; the last step or expectation plus 10 minutes when unset. */
+  readonly untilMs?: number;
+  readonly provisioner: { readonly enabled: boolean; readonly batchIdleMs?: number; readonly batchMaxMs?: number };
+  readonly timing: ScenarioTiming;
+  readonly steps: readonly Step[];
+  readonly expect: readonly Expectation[];
+}

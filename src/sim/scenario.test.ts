@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { loadSources } from '../io/load.js';
+import { loadScenario } from '../io/scenario.js';
+import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
+import { runScenario } from './scenario.js';
+
+const DIR = 'examples/scenarios';
+
+function run(file: string, seed?: number) {
+  const text = readFileSync(file, 'utf8');
+  const s = loadScenario({ name: file, text });
+  assert.ok(s.ok, JSON.stringify(!s.ok && s.errors));
+  const loaded = loadSources([{ name: file, text }, ...s.scenario.files.map((f) => ({ name: f, text: readFileSync(f, 'utf8') }))]);
+  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
+  return runScenario(loaded.input, s.scenario.spec, { instanceTypes: bundledInstanceTypes(), ...(seed !== undefined ? { seed } : {}) });
+}
+
+describe('example scenarios', () => {
+  for (const name of readdirSync(DIR).filter((f) => f.endsWith('.yaml'))) {
+    it(`${name}: every expectation passes`, () => {
+      const r = run(`${DIR}/${name}`);
+      assert.ok(r.expectations.length > 0);
+      for (const e of r.expectations) assert.ok(e.passed, `${e.name}: ${e.detail}`);
+    });
+  }
+
+  it('the same scenario twice gives the same event log', () => {
+    const a = run(`${DIR}/apiserver-anti-affinity.yaml`);
+    const b = run(`${DIR}/apiserver-anti-affinity.yaml`);
+    assert.equal(JSON.stringify(a.events), JSON.stringify(b.events));
+  });
+
+  it('the anti-affinity scale-up launches exactly two nodes through the provisioner', () => {
+    const r = run(`${DIR}/apiserver-anti-affinity.yaml`);
+    assert.equal(r.events.filter((e) => e.type === 'NodeClaimLaunched').length, 2);
+  });
+});
+
+describe('scenario errors', () => {
+  const bad = (spec: string) => loadScenario({ name: 's.yaml', text: `apiVersion: berth.dev/v1alpha1\nkind: Scenario\nmetadata: {name: x}\nspec:\n${spec}` });
+  const cases: { name: string; spec: string; want: RegExp }[] = [
+    { name: 'two actions in a step', spec: '  steps:\n  - at: 1s\n    cordon: {node: a}\n    drain: {node: a}\n', want: /s\.yaml:6:\d+: .*spec\.steps\[0\]: .*exactly one action/ },
+    { name: 'a bad duration', spec: '  steps:\n  - at: 5 minutes\n    cordon: {node: a}\n', want: /s\.yaml:6:\d+: .*spec\.steps\[0\]\.at: Invalid value: "5 minutes"/ },
+    { name: 'steps out of order', spec: '  steps:\n  - at: 2m\n    cordon: {node: a}\n  - at: 1m\n    uncordon: {node: a}\n', want: /spec\.steps\[1\]\.at: .*time order/ },
+    { name: 'an unknown action', spec: '  steps:\n  - at: 1s\n    explode: {node: a}\n', want: /spec\.steps\[0\]/ },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const r = bad(c.spec);
+      assert.equal(r.ok, false);
+      const text = !r.ok ? r.errors.map((d) => `${d.file}:${d.line}:${d.column}: ${d.object ?? ''}: ${d.field ?? ''}: ${d.message}`).join('\n') : '';
+      assert.match(text, c.want);
+    });
+  }
+});

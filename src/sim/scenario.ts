@@ -1,0 +1,119 @@
+// Runs a scenario: builds the simulated cluster from the loaded objects (the
+// workloads' pods are left to their controllers, which create them at time 0),
+// applies each step at its time, evaluates the expectations and returns the
+// event log, the results and the final placement.
+
+import { buildClusterState } from '../cluster/state.js';
+import type { LoadedInput } from '../io/load.js';
+import { LABEL_ZONE } from '../model/node.js';
+import type { InstanceType } from '../provisioner/catalog/types.js';
+import { LABEL_NODEPOOL } from '../provisioner/labels.js';
+import { DEFAULT_LAUNCH_TIMING } from './cloud.js';
+import type { LogRecord } from './engine.js';
+import { armExpectations, type ExpectationResult, type RolloutTracker } from './expect.js';
+import { ActionError, applyAction } from './faults.js';
+import { DEFAULT_POD_TIMING } from './pod-lifecycle.js';
+import type { ScenarioSpec } from './scenario-spec.js';
+import { createSimulation, type Simulation } from './simulation.js';
+import { addWorkloads } from './workloads.js';
+
+export interface ScenarioRun {
+  readonly events: readonly LogRecord[];
+  readonly expectations: readonly ExpectationResult[];
+  readonly final: {
+    readonly timeMs: number;
+    readonly costPerHour: number;
+    readonly nodes: { name: string; zone: string; nodePool: string; pods: string[] }[];
+    readonly pending: { pod: string }[];
+  };
+  readonly sim: Simulation;
+}
+
+export interface RunOptions {
+  readonly untilMs?: number;
+  readonly seed?: number;
+  readonly instanceTypes: readonly InstanceType[];
+}
+
+const SETTLE_MS = 10 * 60_000;
+
+export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOptions): ScenarioRun {
+  const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
+  const cluster = buildClusterState({ ...input, pods: input.pods.filter((p) => !generated.has(p.key)) });
+  const pools = input.nodePools.filter((np) => np.replicas === null);
+  const t = spec.timing;
+  const sim = createSimulation(cluster, {
+    seed: opts.seed ?? spec.seed,
+    pods: { defaults: { startDelayMs: t.podStartMs ?? DEFAULT_POD_TIMING.startDelayMs, readyDelayMs: t.podReadyMs ?? DEFAULT_POD_TIMING.readyDelayMs } },
+    ...(pools.length > 0
+      ? {
+          provisioner: {
+            pools,
+            instanceTypes: opts.instanceTypes,
+            daemonSetPods: () => input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
+            enabled: spec.provisioner.enabled,
+            ...(spec.provisioner.batchIdleMs !== undefined ? { batchIdleMs: spec.provisioner.batchIdleMs } : {}),
+            ...(spec.provisioner.batchMaxMs !== undefined ? { batchMaxMs: spec.provisioner.batchMaxMs } : {}),
+          },
+        }
+      : {}),
+    launchTiming: () => ({
+      launchMs: t.nodeLaunchMs ?? DEFAULT_LAUNCH_TIMING.launchMs,
+      registerMs: t.nodeRegisterMs ?? DEFAULT_LAUNCH_TIMING.registerMs,
+      readyMs: t.nodeReadyMs ?? DEFAULT_LAUNCH_TIMING.readyMs,
+      startupTaintMs: t.startupTaintMs ?? DEFAULT_LAUNCH_TIMING.startupTaintMs,
+    }),
+  });
+  addWorkloads(sim, input.workloads);
+
+  const rollouts = trackRollouts(sim);
+  for (const step of spec.steps) {
+    sim.engine.at(step.at, 'step', () => {
+      try {
+        applyAction(sim, step.action);
+      } catch (e) {
+        if (!(e instanceof ActionError)) throw e;
+        sim.engine.record('StepFailed', { source: step.source, message: e.message });
+      }
+    });
+  }
+  const lastTime = Math.max(0, ...spec.steps.map((s) => s.at), ...spec.expect.map((e) => e.at ?? 0));
+  const until = opts.untilMs ?? spec.untilMs ?? lastTime + SETTLE_MS;
+  const armed = armExpectations(sim, spec.expect, rollouts);
+  sim.engine.run(until);
+  const expectations = armed.finish();
+
+  const nodes = sim.world.cluster.nodeInfos().map((i) => ({
+    name: i.node.name,
+    zone: i.node.labels[LABEL_ZONE] ?? '',
+    nodePool: i.node.labels[LABEL_NODEPOOL] ?? '',
+    pods: i.pods.map((p) => p.key).sort(),
+  }));
+  const pending = [...sim.world.cluster.pods()].filter((p) => !p.nodeName && !p.terminating).map((p) => ({ pod: p.key }));
+  return { events: sim.engine.log, expectations, final: { timeMs: sim.engine.now, costPerHour: sim.cloud.costPerHour(), nodes, pending }, sim };
+}
+
+/** When each Deployment's latest template change happened and when it finished rolling out. */
+function trackRollouts(sim: Simulation): RolloutTracker {
+  const started = new Map<string, number>();
+  const completed = new Map<string, number>();
+  let seen = 0;
+  sim.engine.afterEach(() => {
+    const log = sim.engine.log;
+    for (; seen < log.length; seen++) {
+      const r = log[seen]!;
+      if (r.type === 'DeploymentTemplateChanged') {
+        started.set(r['deployment'] as string, r.t);
+        completed.delete(r['deployment'] as string);
+      }
+    }
+    for (const [key, at] of started) {
+      if (completed.has(key)) continue;
+      const d = sim.deployments.deployments.get(key);
+      if (!d) continue;
+      const s = d.status;
+      if (sim.engine.now > at && s.updatedReplicas === d.replicas && s.replicas === d.replicas && s.availableReplicas === d.replicas) completed.set(key, sim.engine.now);
+    }
+  });
+  return { startedAt: (k) => started.get(k), completedAt: (k) => completed.get(k) };
+}
