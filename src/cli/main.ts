@@ -5,6 +5,8 @@ import { Command, CommanderError } from 'commander';
 import { registerExplain } from './explain.js';
 import { registerProvision } from './provision.js';
 import { registerSchedule } from './schedule.js';
+import { registerServe } from './serve.js';
+import { registerSimulate } from './simulate.js';
 import { CliError } from './common.js';
 
 const program = new Command('berth')
@@ -16,6 +18,8 @@ const program = new Command('berth')
 registerSchedule(program);
 registerExplain(program);
 registerProvision(program);
+registerSimulate(program);
+registerServe(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,118 @@
+// The one module through which the playground calls berth's engine: the same
+// functions the CLI uses, fed in-memory sources instead of files.
+
+import { buildClusterState, loadSources, type Diagnostic, type LoadedInput } from '../../src/io/load.js';
+import type { ClusterState } from '../../src/cluster/state.js';
+import { scheduleAll, type ScheduleReport } from '../../src/scheduler/run.js';
+import { explainPod, type Explanation } from '../../src/scheduler/explain.js';
+import { planProvisioning, type ProvisionPlan } from '../../src/provisioner/plan.js';
+import { bundledInstanceTypes } from '../../src/provisioner/catalog/catalog.js';
+
+export type { Diagnostic, Explanation, ProvisionPlan, ScheduleReport };
+
+export const SOURCE_NAME = 'playground.yaml';
+
+export interface NodeView {
+  readonly name: string;
+  readonly zone: string;
+  readonly cpuMilli: number;
+  readonly memoryBytes: number;
+  readonly planned: boolean;
+  readonly detail: string;
+}
+
+export interface PodView {
+  readonly key: string;
+  readonly workload: string;
+  readonly node: string;
+}
+
+export interface RunView {
+  readonly nodes: NodeView[];
+  readonly pods: PodView[];
+  readonly pending: { pod: string; message: string }[];
+  readonly provision?: ProvisionPlan;
+  readonly warnings: Diagnostic[];
+}
+
+export type Loaded = { ok: true; input: LoadedInput; warnings: Diagnostic[] } | { ok: false; errors: Diagnostic[] };
+
+export function load(text: string): Loaded {
+  const r = loadSources([{ name: SOURCE_NAME, text }]);
+  return r.ok ? { ok: true, input: r.input, warnings: r.warnings } : { ok: false, errors: r.errors };
+}
+
+const ZONE = 'topology.kubernetes.io/zone';
+
+function workloadOf(cluster: ClusterState, key: string): string {
+  const pod = cluster.getPod(key);
+  const owner = pod?.ownerReferences.find((o) => o.controller) ?? pod?.ownerReferences[0];
+  if (!owner) return key;
+  // ReplicaSet names carry a pod-template hash; the Deployment is what the user wrote.
+  return owner.kind === 'ReplicaSet' ? owner.name.replace(/-[a-z0-9]{5,10}$/, '') : owner.name;
+}
+
+function existingNodes(cluster: ClusterState): NodeView[] {
+  return cluster.nodeInfos().map((ni) => ({
+    name: ni.node.name,
+    zone: ni.node.labels[ZONE] ?? '(no zone)',
+    cpuMilli: ni.node.allocatable['cpu'] ?? 0,
+    memoryBytes: ni.node.allocatable['memory'] ?? 0,
+    planned: false,
+    detail: '',
+  }));
+}
+
+function boundPods(cluster: ClusterState): PodView[] {
+  return [...cluster.pods()].filter((p) => p.nodeName).map((p) => ({ key: p.key, workload: workloadOf(cluster, p.key), node: p.nodeName }));
+}
+
+export function schedule(input: LoadedInput, warnings: Diagnostic[], seed = 0): RunView & { report: ScheduleReport } {
+  const cluster = buildClusterState(input);
+  const pods = boundPods(cluster);
+  const report = scheduleAll(cluster, {}, { seed });
+  for (const p of report.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node });
+  return { nodes: existingNodes(cluster), pods, pending: report.unschedulable, warnings, report };
+}
+
+export function provision(input: LoadedInput, warnings: Diagnostic[], seed = 0): RunView {
+  const cluster = buildClusterState(input);
+  const pods = boundPods(cluster);
+  // Before planning: the planner adds its hypothetical claims to the cluster it is given.
+  const nodes = existingNodes(cluster);
+  const catalogs = input.catalogs;
+  const plan = planProvisioning({
+    cluster,
+    pools: input.nodePools.filter((np) => np.replicas === null),
+    instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(),
+    daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
+    config: {},
+    seed,
+  });
+  const types = new Map((catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes()).map((t) => [t.name, t]));
+  for (const c of plan.nodeClaims) {
+    const t = types.get(c.instanceType);
+    nodes.push({
+      name: c.name,
+      zone: c.zone,
+      cpuMilli: t?.allocatable['cpu'] ?? 0,
+      memoryBytes: t?.allocatable['memory'] ?? 0,
+      planned: true,
+      detail: `${c.instanceType} · ${c.capacityType} · $${c.pricePerHour.toFixed(4)}/h`,
+    });
+  }
+  for (const p of plan.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node });
+  return { nodes, pods, pending: plan.unschedulable, provision: plan, warnings };
+}
+
+/** Explains a pod at the moment the scheduler would try it, against the input as loaded. */
+export function explain(input: LoadedInput, podKey: string, seed = 0): Explanation | undefined {
+  const cluster = buildClusterState(input);
+  const pod = cluster.getPod(podKey);
+  if (!pod || pod.nodeName) return undefined;
+  return explainPod(cluster, {}, podKey, seed);
+}
+
+/** Simulate and Check: the modules (src/sim/scenario.ts, src/analyze/) do not exist yet. */
+export const simulateAvailable = false;
+export const checkAvailable = false;

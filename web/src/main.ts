@@ -1,0 +1,179 @@
+// Playground page: editor, example picker, buttons, and the three result views.
+
+import { EditorView, basicSetup } from 'codemirror';
+import { yaml } from '@codemirror/lang-yaml';
+import { linter, forceLinting, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
+import * as engine from './engine.js';
+import { decodeState, encodeState } from './url-state.js';
+import './style.css';
+
+const examples = import.meta.glob<string>('../../examples/**/*.yaml', { query: '?raw', import: 'default', eager: true });
+const exampleNames = Object.keys(examples).map((k) => k.replace('../../examples/', '')).sort();
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const status = $('status');
+
+function toCm(view: EditorView, ds: readonly engine.Diagnostic[]): CmDiagnostic[] {
+  const doc = view.state.doc;
+  return ds.map((d) => {
+    const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines));
+    const from = Math.min(line.from + Math.max(d.column - 1, 0), line.to);
+    return { from, to: line.to > from ? line.to : from, severity: d.severity, message: [d.object, d.field, d.message].filter(Boolean).join(': ') };
+  });
+}
+
+const editor = new EditorView({
+  parent: $('editor'),
+  extensions: [
+    basicSetup,
+    yaml(),
+    linter((view) => {
+      const r = engine.load(view.state.doc.toString());
+      return toCm(view, r.ok ? r.warnings : r.errors);
+    }),
+  ],
+});
+
+function setText(text: string): void {
+  editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
+}
+
+const picker = $<HTMLSelectElement>('examples');
+for (const name of exampleNames) picker.append(new Option(name, name));
+picker.addEventListener('change', () => setText(examples[`../../examples/${picker.value}`] ?? ''));
+
+function colour(workload: string): string {
+  let h = 0;
+  for (const c of workload) h = (h * 31 + c.charCodeAt(0)) % 360;
+  return `hsl(${h} 60% 55%)`;
+}
+
+function el(tag: string, cls: string, text?: string): HTMLElement {
+  const e = document.createElement(tag);
+  e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function renderMap(run: engine.RunView, input: engine.Loaded & { ok: true }): void {
+  const map = $('map');
+  map.replaceChildren();
+  const maxCpu = Math.max(1, ...run.nodes.map((n) => n.cpuMilli));
+  for (const zone of [...new Set(run.nodes.map((n) => n.zone))].sort()) {
+    const z = el('div', 'zone');
+    z.append(el('h2', 'zone-name', zone));
+    for (const n of run.nodes.filter((x) => x.zone === zone)) {
+      const box = el('div', n.planned ? 'node planned' : 'node');
+      box.dataset['node'] = n.name;
+      box.style.flexBasis = `${Math.round(120 + 200 * (n.cpuMilli / maxCpu))}px`;
+      box.append(el('div', 'node-name', n.name), el('div', 'node-size', `${n.cpuMilli / 1000} cpu · ${(n.memoryBytes / 2 ** 30).toFixed(1)} GiB${n.detail ? ` · ${n.detail}` : ''}`));
+      for (const p of run.pods.filter((x) => x.node === n.name)) {
+        const chip = el('span', 'pod', p.key);
+        chip.style.background = colour(p.workload);
+        chip.dataset['pod'] = p.key;
+        box.append(chip);
+      }
+      z.append(box);
+    }
+    map.append(z);
+  }
+  const lane = el('div', 'pending-lane');
+  lane.append(el('h2', 'zone-name', `Pending (${run.pending.length})`));
+  for (const u of run.pending) {
+    const row = el('div', 'pending');
+    const chip = el('button', 'pod', u.pod);
+    chip.dataset['pod'] = u.pod;
+    chip.addEventListener('click', () => renderExplain(input, u.pod));
+    row.append(chip, el('div', 'message', u.message));
+    lane.append(row);
+  }
+  map.append(lane);
+}
+
+function renderExplain(input: engine.Loaded & { ok: true }, pod: string): void {
+  const box = $('explain');
+  box.replaceChildren();
+  const e = engine.explain(input.input, pod);
+  if (!e) return;
+  box.append(el('h2', '', `explain ${e.pod}`));
+  const plugins = [...new Set(e.nodes.flatMap((n) => n.scores.map((s) => s.plugin)))];
+  const table = document.createElement('table');
+  const head = table.insertRow();
+  for (const h of ['node', 'filter', ...plugins, 'total']) head.append(el('th', '', h));
+  for (const n of e.nodes) {
+    const r = table.insertRow();
+    const rejected = n.filters.find((f) => f.plugin === n.rejectedBy);
+    r.insertCell().textContent = n.node + (n.node === e.selected ? ' *' : '');
+    r.insertCell().textContent = n.feasible ? 'ok' : `${n.rejectedBy}: ${rejected?.reasons.join(', ') ?? ''}`;
+    for (const p of plugins) {
+      const s = n.scores.find((x) => x.plugin === p);
+      r.insertCell().textContent = s ? `${s.raw}→${s.normalized}×${s.weight}` : '';
+    }
+    r.insertCell().textContent = n.total === null ? '' : String(n.total);
+  }
+  box.append(table, el('p', 'verdict', e.selected ? `selected: ${e.selected}` : `unschedulable: ${e.message}`));
+}
+
+function renderClaims(plan: engine.ProvisionPlan | undefined): void {
+  const box = $('claims');
+  box.replaceChildren();
+  if (!plan) return;
+  box.append(el('h2', '', `New NodeClaims: ${plan.nodeClaims.length}, $${plan.costPerHour.toFixed(4)}/h`));
+  const table = document.createElement('table');
+  const head = table.insertRow();
+  for (const h of ['nodeclaim', 'nodepool', 'instance type', 'zone', 'capacity', '$/h', 'pods']) head.append(el('th', '', h));
+  for (const c of plan.nodeClaims) {
+    const r = table.insertRow();
+    r.className = 'claim';
+    for (const v of [c.name, c.nodePool, c.instanceType, c.zone, c.capacityType, c.pricePerHour.toFixed(4), c.pods.join(' ')]) r.insertCell().textContent = v;
+  }
+  box.append(table);
+}
+
+async function run(kind: 'schedule' | 'provision'): Promise<void> {
+  const text = editor.state.doc.toString();
+  location.hash = await encodeState(text);
+  const started = performance.now();
+  const loaded = engine.load(text);
+  forceLinting(editor);
+  $('explain').replaceChildren();
+  if (!loaded.ok) {
+    status.textContent = `${loaded.errors.length} error(s) in the input`;
+    $('map').replaceChildren();
+    $('claims').replaceChildren();
+    return;
+  }
+  try {
+    const view = kind === 'schedule' ? engine.schedule(loaded.input, loaded.warnings) : engine.provision(loaded.input, loaded.warnings);
+    renderMap(view, loaded);
+    renderClaims(view.provision);
+    status.textContent = `${kind}: ${view.nodes.length} node(s), ${view.pods.length} placed, ${view.pending.length} pending (${Math.round(performance.now() - started)} ms)`;
+  } catch (e) {
+    status.textContent = `error: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
+$('schedule').addEventListener('click', () => void run('schedule'));
+$('provision').addEventListener('click', () => void run('provision'));
+for (const [id, available] of [['simulate', engine.simulateAvailable], ['check', engine.checkAvailable]] as const) {
+  const b = $<HTMLButtonElement>(id);
+  if (!available) b.disabled = true;
+  b.title = available ? '' : 'not available yet';
+  b.addEventListener('click', () => (status.textContent = `${id}: not available yet`));
+}
+
+const fromHash = location.hash.length > 1 ? await decodeState(location.hash.slice(1)) : undefined;
+if (fromHash !== undefined) {
+  picker.prepend(new Option('(from link)', ''));
+  picker.value = '';
+  setText(fromHash);
+}
+else {
+  picker.value = exampleNames[0] ?? '';
+  setText(examples[`../../examples/${picker.value}`] ?? '');
+}
+
+// The service worker caches the page and its assets as they load, so a reload works offline.
+if ('serviceWorker' in navigator && import.meta.env.PROD && location.protocol.startsWith('http')) {
+  navigator.serviceWorker.register('./sw.js').catch((e: unknown) => console.warn('service worker not registered', e));
+}
