@@ -1,0 +1,28 @@
+// How many more nodes of each NodePool may be disrupted now for a reason: the most
+// restrictive active budget (model/nodepool.ts) minus nodes already disrupting.
+
+import type { ClusterState } from '../cluster/state.js';
+import { allowedDisruptions, LABEL_NODEPOOL, type DisruptionReason, type NodePool } from '../model/nodepool.js';
+
+export function remainingDisruptions(
+  cluster: ClusterState,
+  pools: readonly NodePool[],
+  nowMs: number,
+  reason: DisruptionReason,
+  disrupting: ReadonlySet<string> = new Set(),
+): Map<string, number> {
+  const total = new Map<string, number>();
+  const busy = new Map<string, number>();
+  for (const info of cluster.nodeInfos()) {
+    const pool = info.node.labels[LABEL_NODEPOOL];
+    if (pool === undefined) continue;
+    total.set(pool, (total.get(pool) ?? 0) + 1);
+    if (disrupting.has(info.node.name)) busy.set(pool, (busy.get(pool) ?? 0) + 1);
+  }
+  const out = new Map<string, number>();
+  for (const pool of pools) {
+    const allowed = allowedDisruptions(pool, nowMs, total.get(pool.name) ?? 0, reason);
+    out.set(pool.name, Math.max(0, allowed - (busy.get(pool.name) ?? 0)));
+  }
+  return out;
+}
