@@ -306,3 +306,8 @@ function compileCheck(name: (typeof CHECK_NAMES)[number], e: RawExpect, path: Fi
     }
   }
 }
+
+/** The JSON Schema of the Scenario document (docs/scenario.schema.json is this, written by `npm run scenario-schema`). */
+export function scenarioJsonSchema(): unknown {
+  return z.toJSONSchema(scenarioSchema, { io: 'input', unrepresentable: 'any' });
+}

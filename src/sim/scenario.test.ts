@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { loadSources } from '../io/load.js';
-import { loadScenario } from '../io/scenario.js';
+import { loadScenario, scenarioJsonSchema } from '../io/scenario.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { runScenario } from './scenario.js';
 
@@ -54,4 +54,10 @@ describe('scenario errors', () => {
       assert.match(text, c.want);
     });
   }
+});
+
+describe('scenario JSON Schema', () => {
+  it('docs/scenario.schema.json is what the validator exports (run npm run scenario-schema after a change)', () => {
+    assert.deepEqual(JSON.parse(readFileSync('docs/scenario.schema.json', 'utf8')), scenarioJsonSchema());
+  });
 });
