@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createSimulation } from './simulation.js';
+import { app, clusterWithNodes } from './test-fixtures.js';
+
+const times = (log: readonly { t: number; type: string }[], type: string) => log.filter((r) => r.type === type).map((r) => r.t);
+
+describe('node failure timing', () => {
+  it('NotReady after the 50 s lease grace (at a 5 s monitor pass), eviction 300 s after the NoExecute taint, replacement on the other node', () => {
+    const sim = createSimulation(clusterWithNodes([{ name: 'a' }, { name: 'b' }]), { seed: 3 });
+    sim.deployments.add(app('web', { replicas: 2, antiAffinity: true }));
+    sim.engine.at(60_000, 'fail', () => sim.world.setKubeletRunning('a', false));
+    sim.engine.run(20 * 60_000);
+    const log = sim.engine.log;
+    const notReady = times(log, 'NodeNotReady')[0]!;
+    // The last lease renewal was at most 10 s before the failure; detection is the first 5 s pass past renewal + 50 s.
+    assert.ok(notReady > 60_000 + 40_000 && notReady <= 60_000 + 50_000 + 5_000, `NotReady at ${notReady}`);
+    assert.equal(notReady % 5_000, 0);
+    const noExecute = log.find((r) => r.type === 'NodeUpdated' && r['reason'] === 'NodeUnreachable')!;
+    assert.equal(noExecute.t, notReady, 'the first node of a healthy zone is tainted at once');
+    const evicted = log.filter((r) => r.type === 'PodTerminating' && r['reason'] === 'TaintManagerEviction');
+    assert.equal(evicted.length, 1);
+    assert.equal(evicted[0]!.t, notReady + 300_000);
+    // The pod on the dead node stays terminating (no kubelet); its replacement cannot join b (anti-affinity) and waits.
+    assert.equal([...sim.world.cluster.pods()].filter((p) => !p.nodeName).length, 1);
+  });
+
+  it('a returning kubelet clears the taints at the next monitor pass and its pods come back', () => {
+    const sim = createSimulation(clusterWithNodes([{ name: 'a' }]), { seed: 1 });
+    sim.deployments.add(app('web', { replicas: 1 }));
+    sim.engine.at(10_000, 'fail', () => sim.world.setKubeletRunning('a', false));
+    sim.engine.at(120_000, 'recover', () => sim.world.setKubeletRunning('a', true));
+    sim.engine.run(10 * 60_000);
+    assert.deepEqual(times(sim.engine.log, 'NodeReady'), [125_000]);
+    assert.deepEqual(sim.world.cluster.nodeInfo('a')!.node.taints, []);
+    assert.equal(times(sim.engine.log, 'PodTerminating').length, 0, 'recovered before tolerationSeconds ran out');
+    assert.equal(sim.deployments.deployments.get('default/web')!.status.availableReplicas, 1);
+  });
+
+  it('a deleted node: orphaned pods are removed by pod GC after the 40 s quarantine and recreated elsewhere', () => {
+    const sim = createSimulation(clusterWithNodes([{ name: 'a' }, { name: 'b' }]), { seed: 1 });
+    sim.deployments.add(app('web', { replicas: 2 }));
+    sim.engine.at(30_000, 'delete', () => sim.world.deleteNode('a', 'test'));
+    sim.engine.run(5 * 60_000);
+    const gc = sim.engine.log.filter((r) => r.type === 'PodDeleted' && r['reason'] === 'PodGCOrphaned');
+    assert.ok(gc.length >= 1);
+    assert.equal(gc[0]!.t, 40_000 + 40_000, 'first GC pass after the deletion (40 s) + quarantine');
+    assert.ok([...sim.world.cluster.pods()].every((p) => p.nodeName === 'b'));
+  });
+});

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compileNodePool } from '../model/nodepool.js';
+import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
+import { createSimulation } from './simulation.js';
+import { app, clusterWithNodes } from './test-fixtures.js';
+
+const pool = compileNodePool({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodePool',
+  metadata: { name: 'default' },
+  spec: {
+    template: {
+      spec: {
+        requirements: [
+          { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['m'] },
+          { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+        ],
+        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      },
+    },
+  },
+} as Parameters<typeof compileNodePool>[0]);
+
+function simWith(seed = 1) {
+  return createSimulation(clusterWithNodes([{ name: 'a', cpu: '1' }]), { seed, provisioner: { pools: [pool], instanceTypes: bundledInstanceTypes() } });
+}
+
+describe('provisioner loop', () => {
+  it('one batch, claims launched once, pods bound after registration and readiness', () => {
+    const sim = simWith();
+    sim.deployments.add(app('web', { replicas: 3, cpu: '500m', antiAffinity: true }));
+    sim.engine.run(10 * 60_000);
+    const launched = sim.engine.log.filter((r) => r.type === 'NodeClaimLaunched');
+    assert.equal(launched.length, 2, 'a fits one replica; two more nodes, and no second launch while they boot');
+    assert.equal(sim.engine.log.filter((r) => r.type === 'ProvisioningPlanned' && (r['nodeClaims'] as number) > 0).length, 1);
+    const bound = sim.engine.log.filter((r) => r.type === 'Scheduled').map((r) => r['node']);
+    assert.equal(new Set(bound).size, 3);
+    // Batch closes 1 s after the last unschedulable pod; launch 15 s + register 15 s + ready 10 s.
+    const firstBindOnNew = sim.engine.log.find((r) => r.type === 'Scheduled' && r['node'] !== 'a')!;
+    assert.ok(firstBindOnNew.t >= launched[0]!.t + 40_000, `bound at ${firstBindOnNew.t}`);
+  });
+
+  it('insufficient capacity for the chosen offering: the next plan falls back to another offering', () => {
+    const sim = simWith();
+    const first = sim.engine;
+    sim.cloud.addIceWindow({ zone: 'us-west-2a', from: 0, until: 60 * 60_000 });
+    sim.cloud.addIceWindow({ zone: 'us-west-2b', from: 0, until: 60 * 60_000 });
+    sim.deployments.add(app('web', { replicas: 2, cpu: '800m' }));
+    first.run(10 * 60_000);
+    const ice = first.log.filter((r) => r.type === 'InsufficientCapacity');
+    const launched = first.log.filter((r) => r.type === 'NodeClaimLaunched');
+    assert.ok(ice.length >= 1);
+    assert.ok(launched.length >= 1 && launched.every((r) => r['zone'] !== 'us-west-2a' && r['zone'] !== 'us-west-2b'));
+    assert.equal([...sim.world.cluster.pods()].filter((p) => !p.nodeName).length, 0);
+  });
+
+  it('disabled: nothing is launched and the pods stay pending', () => {
+    const sim = simWith();
+    sim.provisioner!.setEnabled(false);
+    sim.deployments.add(app('web', { replicas: 3, cpu: '800m' }));
+    sim.engine.run(5 * 60_000);
+    assert.equal(sim.engine.log.filter((r) => r.type === 'NodeClaimLaunched').length, 0);
+    assert.equal([...sim.world.cluster.pods()].filter((p) => !p.nodeName).length, 2);
+  });
+});
