@@ -2,6 +2,7 @@
 // timeline, the final placement and each expectation; exit 1 when one fails.
 
 import { readFile } from 'node:fs/promises';
+import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { loadSources } from '../io/load.js';
@@ -133,11 +134,23 @@ export function registerSimulate(program: Command): void {
       }
       printDiagnostics(loaded.warnings);
       const catalogs = loaded.input.catalogs;
+      const bar = process.stderr.isTTY ? new SingleBar({ format: 'simulating {bar} {value}/{total} s simulated', stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
+      let started = false;
       const run = runScenario(loaded.input, scenario.scenario.spec, {
         instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(),
         ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+        ...(bar
+          ? {
+              onProgress: (now: number, until: number) => {
+                if (!started) bar.start(Math.round(until / 1000), 0);
+                started = true;
+                bar.update(Math.round(now / 1000));
+              },
+            }
+          : {}),
       });
+      bar?.stop();
       process.stdout.write(`${opts.output === 'json' ? JSON.stringify(toJson(run), null, 2) : formatRun(run, { events: opts.events ?? false })}\n`);
       if (run.expectations.some((e) => !e.passed)) process.exitCode = 1;
     });

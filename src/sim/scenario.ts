@@ -33,6 +33,8 @@ export interface RunOptions {
   readonly untilMs?: number;
   readonly seed?: number;
   readonly instanceTypes: readonly InstanceType[];
+  /** Told the simulated time now and at the end, every few thousand events (a progress bar's feed). */
+  readonly onProgress?: (nowMs: number, untilMs: number) => void;
 }
 
 const SETTLE_MS = 10 * 60_000;
@@ -80,7 +82,15 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
   const lastTime = Math.max(0, ...spec.steps.map((s) => s.at), ...spec.expect.map((e) => e.at ?? 0));
   const until = opts.untilMs ?? spec.untilMs ?? lastTime + SETTLE_MS;
   const armed = armExpectations(sim, spec.expect, rollouts);
+  const progress = opts.onProgress;
+  if (progress) {
+    let events = 0;
+    sim.engine.afterEach(() => {
+      if (++events % 2000 === 0) progress(sim.engine.now, until);
+    });
+  }
   sim.engine.run(until);
+  progress?.(until, until);
   const expectations = armed.finish();
 
   const nodes = sim.world.cluster.nodeInfos().map((i) => ({
