@@ -7,6 +7,9 @@ import { scheduleAll, type ScheduleReport } from '../../src/scheduler/run.js';
 import { explainPod, type Explanation } from '../../src/scheduler/explain.js';
 import { planProvisioning, type ProvisionPlan } from '../../src/provisioner/plan.js';
 import { bundledInstanceTypes } from '../../src/provisioner/catalog/catalog.js';
+import { loadScenario } from '../../src/io/scenario.js';
+import { runScenario } from '../../src/sim/scenario.js';
+import { timeline } from '../../src/sim/timeline.js';
 
 export type { Diagnostic, Explanation, ProvisionPlan, ScheduleReport };
 
@@ -113,6 +116,58 @@ export function explain(input: LoadedInput, podKey: string, seed = 0): Explanati
   return explainPod(cluster, {}, podKey, seed);
 }
 
-/** Simulate and Check: the modules (src/sim/scenario.ts, src/analyze/) do not exist yet. */
-export const simulateAvailable = false;
+export interface SimulationView extends RunView {
+  readonly timeline: string[];
+  readonly expectations: { name: string; passed: boolean; detail: string }[];
+}
+
+/** 'a/b/../c.yaml' → 'a/c.yaml': scenario file references resolved against the bundled examples. */
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split('/')) {
+    if (seg === '..') out.pop();
+    else if (seg !== '.' && seg !== '') out.push(seg);
+  }
+  return out.join('/');
+}
+
+/**
+ * Runs a Scenario document. `path` is where the text came from (an example's path,
+ * or the playground's own name), against which its `files:` are looked up with `read`.
+ */
+export function simulate(text: string, path: string, read: (path: string) => string | undefined): { ok: true; view: SimulationView } | { ok: false; errors: Diagnostic[] } {
+  const scenario = loadScenario({ name: SOURCE_NAME, text });
+  if (!scenario.ok) return { ok: false, errors: scenario.errors };
+  const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
+  const sources = [{ name: SOURCE_NAME, text }];
+  for (const f of scenario.scenario.files) {
+    const name = normalize(dir + f);
+    const content = read(name);
+    if (content === undefined) return { ok: false, errors: [{ severity: 'error', file: SOURCE_NAME, line: 1, column: 1, message: `the playground has no file ${name} (only the bundled examples can be referenced)` }] };
+    sources.push({ name, text: content });
+  }
+  const loaded = loadSources(sources);
+  if (!loaded.ok) return { ok: false, errors: loaded.errors };
+  const catalogs = loaded.input.catalogs;
+  const run = runScenario(loaded.input, scenario.scenario.spec, { instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes() });
+  const cluster = run.sim.world.cluster;
+  return {
+    ok: true,
+    view: {
+      nodes: existingNodes(cluster),
+      pods: boundPods(cluster),
+      pending: run.final.pending.map((p) => ({ pod: p.pod, message: 'pending at the end of the run' })),
+      warnings: loaded.warnings,
+      timeline: timeline(run.events, false),
+      expectations: run.expectations.map(({ name, passed, detail }) => ({ name, passed, detail })),
+    },
+  };
+}
+
+/** A Scenario document is simulated; anything else is scheduled. */
+export function isScenario(text: string): boolean {
+  return /^kind:\s*Scenario\s*$/m.test(text);
+}
+
+/** Check: the analyzer (src/analyze/) does not exist yet. */
 export const checkAvailable = false;

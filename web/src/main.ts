@@ -55,7 +55,8 @@ function el(tag: string, cls: string, text?: string): HTMLElement {
   return e;
 }
 
-function renderMap(run: engine.RunView, input: engine.Loaded & { ok: true }): void {
+/** `input` makes pending pods clickable for the explain panel (not for a simulation's end state). */
+function renderMap(run: engine.RunView, input?: engine.Loaded & { ok: true }): void {
   const map = $('map');
   map.replaceChildren();
   const maxCpu = Math.max(1, ...run.nodes.map((n) => n.cpuMilli));
@@ -83,7 +84,7 @@ function renderMap(run: engine.RunView, input: engine.Loaded & { ok: true }): vo
     const row = el('div', 'pending');
     const chip = el('button', 'pod', u.pod);
     chip.dataset['pod'] = u.pod;
-    chip.addEventListener('click', () => renderExplain(input, u.pod));
+    if (input) chip.addEventListener('click', () => renderExplain(input, u.pod));
     row.append(chip, el('div', 'message', u.message));
     lane.append(row);
   }
@@ -153,14 +154,43 @@ async function run(kind: 'schedule' | 'provision'): Promise<void> {
   }
 }
 
+function renderSimulation(view: engine.SimulationView): void {
+  const box = $('claims');
+  box.replaceChildren();
+  const passed = view.expectations.filter((e) => e.passed).length;
+  box.append(el('h2', '', `Expectations: ${passed}/${view.expectations.length} passed`));
+  const list = el('ul', 'expectations');
+  for (const e of view.expectations) list.append(el('li', e.passed ? 'expectation pass' : 'expectation fail', `${e.passed ? 'PASS' : 'FAIL'} ${e.name}: ${e.detail}`));
+  box.append(list, el('h2', '', `Timeline (${view.timeline.length} events)`));
+  const pre = el('pre', 'timeline', view.timeline.join('\n'));
+  box.append(pre);
+}
+
+async function simulate(): Promise<void> {
+  const text = editor.state.doc.toString();
+  location.hash = await encodeState(text);
+  const started = performance.now();
+  $('explain').replaceChildren();
+  try {
+    const r = engine.simulate(text, picker.value, (path) => examples[`../../examples/${path}`]);
+    if (!r.ok) {
+      status.textContent = `${r.errors.length} error(s) in the scenario: ${r.errors[0]?.message ?? ''}`;
+      return;
+    }
+    renderMap(r.view);
+    renderSimulation(r.view);
+    status.textContent = `simulate: ${r.view.nodes.length} node(s) at the end, ${r.view.expectations.filter((e) => !e.passed).length} expectation(s) failed (${Math.round(performance.now() - started)} ms)`;
+  } catch (e) {
+    status.textContent = `error: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
 $('schedule').addEventListener('click', () => void run('schedule'));
 $('provision').addEventListener('click', () => void run('provision'));
-for (const [id, available] of [['simulate', engine.simulateAvailable], ['check', engine.checkAvailable]] as const) {
-  const b = $<HTMLButtonElement>(id);
-  if (!available) b.disabled = true;
-  b.title = available ? '' : 'not available yet';
-  b.addEventListener('click', () => (status.textContent = `${id}: not available yet`));
-}
+$('simulate').addEventListener('click', () => void simulate());
+const check = $<HTMLButtonElement>('check');
+check.disabled = !engine.checkAvailable;
+check.title = engine.checkAvailable ? '' : 'not available yet';
 
 const fromHash = location.hash.length > 1 ? await decodeState(location.hash.slice(1)) : undefined;
 if (fromHash !== undefined) {

@@ -84,7 +84,6 @@ describe('playground', () => {
         assert.match((await page.textContent('#explain .verdict')) ?? '', /unschedulable: 0\/\d+ nodes are available/);
       }
       await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
-      assert.ok(await page.isDisabled('#simulate'), 'simulate is not available yet');
       assert.ok(await page.isDisabled('#check'), 'check is not available yet');
       assert.deepEqual(errors, []);
       process.stdout.write(`# ${name}: first result ${firstResultMs} ms\n`);
@@ -120,6 +119,26 @@ describe('playground', () => {
     assert.deepEqual(errors, []);
     await page.close();
   });
+});
+
+describe('simulate', () => {
+  const scenarios = readdirSync(new URL('examples/scenarios/', ROOT)).filter((f) => f.endsWith('.yaml')).sort();
+  for (const name of scenarios) {
+    test(`scenarios/${name}: every expectation passes in the browser`, async () => {
+      const { page, errors } = await open();
+      await page.selectOption('#examples', `scenarios/${name}`);
+      await page.click('#simulate');
+      await page.waitForSelector('.expectation');
+      const results = await page.$$eval('.expectation', (els) => els.map((e) => e.textContent ?? ''));
+      assert.ok(results.length > 0);
+      for (const r of results) assert.match(r, /^PASS /);
+      assert.ok(((await page.textContent('.timeline')) ?? '').includes('Step'), 'the timeline shows the steps');
+      if (name === 'apiserver-anti-affinity.yaml') assert.equal((await page.$$('.node')).length, 3, 'cp-1 and the two launched nodes');
+      await page.screenshot({ path: new URL(`simulate-${name}.png`, SHOTS).pathname, fullPage: true });
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
 });
 
 test('works offline once loaded', async () => {
