@@ -72,6 +72,7 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('rollout' as const), at: fc.integer({ min: 0, max: 120 }), app: fc.nat(2) }),
   fc.record({ kind: fc.constant('addNode' as const), at: fc.integer({ min: 0, max: 120 }), cpu: fc.integer({ min: 1, max: 4 }) }),
   fc.record({ kind: fc.constant('vip' as const), at: fc.integer({ min: 0, max: 120 }), cpuMilli: fc.integer({ min: 100, max: 2000 }) }),
+  fc.record({ kind: fc.constant('failNode' as const), at: fc.integer({ min: 0, max: 120 }), node: fc.nat(3), recoverAfter: fc.option(fc.integer({ min: 10, max: 600 }), { nil: undefined }) }),
 );
 
 const appArb = fc.record({
@@ -107,6 +108,11 @@ describe('invariants over small random runs', () => {
             sim.engine.at(o.at * 1000, o.kind, () => {
               if (o.kind === 'addNode') sim.world.addNode(node(`extra${extra++}`, String(o.cpu)));
               else if (o.kind === 'vip') sim.world.createPod(pod(`vip${extra++}`, { cpu: `${o.cpuMilli}m`, priority: 100, grace: 5 }));
+              else if (o.kind === 'failNode') {
+                const name = `n${o.node % nodeCpus.length}`;
+                sim.world.setKubeletRunning(name, false);
+                if (o.recoverAfter !== undefined) sim.engine.after(o.recoverAfter * 1000, 'recover', () => sim.world.setKubeletRunning(name, true));
+              }
               else {
                 const i = o.app % opts.length;
                 if (o.kind === 'scale') sim.deployments.scaleDeployment(`default/app${i}`, o.replicas);

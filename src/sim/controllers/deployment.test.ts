@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { IntOrString } from '../../model/manifest.js';
 import { createSimulation, type Simulation } from '../simulation.js';
-import { app, clusterWithNodes, rolloutTemplate, type AppOptions } from '../test-fixtures.js';
+import { app, clusterWithNodes, node, rolloutTemplate, type AppOptions } from '../test-fixtures.js';
 
 const ROLLOUT_AT = 60_000;
 
@@ -142,5 +142,24 @@ describe('Deployment proportional scaling mid-rollout', () => {
     sim.deployments.scaleDeployment('default/web', 5);
     sim.engine.run(ROLLOUT_AT + 120_000);
     assert.deepEqual(steps(sim).slice(-1), ['+60s 0/5']);
+  });
+});
+
+describe('sync errors', () => {
+  it('scaling down mid-rollout while old pods are still available: upstream’s cleanup error is retried, not fatal', () => {
+    // Found by the simulation property test: the old ReplicaSet's available count exceeds its new spec for a moment.
+    const sim = createSimulation(clusterWithNodes([{ name: 'n0', cpu: '3' }]), { seed: 0 });
+    const o = { replicas: 5, cpu: '501m', strategy: { type: 'RollingUpdate' as const, maxSurge: 1, maxUnavailable: 0 }, grace: 5 };
+    sim.deployments.add(app('app0', o));
+    sim.engine.at(0, 'node', () => sim.world.addNode(node('extra0', '1')));
+    sim.engine.at(0, 'rollout', () => {
+      const t = rolloutTemplate('app0', { ...o, image: 'v2' });
+      sim.deployments.setTemplate('default/app0', t.template, t.templatePod);
+    });
+    sim.engine.at(10_000, 'scale', () => sim.deployments.scaleDeployment('default/app0', 1));
+    sim.engine.run(900_000);
+    assert.ok(sim.engine.log.some((r) => r.type === 'DeploymentSyncError'));
+    const d = sim.deployments.deployments.get('default/app0')!;
+    assert.deepEqual([d.status.replicas, d.status.updatedReplicas, d.status.availableReplicas], [1, 1, 1]);
   });
 });

@@ -110,8 +110,13 @@ function sortRS(list: SimReplicaSet[], less: (a: SimReplicaSet, b: SimReplicaSet
 
 const specReplicas = (list: readonly SimReplicaSet[]) => list.reduce((s, rs) => s + rs.replicas, 0);
 
+/** A sync that upstream ends with an error: the Deployment is requeued with backoff. */
+class SyncError extends Error {}
+
 export class DeploymentController {
   readonly deployments = new Map<string, SimDeployment>();
+  /** Consecutive failed syncs per Deployment (the workqueue's NumRequeues). */
+  private readonly failures = new Map<string, number>();
   private readonly byUid = new Map<string, SimDeployment>();
   private readonly queued = new Set<string>();
   private readonly timers = new Map<string, number>();
@@ -190,7 +195,17 @@ export class DeploymentController {
     this.queued.add(d.key);
     this.world.engine.at(this.world.engine.now, 'deployment-sync', () => {
       this.queued.delete(d.key);
-      this.sync(d);
+      try {
+        this.sync(d);
+        this.failures.delete(d.key);
+      } catch (e) {
+        if (!(e instanceof SyncError)) throw e;
+        // A failed sync is retried with the workqueue's per-item backoff: 5 ms doubling, at most 1000 s.
+        const n = this.failures.get(d.key) ?? 0;
+        this.failures.set(d.key, n + 1);
+        this.world.engine.record('DeploymentSyncError', { deployment: d.key, message: e.message });
+        this.enqueueAt(d, this.world.engine.now + Math.min(5 * 2 ** n, 1_000_000));
+      }
     });
   }
 
@@ -201,7 +216,7 @@ export class DeploymentController {
     this.timers.set(d.key, at);
     this.world.engine.at(at, 'deployment-resync', () => {
       if (this.timers.get(d.key) === at) this.timers.delete(d.key);
-      this.sync(d);
+      this.enqueue(d);
     });
   }
 
@@ -338,7 +353,8 @@ export class DeploymentController {
       if (rs.replicas === available) continue;
       const count = Math.min(maxCleanup - total, rs.replicas - available);
       const to = rs.replicas - count;
-      if (to > rs.replicas) throw new Error(`when cleaning up unhealthy replicas, got invalid request to scale down ${rs.key} ${rs.replicas} -> ${to}`);
+      // Upstream errors out (and retries) when the status still counts more available pods than the new spec.
+      if (to > rs.replicas) throw new SyncError(`when cleaning up unhealthy replicas, got invalid request to scale down ${rs.key} ${rs.replicas} -> ${to}`);
       this.scaleAndRecord(d, rs, to);
       total += count;
     }
