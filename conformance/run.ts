@@ -44,6 +44,9 @@ const int = (name: string, v: string | undefined): number => {
 };
 
 /** The seed of chunk `c` of a run: chunks are generated independently so memory stays flat. */
+/** How many more times the oracle is asked before a difference counts as a mismatch. */
+const ORACLE_RETRIES = 8;
+
 const chunkSeed = (seed: number, c: number) => (Math.imul(seed, 0x9e3779b1) ^ Math.imul(c + 1, 0x85ebca6b)) | 0;
 
 async function judge(oracle: OracleClient, c: ConformanceCase, id: string): Promise<{ comparison: Comparison; oracleResult: Awaited<ReturnType<OracleClient['run']>> }> {
@@ -113,6 +116,7 @@ async function main(): Promise<number> {
     let failing = 0;
     let berthMs = 0;
     const start = Date.now();
+    let unstableOracle = 0;
 
     for (let c = 0, done = 0; done < total; c++) {
       const n = Math.min(chunk, total - done);
@@ -126,7 +130,16 @@ async function main(): Promise<number> {
         const t = Date.now();
         const berth = runBerth(cases[i]!);
         berthMs += Date.now() - t;
-        const cmp = compareResults(oracleResult, berth);
+        let cmp = compareResults(oracleResult, berth);
+        // Upstream does not always give one answer for one input (seen in DefaultPreemption's victim choice, about
+        // 1 run in 12 on one case): before calling a case a mismatch, ask again, and accept berth if it matches any answer.
+        for (let retry = 1; primaryMismatch(cmp) && retry <= ORACLE_RETRIES; retry++) {
+          const again = compareResults(await oracle.run(toOracleCase(cases[i]!, `${c}:${i}:retry${retry}`)), berth);
+          if (!primaryMismatch(again)) {
+            cmp = again;
+            unstableOracle++;
+          }
+        }
         const bad = new Set(cmp.mismatches.map((m) => m.dimension));
         for (const d of cmp.compared) {
           comparedCount.set(d, (comparedCount.get(d) ?? 0) + 1);
@@ -159,6 +172,7 @@ async function main(): Promise<number> {
 
     const secs = (Date.now() - start) / 1000;
     console.log(`\nconformance: ${total} cases, seed ${seed}, ${secs.toFixed(1)} s (berth ${(berthMs / total).toFixed(1)} ms/case)`);
+    if (unstableOracle > 0) console.log(`the oracle answered differently when asked again on ${unstableOracle} case(s); berth matched one of its answers`);
     console.log('agreement by dimension (cases where the dimension applies):');
     for (const d of DIMENSIONS) {
       const n = comparedCount.get(d) ?? 0;
