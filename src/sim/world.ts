@@ -30,10 +30,34 @@ export class World {
   /** Nodes whose kubelet has stopped (crashed, partitioned or its instance gone). */
   private readonly kubeletDown = new Set<string>();
 
+  /** Controller uid → its pods by key, in store order (an update moves a pod to the end, as in the store). */
+  private readonly byOwner = new Map<string, Map<string, Pod>>();
+
   constructor(
     readonly engine: Engine,
     readonly cluster: ClusterState,
-  ) {}
+  ) {
+    for (const p of cluster.pods()) this.index(p);
+  }
+
+  private index(pod: Pod): void {
+    const uid = pod.ownerReferences.find((r) => r.controller)?.uid;
+    if (uid === undefined) return;
+    let pods = this.byOwner.get(uid);
+    if (!pods) this.byOwner.set(uid, (pods = new Map()));
+    pods.delete(pod.key);
+    pods.set(pod.key, pod);
+  }
+
+  private unindex(pod: Pod): void {
+    const uid = pod.ownerReferences.find((r) => r.controller)?.uid;
+    if (uid !== undefined) this.byOwner.get(uid)?.delete(pod.key);
+  }
+
+  /** The pods whose controller has this uid, terminating ones included, in store order: what controllers list. */
+  podsControlledBy(uid: string): Pod[] {
+    return [...(this.byOwner.get(uid)?.values() ?? [])];
+  }
 
   onChange(listener: ChangeListener): void {
     this.listeners.push(listener);
@@ -52,12 +76,15 @@ export class World {
   createPod(created: Pod): void {
     const pod = withDefaultTolerationSeconds(created);
     this.cluster.addPod(pod);
+    this.index(pod);
     this.engine.record('PodCreated', { pod: pod.key });
     this.notify({ kind: 'podAdded', pod });
   }
 
   private replacePod(old: Pod, pod: Pod): void {
     this.cluster.updatePod(pod);
+    this.unindex(old);
+    this.index(pod);
     this.notify({ kind: 'podUpdated', old, pod });
   }
 
@@ -129,6 +156,7 @@ export class World {
   removePod(key: string): void {
     const pod = this.cluster.removePod(key);
     if (!pod) return;
+    this.unindex(pod);
     this.readyAt.delete(key);
     this.notify({ kind: 'podDeleted', pod });
   }

@@ -125,7 +125,7 @@ export class DaemonSetController {
   }
 
   podsOf(ds: SimDaemonSet): Pod[] {
-    return [...this.world.cluster.pods()].filter((p) => p.ownerReferences.some((r) => r.controller && r.uid === ds.uid));
+    return this.world.podsControlledBy(ds.uid);
   }
 
   private compileTemplate(namespace: string, name: string, t: PodTemplateManifest): Pod {

@@ -108,9 +108,7 @@ export class ReplicaSetController {
 
   /** Pods the ReplicaSet controls, terminating ones included, in store order. */
   podsOf(rs: SimReplicaSet): Pod[] {
-    const out: Pod[] = [];
-    for (const p of this.world.cluster.pods()) if (p.ownerReferences.some((r) => r.controller && r.uid === rs.uid)) out.push(p);
-    return out;
+    return this.world.podsControlledBy(rs.uid);
   }
 
   status(rs: SimReplicaSet): ReplicaSetStatus {

@@ -151,9 +151,7 @@ export class StatefulSetController {
 
   /** Pods the set controls with an ordinal name, terminating ones included, in store order. */
   podsOf(s: SimStatefulSet): Pod[] {
-    const out: Pod[] = [];
-    for (const p of this.world.cluster.pods()) if (p.ownerReferences.some((r) => r.controller && r.uid === s.uid) && ordinalOf(s, p) >= 0) out.push(p);
-    return out;
+    return this.world.podsControlledBy(s.uid).filter((p) => ordinalOf(s, p) >= 0);
   }
 
   private revisionName(name: string, template: unknown): string {
