@@ -3,34 +3,34 @@
 // strategy fields it was written with, so its pods are created in simulated time.
 
 import type { WorkloadSummary } from '../io/load-workloads.js';
-import type { RolloutFieldsManifest } from '../model/manifest.js';
+import type { IntOrString, RolloutFieldsManifest } from '../model/manifest.js';
 import type { DeploymentStrategy } from './controllers/deployment.js';
 import type { DaemonSetUpdateStrategy } from './controllers/daemonset.js';
 import type { StatefulSetUpdateStrategy } from './controllers/statefulset.js';
 import type { Simulation } from './simulation.js';
 
+type RollingFields = { partition?: number; maxSurge?: IntOrString; maxUnavailable?: IntOrString };
+
+/** The rolling-update bounds that were written, and only those (the controllers default the rest). */
+function rolling(ru: RollingFields | null | undefined): RollingFields {
+  return {
+    ...(ru?.partition !== undefined ? { partition: ru.partition } : {}),
+    ...(ru?.maxSurge !== undefined ? { maxSurge: ru.maxSurge } : {}),
+    ...(ru?.maxUnavailable !== undefined ? { maxUnavailable: ru.maxUnavailable } : {}),
+  };
+}
+
 function deploymentStrategy(r: RolloutFieldsManifest): DeploymentStrategy | undefined {
   const s = r.strategy;
   if (!s) return undefined;
-  if (s.type === 'Recreate') return { type: 'Recreate' };
-  const ru = s.rollingUpdate ?? {};
-  return { type: 'RollingUpdate', ...(ru.maxSurge !== undefined ? { maxSurge: ru.maxSurge } : {}), ...(ru.maxUnavailable !== undefined ? { maxUnavailable: ru.maxUnavailable } : {}) };
+  return s.type === 'Recreate' ? { type: 'Recreate' } : { type: 'RollingUpdate', ...rolling(s.rollingUpdate) };
 }
 
-function statefulSetStrategy(r: RolloutFieldsManifest): StatefulSetUpdateStrategy | undefined {
+/** StatefulSet and DaemonSet updateStrategy: RollingUpdate (with its bounds) or OnDelete. */
+function updateStrategy(r: RolloutFieldsManifest): (StatefulSetUpdateStrategy & DaemonSetUpdateStrategy) | undefined {
   const s = r.updateStrategy;
   if (!s) return undefined;
-  if (s.type === 'OnDelete') return { type: 'OnDelete' };
-  const ru = s.rollingUpdate ?? {};
-  return { type: 'RollingUpdate', ...(ru.partition !== undefined ? { partition: ru.partition } : {}), ...(ru.maxUnavailable !== undefined ? { maxUnavailable: ru.maxUnavailable } : {}) };
-}
-
-function daemonSetStrategy(r: RolloutFieldsManifest): DaemonSetUpdateStrategy | undefined {
-  const s = r.updateStrategy;
-  if (!s) return undefined;
-  if (s.type === 'OnDelete') return { type: 'OnDelete' };
-  const ru = s.rollingUpdate ?? {};
-  return { type: 'RollingUpdate', ...(ru.maxSurge !== undefined ? { maxSurge: ru.maxSurge } : {}), ...(ru.maxUnavailable !== undefined ? { maxUnavailable: ru.maxUnavailable } : {}) };
+  return s.type === 'OnDelete' ? { type: 'OnDelete' } : { type: 'RollingUpdate', ...rolling(s.rollingUpdate) };
 }
 
 /** The template as written: a Deployment's hash is computed over it. */
@@ -60,7 +60,7 @@ export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummar
         sim.replicaSets.add({ ...base, replicas: w.replicas, selector: w.selector, template: w.templatePod, minReadySeconds: r.minReadySeconds ?? 0, owner: '' });
         break;
       case 'StatefulSet': {
-        const updateStrategy = statefulSetStrategy(r);
+        const strategy = updateStrategy(r);
         sim.statefulSets.add({
           ...base,
           replicas: w.replicas,
@@ -69,13 +69,13 @@ export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummar
           templatePod: w.templatePod,
           ...minReady,
           ...(r.podManagementPolicy ? { podManagementPolicy: r.podManagementPolicy } : {}),
-          ...(updateStrategy ? { updateStrategy } : {}),
+          ...(strategy ? { updateStrategy: strategy } : {}),
         });
         break;
       }
       case 'DaemonSet': {
-        const updateStrategy = daemonSetStrategy(r);
-        sim.daemonSets.add({ ...base, selector: w.selector, template: w.template, ...minReady, ...(updateStrategy ? { updateStrategy } : {}) });
+        const strategy = updateStrategy(r);
+        sim.daemonSets.add({ ...base, selector: w.selector, template: w.template, ...minReady, ...(strategy ? { updateStrategy: strategy } : {}) });
         break;
       }
     }
