@@ -1,0 +1,25 @@
+// The contract every check under analyze/checks/ implements: a pure function from
+// the loaded workloads and cluster to findings. Checks simulate through sim/
+// (never a wall clock or Math.random), so the same input and seed give the same
+// findings.
+
+import type { LoadedInput } from '../io/load.js';
+import type { InstanceType } from '../provisioner/catalog/types.js';
+import type { Finding } from './finding.js';
+
+export interface AnalysisContext {
+  /** Workloads, nodes, pods, PDBs and NodePools, as `berth simulate` loads them. */
+  readonly input: LoadedInput;
+  /** The catalog the provisioner launches from (the bundled one unless --catalog). */
+  readonly instanceTypes: readonly InstanceType[];
+  /** Whether NodePools may launch capacity in the simulations (--provisioner on|off). */
+  readonly provisioner: boolean;
+  readonly seed: number;
+}
+
+export interface Check {
+  /** The rule name findings carry, e.g. "node-loss". */
+  readonly rule: string;
+  readonly description: string;
+  run(ctx: AnalysisContext): Finding[];
+}

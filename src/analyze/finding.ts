@@ -1,0 +1,28 @@
+// What `berth check` reports: one finding per problem, with the simulated steps
+// that show it and the changes that would fix it. The JSON output is exactly
+// these fields; `remedies` stay internal so the analyzer can re-check a fix.
+
+import type { LoadedInput } from '../io/load.js';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  readonly severity: Severity;
+  /** The check that found it, e.g. "rollout-deadlock". */
+  readonly rule: string;
+  /** Kind/namespace/name of the object at fault, e.g. "Deployment/kube-system/coredns". */
+  readonly object: string;
+  readonly message: string;
+  /** Simulated steps (or observations) that demonstrate the problem, in order. */
+  readonly evidence: readonly string[];
+  /** Suggested changes, best first; each matches the remedy at the same index when there is one. */
+  readonly fix: readonly string[];
+  /** Machine-applicable forms of `fix`, so a suggested fix can be re-checked. */
+  readonly remedies?: readonly Remedy[];
+}
+
+/** A change to the inputs that a fix describes; applying it and re-running the check must clear the finding. */
+export interface Remedy {
+  readonly description: string;
+  apply(input: LoadedInput): LoadedInput;
+}
