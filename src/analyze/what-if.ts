@@ -6,6 +6,7 @@
 import type { ScenarioRun } from '../sim/scenario.js';
 import { runScenario } from '../sim/scenario.js';
 import type { Action, Check as Expect } from '../sim/scenario-spec.js';
+import type { Simulation } from '../sim/simulation.js';
 import type { AnalysisContext } from './check.js';
 
 export interface WhatIf {
@@ -16,6 +17,8 @@ export interface WhatIf {
   readonly untilMs: number;
   /** Overrides the context's provisioner switch (e.g. node-loss without the provisioner). */
   readonly provisioner?: boolean;
+  /** Subscribes observers to the simulation before it runs (e.g. a ready-replicas tracker). */
+  readonly observe?: (sim: Simulation) => void;
 }
 
 export function simulateWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
@@ -31,6 +34,6 @@ export function simulateWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
       steps: w.steps.map((s) => ({ ...s, source })),
       expect: (w.expect ?? []).map((e) => ({ ...e, source })),
     },
-    { instanceTypes: ctx.instanceTypes },
+    { instanceTypes: ctx.instanceTypes, ...(w.observe ? { onStart: w.observe } : {}) },
   );
 }

@@ -35,6 +35,8 @@ export interface RunOptions {
   readonly instanceTypes: readonly InstanceType[];
   /** Told the simulated time now and at the end, every few thousand events (a progress bar's feed). */
   readonly onProgress?: (nowMs: number, untilMs: number) => void;
+  /** Called with the built simulation before its workloads are added and it runs: where observers subscribe. */
+  readonly onStart?: (sim: Simulation) => void;
 }
 
 const SETTLE_MS = 10 * 60_000;
@@ -66,6 +68,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
       startupTaintMs: t.startupTaintMs ?? DEFAULT_LAUNCH_TIMING.startupTaintMs,
     }),
   });
+  opts.onStart?.(sim);
   addWorkloads(sim, input.workloads);
 
   const rollouts = trackRollouts(sim);
