@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { podGroups, podsOf } from './pod-groups.js';
+import { deploymentYaml, listYaml, loadInput, nodeYaml } from './test-input.js';
+
+describe('podGroups', () => {
+  it('one group per Deployment (not its ReplicaSet, not DaemonSets) and per set of controller-less pods with the same labels', () => {
+    const input = loadInput({ file: 'examples/apiserver-spread-only.yaml' }, {
+      text: listYaml(
+        deploymentYaml('web', 2),
+        `- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata: {name: web-abc, namespace: default, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d1, controller: true}]}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web, pod-template-hash: abc}}
+    template:
+      metadata: {labels: {app: web, pod-template-hash: abc}}
+      spec: {containers: [{name: c, image: app:v1}]}
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {name: agent, namespace: default}
+  spec:
+    selector: {matchLabels: {app: agent}}
+    template:
+      metadata: {labels: {app: agent}}
+      spec: {containers: [{name: c, image: agent:v1}]}
+- {apiVersion: v1, kind: Pod, metadata: {name: lone, namespace: kube-system}, spec: {containers: [{name: c, image: x}]}}`,
+      ),
+    });
+    const groups = podGroups(input);
+    assert.deepEqual(groups.map((g) => `${g.object} x${g.replicas}`), ['Deployment/default/web x2', 'Pod/kube-system/apiserver-0 x3']);
+    const apiserver = groups[1]!;
+    assert.deepEqual(podsOf(apiserver, input.pods).map((p) => p.name), ['apiserver-0', 'apiserver-1', 'apiserver-2']);
+    assert.deepEqual(podsOf(groups[0]!, input.pods).map((p) => p.labels['app']), ['web', 'web']);
+  });
+
+  it('a pod joins a workload by namespace, selector and having a controller', () => {
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'a'), deploymentYaml('web', 1)) });
+    const [web] = podGroups(input);
+    const owned = [{ kind: 'ReplicaSet', name: 'web-x', uid: 'u', apiVersion: 'apps/v1', controller: true }];
+    assert.equal(web!.has({ namespace: 'default', labels: { app: 'web' }, ownerReferences: owned }), true);
+    assert.equal(web!.has({ namespace: 'other', labels: { app: 'web' }, ownerReferences: owned }), false);
+    assert.equal(web!.has({ namespace: 'default', labels: { app: 'web' }, ownerReferences: [] }), false);
+  });
+});

@@ -1,0 +1,91 @@
+// Which pods belong together for the HA checks: the pods of each Deployment,
+// StatefulSet and standalone ReplicaSet (DaemonSets are per node by design, so
+// losing a node's copy is expected), and sets of controller-less pods written as
+// replicas of one another (same namespace and labels, like the apiserver pods of
+// the incidents). Membership is decided on a pod's namespace and labels, as the
+// controllers adopt pods, so pods the simulator creates later are found too.
+
+import type { LoadedInput } from '../io/load.js';
+import type { WorkloadSummary } from '../io/load-workloads.js';
+import type { Pod } from '../model/pod.js';
+import type { Labels } from '../model/selector.js';
+
+export interface PodGroup {
+  readonly kind: 'Deployment' | 'StatefulSet' | 'ReplicaSet' | 'Pod';
+  readonly namespace: string;
+  /** The workload's name; for controller-less pods, the first pod's. */
+  readonly name: string;
+  /** Kind/namespace/name, as findings name objects. */
+  readonly object: string;
+  /** Desired pods: spec.replicas, or how many controller-less pods there are. */
+  readonly replicas: number;
+  /** A pod as the group's controller creates it (controller-less: the first pod). */
+  readonly templatePod: Pod;
+  /** The labels a selector for the group's pods must match (workload: matchLabels of its selector). */
+  readonly matchLabels: Labels;
+  readonly workload?: WorkloadSummary;
+  /** Whether a pod (of the input or created in a simulation) is one of the group's. */
+  has(pod: Pick<Pod, 'namespace' | 'labels' | 'ownerReferences'>): boolean;
+}
+
+const isControlled = (p: Pick<Pod, 'ownerReferences'>) => p.ownerReferences.some((r) => r.controller);
+
+const sameLabels = (a: Labels, b: Labels): boolean => {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => b[k] === a[k]);
+};
+
+function workloadGroup(w: WorkloadSummary): PodGroup {
+  return {
+    kind: w.kind as PodGroup['kind'],
+    namespace: w.namespace,
+    name: w.name,
+    object: `${w.kind}/${w.namespace}/${w.name}`,
+    replicas: w.replicas,
+    templatePod: w.templatePod,
+    matchLabels: w.selectorSpec.matchLabels ?? w.templatePod.labels,
+    workload: w,
+    has: (p) => p.namespace === w.namespace && isControlled(p) && w.selector.matches(p.labels),
+  };
+}
+
+/** Controller-less, unfinished pods with labels, grouped by namespace and identical labels, in input order. */
+function barePodGroups(pods: readonly Pod[]): PodGroup[] {
+  const groups: Pod[][] = [];
+  for (const p of pods) {
+    if (isControlled(p) || Object.keys(p.labels).length === 0 || p.phase === 'Succeeded' || p.phase === 'Failed') continue;
+    const g = groups.find((x) => x[0]!.namespace === p.namespace && sameLabels(x[0]!.labels, p.labels));
+    if (g) g.push(p);
+    else groups.push([p]);
+  }
+  return groups.map((g) => {
+    const first = g[0]!;
+    return {
+      kind: 'Pod',
+      namespace: first.namespace,
+      name: first.name,
+      object: `Pod/${first.namespace}/${first.name}`,
+      replicas: g.length,
+      templatePod: first,
+      matchLabels: first.labels,
+      has: (p) => p.namespace === first.namespace && !isControlled(p) && sameLabels(p.labels, first.labels),
+    };
+  });
+}
+
+/** A ReplicaSet whose pods a Deployment of the input selects: one of the Deployment's, analysed through it. */
+const ownedByDeployment = (rs: WorkloadSummary, all: readonly WorkloadSummary[]) =>
+  all.some((d) => d.kind === 'Deployment' && d.namespace === rs.namespace && d.selector.matches(rs.templatePod.labels));
+
+/** The replicated groups the HA checks analyse: workloads other than DaemonSets, then controller-less pod sets. */
+export function podGroups(input: LoadedInput): PodGroup[] {
+  const workloads = input.workloads
+    .filter((w) => w.kind !== 'DaemonSet' && !(w.kind === 'ReplicaSet' && ownedByDeployment(w, input.workloads)))
+    .map(workloadGroup);
+  return [...workloads, ...barePodGroups(input.pods)];
+}
+
+/** The pods of `pods` that belong to `group`. */
+export function podsOf(group: PodGroup, pods: Iterable<Pod>): Pod[] {
+  return [...pods].filter((p) => group.has(p));
+}

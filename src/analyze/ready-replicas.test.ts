@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { podGroups } from './pod-groups.js';
+import { readyWindow, trackReady } from './ready-replicas.js';
+import { contextFor, deploymentYaml, listYaml, loadInput, nodeYaml } from './test-input.js';
+import { simulateWhatIf } from './what-if.js';
+
+describe('trackReady', () => {
+  it('follows a group through a node failure: ready at start, down when the node is NotReady, back after eviction and rescheduling', () => {
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'b'), deploymentYaml('web', 1)) });
+    const ctx = contextFor(input);
+    const [web] = podGroups(input);
+    const tracker = trackReady([web!]);
+    const run = simulateWhatIf(ctx, { name: 't', steps: [{ at: 60_000, action: { type: 'failNode', node: 'n1' } }], untilMs: 600_000, observe: tracker.observe });
+    const bound = run.events.find((e) => e.type === 'Scheduled')!['node'];
+    assert.equal(bound, 'n1', 'the replica starts on n1 (the first of two equal nodes)');
+    const series = tracker.series(web!);
+    assert.deepEqual(series.slice(0, 2), [{ t: 0, ready: 0 }, { t: 2000, ready: 1 }]);
+    const notReady = run.events.find((e) => e.type === 'NodeNotReady')!.t;
+    assert.deepEqual(series[2], { t: notReady, ready: 0 });
+    const w = readyWindow(series, 60_000, 600_000, 1, 1);
+    assert.equal(w.min, 0);
+    assert.equal(w.minAt, notReady);
+    assert.ok(w.wholeAgainAt !== undefined && w.wholeAgainAt > notReady + 300_000, 'back only after the 300 s eviction');
+    assert.equal(w.belowMs, w.wholeAgainAt - notReady);
+  });
+});
+
+describe('readyWindow', () => {
+  const series = [
+    { t: 0, ready: 3 },
+    { t: 100, ready: 2 },
+    { t: 200, ready: 0 },
+    { t: 300, ready: 3 },
+  ];
+  const cases = [
+    { name: 'dip and recovery', from: 50, until: 1000, floor: 2, whole: 3, want: { before: 3, min: 0, minAt: 200, belowMs: 100, wholeAgainAt: 300 } },
+    { name: 'window before the dip', from: 0, until: 50, floor: 2, whole: 3, want: { before: 3, min: 3, minAt: 0, belowMs: 0, wholeAgainAt: 0 } },
+    { name: 'never whole again within the window', from: 50, until: 250, floor: 3, whole: 3, want: { before: 3, min: 0, minAt: 200, belowMs: 150, wholeAgainAt: undefined } },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(readyWindow(series, c.from, c.until, c.floor, c.whole), c.want));
+});

@@ -1,0 +1,102 @@
+// Ready replicas of each pod group over a simulated run: subscribed to the
+// simulation before it runs, it follows readiness changes (Ready, NotReady,
+// terminating, deleted) and records each group's count whenever it changes, so a
+// check can ask how low a group fell after a fault and when it was whole again.
+
+import type { Pod } from '../model/pod.js';
+import type { Simulation } from '../sim/simulation.js';
+import type { PodGroup } from './pod-groups.js';
+
+export interface ReadyPoint {
+  readonly t: number;
+  readonly ready: number;
+}
+
+export interface ReadyTracker {
+  /** Pass as a what-if's `observe`. */
+  observe(sim: Simulation): void;
+  /** The group's ready count after each change, in time order (the first point is the count at the start). */
+  series(group: PodGroup): readonly ReadyPoint[];
+}
+
+export function trackReady(groups: readonly PodGroup[]): ReadyTracker {
+  const ready = new Map<PodGroup, Set<string>>(groups.map((g) => [g, new Set()]));
+  const points = new Map<PodGroup, ReadyPoint[]>(groups.map((g) => [g, []]));
+  /** Pod key → its group (or null), decided when the pod is first seen. */
+  const groupOf = new Map<string, PodGroup | null>();
+  const lookup = (pod: Pod): PodGroup | undefined => {
+    let g = groupOf.get(pod.key);
+    if (g === undefined) groupOf.set(pod.key, (g = groups.find((x) => x.has(pod)) ?? null));
+    return g ?? undefined;
+  };
+  const note = (g: PodGroup, t: number) => {
+    const list = points.get(g)!;
+    const n = ready.get(g)!.size;
+    const last = list[list.length - 1];
+    if (last && last.ready === n) return;
+    if (last && last.t === t) list[list.length - 1] = { t, ready: n };
+    else list.push({ t, ready: n });
+  };
+  const set = (pod: Pod, isReady: boolean, t: number) => {
+    const g = lookup(pod);
+    if (!g) return;
+    const s = ready.get(g)!;
+    if (isReady) s.add(pod.key);
+    else s.delete(pod.key);
+    note(g, t);
+  };
+  return {
+    observe(sim) {
+      const { world, engine } = sim;
+      for (const pod of world.cluster.pods()) set(pod, world.isReady(pod.key), 0);
+      for (const g of groups) note(g, 0);
+      world.onChange((c) => {
+        const t = engine.now;
+        if (c.kind === 'podAdded') groupOf.delete(c.pod.key);
+        else if (c.kind === 'podReady') set(c.pod, true, t);
+        else if (c.kind === 'podNotReady' || c.kind === 'podDeleted') set(c.pod, false, t);
+        else if (c.kind === 'podUpdated' && c.pod.terminating && !c.old.terminating) set(c.pod, false, t);
+      });
+    },
+    series: (g) => points.get(g) ?? [],
+  };
+}
+
+export interface ReadyWindow {
+  /** Ready count just before `from`. */
+  readonly before: number;
+  readonly min: number;
+  /** When the count first reached its minimum. */
+  readonly minAt: number;
+  /** How long the count stayed below `floor` in total (0 when it never did). */
+  readonly belowMs: number;
+  /** First time after `from` the count is back at `whole` and stays there to `until`; undefined when it is not. */
+  readonly wholeAgainAt: number | undefined;
+}
+
+/** The ready count of a series between `from` and `until`, against a floor and the whole count. */
+export function readyWindow(series: readonly ReadyPoint[], from: number, until: number, floor: number, whole: number): ReadyWindow {
+  let current = 0;
+  let i = 0;
+  for (; i < series.length && series[i]!.t <= from; i++) current = series[i]!.ready;
+  const before = current;
+  let min = current;
+  let minAt = from;
+  let belowMs = 0;
+  let since = from;
+  let wholeAgainAt: number | undefined = current >= whole ? from : undefined;
+  for (; i < series.length && series[i]!.t <= until; i++) {
+    const p = series[i]!;
+    if (current < floor) belowMs += p.t - since;
+    since = p.t;
+    current = p.ready;
+    if (current < min) {
+      min = current;
+      minAt = p.t;
+    }
+    if (current >= whole) wholeAgainAt ??= p.t;
+    else wholeAgainAt = undefined;
+  }
+  if (current < floor) belowMs += until - since;
+  return { before, min, minAt, belowMs, wholeAgainAt };
+}
