@@ -7,6 +7,7 @@
 
 import type { LoadedInput } from '../io/load.js';
 import type { WorkloadSummary } from '../io/load-workloads.js';
+import { disruptionsAllowed, type PodDisruptionBudget } from '../model/pdb.js';
 import type { Pod } from '../model/pod.js';
 import type { Labels } from '../model/selector.js';
 
@@ -88,4 +89,19 @@ export function podGroups(input: LoadedInput): PodGroup[] {
 /** The pods of `pods` that belong to `group`. */
 export function podsOf(group: PodGroup, pods: Iterable<Pod>): Pod[] {
   return [...pods].filter((p) => group.has(p));
+}
+
+/** The PDBs whose selector takes in the group's pods. */
+export function pdbsOf(group: PodGroup, pdbs: readonly PodDisruptionBudget[]): PodDisruptionBudget[] {
+  return pdbs.filter((b) => b.namespace === group.namespace && b.selector.matches(group.templatePod.labels));
+}
+
+/** The most ready replicas any of the group's PDBs asks for when all `replicas` are expected (0 without a PDB). */
+export function budgetFloor(group: PodGroup, pdbs: readonly PodDisruptionBudget[], replicas = group.replicas): { floor: number; pdb?: PodDisruptionBudget } {
+  let best: { floor: number; pdb?: PodDisruptionBudget } = { floor: 0 };
+  for (const pdb of pdbsOf(group, pdbs)) {
+    const floor = replicas - disruptionsAllowed(pdb, replicas, replicas);
+    if (floor > best.floor) best = { floor, pdb };
+  }
+  return best;
 }

@@ -23,6 +23,9 @@ describe('trackReady', () => {
     assert.equal(w.minAt, notReady);
     assert.ok(w.wholeAgainAt !== undefined && w.wholeAgainAt > notReady + 300_000, 'back only after the 300 s eviction');
     assert.equal(w.belowMs, w.wholeAgainAt - notReady);
+    const replacement = run.events.find((e) => e.type === 'PodCreated' && e.t > notReady)!['pod'] as string;
+    assert.equal(tracker.isMember(web!, replacement), true);
+    assert.equal(tracker.isMember(web!, 'default/other'), false);
   });
 });
 

@@ -17,6 +17,8 @@ export interface ReadyTracker {
   observe(sim: Simulation): void;
   /** The group's ready count after each change, in time order (the first point is the count at the start). */
   series(group: PodGroup): readonly ReadyPoint[];
+  /** Whether a pod key was one of the group's pods at any time of the run. */
+  isMember(group: PodGroup, podKey: string): boolean;
 }
 
 export function trackReady(groups: readonly PodGroup[]): ReadyTracker {
@@ -24,9 +26,13 @@ export function trackReady(groups: readonly PodGroup[]): ReadyTracker {
   const points = new Map<PodGroup, ReadyPoint[]>(groups.map((g) => [g, []]));
   /** Pod key → its group (or null), decided when the pod is first seen. */
   const groupOf = new Map<string, PodGroup | null>();
+  const members = new Map<PodGroup, Set<string>>(groups.map((g) => [g, new Set()]));
   const lookup = (pod: Pod): PodGroup | undefined => {
     let g = groupOf.get(pod.key);
-    if (g === undefined) groupOf.set(pod.key, (g = groups.find((x) => x.has(pod)) ?? null));
+    if (g === undefined) {
+      groupOf.set(pod.key, (g = groups.find((x) => x.has(pod)) ?? null));
+      if (g) members.get(g)!.add(pod.key);
+    }
     return g ?? undefined;
   };
   const note = (g: PodGroup, t: number) => {
@@ -52,13 +58,17 @@ export function trackReady(groups: readonly PodGroup[]): ReadyTracker {
       for (const g of groups) note(g, 0);
       world.onChange((c) => {
         const t = engine.now;
-        if (c.kind === 'podAdded') groupOf.delete(c.pod.key);
+        if (c.kind === 'podAdded') {
+          groupOf.delete(c.pod.key);
+          lookup(c.pod);
+        }
         else if (c.kind === 'podReady') set(c.pod, true, t);
         else if (c.kind === 'podNotReady' || c.kind === 'podDeleted') set(c.pod, false, t);
         else if (c.kind === 'podUpdated' && c.pod.terminating && !c.old.terminating) set(c.pod, false, t);
       });
     },
     series: (g) => points.get(g) ?? [],
+    isMember: (g, key) => members.get(g)?.has(key) ?? false,
   };
 }
 

@@ -27,8 +27,8 @@ describe('remedies', () => {
   it('spreadAcross adds a DoNotSchedule constraint; setMinDomains changes the existing one', () => {
     const input = twoNodes();
     const [web] = podGroups(input);
-    const spread = spreadAcross(web!, LABEL_ZONE, 2).apply(input);
-    assert.deepEqual(spread.workloads[0]!.templatePod.topologySpreadConstraints.map((c) => [c.topologyKey, c.maxSkew, c.minDomains, c.whenUnsatisfiable]), [[LABEL_ZONE, 1, 2, 'DoNotSchedule']]);
+    const spread = spreadAcross(web!, LABEL_ZONE, { minDomains: 2, honorTaints: true }).apply(input);
+    assert.deepEqual(spread.workloads[0]!.templatePod.topologySpreadConstraints.map((c) => [c.topologyKey, c.maxSkew, c.minDomains, c.whenUnsatisfiable, c.nodeTaintsPolicy]), [[LABEL_ZONE, 1, 2, 'DoNotSchedule', 'Honor']]);
     const [spreadWeb] = podGroups(spread);
     const raised = setMinDomains(spreadWeb!, LABEL_ZONE, 3).apply(spread);
     assert.equal(raised.workloads[0]!.templatePod.topologySpreadConstraints[0]!.minDomains, 3);

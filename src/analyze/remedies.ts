@@ -6,6 +6,7 @@
 import type { LoadedInput } from '../io/load.js';
 import type { WorkloadSummary } from '../io/load-workloads.js';
 import type { PodAffinityTermManifest, PodSpecManifest, TopologySpreadConstraintManifest } from '../model/manifest.js';
+import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../model/node.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import type { Remedy } from './finding.js';
 import type { PodGroup } from './pod-groups.js';
@@ -62,18 +63,25 @@ export function requireAntiAffinity(group: PodGroup, topologyKey: string): Remed
   };
 }
 
-/** A DoNotSchedule topology spread constraint (maxSkew 1) over `topologyKey`, with minDomains when given. */
-export function spreadAcross(group: PodGroup, topologyKey: string, minDomains?: number): Remedy {
+/**
+ * A DoNotSchedule topology spread constraint (maxSkew 1) over `topologyKey`, with
+ * minDomains when given. `honorTaints` sets nodeTaintsPolicy Honor, so nodes the
+ * pods do not tolerate — a lost zone's, tainted unreachable — stop counting as a
+ * domain and the survivors may take the lost replicas.
+ */
+export function spreadAcross(group: PodGroup, topologyKey: string, opts: { minDomains?: number; honorTaints?: boolean } = {}): Remedy {
+  const { minDomains, honorTaints } = opts;
   const written: TopologySpreadConstraintManifest = {
     maxSkew: 1,
     topologyKey,
     whenUnsatisfiable: 'DoNotSchedule',
     labelSelector: { matchLabels: { ...group.matchLabels } },
     ...(minDomains !== undefined ? { minDomains } : {}),
+    ...(honorTaints ? { nodeTaintsPolicy: 'Honor' as const } : {}),
   };
   const compiled = compiledFragment(group, { ...NO_CONTAINERS, topologySpreadConstraints: [written] }).topologySpreadConstraints;
   return {
-    description: `add a DoNotSchedule topology spread constraint on ${topologyKey} (maxSkew 1${minDomains !== undefined ? `, minDomains ${minDomains}` : ''})`,
+    description: `add a DoNotSchedule topology spread constraint on ${topologyKey} (maxSkew 1${minDomains !== undefined ? `, minDomains ${minDomains}` : ''}${honorTaints ? ', nodeTaintsPolicy Honor' : ''})`,
     apply: (input) =>
       editGroup(input, group, {
         spec: (s) => ({ ...s, topologySpreadConstraints: [...(s.topologySpreadConstraints ?? []), written] }),
@@ -101,5 +109,29 @@ export function scaleTo(group: PodGroup, replicas: number): Remedy {
   return {
     description: `set replicas to ${replicas}`,
     apply: (input) => editGroup(input, group, { spec: (s) => s, pod: (p) => p }, replicas),
+  };
+}
+
+/** Several remedies applied in order, as one fix. */
+export function combine(...parts: readonly Remedy[]): Remedy {
+  return { description: parts.map((r) => r.description).join(', and '), apply: (input) => parts.reduce((acc, r) => r.apply(acc), input) };
+}
+
+/** `count` more nodes like `model` (same labels, taints and size; their own hostname), optionally in another zone. */
+export function addNodesLike(model: Node, count: number, zone?: string): Remedy {
+  const where = zone !== undefined && zone !== model.labels[LABEL_ZONE] ? ` in zone ${zone}` : '';
+  return {
+    description: `add ${count} node(s) like ${model.name}${where}`,
+    apply: (input) => {
+      const taken = new Set(input.nodes.map((n) => n.name));
+      const added: Node[] = [];
+      for (let i = 1; added.length < count; i++) {
+        const name = `${model.name}-spare-${i}`;
+        if (taken.has(name)) continue;
+        const labels = { ...model.labels, [LABEL_HOSTNAME]: name, ...(zone !== undefined ? { [LABEL_ZONE]: zone } : {}) };
+        added.push({ ...model, name, uid: name, labels, unschedulable: false, creation: input.nodes.length + added.length });
+      }
+      return { ...input, nodes: [...input.nodes, ...added] };
+    },
   };
 }

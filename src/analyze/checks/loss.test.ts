@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LoadedInput } from '../../io/load.js';
+import type { Check } from '../check.js';
+import { contextFor, deploymentYaml, listYaml, loadInput, nodeYaml } from '../test-input.js';
+import { nodeLossCheck, zoneLossCheck } from './loss.js';
+
+const antiAffinity = `        affinity:
+          podAntiAffinity:
+            requiredDuringSchedulingIgnoredDuringExecution:
+            - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}}`;
+const pdb = (min: number) => `- {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: web, namespace: default}, spec: {minAvailable: ${min}, selector: {matchLabels: {app: web}}}}`;
+
+interface Case {
+  readonly name: string;
+  readonly check: Check;
+  readonly input: () => LoadedInput;
+  /** "severity object" of each finding, or [] for a clean input. */
+  readonly want: readonly string[];
+  readonly message?: RegExp;
+}
+
+const cases: Case[] = [
+  { name: 'incident 2b: preferred anti-affinity stacks both kube-dns replicas on the one node', check: nodeLossCheck, input: () => loadInput({ file: 'examples/kube-dns-preferred.yaml' }), want: ['error Deployment/kube-system/kube-dns'], message: /all 2 ready replicas run on node node-1/ },
+  { name: 'incident 2a: required anti-affinity on one node leaves a single ready replica', check: nodeLossCheck, input: () => loadInput({ file: 'examples/kube-dns-required.yaml' }), want: ['error Deployment/kube-system/kube-dns'], message: /the only ready replica runs on node node-1 \(the other 1 of 2 never got a place\)/ },
+  { name: 'a single replica is a warning: it cannot survive any loss', check: nodeLossCheck, input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'a'), deploymentYaml('web', 1)) }), want: ['warning Deployment/default/web'], message: /its only replica runs on node n1.*1 ready again/ },
+  {
+    name: 'two replicas stacked on one of two nodes: the PDB (minAvailable 2 of 3) breaks when that node goes',
+    check: nodeLossCheck,
+    input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a', '1.5'), nodeYaml('n2', 'a', '1'), deploymentYaml('web', 3), pdb(2)) }),
+    want: ['warning Deployment/default/web'],
+    message: /leaves 1\/3 ready for .*below the 2 PodDisruptionBudget default\/web asks for/,
+  },
+  { name: 'clean: two replicas kept apart on three nodes, one to spare', check: nodeLossCheck, input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'a'), nodeYaml('n3', 'a'), deploymentYaml('web', 2, antiAffinity)) }), want: [] },
+  {
+    name: 'both replicas in zone a (zone b has no room for them): losing zone a takes the workload down',
+    check: zoneLossCheck,
+    input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'a'), nodeYaml('n3', 'b', '0.2'), deploymentYaml('web', 2, antiAffinity)) }),
+    want: ['error Deployment/default/web'],
+    message: /all 2 ready replicas run in zone a/,
+  },
+  { name: 'clean zones: one replica per zone with room to spare', check: zoneLossCheck, input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'b'), nodeYaml('n3', 'c'), deploymentYaml('web', 2)) }), want: [] },
+  { name: 'one zone only: zone loss is not analysed (co-location reports it)', check: zoneLossCheck, input: () => loadInput({ file: 'examples/kube-dns-preferred.yaml' }), want: [] },
+];
+
+describe('node-loss and zone-loss', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      const input = c.input();
+      const findings = c.check.run(contextFor(input));
+      assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), c.want);
+      for (const f of findings) {
+        assert.equal(f.rule, c.check.rule);
+        if (c.message) assert.match(f.message, c.message);
+        assert.ok(f.evidence.some((e) => /fail(Node|Zone)/.test(e)), 'the evidence shows the simulated loss');
+        assert.ok(f.remedies && f.remedies.length > 0, 'a machine-applicable fix');
+        // Every suggested fix re-checks clean.
+        for (const r of f.remedies) {
+          const again = c.check.run(contextFor(r.apply(input))).filter((x) => x.object === f.object);
+          assert.deepEqual(again.map((x) => `${x.severity}: ${x.message}`), [], `after "${r.description}"`);
+        }
+      }
+    });
+  }
+
+  it('with the provisioner on, the lost replica comes back on a launched node and the finding says recovery needs it', () => {
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'us-west-2a'), nodeYaml('n2', 'us-west-2b', '0.2'), deploymentYaml('web', 2, antiAffinity)) }, { file: 'examples/nodepools/default.yaml' });
+    const findings = nodeLossCheck.run(contextFor(input, { provisioner: true }));
+    assert.ok(findings.length > 0);
+    const f = findings[0]!;
+    assert.equal(f.severity, 'info');
+    assert.match(f.message, /1 of 2 replicas are down for .*they come back only on capacity the provisioner launches/);
+    assert.ok(f.evidence.some((e) => /NodeClaimLaunched/.test(e)), f.evidence.join('\n'));
+  });
+});
