@@ -30,8 +30,12 @@ import { readyWindow, trackReady, type ReadyTracker, type ReadyWindow } from '..
 import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross } from '../remedies.js';
 import { simulateWhatIf } from '../what-if.js';
 
-/** How long after the loss a workload may take to be whole again: eviction (≈6 min) plus a node launch. */
-export const LOSS_HORIZON_MS = 10 * 60_000;
+/**
+ * How long after the loss a workload may take to be whole again. A node: its pods'
+ * eviction (≈6 min) plus a node launch. A zone: the node controller evicts from a
+ * fully disrupted zone at 0.1 node/s, so a zone of 100 nodes takes 17 min more.
+ */
+export const LOSS_HORIZON_MS: Record<'node' | 'zone', number> = { node: 10 * 60_000, zone: 30 * 60_000 };
 /** How long the unchanged cluster runs to place its pending pods before the loss. */
 const SETTLE_LIMIT_MS = 5 * 60_000;
 
@@ -53,8 +57,9 @@ interface Trial {
   readonly tracker: ReadyTracker;
   readonly provisioner: boolean;
   readonly batchSize: number;
-  /** When the loss happened. */
+  /** When the loss happened, and how long the run went on after it. */
   readonly t0: number;
+  readonly horizonMs: number;
 }
 
 interface Outcome {
@@ -129,11 +134,11 @@ function simulate(ctx: AnalysisContext, scope: Scope, batch: readonly Unit[], gr
   const run = simulateWhatIf(ctx, {
     name: `${scope}-loss`,
     steps: batch.map((u) => ({ at: t0, action: u.action })),
-    untilMs: t0 + LOSS_HORIZON_MS,
+    untilMs: t0 + LOSS_HORIZON_MS[scope],
     provisioner,
     observe: tracker.observe,
   });
-  return { run, tracker, provisioner, batchSize: batch.length, t0 };
+  return { run, tracker, provisioner, batchSize: batch.length, t0, horizonMs: LOSS_HORIZON_MS[scope] };
 }
 
 function outcome(ctx: AnalysisContext, unit: Unit, group: PodGroup, trial: Trial): Outcome {
@@ -141,7 +146,7 @@ function outcome(ctx: AnalysisContext, unit: Unit, group: PodGroup, trial: Trial
   const { floor, pdb } = budgetFloor(group, ctx.input.pdbs);
   const series = trial.tracker.series(group);
   const before = readyWindow(series, t0, t0, 0, 0).before;
-  const window = readyWindow(series, t0, t0 + LOSS_HORIZON_MS, floor, before);
+  const window = readyWindow(series, t0, t0 + trial.horizonMs, floor, before);
   return { unit, group, window, floor, ...(pdb ? { pdb: pdb.key } : {}), trial };
 }
 
@@ -198,7 +203,7 @@ const on = (u: Unit) => (u.action.type === 'failNode' ? `on ${u.label}` : `in ${
 function message(o: Outcome): string {
   const { window: w, group, unit } = o;
   const hosted = unit.hosts.get(group) ?? 0;
-  const back = w.wholeAgainAt === undefined ? `${w.before} ready replicas are not back ${dur(LOSS_HORIZON_MS)} later` : `${w.before} ready again ${dur(w.wholeAgainAt - w.minAt)} after the outage began`;
+  const back = w.wholeAgainAt === undefined ? `${w.before} ready replicas are not back ${dur(o.trial.horizonMs)} later` : `${w.before} ready again ${dur(w.wholeAgainAt - w.minAt)} after the outage began`;
   if (lostAll(o)) {
     if (group.replicas === 1) return `its only replica runs ${on(unit)}: losing it leaves ${group.object} with no ready pod; ${back}`;
     const pending = group.replicas > w.before ? ` (the other ${group.replicas - w.before} of ${group.replicas} never got a place)` : '';
