@@ -20,7 +20,7 @@ export interface PodGroup {
   readonly object: string;
   /** Desired pods: spec.replicas, or how many controller-less pods there are. */
   readonly replicas: number;
-  /** A pod as the group's controller creates it (controller-less: the first pod). */
+  /** A pod as the group's controller creates it (controller-less: the one with the most placement constraints). */
   readonly templatePod: Pod;
   /** The labels a selector for the group's pods must match (workload: matchLabels of its selector). */
   readonly matchLabels: Labels;
@@ -59,15 +59,19 @@ function barePodGroups(pods: readonly Pod[]): PodGroup[] {
     if (g) g.push(p);
     else groups.push([p]);
   }
+  // The pod that says most about placement stands for the set (the incident's first
+  // apiserver pod was written before the spread constraints its siblings carry).
+  const constraints = (p: Pod) => p.topologySpreadConstraints.length + p.requiredAntiAffinity.length + p.preferredAntiAffinity.length + p.requiredAffinity.length;
   return groups.map((g) => {
     const first = g[0]!;
+    const representative = g.reduce((best, p) => (constraints(p) > constraints(best) ? p : best), first);
     return {
       kind: 'Pod',
       namespace: first.namespace,
       name: first.name,
       object: `Pod/${first.namespace}/${first.name}`,
       replicas: g.length,
-      templatePod: first,
+      templatePod: representative,
       matchLabels: first.labels,
       has: (p) => p.namespace === first.namespace && !isControlled(p) && sameLabels(p.labels, first.labels),
     };

@@ -82,7 +82,8 @@ function untoleratedTaint(taints: readonly Taint[], pod: Pod): Taint | undefined
   return taints.find((t) => !tolerationsTolerateTaint(pod.tolerations, t));
 }
 
-function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[]): PoolTemplate {
+/** A NodePool as the planner sees it: requirements, compatible instance types and the zones their offerings cover. */
+export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[]): PoolTemplate {
   const requirements = Requirements.fromNodeSelectorRequirements(spec.requirements);
   requirements.addAll(Requirements.fromLabels({ ...spec.labels, [LABEL_NODEPOOL]: spec.name }));
   // A NodePool that does not constrain the capacity type launches on-demand capacity (AWS provider default).
