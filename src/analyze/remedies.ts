@@ -135,3 +135,16 @@ export function addNodesLike(model: Node, count: number, zone?: string): Remedy 
     },
   };
 }
+
+/** The group's nodeSelector without `key`. */
+export function dropNodeSelector(group: PodGroup, key: string): Remedy {
+  const without = (m: Readonly<Record<string, string>> | undefined) => Object.fromEntries(Object.entries(m ?? {}).filter(([k]) => k !== key));
+  return {
+    description: `remove ${key} from the nodeSelector`,
+    apply: (input) =>
+      editGroup(input, group, {
+        spec: (s) => ({ ...s, nodeSelector: without(s.nodeSelector) }),
+        pod: (p) => ({ ...p, nodeSelector: without(p.nodeSelector) }),
+      }),
+  };
+}

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LoadedInput } from '../../io/load.js';
+import { contextFor, deploymentYaml, listYaml, loadInput, nodeYaml } from '../test-input.js';
+import { unsatisfiableCheck } from './unsatisfiable.js';
+
+const nodes = [nodeYaml('n1', 'us-west-2a'), nodeYaml('n2', 'us-west-2b')];
+const web = (replicas: number, spec: string) => loadInput({ text: listYaml(...nodes, deploymentYaml('web', replicas, spec)) });
+const withPool = (input: () => LoadedInput) => () => {
+  const base = input();
+  const pool = loadInput({ file: 'examples/nodepools/default.yaml' });
+  return { ...base, nodePools: pool.nodePools };
+};
+const zoneSelector = (zone: string) => `        nodeSelector: {topology.kubernetes.io/zone: ${zone}}`;
+
+interface Case {
+  readonly name: string;
+  readonly input: () => LoadedInput;
+  readonly provisioner?: boolean;
+  readonly want: readonly string[];
+  readonly message?: RegExp;
+}
+
+const cases: Case[] = [
+  { name: 'a nodeSelector zone no node has', input: () => web(2, zoneSelector('us-west-2z')), want: ['error Deployment/default/web'], message: /nodeSelector topology\.kubernetes\.io\/zone=us-west-2z: no node has it \(nodes have topology\.kubernetes\.io\/zone=us-west-2a, us-west-2b\)/ },
+  { name: 'a zone neither the nodes nor the NodePool offers', input: withPool(() => web(2, zoneSelector('us-west-2z'))), provisioner: true, want: ['error Deployment/default/web'], message: /and no NodePool can launch it/ },
+  { name: 'clean: a zone only the NodePool offers', input: withPool(() => web(2, zoneSelector('us-west-2d'))), provisioner: true, want: [] },
+  {
+    name: 'required node affinity on a label no node carries',
+    input: () => web(1, `        affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: disktype, operator: In, values: [ssd]}]}]}}}`),
+    want: ['error Deployment/default/web'],
+    message: /required node affinity disktype In \[ssd\]: matches no node/,
+  },
+  {
+    name: 'every node tainted, no toleration',
+    input: () => loadInput({ text: listYaml(`- {apiVersion: v1, kind: Node, metadata: {name: g1, labels: {kubernetes.io/hostname: g1}}, spec: {taints: [{key: dedicated, value: gpu, effect: NoSchedule}]}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}`, deploymentYaml('web', 1)) }),
+    want: ['error Deployment/default/web'],
+    message: /tolerations: every node it selects has a taint it does not tolerate \(e\.g\. dedicated=gpu:NoSchedule\)/,
+  },
+  { name: 'a pod larger than every node', input: () => loadInput({ text: listYaml(...nodes, deploymentYaml('web', 1).replace('cpu: 500m', 'cpu: "64"')) }), want: ['error Deployment/default/web'], message: /no node, empty or launched, can take its pod/ },
+  {
+    name: 'minDomains above the zones there are, with more replicas than they hold',
+    input: () => web(4, `        topologySpreadConstraints: [{maxSkew: 1, minDomains: 3, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}]`),
+    want: ['error Deployment/default/web'],
+    message: /minDomains 3 but only 2 topology\.kubernetes\.io\/zone domain\(s\).*at most 2 of 4 replicas/,
+  },
+  { name: 'incident 2a: required anti-affinity, two replicas, one node', input: () => loadInput({ file: 'examples/kube-dns-required.yaml' }), want: ['error Deployment/kube-system/kube-dns'], message: /1 of 2 replicas can never schedule/ },
+  {
+    name: 'required pod affinity to pods that exist nowhere',
+    input: () => web(1, `        affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: cache}}}]}}`),
+    want: ['error Deployment/default/web'],
+    message: /pods that exist nowhere/,
+  },
+  { name: 'clean: incident 1c, three nodes for three anti-affine apiservers', input: () => loadInput({ file: 'examples/apiserver-anti-affinity.yaml' }), want: [] },
+];
+
+describe('unsatisfiable', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      const input = c.input();
+      const ctx = contextFor(input, { provisioner: c.provisioner ?? false });
+      const findings = unsatisfiableCheck.run(ctx);
+      assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), c.want, findings.map((f) => f.message).join('\n'));
+      for (const f of findings) {
+        assert.match(f.message, c.message!);
+        for (const r of f.remedies ?? []) {
+          assert.deepEqual(unsatisfiableCheck.run(contextFor(r.apply(input), { provisioner: c.provisioner ?? false })).map((x) => x.message), [], `after "${r.description}"`);
+        }
+      }
+    });
+  }
+});
