@@ -7,6 +7,7 @@ import type { Reporter } from './reporter.js';
 import {
   daemonSetSchema,
   deploymentSchema,
+  hpaSchema,
   issueMessage,
   namespaceSchema,
   nodeSchema,
@@ -32,6 +33,7 @@ const KINDS = {
   ReplicaSet: { apiVersion: 'apps/v1', schema: replicaSetSchema },
   StatefulSet: { apiVersion: 'apps/v1', schema: statefulSetSchema },
   DaemonSet: { apiVersion: 'apps/v1', schema: daemonSetSchema },
+  HorizontalPodAutoscaler: { apiVersion: 'autoscaling/v2', schema: hpaSchema },
   NodePool: { apiVersion: 'karpenter.sh/v1', schema: nodePoolSchema },
   InstanceTypeCatalog: { apiVersion: 'berth.dev/v1alpha1', schema: instanceTypeCatalogSchema },
 } as const;

@@ -9,6 +9,7 @@
 import type { ClusterInput, OwnerSelector } from '../cluster/state.js';
 import type { ObjectMetaManifest } from '../model/manifest.js';
 import { compileNode, type Node } from '../model/node.js';
+import type { HorizontalPodAutoscaler } from '../model/hpa.js';
 import type { NodePool } from '../model/nodepool.js';
 import { compilePdb, type PodDisruptionBudget } from '../model/pdb.js';
 import { compilePod, type Pod } from '../model/pod.js';
@@ -18,6 +19,7 @@ import type { InstanceType } from '../provisioner/catalog/types.js';
 import { LoadContext } from './context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { parseObject, type KnownKind, type ParsedObject } from './kinds.js';
+import { loadHpas } from './load-hpas.js';
 import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
 import { generatedName } from './names.js';
@@ -49,6 +51,8 @@ export interface LoadedInput extends ClusterInput {
   readonly replicaSets: OwnerSelector[];
   readonly statefulSets: OwnerSelector[];
   readonly workloads: WorkloadSummary[];
+  /** HorizontalPodAutoscalers (autoscaling/v2) whose target workload is in the input. */
+  readonly hpas: HorizontalPodAutoscaler[];
   /** Karpenter NodePools (karpenter.sh/v1), highest weight first, then by name descending (Karpenter's order). */
   readonly nodePools: NodePool[];
   /** The instance types of each berth.dev/v1alpha1 InstanceTypeCatalog, in input order. */
@@ -204,6 +208,7 @@ export function loadSources(inputs: readonly SourceInput[]): LoadResult {
   );
   const workloads = loadWorkloads(ctx, workloadObjects, nodes, pods);
 
+  const hpas = loadHpas(ctx, of('HorizontalPodAutoscaler'), workloads.summaries);
   const nodePools = loadNodePools(reporter, of('NodePool'));
   const catalogs = loadCatalogs(ctx, of('InstanceTypeCatalog'));
 
@@ -230,6 +235,7 @@ export function loadSources(inputs: readonly SourceInput[]): LoadResult {
       replicaSets: workloads.replicaSets,
       statefulSets: workloads.statefulSets,
       workloads: workloads.summaries,
+      hpas,
       nodePools,
       catalogs,
     },

@@ -250,6 +250,16 @@ export const priorityClassSchema = z.object({
   description: str.optional(),
 }) satisfies z.ZodType<Omit<PriorityClassManifest, 'kind'>>;
 
+export const hpaSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z.object({
+    scaleTargetRef: z.object({ apiVersion: str.optional(), kind: str.default(''), name: str.default('') }),
+    minReplicas: int.optional(),
+    maxReplicas: int,
+  }),
+});
+
 export const pdbSchema = z.object({
   apiVersion: str.optional(),
   metadata,
