@@ -1,6 +1,7 @@
-// How far the checks scale each workload: to its HorizontalPodAutoscaler's
-// maxReplicas when one targets it, otherwise to twice its replicas.
+// How far the checks scale each workload: to the maxReplicas of the
+// HorizontalPodAutoscaler that targets it, otherwise to twice its replicas.
 
+import type { HorizontalPodAutoscaler } from '../model/hpa.js';
 import type { ScalableKind } from '../sim/scenario-spec.js';
 import type { PodGroup } from './pod-groups.js';
 
@@ -10,12 +11,15 @@ export interface ScaleTarget {
   readonly replicas: number;
   /** Where the number comes from, for messages. */
   readonly why: string;
+  readonly hpa?: HorizontalPodAutoscaler;
 }
 
-/** The scale-up target of each workload group that has a controller to scale (and at least one replica). */
-export function scaleTargets(groups: readonly PodGroup[]): ScaleTarget[] {
-  return groups.flatMap((g) => {
-    if (!g.workload || g.kind === 'Pod' || g.replicas < 1) return [];
-    return [{ group: g, kind: g.kind, replicas: g.replicas * 2, why: `twice its ${g.replicas} replicas` }];
+/** The scale-up target of each workload group that has a controller to scale and would grow. */
+export function scaleTargets(groups: readonly PodGroup[], hpas: readonly HorizontalPodAutoscaler[]): ScaleTarget[] {
+  return groups.flatMap((g): ScaleTarget[] => {
+    if (!g.workload || g.kind === 'Pod') return [];
+    const hpa = hpas.find((h) => h.namespace === g.namespace && h.target.kind === g.kind && h.target.name === g.name);
+    if (hpa) return hpa.maxReplicas > g.replicas ? [{ group: g, kind: g.kind, replicas: hpa.maxReplicas, why: `HorizontalPodAutoscaler ${hpa.name} maxReplicas`, hpa }] : [];
+    return g.replicas >= 1 ? [{ group: g, kind: g.kind, replicas: g.replicas * 2, why: `twice its ${g.replicas} replicas` }] : [];
   });
 }

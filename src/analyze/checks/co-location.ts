@@ -126,7 +126,7 @@ export const coLocationCheck: Check = {
     const nodeCount = ctx.input.nodes.length;
     const today = simulateWhatIf(ctx, { name: 'co-location', steps: [], untilMs: SETTLE_MS });
     const found = stacks(today, groups, 'today', zoneCount);
-    const targets = scaleTargets(groups.filter((g) => !found.some((s) => s.group === g)));
+    const targets = scaleTargets(groups.filter((g) => !found.some((s) => s.group === g)), ctx.input.hpas);
     if (targets.length > 0) {
       const scaled = simulateWhatIf(ctx, {
         name: 'co-location-scale-up',

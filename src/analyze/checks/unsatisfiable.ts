@@ -11,7 +11,7 @@
 
 import { buildClusterState } from '../../cluster/state.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
-import type { Pod } from '../../model/pod.js';
+import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
 import { compileNodeSelectorTerm } from '../../model/selector.js';
 import { doNotScheduleTaints, findUntoleratedTaint, tolerationsTolerateTaint } from '../../model/taints.js';
 import { instanceTypeCompatible } from '../../provisioner/instance-requirements.js';
@@ -45,14 +45,9 @@ const schedulableOn = (pod: Pod, node: Node) => !node.unschedulable && findUntol
 function eligibility(pod: Pod, nodes: readonly Node[], pools: readonly PoolTemplate[]) {
   const reqs = podRequirements(pod);
   return {
-    nodes: nodes.filter((n) => schedulableOn(pod, n) && nodeMatches(pod, n)),
+    nodes: nodes.filter((n) => schedulableOn(pod, n) && matchesRequiredNodeAffinity(pod, n)),
     pools: pools.filter((p) => poolRefusal(p, pod, reqs) === undefined),
   };
-}
-
-function nodeMatches(pod: Pod, node: Node): boolean {
-  for (const [k, v] of Object.entries(pod.nodeSelector)) if (node.labels[k] !== v) return false;
-  return pod.requiredNodeAffinity === null || pod.requiredNodeAffinity.matches(node);
 }
 
 /** The pod as the provisioner would plan it alone: pending, without terms that depend on other pods. */
@@ -82,7 +77,7 @@ function blameNodeTerms(pod: Pod, nodes: readonly Node[], pools: readonly PoolTe
     out.push({ term: `required node affinity ${text}`, why: `matches no node${pools.length > 0 ? ' and no NodePool can launch a node that matches' : ''}` });
   }
   if (out.length === 0) {
-    const labelled = nodes.filter((n) => nodeMatches(pod, n));
+    const labelled = nodes.filter((n) => matchesRequiredNodeAffinity(pod, n));
     const taint = labelled.map((n) => findUntoleratedTaint(n.taints, pod.tolerations, doNotScheduleTaints)).find((t) => t !== undefined);
     if (labelled.length > 0 && labelled.every((n) => !schedulableOn(pod, n)) && taint) {
       out.push({ term: 'tolerations', why: `every node it selects has a taint it does not tolerate (e.g. ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect})${pools.length > 0 ? ', and so does every NodePool that could launch one' : ''}` });

@@ -1,0 +1,117 @@
+// scale-up: each workload scaled to its HorizontalPodAutoscaler's maxReplicas (or
+// to twice its replicas): do the extra replicas fit, and if they need new nodes,
+// how many and at what $/h? The cluster is first settled by simulation (pending
+// pods placed, launches done); then, per workload, the extra replicas are planned
+// by the provisioner's planner on a copy of it — the same scheduler and planner
+// the simulation's provisioner loop runs, without replaying the whole cluster for
+// each workload.
+
+import { buildClusterState, type ClusterState } from '../../cluster/state.js';
+import type { Node } from '../../model/node.js';
+import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
+import { doNotScheduleTaints, findUntoleratedTaint } from '../../model/taints.js';
+import { planProvisioning, type ProvisionPlan } from '../../provisioner/plan.js';
+import type { AnalysisContext, Check } from '../check.js';
+import type { Finding, Remedy, Severity } from '../finding.js';
+import { podGroups } from '../pod-groups.js';
+import { addNodesLike } from '../remedies.js';
+import { scaleTargets, type ScaleTarget } from '../scale-targets.js';
+import { simulateWhatIf } from '../what-if.js';
+
+const SETTLE_MS = 5 * 60_000;
+
+/** The settled cluster's nodes and live pods. */
+function settled(ctx: AnalysisContext): { nodes: Node[]; pods: Pod[] } {
+  const run = simulateWhatIf(ctx, { name: 'scale-up-settle', steps: [], untilMs: SETTLE_MS });
+  const cluster = run.sim.world.cluster;
+  return { nodes: cluster.nodeInfos().map((i) => i.node), pods: [...cluster.pods()].filter((p) => !p.terminating) };
+}
+
+/** A copy of the settled cluster with `count` new pending replicas of the target. */
+function withExtraReplicas(ctx: AnalysisContext, base: { nodes: Node[]; pods: Pod[] }, t: ScaleTarget, count: number): { cluster: ClusterState; extra: Pod[] } {
+  const template = t.group.templatePod;
+  const extra = Array.from({ length: count }, (_, i) => {
+    const name = `${t.group.name}-scale-up-${i + 1}`;
+    return { ...template, name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}`, nodeName: '', nominatedNodeName: '', phase: 'Pending', creation: Number.MAX_SAFE_INTEGER - count + i };
+  });
+  const { input } = ctx;
+  const cluster = buildClusterState({ ...input, nodes: base.nodes, pods: [...base.pods, ...extra] });
+  return { cluster, extra };
+}
+
+const money = (x: number) => `$${x.toFixed(3)}/h`;
+
+function plan(ctx: AnalysisContext, cluster: ClusterState): ProvisionPlan {
+  const pools = ctx.provisioner ? ctx.input.nodePools.filter((p) => p.replicas === null) : [];
+  const daemonSetPods = ctx.input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod);
+  return planProvisioning({ cluster, pools, instanceTypes: ctx.instanceTypes, daemonSetPods, config: {}, seed: ctx.seed });
+}
+
+/** Enough nodes like an eligible one for the replicas left over: as many as fit on one, or one each under self anti-affinity on hostname. */
+function capacityRemedy(pod: Pod, nodes: readonly Node[], pending: number): Remedy | undefined {
+  const model = nodes.find((n) => !n.unschedulable && findUntoleratedTaint(n.taints, pod.tolerations, doNotScheduleTaints) === undefined && matchesRequiredNodeAffinity(pod, n));
+  if (!model) return undefined;
+  const spreadsPerNode = pod.requiredAntiAffinity.some((t) => t.topologyKey === 'kubernetes.io/hostname' && t.selector.matches(pod.labels));
+  const perNode = spreadsPerNode
+    ? 1
+    : Math.max(
+        1,
+        Math.min(...Object.entries(pod.resources.requests).filter(([, v]) => v > 0).map(([k, v]) => Math.floor((model.allocatable[k] ?? 0) / v)), model.allocatable['pods'] ?? 110),
+      );
+  return addNodesLike(model, Math.ceil(pending / perNode));
+}
+
+function finding(ctx: AnalysisContext, t: ScaleTarget, base: { nodes: Node[]; pods: Pod[] }): Finding | undefined {
+  const count = t.replicas - t.group.replicas;
+  const { cluster, extra } = withExtraReplicas(ctx, base, t, count);
+  const p = plan(ctx, cluster);
+  const keys = new Set(extra.map((e) => e.key));
+  const unschedulable = p.unschedulable.filter((u) => keys.has(u.pod));
+  const onExisting = p.placements.filter((x) => keys.has(x.pod) && !p.nodeClaims.some((c) => c.name === x.node)).length;
+  const claims = p.nodeClaims.filter((c) => c.pods.some((pod) => keys.has(pod)));
+  const step = `planned: scale ${t.group.object} ${t.group.replicas} → ${t.replicas} (${t.why}) on the settled cluster of ${base.nodes.length} node(s), provisioner ${ctx.provisioner && ctx.input.nodePools.length > 0 ? 'on' : 'off'}`;
+  const evidence = [
+    step,
+    `${onExisting} of ${count} new replica(s) fit on existing nodes`,
+    ...claims.map((c) => `new node ${c.instanceType} (${c.capacityType}) in ${c.zone} from NodePool ${c.nodePool} for ${c.pods.filter((x) => keys.has(x)).length} replica(s), ${money(c.pricePerHour)}`),
+    ...unschedulable.slice(0, 1).map((u) => `${unschedulable.length} replica(s) unschedulable: ${u.message}`),
+  ];
+  if (unschedulable.length > 0) {
+    const remedy = capacityRemedy(t.group.templatePod, base.nodes, unschedulable.length);
+    const severity: Severity = t.hpa ? 'error' : 'warning';
+    return {
+      severity,
+      rule: 'scale-up',
+      object: t.group.object,
+      message: `at ${t.replicas} replicas (${t.why}) ${unschedulable.length} of ${count} new replica(s) cannot be placed${claims.length > 0 ? ` even after ${claims.length} new node(s)` : ''}`,
+      evidence,
+      fix: [
+        ...(remedy ? [`${remedy.description}: room for the ${unschedulable.length} replica(s) left over`] : []),
+        ctx.input.nodePools.length > 0 ? 'raise the NodePool limits, or widen its requirements to instance types and zones these pods fit' : 'a NodePool the provisioner can launch nodes for these pods from',
+        ...(t.hpa ? [`or lower ${t.hpa.name}'s maxReplicas to what fits`] : []),
+      ],
+      ...(remedy ? { remedies: [remedy] } : {}),
+    };
+  }
+  if (claims.length === 0) return undefined;
+  const cost = claims.reduce((s, c) => s + c.pricePerHour, 0);
+  return {
+    severity: 'info',
+    rule: 'scale-up',
+    object: t.group.object,
+    message: `at ${t.replicas} replicas (${t.why}) the provisioner adds ${claims.length} node(s) (${[...new Set(claims.map((c) => c.instanceType))].join(', ')}), +${money(cost)}`,
+    evidence,
+    fix: [],
+  };
+}
+
+export const scaleUpCheck: Check = {
+  rule: 'scale-up',
+  description: 'Scales each workload to its HPA maxReplicas (or twice its replicas): do the replicas fit, how many nodes would the provisioner add, at what $/h',
+  run(ctx) {
+    const targets = scaleTargets(podGroups(ctx.input), ctx.input.hpas);
+    if (targets.length === 0) return [];
+    const base = settled(ctx);
+    return targets.flatMap((t) => finding(ctx, t, base) ?? []);
+  },
+};
