@@ -1,10 +1,13 @@
 // Builders shared by the analyzer's tests (not used by the checks): inputs from
 // YAML texts or example files, and an analysis context over them.
 
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { it } from 'node:test';
 import { loadSources, type LoadedInput } from '../io/load.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
-import type { AnalysisContext } from './check.js';
+import type { AnalysisContext, Check } from './check.js';
+import type { Finding } from './finding.js';
 
 /** Loads YAML texts and files (paths relative to the repository root); throws on any load error. */
 export function loadInput(...sources: readonly ({ text: string } | { file: string })[]): LoadedInput {
@@ -38,3 +41,39 @@ ${spec}`;
 }
 
 export const listYaml = (...items: string[]) => `apiVersion: v1\nkind: List\nitems:\n${items.join('\n')}\n`;
+
+export interface CheckCase {
+  readonly name: string;
+  readonly input: () => LoadedInput;
+  /** Defaults to on when the input has NodePools. */
+  readonly provisioner?: boolean;
+  /** "severity object" of each finding, in order; [] for a clean input. */
+  readonly want: readonly string[];
+  /** What every finding's message must say. */
+  readonly message?: RegExp;
+}
+
+/**
+ * One test per case: the check finds exactly `want`, each finding carries its rule
+ * and message, and every machine-applicable fix, applied and re-checked, leaves no
+ * finding on that object. `more` adds assertions per finding.
+ */
+export function checkCases(check: Check, cases: readonly CheckCase[], more?: (f: Finding, input: LoadedInput) => void): void {
+  for (const c of cases) {
+    it(c.name, () => {
+      const input = c.input();
+      const opts = c.provisioner === undefined ? {} : { provisioner: c.provisioner };
+      const findings = check.run(contextFor(input, opts));
+      assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), c.want, findings.map((f) => f.message).join('\n'));
+      for (const f of findings) {
+        assert.equal(f.rule, check.rule);
+        if (c.message) assert.match(f.message, c.message);
+        more?.(f, input);
+        for (const r of f.remedies ?? []) {
+          const again = check.run(contextFor(r.apply(input), opts)).filter((x) => x.object === f.object);
+          assert.deepEqual(again.map((x) => `${x.severity}: ${x.message}`), [], `after "${r.description}"`);
+        }
+      }
+    });
+  }
+}

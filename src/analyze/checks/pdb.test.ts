@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { contextFor, deploymentYaml, listYaml, loadInput, nodeYaml } from '../test-input.js';
+import { checkCases, contextFor, deploymentYaml, listYaml, loadInput, nodeYaml, type CheckCase } from '../test-input.js';
 import { simulateWhatIf } from '../what-if.js';
 import { pdbCheck } from './pdb.js';
 
 const pdb = (name: string, spec: string, app = 'web') => `- {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: ${name}, namespace: default}, spec: {${spec}, selector: {matchLabels: {app: ${app}}}}}`;
 const cluster = (...pdbs: string[]) => loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'b'), nodeYaml('n3', 'c'), deploymentYaml('web', 2), ...pdbs) });
 
-const cases = [
+const cases: CheckCase[] = [
   { name: 'minAvailable equal to the replicas: the drain hangs', input: () => cluster(pdb('web', 'minAvailable: 2')), want: ['error PodDisruptionBudget/default/web'], message: /minAvailable 2 with 2 pod\(s\) allows no disruption/ },
   { name: 'maxUnavailable 0: the drain hangs', input: () => cluster(pdb('web', 'maxUnavailable: 0')), want: ['error PodDisruptionBudget/default/web'], message: /maxUnavailable 0/ },
   { name: 'a selector that matches no pod protects nothing', input: () => cluster(pdb('web', 'maxUnavailable: 1', 'wbe')), want: ['warning PodDisruptionBudget/default/web'], message: /protects nothing/ },
@@ -16,17 +16,7 @@ const cases = [
 ];
 
 describe('pdb', () => {
-  for (const c of cases) {
-    it(c.name, () => {
-      const input = c.input();
-      const findings = pdbCheck.run(contextFor(input));
-      assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), c.want);
-      for (const f of findings) {
-        assert.match(f.message, c.message!);
-        for (const r of f.remedies ?? []) assert.deepEqual(pdbCheck.run(contextFor(r.apply(input))), [], `after "${r.description}"`);
-      }
-    });
-  }
+  checkCases(pdbCheck, cases);
 
   it('the evidence of a blocking budget is a simulated drain refused until the end, and the fix lets it complete', () => {
     const input = cluster(pdb('web', 'minAvailable: 2'));

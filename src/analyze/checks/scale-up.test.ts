@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { LoadedInput } from '../../io/load.js';
-import { contextFor, deploymentYaml, listYaml, loadInput, nodeYaml } from '../test-input.js';
+import { describe } from 'node:test';
+import { checkCases, deploymentYaml, listYaml, loadInput, nodeYaml, type CheckCase } from '../test-input.js';
 import { scaleUpCheck } from './scale-up.js';
 
 const hpa = (max: number) => `- {apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, metadata: {name: web, namespace: default}, spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: ${max}}}`;
 const pool = () => loadInput({ file: 'examples/nodepools/default.yaml' }).nodePools;
 
-interface Case {
-  readonly name: string;
-  readonly input: () => LoadedInput;
-  readonly provisioner?: boolean;
-  readonly want: readonly string[];
-  readonly message?: RegExp;
-}
-
-const cases: Case[] = [
+const cases: CheckCase[] = [
   { name: 'clean: twice the replicas fit on the nodes there are', input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'b'), deploymentYaml('web', 3)) }), want: [] },
   { name: 'the HPA maximum does not fit and there is no NodePool: an error', input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), deploymentYaml('web', 2), hpa(12)) }), want: ['error Deployment/default/web'], message: /at 12 replicas \(HorizontalPodAutoscaler web maxReplicas\) 4 of 10 new replica\(s\) cannot be placed/ },
   { name: 'twice the replicas do not fit: a warning', input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a', '2'), deploymentYaml('web', 3)) }), want: ['warning Deployment/default/web'], message: /at 6 replicas \(twice its 3 replicas\) 2 of 3 new replica\(s\) cannot be placed/ },
@@ -28,18 +19,8 @@ const cases: Case[] = [
   },
 ];
 
-describe('scale-up', () => {
-  for (const c of cases) {
-    it(c.name, () => {
-      const input = c.input();
-      const findings = scaleUpCheck.run(contextFor(input, { provisioner: c.provisioner ?? false }));
-      assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), c.want, findings.map((f) => f.message).join('\n'));
-      for (const f of findings) {
-        assert.match(f.message, c.message!);
-        assert.match(f.evidence[0]!, /^planned: scale Deployment\/default\/web/);
-        for (const r of f.remedies ?? []) assert.deepEqual(scaleUpCheck.run(contextFor(r.apply(input))).map((x) => x.message), [], `after "${r.description}"`);
-        if (f.severity !== 'info') assert.ok(f.remedies && f.remedies.length > 0);
-      }
-    });
-  }
-});
+describe('scale-up', () =>
+  checkCases(scaleUpCheck, cases, (f) => {
+    assert.match(f.evidence[0]!, /^planned: scale Deployment\/default\/web/);
+    if (f.severity !== 'info') assert.ok(f.remedies && f.remedies.length > 0);
+  }));

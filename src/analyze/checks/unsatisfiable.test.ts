@@ -1,7 +1,6 @@
-import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe } from 'node:test';
 import type { LoadedInput } from '../../io/load.js';
-import { contextFor, deploymentYaml, listYaml, loadInput, nodeYaml } from '../test-input.js';
+import { checkCases, deploymentYaml, listYaml, loadInput, nodeYaml, type CheckCase } from '../test-input.js';
 import { unsatisfiableCheck } from './unsatisfiable.js';
 
 const nodes = [nodeYaml('n1', 'us-west-2a'), nodeYaml('n2', 'us-west-2b')];
@@ -13,15 +12,7 @@ const withPool = (input: () => LoadedInput) => () => {
 };
 const zoneSelector = (zone: string) => `        nodeSelector: {topology.kubernetes.io/zone: ${zone}}`;
 
-interface Case {
-  readonly name: string;
-  readonly input: () => LoadedInput;
-  readonly provisioner?: boolean;
-  readonly want: readonly string[];
-  readonly message?: RegExp;
-}
-
-const cases: Case[] = [
+const cases: CheckCase[] = [
   { name: 'a nodeSelector zone no node has', input: () => web(2, zoneSelector('us-west-2z')), want: ['error Deployment/default/web'], message: /nodeSelector topology\.kubernetes\.io\/zone=us-west-2z: no node has it \(nodes have topology\.kubernetes\.io\/zone=us-west-2a, us-west-2b\)/ },
   { name: 'a zone neither the nodes nor the NodePool offers', input: withPool(() => web(2, zoneSelector('us-west-2z'))), provisioner: true, want: ['error Deployment/default/web'], message: /and no NodePool can launch it/ },
   { name: 'clean: a zone only the NodePool offers', input: withPool(() => web(2, zoneSelector('us-west-2d'))), provisioner: true, want: [] },
@@ -54,19 +45,4 @@ const cases: Case[] = [
   { name: 'clean: incident 1c, three nodes for three anti-affine apiservers', input: () => loadInput({ file: 'examples/apiserver-anti-affinity.yaml' }), want: [] },
 ];
 
-describe('unsatisfiable', () => {
-  for (const c of cases) {
-    it(c.name, () => {
-      const input = c.input();
-      const ctx = contextFor(input, { provisioner: c.provisioner ?? false });
-      const findings = unsatisfiableCheck.run(ctx);
-      assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), c.want, findings.map((f) => f.message).join('\n'));
-      for (const f of findings) {
-        assert.match(f.message, c.message!);
-        for (const r of f.remedies ?? []) {
-          assert.deepEqual(unsatisfiableCheck.run(contextFor(r.apply(input), { provisioner: c.provisioner ?? false })).map((x) => x.message), [], `after "${r.description}"`);
-        }
-      }
-    });
-  }
-});
+describe('unsatisfiable', () => checkCases(unsatisfiableCheck, cases));
