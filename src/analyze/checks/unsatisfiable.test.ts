@@ -35,6 +35,13 @@ const cases: CheckCase[] = [
     want: ['error Deployment/default/web'],
     message: /minDomains 3 but only 2 topology\.kubernetes\.io\/zone domain\(s\).*at most 2 of 4 replicas/,
   },
+  {
+    name: 'incident 1b without a NodePool: minDomains 3 on hostname with one node; the fix adds nodes rather than lowering it',
+    input: () => loadInput({ file: 'examples/apiserver-min-domains.yaml' }),
+    want: ['error Pod/kube-system/apiserver-0'],
+    message: /minDomains 3 but only 1 kubernetes\.io\/hostname domain\(s\).*at most 1 of 3 replicas/,
+  },
+  { name: 'clean: incident 1b with a NodePool to launch the nodes', input: withPool(() => loadInput({ file: 'examples/apiserver-min-domains.yaml' })), provisioner: true, want: [] },
   { name: 'incident 2a: required anti-affinity, two replicas, one node', input: () => loadInput({ file: 'examples/kube-dns-required.yaml' }), want: ['error Deployment/kube-system/kube-dns'], message: /1 of 2 replicas can never schedule/ },
   {
     name: 'required pod affinity to pods that exist nowhere',

@@ -132,11 +132,13 @@ function topologyProblems(ctx: AnalysisContext, group: PodGroup, nodes: readonly
     }
     const room = d.count * c.maxSkew;
     if (c.minDomains > d.count && replicas > room) {
-      const remedy = setMinDomains(group, c.topologyKey, d.count);
+      // Hostnames: add the nodes minDomains asks for (lowering it would let replicas stack again); zones are what the region has.
+      const model = nodes[0];
+      const remedy = c.topologyKey === LABEL_HOSTNAME && model ? addNodesLike(model, c.minDomains - d.count) : setMinDomains(group, c.topologyKey, d.count);
       out.push({
         what: `topology spread on ${c.topologyKey} has minDomains ${c.minDomains} but only ${d.count} ${c.topologyKey} domain(s) exist or can be launched (${d.values.join(', ')}): the global minimum counts as 0, so at most ${room} of ${replicas} replicas ever schedule`,
         evidence: [`domains of ${c.topologyKey} among eligible nodes${pools.length > 0 ? ' and NodePool offerings' : ''}: ${d.values.join(', ')}`],
-        fix: [`${remedy.description}`, `or add capacity in ${c.minDomains - d.count} more ${c.topologyKey} domain(s)`],
+        fix: [remedy.description, c.topologyKey === LABEL_HOSTNAME ? 'or a NodePool, so the pending replicas get nodes launched' : `or capacity in ${c.minDomains - d.count} more ${c.topologyKey} domain(s)`],
         remedies: [remedy],
       });
     }
