@@ -59,6 +59,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
           },
         }
       : {}),
+    ...(spec.descheduler?.enabled ? { descheduler: { policy: spec.descheduler.policy, intervalMs: spec.descheduler.intervalMs } } : {}),
     launchTiming: () => ({
       launchMs: t.nodeLaunchMs ?? DEFAULT_LAUNCH_TIMING.launchMs,
       registerMs: t.nodeRegisterMs ?? DEFAULT_LAUNCH_TIMING.registerMs,

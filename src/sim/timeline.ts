@@ -25,6 +25,8 @@ const TIMELINE = new Set([
   'DeploymentTemplateChanged',
   'DrainEvictionRetry',
   'DrainComplete',
+  'Descheduled',
+  'DescheduleSkipped',
 ]);
 
 export function formatTime(ms: number): string {
