@@ -62,6 +62,18 @@ describe('RemovePodsViolatingInterPodAntiAffinity', () => {
     assert.deepEqual(r.evictions, []);
     assert.match(skips(r)[0]!, /^default\/a: no better placement now: the replacement would not schedule \(0\/1 nodes are available/);
   });
+  it('never evicts a pod to make room for a lower-priority one: the lower-priority pod it repels moves instead', () => {
+    const c = cluster([node('n1'), node('n2')], [pod('vip', 'n1', { app: 'vip', priority: 100, spec: requiredAnti('batch') }), pod('batch', 'n1', { app: 'batch', priority: 1 })]);
+    const r = deschedule({ cluster: c, policy: policy(strategies) });
+    assert.deepEqual(moves(r), ['default/batch:n1->n2']);
+    assert.match(r.evictions[0]!.reason, /default\/batch has the lower priority, so it is the one moved/);
+  });
+  it('leaves both when the lower-priority pod may not be evicted', () => {
+    const c = cluster([node('n1'), node('n2')], [pod('vip', 'n1', { app: 'vip', priority: 100, spec: requiredAnti('batch') }), pod('batch', 'n1', { app: 'batch', priority: 1, owner: null })]);
+    const r = deschedule({ cluster: c, policy: policy(strategies) });
+    assert.deepEqual(r.evictions, []);
+    assert.deepEqual(skips(r), ['default/vip: it would make room for default/batch, of lower priority (1 < 100), which may not be evicted']);
+  });
   it('respects a PDB that allows no disruption', () => {
     const c = cluster([node('n1'), node('n2')], [pod('a', 'n1', { spec: requiredAnti('web') }), pod('b', 'n1', { spec: requiredAnti('web') })]);
     c.pdbs.push(compilePdb({ metadata: { name: 'web', namespace: 'default' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } }));
@@ -125,6 +137,11 @@ describe('RemoveDuplicates', () => {
     const r = deschedule({ cluster: c, policy: policy({ RemoveDuplicates: {} }, { maxNoOfPodsToEvictPerNode: 1 }) });
     assert.equal(r.evictions.length, 1);
     assert.match(skips(r)[0]!, /maxNoOfPodsToEvictPerNode \(1\) reached on n1/);
+  });
+  it('leaves the pods of a node that is not Ready', () => {
+    const lost = { ...node('n1'), taints: [{ key: 'node.kubernetes.io/unreachable', value: '', effect: 'NoSchedule' as const }] };
+    const c = cluster([lost, node('n2'), node('n3')], [pod('a', 'n1'), pod('b', 'n1')]);
+    assert.deepEqual(deschedule({ cluster: c, policy: policy({ RemoveDuplicates: {} }) }), { evictions: [], skipped: [] });
   });
   it('excludeOwnerKinds leaves those pods alone', () => {
     const c = cluster([node('n1'), node('n2')], [pod('a', 'n1'), pod('b', 'n1')]);

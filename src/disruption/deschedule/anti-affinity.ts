@@ -1,13 +1,17 @@
 // RemovePodsViolatingInterPodAntiAffinity: a pod whose required anti-affinity
 // term matches another pod in the same topology domain (the rule was added, or
 // labels changed, after both were placed). Only the pod's own terms count, as
-// upstream; the other pod stays.
+// upstream, and upstream evicts the pod holding the term. berth never evicts a
+// pod to make room for a lower-priority one: when the pod it repels has lower
+// priority, that pod is the one moved (or, when it may not be evicted, both stay).
 
 import type { ClusterState } from '../../cluster/state.js';
 import type { Pod } from '../../model/pod.js';
 import { mergeTermNamespaces } from '../../scheduler/plugins/inter-pod-affinity/terms.js';
 import type { EvictionPlanner } from './planner.js';
-import type { StrategyArgs } from './policy.js';
+import { inNamespaces, type StrategyArgs } from './policy.js';
+
+const NAME = 'RemovePodsViolatingInterPodAntiAffinity';
 
 export interface AntiAffinityConflict {
   readonly other: Pod;
@@ -39,8 +43,20 @@ export function removePodsViolatingInterPodAntiAffinity(planner: EvictionPlanner
       if (pod.requiredAntiAffinity.length === 0 || !planner.stillOn(pod, here)) continue;
       const conflict = antiAffinityConflict(cluster, pod, here);
       if (!conflict) continue;
-      const reason = `required pod anti-affinity (${conflict.topologyKey}) is violated by ${conflict.other.key} on ${conflict.other.nodeName}`;
-      planner.tryMove(pod, 'RemovePodsViolatingInterPodAntiAffinity', reason, (dest) => {
+      const { other, topologyKey } = conflict;
+      const reason = `required pod anti-affinity (${topologyKey}) of ${pod.key} is violated by ${other.key} on ${other.nodeName}`;
+      if (other.priority < pod.priority) {
+        if (!planner.evictable(other) || !inNamespaces(args.namespaces, other.namespace)) {
+          planner.skip(pod, NAME, reason, `it would make room for ${other.key}, of lower priority (${other.priority} < ${pod.priority}), which may not be evicted`);
+          continue;
+        }
+        const domain = info.node.labels[topologyKey];
+        planner.tryMove(other, NAME, `${reason}; ${other.key} has the lower priority, so it is the one moved`, (dest) =>
+          dest.node.labels[topologyKey] === domain ? `it is in the same ${topologyKey} domain` : undefined,
+        );
+        continue;
+      }
+      planner.tryMove(pod, NAME, reason, (dest) => {
         const still = antiAffinityConflict(cluster, pod, dest.node.name);
         return still ? `${still.other.key} would violate it again` : undefined;
       });

@@ -11,7 +11,7 @@ import type { NodeInfo } from '../../cluster/node-info.js';
 import type { ClusterState } from '../../cluster/state.js';
 import type { Node } from '../../model/node.js';
 import { bindPod, matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
-import { doNotScheduleTaints, findUntoleratedTaint } from '../../model/taints.js';
+import { doNotScheduleTaints, findUntoleratedTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../model/taints.js';
 import { buildFramework, type SchedulerConfig } from '../../scheduler/profile.js';
 import { profileFor, scheduleAll } from '../../scheduler/run.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
@@ -72,9 +72,15 @@ export class EvictionPlanner {
     this.cluster.updatePod({ ...bound, phase: 'Pending' });
   }
 
-  /** The evictable pods among `pods` in the filtered namespaces, in eviction order. */
+  /** The evictable pods among `pods` in the filtered namespaces, in eviction order; pods of nodes that are not Ready stay (upstream processes Ready nodes only). */
   candidates(pods: Iterable<Pod>, namespaces?: NamespaceFilter): Pod[] {
-    return [...pods].filter((p) => p.nodeName !== '' && inNamespaces(namespaces, p.namespace) && notEvictable(p, this.policy.evictor) === undefined).sort(byEvictionOrder);
+    return [...pods].filter((p) => p.nodeName !== '' && inNamespaces(namespaces, p.namespace) && this.evictable(p) && this.nodeReady(p.nodeName)).sort(byEvictionOrder);
+  }
+
+  /** Not tainted not-ready or unreachable by the node lifecycle controller. */
+  private nodeReady(name: string): boolean {
+    const node = this.cluster.nodeInfo(name)?.node;
+    return node !== undefined && !node.taints.some((t) => t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
   }
 
   /** Whether the pod is still where a strategy saw it (an earlier eviction may have moved it). */
@@ -83,13 +89,21 @@ export class EvictionPlanner {
     return current !== undefined && current.uid === pod.uid && current.nodeName === node && current.phase === 'Running';
   }
 
+  /** Records that a strategy's candidate stays, and why. */
+  skip(pod: Pod, strategy: StrategyName, reason: string, why: string): false {
+    this.skipped.push({ pod: pod.key, node: pod.nodeName, strategy, reason, why });
+    return false;
+  }
+
+  /** Whether the evictor lets `pod` go. */
+  evictable(pod: Pod): boolean {
+    return notEvictable(pod, this.policy.evictor) === undefined;
+  }
+
   /** Evicts `pod` when the scheduler would place its replacement elsewhere and `accept` agrees; records a skip otherwise. */
   tryMove(pod: Pod, strategy: StrategyName, reason: string, accept: Acceptance): boolean {
     const from = pod.nodeName;
-    const skip = (why: string): false => {
-      this.skipped.push({ pod: pod.key, node: from, strategy, reason, why });
-      return false;
-    };
+    const skip = (why: string): false => this.skip(pod, strategy, reason, why);
     const limit = this.limitReached(pod);
     if (limit) return skip(limit);
     const pdb = blockingPdb(this.cluster, this.allowances, pod);
