@@ -192,6 +192,13 @@ describe('LowNodeUtilization', () => {
     assert.deepEqual(r.evictions, []);
     assert.equal(r.skipped.length, 3);
   });
+  it('upstream would move the pod back and forth, berth does not: it overloads whichever node it is on', () => {
+    // A bare pod (never evicted) keeps n1 a little busier, so the scheduler prefers n2.
+    const c = cluster([node('n1', { cpu: '1' }), node('n2', { cpu: '1' })], [pod('a', 'n1', { cpu: '625m' }), pod('bare', 'n1', { cpu: '100m', owner: null, app: 'bare' })]);
+    const r = deschedule({ cluster: c, policy: policy({ LowNodeUtilization: { thresholds: { cpu: 30 }, targetThresholds: { cpu: 60 } } }) });
+    assert.deepEqual(r.evictions, []);
+    assert.match(skips(r)[0]!, /on n2, where cpu would rise above its target threshold/);
+  });
   it('does nothing without an underutilized node', () => {
     const c = cluster([node('n1'), node('n2')], [pod('a', 'n1', { cpu: '3', app: 'a' }), pod('b', 'n2', { cpu: '1', app: 'b' })]);
     assert.deepEqual(deschedule({ cluster: c, policy: policy({ LowNodeUtilization: args }) }), { evictions: [], skipped: [] });

@@ -65,6 +65,9 @@ function utilizationThresholds(low: Record<string, number>, target: Record<strin
 }
 
 function compileStrategies(raw: RawStrategies, path: FieldPath): DeschedulerPolicy['strategies'] {
+  if (raw.LowNodeUtilization && raw.HighNodeUtilization) {
+    throw new FieldError('Invalid value: LowNodeUtilization spreads pods out and HighNodeUtilization packs them in; together they move pods back and forth, enable one', path);
+  }
   const out: { -readonly [K in StrategyName]?: unknown } = {};
   for (const name of Object.keys(raw) as StrategyName[]) {
     const args = raw[name]!;
