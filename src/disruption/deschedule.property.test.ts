@@ -31,7 +31,9 @@ const world = fc.record({
   pods: fc.array(fc.record({ app: fc.integer({ min: 0, max: 2 }), node: fc.nat(), milli: fc.integer({ min: 1, max: 8 }).map((n) => n * 125) }), { minLength: 1, maxLength: 14 }),
 });
 
-function build(w: fc.RecordValue<typeof world> extends infer T ? T : never): ClusterState {
+type World = typeof world extends fc.Arbitrary<infer T> ? T : never;
+
+function build(w: World): ClusterState {
   const c = new ClusterState();
   w.nodes.forEach((n, i) => c.addNode(compileNode({ metadata: { name: `n${i}`, labels: { 'kubernetes.io/hostname': `n${i}`, 'topology.kubernetes.io/zone': `z${n.zone}` } }, status: { allocatable: { cpu: String(n.cpu), memory: '16Gi', pods: '110' } } }, i)));
   w.pods.forEach((p, i) => {
@@ -44,7 +46,7 @@ function build(w: fc.RecordValue<typeof world> extends infer T ? T : never): Clu
       compilePod(
         {
           metadata: { name: `${app}-${i}`, namespace: 'default', labels: { app }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: app, uid: app, controller: true }] },
-          spec: { nodeName, containers: [{ name: 'c', image: 'img', resources: { requests: { cpu: `${p.milli}m` } } }], ...spec(app, w.rules[p.app]) },
+          spec: { nodeName, containers: [{ name: 'c', image: 'img', resources: { requests: { cpu: `${p.milli}m` } } }], ...spec(app, w.rules[p.app] ?? 'none') },
           status: { phase: 'Running' },
         },
         { order: i },
