@@ -41,6 +41,13 @@ describe('descheduler loop: the kube-dns incident', () => {
     assert.equal(new Set(r.final.nodes.filter((n) => n.pods.length > 0).map((n) => n.name)).size, 1);
   });
 
+  it('the eviction API has the last word: a pod under two PDBs is refused, and logged as skipped', () => {
+    const second = '    - apiVersion: policy/v1\n      kind: PodDisruptionBudget\n      metadata: {name: kube-dns-2, namespace: kube-system}\n      spec: {maxUnavailable: 1, selector: {matchLabels: {k8s-app: kube-dns}}}\n';
+    const r = runScenarioText(FILE, TEXT.replace('    - apiVersion: apps/v1\n', `${second}    - apiVersion: apps/v1\n`));
+    assert.equal(of(r.events, 'Descheduled').length, 0);
+    assert.match(String(of(r.events, 'DescheduleSkipped')[0]!['why']), /^the eviction API refused: This pod has more than one PodDisruptionBudget/);
+  });
+
   it('switched off, nothing moves and the replicas stay stacked', () => {
     const r = runScenarioText(FILE, TEXT.replace('enabled: true', 'enabled: false'));
     assert.equal(of(r.events, 'Descheduled').length, 0);

@@ -49,8 +49,10 @@ export class DeschedulerLoop {
       engine.record('DescheduleSkipped', { pod: s.pod, node: s.node, strategy: s.strategy, reason: s.reason, why: s.why });
     }
     for (const e of result.evictions) {
-      engine.record('Descheduled', { pod: e.pod, node: e.node, strategy: e.strategy, reason: e.reason, predictedNode: e.predictedNode });
-      this.disruption.evict(e.pod, 'Descheduled');
+      // The eviction API has the last word (its PDB check); a refusal is logged as a skip.
+      const r = this.disruption.evict(e.pod, 'Descheduled');
+      if (r.allowed) engine.record('Descheduled', { pod: e.pod, node: e.node, strategy: e.strategy, reason: e.reason, predictedNode: e.predictedNode });
+      else engine.record('DescheduleSkipped', { pod: e.pod, node: e.node, strategy: e.strategy, reason: e.reason, why: `the eviction API refused: ${r.causes[0]?.message ?? r.message}` });
     }
   }
 }
