@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { LogRecord } from './engine.js';
+import { timeline } from './timeline.js';
 import { runScenarioText } from './test-fixtures.js';
 
 const FILE = 'examples/scenarios/kube-dns-descheduler.yaml';
@@ -22,6 +23,7 @@ describe('descheduler loop: the kube-dns incident', () => {
     assert.equal(moved[0]!['strategy'], 'RemoveDuplicates');
     const replacement = of(r.events, 'Scheduled').find((e) => e.t >= moved[0]!.t && String(e['pod']).startsWith('kube-system/kube-dns'))!;
     assert.equal(replacement['node'], moved[0]!['predictedNode']);
+    assert.ok(timeline(r.events, false).some((line) => /Descheduled +pod=kube-system\/kube-dns-\S+ node=node-1 strategy=RemoveDuplicates .* predictedNode=node-3$/.test(line)));
     const nodes = r.final.nodes.filter((n) => n.pods.some((p) => p.startsWith('kube-system/kube-dns'))).map((n) => n.name);
     assert.deepEqual(nodes, ['node-1', 'node-3']);
   });
