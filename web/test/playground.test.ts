@@ -141,6 +141,33 @@ describe('simulate', () => {
   }
 });
 
+test('the replay scrubs the kube-dns scenario: a replica pending at 5m, spread again at the end, played to the end', async () => {
+  const { page, errors } = await open();
+  await page.selectOption('#examples', 'scenarios/kube-dns-required.yaml');
+  await page.click('#simulate');
+  await page.waitForSelector('.scrub');
+  const scrubTo = (ms: number) => page.$eval('.scrub', (e, v) => {
+    const input = e as HTMLInputElement;
+    input.value = String(v);
+    input.dispatchEvent(new Event('input'));
+  }, ms);
+  await scrubTo(5 * 60_000);
+  assert.match((await page.textContent('.sim-time')) ?? '', /^5m00s \//);
+  assert.equal((await page.$$('.pending')).length, 1);
+  assert.match((await page.textContent('.pending-lane')) ?? '', /didn't match pod anti-affinity rules/);
+  assert.deepEqual(Object.keys(await placements(page)), ['node-1']);
+  assert.ok((await page.$$('.timeline .event.future')).length > 0, 'events after 5m are greyed');
+  await scrubTo(0);
+  await page.click('.play');
+  await page.waitForFunction(() => document.querySelector('.play')?.textContent === 'Play' && (document.querySelector('.scrub') as HTMLInputElement).value === (document.querySelector('.scrub') as HTMLInputElement).max, undefined, { timeout: 20_000 });
+  assert.equal((await page.$$('.pending')).length, 0);
+  assert.deepEqual(Object.keys(await placements(page)).sort(), ['node-1', 'node-3']);
+  assert.equal((await page.$$('.ready-plot polyline[data-workload="kube-dns"]')).length, 1);
+  await page.screenshot({ path: new URL('replay-kube-dns.png', SHOTS).pathname, fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('works offline once loaded', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
