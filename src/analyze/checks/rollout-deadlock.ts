@@ -17,7 +17,7 @@ import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, findWorkload, selfAntiAffinity, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
-import { baseline, simulateWhatIf } from '../what-if.js';
+import { baseline, sharedWhatIf } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
@@ -43,7 +43,7 @@ export function isRollable(w: WorkloadSummary): w is WorkloadSummary & { kind: R
 
 /** A template change of `w` (a restart annotation) one minute in, watched for 30 minutes. */
 export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner = ctx.provisioner): RolloutOutcome | undefined {
-  const run = simulateWhatIf(ctx, {
+  const run = sharedWhatIf(ctx, {
     name: `rollout:${workloadRef(w)}`,
     steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }],
     untilMs: ROLLOUT_AT_MS + WATCH_MS,
