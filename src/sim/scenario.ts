@@ -1,5 +1,6 @@
 // Runs a scenario: builds the simulated cluster from the loaded objects (the
-// workloads' pods are left to their controllers, which create them at time 0),
+// pods generated for workloads are left to their controllers, which create them
+// at time 0; pods of the input are adopted by their workload's controller),
 // applies each step at its time, evaluates the expectations and returns the
 // event log, the results and the final placement.
 
@@ -8,6 +9,7 @@ import type { LoadedInput } from '../io/load.js';
 import { LABEL_ZONE } from '../model/node.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { LABEL_NODEPOOL } from '../provisioner/labels.js';
+import { adoptInputPods } from './adopt.js';
 import { DEFAULT_LAUNCH_TIMING } from './cloud.js';
 import type { LogRecord } from './engine.js';
 import { armExpectations, type ExpectationResult, type RolloutTracker } from './expect.js';
@@ -46,7 +48,11 @@ const SETTLE_MS = 10 * 60_000;
 
 export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOptions): ScenarioRun {
   const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
-  const cluster = buildClusterState({ ...input, pods: input.pods.filter((p) => !generated.has(p.key)) });
+  const adoption = adoptInputPods(
+    input.workloads,
+    input.pods.filter((p) => !generated.has(p.key)),
+  );
+  const cluster = buildClusterState({ ...input, pods: adoption.pods });
   const pools = input.nodePools.filter((np) => np.replicas === null);
   const t = spec.timing;
   const sim = createSimulation(cluster, {
@@ -71,7 +77,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
       startupTaintMs: t.startupTaintMs ?? DEFAULT_LAUNCH_TIMING.startupTaintMs,
     }),
   });
-  addWorkloads(sim, input.workloads);
+  addWorkloads(sim, input.workloads, adoption);
   const history = opts.history ? recordHistory(sim) : undefined;
 
   const rollouts = trackRollouts(sim);
