@@ -11,8 +11,10 @@ import { loadScenario } from '../../src/io/scenario.js';
 import { runScenario } from '../../src/sim/scenario.js';
 import { eventLine, formatTime, timelineRecords } from '../../src/sim/timeline.js';
 import { frameAt, readySeries, type History } from '../../src/sim/history.js';
+import { analyze } from '../../src/analyze/analyze.js';
+import type { Finding } from '../../src/analyze/finding.js';
 
-export type { Diagnostic, Explanation, ProvisionPlan, ScheduleReport };
+export type { Diagnostic, Explanation, Finding, ProvisionPlan, ScheduleReport };
 export { formatTime };
 
 export const SOURCE_NAME = 'playground.yaml';
@@ -203,5 +205,8 @@ export function isScenario(text: string): boolean {
   return /^kind:\s*Scenario\s*$/m.test(text);
 }
 
-/** Check: the analyzer (src/analyze/) does not exist yet. */
-export const checkAvailable = false;
+/** `berth check` on the editor's manifests: findings with evidence and fixes, the provisioner on when NodePools are given. */
+export function check(input: LoadedInput, seed = 0): Finding[] {
+  const catalogs = input.catalogs;
+  return analyze({ input, instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(), provisioner: input.nodePools.some((np) => np.replicas === null), seed });
+}

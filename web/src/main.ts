@@ -269,6 +269,52 @@ function renderSimulation(view: engine.SimulationView): void {
   show(view.endMs);
 }
 
+function renderFindings(findings: readonly engine.Finding[]): void {
+  const box = $('claims');
+  box.replaceChildren();
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  box.append(el('h2', '', `Findings: ${findings.length} (${errors} error(s))`));
+  if (findings.length === 0) box.append(el('p', 'finding-none', 'No findings: the checks found nothing to change.'));
+  for (const f of findings) {
+    const item = el('section', `finding ${f.severity}`);
+    item.dataset['rule'] = f.rule;
+    item.append(el('h3', '', `${f.severity.toUpperCase()} ${f.rule} · ${f.object}`), el('p', 'finding-message', f.message));
+    if (f.evidence.length > 0) {
+      const ev = el('ol', 'evidence');
+      for (const e of f.evidence) ev.append(el('li', '', e));
+      item.append(el('h4', '', 'Evidence'), ev);
+    }
+    if (f.fix.length > 0) {
+      const fix = el('ol', 'fix');
+      for (const x of f.fix) fix.append(el('li', '', x));
+      item.append(el('h4', '', 'Fix'), fix);
+    }
+    box.append(item);
+  }
+}
+
+async function runCheck(): Promise<void> {
+  stopPlayer?.();
+  const text = editor.state.doc.toString();
+  location.hash = await encodeState(text);
+  const started = performance.now();
+  const loaded = engine.load(text);
+  forceLinting(editor);
+  $('explain').replaceChildren();
+  if (!loaded.ok) {
+    status.textContent = `${loaded.errors.length} error(s) in the input`;
+    return;
+  }
+  try {
+    renderMap(engine.schedule(loaded.input, loaded.warnings), loaded);
+    const findings = engine.check(loaded.input);
+    renderFindings(findings);
+    status.textContent = `check: ${findings.length} finding(s) (${Math.round(performance.now() - started)} ms)`;
+  } catch (e) {
+    status.textContent = `error: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
 async function simulate(): Promise<void> {
   const text = editor.state.doc.toString();
   location.hash = await encodeState(text);
@@ -290,9 +336,7 @@ async function simulate(): Promise<void> {
 $('schedule').addEventListener('click', () => void run('schedule'));
 $('provision').addEventListener('click', () => void run('provision'));
 $('simulate').addEventListener('click', () => void simulate());
-const check = $<HTMLButtonElement>('check');
-check.disabled = !engine.checkAvailable;
-check.title = engine.checkAvailable ? '' : 'not available yet';
+$('check').addEventListener('click', () => void runCheck());
 
 const fromHash = location.hash.length > 1 ? await decodeState(location.hash.slice(1)) : undefined;
 if (fromHash !== undefined) {

@@ -84,7 +84,14 @@ describe('playground', () => {
         assert.match((await page.textContent('#explain .verdict')) ?? '', /unschedulable: 0\/\d+ nodes are available/);
       }
       await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
-      assert.ok(await page.isDisabled('#check'), 'check is not available yet');
+      await page.click('#check');
+      await page.waitForSelector('#claims h2:text-matches("^Findings")');
+      const rules = await page.$$eval('.finding', (els) => els.map((e) => (e as HTMLElement).dataset['rule']));
+      if (name === 'rolling-update-deadlock.yaml') {
+        assert.ok(rules.includes('rollout-deadlock'), `rollout-deadlock among ${rules.join(', ')}`);
+        assert.match((await page.textContent('.finding[data-rule="rollout-deadlock"] .fix')) ?? '', /maxUnavailable/);
+      }
+      await page.screenshot({ path: new URL(`check-${name}.png`, SHOTS).pathname, fullPage: true });
       assert.deepEqual(errors, []);
       process.stdout.write(`# ${name}: first result ${firstResultMs} ms\n`);
       await page.close();
