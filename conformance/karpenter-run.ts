@@ -243,9 +243,28 @@ function compare(c: KarpenterCase, b: ProvisionPlan | { error: string }, k: Orac
 
 const disagrees = (r: Compared) => r.error !== undefined || r.onlyBerth.length > 0 || r.onlyKarpenter.length > 0;
 
-async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Compared> {
-  const k = await oracle.run(c);
-  return compare(c, runBerth(c), k);
+/** How many more times to ask the oracle before a disagreement counts (as conformance/run.ts does for kube-scheduler). */
+const ORACLE_RETRIES = 8;
+
+/**
+ * One case through both sides. Karpenter's answer can depend on Go map order (zone
+ * ties of spread pods on claims without an `In` zone requirement, see
+ * oracle-karpenter/README.md), so a disagreement is checked against up to
+ * ORACLE_RETRIES more answers, and berth agrees when it matches any of them.
+ * `reasked` counts the extra answers; `unstable` says whether they differed.
+ */
+async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Compared & { reasked: number; unstable: boolean }> {
+  const b = runBerth(c);
+  const first = compare(c, b, await oracle.run(c));
+  let reasked = 0;
+  let unstable = false;
+  for (let r = first; disagrees(r) && r.error === undefined && reasked < ORACLE_RETRIES; ) {
+    r = compare(c, b, await oracle.run(c));
+    reasked++;
+    unstable ||= r.onlyBerth.join() !== first.onlyBerth.join() || r.onlyKarpenter.join() !== first.onlyKarpenter.join();
+    if (!disagrees(r)) return { ...r, reasked, unstable };
+  }
+  return { ...first, reasked, unstable };
 }
 
 /** Greedy shrink: drop NodePools, then pods, one at a time while the disagreement stays. */
@@ -290,7 +309,7 @@ async function main(): Promise<void> {
   const n = Number(arg('cases', '100'));
   const seed = Number(arg('seed', '1'));
   const gens = fc.sample(caseGenArb, { numRuns: n, seed });
-  const results: Compared[] = [];
+  const results: (Compared & { reasked: number; unstable: boolean })[] = [];
   const regDir = join(here, 'karpenter-regressions');
   let written = 0;
   const t0 = Date.now();
@@ -307,7 +326,9 @@ async function main(): Promise<void> {
       const sr = await runOne(oracle, small);
       mkdirSync(regDir, { recursive: true });
       const file = join(regDir, `${c.id}.json`);
-      writeFileSync(file, `${JSON.stringify({ seed, index: i, note: 'minimized: pods placed by one side only', result: sr, case: small }, null, 2)}\n`);
+      // Skipped by karpenter-regressions.test.ts until someone diagnoses it and names the fix.
+      const pending = { diagnosis: 'not diagnosed yet', fixedBy: 'open: not diagnosed yet' };
+      writeFileSync(file, `${JSON.stringify({ seed, index: i, note: 'minimized: pods placed by one side only', result: sr, case: small, ...pending }, null, 2)}\n`);
       process.stdout.write(`  minimized to ${small.nodePools.length} pool(s), ${small.pods.length} pod(s): ${file}\n`);
       written++;
     }
@@ -331,6 +352,10 @@ async function main(): Promise<void> {
     meanNodeRatioBerthOverKarpenter: mean(both.map((r) => r.berthNodes / r.karpenterNodes)),
     meanCostRatioBerthOverKarpenter: mean(both.map((r) => r.berthCost / r.karpenterCost)),
     totalCostRatio: both.reduce((s, r) => s + r.berthCost, 0) / both.reduce((s, r) => s + r.karpenterCost, 0),
+    totalNodeRatio: both.reduce((s, r) => s + r.berthNodes, 0) / both.reduce((s, r) => s + r.karpenterNodes, 0),
+    // Cases where Karpenter answered differently when asked again (map-order tie-breaks).
+    oracleUnstableCases: results.filter((r) => r.unstable).length,
+    agreedAfterReasking: agree.filter((r) => r.reasked > 0).length,
     seconds: (Date.now() - t0) / 1000,
   };
   for (const r of ok) {

@@ -25,6 +25,8 @@ export interface PoolTemplate {
   readonly instanceTypes: readonly InstanceType[];
   /** Zones some of those instance types are offered in, allowed by the pool. */
   readonly zones: readonly string[];
+  /** Zones that are topology domains for the pool's nodes (Karpenter's domain groups), sorted. */
+  readonly domainZones: readonly string[];
   /** Requests of the DaemonSet pods that would run on every node of this pool. */
   readonly daemonOverhead: ResourceList;
   readonly daemonPods: number;

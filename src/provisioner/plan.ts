@@ -95,6 +95,11 @@ function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], da
   if (!requirements.has(LABEL_CAPACITY_TYPE)) requirements.add(Requirement.of(LABEL_CAPACITY_TYPE, 'In', ['on-demand']));
   const types = instanceTypes.filter((it) => instanceTypeCompatible(it, requirements) && compatibleOfferings(it, requirements).length > 0);
   const zones = [...new Set(types.flatMap((it) => compatibleOfferings(it, requirements).map((o) => o.zone)))].sort();
+  // Karpenter's topology domains of a pool: the zones its requirement names (In), else every zone of the
+  // catalog's offerings the requirement allows, whether or not a type the pool can launch is offered there.
+  const zoneReq = requirements.get(LABEL_ZONE);
+  const domainZones =
+    zoneReq.operator() === 'In' ? zoneReq.values() : [...new Set(instanceTypes.flatMap((it) => it.offerings.map((o) => o.zone)))].filter((z) => zoneReq.has(z)).sort();
   const daemonOverhead: Record<string, number> = {};
   let daemonPods = 0;
   for (const ds of daemonSetPods) {
@@ -103,7 +108,7 @@ function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], da
     addInto(daemonOverhead, ds.resources.requests);
     daemonPods++;
   }
-  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: types, zones, daemonOverhead, daemonPods };
+  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: types, zones, domainZones, daemonOverhead, daemonPods };
 }
 
 /** Karpenter's queue order: larger pods first (cpu, then memory), after priority. */
@@ -176,9 +181,11 @@ class Planner {
     try {
       const state = this.preFilter(pod);
       if (!state.ok) return { reason: state.reason };
-      // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims.
-      const inflight = [...this.claims].sort((a, b) => a.pods.length - b.pods.length || a.seq - b.seq);
-      for (const claim of inflight) {
+      // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
+      // Karpenter, sort the list itself, so claims with as many pods keep the order the last sort left
+      // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
+      this.claims.sort((a, b) => a.pods.length - b.pods.length);
+      for (const claim of this.claims) {
         const next = this.check(state.state, pod, claim, podReqs);
         if ('reason' in next) continue;
         claim.add(pod, next);
@@ -262,7 +269,7 @@ class Planner {
       if (reason) reasons.push(`nodepool "${pool.name}": ${reason}`);
       else launchable.set(pool, withinLimits);
       const template = new PlannedClaim(`${pool.name}-template`, pool, pool.requirements.clone(), pool.instanceTypes, -1);
-      for (const zone of pool.zones) {
+      for (const zone of pool.domainZones) {
         const node = template.toNode(0, zone);
         const name = `${pool.name}-template-${zone}`;
         this.cluster.addNode({ ...node, name, uid: name, labels: { ...node.labels, [LABEL_HOSTNAME]: name } });
@@ -306,7 +313,7 @@ class Planner {
 
   /** The launch decision per claim: the cheapest offering its final requirements allow, over its remaining types. */
   finalize(): NodeClaimPlan[] {
-    return this.claims.map((c) => {
+    return [...this.claims].sort((a, b) => a.seq - b.seq).map((c) => {
       const best = cheapestOffering(c.options.filter((it) => fits(c.requests, c.podCount, it)), c.requirements)!;
       return {
         name: c.name,
