@@ -53,6 +53,31 @@ export interface LoadedInput extends ClusterInput {
   readonly nodePools: NodePool[];
   /** The instance types of each berth.dev/v1alpha1 InstanceTypeCatalog, in input order. */
   readonly catalogs: InstanceType[][];
+  /** Where each object is written ("Kind/namespace/name", or "Kind/name" for cluster-scoped kinds), for reports. */
+  readonly locations: ReadonlyMap<string, SourceLocation>;
+}
+
+export interface SourceLocation {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly column: number;
+}
+
+/** The key reports name an object by: Deployment/ns/name, Node/name. */
+export function objectRef(kind: string, namespace: string, name: string): string {
+  return isNamespaced(kind) ? `${kind}/${namespace}/${name}` : `${kind}/${name}`;
+}
+
+function locationsOf(objects: readonly ParsedObject[]): Map<string, SourceLocation> {
+  const out = new Map<string, SourceLocation>();
+  for (const p of objects) {
+    const name = p.manifest.metadata.name;
+    if (!name) continue;
+    const at = positionOf(p.raw, ['metadata', 'name']);
+    out.set(objectRef(p.kind, p.manifest.metadata.namespace || 'default', name), { file: p.raw.doc.file, line: at.line, column: at.column });
+  }
+  return out;
 }
 
 export type LoadResult =
@@ -232,6 +257,7 @@ export function loadSources(inputs: readonly SourceInput[]): LoadResult {
       workloads: workloads.summaries,
       nodePools,
       catalogs,
+      locations: locationsOf(objects),
     },
     warnings,
   };
