@@ -87,8 +87,7 @@ function dropUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-export function compileDescheduler(raw: RawDescheduler | undefined, path: FieldPath, toMs: (d: string) => number): ScenarioDescheduler | undefined {
-  if (!raw) return undefined;
+export function compileDescheduler(raw: RawDescheduler, path: FieldPath, toMs: (d: string) => number): ScenarioDescheduler {
   const e = raw.evictor ?? {};
   const policy: DeschedulerPolicy = dropUndefined({
     evictor: dropUndefined({ ...e, priorityThreshold: e.priorityThreshold?.value }),

@@ -203,7 +203,7 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
       nodeReadyMs: ms(timing.nodeReady),
       startupTaintMs: ms(timing.startupTaints),
     }),
-    ...(spec.descheduler ? { descheduler: compileDescheduler(spec.descheduler, ['spec', 'descheduler'], toMs)! } : {}),
+    ...(spec.descheduler ? { descheduler: compileDescheduler(spec.descheduler, ['spec', 'descheduler'], toMs) } : {}),
     steps,
     expect,
   };
