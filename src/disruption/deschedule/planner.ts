@@ -5,7 +5,10 @@
 // cluster with its pending pods placed (they are ahead in the scheduler's
 // queue), and every accepted eviction is applied to it, so later proposals see
 // the pods already moved and two evictions never count on the same room.
-// The prediction also checks the evictor's limits and the pods' PDBs.
+// The prediction also checks the evictor's limits and the pods' PDBs. It
+// places the replacement as if the evicted pod were already gone; in the
+// cluster the old pod still holds its node for its grace period, which only
+// makes the source node less attractive to the real scheduler.
 
 import type { NodeInfo } from '../../cluster/node-info.js';
 import type { ClusterState } from '../../cluster/state.js';
