@@ -143,6 +143,12 @@ describe('RemoveDuplicates', () => {
     const c = cluster([lost, node('n2'), node('n3')], [pod('a', 'n1'), pod('b', 'n1')]);
     assert.deepEqual(deschedule({ cluster: c, policy: policy({ RemoveDuplicates: {} }) }), { evictions: [], skipped: [] });
   });
+  it('namespaces: include and exclude choose which pods a strategy looks at', () => {
+    const build = () => cluster([node('n1'), node('n2')], [pod('a', 'n1'), pod('b', 'n1')]);
+    assert.deepEqual(deschedule({ cluster: build(), policy: policy({ RemoveDuplicates: { namespaces: { exclude: ['default'] } } }) }).evictions, []);
+    assert.deepEqual(deschedule({ cluster: build(), policy: policy({ RemoveDuplicates: { namespaces: { include: ['kube-system'] } } }) }).evictions, []);
+    assert.equal(deschedule({ cluster: build(), policy: policy({ RemoveDuplicates: { namespaces: { include: ['default'] } } }) }).evictions.length, 1);
+  });
   it('excludeOwnerKinds leaves those pods alone', () => {
     const c = cluster([node('n1'), node('n2')], [pod('a', 'n1'), pod('b', 'n1')]);
     assert.deepEqual(deschedule({ cluster: c, policy: policy({ RemoveDuplicates: { excludeOwnerKinds: ['ReplicaSet'] } }) }).evictions, []);
@@ -198,6 +204,11 @@ describe('LowNodeUtilization', () => {
     const r = deschedule({ cluster: c, policy: policy({ LowNodeUtilization: { thresholds: { cpu: 30 }, targetThresholds: { cpu: 60 } } }) });
     assert.deepEqual(r.evictions, []);
     assert.match(skips(r)[0]!, /on n2, where cpu would rise above its target threshold/);
+  });
+  it('numberOfNodes: acts only with more underutilized nodes than that', () => {
+    const build = () => cluster([node('n1'), node('n2')], ['a', 'b', 'c'].map((n) => pod(n, 'n1', { cpu: '1', app: n })));
+    assert.deepEqual(deschedule({ cluster: build(), policy: policy({ LowNodeUtilization: { ...args, numberOfNodes: 1 } }) }).evictions, []);
+    assert.equal(deschedule({ cluster: build(), policy: policy({ LowNodeUtilization: { ...args, numberOfNodes: 0 } }) }).evictions.length, 1);
   });
   it('does nothing without an underutilized node', () => {
     const c = cluster([node('n1'), node('n2')], [pod('a', 'n1', { cpu: '3', app: 'a' }), pod('b', 'n2', { cpu: '1', app: 'b' })]);
