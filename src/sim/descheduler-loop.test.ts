@@ -23,6 +23,8 @@ describe('descheduler loop: the kube-dns incident', () => {
     assert.equal(moved[0]!['strategy'], 'RemoveDuplicates');
     const replacement = of(r.events, 'Scheduled').find((e) => e.t >= moved[0]!.t && String(e['pod']).startsWith('kube-system/kube-dns'))!;
     assert.equal(replacement['node'], moved[0]!['predictedNode']);
+    const placed = of(r.events, 'DescheduledPodPlaced');
+    assert.deepEqual(placed.map((e) => [e['pod'], e['replacement'], e['node'], e['asPredicted']]), [[moved[0]!['pod'], replacement['pod'], 'node-3', true]]);
     assert.ok(timeline(r.events, false).some((line) => /Descheduled +pod=kube-system\/kube-dns-\S+ node=node-1 strategy=RemoveDuplicates .* predictedNode=node-3$/.test(line)));
     const nodes = r.final.nodes.filter((n) => n.pods.some((p) => p.startsWith('kube-system/kube-dns'))).map((n) => n.name);
     assert.deepEqual(nodes, ['node-1', 'node-3']);

@@ -26,6 +26,7 @@ const TIMELINE = new Set([
   'DrainEvictionRetry',
   'DrainComplete',
   'Descheduled',
+  'DescheduledPodPlaced',
   'DescheduleSkipped',
 ]);
 
