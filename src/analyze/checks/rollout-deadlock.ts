@@ -22,8 +22,11 @@ import { baseline, sharedWhatIf } from '../what-if.js';
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
 export const ROLLOUT_AT_MS = 60_000;
-/** How long a rollout is given: past the default progressDeadlineSeconds (10 min) and a node launch. */
+/** How long a rollout is given at first: past the default progressDeadlineSeconds (10 min) and a node launch. */
 const WATCH_MS = 30 * 60_000;
+/** A rollout with no pod turning ready for this long is stuck. */
+const STALL_MS = 10 * 60_000;
+const MAX_WATCH_MS = 12 * 3600_000;
 /** Zones tried for the "one more node" fix. */
 const MAX_ZONES_TRIED = 3;
 
@@ -41,31 +44,58 @@ export function isRollable(w: WorkloadSummary): w is WorkloadSummary & { kind: R
   return (ROLLOUT_KINDS as readonly string[]).includes(w.kind) && w.rollout.updateStrategy?.type !== 'OnDelete';
 }
 
-/** A template change of `w` (a restart annotation) one minute in, watched for 30 minutes. */
+/** When the last pod of the workload turned ready: a rollout that did so within STALL_MS of the end is still moving. */
+function lastReadyAt(run: ScenarioRun, p: RolloutProgress): number | undefined {
+  let last: number | undefined;
+  for (const pod of p.pods) {
+    const t = run.sim.world.readySince(pod.key);
+    if (t !== undefined && Number.isFinite(t) && (last === undefined || t > last)) last = t;
+  }
+  return last;
+}
+
+function stillProgressing(run: ScenarioRun, p: RolloutProgress, since: number): boolean {
+  const last = lastReadyAt(run, p);
+  return !p.complete && last !== undefined && last > since && last >= run.final.timeMs - STALL_MS;
+}
+
+/**
+ * A template change of `w` (a restart annotation) one minute in, watched for 30
+ * minutes — longer while pods keep turning ready (a DaemonSet on hundreds of
+ * nodes replaces one pod at a time), up to MAX_WATCH_MS.
+ */
 export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner = ctx.provisioner): RolloutOutcome | undefined {
-  const run = sharedWhatIf(ctx, {
-    name: `rollout:${workloadRef(w)}`,
-    steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }],
-    untilMs: ROLLOUT_AT_MS + WATCH_MS,
-    provisioner,
-  });
-  const progress = rolloutProgress(run.sim, w.kind, w.key);
-  return progress && { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
+  for (let watch = WATCH_MS; ; ) {
+    const run = sharedWhatIf(ctx, {
+      name: `rollout:${workloadRef(w)}`,
+      steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }],
+      untilMs: ROLLOUT_AT_MS + watch,
+      provisioner,
+    });
+    const progress = rolloutProgress(run.sim, w.kind, w.key);
+    if (!progress) return undefined;
+    const outcome = { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
+    if (!stillProgressing(run, progress, ROLLOUT_AT_MS) || watch >= MAX_WATCH_MS) return outcome;
+    // Long enough for the rest at the pace so far, with a margin.
+    const pace = (lastReadyAt(run, progress)! - ROLLOUT_AT_MS) / Math.max(1, progress.updated);
+    watch = Math.min(MAX_WATCH_MS, Math.max(2 * watch, Math.ceil(pace * progress.desired * 1.25) + STALL_MS));
+  }
 }
 
 /**
  * The rollout of `w` that does not complete, if any: the one in progress in the
  * input, else a simulated template change. Undefined when the workload is not
  * fully up even without a rollout (pods of its current template cannot all run:
- * a capacity or constraint problem other checks report) or when rollouts complete.
+ * a capacity or constraint problem other checks report), when rollouts complete,
+ * or when one is still making progress at the end of the watch (slow, not stuck).
  */
 export function stuckRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }): RolloutOutcome | undefined {
   const base = baseline(ctx);
   const now = rolloutProgress(base.sim, w.kind, w.key);
   if (!now || now.desired === 0) return undefined;
-  if (!now.complete) return now.outdated > 0 ? { run: base, progress: now, startedAt: 0, inProgress: true } : undefined;
+  if (!now.complete) return now.outdated > 0 && !stillProgressing(base, now, 0) ? { run: base, progress: now, startedAt: 0, inProgress: true } : undefined;
   const r = simulateRollout(ctx, w);
-  return r && !r.progress.complete ? r : undefined;
+  return r && !r.progress.complete && !stillProgressing(r.run, r.progress, ROLLOUT_AT_MS) ? r : undefined;
 }
 
 const shortMessage = (m: string) => m.split(' preemption: ')[0]!;
