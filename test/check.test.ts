@@ -51,6 +51,14 @@ describe('berth check', () => {
     assert.match(lines[loc.region.startLine - 1]!, /kind: Deployment|metadata: \{name: web,/);
   });
 
+  it('kube-dns with required anti-affinity on one node: required-vs-preferred warns (exit 0) and recommends preferred', () => {
+    const r = check('-f', 'examples/kube-dns-required.yaml', '-o', 'json');
+    assert.equal(r.status, 0, r.stderr);
+    const f = findingsOf(r.stdout).find((x) => x.rule === 'required-vs-preferred');
+    assert.equal(f?.severity, 'warning');
+    assert.equal(f.fix[0], 'use preferred pod anti-affinity instead of required pod anti-affinity in Deployment/kube-system/kube-dns');
+  });
+
   it('--cluster takes a kubectl dump; workloads of the dump are checked against it', () => {
     const r = check('--cluster', 'test/fixtures/kubectl-dump-workloads.yaml', '-o', 'json');
     assert.equal(r.status, 0, r.stdout + r.stderr);
