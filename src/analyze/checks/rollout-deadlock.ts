@@ -143,9 +143,12 @@ function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome):
   return { message: `${what} (stuck at ${p.updated}/${p.desired} replicas updated)${why}`, evidence, ...(stuck ? { stuckPod: stuck } : {}) };
 }
 
+/** A fix worth trying; the "one more node" ones are alternatives (one zone each) of which the first that works is kept. */
+type Candidate = Remedy & { readonly addsNode?: true };
+
 /** Fixes worth trying, most local first; each is then proven by re-simulating. */
-function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): Remedy[] {
-  const out: Remedy[] = [];
+function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): Candidate[] {
+  const out: Candidate[] = [];
   const input = ctx.input;
   if (w.kind === 'Deployment') {
     const d = o.run.sim.deployments.deployments.get(w.key)!;
@@ -172,7 +175,7 @@ function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKi
   if (limited.length === 0) {
     for (const { like, zone } of nodeChoices(input.nodes, o.progress.pods)) {
       const name = uniqueName(input.nodes, `${like.name}-extra`);
-      out.push({ description: `add one node like ${like.name} in zone ${zone} (e.g. ${name})`, apply: (i) => withNode(i, like, name, zone) });
+      out.push({ description: `add one node like ${like.name} in zone ${zone} (e.g. ${name})`, apply: (i) => withNode(i, like, name, zone), addsNode: true });
     }
   }
   if (currentVariant(w.template) === 'required') {
@@ -216,14 +219,13 @@ function uniqueName(nodes: readonly Node[], base: string): string {
 function provenFixes(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): Remedy[] {
   const proven: Remedy[] = [];
   let nodeFixed = false;
-  for (const r of candidates(ctx, w, o)) {
-    const addsNode = r.description.startsWith('add one node');
-    if (addsNode && nodeFixed) continue;
-    const fixed = { ...ctx, input: r.apply(ctx.input) };
+  for (const c of candidates(ctx, w, o)) {
+    if (c.addsNode && nodeFixed) continue;
+    const fixed = { ...ctx, input: c.apply(ctx.input) };
     const fw = findWorkload(fixed.input, w);
     if (!fw || !isRollable(fw) || stuckRollout(fixed, fw)) continue;
-    proven.push(r);
-    if (addsNode) nodeFixed = true;
+    proven.push({ description: c.description, apply: c.apply });
+    if (c.addsNode) nodeFixed = true;
   }
   return proven;
 }
