@@ -92,7 +92,7 @@ spec:
     const [f, ...rest] = check(ctx);
     assert.equal(rest.length, 0);
     assert.ok(f);
-    assert.match(f.message, /^the rollout of Deployment\/default\/web in progress is stuck .*pod default\/web-7f9b8c5d4-surge of the new template cannot be scheduled/);
+    assert.match(f.message, /^the rollout of Deployment\/default\/web to its template is stuck .*pod default\/web-7f9b8c5d4-surge of the new template cannot be scheduled/);
     assert.match(f.fix[0]!, /maxSurge: 0, maxUnavailable: 1/);
     assert.deepEqual(check({ ...ctx, input: f.remedies![0]!.apply(ctx.input) }), []);
   });

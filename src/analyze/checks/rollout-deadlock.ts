@@ -123,7 +123,7 @@ function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome):
   const evidence: string[] = [];
   evidence.push(
     o.inProgress
-      ? `t=0s: a rollout of ${workloadRef(w)} is in progress in the input (${strategyText(run, w)}, ${p.desired} replicas)`
+      ? `t=0s: the pods of ${workloadRef(w)} in the input are not all of its template: its rollout is under way (${strategyText(run, w)}, ${p.desired} replicas)`
       : `t=${formatTime(startedAt)}: template change of ${workloadRef(w)} (${strategyText(run, w)}, ${p.desired} replicas)`,
   );
   const scalings = run.events.filter((e) => e.t >= startedAt && e.type === 'ScalingReplicaSet' && e['deployment'] === w.key).slice(0, 3);
@@ -136,7 +136,7 @@ function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome):
   if (deadline) evidence.push(`t=${formatTime(deadline.t)}: Progressing=False (ProgressDeadlineExceeded)`);
   const pending = p.pods.filter((pod) => !pod.terminating && !pod.nodeName).length;
   evidence.push(`t=${formatTime(run.final.timeMs)}: ${p.updated}/${p.desired} replicas updated, ${p.available} available, ${p.outdated} outdated, ${pending} pending`);
-  const what = o.inProgress ? `the rollout of ${workloadRef(w)} in progress is stuck` : `a rollout of ${workloadRef(w)} never completes`;
+  const what = o.inProgress ? `the rollout of ${workloadRef(w)} to its template is stuck` : `a rollout of ${workloadRef(w)} never completes`;
   const why = stuck
     ? `: pod ${stuck.key} of the new template cannot be scheduled (${shortMessage(failures.get(stuck.key)!.message)})`
     : `: ${p.available} of ${p.desired} replicas available`;
