@@ -7,6 +7,38 @@ import { rolloutDeadlock } from './rollout-deadlock.js';
 
 const check = (ctx: AnalysisContext) => rolloutDeadlock.run(ctx);
 
+/** StatefulSet db with required hostname anti-affinity; with `cordon`, its pods already run on node-1 and node-2 (as a dump has them). */
+function statefulSet(replicas: number, opts: { cordon: boolean }): string {
+  const sts = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  replicas: ${replicas}
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}]}}
+      containers: [{name: db, image: "db:1", resources: {requests: {cpu: 500m}}}]
+`;
+  if (!opts.cordon) return sts;
+  const pods = Array.from(
+    { length: replicas },
+    (_, i) => `---
+apiVersion: v1
+kind: Pod
+metadata: {name: db-${i}, namespace: default, labels: {app: db, controller-revision-hash: db-5d8f7c9b6d}, ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, controller: true}]}
+spec:
+  nodeName: node-${i + 1}
+  affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}]}}
+  containers: [{name: db, image: "db:1", resources: {requests: {cpu: 500m}}}]
+status: {phase: Running}
+`,
+  );
+  return sts + pods.join('');
+}
+
 /** Each remedy of the finding, applied alone, leaves no rollout-deadlock finding. */
 function assertEveryFixRechecksClean(ctx: AnalysisContext, f: Finding): void {
   assert.ok(f.remedies && f.remedies.length > 0);
@@ -84,6 +116,21 @@ spec:
     assert.equal(f.object, 'DaemonSet/kube-system/agent');
     assert.match(f.message, /didn't have free ports for the requested pod ports/);
     assert.match(f.fix[0]!, /spec.updateStrategy.rollingUpdate to maxSurge: 0, maxUnavailable: 1/);
+    assertEveryFixRechecksClean(ctx, f);
+  });
+
+  it('a StatefulSet replaces pods delete-first: with required anti-affinity on as many nodes as replicas it rolls out', () => {
+    assert.deepEqual(check(contextOf(inputOf(nodesYaml(3), statefulSet(3, { cordon: false })))), []);
+  });
+
+  it('a StatefulSet whose pod sits on a cordoned node: the recreated pod fits nowhere; adding a node is proven', () => {
+    const ctx = contextOf(inputOf(nodesYaml(2).replace('metadata: {name: node-1,', 'spec: {unschedulable: true}\nmetadata: {name: node-1,'), statefulSet(2, { cordon: true })));
+    const [f, ...rest] = check(ctx);
+    assert.equal(rest.length, 0);
+    assert.ok(f);
+    assert.equal(f.object, 'StatefulSet/default/db');
+    assert.match(f.message, /pod default\/db-0 of the new template cannot be scheduled \(0\/2 nodes are available: 1 node\(s\) didn't match pod anti-affinity rules, 1 node\(s\) were unschedulable\.\)/);
+    assert.match(f.fix[0]!, /^add one node like node-\d in zone/);
     assertEveryFixRechecksClean(ctx, f);
   });
 
