@@ -54,7 +54,7 @@ describe('rollout-deadlock', () => {
     const f = findings[0]!;
     assert.equal(f.severity, 'error');
     assert.equal(f.object, 'Deployment/default/web');
-    assert.match(f.message, /never completes \(stuck at 1\/2 replicas updated\): pod default\/web-\S+ of the new template cannot be scheduled \(0\/2 nodes are available: 2 node\(s\) didn't match pod anti-affinity rules\.\)/);
+    assert.match(f.message, /never completes \(stuck at 1\/2 replicas updated\): pod default\/web-\S+ of the new template cannot be scheduled \(0\/2 nodes are available: 2 node\(s\) didn't match pod anti-affinity rules\.\); required kubernetes.io\/hostname anti-affinity with 2 replicas \+ 1 surge pod\(s\) on 2 eligible node\(s\)$/);
     assert.ok(f.evidence.some((e) => e.includes('template change of Deployment/default/web (maxSurge 1, maxUnavailable 0, 2 replicas)')), f.evidence.join('\n'));
     assert.ok(f.evidence.some((e) => e.includes('Progressing=False (ProgressDeadlineExceeded)')), f.evidence.join('\n'));
     assert.equal(f.fix.length, 4);

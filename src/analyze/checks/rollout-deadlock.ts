@@ -7,7 +7,7 @@
 // and only the ones whose re-simulated rollout completes are offered.
 
 import type { WorkloadSummary } from '../../io/load.js';
-import { LABEL_ZONE, type Node } from '../../model/node.js';
+import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import type { Pod } from '../../model/pod.js';
 import { maxSurge, maxUnavailable } from '../../sim/controllers/deployment.js';
 import { rolloutProgress, type RolloutProgress } from '../../sim/rollout-status.js';
@@ -138,9 +138,22 @@ function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome):
   evidence.push(`t=${formatTime(run.final.timeMs)}: ${p.updated}/${p.desired} replicas updated, ${p.available} available, ${p.outdated} outdated, ${pending} pending`);
   const what = o.inProgress ? `the rollout of ${workloadRef(w)} to its template is stuck` : `a rollout of ${workloadRef(w)} never completes`;
   const why = stuck
-    ? `: pod ${stuck.key} of the new template cannot be scheduled (${shortMessage(failures.get(stuck.key)!.message)})`
+    ? `: pod ${stuck.key} of the new template cannot be scheduled (${shortMessage(failures.get(stuck.key)!.message)})${antiAffinityHint(w, run, failures.get(stuck.key)!.message)}`
     : `: ${p.available} of ${p.desired} replicas available`;
   return { message: `${what} (stuck at ${p.updated}/${p.desired} replicas updated)${why}`, evidence, ...(stuck ? { stuckPod: stuck } : {}) };
+}
+
+/**
+ * The arithmetic behind a surge pod that hostname anti-affinity keeps out: the
+ * nodes the scheduler rejects only for anti-affinity (its filters run in order,
+ * so they passed every other one) are the eligible ones, and each runs a replica.
+ */
+function antiAffinityHint(w: WorkloadSummary & { kind: RolloutKind }, run: ScenarioRun, message: string): string {
+  if (w.kind !== 'Deployment' || !selfAntiAffinity(w.template).required.some((t) => t.topologyKey === LABEL_HOSTNAME)) return '';
+  const d = run.sim.deployments.deployments.get(w.key);
+  const eligible = /(\d+) node\(s\) didn't match pod anti-affinity rules/.exec(message)?.[1];
+  if (!d || eligible === undefined || maxSurge(d) === 0) return '';
+  return `; required ${LABEL_HOSTNAME} anti-affinity with ${d.replicas} replicas + ${maxSurge(d)} surge pod(s) on ${eligible} eligible node(s)`;
 }
 
 /** A fix worth trying; the "one more node" ones are alternatives (one zone each) of which the first that works is kept. */
