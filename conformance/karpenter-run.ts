@@ -1,10 +1,14 @@
 // Differential run of berth's provisioning planner against Karpenter's scheduler
 // (conformance/oracle-karpenter). Usage:
-//   tsx conformance/karpenter-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--json OUT.json]
+//   tsx conformance/karpenter-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--json OUT.json] [--no-write]
 //   tsx conformance/karpenter-run.ts --replay FILE      (one case, e.g. a regression)
 // Per case: which pods each side places (a disagreement is a failure, minimized into
 // conformance/karpenter-regressions/), whether each plan keeps the required constraints,
-// and node count and $/h side by side (cost differences are reported, not failures).
+// and node count and $/h side by side (cost differences are reported, not failures). Exit 1
+// on a disagreement, an error or a required constraint berth breaks; --no-write prints the
+// minimized case instead of writing it.
+// Karpenter breaks some ties in Go map order, so a disagreement is checked against up to 8
+// more oracle answers before it counts (see oracle-karpenter/README.md, Determinism).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -243,9 +247,28 @@ function compare(c: KarpenterCase, b: ProvisionPlan | { error: string }, k: Orac
 
 const disagrees = (r: Compared) => r.error !== undefined || r.onlyBerth.length > 0 || r.onlyKarpenter.length > 0;
 
-async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Compared> {
-  const k = await oracle.run(c);
-  return compare(c, runBerth(c), k);
+/** How many more times to ask the oracle before a disagreement counts (as conformance/run.ts does for kube-scheduler). */
+const ORACLE_RETRIES = 8;
+
+/**
+ * One case through both sides. Karpenter's answer can depend on Go map order (zone
+ * ties of spread pods on claims without an `In` zone requirement, see
+ * oracle-karpenter/README.md), so a disagreement is checked against up to
+ * ORACLE_RETRIES more answers, and berth agrees when it matches any of them.
+ * `reasked` counts the extra answers; `unstable` says whether they differed.
+ */
+async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Compared & { reasked: number; unstable: boolean }> {
+  const b = runBerth(c);
+  const first = compare(c, b, await oracle.run(c));
+  let reasked = 0;
+  let unstable = false;
+  for (let r = first; disagrees(r) && r.error === undefined && reasked < ORACLE_RETRIES; ) {
+    r = compare(c, b, await oracle.run(c));
+    reasked++;
+    unstable ||= r.onlyBerth.join() !== first.onlyBerth.join() || r.onlyKarpenter.join() !== first.onlyKarpenter.join();
+    if (!disagrees(r)) return { ...r, reasked, unstable };
+  }
+  return { ...first, reasked, unstable };
 }
 
 /** Greedy shrink: drop NodePools, then pods, one at a time while the disagreement stays. */
@@ -278,6 +301,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const verbose = process.argv.includes('--verbose');
+  // CI leaves the tree as it is: a disagreement is minimized and printed, not written.
+  const write = !process.argv.includes('--no-write');
   const oracle = new KarpenterOracle(oraclePath);
   const replay = arg('replay');
   if (replay) {
@@ -290,7 +315,7 @@ async function main(): Promise<void> {
   const n = Number(arg('cases', '100'));
   const seed = Number(arg('seed', '1'));
   const gens = fc.sample(caseGenArb, { numRuns: n, seed });
-  const results: Compared[] = [];
+  const results: (Compared & { reasked: number; unstable: boolean })[] = [];
   const regDir = join(here, 'karpenter-regressions');
   let written = 0;
   const t0 = Date.now();
@@ -305,10 +330,17 @@ async function main(): Promise<void> {
     if (disagrees(r) && !r.error && written < 20) {
       const small = await minimize(oracle, c);
       const sr = await runOne(oracle, small);
-      mkdirSync(regDir, { recursive: true });
-      const file = join(regDir, `${c.id}.json`);
-      writeFileSync(file, `${JSON.stringify({ seed, index: i, note: 'minimized: pods placed by one side only', result: sr, case: small }, null, 2)}\n`);
-      process.stdout.write(`  minimized to ${small.nodePools.length} pool(s), ${small.pods.length} pod(s): ${file}\n`);
+      // Skipped by karpenter-regressions.test.ts until someone diagnoses it and names the fix.
+      const pending = { diagnosis: 'not diagnosed yet', fixedBy: 'open: not diagnosed yet' };
+      const regression = { seed, index: i, note: 'minimized: pods placed by one side only', result: sr, case: small, ...pending };
+      if (write) {
+        mkdirSync(regDir, { recursive: true });
+        const file = join(regDir, `${c.id}.json`);
+        writeFileSync(file, `${JSON.stringify(regression, null, 2)}\n`);
+        process.stdout.write(`  minimized to ${small.nodePools.length} pool(s), ${small.pods.length} pod(s): ${file}\n`);
+      } else {
+        process.stdout.write(`  minimized to ${small.nodePools.length} pool(s), ${small.pods.length} pod(s):\n${JSON.stringify(regression)}\n`);
+      }
       written++;
     }
   }
@@ -331,6 +363,10 @@ async function main(): Promise<void> {
     meanNodeRatioBerthOverKarpenter: mean(both.map((r) => r.berthNodes / r.karpenterNodes)),
     meanCostRatioBerthOverKarpenter: mean(both.map((r) => r.berthCost / r.karpenterCost)),
     totalCostRatio: both.reduce((s, r) => s + r.berthCost, 0) / both.reduce((s, r) => s + r.karpenterCost, 0),
+    totalNodeRatio: both.reduce((s, r) => s + r.berthNodes, 0) / both.reduce((s, r) => s + r.karpenterNodes, 0),
+    // Cases where Karpenter answered differently when asked again (map-order tie-breaks).
+    oracleUnstableCases: results.filter((r) => r.unstable).length,
+    agreedAfterReasking: agree.filter((r) => r.reasked > 0).length,
     seconds: (Date.now() - t0) / 1000,
   };
   for (const r of ok) {
@@ -340,6 +376,8 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   const jsonOut = arg('json');
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ summary, results }, null, 1));
+  // Cost differences are reported; a feasibility disagreement, an error or a broken required constraint in berth's plan fails.
+  if (summary.errors > 0 || summary.disagreements > 0 || summary.berthConstraintViolations.cases > 0) process.exitCode = 1;
 }
 
 main().catch((e: unknown) => {

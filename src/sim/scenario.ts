@@ -14,6 +14,7 @@ import { DEFAULT_LAUNCH_TIMING } from './cloud.js';
 import type { LogRecord } from './engine.js';
 import { armExpectations, type ExpectationResult, type RolloutTracker } from './expect.js';
 import { ActionError, applyAction } from './faults.js';
+import { recordHistory, type History } from './history.js';
 import { DEFAULT_POD_TIMING } from './pod-lifecycle.js';
 import type { ScenarioSpec } from './scenario-spec.js';
 import { createSimulation, type Simulation } from './simulation.js';
@@ -29,6 +30,8 @@ export interface ScenarioRun {
     readonly pending: { pod: string }[];
   };
   readonly sim: Simulation;
+  /** Frames of the run, when asked for with `history`. */
+  readonly history?: History;
 }
 
 export interface RunOptions {
@@ -37,6 +40,8 @@ export interface RunOptions {
   readonly instanceTypes: readonly InstanceType[];
   /** Told the simulated time now and at the end, every few thousand events (a progress bar's feed). */
   readonly onProgress?: (nowMs: number, untilMs: number) => void;
+  /** Record a frame at every instant the cluster changed (for scrubbing the run). */
+  readonly history?: boolean;
 }
 
 const SETTLE_MS = 10 * 60_000;
@@ -81,6 +86,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
     }),
   });
   addWorkloads(sim, input.workloads, adoption);
+  const history = opts.history ? recordHistory(sim) : undefined;
 
   const rollouts = trackRollouts(sim);
   for (const step of spec.steps) {
@@ -114,7 +120,13 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
     pods: i.pods.map((p) => p.key).sort(),
   }));
   const pending = [...sim.world.cluster.pods()].filter((p) => !p.nodeName && !p.terminating).map((p) => ({ pod: p.key }));
-  return { events: sim.engine.log, expectations, final: { timeMs: sim.engine.now, costPerHour: sim.cloud.costPerHour(), nodes, pending }, sim };
+  return {
+    events: sim.engine.log,
+    expectations,
+    final: { timeMs: sim.engine.now, costPerHour: sim.cloud.costPerHour(), nodes, pending },
+    sim,
+    ...(history ? { history: history() } : {}),
+  };
 }
 
 /** When each Deployment's latest template change happened and when it finished rolling out. */
