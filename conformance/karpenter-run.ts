@@ -381,7 +381,9 @@ async function main(): Promise<void> {
   const summary = {
     cases: results.length,
     errors: results.length - ok.length,
-    feasibilityAgreementPct: Math.round((1000 * agree.length) / Math.max(1, ok.length)) / 10,
+    agreeing: agree.length,
+    // Floored, so that 1999 of 2000 never shows as 100.
+    feasibilityAgreementPct: Math.floor((10000 * agree.length) / Math.max(1, ok.length)) / 100,
     disagreements: ok.length - agree.length,
     berthConstraintViolations: { cases: bv.filter((r) => hard(r.berthViolations).length > 0).length, zoneSkewCases: bv.length },
     karpenterConstraintViolations: { cases: kv.filter((r) => hard(r.karpenterViolations).length > 0).length, zoneSkewCases: kv.length },
