@@ -51,10 +51,43 @@ describe('berth check', () => {
     assert.match(lines[loc.region.startLine - 1]!, /kind: Deployment|metadata: \{name: web,/);
   });
 
+  it('kube-dns with required anti-affinity on one node: required-vs-preferred warns (exit 0) and recommends preferred', () => {
+    const r = check('-f', 'examples/kube-dns-required.yaml', '-o', 'json');
+    assert.equal(r.status, 0, r.stderr);
+    const f = findingsOf(r.stdout).find((x) => x.rule === 'required-vs-preferred');
+    assert.equal(f?.severity, 'warning');
+    assert.equal(f.fix[0], 'use preferred pod anti-affinity instead of required pod anti-affinity in Deployment/kube-system/kube-dns');
+  });
+
   it('--cluster takes a kubectl dump; workloads of the dump are checked against it', () => {
     const r = check('--cluster', 'test/fixtures/kubectl-dump-workloads.yaml', '-o', 'json');
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.deepEqual(findingsOf(r.stdout).filter((f) => f.severity === 'error'), []);
+  });
+
+  it('-f takes precedence over the dump: a changed Deployment is checked as a rollout from the pods running', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berth-check-'));
+    const change = join(dir, 'web.yaml');
+    writeFileSync(
+      change,
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}}]}}
+      containers: [{name: web, image: "nginx:1.28", resources: {requests: {cpu: 500m, memory: 512Mi}}}]
+`,
+    );
+    const r = check('-f', change, '--cluster', 'test/fixtures/kubectl-dump-workloads.yaml', '-o', 'json');
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    const f = findingsOf(r.stdout).find((x) => x.rule === 'rollout-deadlock');
+    assert.match(f?.message ?? '', /^the rollout of Deployment\/default\/web to its template is stuck .*didn't match pod anti-affinity rules/);
+    assert.match(f!.fix[0]!, /maxSurge: 0, maxUnavailable: 1/);
   });
 
   it('bad input: exit 2 with file:line:column', () => {

@@ -41,16 +41,16 @@ export const BASELINE_MS = 10 * 60_000;
 const memo = new WeakMap<AnalysisContext['input'], WeakMap<AnalysisContext['instanceTypes'], Map<string, ScenarioRun>>>();
 
 /**
- * simulateWhatIf, memoized per input, catalog, seed, provisioner and name: for
- * simulations several checks need (the baseline, a workload's rollout). The
- * name must say everything the steps do; callers must only read the run.
+ * simulateWhatIf, memoized per input, catalog, seed and what-if (steps,
+ * expectations, duration, provisioner): for simulations several checks need (the
+ * baseline, a workload's rollout). Callers must only read the run.
  */
 export function sharedWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
   let byCatalog = memo.get(ctx.input);
   if (!byCatalog) memo.set(ctx.input, (byCatalog = new WeakMap()));
   let runs = byCatalog.get(ctx.instanceTypes);
   if (!runs) byCatalog.set(ctx.instanceTypes, (runs = new Map()));
-  const key = `${w.provisioner ?? ctx.provisioner}/${ctx.seed}/${w.untilMs}/${w.name}`;
+  const key = JSON.stringify([w.provisioner ?? ctx.provisioner, ctx.seed, w.untilMs, w.steps, w.expect ?? []]);
   let run = runs.get(key);
   if (!run) runs.set(key, (run = simulateWhatIf(ctx, w)));
   return run;

@@ -31,8 +31,8 @@ export function registerCheck(program: Command): void {
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
     .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; output: CheckOutput }) => {
-      const files = [...opts.filename, ...opts.cluster, ...(opts.catalog ? [opts.catalog] : [])];
-      const { input } = await loadCluster(files);
+      // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
+      const { input } = await loadCluster([...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
       const findings = analyze({ input, instanceTypes, provisioner: opts.provisioner ?? input.nodePools.length > 0, seed: opts.seed });
       const out =

@@ -34,15 +34,21 @@ export function printDiagnostics(ds: readonly Diagnostic[]): void {
   for (const d of ds) process.stderr.write(`${d.severity === 'warning' ? 'warning: ' : 'error: '}${formatDiagnostic(d)}\n`);
 }
 
-export async function loadCluster(files: readonly string[]): Promise<{ input: LoadedInput; cluster: ClusterState }> {
-  if (files.length === 0) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
+/**
+ * Reads and loads `files`, then `clusterFiles` (the running cluster: objects the
+ * files define too are taken from the files, see LoadOptions.clusterFrom).
+ */
+export async function loadCluster(files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState }> {
+  if (files.length + clusterFiles.length === 0) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
   let sources;
+  let clusterSources;
   try {
     sources = await readSources(files);
+    clusterSources = await readSources(clusterFiles);
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const result = loadSources(sources);
+  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length });
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);

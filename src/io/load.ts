@@ -88,8 +88,17 @@ type Of<K extends KnownKind> = Extract<ParsedObject, { kind: K }>;
 
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
+export interface LoadOptions {
+  /**
+   * Inputs from this index on describe the running cluster (a kubectl dump): an
+   * object there that an earlier input defines too is dropped in favour of the
+   * earlier one — the change under review — instead of being a duplicate.
+   */
+  readonly clusterFrom?: number;
+}
+
 /** Objects of the same kind and name (and namespace, when namespaced): later ones are errors and dropped. */
-function dropDuplicates(objects: readonly ParsedObject[], reporter: Reporter): ParsedObject[] {
+function dropDuplicates(objects: readonly ParsedObject[], reporter: Reporter, clusterFrom = Infinity): ParsedObject[] {
   const seen = new Map<string, RawObject>();
   return objects.filter((p) => {
     const name = p.manifest.metadata.name;
@@ -100,6 +109,7 @@ function dropDuplicates(objects: readonly ParsedObject[], reporter: Reporter): P
       seen.set(key, p.raw);
       return true;
     }
+    if (p.raw.input >= clusterFrom && first.input < clusterFrom) return false;
     const at = positionOf(first, ['metadata', 'name']);
     reporter.error(p.raw, ['metadata', 'name'], `Duplicate value: ${JSON.stringify(name)}: already defined at ${first.doc.file}:${at.line}:${at.column}`);
     return false;
@@ -162,7 +172,7 @@ function mapSelectors<M extends { metadata: ObjectMetaManifest }>(ctx: LoadConte
 }
 
 /** Loads all inputs together (objects in one may refer to objects in another). */
-export function loadSources(inputs: readonly SourceInput[]): LoadResult {
+export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = {}): LoadResult {
   const reporter = new Reporter();
   const parsed: ParsedObject[] = [];
   const invalidKinds = new Set<string>();
@@ -180,7 +190,7 @@ export function loadSources(inputs: readonly SourceInput[]): LoadResult {
       }
     }
   });
-  const objects = dropDuplicates(parsed, reporter);
+  const objects = dropDuplicates(parsed, reporter, opts.clusterFrom);
   const of = <K extends KnownKind>(kind: K): Of<K>[] => objects.filter((p): p is Of<K> => p.kind === kind);
 
   const priorityClasses = compilePriorityClasses(reporter, of('PriorityClass'));

@@ -55,3 +55,31 @@ describe('adoption of a dump\'s running pods', () => {
     assert.ok(!web.some((p) => p.startsWith('default/web-6d4cf56db6-')), web.join(' '));
   });
 });
+
+describe('adoption with the ReplicaSet in the dump', () => {
+  it('the ReplicaSet of the input owned by the Deployment becomes the Deployment\'s: its pods are kept, none is created', () => {
+    const rs = `
+- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-6d4cf56db6
+    namespace: default
+    uid: 44444444-0000-0000-0000-000000000004
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: 11111111-0000-0000-0000-000000000001, controller: true}]
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web, pod-template-hash: 6d4cf56db6}}
+    template:
+      metadata: {labels: {app: web, pod-template-hash: 6d4cf56db6}}
+      spec:
+        containers: [{name: web, image: "nginx:1.27", resources: {requests: {cpu: 500m, memory: 512Mi}}}]
+`;
+    const input = load(readFileSync(DUMP, 'utf8') + rs);
+    assert.deepEqual(input.workloads.find((w) => w.kind === 'ReplicaSet')?.owner, { kind: 'Deployment', name: 'web' });
+    const r = run(input);
+    assert.deepEqual(created(r), []);
+    const d = r.sim.deployments.deployments.get('default/web')!;
+    assert.deepEqual(r.sim.deployments.replicaSetsOf(d).map((x) => x.name), ['web-6d4cf56db6']);
+    assert.equal(r.sim.replicaSets.replicaSets.size, 1);
+  });
+});

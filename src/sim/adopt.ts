@@ -68,13 +68,28 @@ export function adoptInputPods(workloads: readonly WorkloadSummary[], inputPods:
     for (const p of pods) controllerOf.set(p.key, { apiVersion: 'apps/v1', kind, name, uid, controller: true });
   };
   const refersTo = (p: Pod, kind: string, name: string) => p.ownerReferences.some((r) => r.kind === kind && r.name === name);
-  const inNamespace = (ns: string) => inputPods.filter((p) => p.namespace === ns && live(p));
+  // Live pods by namespace/owner kind/owner name, for every ownerReference they have.
+  const byOwner = new Map<string, Pod[]>();
+  for (const p of inputPods) {
+    if (!live(p)) continue;
+    for (const r of p.ownerReferences) {
+      const k = `${p.namespace}/${r.kind}/${r.name}`;
+      const list = byOwner.get(k);
+      if (list) list.push(p);
+      else byOwner.set(k, [p]);
+    }
+  }
+  const ownedBy = (ns: string, kind: string, name: string) => byOwner.get(`${ns}/${kind}/${name}`) ?? [];
+  const deploymentKeys = new Set(workloads.filter((w) => w.kind === 'Deployment').map((w) => w.key));
 
   for (const d of workloads.filter((w) => w.kind === 'Deployment')) {
     const ownRs = workloads.filter((w) => w.kind === 'ReplicaSet' && w.namespace === d.namespace && w.owner?.kind === 'Deployment' && w.owner.name === d.name);
     const groups = new Map<string, { rs?: WorkloadSummary; pods: Pod[] }>();
     for (const rs of ownRs) groups.set(rs.name, { rs, pods: [] });
-    for (const p of inNamespace(d.namespace)) {
+    // Pods of its ReplicaSets in the input, and of `<deployment>-<pod-template-hash>` ones implied by a pod.
+    const candidates = new Set(ownRs.flatMap((rs) => ownedBy(d.namespace, 'ReplicaSet', rs.name)));
+    for (const [k, pods] of byOwner) if (k.startsWith(`${d.namespace}/ReplicaSet/${d.name}-`)) for (const p of pods) candidates.add(p);
+    for (const p of candidates) {
       const hash = p.labels[POD_TEMPLATE_HASH_LABEL];
       const ref = p.ownerReferences.find((r) => r.kind === 'ReplicaSet' && (groups.get(r.name)?.rs !== undefined || (hash !== undefined && r.name === `${d.name}-${hash}`)));
       if (!ref) continue;
@@ -117,8 +132,8 @@ export function adoptInputPods(workloads: readonly WorkloadSummary[], inputPods:
   }
 
   for (const w of workloads) {
-    if (w.kind === 'Deployment' || (w.kind === 'ReplicaSet' && w.owner?.kind === 'Deployment' && workloads.some((d) => d.kind === 'Deployment' && d.namespace === w.namespace && d.name === w.owner!.name))) continue;
-    const pods = inNamespace(w.namespace).filter((p) => refersTo(p, w.kind, w.name));
+    if (w.kind === 'Deployment' || (w.kind === 'ReplicaSet' && w.owner?.kind === 'Deployment' && deploymentKeys.has(`${w.namespace}/${w.owner.name}`))) continue;
+    const pods = ownedBy(w.namespace, w.kind, w.name);
     claim(pods, w.kind, w.name, w.uid);
     if (w.kind === 'ReplicaSet') continue;
     const current = currentRevision(revisionsOf(pods, CONTROLLER_REVISION_HASH_LABEL), w.templatePod);

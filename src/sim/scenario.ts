@@ -9,7 +9,7 @@ import type { LoadedInput } from '../io/load.js';
 import { LABEL_ZONE } from '../model/node.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { LABEL_NODEPOOL } from '../provisioner/labels.js';
-import { adoptInputPods } from './adopt.js';
+import { adoptInputPods, type Adoption } from './adopt.js';
 import { DEFAULT_LAUNCH_TIMING } from './cloud.js';
 import type { LogRecord } from './engine.js';
 import { armExpectations, type ExpectationResult, type RolloutTracker } from './expect.js';
@@ -46,12 +46,20 @@ export interface RunOptions {
 
 const SETTLE_MS = 10 * 60_000;
 
+const adoptions = new WeakMap<LoadedInput, Adoption>();
+
+/** The adoption of an input's own pods, once per input (what-if analyses run one input many times). */
+function adoptionOf(input: LoadedInput): Adoption {
+  let a = adoptions.get(input);
+  if (!a) {
+    const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
+    adoptions.set(input, (a = adoptInputPods(input.workloads, input.pods.filter((p) => !generated.has(p.key)))));
+  }
+  return a;
+}
+
 export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOptions): ScenarioRun {
-  const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
-  const adoption = adoptInputPods(
-    input.workloads,
-    input.pods.filter((p) => !generated.has(p.key)),
-  );
+  const adoption = adoptionOf(input);
   const cluster = buildClusterState({ ...input, pods: adoption.pods });
   const pools = input.nodePools.filter((np) => np.replicas === null);
   const t = spec.timing;

@@ -7,6 +7,38 @@ import { rolloutDeadlock } from './rollout-deadlock.js';
 
 const check = (ctx: AnalysisContext) => rolloutDeadlock.run(ctx);
 
+/** StatefulSet db with required hostname anti-affinity; with `cordon`, its pods already run on node-1 and node-2 (as a dump has them). */
+function statefulSet(replicas: number, opts: { cordon: boolean }): string {
+  const sts = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  replicas: ${replicas}
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}]}}
+      containers: [{name: db, image: "db:1", resources: {requests: {cpu: 500m}}}]
+`;
+  if (!opts.cordon) return sts;
+  const pods = Array.from(
+    { length: replicas },
+    (_, i) => `---
+apiVersion: v1
+kind: Pod
+metadata: {name: db-${i}, namespace: default, labels: {app: db, controller-revision-hash: db-5d8f7c9b6d}, ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, controller: true}]}
+spec:
+  nodeName: node-${i + 1}
+  affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}]}}
+  containers: [{name: db, image: "db:1", resources: {requests: {cpu: 500m}}}]
+status: {phase: Running}
+`,
+  );
+  return sts + pods.join('');
+}
+
 /** Each remedy of the finding, applied alone, leaves no rollout-deadlock finding. */
 function assertEveryFixRechecksClean(ctx: AnalysisContext, f: Finding): void {
   assert.ok(f.remedies && f.remedies.length > 0);
@@ -22,7 +54,7 @@ describe('rollout-deadlock', () => {
     const f = findings[0]!;
     assert.equal(f.severity, 'error');
     assert.equal(f.object, 'Deployment/default/web');
-    assert.match(f.message, /never completes \(stuck at 1\/2 replicas updated\): pod default\/web-\S+ of the new template cannot be scheduled \(0\/2 nodes are available: 2 node\(s\) didn't match pod anti-affinity rules\.\)/);
+    assert.match(f.message, /never completes \(stuck at 1\/2 replicas updated\): pod default\/web-\S+ of the new template cannot be scheduled \(0\/2 nodes are available: 2 node\(s\) didn't match pod anti-affinity rules\.\); required kubernetes.io\/hostname anti-affinity with 2 replicas \+ 1 surge pod\(s\) on 2 eligible node\(s\)$/);
     assert.ok(f.evidence.some((e) => e.includes('template change of Deployment/default/web (maxSurge 1, maxUnavailable 0, 2 replicas)')), f.evidence.join('\n'));
     assert.ok(f.evidence.some((e) => e.includes('Progressing=False (ProgressDeadlineExceeded)')), f.evidence.join('\n'));
     assert.equal(f.fix.length, 4);
@@ -87,12 +119,27 @@ spec:
     assertEveryFixRechecksClean(ctx, f);
   });
 
+  it('a StatefulSet replaces pods delete-first: with required anti-affinity on as many nodes as replicas it rolls out', () => {
+    assert.deepEqual(check(contextOf(inputOf(nodesYaml(3), statefulSet(3, { cordon: false })))), []);
+  });
+
+  it('a StatefulSet whose pod sits on a cordoned node: the recreated pod fits nowhere; adding a node is proven', () => {
+    const ctx = contextOf(inputOf(nodesYaml(2).replace('metadata: {name: node-1,', 'spec: {unschedulable: true}\nmetadata: {name: node-1,'), statefulSet(2, { cordon: true })));
+    const [f, ...rest] = check(ctx);
+    assert.equal(rest.length, 0);
+    assert.ok(f);
+    assert.equal(f.object, 'StatefulSet/default/db');
+    assert.match(f.message, /pod default\/db-0 of the new template cannot be scheduled \(0\/2 nodes are available: 1 node\(s\) didn't match pod anti-affinity rules, 1 node\(s\) were unschedulable\.\)/);
+    assert.match(f.fix[0]!, /^add one node like node-\d in zone/);
+    assertEveryFixRechecksClean(ctx, f);
+  });
+
   it('examples/rolling-update-deadlock.yaml: the rollout in progress is stuck on the surge pod; the first fix re-checks clean', () => {
     const ctx = contextOf(inputOf(fileText('examples/rolling-update-deadlock.yaml')));
     const [f, ...rest] = check(ctx);
     assert.equal(rest.length, 0);
     assert.ok(f);
-    assert.match(f.message, /^the rollout of Deployment\/default\/web in progress is stuck .*pod default\/web-7f9b8c5d4-surge of the new template cannot be scheduled/);
+    assert.match(f.message, /^the rollout of Deployment\/default\/web to its template is stuck .*pod default\/web-7f9b8c5d4-surge of the new template cannot be scheduled/);
     assert.match(f.fix[0]!, /maxSurge: 0, maxUnavailable: 1/);
     assert.deepEqual(check({ ...ctx, input: f.remedies![0]!.apply(ctx.input) }), []);
   });

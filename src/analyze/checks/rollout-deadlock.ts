@@ -7,7 +7,7 @@
 // and only the ones whose re-simulated rollout completes are offered.
 
 import type { WorkloadSummary } from '../../io/load.js';
-import { LABEL_ZONE, type Node } from '../../model/node.js';
+import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import type { Pod } from '../../model/pod.js';
 import { maxSurge, maxUnavailable } from '../../sim/controllers/deployment.js';
 import { rolloutProgress, type RolloutProgress } from '../../sim/rollout-status.js';
@@ -22,8 +22,11 @@ import { baseline, sharedWhatIf } from '../what-if.js';
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
 export const ROLLOUT_AT_MS = 60_000;
-/** How long a rollout is given: past the default progressDeadlineSeconds (10 min) and a node launch. */
+/** How long a rollout is given at first: past the default progressDeadlineSeconds (10 min) and a node launch. */
 const WATCH_MS = 30 * 60_000;
+/** A rollout with no pod turning ready for this long is stuck. */
+const STALL_MS = 10 * 60_000;
+const MAX_WATCH_MS = 12 * 3600_000;
 /** Zones tried for the "one more node" fix. */
 const MAX_ZONES_TRIED = 3;
 
@@ -41,31 +44,58 @@ export function isRollable(w: WorkloadSummary): w is WorkloadSummary & { kind: R
   return (ROLLOUT_KINDS as readonly string[]).includes(w.kind) && w.rollout.updateStrategy?.type !== 'OnDelete';
 }
 
-/** A template change of `w` (a restart annotation) one minute in, watched for 30 minutes. */
+/** When the last pod of the workload turned ready: a rollout that did so within STALL_MS of the end is still moving. */
+function lastReadyAt(run: ScenarioRun, p: RolloutProgress): number | undefined {
+  let last: number | undefined;
+  for (const pod of p.pods) {
+    const t = run.sim.world.readySince(pod.key);
+    if (t !== undefined && Number.isFinite(t) && (last === undefined || t > last)) last = t;
+  }
+  return last;
+}
+
+function stillProgressing(run: ScenarioRun, p: RolloutProgress, since: number): boolean {
+  const last = lastReadyAt(run, p);
+  return !p.complete && last !== undefined && last > since && last >= run.final.timeMs - STALL_MS;
+}
+
+/**
+ * A template change of `w` (a restart annotation) one minute in, watched for 30
+ * minutes — longer while pods keep turning ready (a DaemonSet on hundreds of
+ * nodes replaces one pod at a time), up to MAX_WATCH_MS.
+ */
 export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner = ctx.provisioner): RolloutOutcome | undefined {
-  const run = sharedWhatIf(ctx, {
-    name: `rollout:${workloadRef(w)}`,
-    steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }],
-    untilMs: ROLLOUT_AT_MS + WATCH_MS,
-    provisioner,
-  });
-  const progress = rolloutProgress(run.sim, w.kind, w.key);
-  return progress && { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
+  for (let watch = WATCH_MS; ; ) {
+    const run = sharedWhatIf(ctx, {
+      name: `rollout:${workloadRef(w)}`,
+      steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }],
+      untilMs: ROLLOUT_AT_MS + watch,
+      provisioner,
+    });
+    const progress = rolloutProgress(run.sim, w.kind, w.key);
+    if (!progress) return undefined;
+    const outcome = { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
+    if (!stillProgressing(run, progress, ROLLOUT_AT_MS) || watch >= MAX_WATCH_MS) return outcome;
+    // Long enough for the rest at the pace so far, with a margin.
+    const pace = (lastReadyAt(run, progress)! - ROLLOUT_AT_MS) / Math.max(1, progress.updated);
+    watch = Math.min(MAX_WATCH_MS, Math.max(2 * watch, Math.ceil(pace * progress.desired * 1.25) + STALL_MS));
+  }
 }
 
 /**
  * The rollout of `w` that does not complete, if any: the one in progress in the
  * input, else a simulated template change. Undefined when the workload is not
  * fully up even without a rollout (pods of its current template cannot all run:
- * a capacity or constraint problem other checks report) or when rollouts complete.
+ * a capacity or constraint problem other checks report), when rollouts complete,
+ * or when one is still making progress at the end of the watch (slow, not stuck).
  */
 export function stuckRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }): RolloutOutcome | undefined {
   const base = baseline(ctx);
   const now = rolloutProgress(base.sim, w.kind, w.key);
   if (!now || now.desired === 0) return undefined;
-  if (!now.complete) return now.outdated > 0 ? { run: base, progress: now, startedAt: 0, inProgress: true } : undefined;
+  if (!now.complete) return now.outdated > 0 && !stillProgressing(base, now, 0) ? { run: base, progress: now, startedAt: 0, inProgress: true } : undefined;
   const r = simulateRollout(ctx, w);
-  return r && !r.progress.complete ? r : undefined;
+  return r && !r.progress.complete && !stillProgressing(r.run, r.progress, ROLLOUT_AT_MS) ? r : undefined;
 }
 
 const shortMessage = (m: string) => m.split(' preemption: ')[0]!;
@@ -93,7 +123,7 @@ function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome):
   const evidence: string[] = [];
   evidence.push(
     o.inProgress
-      ? `t=0s: a rollout of ${workloadRef(w)} is in progress in the input (${strategyText(run, w)}, ${p.desired} replicas)`
+      ? `t=0s: the pods of ${workloadRef(w)} in the input are not all of its template: its rollout is under way (${strategyText(run, w)}, ${p.desired} replicas)`
       : `t=${formatTime(startedAt)}: template change of ${workloadRef(w)} (${strategyText(run, w)}, ${p.desired} replicas)`,
   );
   const scalings = run.events.filter((e) => e.t >= startedAt && e.type === 'ScalingReplicaSet' && e['deployment'] === w.key).slice(0, 3);
@@ -106,16 +136,32 @@ function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome):
   if (deadline) evidence.push(`t=${formatTime(deadline.t)}: Progressing=False (ProgressDeadlineExceeded)`);
   const pending = p.pods.filter((pod) => !pod.terminating && !pod.nodeName).length;
   evidence.push(`t=${formatTime(run.final.timeMs)}: ${p.updated}/${p.desired} replicas updated, ${p.available} available, ${p.outdated} outdated, ${pending} pending`);
-  const what = o.inProgress ? `the rollout of ${workloadRef(w)} in progress is stuck` : `a rollout of ${workloadRef(w)} never completes`;
+  const what = o.inProgress ? `the rollout of ${workloadRef(w)} to its template is stuck` : `a rollout of ${workloadRef(w)} never completes`;
   const why = stuck
-    ? `: pod ${stuck.key} of the new template cannot be scheduled (${shortMessage(failures.get(stuck.key)!.message)})`
+    ? `: pod ${stuck.key} of the new template cannot be scheduled (${shortMessage(failures.get(stuck.key)!.message)})${antiAffinityHint(w, run, failures.get(stuck.key)!.message)}`
     : `: ${p.available} of ${p.desired} replicas available`;
   return { message: `${what} (stuck at ${p.updated}/${p.desired} replicas updated)${why}`, evidence, ...(stuck ? { stuckPod: stuck } : {}) };
 }
 
+/**
+ * The arithmetic behind a surge pod that hostname anti-affinity keeps out: the
+ * nodes the scheduler rejects only for anti-affinity (its filters run in order,
+ * so they passed every other one) are the eligible ones, and each runs a replica.
+ */
+function antiAffinityHint(w: WorkloadSummary & { kind: RolloutKind }, run: ScenarioRun, message: string): string {
+  if (w.kind !== 'Deployment' || !selfAntiAffinity(w.template).required.some((t) => t.topologyKey === LABEL_HOSTNAME)) return '';
+  const d = run.sim.deployments.deployments.get(w.key);
+  const eligible = /(\d+) node\(s\) didn't match pod anti-affinity rules/.exec(message)?.[1];
+  if (!d || eligible === undefined || maxSurge(d) === 0) return '';
+  return `; required ${LABEL_HOSTNAME} anti-affinity with ${d.replicas} replicas + ${maxSurge(d)} surge pod(s) on ${eligible} eligible node(s)`;
+}
+
+/** A fix worth trying; the "one more node" ones are alternatives (one zone each) of which the first that works is kept. */
+type Candidate = Remedy & { readonly addsNode?: true };
+
 /** Fixes worth trying, most local first; each is then proven by re-simulating. */
-function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): Remedy[] {
-  const out: Remedy[] = [];
+function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): Candidate[] {
+  const out: Candidate[] = [];
   const input = ctx.input;
   if (w.kind === 'Deployment') {
     const d = o.run.sim.deployments.deployments.get(w.key)!;
@@ -142,7 +188,7 @@ function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKi
   if (limited.length === 0) {
     for (const { like, zone } of nodeChoices(input.nodes, o.progress.pods)) {
       const name = uniqueName(input.nodes, `${like.name}-extra`);
-      out.push({ description: `add one node like ${like.name} in zone ${zone} (e.g. ${name})`, apply: (i) => withNode(i, like, name, zone) });
+      out.push({ description: `add one node like ${like.name} in zone ${zone} (e.g. ${name})`, apply: (i) => withNode(i, like, name, zone), addsNode: true });
     }
   }
   if (currentVariant(w.template) === 'required') {
@@ -186,14 +232,13 @@ function uniqueName(nodes: readonly Node[], base: string): string {
 function provenFixes(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): Remedy[] {
   const proven: Remedy[] = [];
   let nodeFixed = false;
-  for (const r of candidates(ctx, w, o)) {
-    const addsNode = r.description.startsWith('add one node');
-    if (addsNode && nodeFixed) continue;
-    const fixed = { ...ctx, input: r.apply(ctx.input) };
+  for (const c of candidates(ctx, w, o)) {
+    if (c.addsNode && nodeFixed) continue;
+    const fixed = { ...ctx, input: c.apply(ctx.input) };
     const fw = findWorkload(fixed.input, w);
     if (!fw || !isRollable(fw) || stuckRollout(fixed, fw)) continue;
-    proven.push(r);
-    if (addsNode) nodeFixed = true;
+    proven.push({ description: c.description, apply: c.apply });
+    if (c.addsNode) nodeFixed = true;
   }
   return proven;
 }
