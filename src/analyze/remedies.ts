@@ -1,15 +1,118 @@
-// Machine-applicable fixes shared by the checks: each returns a Remedy that
-// rewrites one pod group in a LoadedInput — its workload's template (written and
-// compiled forms, so applying it rolls the workload out as `kubectl apply` would)
-// and the group's pods of the input — so a check can be re-run on the result.
+// Changes to the analysed input that checks offer as fixes (Remedy.apply): a
+// workload's rollout strategy or pod template, a node added, NodePool limits
+// lifted. Each returns a new LoadedInput and leaves the given one untouched, so
+// a check can re-run its simulations on the fixed input to prove the fix.
 
-import type { LoadedInput } from '../io/load.js';
-import type { WorkloadSummary } from '../io/load-workloads.js';
-import type { PodAffinityTermManifest, PodSpecManifest, TopologySpreadConstraintManifest } from '../model/manifest.js';
+import type { LoadedInput, WorkloadSummary } from '../io/load.js';
+import type { PodAffinityTermManifest, PodSpecManifest, PodTemplateManifest, RolloutFieldsManifest, TopologySpreadConstraintManifest } from '../model/manifest.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../model/node.js';
 import { compilePod, type Pod } from '../model/pod.js';
+import { compileLabelSelector } from '../model/selector.js';
 import type { Remedy } from './finding.js';
 import type { PodGroup } from './pod-groups.js';
+
+export const workloadRef = (w: Pick<WorkloadSummary, 'kind' | 'key'>): string => `${w.kind}/${w.key}`;
+
+function replaceWorkload(input: LoadedInput, w: WorkloadSummary, next: WorkloadSummary): LoadedInput {
+  return { ...input, workloads: input.workloads.map((x) => (x.kind === w.kind && x.key === w.key ? next : x)) };
+}
+
+/** The workload of `input` with the same kind and key as `w` (the input may be a remedied copy). */
+export function findWorkload(input: LoadedInput, w: Pick<WorkloadSummary, 'kind' | 'key'>): WorkloadSummary | undefined {
+  return input.workloads.find((x) => x.kind === w.kind && x.key === w.key);
+}
+
+export function withRollout(input: LoadedInput, w: WorkloadSummary, rollout: RolloutFieldsManifest): LoadedInput {
+  const current = findWorkload(input, w) ?? w;
+  return replaceWorkload(input, current, { ...current, rollout: { ...current.rollout, ...rollout } });
+}
+
+/** A new pod template, compiled as the loader compiles it (the resolved priority is kept). */
+export function withTemplate(input: LoadedInput, w: WorkloadSummary, template: PodTemplateManifest): LoadedInput {
+  const current = findWorkload(input, w) ?? w;
+  const p = current.templatePod;
+  const templatePod = compilePod(
+    { metadata: { name: current.name, namespace: current.namespace, labels: template.metadata?.labels ?? {}, annotations: template.metadata?.annotations ?? {} }, spec: template.spec },
+    { order: 0, resolvedPriority: p.priority, resolvedPreemptionPolicy: p.preemptionPolicy },
+  );
+  return replaceWorkload(input, current, { ...current, template, templatePod });
+}
+
+/** A copy of `like` named `name` in `zone`: one more node of a kind the cluster already runs. */
+export function withNode(input: LoadedInput, like: Node, name: string, zone: string): LoadedInput {
+  const node: Node = { ...like, name, uid: name, labels: { ...like.labels, [LABEL_HOSTNAME]: name, [LABEL_ZONE]: zone }, unschedulable: false };
+  return { ...input, nodes: [...input.nodes, node] };
+}
+
+/** A NodePool without limits: the provisioner may launch what the pods need. */
+export function withoutPoolLimits(input: LoadedInput, pool: string): LoadedInput {
+  return { ...input, nodePools: input.nodePools.map((np) => (np.name === pool ? { ...np, limits: {} } : np)) };
+}
+
+// --- pod anti-affinity variants ---
+
+export type AntiAffinityVariant = 'required' | 'preferred' | 'spread';
+
+/** The template's pod anti-affinity terms that select its own pods (required and preferred). */
+export function selfAntiAffinity(template: PodTemplateManifest): { required: PodAffinityTermManifest[]; preferred: PodAffinityTermManifest[] } {
+  const labels = template.metadata?.labels ?? {};
+  const selfish = (t: PodAffinityTermManifest) => t.labelSelector != null && compileLabelSelector(t.labelSelector).matches(labels);
+  const anti = template.spec.affinity?.podAntiAffinity;
+  return {
+    required: (anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []).filter(selfish),
+    preferred: (anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((w) => w.podAffinityTerm).filter(selfish),
+  };
+}
+
+export function currentVariant(template: PodTemplateManifest): AntiAffinityVariant | undefined {
+  const self = selfAntiAffinity(template);
+  if (self.required.length > 0) return 'required';
+  if (self.preferred.length > 0) return 'preferred';
+  return undefined;
+}
+
+/**
+ * The template with its self anti-affinity expressed another way: all terms
+ * required, all preferred (weight 100), or replaced by topology spread
+ * constraints on the same keys (maxSkew 1, DoNotSchedule, optional minDomains).
+ */
+export function antiAffinityVariant(template: PodTemplateManifest, variant: AntiAffinityVariant, minDomains?: number): PodTemplateManifest {
+  const self = selfAntiAffinity(template);
+  const terms = [...self.required, ...self.preferred];
+  const anti = template.spec.affinity?.podAntiAffinity ?? {};
+  const others = {
+    required: (anti.requiredDuringSchedulingIgnoredDuringExecution ?? []).filter((t) => !self.required.includes(t)),
+    preferred: (anti.preferredDuringSchedulingIgnoredDuringExecution ?? []).filter((w) => !self.preferred.includes(w.podAffinityTerm)),
+  };
+  const required = variant === 'required' ? [...others.required, ...terms] : others.required;
+  const preferred = variant === 'preferred' ? [...others.preferred, ...terms.map((podAffinityTerm) => ({ weight: 100, podAffinityTerm }))] : others.preferred;
+  const keys = [...new Set(terms.map((t) => t.topologyKey))];
+  const spread: TopologySpreadConstraintManifest[] =
+    variant === 'spread'
+      ? keys.map((topologyKey) => ({
+          maxSkew: 1,
+          topologyKey,
+          whenUnsatisfiable: 'DoNotSchedule' as const,
+          labelSelector: terms.find((t) => t.topologyKey === topologyKey)!.labelSelector ?? null,
+          ...(minDomains !== undefined ? { minDomains } : {}),
+        }))
+      : [];
+  const existingSpread = (template.spec.topologySpreadConstraints ?? []).filter((c) => !(variant === 'spread' && keys.includes(c.topologyKey)));
+  const podAntiAffinity = {
+    ...(required.length > 0 ? { requiredDuringSchedulingIgnoredDuringExecution: required } : {}),
+    ...(preferred.length > 0 ? { preferredDuringSchedulingIgnoredDuringExecution: preferred } : {}),
+  };
+  const { podAntiAffinity: _dropped, ...restAffinity } = template.spec.affinity ?? {};
+  const affinity = { ...restAffinity, ...(Object.keys(podAntiAffinity).length > 0 ? { podAntiAffinity } : {}) };
+  const constraints = [...existingSpread, ...spread];
+  const { affinity: _a, topologySpreadConstraints: _t, ...restSpec } = template.spec;
+  return {
+    ...template,
+    spec: { ...restSpec, ...(Object.keys(affinity).length > 0 ? { affinity } : {}), ...(constraints.length > 0 ? { topologySpreadConstraints: constraints } : {}) },
+  };
+}
+
+// --- fixes for a pod group (pod-groups.ts): its workload's template and its pods of the input ---
 
 interface GroupEdit {
   /** The written template spec, changed. */
@@ -117,21 +220,21 @@ export function combine(...parts: readonly Remedy[]): Remedy {
   return { description: parts.map((r) => r.description).join(', and '), apply: (input) => parts.reduce((acc, r) => r.apply(acc), input) };
 }
 
-/** `count` more nodes like `model` (same labels, taints and size; their own hostname), optionally in another zone. */
+/** `count` more nodes like `model` (same labels, taints and size; their own hostname), in its zone or `zone`. */
 export function addNodesLike(model: Node, count: number, zone?: string): Remedy {
-  const where = zone !== undefined && zone !== model.labels[LABEL_ZONE] ? ` in zone ${zone}` : '';
+  const modelZone = model.labels[LABEL_ZONE];
+  const where = zone !== undefined && zone !== modelZone ? ` in zone ${zone}` : '';
   return {
     description: `add ${count} node(s) like ${model.name}${where}`,
     apply: (input) => {
-      const taken = new Set(input.nodes.map((n) => n.name));
-      const added: Node[] = [];
-      for (let i = 1; added.length < count; i++) {
+      let out = input;
+      for (let i = 1, added = 0; added < count; i++) {
         const name = `${model.name}-spare-${i}`;
-        if (taken.has(name)) continue;
-        const labels = { ...model.labels, [LABEL_HOSTNAME]: name, ...(zone !== undefined ? { [LABEL_ZONE]: zone } : {}) };
-        added.push({ ...model, name, uid: name, labels, unschedulable: false, creation: input.nodes.length + added.length });
+        if (out.nodes.some((n) => n.name === name)) continue;
+        out = withNode(out, model, name, zone ?? modelZone ?? '');
+        added++;
       }
-      return { ...input, nodes: [...input.nodes, ...added] };
+      return out;
     },
   };
 }

@@ -11,6 +11,7 @@ import { compileNode } from '../model/node.js';
 import { compileLabelSelector } from '../model/selector.js';
 import type { Action, Check, Expectation, PodSelection, ScenarioSpec, Step } from '../sim/scenario-spec.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
+import { compileDescheduler, deschedulerSchema } from './scenario-descheduler.js';
 import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';
 import { issueMessage, labelSelector, nodeSchema } from './schemas.js';
 import { parseSource, type SourceDocument, type SourceInput } from './yaml-source.js';
@@ -89,6 +90,7 @@ export const scenarioSchema = z
           .partial()
           .strict()
           .optional(),
+        descheduler: deschedulerSchema(duration).optional(),
         steps: z.array(stepSchema).optional(),
         expect: z.array(expectSchema).optional(),
       })
@@ -201,6 +203,7 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
       nodeReadyMs: ms(timing.nodeReady),
       startupTaintMs: ms(timing.startupTaints),
     }),
+    ...(spec.descheduler ? { descheduler: compileDescheduler(spec.descheduler, ['spec', 'descheduler'], toMs) } : {}),
     steps,
     expect,
   };

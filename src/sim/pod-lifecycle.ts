@@ -47,10 +47,6 @@ export function startPodLifecycle(world: World, opts: PodLifecycleOptions = {}):
       world.removePod(pod.key);
     });
 
-  // Pods the input shows Running on a node were reported Ready by their kubelet: they
-  // count as available from the start (a kubectl dump of a healthy cluster).
-  for (const pod of [...cluster.pods()]) if (pod.nodeName && pod.phase === 'Running' && !pod.terminating) world.markReady(pod.key);
-
   world.onChange((change) => {
     if (change.kind === 'kubelet') {
       if (!change.running) return;

@@ -3,14 +3,11 @@
 // strategy fields it was written with, so its pods are created in simulated time.
 
 import type { WorkloadSummary } from '../io/load-workloads.js';
-import { templateHash } from '../io/names.js';
-import { POD_TEMPLATE_HASH_LABEL } from '../io/workloads.js';
 import type { IntOrString, RolloutFieldsManifest } from '../model/manifest.js';
-import type { Pod } from '../model/pod.js';
-import { compileLabelSelector } from '../model/selector.js';
 import type { DeploymentStrategy } from './controllers/deployment.js';
 import type { DaemonSetUpdateStrategy } from './controllers/daemonset.js';
 import type { StatefulSetUpdateStrategy } from './controllers/statefulset.js';
+import { workloadKey, type Adoption } from './adopt.js';
 import type { Simulation } from './simulation.js';
 
 type RollingFields = { partition?: number; maxSurge?: IntOrString; maxUnavailable?: IntOrString };
@@ -41,46 +38,20 @@ function updateStrategy(r: RolloutFieldsManifest): (StatefulSetUpdateStrategy & 
 const written = (w: WorkloadSummary) => w.template as unknown;
 
 /**
- * The ReplicaSets a Deployment of the input already has, as a kubectl dump shows
- * them: ReplicaSet objects named `<deployment>-<pod-template-hash>` whose template
- * it selects, and — when the dump lacks them — the ones its pods name as their
- * controller. They are handed to the Deployment with the uid its pods point at, so
- * it adopts them (and their pods) instead of creating replicas beside them, and a
- * dump whose template changed since rolls out as the real controller would.
+ * Adds the controllers. With an adoption (adopt.ts), each continues from the
+ * input's pods: a Deployment's existing ReplicaSets are added as its own (not as
+ * free-standing ones), and every controller keeps the revision the pods carry.
  */
-function adoptReplicaSets(sim: Simulation, d: WorkloadSummary, workloads: readonly WorkloadSummary[], adopted: Set<WorkloadSummary>): void {
-  const ownName = (name: string, hash: string | undefined) => hash !== undefined && name === `${d.name}-${hash}`;
-  for (const rs of workloads) {
-    if (rs.kind !== 'ReplicaSet' || rs.namespace !== d.namespace || !d.selector.matches(rs.templatePod.labels)) continue;
-    if (!ownName(rs.name, rs.templatePod.labels[POD_TEMPLATE_HASH_LABEL])) continue;
-    adopted.add(rs);
-    sim.replicaSets.add({ namespace: rs.namespace, name: rs.name, uid: rs.uid, replicas: rs.replicas, selector: rs.selector, template: rs.templatePod, minReadySeconds: rs.rollout.minReadySeconds ?? 0, owner: d.uid });
+export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummary[], adoption?: Adoption): void {
+  const adopted = new Set<string>();
+  for (const rs of adoption?.replicaSets ?? []) {
+    sim.replicaSets.add(rs);
+    adopted.add(`${rs.namespace}/${rs.name}`);
   }
-  const implied = new Map<string, { uid: string; hash: string; pods: Pod[] }>();
-  for (const pod of sim.world.cluster.pods()) {
-    const ref = pod.ownerReferences.find((r) => r.controller && r.kind === 'ReplicaSet');
-    const hash = pod.labels[POD_TEMPLATE_HASH_LABEL];
-    if (!ref || pod.namespace !== d.namespace || !ownName(ref.name, hash) || sim.replicaSets.replicaSets.has(`${d.namespace}/${ref.name}`)) continue;
-    const entry = implied.get(ref.name) ?? { uid: ref.uid, hash: hash!, pods: [] };
-    implied.set(ref.name, entry);
-    entry.pods.push(pod);
-  }
-  for (const [name, { uid, hash, pods }] of implied) {
-    const labels = { ...d.templatePod.labels, [POD_TEMPLATE_HASH_LABEL]: hash };
-    const selector = compileLabelSelector({ ...d.selectorSpec, matchLabels: { ...d.selectorSpec.matchLabels, [POD_TEMPLATE_HASH_LABEL]: hash } });
-    // Of an older template only the pods are known: the first stands for its template.
-    const template = hash === templateHash(d.template) ? { ...d.templatePod, labels } : pods[0]!;
-    sim.replicaSets.add({ namespace: d.namespace, name, uid, replicas: pods.length, selector, template, minReadySeconds: d.rollout.minReadySeconds ?? 0, owner: d.uid });
-  }
-}
-
-export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummary[]): void {
-  const adopted = new Set<WorkloadSummary>();
-  for (const d of workloads) if (d.kind === 'Deployment') adoptReplicaSets(sim, d, workloads, adopted);
   for (const w of workloads) {
-    if (adopted.has(w)) continue;
     const r = w.rollout;
     const base = { namespace: w.namespace, name: w.name, uid: w.uid };
+    const revision = adoption?.revisions.get(workloadKey(w));
     const minReady = r.minReadySeconds !== undefined ? { minReadySeconds: r.minReadySeconds } : {};
     switch (w.kind) {
       case 'Deployment': {
@@ -94,10 +65,12 @@ export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummar
           ...minReady,
           ...(strategy ? { strategy } : {}),
           ...(r.progressDeadlineSeconds !== undefined ? { progressDeadlineSeconds: r.progressDeadlineSeconds } : {}),
+          ...(revision !== undefined ? { podTemplateHash: revision } : {}),
         });
         break;
       }
       case 'ReplicaSet':
+        if (adopted.has(w.key)) break;
         sim.replicaSets.add({ ...base, replicas: w.replicas, selector: w.selector, template: w.templatePod, minReadySeconds: r.minReadySeconds ?? 0, owner: '' });
         break;
       case 'StatefulSet': {
@@ -111,12 +84,13 @@ export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummar
           ...minReady,
           ...(r.podManagementPolicy ? { podManagementPolicy: r.podManagementPolicy } : {}),
           ...(strategy ? { updateStrategy: strategy } : {}),
+          ...(revision !== undefined ? { revision } : {}),
         });
         break;
       }
       case 'DaemonSet': {
         const strategy = updateStrategy(r);
-        sim.daemonSets.add({ ...base, selector: w.selector, template: w.template, ...minReady, ...(strategy ? { updateStrategy: strategy } : {}) });
+        sim.daemonSets.add({ ...base, selector: w.selector, template: w.template, ...minReady, ...(strategy ? { updateStrategy: strategy } : {}), ...(revision !== undefined ? { hash: revision } : {}) });
         break;
       }
     }
