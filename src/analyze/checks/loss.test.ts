@@ -53,3 +53,27 @@ describe('node-loss and zone-loss', () => {
     assert.ok(f.evidence.some((e) => /NodeClaimLaunched/.test(e)), f.evidence.join('\n'));
   });
 });
+
+describe('node-loss of a StatefulSet', () => {
+  it('its pod on the lost node stays Terminating, so the replica is not back: the fix is removing the node, not capacity', () => {
+    const sts = `- apiVersion: apps/v1
+  kind: StatefulSet
+  metadata: {name: db, namespace: default}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: db}}
+    template:
+      metadata: {labels: {app: db}}
+      spec:
+        containers: [{name: c, image: db:v1, resources: {requests: {cpu: 500m}}}]`;
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'a'), nodeYaml('n3', 'a'), sts) });
+    const findings = nodeLossCheck.run(contextFor(input));
+    assert.ok(findings.length > 0);
+    for (const f of findings) {
+      assert.equal(f.severity, 'warning');
+      assert.match(f.message, /ready replicas are not back 10m00s later/);
+      assert.match(f.fix[0]!, /replaced only once its Node object is deleted/);
+      assert.ok(f.evidence.some((e) => /PodTerminating default\/db-\d .*TaintManagerEviction/.test(e)));
+    }
+  });
+});

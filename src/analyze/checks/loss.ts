@@ -220,13 +220,17 @@ function evidence(o: Outcome): string[] {
   const lines: string[] = [`simulated with the provisioner ${provisioner ? 'on' : 'off'}${batchSize > 1 ? `, ${batchSize - 1} other node(s) that run none of its pods failing at the same time` : ''}`];
   const at = (t: number) => `t=${formatTime(t)}`;
   const seenMessages = new Set<string>();
+  let zoneNotReady = 0;
   const failed = o.unit.action.type === 'failNode' ? o.unit.name : undefined;
   for (const e of run.events) {
     if (e.t < t0) continue;
     const pod = typeof e['pod'] === 'string' ? (e['pod'] as string) : undefined;
     const mine = pod !== undefined && tracker.isMember(o.group, pod);
     if (e.type === 'Step' && (e['node'] === o.unit.name || e['zone'] === o.unit.name)) lines.push(`${at(e.t)} ${String(e['action'])} ${o.unit.name} (${o.unit.hosts.get(o.group)} of ${o.window.before} ready replicas there)`);
-    else if (e.type === 'NodeNotReady' && (failed === undefined || e['node'] === failed)) lines.push(`${at(e.t)} node ${String(e['node'])} NotReady`);
+    else if (e.type === 'NodeNotReady' && e['node'] === failed) lines.push(`${at(e.t)} node ${String(e['node'])} NotReady`);
+    else if (e.type === 'NodeNotReady' && failed === undefined && o.unit.nodes.some((n) => n.name === e['node'])) {
+      if (zoneNotReady++ === 0) lines.push(`${at(e.t)} the ${o.unit.nodes.length} node(s) of ${o.unit.label} NotReady`);
+    }
     else if (mine && (e.type === 'PodTerminating' || e.type === 'Scheduled' || e.type === 'PodCreated')) lines.push(`${at(e.t)} ${e.type} ${pod}${e['node'] ? ` on ${String(e['node'])}` : ''}${e['reason'] ? ` (${String(e['reason'])})` : ''}`);
     else if (mine && e.type === 'FailedScheduling' && !seenMessages.has(String(e['message']))) {
       seenMessages.add(String(e['message']));
@@ -284,7 +288,11 @@ function fixes(o: Outcome, scope: Scope, ctx: AnalysisContext): { fix: string[];
     const spread = scope === 'node' ? spreadAcross(group, key, { minDomains: replicas }) : spreadAcross(group, key, { honorTaints: true });
     add(apart(spread), scope === 'node' ? `replicas spread over ${replicas} nodes before any node gets two` : 'replicas spread over the zones, and a lost zone stops counting so its replicas come back in the others');
   }
-  if (notWhole(o) || (stacked && keptApart)) {
+  if (notWhole(o) && group.kind === 'StatefulSet') {
+    // Not capacity: the StatefulSet controller never runs two pods of one identity, so the
+    // lost pod stays Terminating on the unreachable node until its Node object goes.
+    fix.push('a StatefulSet pod on an unreachable node is replaced only once its Node object is deleted (or the pod force-deleted): have the failed node removed — the cloud node controller does so for a terminated instance — or use non-graceful node shutdown (the out-of-service taint)');
+  } else if (notWhole(o) || (stacked && keptApart)) {
     const more = capacity();
     if (o.provisionerWouldRecover) fix.push('run with the provisioner on: its NodePools launch nodes these replicas fit');
     else if (more) add(more, `room for the lost replicas ${scope === 'node' ? 'on a node' : 'in a zone'} that survives`);
