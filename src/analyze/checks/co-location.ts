@@ -15,9 +15,9 @@ import type { Finding, Remedy } from '../finding.js';
 import { podGroups, type PodGroup } from '../pod-groups.js';
 import { requireAntiAffinity, setMinDomains, spreadAcross } from '../remedies.js';
 import { scaleTargets } from '../scale-targets.js';
-import { simulateWhatIf } from '../what-if.js';
+import { baseline, simulateWhatIf } from '../what-if.js';
 
-/** Placement is read this long after the start, or after the scale-up: time to launch nodes for pending pods. */
+/** Placement after the scale-up is read this long after it: time to launch nodes for pending pods. */
 const SETTLE_MS = 5 * 60_000;
 const SCALE_AT_MS = 10_000;
 
@@ -124,7 +124,7 @@ export const coLocationCheck: Check = {
     if (groups.length === 0) return [];
     const zoneCount = availableZones(ctx).length;
     const nodeCount = ctx.input.nodes.length;
-    const today = simulateWhatIf(ctx, { name: 'co-location', steps: [], untilMs: SETTLE_MS });
+    const today = baseline(ctx);
     const found = stacks(today, groups, 'today', zoneCount);
     const targets = scaleTargets(groups.filter((g) => !found.some((s) => s.group === g)), ctx.input.hpas);
     if (targets.length > 0) {

@@ -28,7 +28,7 @@ import type { Finding, Remedy, Severity } from '../finding.js';
 import { budgetFloor, podGroups, type PodGroup } from '../pod-groups.js';
 import { readyWindow, trackReady, type ReadyTracker, type ReadyWindow } from '../ready-replicas.js';
 import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross } from '../remedies.js';
-import { simulateWhatIf } from '../what-if.js';
+import { baseline, simulateWhatIf } from '../what-if.js';
 
 /**
  * How long after the loss a workload may take to be whole again. A node: its pods'
@@ -36,8 +36,6 @@ import { simulateWhatIf } from '../what-if.js';
  * fully disrupted zone at 0.1 node/s, so a zone of 100 nodes takes 17 min more.
  */
 export const LOSS_HORIZON_MS: Record<'node' | 'zone', number> = { node: 10 * 60_000, zone: 30 * 60_000 };
-/** How long the unchanged cluster runs to place its pending pods before the loss. */
-const SETTLE_LIMIT_MS = 5 * 60_000;
 
 type Scope = 'node' | 'zone';
 
@@ -79,7 +77,7 @@ const groupsForLoss = (input: LoadedInput) => podGroups(input).filter((g) => g.w
 
 /** The time the unchanged cluster has settled (its last pod turned ready), and the placement then. */
 function settle(ctx: AnalysisContext, groups: readonly PodGroup[]) {
-  const run = simulateWhatIf(ctx, { name: 'settle', steps: [], untilMs: SETTLE_LIMIT_MS });
+  const run = baseline(ctx);
   const lastReady = Math.max(0, ...run.events.filter((e) => e.type === 'PodReady' || e.type === 'NodeReady').map((e) => e.t));
   const t0 = (Math.floor(lastReady / 10_000) + 1) * 10_000;
   const placement = run.sim.world.cluster.nodeInfos().map((info) => {

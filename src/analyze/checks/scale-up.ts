@@ -16,13 +16,11 @@ import type { Finding, Remedy, Severity } from '../finding.js';
 import { podGroups } from '../pod-groups.js';
 import { addNodesLike } from '../remedies.js';
 import { scaleTargets, type ScaleTarget } from '../scale-targets.js';
-import { simulateWhatIf } from '../what-if.js';
-
-const SETTLE_MS = 5 * 60_000;
+import { baseline } from '../what-if.js';
 
 /** The settled cluster's nodes and live pods. */
 function settled(ctx: AnalysisContext): { nodes: Node[]; pods: Pod[] } {
-  const run = simulateWhatIf(ctx, { name: 'scale-up-settle', steps: [], untilMs: SETTLE_MS });
+  const run = baseline(ctx);
   const cluster = run.sim.world.cluster;
   return { nodes: cluster.nodeInfos().map((i) => i.node), pods: [...cluster.pods()].filter((p) => !p.terminating) };
 }
