@@ -51,6 +51,15 @@ export interface ProvisionInput {
   readonly daemonSetPods: readonly Pod[];
   readonly config: SchedulerConfig;
   readonly seed?: number;
+  /** Also list each claim's launchable offerings (consolidation filters them by price). */
+  readonly withOfferings?: boolean;
+}
+
+/** One offering a planned claim could launch as: a fitting instance type in the claim's zone. */
+export interface ClaimOffering {
+  readonly instanceType: string;
+  readonly capacityType: string;
+  readonly price: number;
 }
 
 export interface NodeClaimPlan {
@@ -61,6 +70,8 @@ export interface NodeClaimPlan {
   readonly capacityType: string;
   readonly pricePerHour: number;
   readonly pods: readonly string[];
+  /** Every fitting offering, cheapest first; only with `withOfferings`. */
+  readonly offerings?: readonly ClaimOffering[];
 }
 
 export interface ProvisionPlan {
@@ -270,9 +281,11 @@ class Planner {
   }
 
   /** The launch decision per claim: the cheapest offering of the remaining types in its zone. */
-  finalize(): NodeClaimPlan[] {
+  finalize(withOfferings: boolean): NodeClaimPlan[] {
     return this.claims.map((c) => {
-      const best = cheapestOffering(c.options.filter((it) => fits(c.requests, c.podCount, it)), c.requirements, c.zone)!;
+      const fitting = c.options.filter((it) => fits(c.requests, c.podCount, it));
+      const best = cheapestOffering(fitting, c.requirements, c.zone)!;
+      const offerings = withOfferings ? claimOfferings(fitting, c.requirements, c.zone) : undefined;
       return {
         name: c.name,
         nodePool: c.pool.name,
@@ -281,9 +294,15 @@ class Planner {
         capacityType: best.offering.capacityType,
         pricePerHour: best.offering.price,
         pods: c.pods.map((p) => p.key),
+        ...(offerings ? { offerings } : {}),
       };
     });
   }
+}
+
+function claimOfferings(types: readonly InstanceType[], reqs: Requirements, zone: string): ClaimOffering[] {
+  const out = types.flatMap((it) => usableOfferings(it, reqs, zone).map((o) => ({ instanceType: it.name, capacityType: o.capacityType, price: o.price })));
+  return out.sort((a, b) => a.price - b.price || (a.instanceType < b.instanceType ? -1 : a.instanceType > b.instanceType ? 1 : 0) || (a.capacityType < b.capacityType ? -1 : 1));
 }
 
 export function planProvisioning(input: ProvisionInput): ProvisionPlan {
@@ -305,7 +324,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     if (r instanceof PlannedClaim) placements.push({ pod: pod.key, node: r.name });
     else unschedulable.push({ pod: pod.key, message: `could not schedule pod: ${r.reason}` });
   }
-  const nodeClaims = planner.finalize();
+  const nodeClaims = planner.finalize(input.withOfferings ?? false);
   const costPerHour = Math.round(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;
   return { placements, nodeClaims, unschedulable, costPerHour };
 }
