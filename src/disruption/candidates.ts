@@ -31,6 +31,8 @@ export interface CandidateInput {
   readonly disrupting?: ReadonlySet<string>;
   /** Nodes still launching or whose startup taints are not gone: never candidates yet. */
   readonly uninitialized?: ReadonlySet<string>;
+  /** PDB key → disruptions allowed now, as the disruption controller last synced them; computed from the cluster when absent. */
+  readonly pdbAllowances?: ReadonlyMap<string, number>;
 }
 
 export function isDaemonSetPod(pod: Pod): boolean {
@@ -80,7 +82,7 @@ export interface CandidateReport {
 export function findCandidates(input: CandidateInput): CandidateReport {
   const { cluster } = input;
   const pools = new Map(input.pools.map((p) => [p.name, p]));
-  const allowances = pdbAllowances(cluster);
+  const allowances = input.pdbAllowances ?? pdbAllowances(cluster);
   const candidates: Candidate[] = [];
   const rejected: Rejection[] = [];
   for (const info of cluster.nodeInfos()) {

@@ -72,6 +72,7 @@ export interface ConsolidationInput {
   readonly lastPodEventMs?: ReadonlyMap<string, number>;
   readonly disrupting?: ReadonlySet<string>;
   readonly uninitialized?: ReadonlySet<string>;
+  readonly pdbAllowances?: ReadonlyMap<string, number>;
   readonly replacement?: ReplacementOptions;
   /** Karpenter caps multi-node consolidation at 100 candidates. */
   readonly maxMultiNodeCandidates?: number;

@@ -5,7 +5,7 @@
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import { remainingDisruptions } from './budgets.js';
 import { findCandidates, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
-import { consolidationCandidates, emptiness, multiNode, REPLACEMENT, simulateRemoval, singleNode, type ConsolidationInput, type Decision, type DisplacedPod, type Replacement } from './consolidate.js';
+import { computeConsolidation, consolidationCandidates, emptiness, multiNode, REPLACEMENT, simulateRemoval, singleNode, type ConsolidationInput, type Decision, type DisplacedPod, type Replacement } from './consolidate.js';
 import { driftReason, isExpired, NODEPOOL_HASH_ANNOTATION } from './drift.js';
 
 export interface DisruptionInput extends ConsolidationInput {
@@ -88,4 +88,26 @@ export function expiry(input: DisruptionInput): Decision[] {
     out.push(replaceDecision({ ...input, disrupting: busy }, [c], 'Expired') ?? { kind: 'delete', nodes: [c.node.name], replacements: [], savingsPerHour: input.pricePerHour(c.node) ?? 0, reason: 'Expired', displacedPods: [] });
   }
   return out;
+}
+
+/**
+ * Karpenter's re-check of a consolidation decision after its 15 s wait: every node
+ * must still be a consolidatable candidate within the budgets, and computing the
+ * decision again for the same nodes must give the same kind (an empty node still
+ * empty, a delete still a delete, a replace still a cheaper replace). The fresh
+ * decision, or why the old one no longer holds.
+ */
+export function revalidate(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
+  const { eligible } = consolidationCandidates(input);
+  const cs = d.nodes.map((n) => eligible.find((c) => c.node.name === n));
+  const gone = d.nodes.find((_, i) => cs[i] === undefined);
+  if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
+  const candidates = cs as Candidate[];
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, d.reason === 'Empty' ? 'Empty' : 'Underutilized', input.disrupting);
+  for (const c of candidates) budget.set(c.pool.name, (budget.get(c.pool.name) ?? 0) - 1);
+  if ([...budget.values()].some((v) => v < 0)) return { invalid: 'the disruption budget no longer allows it' };
+  if (d.reason === 'Empty') return candidates.every((c) => c.reschedulable.length === 0) ? d : { invalid: 'a node is no longer empty' };
+  const again = computeConsolidation(input, candidates, 'Underutilized');
+  if (!('decision' in again)) return { invalid: again.unconsolidatable };
+  return again.decision.kind === d.kind ? again.decision : { invalid: `it would now be a ${again.decision.kind}` };
 }

@@ -9,7 +9,7 @@
 import { templateHash } from '../io/names.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
-import { Requirements } from '../provisioner/requirements.js';
+import { ALLOW_UNDEFINED_WELL_KNOWN, Requirements } from '../provisioner/requirements.js';
 
 export const NODEPOOL_HASH_ANNOTATION = 'karpenter.sh/nodepool-hash';
 
@@ -34,7 +34,9 @@ export function nodePoolHash(pool: NodePool): string {
  */
 export function driftReason(node: Node, pool: NodePool, claimHash: string | undefined = node.annotations[NODEPOOL_HASH_ANNOTATION]): DriftReason | undefined {
   if (claimHash !== undefined && claimHash !== nodePoolHash(pool)) return 'NodePoolDrifted';
-  if (Requirements.fromLabels(node.labels).compatible(Requirements.fromNodeSelectorRequirements(pool.requirements)) !== undefined) return 'RequirementsDrifted';
+  // A launched node carries every well-known label of its instance type; one written by hand may
+  // leave them out, and a label it does not have cannot have drifted.
+  if (Requirements.fromLabels(node.labels).compatible(Requirements.fromNodeSelectorRequirements(pool.requirements), ALLOW_UNDEFINED_WELL_KNOWN) !== undefined) return 'RequirementsDrifted';
   return undefined;
 }
 

@@ -14,7 +14,7 @@ import { armExpectations, type ExpectationResult, type RolloutTracker } from './
 import { ActionError, applyAction } from './faults.js';
 import { DEFAULT_POD_TIMING } from './pod-lifecycle.js';
 import type { ScenarioSpec } from './scenario-spec.js';
-import { createSimulation, type Simulation } from './simulation.js';
+import { createSimulation, type Simulation, type SimulationOptions } from './simulation.js';
 import { addWorkloads } from './workloads.js';
 
 export interface ScenarioRun {
@@ -59,6 +59,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
           },
         }
       : {}),
+    ...(pools.length > 0 && spec.disruption?.enabled ? { nodeDisruption: disruptionOptions(spec.disruption) } : {}),
     launchTiming: () => ({
       launchMs: t.nodeLaunchMs ?? DEFAULT_LAUNCH_TIMING.launchMs,
       registerMs: t.nodeRegisterMs ?? DEFAULT_LAUNCH_TIMING.registerMs,
@@ -101,6 +102,14 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
   }));
   const pending = [...sim.world.cluster.pods()].filter((p) => !p.nodeName && !p.terminating).map((p) => ({ pod: p.key }));
   return { events: sim.engine.log, expectations, final: { timeMs: sim.engine.now, costPerHour: sim.cloud.costPerHour(), nodes, pending }, sim };
+}
+
+function disruptionOptions(d: NonNullable<ScenarioSpec['disruption']>): NonNullable<SimulationOptions['nodeDisruption']> {
+  return {
+    spotToSpot: d.spotToSpotConsolidation,
+    ...(d.pollIntervalMs !== undefined ? { pollMs: d.pollIntervalMs } : {}),
+    ...(d.validationDelayMs !== undefined ? { validationMs: d.validationDelayMs } : {}),
+  };
 }
 
 /** When each Deployment's latest template change happened and when it finished rolling out. */

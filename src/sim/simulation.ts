@@ -14,6 +14,7 @@ import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
 import { DaemonSetController } from './controllers/daemonset.js';
 import { DeploymentController } from './controllers/deployment.js';
 import { DisruptionController } from './controllers/disruption.js';
+import { DisruptionLoop, type DisruptionLoopOptions } from './disruption-loop.js';
 import { ReplicaSetController } from './controllers/replicaset.js';
 import { StatefulSetController } from './controllers/statefulset.js';
 import { Engine } from './engine.js';
@@ -36,6 +37,8 @@ export interface SimulationOptions {
   /** NodePools, catalog and batching; no provisioning without it. */
   readonly provisioner?: Omit<ProvisionerOptions, 'config'>;
   readonly launchTiming?: (instanceType: string) => LaunchTiming;
+  /** Karpenter's disruption loop (consolidation, drift, expiry) over the provisioner's NodePools; needs `provisioner`. */
+  readonly nodeDisruption?: Pick<DisruptionLoopOptions, 'spotToSpot' | 'pollMs' | 'validationMs'>;
 }
 
 export interface Simulation {
@@ -51,6 +54,7 @@ export interface Simulation {
   readonly statefulSets: StatefulSetController;
   readonly daemonSets: DaemonSetController;
   readonly disruption: DisruptionController;
+  readonly nodeDisruption: DisruptionLoop | undefined;
 }
 
 export function createSimulation(cluster: ClusterState, opts: SimulationOptions = {}): Simulation {
@@ -83,5 +87,8 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   daemonSets.start();
   const disruption = new DisruptionController(world, replicaSets, deployments, statefulSets);
   disruption.start();
-  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption };
+  const p = opts.provisioner;
+  const nodeDisruption = provisioner && p && opts.nodeDisruption ? new DisruptionLoop(world, cloud, provisioner, disruption, { ...opts.nodeDisruption, pools: p.pools, instanceTypes: p.instanceTypes, config, ...(p.daemonSetPods ? { daemonSetPods: p.daemonSetPods } : {}) }) : undefined;
+  nodeDisruption?.start();
+  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption, nodeDisruption };
 }

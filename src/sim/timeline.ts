@@ -25,6 +25,15 @@ const TIMELINE = new Set([
   'DeploymentTemplateChanged',
   'DrainEvictionRetry',
   'DrainComplete',
+  'NodeDrifted',
+  'NodeExpired',
+  'DisruptionProposed',
+  'DisruptionInvalidated',
+  'Disrupting',
+  'DisruptionFailed',
+  'ReplacementsInitialized',
+  'DisruptionEviction',
+  'NodeDisrupted',
 ]);
 
 export function formatTime(ms: number): string {
