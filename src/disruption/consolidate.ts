@@ -93,29 +93,38 @@ interface Removal {
   readonly claims: NodeClaimPlan[];
 }
 
-/**
- * Removes `candidates` (and the nodes already being disrupted) on a copy and
- * schedules their pods: first onto the remaining nodes with the real scheduler, then
- * the rest onto new claims with the provisioner's planner when replacements are
- * allowed. Null when some pod fits nowhere, or scheduling them would preempt.
- */
-export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[]): Removal | null {
-  const config = input.scheduler ?? {};
+/** A copy of the cluster without the candidates and the nodes already being disrupted; the candidates' reschedulable pods pending in it. */
+function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[]): { copy: ClusterState; moving: Set<string> } {
   const gone = new Set([...candidates.map((c) => c.node.name), ...(input.disrupting ?? [])]);
   const moving = new Set(candidates.flatMap((c) => c.reschedulable.map((p) => p.key)));
   const copy = copyCluster(input.cluster, { withoutNodes: gone });
   // Non-reschedulable pods of the removed nodes (DaemonSet, terminal) go with the node.
   for (const p of copy.pendingPods()) if (gone.has(input.cluster.getPod(p.key)?.nodeName ?? '') && !moving.has(p.key)) copy.removePod(p.key);
-  const report = scheduleAll(copy, config);
+  return { copy, moving };
+}
+
+/** Placements of the moving pods, or null when one was left out or scheduling them preempted anything. */
+function placementsOf(report: ReturnType<typeof scheduleAll>, moving: ReadonlySet<string>): DisplacedPod[] | null {
   if (report.preemptions.length > 0) return null;
   const moves = report.placements.filter((pl) => moving.has(pl.pod)).map((pl) => ({ pod: pl.pod, node: pl.node }));
-  const placed = new Set(moves.map((m) => m.pod));
-  const left = [...moving].filter((k) => !placed.has(k));
-  if (left.length === 0) return { moves, claims: [] };
+  return moves.length === moving.size ? moves : null;
+}
+
+/**
+ * Removes `candidates` on a copy and schedules their pods onto the remaining nodes
+ * with the real scheduler; when some fit nowhere and replacements are allowed, the
+ * provisioner's planner plans new claims for them. Null when some pod fits nowhere.
+ */
+export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[]): Removal | null {
+  const config = input.scheduler ?? {};
+  const { copy, moving } = removalCopy(input, candidates);
+  const report = scheduleAll(copy, config);
+  if (report.preemptions.length > 0) return null;
+  const moves = placementsOf(report, moving);
+  if (moves) return { moves, claims: [] };
   if (!input.replacement) return null;
   // Pods that were pending before are the provisioner's business, not this decision's.
-  const leftSet = new Set(left);
-  for (const p of copy.pendingPods()) if (!leftSet.has(p.key)) copy.removePod(p.key);
+  for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   const plan = planProvisioning({
     cluster: copy,
     pools: input.pools.filter((p) => p.replicas === null),
@@ -125,26 +134,37 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
     seed: 0,
     withOfferings: true,
   });
-  if (plan.unschedulable.length > 0) return null;
-  const claimOf = new Map(plan.nodeClaims.flatMap((c) => c.pods.map((p) => [p, c.name] as const)));
-  for (const k of left) moves.push({ pod: k, node: claimOf.get(k) ?? k });
-  return { moves, claims: plan.nodeClaims };
+  return plan.unschedulable.length > 0 ? null : { moves: [], claims: plan.nodeClaims };
+}
+
+/** How predicted placements name the i-th replacement of a decision. */
+export function replacementName(i: number): string {
+  return i === 0 ? REPLACEMENT : `<replacement-${i + 1}>`;
+}
+
+/**
+ * Where the candidates' pods land once the replacements exist, as it happens: the
+ * replacements are up before the candidates drain, and kube-scheduler places each
+ * evicted pod with them in the cluster (so they count as topology domains). Null
+ * when some pod would not fit.
+ */
+export function placeWithReplacements(input: ConsolidationInput, candidates: readonly Candidate[], replacements: readonly Replacement[]): DisplacedPod[] | null {
+  const { copy, moving } = removalCopy(input, candidates);
+  for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
+  const types = input.replacement?.instanceTypes ?? [];
+  replacements.forEach((r, i) => copy.addNode(replacementNode(r, input.pools, types, replacementName(i), input.nowMs)));
+  return placementsOf(scheduleAll(copy, input.scheduler ?? {}), moving);
 }
 
 /** Cheapest offering per instance type, in price order, among `offerings` (already cheapest first). */
-function cheapestPerType(offerings: NonNullable<NodeClaimPlan['offerings']>): { instanceType: string; capacityType: string; price: number }[] {
+export function cheapestPerType(offerings: NonNullable<NodeClaimPlan['offerings']>): { instanceType: string; capacityType: string; price: number }[] {
   const seen = new Set<string>();
   return offerings.filter((o) => !seen.has(o.instanceType) && seen.add(o.instanceType));
 }
 
-function toReplacement(claim: NodeClaimPlan, options: { instanceType: string; capacityType: string; price: number }[]): Replacement {
+export function toReplacement(claim: NodeClaimPlan, options: readonly { instanceType: string; capacityType: string; price: number }[]): Replacement {
   const best = options[0]!;
   return { nodePool: claim.nodePool, zone: claim.zone, capacityType: best.capacityType, instanceType: best.instanceType, pricePerHour: best.price, instanceTypeOptions: options.map((o) => o.instanceType), pods: claim.pods };
-}
-
-/** The claim as launched: its pods' predicted node renamed to REPLACEMENT. */
-function renameClaim(moves: readonly DisplacedPod[], claim: NodeClaimPlan): DisplacedPod[] {
-  return moves.map((m) => (m.node === claim.name ? { pod: m.pod, node: REPLACEMENT } : m));
 }
 
 export type CommandResult = { readonly decision: Decision } | { readonly unconsolidatable: string };
@@ -193,9 +213,9 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
     if (options.length === 0) return { unconsolidatable: 'the replacement would be of a type being removed' };
   }
   const replacement = toReplacement(claim, options);
-  return {
-    decision: { kind: 'replace', nodes, replacements: [replacement], savingsPerHour: round(candidatePrice - replacement.pricePerHour), reason, displacedPods: renameClaim(removal.moves, claim) },
-  };
+  const moves = placeWithReplacements(input, candidates, [replacement]);
+  if (!moves) return { unconsolidatable: 'not all pods would schedule once the replacement is up' };
+  return { decision: { kind: 'replace', nodes, replacements: [replacement], savingsPerHour: round(candidatePrice - replacement.pricePerHour), reason, displacedPods: moves } };
 }
 
 /**

@@ -5,7 +5,7 @@
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import { remainingDisruptions } from './budgets.js';
 import { findCandidates, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
-import { computeConsolidation, consolidationCandidates, emptiness, multiNode, REPLACEMENT, simulateRemoval, singleNode, type ConsolidationInput, type Decision, type DisplacedPod, type Replacement } from './consolidate.js';
+import { cheapestPerType, computeConsolidation, consolidationCandidates, emptiness, multiNode, placeWithReplacements, simulateRemoval, singleNode, toReplacement, type ConsolidationInput, type Decision } from './consolidate.js';
 import { driftReason, isExpired, NODEPOOL_HASH_ANNOTATION } from './drift.js';
 
 export interface DisruptionInput extends ConsolidationInput {
@@ -13,30 +13,13 @@ export interface DisruptionInput extends ConsolidationInput {
   readonly claimHashes?: ReadonlyMap<string, string>;
 }
 
-/** Every planned claim as a replacement launched at its cheapest offering; predicted placements renamed in order. */
-function replacementsFor(moves: readonly DisplacedPod[], claims: NonNullable<ReturnType<typeof simulateRemoval>>['claims']): { replacements: Replacement[]; moves: DisplacedPod[] } {
-  const index = new Map(claims.map((c, i) => [c.name, i]));
-  const replacements = claims.map((c) => ({
-    nodePool: c.nodePool,
-    zone: c.zone,
-    capacityType: c.capacityType,
-    instanceType: c.instanceType,
-    pricePerHour: c.pricePerHour,
-    instanceTypeOptions: [...new Set((c.offerings ?? []).map((o) => o.instanceType))],
-    pods: c.pods,
-  }));
-  return { replacements, moves: moves.map((m) => (index.has(m.node) ? { pod: m.pod, node: replacementName(index.get(m.node)!) } : m)) };
-}
-
-/** How predicted placements name the i-th replacement of a decision. */
-export function replacementName(i: number): string {
-  return i === 0 ? REPLACEMENT : `${REPLACEMENT.slice(0, -1)}-${i + 1}>`;
-}
-
 function replaceDecision(input: ConsolidationInput, cs: readonly Candidate[], reason: Decision['reason']): Decision | undefined {
   const removal = simulateRemoval(input, cs);
   if (!removal) return undefined;
-  const { replacements, moves } = replacementsFor(removal.moves, removal.claims);
+  // Each new node at its cheapest offering; drift and expiry look for no savings.
+  const replacements = removal.claims.map((c) => toReplacement(c, cheapestPerType(c.offerings ?? [])));
+  const moves = replacements.length === 0 ? removal.moves : placeWithReplacements(input, cs, replacements);
+  if (!moves) return undefined;
   const saved = cs.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0) - replacements.reduce((s, r) => s + r.pricePerHour, 0);
   return { kind: replacements.length > 0 ? 'replace' : 'delete', nodes: cs.map((c) => c.node.name), replacements, savingsPerHour: Math.round(saved * 1e6) / 1e6, reason, displacedPods: moves };
 }
