@@ -147,3 +147,30 @@ describe('expiry', () => {
     assert.deepEqual(expiry(input(c, nodePool({ expireAfter: 'Never' }))), []);
   });
 });
+
+describe('budgets', () => {
+  const pods = (names: string[]) => names.map((n) => boundPod(`p-${n}`, n, '300m'));
+  const five = (pool: NodePool) => ['a', 'b', 'c', 'd', 'e'].map((n) => catalogNode(n, pool, 'm5.xlarge'));
+  it('multi-node consolidation takes no more nodes than the Underutilized budget leaves', () => {
+    const pool = nodePool({ disruption: { budgets: [{ nodes: '2' }] } });
+    const c = clusterOf(five(pool), pods(['a', 'b', 'c', 'd', 'e']));
+    assert.equal(consolidate(input(c, pool)).decisions[0]?.nodes.length, 2);
+    assert.equal(consolidate(input(c, pool, { disrupting: new Set(['a']) })).decisions[0]?.nodes.length, 1);
+    assert.deepEqual(consolidate(input(c, pool, { disrupting: new Set(['a', 'b']) })).decisions, []);
+  });
+  it('a percentage is of the pool\'s nodes, rounded up', () => {
+    const pool = nodePool({ disruption: { budgets: [{ nodes: '30%' }] } });
+    const c = clusterOf(five(pool), pods(['a', 'b', 'c', 'd', 'e']));
+    assert.equal(consolidate(input(c, pool)).decisions[0]?.nodes.length, 2);
+  });
+  it('a scheduled budget of 0 for Underutilized blocks consolidation in its window only, and never emptiness', () => {
+    const pool = nodePool({ disruption: { budgets: [{ nodes: '100%' }, { nodes: '0', schedule: '0 9 * * *', duration: '8h', reasons: ['Underutilized'] }] } });
+    const c = clusterOf(five(pool), pods(['a', 'b', 'c', 'd']));
+    const at = (h: number) => consolidate(input(c, pool, { nowMs: Date.UTC(2026, 0, 5, h) })).decisions[0];
+    assert.deepEqual(at(10)?.nodes, ['e']);
+    assert.equal(at(10)?.reason, 'Empty');
+    c.removeNode('e');
+    assert.equal(at(10), undefined);
+    assert.equal(at(20)?.reason, 'Underutilized');
+  });
+});
