@@ -80,6 +80,30 @@ describe('disruption loop', () => {
     assert.ok(r.final.nodes.length <= 2, `${r.final.nodes.length} nodes left`);
   });
 
+  it('waits consolidateAfter from the last pod event, then consolidates within a poll and the 15 s check', () => {
+    const r = run(`  until: 10m
+  disruption: {enabled: true}
+  objects:${pool('{consolidateAfter: 3m, budgets: [{nodes: "100%"}]}')}${nodes(3)}${app(3, '500m')}
+  expect:
+  - disruptions: {min: 1}`);
+    const first = r.events.find((e) => e.type === 'DisruptionProposed')!;
+    assert.ok(first.t >= 3 * 60_000 && first.t <= 3 * 60_000 + 10_000, `first proposal at ${first.t}`);
+  });
+
+  it('replaces a spot node by a cheaper spot node only with spotToSpotConsolidation', () => {
+    const spotPool = pool('{budgets: [{nodes: "100%"}]}').replace('values: [on-demand]', 'values: [spot]');
+    const bigSpot = nodes(1).replace('on-demand', 'spot').replace('m5.xlarge', 'm5.4xlarge');
+    const scenario = (flag: boolean) => `  until: 5m
+  disruption: {enabled: true, spotToSpotConsolidation: ${flag}}
+  objects:${spotPool}${bigSpot}${app(1, '500m')}
+  expect:
+  - allScheduled: {}`;
+    assert.deepEqual(disrupted(run(scenario(false))), []);
+    const on = run(scenario(true));
+    assert.deepEqual(disrupted(on, 'Underutilized'), ['n0']);
+    assert.match(String(on.events.find((e) => e.type === 'Disrupting')!['replacements']), /\/spot$/);
+  });
+
   it('honours karpenter.sh/do-not-disrupt on a node', () => {
     const r = run(`  until: 20m
   disruption: {enabled: true}

@@ -42,6 +42,8 @@ export const DEFAULT_VALIDATION_MS = 15_000;
 export const REPLACEMENT_TIMEOUT_MS = 10 * 60_000;
 /** Pause before an eviction refused by a PDB is tried again. */
 export const EVICTION_RETRY_MS = 5_000;
+/** How long a "nothing to consolidate" answer stands without cluster changes. */
+export const CONSOLIDATED_TTL_MS = 5 * 60_000;
 export const DISRUPTED_TAINT = { key: 'karpenter.sh/disrupted', value: '', effect: 'NoSchedule' } as const;
 
 interface Command {
@@ -64,6 +66,11 @@ export class DisruptionLoop {
   private readonly lastPodEvent = new Map<string, number>();
   private readonly reportedDrift = new Set<string>();
   private validating = false;
+  /**
+   * After a pass that found nothing: the cluster state it saw and until when that
+   * answer holds (Karpenter's "consolidated" marker, refreshed at least every 5 min).
+   */
+  private idle: { readonly version: number; readonly pdbs: string; readonly until: number } | undefined;
 
   constructor(
     private readonly world: World,
@@ -102,6 +109,7 @@ export class DisruptionLoop {
   updatePool(pool: NodePool): void {
     this.pools = this.pools.map((p) => (p.name === pool.name ? pool : p));
     this.reportedDrift.clear();
+    this.idle = undefined;
   }
 
   private stampHash(node: Node): void {
@@ -148,7 +156,11 @@ export class DisruptionLoop {
       this.execute(d);
     }
     if (this.validating) return;
-    const { decision } = nextDisruption(this.input());
+    const input = this.input();
+    const state = { version: this.world.cluster.version, pdbs: JSON.stringify([...(input.pdbAllowances ?? [])]) };
+    if (this.idle && this.idle.version === state.version && this.idle.pdbs === state.pdbs && input.nowMs < this.idle.until) return;
+    const { decision } = nextDisruption(input);
+    this.idle = decision ? undefined : { ...state, until: this.nextQuietEnd(input.nowMs) };
     if (!decision) return;
     if (decision.reason === 'Drifted') {
       this.execute(decision);
@@ -162,6 +174,18 @@ export class DisruptionLoop {
       if ('invalid' in again) this.world.engine.record('DisruptionInvalidated', { reason: decision.reason, nodes: decision.nodes.join(','), message: again.invalid });
       else this.execute(again);
     });
+  }
+
+  /** When the answer "nothing to do" may change with no cluster change: a node's consolidateAfter passing, or 5 min. */
+  private nextQuietEnd(now: number): number {
+    let until = now + CONSOLIDATED_TTL_MS;
+    for (const info of this.world.cluster.nodeInfos()) {
+      const after = this.pools.find((p) => p.name === info.node.labels[LABEL_NODEPOOL])?.disruption.consolidateAfterSeconds;
+      if (after === undefined || after === null) continue;
+      const at = (this.lastPodEvent.get(info.node.name) ?? info.node.creation) + after * 1000;
+      if (at > now) until = Math.min(until, at);
+    }
+    return until;
   }
 
   /** A NodeDrifted event the first time each node is seen drifted (since the last NodePool change). */
