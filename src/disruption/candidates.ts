@@ -33,6 +33,12 @@ export interface CandidateInput {
   readonly uninitialized?: ReadonlySet<string>;
   /** PDB key → disruptions allowed now, as the disruption controller last synced them; computed from the cluster when absent. */
   readonly pdbAllowances?: ReadonlyMap<string, number>;
+  /**
+   * Drift in Karpenter v1: a NodePool with a terminationGracePeriod bounds how long
+   * do-not-disrupt pods and PDBs can hold a drain, so they do not keep its nodes from
+   * being candidates.
+   */
+  readonly terminationGracePeriodOverridesPods?: boolean;
 }
 
 export function isDaemonSetPod(pod: Pod): boolean {
@@ -96,9 +102,13 @@ export function findCandidates(input: CandidateInput): CandidateReport {
     if (input.uninitialized?.has(node.name)) { reject('node is not initialized'); continue; }
     if (node.annotations[DO_NOT_DISRUPT] === 'true') { reject(`disruption is blocked through the "${DO_NOT_DISRUPT}" annotation`); continue; }
     const pods = [...info.pods];
+    const reschedulable = reschedulablePods(pods);
+    if (input.terminationGracePeriodOverridesPods && pool.terminationGracePeriodSeconds !== null) {
+      candidates.push({ node, pool, reschedulable });
+      continue;
+    }
     const pinned = pods.find((p) => p.annotations[DO_NOT_DISRUPT] === 'true' && !isTerminal(p));
     if (pinned) { reject(`pod "${pinned.key}" has "${DO_NOT_DISRUPT}" annotation`); continue; }
-    const reschedulable = reschedulablePods(pods);
     const pdbPod = reschedulable.map((p) => ({ p, pdb: blockingPdb(cluster, allowances, p) })).find((x) => x.pdb !== undefined);
     if (pdbPod) { reject(`pdb "${pdbPod.pdb}" prevents pod evictions`); continue; }
     candidates.push({ node, pool, reschedulable });

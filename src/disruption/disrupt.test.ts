@@ -131,6 +131,12 @@ describe('drift', () => {
     ]);
     assert.equal(nextDisruption(input(c, v2)).decision, undefined);
   });
+  it('with a terminationGracePeriod, do-not-disrupt pods no longer keep a drifted node (the drain is bounded)', () => {
+    const withTgp = nodePool({ labels: { team: 'b' }, terminationGracePeriod: '1h' });
+    const c = clusterOf([hashed('a')], [boundPod('p1', 'a', '3', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })]);
+    assert.equal(drift(input(c, v2)), undefined);
+    assert.deepEqual(drift(input(c, withTgp))?.nodes, ['a']);
+  });
   it('comes after emptiness and before consolidation', () => {
     const c = clusterOf([hashed('a'), hashed('e')], [boundPod('p1', 'a', '3')]);
     assert.deepEqual(nextDisruption(input(c, v2)).decision?.nodes, ['e']);

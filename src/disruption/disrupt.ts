@@ -30,7 +30,7 @@ function replaceDecision(input: ConsolidationInput, cs: readonly Candidate[], re
  * nodes or on new nodes from the (current) NodePools — is replaced.
  */
 export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decision | undefined {
-  const { candidates } = findCandidates(input);
+  const { candidates } = findCandidates({ ...input, terminationGracePeriodOverridesPods: true });
   const drifted = candidates
     .filter((c) => driftReason(c.node, c.pool, c.node.annotations[NODEPOOL_HASH_ANNOTATION] ?? input.claimHashes?.get(c.node.name)) !== undefined)
     .sort((a, b) => a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));

@@ -15,7 +15,7 @@ export const CATALOG: readonly InstanceType[] = bundledInstanceTypes();
 type Spec = NodePoolManifest['spec'];
 
 /** A NodePool "default" with the given capacity types and disruption settings. */
-export function nodePool(o: { capacityTypes?: string[]; disruption?: Spec['disruption']; labels?: Record<string, string>; expireAfter?: string; requirements?: Spec['template']['spec']['requirements'] } = {}): NodePool {
+export function nodePool(o: { capacityTypes?: string[]; disruption?: Spec['disruption']; labels?: Record<string, string>; expireAfter?: string; terminationGracePeriod?: string; requirements?: Spec['template']['spec']['requirements'] } = {}): NodePool {
   return compileNodePool({
     metadata: { name: 'default' },
     spec: {
@@ -25,6 +25,7 @@ export function nodePool(o: { capacityTypes?: string[]; disruption?: Spec['disru
           requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: o.capacityTypes ?? ['on-demand'] }, ...(o.requirements ?? [])],
           nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
           ...(o.expireAfter ? { expireAfter: o.expireAfter } : {}),
+          ...(o.terminationGracePeriod ? { terminationGracePeriod: o.terminationGracePeriod } : {}),
         },
       },
       disruption: o.disruption ?? { budgets: [{ nodes: '100%' }] },

@@ -104,6 +104,27 @@ describe('disruption loop', () => {
     assert.match(String(on.events.find((e) => e.type === 'Disrupting')!['replacements']), /\/spot$/);
   });
 
+  it('an expiring node waits for its do-not-disrupt pod, until the NodePool\'s terminationGracePeriod', () => {
+    const pinned = `
+  - apiVersion: v1
+    kind: Pod
+    metadata: {name: batch, annotations: {karpenter.sh/do-not-disrupt: "true"}}
+    spec: {nodeName: n0, terminationGracePeriodSeconds: 30, containers: [{name: c, image: b, resources: {requests: {cpu: 100m}}}]}`;
+    const scenario = (tgp: string) => `  until: 20m
+  disruption: {enabled: true}
+  objects:${pool('{budgets: [{nodes: "100%"}]}', `\n          expireAfter: 10m${tgp}`)}${nodes(1)}${pinned}
+  expect:
+  - disruptions: {reason: Expired, max: 1}`;
+    const waits = run(scenario(''));
+    assert.ok(waits.events.some((e) => e.type === 'NodeExpired'));
+    assert.deepEqual(disrupted(waits), []);
+    const bounded = run(scenario('\n          terminationGracePeriod: 2m'));
+    // The drain starts once the replacement is up; 2 min later the pod is deleted anyway and gets its 30 s.
+    const drainFrom = bounded.events.find((e) => e.type === 'ReplacementsInitialized')!.t;
+    const gone = bounded.events.find((e) => e.type === 'NodeDisrupted')!.t - drainFrom;
+    assert.ok(gone >= 150_000 && gone <= 155_000, `deleted ${gone} ms after the drain started`);
+  });
+
   it('honours karpenter.sh/do-not-disrupt on a node', () => {
     const r = run(`  until: 20m
   disruption: {enabled: true}
