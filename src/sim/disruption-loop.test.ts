@@ -78,6 +78,11 @@ describe('disruption loop', () => {
   - at: 1m
     availableReplicas: {deployment: web, min: 5, throughout: true}`);
     assert.ok(r.final.nodes.length <= 2, `${r.final.nodes.length} nodes left`);
+    // Every evicted pod is accounted for: the pod standing in for it, on another node.
+    const evicted = r.events.filter((e) => e.type === 'DisruptionEviction').map((e) => e['pod']);
+    const placed = r.events.filter((e) => e.type === 'DisruptedPodPlaced');
+    assert.deepEqual(placed.map((e) => e['evicted']).sort(), [...evicted].sort());
+    for (const e of placed) assert.notEqual(e['node'], e['from']);
   });
 
   it('waits consolidateAfter from the last pod event, then consolidates within a poll and the 15 s check', () => {

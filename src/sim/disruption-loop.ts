@@ -65,6 +65,8 @@ export class DisruptionLoop {
   private readonly claimHashes = new Map<string, string>();
   private readonly lastPodEvent = new Map<string, number>();
   private readonly reportedDrift = new Set<string>();
+  /** Controller uid → pods evicted by a disruption whose stand-in has not been placed yet, oldest first. */
+  private readonly awaitingStandIn = new Map<string, { pod: string; node: string; predicted: string }[]>();
   private validating = false;
   /**
    * After a pass that found nothing: the cluster state it saw and until when that
@@ -89,7 +91,10 @@ export class DisruptionLoop {
     world.onChange((c) => {
       const now = world.engine.now;
       if (c.kind === 'podAdded' && c.pod.nodeName) this.lastPodEvent.set(c.pod.nodeName, now);
-      if (c.kind === 'podUpdated' && c.old.nodeName !== c.pod.nodeName && c.pod.nodeName) this.lastPodEvent.set(c.pod.nodeName, now);
+      if (c.kind === 'podUpdated' && c.old.nodeName !== c.pod.nodeName && c.pod.nodeName) {
+        this.lastPodEvent.set(c.pod.nodeName, now);
+        this.reportStandIn(c.pod);
+      }
       if (c.kind === 'podDeleted' && c.pod.nodeName) {
         this.lastPodEvent.set(c.pod.nodeName, now);
         const cmd = this.disrupting.get(c.pod.nodeName);
@@ -283,11 +288,24 @@ export class DisruptionLoop {
         continue;
       }
       if (this.evictions.evict(p.key, `Disrupted:${cmd.decision.reason}`).allowed) {
-        const predicted = target.get(p.key);
-        world.engine.record('DisruptionEviction', { node: nodeName, pod: p.key, reason: cmd.decision.reason, predictedNode: predicted === undefined ? 'none' : (cmd.launchedAs.get(predicted) ?? predicted) });
+        const at = target.get(p.key);
+        const predicted = at === undefined ? 'none' : (cmd.launchedAs.get(at) ?? at);
+        world.engine.record('DisruptionEviction', { node: nodeName, pod: p.key, reason: cmd.decision.reason, predictedNode: predicted });
+        const owner = p.ownerReferences.find((r) => r.controller)?.uid;
+        if (owner !== undefined) this.awaitingStandIn.set(owner, [...(this.awaitingStandIn.get(owner) ?? []), { pod: p.key, node: nodeName, predicted }]);
       } else retry = true;
     }
     if (retry) world.engine.after(EVICTION_RETRY_MS, 'disruption-evict-retry', () => this.drain(cmd, nodeName));
+  }
+
+  /** Where an evicted pod went: its controller's next pod to be bound stands in for it. */
+  private reportStandIn(pod: Pod): void {
+    const owner = pod.ownerReferences.find((r) => r.controller)?.uid;
+    const waiting = owner === undefined ? undefined : this.awaitingStandIn.get(owner);
+    const evicted = waiting?.shift();
+    if (!evicted) return;
+    if (waiting!.length === 0) this.awaitingStandIn.delete(owner!);
+    this.world.engine.record('DisruptedPodPlaced', { evicted: evicted.pod, from: evicted.node, pod: pod.key, node: pod.nodeName, predictedNode: evicted.predicted });
   }
 
   private finish(cmd: Command, nodeName: string): void {

@@ -33,6 +33,7 @@ const TIMELINE = new Set([
   'DisruptionFailed',
   'ReplacementsInitialized',
   'DisruptionEviction',
+  'DisruptedPodPlaced',
   'NodeDisrupted',
 ]);
 
