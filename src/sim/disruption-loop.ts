@@ -251,10 +251,9 @@ export class DisruptionLoop {
 
   private checkReplacements(cmd: Command): void {
     if (cmd.phase !== 'replacing') return;
-    const pending = cmd.replacements.filter((n) => {
-      const i = this.cloud.instances.get(n);
-      return i !== undefined && i.state !== 'terminated' && !i.initialized;
-    });
+    const instances = cmd.replacements.map((n) => this.cloud.instances.get(n));
+    if (cmd.decision.reason !== 'Expired' && instances.some((i) => i?.state === 'terminated')) return this.abandon(cmd, 'a replacement was terminated before it initialized');
+    const pending = instances.filter((i) => i !== undefined && i.state !== 'terminated' && !i.initialized);
     if (pending.length > 0) return;
     this.world.engine.record('ReplacementsInitialized', { nodes: cmd.decision.nodes.join(','), replacements: cmd.replacements.join(',') });
     this.startDrain(cmd);
