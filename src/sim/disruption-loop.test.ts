@@ -130,6 +130,36 @@ describe('disruption loop', () => {
     assert.ok(gone >= 150_000 && gone <= 155_000, `deleted ${gone} ms after the drain started`);
   });
 
+  it('drops a drift replacement whose new node is terminated before it initializes, untainting the old node', () => {
+    const template = `
+          startupTaints: [{key: example.com/agent, effect: NoSchedule}]`;
+    const scenario = (steps: string) => `  until: 6m
+  disruption: {enabled: true}
+  timing: {startupTaints: 3m}
+  objects:${pool('{budgets: [{nodes: "1"}]}', template)}${app(1, '1')}
+  steps:
+  - at: 5m
+    updateNodePool:
+      metadata: {name: default}
+      spec:
+        template:
+          metadata: {labels: {generation: "2"}}
+          spec:
+            requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}]
+            nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}${template}
+        disruption: {budgets: [{nodes: "1"}]}${steps}`;
+    const first = run(scenario(''));
+    const launched = first.events.find((e) => e.type === 'Disrupting')!;
+    const replacement = String(launched['replacements']).split(':')[0]!;
+    const registered = first.events.find((e) => e.type === 'NodeAdded' && e['node'] === replacement)!;
+    const r = run(scenario(`\n  - at: ${(registered.t + 10_000) / 1000}s\n    terminateNode: {node: ${replacement}}`));
+    const failed = r.events.find((e) => e.type === 'DisruptionFailed');
+    assert.match(String(failed?.['message']), /terminated before it initialized/);
+    const old = String(launched['nodes']);
+    assert.ok(r.final.nodes.some((n) => n.name === old));
+    assert.ok(r.events.some((e) => e.type === 'NodeUpdated' && e['node'] === old && e['reason'] === 'DisruptionTaintRemoved' && e.t === failed!.t));
+  });
+
   it('honours karpenter.sh/do-not-disrupt on a node', () => {
     const r = run(`  until: 20m
   disruption: {enabled: true}

@@ -101,9 +101,11 @@ export class DisruptionLoop {
         if (cmd?.phase === 'draining') world.engine.at(now, 'disruption-drain', () => this.drain(cmd, c.pod.nodeName));
       }
       if (c.kind === 'nodeAdded') this.stampHash(c.node);
-      if (c.kind === 'nodeAdded' || c.kind === 'nodeUpdated') {
+      // A replacement registered, changed (startup taints gone) or lost its instance.
+      const changed = c.kind === 'nodeAdded' || c.kind === 'nodeUpdated' ? c.node.name : c.kind === 'kubelet' ? c.node : undefined;
+      if (changed !== undefined) {
         for (const cmd of new Set(this.disrupting.values())) {
-          if (cmd.phase === 'replacing' && cmd.replacements.includes(c.node.name)) world.engine.at(now, 'disruption-replacement', () => this.checkReplacements(cmd));
+          if (cmd.phase === 'replacing' && cmd.replacements.includes(changed)) world.engine.at(now, 'disruption-replacement', () => this.checkReplacements(cmd));
         }
       }
     });
