@@ -4,7 +4,9 @@
 // replace with one strictly cheaper node). Every decision is validated by running
 // the real scheduler over the displaced pods on a copy of the cluster without the
 // candidates — with their affinity, anti-affinity and spread constraints — and, for
-// the pods that fit nowhere, the provisioner's planner on that copy.
+// the pods that fit nowhere, the provisioner's planner on that copy; a replacement is
+// then checked once more with the new node in the cluster, as kube-scheduler will
+// place the evicted pods once it is up.
 
 import type { ClusterState } from '../cluster/state.js';
 import type { Node } from '../model/node.js';
@@ -88,6 +90,7 @@ const MULTI_NODE_LIMIT = 100;
 export const MIN_SPOT_TO_SPOT_OPTIONS = 15;
 
 interface Removal {
+  /** Where the pods land when no new node is needed (empty otherwise: placeWithReplacements predicts those). */
   readonly moves: DisplacedPod[];
   /** New claims the planner needed for the pods that fit on no remaining node. */
   readonly claims: NodeClaimPlan[];
