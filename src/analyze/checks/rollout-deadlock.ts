@@ -116,7 +116,7 @@ function strategyText(run: ScenarioRun, w: WorkloadSummary & { kind: RolloutKind
   return `maxSurge ${String(ru?.maxSurge ?? 0)}, maxUnavailable ${String(ru?.maxUnavailable ?? 1)}`;
 }
 
-function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): { message: string; evidence: string[]; stuckPod?: Pod } {
+function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): { message: string; evidence: string[] } {
   const { run, progress: p, startedAt } = o;
   const failures = failureMessages(run, startedAt);
   const stuck = p.pods.find((pod) => !pod.terminating && !pod.nodeName && failures.has(pod.key));
@@ -140,7 +140,7 @@ function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome):
   const why = stuck
     ? `: pod ${stuck.key} of the new template cannot be scheduled (${shortMessage(failures.get(stuck.key)!.message)})${antiAffinityHint(w, run, failures.get(stuck.key)!.message)}`
     : `: ${p.available} of ${p.desired} replicas available`;
-  return { message: `${what} (stuck at ${p.updated}/${p.desired} replicas updated)${why}`, evidence, ...(stuck ? { stuckPod: stuck } : {}) };
+  return { message: `${what} (stuck at ${p.updated}/${p.desired} replicas updated)${why}`, evidence };
 }
 
 /**
