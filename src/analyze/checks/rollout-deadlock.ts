@@ -21,7 +21,7 @@ import { baseline, sharedWhatIf } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
-export const ROLLOUT_AT_MS = 60_000;
+const ROLLOUT_AT_MS = 60_000;
 /** How long a rollout is given at first: past the default progressDeadlineSeconds (10 min) and a node launch. */
 const WATCH_MS = 30 * 60_000;
 /** A rollout with no pod turning ready for this long is stuck. */
@@ -30,7 +30,7 @@ const MAX_WATCH_MS = 12 * 3600_000;
 /** Zones tried for the "one more node" fix. */
 const MAX_ZONES_TRIED = 3;
 
-export const ROLLOUT_KINDS: readonly RolloutKind[] = ['Deployment', 'StatefulSet', 'DaemonSet'];
+const ROLLOUT_KINDS: readonly RolloutKind[] = ['Deployment', 'StatefulSet', 'DaemonSet'];
 
 export interface RolloutOutcome {
   readonly run: ScenarioRun;
