@@ -2,6 +2,7 @@
 // and maps failures to exit codes (0 done, 1 findings, 2 bad input or usage).
 
 import { Command, CommanderError } from 'commander';
+import { registerCheck } from './check.js';
 import { registerExplain } from './explain.js';
 import { registerProvision } from './provision.js';
 import { registerSchedule } from './schedule.js';
@@ -19,6 +20,7 @@ registerSchedule(program);
 registerExplain(program);
 registerProvision(program);
 registerSimulate(program);
+registerCheck(program);
 registerServe(program);
 
 try {

@@ -14,7 +14,7 @@ import { LABEL_CAPACITY_TYPE, type DisruptionReason, type NodePool } from '../mo
 import type { Pod } from '../model/pod.js';
 import { LABEL_INSTANCE_TYPE, type InstanceType } from '../provisioner/catalog/types.js';
 import { launchedNode } from '../provisioner/launched-node.js';
-import { planProvisioning, type NodeClaimPlan } from '../provisioner/plan.js';
+import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../provisioner/plan.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { remainingDisruptions } from './budgets.js';
@@ -160,14 +160,14 @@ export function placeWithReplacements(input: ConsolidationInput, candidates: rea
 }
 
 /** Cheapest offering per instance type, in price order, among `offerings` (already cheapest first). */
-export function cheapestPerType(offerings: NonNullable<NodeClaimPlan['offerings']>): { instanceType: string; capacityType: string; price: number }[] {
+export function cheapestPerType(offerings: NonNullable<NodeClaimPlan['offerings']>): ClaimOffering[] {
   const seen = new Set<string>();
   return offerings.filter((o) => !seen.has(o.instanceType) && seen.add(o.instanceType));
 }
 
-export function toReplacement(claim: NodeClaimPlan, options: readonly { instanceType: string; capacityType: string; price: number }[]): Replacement {
+export function toReplacement(claim: NodeClaimPlan, options: readonly ClaimOffering[]): Replacement {
   const best = options[0]!;
-  return { nodePool: claim.nodePool, zone: claim.zone, capacityType: best.capacityType, instanceType: best.instanceType, pricePerHour: best.price, instanceTypeOptions: options.map((o) => o.instanceType), pods: claim.pods };
+  return { nodePool: claim.nodePool, zone: best.zone, capacityType: best.capacityType, instanceType: best.instanceType, pricePerHour: best.price, instanceTypeOptions: options.map((o) => o.instanceType), pods: claim.pods };
 }
 
 export type CommandResult = { readonly decision: Decision } | { readonly unconsolidatable: string };
@@ -192,7 +192,7 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
   const offerings = claim.offerings ?? [];
   const allSpot = candidates.every((c) => c.node.labels[LABEL_CAPACITY_TYPE] === 'spot');
   const canBeSpot = offerings.some((o) => o.capacityType === 'spot');
-  let options: { instanceType: string; capacityType: string; price: number }[];
+  let options: ClaimOffering[];
   if (allSpot && canBeSpot) {
     if (!input.replacement?.spotToSpot) return { unconsolidatable: "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node" };
     options = cheapestPerType(offerings.filter((o) => o.capacityType === 'spot')).filter((o) => o.price < candidatePrice);

@@ -12,6 +12,7 @@ import { compileNodePool, nodePoolErrors, type NodePool, type NodePoolManifest }
 import { compileLabelSelector } from '../model/selector.js';
 import type { Action, Check, Expectation, PodSelection, ScenarioSpec, Step } from '../sim/scenario-spec.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
+import { compileDescheduler, deschedulerSchema } from './scenario-descheduler.js';
 import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';
 import { nodePoolSchema } from './nodepool-schema.js';
 import { issueMessage, labelSelector, nodeSchema } from './schemas.js';
@@ -97,6 +98,7 @@ export const scenarioSchema = z
           .partial()
           .strict()
           .optional(),
+        descheduler: deschedulerSchema(duration).optional(),
         steps: z.array(stepSchema).optional(),
         expect: z.array(expectSchema).optional(),
       })
@@ -210,6 +212,7 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
       nodeReadyMs: ms(timing.nodeReady),
       startupTaintMs: ms(timing.startupTaints),
     }),
+    ...(spec.descheduler ? { descheduler: compileDescheduler(spec.descheduler, ['spec', 'descheduler'], toMs) } : {}),
     steps,
     expect,
   };

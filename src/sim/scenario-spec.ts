@@ -3,6 +3,7 @@
 // The YAML form (berth.dev/v1alpha1 Scenario) is parsed by io/scenario.ts.
 
 import type { DecisionReason } from '../disruption/consolidate.js';
+import type { DeschedulerPolicy } from '../disruption/deschedule/policy.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Selector } from '../model/selector.js';
@@ -76,6 +77,13 @@ export interface ScenarioTiming {
   readonly startupTaintMs?: number;
 }
 
+/** The descheduler loop: on or off, how often it runs, what it does. */
+export interface ScenarioDescheduler {
+  readonly enabled: boolean;
+  readonly intervalMs: number;
+  readonly policy: DeschedulerPolicy;
+}
+
 export interface ScenarioSpec {
   readonly name: string;
   readonly seed: number;
@@ -85,6 +93,7 @@ export interface ScenarioSpec {
   /** Karpenter's disruption loop: consolidation, drift and expiry. */
   readonly disruption?: { readonly enabled: boolean; readonly spotToSpotConsolidation: boolean; readonly pollIntervalMs?: number; readonly validationDelayMs?: number };
   readonly timing: ScenarioTiming;
+  readonly descheduler?: ScenarioDescheduler;
   readonly steps: readonly Step[];
   readonly expect: readonly Expectation[];
 }

@@ -1,7 +1,8 @@
 // Wires one simulated cluster together: engine, world, kubelet-like pod
 // lifecycle, node lifecycle with taint eviction and pod garbage collection, the
-// scheduler loop for one profile, the workload controllers, and — when NodePools
-// are given — the simulated cloud and Karpenter's provisioning loop.
+// scheduler loop for one profile, the workload controllers, the descheduler when
+// given a policy, and — when NodePools are given — the simulated cloud and
+// Karpenter's provisioning loop.
 // Subscription order is fixed here, so every run hears each change in the same
 // order.
 
@@ -14,6 +15,7 @@ import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
 import { DaemonSetController } from './controllers/daemonset.js';
 import { DeploymentController } from './controllers/deployment.js';
 import { DisruptionController } from './controllers/disruption.js';
+import { DeschedulerLoop, type DeschedulerOptions } from './descheduler-loop.js';
 import { DisruptionLoop, type DisruptionLoopOptions } from './disruption-loop.js';
 import { ReplicaSetController } from './controllers/replicaset.js';
 import { StatefulSetController } from './controllers/statefulset.js';
@@ -39,6 +41,8 @@ export interface SimulationOptions {
   readonly launchTiming?: (instanceType: string) => LaunchTiming;
   /** Karpenter's disruption loop (consolidation, drift, expiry) over the provisioner's NodePools; needs `provisioner`. */
   readonly nodeDisruption?: Pick<DisruptionLoopOptions, 'spotToSpot' | 'pollMs' | 'validationMs'>;
+  /** The descheduler's policy and interval; no descheduling without it. */
+  readonly descheduler?: DeschedulerOptions;
 }
 
 export interface Simulation {
@@ -55,6 +59,7 @@ export interface Simulation {
   readonly daemonSets: DaemonSetController;
   readonly disruption: DisruptionController;
   readonly nodeDisruption: DisruptionLoop | undefined;
+  readonly descheduler: DeschedulerLoop | undefined;
 }
 
 export function createSimulation(cluster: ClusterState, opts: SimulationOptions = {}): Simulation {
@@ -90,5 +95,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   const p = opts.provisioner;
   const nodeDisruption = provisioner && p && opts.nodeDisruption ? new DisruptionLoop(world, cloud, provisioner, disruption, { ...opts.nodeDisruption, pools: p.pools, instanceTypes: p.instanceTypes, config, ...(p.daemonSetPods ? { daemonSetPods: p.daemonSetPods } : {}) }) : undefined;
   nodeDisruption?.start();
-  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption, nodeDisruption };
+  const descheduler = opts.descheduler ? new DeschedulerLoop(world, disruption, config, opts.descheduler) : undefined;
+  descheduler?.start();
+  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption, nodeDisruption, descheduler };
 }
