@@ -228,7 +228,10 @@ class Planner {
     if (taint) return { reason: `did not tolerate taint ${taint.key}=${taint.value}:${taint.effect}` };
     const podZones = podReqs.get(LABEL_ZONE);
     const zones = claim.zones().filter((z) => podZones.has(z));
-    if (zones.length === 0 || !this.zoneTopology.fixesZone(pod)) {
+    const claimZone = claim.requirements.get(LABEL_ZONE);
+    const decided = claimZone.operator() === 'In' && claimZone.len() === 1;
+    // A claim whose zone is decided carries the zone label already.
+    if (zones.length === 0 || decided || !this.zoneTopology.fixesZone(pod)) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
       if (!status.isSuccess()) return { reason: status.message() };
       return claim.canAdd(pod, podReqs);
