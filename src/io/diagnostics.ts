@@ -22,7 +22,9 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** ['spec', 'containers', 0, 'resources', 'limits', 'nvidia.com/gpu'] → spec.containers[0].resources.limits[nvidia.com/gpu] */
 export function formatFieldPath(path: FieldPath): string {
   let out = '';
-  for (const seg of path) {
+  for (const whole of path) {
+    // A map key is user data (a label key can be megabytes): shown only as far as it identifies the field.
+    const seg = typeof whole === 'string' && whole.length > QUOTE_LIMIT ? `${whole.slice(0, QUOTE_LIMIT)}…` : whole;
     if (typeof seg === 'number') out += `[${seg}]`;
     else if (IDENTIFIER.test(seg)) out += out === '' ? seg : `.${seg}`;
     else out += `[${seg}]`;
@@ -30,12 +32,24 @@ export function formatFieldPath(path: FieldPath): string {
   return out;
 }
 
-/** `file:line:column: <kind> <ns/name>: <field.path>: <message>`, leaving out the parts a diagnostic does not have. */
+/** How much of a quoted value or a map key a message shows: enough to find it, never a whole file. */
+export const QUOTE_LIMIT = 60;
+/** An object is "Kind ns/name"; a name longer than the API's 253 characters is cut past that. */
+const OBJECT_LIMIT = 300;
+
+/** Cuts every double-quoted string in a message longer than QUOTE_LIMIT (a 10 MB label value, minified JSON, garbage). */
+export function clipQuotes(message: string): string {
+  return message.replace(/"((?:[^"\\]|\\.)*)"/g, (whole, body: string) => (body.length > QUOTE_LIMIT ? `"${body.slice(0, QUOTE_LIMIT)}…"` : whole));
+}
+
+
+
+/** `file:line:column: <kind> <ns/name>: <field.path>: <message>`, leaving out the parts a diagnostic does not have; long quoted values are cut. */
 export function formatDiagnostic(d: Diagnostic): string {
   const parts = [`${d.file}:${d.line}:${d.column}`];
-  if (d.object) parts.push(d.object);
+  if (d.object) parts.push(d.object.length > OBJECT_LIMIT ? `${d.object.slice(0, OBJECT_LIMIT)}…` : d.object);
   if (d.field) parts.push(d.field);
-  parts.push(d.message);
+  parts.push(clipQuotes(d.message));
   return parts.join(': ');
 }
 

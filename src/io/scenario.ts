@@ -13,6 +13,7 @@ import type { Action, Check, Expectation, PodSelection, ScenarioSpec, Step } fro
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
 import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';
 import { issueMessage, labelSelector, nodeSchema } from './schemas.js';
+import { MAX_GENERATED_PODS } from './workloads.js';
 import { parseSource, type SourceDocument, type SourceInput } from './yaml-source.js';
 
 const duration = z.string().superRefine((v, ctx) => {
@@ -31,7 +32,7 @@ const selection = { selector: labelSelector, namespace: z.string().min(1).option
 const workloadRef = z.string().min(1);
 
 const actions = {
-  scale: z.object({ deployment: workloadRef.optional(), statefulSet: workloadRef.optional(), replicaSet: workloadRef.optional(), replicas: count }).strict(),
+  scale: z.object({ deployment: workloadRef.optional(), statefulSet: workloadRef.optional(), replicaSet: workloadRef.optional(), replicas: count.max(MAX_GENERATED_PODS) }).strict(),
   rollout: z.object({ deployment: workloadRef.optional(), statefulSet: workloadRef.optional(), daemonSet: workloadRef.optional(), image: z.string().min(1).optional(), container: z.string().min(1).optional() }).strict(),
   failNode: nodeRef,
   recoverNode: nodeRef,

@@ -59,6 +59,8 @@ const str = z.string();
 export const int = z.int({
   error: (iss) => (iss.code === 'invalid_type' && iss.input !== undefined ? `Invalid type: expected integer, got ${describeValue(iss.input)}` : undefined),
 });
+/** int32 fields (replicas, minReadySeconds): the API server refuses larger numbers when it decodes them. */
+export const int32 = int.max(2147483647);
 const bool = z.boolean();
 export const strMap = z.record(z.string(), z.string());
 export const strList = z.array(z.string());
@@ -275,14 +277,14 @@ export const serviceSchema = z.object({
 export const replicationControllerSchema = z.object({
   apiVersion: str.optional(),
   metadata,
-  spec: z.object({ replicas: int.min(0).optional(), selector: strMap.optional(), template: podTemplate.optional() }).optional(),
+  spec: z.object({ replicas: int32.min(0).optional(), selector: strMap.optional(), template: podTemplate.optional() }).optional(),
 }) satisfies z.ZodType<Omit<ReplicationControllerManifest, 'kind'>>;
 
 const workloadSpec = {
-  replicas: int.min(0).optional(),
+  replicas: int32.min(0).optional(),
   selector: labelSelector,
   template: podTemplate,
-  minReadySeconds: int.min(0).optional(),
+  minReadySeconds: int32.min(0).optional(),
 };
 
 // apps/v1 validation of rolling-update bounds: a non-negative integer or a percentage up to 100%.

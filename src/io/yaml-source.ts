@@ -4,7 +4,7 @@
 
 import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document, type Pair, type Tags } from 'yaml';
 import type { FieldPath } from '../model/errors.js';
-import type { Diagnostic } from './diagnostics.js';
+import { clipQuotes, type Diagnostic } from './diagnostics.js';
 
 /** A named text: a file's path and contents, or "<stdin>" and what was piped in. */
 export interface SourceInput {
@@ -147,12 +147,6 @@ function tooDeepAt(doc: CST.Token): number | undefined {
 // YAML's printable set: go-yaml (what kubectl reads with) refuses any other character
 // anywhere in the stream, which is how binary data is told from text.
 const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
-
-/** The YAML library quotes the offending token; a long one (minified JSON, garbage) is cut so a message stays one short line. */
-const QUOTE_LIMIT = 60;
-function clipQuotes(message: string): string {
-  return message.replace(/"((?:[^"\\]|\\.)*)"/g, (whole, body: string) => (body.length > QUOTE_LIMIT ? `"${body.slice(0, QUOTE_LIMIT)}…"` : whole));
-}
 
 /** Splits a text into its documents; malformed documents become diagnostics with the parser's position. */
 export function parseSource(input: SourceInput): ParsedSource {

@@ -35,6 +35,8 @@ export interface RunOptions {
   readonly instanceTypes: readonly InstanceType[];
   /** Told the simulated time now and at the end, every few thousand events (a progress bar's feed). */
   readonly onProgress?: (nowMs: number, untilMs: number) => void;
+  /** Called with the simulation once it is built, before anything runs: where invariant checkers attach. */
+  readonly observe?: (sim: Simulation) => void;
 }
 
 const SETTLE_MS = 10 * 60_000;
@@ -82,6 +84,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
   const lastTime = Math.max(0, ...spec.steps.map((s) => s.at), ...spec.expect.map((e) => e.at ?? 0));
   const until = opts.untilMs ?? spec.untilMs ?? lastTime + SETTLE_MS;
   const armed = armExpectations(sim, spec.expect, rollouts);
+  opts.observe?.(sim);
   const progress = opts.onProgress;
   if (progress) {
     let events = 0;
