@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
+import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT } from '../sim/scenario-spec.js';
 import { InvalidArgumentError } from 'commander';
 import { loadSources } from '../io/load.js';
 import { readSources } from '../io/read-files.js';
@@ -37,6 +38,7 @@ function parseUntil(v: string): number {
   try {
     const ns = parseGoDuration(v);
     if (ns <= 0n) throw new InvalidArgumentError('must be a positive duration such as 30m or 2h');
+    if (ns > BigInt(MAX_SIMULATED_MS) * 1_000_000n) throw new InvalidArgumentError(`must be at most ${MAX_SIMULATED_TEXT}`);
     return Number(ns / 1_000_000n);
   } catch (e) {
     if (e instanceof DurationError) throw new InvalidArgumentError(e.message);
