@@ -277,7 +277,7 @@ export function fuzzCase(opts: { huge: boolean }): fc.Arbitrary<FuzzCase> {
       edits: fc.array(edit, { maxLength: 4 }),
       structural: fc.option(structural, { freq: 3, nil: undefined }),
       serialize: serializers,
-      damage: opts.huge ? fc.oneof({ weight: 200, arbitrary: textDamage }, { weight: 1, arbitrary: hugeDamage }) : textDamage,
+      damage: opts.huge ? fc.oneof({ weight: 1000, arbitrary: textDamage }, { weight: 1, arbitrary: hugeDamage }) : textDamage,
       explainPod: fc.constantFrom('p1', 'default/p2', 'missing', 'kube-system/p1', 'default/web-0'),
     })
     .map(({ command, edits, structural: s, serialize, damage, explainPod }) => {
