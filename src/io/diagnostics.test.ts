@@ -45,4 +45,13 @@ describe('formatDiagnostic keeps a line short whatever the input held', () => {
     const value = `a\\"${'b'.repeat(100)}`;
     assert.equal(formatDiagnostic({ severity: 'error', file: 'f', line: 1, column: 1, message: `got "${value}"` }), `f:1:1: got "${value.slice(0, 60)}…"`);
   });
+
+  test('a quoted value of 10 MB is cut without a regex running out of stack', () => {
+    const value = 'v'.repeat(10 * 2 ** 20);
+    assert.equal(formatDiagnostic({ severity: 'error', file: 'f', line: 1, column: 1, message: `Invalid value: "${value}": too long` }), `f:1:1: Invalid value: "${'v'.repeat(60)}…": too long`);
+  });
+
+  test('an unterminated quote is left as it is', () => {
+    assert.equal(formatDiagnostic({ severity: 'error', file: 'f', line: 1, column: 1, message: 'Unexpected token: "abc' }), 'f:1:1: Unexpected token: "abc');
+  });
 });

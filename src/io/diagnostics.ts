@@ -37,9 +37,24 @@ export const QUOTE_LIMIT = 60;
 /** An object is "Kind ns/name"; a name longer than the API's 253 characters is cut past that. */
 const OBJECT_LIMIT = 300;
 
-/** Cuts every double-quoted string in a message longer than QUOTE_LIMIT (a 10 MB label value, minified JSON, garbage). */
+/**
+ * Cuts every double-quoted string in a message longer than QUOTE_LIMIT (a 10 MB label
+ * value, minified JSON, garbage). A scan, not a regex: a regex over a quoted string of
+ * megabytes backtracks until V8 runs out of stack.
+ */
 export function clipQuotes(message: string): string {
-  return message.replace(/"((?:[^"\\]|\\.)*)"/g, (whole, body: string) => (body.length > QUOTE_LIMIT ? `"${body.slice(0, QUOTE_LIMIT)}…"` : whole));
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const open = message.indexOf('"', i);
+    if (open < 0) return out + message.slice(i);
+    let close = open + 1;
+    while (close < message.length && message[close] !== '"') close += message[close] === '\\' ? 2 : 1;
+    if (close >= message.length) return out + message.slice(i);
+    const body = message.slice(open + 1, close);
+    out += `${message.slice(i, open + 1)}${body.length > QUOTE_LIMIT ? `${body.slice(0, QUOTE_LIMIT)}…` : body}"`;
+    i = close + 1;
+  }
 }
 
 

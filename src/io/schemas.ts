@@ -16,6 +16,7 @@ import type {
   ServiceManifest,
   StatefulSetManifest,
 } from '../model/manifest.js';
+import { labelValueErrors, qualifiedNameErrors } from '../model/label-syntax.js';
 import type { PdbManifest } from '../model/pdb.js';
 import type { PriorityClassManifest } from '../model/priority.js';
 
@@ -83,12 +84,22 @@ const ownerReference = z.object({
   controller: bool.optional(),
 });
 
+/** metadata.labels as the API server validates them (ValidateLabels): a bad key is reported at the map, a bad value at its key. */
+const labelMap = strMap.superRefine((labels, ctx) => {
+  for (const [k, v] of Object.entries(labels)) {
+    const keyErrs = qualifiedNameErrors(k);
+    if (keyErrs.length > 0) ctx.addIssue({ code: 'custom', path: [], message: `Invalid value: ${JSON.stringify(k)}: ${keyErrs.join('; ')}` });
+    const valueErrs = labelValueErrors(v);
+    if (valueErrs.length > 0) ctx.addIssue({ code: 'custom', path: [k], message: `Invalid value: ${JSON.stringify(v)}: ${valueErrs.join('; ')}` });
+  }
+});
+
 export const objectMeta = z.object({
   name: str.optional(),
   generateName: str.optional(),
   namespace: str.optional(),
   uid: str.optional(),
-  labels: strMap.optional(),
+  labels: labelMap.optional(),
   annotations: strMap.optional(),
   creationTimestamp: str.optional(),
   deletionTimestamp: str.optional(),
