@@ -10,22 +10,26 @@ import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { compileNode } from '../model/node.js';
 import { compileNodePool, nodePoolErrors, type NodePool, type NodePoolManifest } from '../model/nodepool.js';
 import { compileLabelSelector } from '../model/selector.js';
-import type { Action, Check, Expectation, PodSelection, ScenarioSpec, Step } from '../sim/scenario-spec.js';
+import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type Action, type Check, type Expectation, type PodSelection, type ScenarioSpec, type Step } from '../sim/scenario-spec.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
 import { compileDescheduler, deschedulerSchema } from './scenario-descheduler.js';
 import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';
 import { nodePoolSchema } from './nodepool-schema.js';
 import { issueMessage, labelSelector, nodeSchema } from './schemas.js';
+import { MAX_GENERATED_PODS } from './workloads.js';
 import { parseSource, type SourceDocument, type SourceInput } from './yaml-source.js';
 
 const duration = z.string().superRefine((v, ctx) => {
   try {
-    if (parseGoDuration(v) < 0n) ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: must not be negative` });
+    const ns = parseGoDuration(v);
+    if (ns < 0n) ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: must not be negative` });
+    if (ns > BigInt(MAX_SIMULATED_MS) * 1_000_000n) ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: ${TOO_LONG}` });
   } catch (e) {
     if (!(e instanceof DurationError)) throw e;
     ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: ${e.message}` });
   }
 });
+const TOO_LONG = `must be at most ${MAX_SIMULATED_TEXT}: a scenario simulates up to a year`;
 const toMs = (d: string) => Number(parseGoDuration(d) / 1_000_000n);
 
 const count = z.int().min(0);
@@ -34,7 +38,7 @@ const selection = { selector: labelSelector, namespace: z.string().min(1).option
 const workloadRef = z.string().min(1);
 
 const actions = {
-  scale: z.object({ deployment: workloadRef.optional(), statefulSet: workloadRef.optional(), replicaSet: workloadRef.optional(), replicas: count }).strict(),
+  scale: z.object({ deployment: workloadRef.optional(), statefulSet: workloadRef.optional(), replicaSet: workloadRef.optional(), replicas: count.max(MAX_GENERATED_PODS) }).strict(),
   rollout: z.object({ deployment: workloadRef.optional(), statefulSet: workloadRef.optional(), daemonSet: workloadRef.optional(), image: z.string().min(1).optional(), container: z.string().min(1).optional() }).strict(),
   failNode: nodeRef,
   recoverNode: nodeRef,
@@ -179,6 +183,7 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
       time = previous + parseDurationAt(m?.[1] ?? '', [...path, 'after']);
     }
     if (time < previous) throw new FieldError(`Invalid value: ${JSON.stringify(s.at)}: steps are in time order; the previous step is at ${previous / 1000}s`, [...path, 'at']);
+    if (time > MAX_SIMULATED_MS) throw new FieldError(`Invalid value: ${JSON.stringify(s.at ?? s.after)}: the step would run at ${time / 1000}s; steps ${TOO_LONG}`, [...path, s.at !== undefined ? 'at' : 'after']);
     previous = time;
     const name = names[0]!;
     steps.push({ at: time, action: compileAction(name, s, [...path, name], time), source: at(path) });

@@ -9,6 +9,14 @@ import type { NodePool } from '../model/nodepool.js';
 import type { Selector } from '../model/selector.js';
 import type { CapacityType } from '../provisioner/catalog/types.js';
 
+/**
+ * The longest simulated time a scenario may ask for (one year). The node lifecycle
+ * checks every node each 5 s, so a run costs time in proportion to its length even
+ * when nothing happens; a typo such as until: 999999h would otherwise run for days.
+ */
+export const MAX_SIMULATED_MS = 8760 * 3_600_000;
+export const MAX_SIMULATED_TEXT = '8760h (one year)';
+
 export type ScalableKind = 'Deployment' | 'StatefulSet' | 'ReplicaSet';
 export type RolloutKind = 'Deployment' | 'StatefulSet' | 'DaemonSet';
 
