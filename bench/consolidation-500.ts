@@ -1,27 +1,73 @@
-// One-off: a 500-node underutilized cluster (one 1-cpu pod per 4-cpu node, $0.192/h each);
-// consolidation passes are applied until none is proposed.
+// A 500-node underutilized cluster, consolidated as Karpenter would until nothing is
+// left to do: `npx tsx bench/consolidation-500.ts [--spot-to-spot]`.
+//
+// Nodes come from the bundled catalog in three zones: 380 m5.xlarge running one or two
+// small pods, 100 oversized m5.4xlarge running one 1.5-cpu pod (replace opportunities:
+// nothing else has room once the small nodes are packed), 20 m5.xlarge spot nodes. 60
+// of the pods carry required hostname anti-affinity, 90 a DoNotSchedule zone spread.
+// Every consolidation decision (emptiness, multi-node, single-node delete or replace)
+// is applied at once; the loop ends when a pass proposes nothing. Prints nodes and $/h
+// before and after, the decisions by kind, and the wall time.
+
+import { performance } from 'node:perf_hooks';
 import { ClusterState } from '../src/cluster/state.js';
-import { compileNode } from '../src/model/node.js';
+import { applyDecision, consolidate, replacementNode } from '../src/disruption/consolidate.js';
+import { catalogPrices } from '../src/disruption/pricing.js';
+import { LABEL_ZONE } from '../src/model/node.js';
 import { compileNodePool } from '../src/model/nodepool.js';
 import { compilePod } from '../src/model/pod.js';
-import { applyDecision, consolidate } from '../src/disruption/consolidate.js';
+import { bundledInstanceTypes } from '../src/provisioner/catalog/catalog.js';
+import { launchedNode } from '../src/provisioner/launched-node.js';
 
-const PRICE = 0.192;
-const c = new ClusterState();
-const pool = compileNodePool({ metadata: { name: 'default' }, spec: { template: { spec: { requirements: [], nodeClassRef: { group: 'g', kind: 'K', name: 'd' } } }, disruption: { budgets: [{ nodes: '100%' }] } } });
+const spotToSpot = process.argv.includes('--spot-to-spot');
+const types = bundledInstanceTypes();
+const price = catalogPrices(types);
+const pool = compileNodePool({
+  metadata: { name: 'default' },
+  spec: {
+    template: { spec: { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand', 'spot'] }], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } } },
+    disruption: { budgets: [{ nodes: '100%' }] },
+  },
+});
+const ZONES = ['us-west-2a', 'us-west-2b', 'us-west-2c'];
+const typeOf = (name: string) => types.find((t) => t.name === name)!;
+
+const cluster = new ClusterState();
+let order = 0;
+function pod(name: string, node: string, cpu: string, kind: 'plain' | 'anti' | 'spread'): void {
+  const labels = { app: kind };
+  const spec = {
+    nodeName: node,
+    containers: [{ name: 'c', resources: { requests: { cpu, memory: '512Mi' } } }],
+    ...(kind === 'anti' ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' }] } } } : {}),
+    ...(kind === 'spread' ? { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: LABEL_ZONE, whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: labels } }] } : {}),
+  };
+  cluster.addPod({ ...compilePod({ metadata: { name, namespace: 'default', labels }, spec }, { order: order++ }), phase: 'Running' });
+}
 for (let i = 0; i < 500; i++) {
-  const name = `n${i}`;
-  c.addNode(compileNode({ metadata: { name, labels: { 'karpenter.sh/nodepool': 'default', 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': `z${i % 3}` } }, status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } } }, i));
-  c.addPod(compilePod({ metadata: { name: `p${i}`, namespace: 'default' }, spec: { nodeName: name, containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi' } } }] } }, { order: i }));
+  const name = `n${String(i).padStart(3, '0')}`;
+  const [type, capacityType] = i < 380 ? ['m5.xlarge', 'on-demand'] as const : i < 480 ? ['m5.4xlarge', 'on-demand'] as const : ['m5.xlarge', 'spot'] as const;
+  cluster.addNode(launchedNode(name, pool, typeOf(type), { zone: ZONES[i % 3]!, capacityType }, i));
+  if (i >= 380 && i < 480) pod(`big-${i}`, name, '1500m', 'plain');
+  else {
+    pod(`p-${i}`, name, '500m', i < 60 ? 'anti' : i < 150 ? 'spread' : 'plain');
+    if (i % 2 === 0 && i >= 150) pod(`q-${i}`, name, '250m', 'plain');
+  }
 }
-const before = c.numNodes;
+
+const cost = () => cluster.nodeInfos().reduce((s, info) => s + (price(info.node) ?? 0), 0);
+const before = { nodes: cluster.numNodes, cost: cost(), pods: [...cluster.pods()].length };
+const kinds = new Map<string, number>();
 const t0 = performance.now();
-let passes = 0;
-for (;;) {
-  const r = consolidate({ cluster: c, pools: [pool], nowMs: 1e12, pricePerHour: () => PRICE });
-  if (r.decisions.length === 0) break;
-  for (const d of r.decisions) applyDecision(c, d);
-  passes++;
+let replacements = 0;
+for (let pass = 0; ; pass++) {
+  const [d] = consolidate({ cluster, pools: [pool], nowMs: 1e12, pricePerHour: price, replacement: { instanceTypes: types, spotToSpot } }).decisions;
+  if (!d) break;
+  const key = `${d.reason}/${d.kind}${d.nodes.length > 1 ? ` x${d.nodes.length}` : ''}`;
+  kinds.set(key, (kinds.get(key) ?? 0) + 1);
+  applyDecision(cluster, d, d.replacements.map((r) => replacementNode(r, [pool], types, `r${replacements++}`, pass)));
 }
-const ms = performance.now() - t0;
-console.log(`nodes ${before} -> ${c.numNodes}, $/h ${(before * PRICE).toFixed(2)} -> ${(c.numNodes * PRICE).toFixed(2)}, ${passes} passes, ${ms.toFixed(0)} ms`);
+const seconds = (performance.now() - t0) / 1000;
+const boundAfter = [...cluster.pods()].filter((p) => p.nodeName).length;
+console.log(`nodes ${before.nodes} -> ${cluster.numNodes}, $/h ${before.cost.toFixed(2)} -> ${cost().toFixed(2)}, pods bound ${boundAfter}/${before.pods}, ${seconds.toFixed(1)} s wall`);
+console.log(`decisions: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}${spotToSpot ? ' (SpotToSpotConsolidation on)' : ''}`);

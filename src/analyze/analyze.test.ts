@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { analyze, hasErrors } from './analyze.js';
 import type { Check } from './check.js';
 import type { Finding, Severity } from './finding.js';
-import { contextOf, inputOf, nodesYaml } from './test-input.js';
+import { toJson } from './report.js';
+import { contextOf, fileText, inputOf, nodesYaml } from './test-input.js';
 
 const finding = (severity: Severity, rule: string, object: string): Finding => ({ severity, rule, object, message: `${rule} ${object}`, evidence: [], fix: [] });
 
@@ -22,5 +23,12 @@ describe('analyze', () => {
     );
     assert.equal(hasErrors(out), true);
     assert.equal(hasErrors(out.filter((f) => f.severity !== 'error')), false);
+  });
+
+  it('is deterministic: two analyses of the same manifests (loaded twice) give the same report', () => {
+    const once = () => JSON.stringify(toJson(analyze(contextOf(inputOf(fileText('examples/rolling-update-deadlock.yaml'))))));
+    const first = once();
+    assert.match(first, /rollout-deadlock/);
+    assert.equal(once(), first);
   });
 });

@@ -11,7 +11,7 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function compareFindings(a: Finding, b: Finding): number {
+function compareFindings(a: Finding, b: Finding): number {
   return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || byText(a.rule, b.rule) || byText(a.object, b.object) || byText(a.message, b.message);
 }
 

@@ -34,7 +34,7 @@ export function simulateWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
       steps: w.steps.map((s) => ({ ...s, source })),
       expect: (w.expect ?? []).map((e) => ({ ...e, source })),
     },
-    { instanceTypes: ctx.instanceTypes, ...(w.observe ? { onStart: w.observe } : {}) },
+    { instanceTypes: ctx.instanceTypes, ...(w.observe ? { observe: w.observe } : {}) },
   );
 }
 

@@ -27,14 +27,14 @@ export function registerCheck(program: Command): void {
     .option('-f, --filename <path>', 'workloads (Deployments, StatefulSets, DaemonSets, PDBs...), file, folder or - (repeatable)', collect, [])
     .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a `kubectl get nodes,pods,deploy,sts,ds,pdb -A -o yaml` dump (repeatable)', collect, [])
     .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')
-    .option('--provisioner <on|off>', 'let NodePools launch nodes in the simulations (default: on when the input has a NodePool)', parseSwitch)
+    .option('--provisioner <on|off>', 'let NodePools launch nodes in the simulations (default: on when the input has a dynamic NodePool)', parseSwitch)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
     .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; output: CheckOutput }) => {
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
       const { input } = await loadCluster([...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
-      const findings = analyze({ input, instanceTypes, provisioner: opts.provisioner ?? input.nodePools.length > 0, seed: opts.seed });
+      const findings = analyze({ input, instanceTypes, provisioner: opts.provisioner ?? input.nodePools.some((np) => np.replicas === null), seed: opts.seed });
       const out =
         opts.output === 'json'
           ? JSON.stringify(toJson(findings), null, 2)

@@ -7,7 +7,7 @@ import { readSources } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
 import type { ClusterState } from '../cluster/state.js';
-import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
+import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 
@@ -76,7 +76,7 @@ export async function loadConfig(path: string | undefined): Promise<SchedulerCon
 /** The catalog the provisioner plans from: the input's InstanceTypeCatalogs (required when --catalog names a file), else the bundled one. */
 export function instanceTypesOf(input: LoadedInput, catalogFlag: string | undefined): InstanceType[] {
   if (catalogFlag && input.catalogs.length === 0) throw new CliError(`berth: --catalog ${catalogFlag}: no InstanceTypeCatalog document in it`);
-  return input.catalogs.length > 0 ? input.catalogs.flat() : bundledInstanceTypes();
+  return catalogOrBundled(input.catalogs);
 }
 
 export function parseOutput(value: string): 'table' | 'json' {

@@ -4,12 +4,13 @@
 import { readFile } from 'node:fs/promises';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
+import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT } from '../sim/scenario-spec.js';
 import { InvalidArgumentError } from 'commander';
 import { loadSources } from '../io/load.js';
 import { readSources } from '../io/read-files.js';
 import { loadScenario } from '../io/scenario.js';
 import { DurationError, parseGoDuration } from '../model/go-duration.js';
-import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
+import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
 import { CliError, parseOutput, parseSeed, printDiagnostics } from './common.js';
@@ -37,6 +38,7 @@ function parseUntil(v: string): number {
   try {
     const ns = parseGoDuration(v);
     if (ns <= 0n) throw new InvalidArgumentError('must be a positive duration such as 30m or 2h');
+    if (ns > BigInt(MAX_SIMULATED_MS) * 1_000_000n) throw new InvalidArgumentError(`must be at most ${MAX_SIMULATED_TEXT}`);
     return Number(ns / 1_000_000n);
   } catch (e) {
     if (e instanceof DurationError) throw new InvalidArgumentError(e.message);
@@ -81,7 +83,7 @@ export function registerSimulate(program: Command): void {
       const bar = process.stderr.isTTY ? new SingleBar({ format: 'simulating {bar} {value}/{total} s simulated', stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
       let started = false;
       const run = runScenario(loaded.input, scenario.scenario.spec, {
-        instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(),
+        instanceTypes: catalogOrBundled(catalogs),
         ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
         ...(bar

@@ -29,6 +29,16 @@ export interface CandidateInput {
   readonly lastPodEventMs?: ReadonlyMap<string, number>;
   /** Nodes already being disrupted; they are neither candidates again nor usable targets. */
   readonly disrupting?: ReadonlySet<string>;
+  /** Nodes still launching or whose startup taints are not gone: never candidates yet. */
+  readonly uninitialized?: ReadonlySet<string>;
+  /** PDB key → disruptions allowed now, as the disruption controller last synced them; computed from the cluster when absent. */
+  readonly pdbAllowances?: ReadonlyMap<string, number>;
+  /**
+   * Drift in Karpenter v1: a NodePool with a terminationGracePeriod bounds how long
+   * do-not-disrupt pods and PDBs can hold a drain, so they do not keep its nodes from
+   * being candidates.
+   */
+  readonly terminationGracePeriodOverridesPods?: boolean;
 }
 
 export function isDaemonSetPod(pod: Pod): boolean {
@@ -78,7 +88,7 @@ export interface CandidateReport {
 export function findCandidates(input: CandidateInput): CandidateReport {
   const { cluster } = input;
   const pools = new Map(input.pools.map((p) => [p.name, p]));
-  const allowances = pdbAllowances(cluster);
+  const allowances = input.pdbAllowances ?? pdbAllowances(cluster);
   const candidates: Candidate[] = [];
   const rejected: Rejection[] = [];
   for (const info of cluster.nodeInfos()) {
@@ -89,11 +99,16 @@ export function findCandidates(input: CandidateInput): CandidateReport {
     const pool = pools.get(poolName);
     if (!pool) { reject(`nodepool "${poolName}" not found`); continue; }
     if (input.disrupting?.has(node.name)) { reject('node is already being disrupted'); continue; }
+    if (input.uninitialized?.has(node.name)) { reject('node is not initialized'); continue; }
     if (node.annotations[DO_NOT_DISRUPT] === 'true') { reject(`disruption is blocked through the "${DO_NOT_DISRUPT}" annotation`); continue; }
     const pods = [...info.pods];
+    const reschedulable = reschedulablePods(pods);
+    if (input.terminationGracePeriodOverridesPods && pool.terminationGracePeriodSeconds !== null) {
+      candidates.push({ node, pool, reschedulable });
+      continue;
+    }
     const pinned = pods.find((p) => p.annotations[DO_NOT_DISRUPT] === 'true' && !isTerminal(p));
     if (pinned) { reject(`pod "${pinned.key}" has "${DO_NOT_DISRUPT}" annotation`); continue; }
-    const reschedulable = reschedulablePods(pods);
     const pdbPod = reschedulable.map((p) => ({ p, pdb: blockingPdb(cluster, allowances, p) })).find((x) => x.pdb !== undefined);
     if (pdbPod) { reject(`pdb "${pdbPod.pdb}" prevents pod evictions`); continue; }
     candidates.push({ node, pool, reschedulable });
@@ -110,4 +125,23 @@ export function isConsolidatable(c: Candidate, nowMs: number, lastPodEventMs?: R
   if (after === null) return false;
   const last = lastPodEventMs?.get(c.node.name) ?? c.node.creation;
   return nowMs >= last + after * 1000;
+}
+
+/** Karpenter's eviction cost of a pod: 1, raised by priority and pod-deletion-cost, clamped to [-10, 10]. */
+export function evictionCost(pod: Pod): number {
+  let cost = 1 + pod.priority / 2 ** 25;
+  const deletionCost = Number(pod.annotations['controller.kubernetes.io/pod-deletion-cost'] ?? '');
+  if (Number.isFinite(deletionCost)) cost += deletionCost / 2 ** 27;
+  return Math.min(10, Math.max(-10, cost));
+}
+
+/**
+ * The cost of disrupting a candidate: its pods' eviction costs, scaled by the share
+ * of the node's lifetime left before expireAfter (nodes near expiry are cheap).
+ */
+export function disruptionCost(c: Candidate, nowMs: number): number {
+  const pods = c.reschedulable.reduce((s, p) => s + evictionCost(p), 0);
+  const ttl = c.pool.expireAfterSeconds;
+  const remaining = ttl === null ? 1 : Math.min(1, Math.max(0, 1 - (nowMs - c.node.creation) / (ttl * 1000)));
+  return pods * remaining;
 }

@@ -1,41 +1,81 @@
-// Consolidation decisions (Karpenter's emptiness, single- and multi-node
-// consolidation), each validated by running the real scheduler over the displaced
-// pods on a copy of the cluster without the candidate nodes.
-// Replacement with a cheaper new node is not implemented yet: decisions are deletes.
+// Consolidation decisions as Karpenter v1 makes them: emptiness, multi-node
+// consolidation (the longest cheapest-to-disrupt prefix of candidates that can go,
+// replaced by at most one new node) and single-node consolidation (delete, or
+// replace with one strictly cheaper node). Every decision is validated by running
+// the real scheduler over the displaced pods on a copy of the cluster without the
+// candidates — with their affinity, anti-affinity and spread constraints — and, for
+// the pods that fit nowhere, the provisioner's planner on that copy; a replacement is
+// then checked once more with the new node in the cluster, as kube-scheduler will
+// place the evicted pods once it is up.
 
 import type { ClusterState } from '../cluster/state.js';
 import type { Node } from '../model/node.js';
-import type { DisruptionReason, NodePool } from '../model/nodepool.js';
+import { LABEL_CAPACITY_TYPE, type DisruptionReason, type NodePool } from '../model/nodepool.js';
+import type { Pod } from '../model/pod.js';
+import { LABEL_INSTANCE_TYPE, type InstanceType } from '../provisioner/catalog/types.js';
+import { launchedNode } from '../provisioner/launched-node.js';
+import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../provisioner/plan.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { remainingDisruptions } from './budgets.js';
-import { findCandidates, isConsolidatable, type Candidate, type Rejection } from './candidates.js';
+import { disruptionCost, findCandidates, isConsolidatable, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster } from './cluster-copy.js';
 
 export interface DisplacedPod {
   readonly pod: string;
-  /** Where the scheduler predicts the pod lands. */
+  /** Where the scheduler predicts the pod lands; REPLACEMENT for the decision's new node. */
   readonly node: string;
 }
+
+/** Stands for the replacement node in predicted placements until it has a name. */
+export const REPLACEMENT = '<replacement>';
+
+/** A new node a decision launches: its NodePool, zone and the instance types it may be. */
+export interface Replacement {
+  readonly nodePool: string;
+  readonly zone: string;
+  readonly capacityType: string;
+  /** The cheapest of the options: what the launch picks. */
+  readonly instanceType: string;
+  readonly pricePerHour: number;
+  /** Instance types the launch may choose from, cheapest first. */
+  readonly instanceTypeOptions: readonly string[];
+  readonly pods: readonly string[];
+}
+
+export type DecisionReason = DisruptionReason | 'Expired';
 
 export interface Decision {
   readonly kind: 'delete' | 'replace';
   readonly nodes: readonly string[];
-  readonly replacement?: Node;
+  /** New nodes launched before the candidates go: at most one for consolidation, any number for drift and expiry. */
+  readonly replacements: readonly Replacement[];
   readonly savingsPerHour: number;
-  readonly reason: DisruptionReason;
+  readonly reason: DecisionReason;
   readonly displacedPods: readonly DisplacedPod[];
+}
+
+/** What replacements may be launched from; without it consolidation only deletes. */
+export interface ReplacementOptions {
+  readonly instanceTypes: readonly InstanceType[];
+  /** One template pod per DaemonSet: they run on the replacement too. */
+  readonly daemonSetPods?: readonly Pod[];
+  /** Karpenter's SpotToSpotConsolidation feature gate (off by default). */
+  readonly spotToSpot?: boolean;
 }
 
 export interface ConsolidationInput {
   readonly cluster: ClusterState;
   readonly pools: readonly NodePool[];
   readonly nowMs: number;
-  /** $/h of a node (from the instance catalog by its instance-type/zone/capacity-type labels). */
-  readonly pricePerHour: (node: Node) => number;
+  /** $/h of a node (catalogPrices reads it from the instance catalog); undefined when unknown. */
+  readonly pricePerHour: (node: Node) => number | undefined;
   readonly scheduler?: SchedulerConfig;
   readonly lastPodEventMs?: ReadonlyMap<string, number>;
   readonly disrupting?: ReadonlySet<string>;
+  readonly uninitialized?: ReadonlySet<string>;
+  readonly pdbAllowances?: ReadonlyMap<string, number>;
+  readonly replacement?: ReplacementOptions;
   /** Karpenter caps multi-node consolidation at 100 candidates. */
   readonly maxMultiNodeCandidates?: number;
 }
@@ -46,77 +86,162 @@ export interface ConsolidationResult {
 }
 
 const MULTI_NODE_LIMIT = 100;
+/** Karpenter's minimum of cheaper instance types before a spot node is replaced by another spot node. */
+export const MIN_SPOT_TO_SPOT_OPTIONS = 15;
+
+interface Removal {
+  /** Where the pods land when no new node is needed (empty otherwise: placeWithReplacements predicts those). */
+  readonly moves: DisplacedPod[];
+  /** New claims the planner needed for the pods that fit on no remaining node. */
+  readonly claims: NodeClaimPlan[];
+}
+
+/** A copy of the cluster without the candidates and the nodes already being disrupted; the candidates' reschedulable pods pending in it. */
+function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[]): { copy: ClusterState; moving: Set<string> } {
+  const gone = new Set([...candidates.map((c) => c.node.name), ...(input.disrupting ?? [])]);
+  const moving = new Set(candidates.flatMap((c) => c.reschedulable.map((p) => p.key)));
+  const copy = copyCluster(input.cluster, { withoutNodes: gone });
+  // Non-reschedulable pods of the removed nodes (DaemonSet, terminal) go with the node.
+  for (const p of copy.pendingPods()) if (gone.has(input.cluster.getPod(p.key)?.nodeName ?? '') && !moving.has(p.key)) copy.removePod(p.key);
+  return { copy, moving };
+}
+
+/** Placements of the moving pods, or null when one was left out or scheduling them preempted anything. */
+function placementsOf(report: ReturnType<typeof scheduleAll>, moving: ReadonlySet<string>): DisplacedPod[] | null {
+  if (report.preemptions.length > 0) return null;
+  const moves = report.placements.filter((pl) => moving.has(pl.pod)).map((pl) => ({ pod: pl.pod, node: pl.node }));
+  return moves.length === moving.size ? moves : null;
+}
 
 /**
- * Deletes `nodes` on a copy and schedules their pods; the displaced pods' targets when
- * every one of them fits, otherwise null.
+ * Removes `candidates` on a copy and schedules their pods onto the remaining nodes
+ * with the real scheduler; when some fit nowhere and replacements are allowed, the
+ * provisioner's planner plans new claims for them. Null when some pod fits nowhere.
  */
-export function simulateDeletion(cluster: ClusterState, nodes: readonly Candidate[], config: SchedulerConfig, disrupting: ReadonlySet<string> = new Set()): DisplacedPod[] | null {
-  const gone = new Set([...nodes.map((c) => c.node.name), ...disrupting]);
-  const moving = new Set(nodes.flatMap((c) => c.reschedulable.map((p) => p.key)));
-  const copy = copyCluster(cluster, { withoutNodes: gone });
-  // Non-reschedulable pods of the deleted nodes (DaemonSet, terminal) go with the node.
-  for (const p of copy.pendingPods()) if (gone.has(cluster.getPod(p.key)?.nodeName ?? '') && !moving.has(p.key)) copy.removePod(p.key);
-  const report = scheduleAll(copy, config);
-  const placed = report.placements.filter((pl) => moving.has(pl.pod));
-  if (placed.length !== moving.size || report.preemptions.length > 0) return null;
-  // Pods that were already pending must not lose their place to the displaced ones.
-  if (report.unschedulable.length > 0 && report.unschedulable.some((u) => moving.has(u.pod))) return null;
-  return placed.map((pl) => ({ pod: pl.pod, node: pl.node }));
-}
-
-/** Candidates cheapest to disrupt first: fewest pods, then highest price saved, then name. */
-function byDisruptionCost(price: (n: Node) => number): (a: Candidate, b: Candidate) => number {
-  return (a, b) => a.reschedulable.length - b.reschedulable.length || price(b.node) - price(a.node) || (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0);
-}
-
-/** One consolidation pass: emptiness first, then multi-node, then single-node, each within its pool's budget. */
-export function consolidate(input: ConsolidationInput): ConsolidationResult {
+export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[]): Removal | null {
   const config = input.scheduler ?? {};
-  const { candidates, rejected } = findCandidates(input);
-  const eligible: Candidate[] = [];
-  for (const c of candidates) {
-    if (!isConsolidatable(c, input.nowMs, input.lastPodEventMs)) rejected.push({ node: c.node.name, reason: 'node has not been quiet for consolidateAfter' });
-    else eligible.push(c);
-  }
-  eligible.sort(byDisruptionCost(input.pricePerHour));
-  const decisions: Decision[] = [];
-  const disrupting = new Set(input.disrupting ?? []);
+  const { copy, moving } = removalCopy(input, candidates);
+  const report = scheduleAll(copy, config);
+  if (report.preemptions.length > 0) return null;
+  const moves = placementsOf(report, moving);
+  if (moves) return { moves, claims: [] };
+  if (!input.replacement) return null;
+  // Pods that were pending before are the provisioner's business, not this decision's.
+  for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
+  const plan = planProvisioning({
+    cluster: copy,
+    pools: input.pools.filter((p) => p.replicas === null),
+    instanceTypes: input.replacement.instanceTypes,
+    daemonSetPods: input.replacement.daemonSetPods ?? [],
+    config,
+    seed: 0,
+    withOfferings: true,
+  });
+  return plan.unschedulable.length > 0 ? null : { moves: [], claims: plan.nodeClaims };
+}
 
-  // Emptiness: nodes with nothing to move, limited by the Empty budgets.
-  const emptyBudget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', disrupting);
-  const empty = eligible.filter((c) => c.reschedulable.length === 0 && take(emptyBudget, c));
-  if (empty.length > 0) {
-    decisions.push(deleteDecision(empty, [], 'Empty', input.pricePerHour));
-    for (const c of empty) disrupting.add(c.node.name);
-  }
+/** How predicted placements name the i-th replacement of a decision. */
+export function replacementName(i: number): string {
+  return i === 0 ? REPLACEMENT : `<replacement-${i + 1}>`;
+}
 
-  const underBudget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', disrupting);
-  const underutilized = eligible.filter((c) => !disrupting.has(c.node.name) && c.pool.disruption.consolidationPolicy !== 'WhenEmpty' && c.reschedulable.length > 0);
-  const within = underutilized.filter((c) => take(underBudget, c)).slice(0, input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT);
+/**
+ * Where the candidates' pods land once the replacements exist, as it happens: the
+ * replacements are up before the candidates drain, and kube-scheduler places each
+ * evicted pod with them in the cluster (so they count as topology domains). Null
+ * when some pod would not fit.
+ */
+export function placeWithReplacements(input: ConsolidationInput, candidates: readonly Candidate[], replacements: readonly Replacement[]): DisplacedPod[] | null {
+  const { copy, moving } = removalCopy(input, candidates);
+  for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
+  const types = input.replacement?.instanceTypes ?? [];
+  replacements.forEach((r, i) => copy.addNode(replacementNode(r, input.pools, types, replacementName(i), input.nowMs)));
+  return placementsOf(scheduleAll(copy, input.scheduler ?? {}), moving);
+}
 
-  // Multi-node: the longest cheapest-first prefix whose pods all fit elsewhere (binary search).
-  let lo = 2, hi = within.length, best: { n: number; moves: DisplacedPod[] } | null = null;
-  while (lo <= hi) {
-    const mid = Math.trunc((lo + hi) / 2);
-    const moves = simulateDeletion(input.cluster, within.slice(0, mid), config, disrupting);
-    if (moves) { best = { n: mid, moves }; lo = mid + 1; } else hi = mid - 1;
-  }
-  if (best) {
-    const chosen = within.slice(0, best.n);
-    decisions.push(deleteDecision(chosen, best.moves, 'Underutilized', input.pricePerHour));
-    return { decisions, rejected };
-  }
+/** Cheapest offering per instance type, in price order, among `offerings` (already cheapest first). */
+export function cheapestPerType(offerings: NonNullable<NodeClaimPlan['offerings']>): ClaimOffering[] {
+  const seen = new Set<string>();
+  return offerings.filter((o) => !seen.has(o.instanceType) && seen.add(o.instanceType));
+}
 
-  // Single-node: the first candidate whose pods fit on the other nodes.
-  for (const c of within) {
-    const moves = simulateDeletion(input.cluster, [c], config, disrupting);
-    if (moves) {
-      decisions.push(deleteDecision([c], moves, 'Underutilized', input.pricePerHour));
-      break;
+export function toReplacement(claim: NodeClaimPlan, options: readonly ClaimOffering[]): Replacement {
+  const best = options[0]!;
+  return { nodePool: claim.nodePool, zone: best.zone, capacityType: best.capacityType, instanceType: best.instanceType, pricePerHour: best.price, instanceTypeOptions: options.map((o) => o.instanceType), pods: claim.pods };
+}
+
+export type CommandResult = { readonly decision: Decision } | { readonly unconsolidatable: string };
+
+/**
+ * Karpenter's computeConsolidation for a set of candidates: delete when every pod fits
+ * on the remaining nodes; otherwise replace with exactly one new node whose instance
+ * types are strictly cheaper than the candidates together (with the spot-to-spot
+ * rules); otherwise nothing, with the reason.
+ */
+export function computeConsolidation(input: ConsolidationInput, candidates: readonly Candidate[], reason: DisruptionReason): CommandResult {
+  const removal = simulateRemoval(input, candidates);
+  if (!removal) return { unconsolidatable: 'not all pods would schedule' };
+  const prices = candidates.map((c) => input.pricePerHour(c.node));
+  const known = prices.every((p) => p !== undefined);
+  const candidatePrice = known ? prices.reduce<number>((s, p) => s + p!, 0) : 0;
+  const nodes = candidates.map((c) => c.node.name);
+  if (removal.claims.length === 0) return { decision: { kind: 'delete', nodes, replacements: [], savingsPerHour: round(candidatePrice), reason, displacedPods: removal.moves } };
+  if (removal.claims.length > 1) return { unconsolidatable: `can't remove without creating ${removal.claims.length} nodes` };
+  if (!known) return { unconsolidatable: 'unable to determine the price of the candidate' };
+  const claim = removal.claims[0]!;
+  const offerings = claim.offerings ?? [];
+  const allSpot = candidates.every((c) => c.node.labels[LABEL_CAPACITY_TYPE] === 'spot');
+  const canBeSpot = offerings.some((o) => o.capacityType === 'spot');
+  let options: ClaimOffering[];
+  if (allSpot && canBeSpot) {
+    if (!input.replacement?.spotToSpot) return { unconsolidatable: "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node" };
+    options = cheapestPerType(offerings.filter((o) => o.capacityType === 'spot')).filter((o) => o.price < candidatePrice);
+    if (options.length === 0) return { unconsolidatable: "can't replace with a cheaper node" };
+    if (candidates.length === 1) {
+      if (options.length < MIN_SPOT_TO_SPOT_OPTIONS) {
+        return { unconsolidatable: `SpotToSpotConsolidation requires ${MIN_SPOT_TO_SPOT_OPTIONS} cheaper instance type options than the current candidate to consolidate, got ${options.length}` };
+      }
+      // Launching from the 15 cheapest keeps the new node from being consolidated again at once.
+      options = options.slice(0, MIN_SPOT_TO_SPOT_OPTIONS);
     }
+  } else {
+    const cheaper = new Set(cheapestPerType(offerings).filter((o) => o.price < candidatePrice).map((o) => o.instanceType));
+    if (cheaper.size === 0) return { unconsolidatable: "can't replace with a cheaper node" };
+    // Priced on the assumption spot launches, so spot it must be: an on-demand fallback could cost more.
+    const onlySpot = canBeSpot && offerings.some((o) => o.capacityType === 'on-demand');
+    options = cheapestPerType(offerings.filter((o) => cheaper.has(o.instanceType) && (!onlySpot || o.capacityType === 'spot')));
   }
-  return { decisions, rejected };
+  if (candidates.length > 1) {
+    options = withoutSameType(options, candidates, input.pricePerHour);
+    if (options.length === 0) return { unconsolidatable: 'the replacement would be of a type being removed' };
+  }
+  const replacement = toReplacement(claim, options);
+  const moves = placeWithReplacements(input, candidates, [replacement]);
+  if (!moves) return { unconsolidatable: 'not all pods would schedule once the replacement is up' };
+  return { decision: { kind: 'replace', nodes, replacements: [replacement], savingsPerHour: round(candidatePrice - replacement.pricePerHour), reason, displacedPods: moves } };
+}
+
+/**
+ * Multi-node replacement options of a type some candidate already is must be cheaper
+ * than that candidate: otherwise keeping it and deleting the others is the same
+ * result with fewer pods moved (Karpenter's filterOutSameType).
+ */
+function withoutSameType<O extends { instanceType: string; price: number }>(options: O[], candidates: readonly Candidate[], price: (n: Node) => number | undefined): O[] {
+  let max = Infinity;
+  for (const c of candidates) {
+    const type = c.node.labels[LABEL_INSTANCE_TYPE];
+    if (type !== undefined && options.some((o) => o.instanceType === type)) max = Math.min(max, price(c.node) ?? Infinity);
+  }
+  return options.filter((o) => o.price < max);
+}
+
+function round(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+/** Candidates cheapest to disrupt first (Karpenter's disruption cost), then by name. */
+export function byDisruptionCost(nowMs: number): (a: Candidate, b: Candidate) => number {
+  return (a, b) => disruptionCost(a, nowMs) - disruptionCost(b, nowMs) || (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0);
 }
 
 function take(budget: Map<string, number>, c: Candidate): boolean {
@@ -126,18 +251,84 @@ function take(budget: Map<string, number>, c: Candidate): boolean {
   return true;
 }
 
-function deleteDecision(cs: readonly Candidate[], moves: DisplacedPod[], reason: DisruptionReason, price: (n: Node) => number): Decision {
-  return { kind: 'delete', nodes: cs.map((c) => c.node.name), savingsPerHour: cs.reduce((s, c) => s + price(c.node), 0), reason, displacedPods: moves };
+/** The consolidatable candidates, cheapest to disrupt first; the others join `rejected`. */
+export function consolidationCandidates(input: ConsolidationInput): { eligible: Candidate[]; rejected: Rejection[] } {
+  const { candidates, rejected } = findCandidates(input);
+  const eligible: Candidate[] = [];
+  for (const c of candidates) {
+    if (c.pool.disruption.consolidateAfterSeconds === null) rejected.push({ node: c.node.name, reason: `NodePool "${c.pool.name}" has consolidation disabled` });
+    else if (!isConsolidatable(c, input.nowMs, input.lastPodEventMs)) rejected.push({ node: c.node.name, reason: 'node has not been quiet for consolidateAfter' });
+    else eligible.push(c);
+  }
+  eligible.sort(byDisruptionCost(input.nowMs));
+  return { eligible, rejected };
 }
 
-/** Applies a decision to the cluster (mutates it): nodes removed, displaced pods bound to their predicted nodes. */
-export function applyDecision(cluster: ClusterState, d: Decision): void {
+/** Emptiness: every consolidatable node with nothing to move, within the Empty budgets. */
+export function emptiness(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting);
+  const empty = eligible.filter((c) => c.reschedulable.length === 0 && take(budget, c));
+  if (empty.length === 0) return undefined;
+  const savings = empty.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0);
+  return { kind: 'delete', nodes: empty.map((c) => c.node.name), replacements: [], savingsPerHour: round(savings), reason: 'Empty', displacedPods: [] };
+}
+
+/** Candidates of pools that consolidate underutilized nodes, in order, as many as the Underutilized budgets allow. */
+function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]): Candidate[] {
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
+  return eligible.filter((c) => c.pool.disruption.consolidationPolicy === 'WhenEmptyOrUnderutilized' && c.reschedulable.length > 0 && take(budget, c));
+}
+
+/** Multi-node: binary search for the longest prefix (of at least 2) that can be deleted or replaced by one cheaper node. */
+export function multiNode(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
+  const within = underutilized(input, eligible).slice(0, input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT);
+  let lo = 2, hi = within.length, best: Decision | undefined;
+  while (lo <= hi) {
+    const mid = Math.trunc((lo + hi) / 2);
+    const r = computeConsolidation(input, within.slice(0, mid), 'Underutilized');
+    if ('decision' in r) { best = r.decision; lo = mid + 1; } else hi = mid - 1;
+  }
+  return best;
+}
+
+/** Single-node: the first candidate, cheapest to disrupt first, that can be deleted or replaced by a cheaper node. */
+export function singleNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
+  for (const c of underutilized(input, eligible)) {
+    const r = computeConsolidation(input, [c], 'Underutilized');
+    if ('decision' in r) return r.decision;
+    rejected?.push({ node: c.node.name, reason: r.unconsolidatable });
+  }
+  return undefined;
+}
+
+/** One consolidation pass in Karpenter's method order (emptiness, multi-node, single-node): at most one decision. */
+export function consolidate(input: ConsolidationInput): ConsolidationResult {
+  const { eligible, rejected } = consolidationCandidates(input);
+  const decision = emptiness(input, eligible) ?? multiNode(input, eligible) ?? singleNode(input, eligible, rejected);
+  return { decisions: decision ? [decision] : [], rejected };
+}
+
+/** The Node a replacement registers as (for applying decisions outside the simulator). */
+export function replacementNode(r: Replacement, pools: readonly NodePool[], types: readonly InstanceType[], name: string, creation: number): Node {
+  const pool = pools.find((p) => p.name === r.nodePool)!;
+  const it = types.find((t) => t.name === r.instanceType)!;
+  return launchedNode(name, pool, it, { zone: r.zone, capacityType: r.capacityType as 'on-demand' | 'spot' }, creation);
+}
+
+/**
+ * Applies a decision to the cluster (mutates it): candidates removed, the replacement
+ * nodes added (replacementNode builds them), displaced pods bound where predicted.
+ */
+export function applyDecision(cluster: ClusterState, d: Decision, replacementNodes: readonly Node[] = []): void {
   const pods = new Map([...cluster.pods()].map((p) => [p.key, p]));
   for (const n of d.nodes) cluster.removeNode(n);
-  if (d.replacement) cluster.addNode(d.replacement);
+  for (const n of replacementNodes) cluster.addNode(n);
   for (const m of d.displacedPods) {
     const p = pods.get(m.pod)!;
+    const node = m.node === REPLACEMENT ? replacementNodes[0]!.name : m.node;
     cluster.removePod(p.key);
-    cluster.addPod({ ...p, nodeName: m.node, nominatedNodeName: '', phase: 'Running' });
+    cluster.addPod({ ...p, nodeName: node, nominatedNodeName: '', phase: 'Running' });
   }
+  // DaemonSet and terminal pods of removed nodes went with them.
+  for (const p of [...cluster.pods()]) if (d.nodes.includes(p.nodeName) && !cluster.nodeInfo(p.nodeName)) cluster.removePod(p.key);
 }

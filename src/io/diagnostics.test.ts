@@ -31,3 +31,27 @@ describe('withoutRepeatedField', () => {
   ];
   for (const c of cases) test(c.name, () => assert.equal(withoutRepeatedField(c.message, c.path), c.want));
 });
+
+describe('formatDiagnostic keeps a line short whatever the input held', () => {
+  test('a long quoted value, object name and map key are cut; short ones are kept', () => {
+    const long = 'x'.repeat(10_000);
+    const field = formatFieldPath(['metadata', 'labels', `${long}/k`]);
+    assert.equal(field, `metadata.labels[${'x'.repeat(60)}…]`);
+    const line = formatDiagnostic({ severity: 'error', file: 'f.yaml', line: 3, column: 5, object: `Node ${long}`, field, message: `Invalid type: expected mapping, got string "${long}"; "short" kept` });
+    assert.equal(line, `f.yaml:3:5: Node ${'x'.repeat(295)}…: ${field}: Invalid type: expected mapping, got string "${'x'.repeat(60)}…"; "short" kept`);
+  });
+
+  test('escaped quotes inside a value do not end it early', () => {
+    const value = `a\\"${'b'.repeat(100)}`;
+    assert.equal(formatDiagnostic({ severity: 'error', file: 'f', line: 1, column: 1, message: `got "${value}"` }), `f:1:1: got "${value.slice(0, 60)}…"`);
+  });
+
+  test('a quoted value of 10 MB is cut without a regex running out of stack', () => {
+    const value = 'v'.repeat(10 * 2 ** 20);
+    assert.equal(formatDiagnostic({ severity: 'error', file: 'f', line: 1, column: 1, message: `Invalid value: "${value}": too long` }), `f:1:1: Invalid value: "${'v'.repeat(60)}…": too long`);
+  });
+
+  test('an unterminated quote is left as it is', () => {
+    assert.equal(formatDiagnostic({ severity: 'error', file: 'f', line: 1, column: 1, message: 'Unexpected token: "abc' }), 'f:1:1: Unexpected token: "abc');
+  });
+});

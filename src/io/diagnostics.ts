@@ -22,7 +22,9 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** ['spec', 'containers', 0, 'resources', 'limits', 'nvidia.com/gpu'] → spec.containers[0].resources.limits[nvidia.com/gpu] */
 export function formatFieldPath(path: FieldPath): string {
   let out = '';
-  for (const seg of path) {
+  for (const whole of path) {
+    // A map key is user data (a label key can be megabytes): shown only as far as it identifies the field.
+    const seg = typeof whole === 'string' && whole.length > QUOTE_LIMIT ? `${whole.slice(0, QUOTE_LIMIT)}…` : whole;
     if (typeof seg === 'number') out += `[${seg}]`;
     else if (IDENTIFIER.test(seg)) out += out === '' ? seg : `.${seg}`;
     else out += `[${seg}]`;
@@ -30,12 +32,39 @@ export function formatFieldPath(path: FieldPath): string {
   return out;
 }
 
-/** `file:line:column: <kind> <ns/name>: <field.path>: <message>`, leaving out the parts a diagnostic does not have. */
+/** How much of a quoted value or a map key a message shows: enough to find it, never a whole file. */
+export const QUOTE_LIMIT = 60;
+/** An object is "Kind ns/name"; a name longer than the API's 253 characters is cut past that. */
+const OBJECT_LIMIT = 300;
+
+/**
+ * Cuts every double-quoted string in a message longer than QUOTE_LIMIT (a 10 MB label
+ * value, minified JSON, garbage). A scan, not a regex: a regex over a quoted string of
+ * megabytes backtracks until V8 runs out of stack.
+ */
+export function clipQuotes(message: string): string {
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const open = message.indexOf('"', i);
+    if (open < 0) return out + message.slice(i);
+    let close = open + 1;
+    while (close < message.length && message[close] !== '"') close += message[close] === '\\' ? 2 : 1;
+    if (close >= message.length) return out + message.slice(i);
+    const body = message.slice(open + 1, close);
+    out += `${message.slice(i, open + 1)}${body.length > QUOTE_LIMIT ? `${body.slice(0, QUOTE_LIMIT)}…` : body}"`;
+    i = close + 1;
+  }
+}
+
+
+
+/** `file:line:column: <kind> <ns/name>: <field.path>: <message>`, leaving out the parts a diagnostic does not have; long quoted values are cut. */
 export function formatDiagnostic(d: Diagnostic): string {
   const parts = [`${d.file}:${d.line}:${d.column}`];
-  if (d.object) parts.push(d.object);
+  if (d.object) parts.push(d.object.length > OBJECT_LIMIT ? `${d.object.slice(0, OBJECT_LIMIT)}…` : d.object);
   if (d.field) parts.push(d.field);
-  parts.push(d.message);
+  parts.push(clipQuotes(d.message));
   return parts.join(': ');
 }
 

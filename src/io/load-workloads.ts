@@ -25,6 +25,7 @@ import {
   statefulSetPods,
   type WorkloadKind,
   type WorkloadObject,
+  MAX_GENERATED_PODS,
 } from './workloads.js';
 
 export interface WorkloadSummary {
@@ -175,6 +176,7 @@ export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed
   /** Deployment → template hashes whose ReplicaSet is implied (generated, or referenced by pods of the input). */
   const implied: { p: Extract<ParsedObject, { kind: 'Deployment' }>; namespace: string; rsName: string; hash: string }[] = [];
 
+  let generatedTotal = 0;
   for (const p of objects) {
     const prep = prepare(ctx, p);
     if (!prep) continue;
@@ -186,6 +188,12 @@ export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed
     const eligible = p.kind === 'DaemonSet' ? nodes.filter((n) => daemonShouldRun(templatePod, n)).map((n) => n.name) : [];
     const expand = !hasOwnedPods(w, explicitPods, replicaSetRefs) && !(p.kind === 'Deployment' && hasOwnReplicaSet(w, replicaSetRefs));
     let manifests: PodManifest[] = [];
+    const wanted = p.kind === 'DaemonSet' ? eligible.length : w.replicas;
+    if (expand && generatedTotal + wanted > MAX_GENERATED_PODS) {
+      reporter.error(p.raw, ['spec', 'replicas'], `Invalid value: ${wanted}: the input's workloads would expand to more than ${MAX_GENERATED_PODS} pods, more than berth builds`);
+      continue;
+    }
+    if (expand) generatedTotal += wanted;
     if (expand) {
       const names = takenIn(w.namespace);
       if (p.kind === 'Deployment') manifests = deploymentPods(w, names);

@@ -8,22 +8,28 @@ import { z } from 'zod';
 import { atPath, FieldError, type FieldPath } from '../model/errors.js';
 import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { compileNode } from '../model/node.js';
+import { compileNodePool, nodePoolErrors, type NodePool, type NodePoolManifest } from '../model/nodepool.js';
 import { compileLabelSelector } from '../model/selector.js';
-import type { Action, Check, Expectation, PodSelection, ScenarioSpec, Step } from '../sim/scenario-spec.js';
+import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type Action, type Check, type Expectation, type PodSelection, type ScenarioSpec, type Step } from '../sim/scenario-spec.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
 import { compileDescheduler, deschedulerSchema } from './scenario-descheduler.js';
 import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';
+import { nodePoolSchema } from './nodepool-schema.js';
 import { issueMessage, labelSelector, nodeSchema } from './schemas.js';
+import { MAX_GENERATED_PODS } from './workloads.js';
 import { parseSource, type SourceDocument, type SourceInput } from './yaml-source.js';
 
 const duration = z.string().superRefine((v, ctx) => {
   try {
-    if (parseGoDuration(v) < 0n) ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: must not be negative` });
+    const ns = parseGoDuration(v);
+    if (ns < 0n) ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: must not be negative` });
+    if (ns > BigInt(MAX_SIMULATED_MS) * 1_000_000n) ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: ${TOO_LONG}` });
   } catch (e) {
     if (!(e instanceof DurationError)) throw e;
     ctx.addIssue({ code: 'custom', message: `Invalid value: ${JSON.stringify(v)}: ${e.message}` });
   }
 });
+const TOO_LONG = `must be at most ${MAX_SIMULATED_TEXT}: a scenario simulates up to a year`;
 const toMs = (d: string) => Number(parseGoDuration(d) / 1_000_000n);
 
 const count = z.int().min(0);
@@ -32,7 +38,7 @@ const selection = { selector: labelSelector, namespace: z.string().min(1).option
 const workloadRef = z.string().min(1);
 
 const actions = {
-  scale: z.object({ deployment: workloadRef.optional(), statefulSet: workloadRef.optional(), replicaSet: workloadRef.optional(), replicas: count }).strict(),
+  scale: z.object({ deployment: workloadRef.optional(), statefulSet: workloadRef.optional(), replicaSet: workloadRef.optional(), replicas: count.max(MAX_GENERATED_PODS) }).strict(),
   rollout: z.object({ deployment: workloadRef.optional(), statefulSet: workloadRef.optional(), daemonSet: workloadRef.optional(), image: z.string().min(1).optional(), container: z.string().min(1).optional() }).strict(),
   failNode: nodeRef,
   recoverNode: nodeRef,
@@ -50,6 +56,7 @@ const actions = {
   removeNode: nodeRef,
   deletePod: z.object({ pod: z.string().min(1) }).strict(),
   provisioner: z.object({ enabled: z.boolean() }).strict(),
+  updateNodePool: z.record(z.string(), z.unknown()),
 } as const;
 export const ACTION_NAMES = Object.keys(actions) as (keyof typeof actions)[];
 
@@ -63,6 +70,7 @@ const checks = {
   rolloutComplete: z.object({ deployment: workloadRef, within: duration }).strict(),
   rolloutStuck: z.object({ deployment: workloadRef, for: duration }).strict(),
   availableReplicas: z.object({ deployment: workloadRef, min: count, throughout: z.boolean().optional() }).strict(),
+  disruptions: z.object({ reason: z.enum(['Empty', 'Underutilized', 'Drifted', 'Expired']).optional(), min: count.optional(), max: count.optional(), maxConcurrent: count.optional() }).strict(),
 } as const;
 export const CHECK_NAMES = Object.keys(checks) as (keyof typeof checks)[];
 
@@ -85,6 +93,10 @@ export const scenarioSchema = z
         objects: z.array(z.union([z.object({ files: z.array(z.string().min(1)).min(1) }).strict(), z.record(z.string(), z.unknown())])).optional(),
         catalog: z.string().min(1).optional(),
         provisioner: z.object({ enabled: z.boolean().optional(), batchIdle: duration.optional(), batchMax: duration.optional() }).strict().optional(),
+        disruption: z
+          .object({ enabled: z.boolean().optional(), spotToSpotConsolidation: z.boolean().optional(), pollInterval: duration.optional(), validationDelay: duration.optional() })
+          .strict()
+          .optional(),
         timing: z
           .object({ podStart: duration, podReady: duration, nodeLaunch: duration, nodeRegister: duration, nodeReady: duration, startupTaints: duration })
           .partial()
@@ -171,6 +183,7 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
       time = previous + parseDurationAt(m?.[1] ?? '', [...path, 'after']);
     }
     if (time < previous) throw new FieldError(`Invalid value: ${JSON.stringify(s.at)}: steps are in time order; the previous step is at ${previous / 1000}s`, [...path, 'at']);
+    if (time > MAX_SIMULATED_MS) throw new FieldError(`Invalid value: ${JSON.stringify(s.at ?? s.after)}: the step would run at ${time / 1000}s; steps ${TOO_LONG}`, [...path, s.at !== undefined ? 'at' : 'after']);
     previous = time;
     const name = names[0]!;
     steps.push({ at: time, action: compileAction(name, s, [...path, name], time), source: at(path) });
@@ -195,6 +208,7 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
       ...(spec.provisioner?.batchIdle !== undefined ? { batchIdleMs: toMs(spec.provisioner.batchIdle) } : {}),
       ...(spec.provisioner?.batchMax !== undefined ? { batchMaxMs: toMs(spec.provisioner.batchMax) } : {}),
     },
+    ...(spec.disruption ? { disruption: compileDisruption(spec.disruption) } : {}),
     timing: dropUndefined({
       podStartMs: ms(timing.podStart),
       podReadyMs: ms(timing.podReady),
@@ -208,6 +222,31 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
     expect,
   };
   return { spec: out, files };
+}
+
+function compileDisruption(d: NonNullable<RawScenario['spec']['disruption']>): NonNullable<ScenarioSpec['disruption']> {
+  return {
+    enabled: d.enabled ?? true,
+    spotToSpotConsolidation: d.spotToSpotConsolidation ?? false,
+    ...(d.pollInterval !== undefined ? { pollIntervalMs: toMs(d.pollInterval) } : {}),
+    ...(d.validationDelay !== undefined ? { validationDelayMs: toMs(d.validationDelay) } : {}),
+  };
+}
+
+/** An object written inline in a step, checked against its kind's schema; the first problem at its field under `path`. */
+function parseInline<T extends z.ZodType>(schema: T, raw: unknown, path: FieldPath): z.infer<T> {
+  const m = schema.safeParse(raw, { error: issueMessage });
+  if (m.success) return m.data;
+  const issue = m.error.issues[0]!;
+  throw new FieldError(issue.message, [...path, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))]);
+}
+
+/** A NodePool written inline in a step: its types, then every Karpenter rule, each error at its field. */
+function compileUpdatedNodePool(raw: unknown, path: FieldPath): NodePool {
+  const manifest = parseInline(nodePoolSchema, raw, path) as NodePoolManifest;
+  const problem = nodePoolErrors(manifest)[0];
+  if (problem) throw new FieldError(problem.message, [...path, ...problem.path]);
+  return compileNodePool(manifest);
 }
 
 function dropUndefined<T extends Record<string, number | undefined>>(o: T): { [K in keyof T]?: number } {
@@ -259,12 +298,8 @@ function compileAction(name: (typeof ACTION_NAMES)[number], s: RawStep, path: Fi
       return { type: 'insufficientCapacity', ...rest, durationMs: toMs(d) };
     }
     case 'addNode': {
-      const m = nodeSchema.safeParse(s.addNode, { error: issueMessage });
-      if (!m.success) {
-        const issue = m.error.issues[0]!;
-        throw new FieldError(issue.message, [...path, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))]);
-      }
-      return { type: 'addNode', node: atPath(path, () => compileNode({ ...m.data, kind: 'Node' } as Parameters<typeof compileNode>[0], time)) };
+      const m = parseInline(nodeSchema, s.addNode, path);
+      return { type: 'addNode', node: atPath(path, () => compileNode({ ...m, kind: 'Node' } as Parameters<typeof compileNode>[0], time)) };
     }
     case 'failZone':
     case 'recoverZone':
@@ -273,6 +308,8 @@ function compileAction(name: (typeof ACTION_NAMES)[number], s: RawStep, path: Fi
       return { type: 'deletePod', pod: withNamespace(s.deletePod!.pod) };
     case 'provisioner':
       return { type: 'provisioner', enabled: s.provisioner!.enabled };
+    case 'updateNodePool':
+      return { type: 'updateNodePool', pool: compileUpdatedNodePool(s.updateNodePool, path) };
     default:
       return { type: name, node: s[name]!.node };
   }
@@ -306,6 +343,10 @@ function compileCheck(name: (typeof CHECK_NAMES)[number], e: RawExpect, path: Fi
     case 'availableReplicas': {
       const c = e.availableReplicas!;
       return { type: 'availableReplicas', deployment: withNamespace(c.deployment), min: c.min, throughout: c.throughout ?? false };
+    }
+    case 'disruptions': {
+      const c = e.disruptions!;
+      return { type: 'disruptions', ...(c.reason ? { reason: c.reason } : {}), ...(c.min !== undefined ? { min: c.min } : {}), ...(c.max !== undefined ? { max: c.max } : {}), ...(c.maxConcurrent !== undefined ? { maxConcurrent: c.maxConcurrent } : {}) };
     }
   }
 }

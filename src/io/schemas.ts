@@ -16,6 +16,7 @@ import type {
   ServiceManifest,
   StatefulSetManifest,
 } from '../model/manifest.js';
+import { labelValueErrors, qualifiedNameErrors } from '../model/label-syntax.js';
 import type { PdbManifest } from '../model/pdb.js';
 import type { PriorityClassManifest } from '../model/priority.js';
 
@@ -59,6 +60,8 @@ const str = z.string();
 export const int = z.int({
   error: (iss) => (iss.code === 'invalid_type' && iss.input !== undefined ? `Invalid type: expected integer, got ${describeValue(iss.input)}` : undefined),
 });
+/** int32 fields (replicas, minReadySeconds): the API server refuses larger numbers when it decodes them. */
+export const int32 = int.max(2147483647);
 const bool = z.boolean();
 export const strMap = z.record(z.string(), z.string());
 export const strList = z.array(z.string());
@@ -81,12 +84,22 @@ const ownerReference = z.object({
   controller: bool.optional(),
 });
 
+/** metadata.labels as the API server validates them (ValidateLabels): a bad key is reported at the map, a bad value at its key. */
+const labelMap = strMap.superRefine((labels, ctx) => {
+  for (const [k, v] of Object.entries(labels)) {
+    const keyErrs = qualifiedNameErrors(k);
+    if (keyErrs.length > 0) ctx.addIssue({ code: 'custom', path: [], message: `Invalid value: ${JSON.stringify(k)}: ${keyErrs.join('; ')}` });
+    const valueErrs = labelValueErrors(v);
+    if (valueErrs.length > 0) ctx.addIssue({ code: 'custom', path: [k], message: `Invalid value: ${JSON.stringify(v)}: ${valueErrs.join('; ')}` });
+  }
+});
+
 export const objectMeta = z.object({
   name: str.optional(),
   generateName: str.optional(),
   namespace: str.optional(),
   uid: str.optional(),
-  labels: strMap.optional(),
+  labels: labelMap.optional(),
   annotations: strMap.optional(),
   creationTimestamp: str.optional(),
   deletionTimestamp: str.optional(),
@@ -295,14 +308,14 @@ export const serviceSchema = z.object({
 export const replicationControllerSchema = z.object({
   apiVersion: str.optional(),
   metadata,
-  spec: z.object({ replicas: int.min(0).optional(), selector: strMap.optional(), template: podTemplate.optional() }).optional(),
+  spec: z.object({ replicas: int32.min(0).optional(), selector: strMap.optional(), template: podTemplate.optional() }).optional(),
 }) satisfies z.ZodType<Omit<ReplicationControllerManifest, 'kind'>>;
 
 const workloadSpec = {
-  replicas: int.min(0).optional(),
+  replicas: int32.min(0).optional(),
   selector: labelSelector,
   template: podTemplate,
-  minReadySeconds: int.min(0).optional(),
+  minReadySeconds: int32.min(0).optional(),
 };
 
 // apps/v1 validation of rolling-update bounds: a non-negative integer or a percentage up to 100%.

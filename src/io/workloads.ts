@@ -13,6 +13,13 @@ import { generatedName, templateHash } from './names.js';
 
 export type WorkloadKind = 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet';
 
+/**
+ * The most pods berth builds from workloads for one input (and the most replicas a
+ * scenario may scale to): far above the 20,000-pod churn benchmark, and far below
+ * where a mistyped replica count (1e9) would exhaust memory instead of failing.
+ */
+export const MAX_GENERATED_PODS = 100_000;
+
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
 export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';
 export const STATEFULSET_POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';

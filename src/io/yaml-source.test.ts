@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSource } from './yaml-source.js';
+import { MAX_NESTING, parseSource } from './yaml-source.js';
 
 const TEXT = [
   'apiVersion: v1', // 1
@@ -87,5 +87,41 @@ describe('parseSource', () => {
     const { documents, diagnostics } = parseSource({ name: 'bomb.yaml', text: `${bomb}\n` });
     assert.equal(documents.length, 0);
     assert.match(diagnostics[0]!.message, /^invalid YAML: /);
+  });
+
+  const messages = (name: string, text: string) => parseSource({ name, text }).diagnostics.map((d) => [d.severity, d.line, d.column, d.message]);
+
+  test('10,000 levels of nesting are one error at the first level too deep, in every style, not a stack overflow', () => {
+    const n = 10_000;
+    const tooDeep = `invalid YAML: nested more than ${MAX_NESTING} levels deep`;
+    assert.deepEqual(messages('flow.yaml', `${'['.repeat(n)}${']'.repeat(n)}\n`), [['error', 1, MAX_NESTING + 1, tooDeep]]);
+    assert.deepEqual(messages('deep.json', `${'{"a":'.repeat(n)}1${'}'.repeat(n)}\n`), [['error', 1, 5 * MAX_NESTING + 1, `invalid JSON: nested more than ${MAX_NESTING} levels deep`]]);
+    assert.deepEqual(messages('seq.yaml', `${'- '.repeat(n)}x\n`), [['error', 1, 2 * MAX_NESTING + 1, tooDeep]]);
+    const block = Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n');
+    assert.deepEqual(messages('block.yaml', `${block} 1\n`), [['error', MAX_NESTING + 1, MAX_NESTING + 1, tooDeep]]);
+  });
+
+  test('nesting up to the limit loads; a deep document does not stop the others in the stream', () => {
+    const ok = `${'['.repeat(MAX_NESTING - 1)}${']'.repeat(MAX_NESTING - 1)}`; // under the mapping that holds it
+    const { documents, diagnostics } = parseSource({ name: 'm.yaml', text: `a: ${ok}\n---\n${'['.repeat(MAX_NESTING + 1)}${']'.repeat(MAX_NESTING + 1)}\n---\nb: 2\n` });
+    assert.equal(diagnostics.length, 1);
+    assert.deepEqual(documents.map((d) => Object.keys(d.value as object)), [['a'], ['b']]);
+  });
+
+  test('binary data is one error at its first control character, quoting none of it', () => {
+    const garbage = `kind: Pod\nname: x\u0000\u00ff\u0003${'\u00fe'.repeat(5000)}\n`;
+    assert.deepEqual(messages('b.yaml', garbage), [['error', 2, 8, 'invalid YAML: control character U+0000 is not allowed (is this a binary file?)']]);
+    assert.deepEqual(messages('c.yaml', 'a: "\u007f"\n'), [['error', 1, 5, 'invalid YAML: control character U+007F is not allowed (is this a binary file?)']]);
+  });
+
+  test('tabs, line ends, a byte-order mark and non-ASCII text are printable', () => {
+    const { documents, diagnostics } = parseSource({ name: 'u.yaml', text: '\ufeffa:\t"é 日本 🚀"\r\nb: 1\r\n' });
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(documents[0]!.value, { a: 'é 日本 🚀', b: 1 });
+  });
+
+  test('a long token quoted by the parser is cut to 60 characters', () => {
+    const ds = parseSource({ name: 'm.yaml', text: `a: 1\n}${'z'.repeat(10_000)}\n` }).diagnostics;
+    assert.deepEqual(ds.map((d) => d.message), ['invalid YAML: Unexpected flow-map-end token in YAML stream: "}"', `invalid YAML: Unexpected scalar token in YAML stream: "${'z'.repeat(60)}…"`]);
   });
 });

@@ -2,9 +2,9 @@
 // from, so a problem found at a field path can be reported at its line and column.
 // JSON is read by the same parser (it is a subset of YAML), so it gets positions too.
 
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Pair, type Tags } from 'yaml';
+import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document, type Pair, type Tags } from 'yaml';
 import type { FieldPath } from '../model/errors.js';
-import type { Diagnostic } from './diagnostics.js';
+import { clipQuotes, type Diagnostic } from './diagnostics.js';
 
 /** A named text: a file's path and contents, or "<stdin>" and what was piped in. */
 export interface SourceInput {
@@ -121,24 +121,68 @@ export interface ParsedSource {
   readonly diagnostics: Diagnostic[];
 }
 
+/**
+ * How deeply a document may nest mappings and lists. Real manifests stay far below
+ * (a CRD schema nests a few dozen levels); the YAML library composes recursively and
+ * would exhaust the stack somewhere near a thousand levels, depending on the thread.
+ */
+export const MAX_NESTING = 256;
+
+/** The offset of the first collection nested deeper than MAX_NESTING in a CST document, walked without recursion. */
+function tooDeepAt(doc: CST.Token): number | undefined {
+  const stack: { token: CST.Token; depth: number }[] = [{ token: doc, depth: 0 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { token, depth } = next;
+    let children: (CST.Token | null | undefined)[] = [];
+    if (token.type === 'document') children = [token.value];
+    else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
+      if (depth + 1 > MAX_NESTING) return token.offset;
+      children = token.items.flatMap((i) => ['key' in i ? i.key : undefined, i.value]);
+    }
+    for (const c of children) if (c) stack.push({ token: c, depth: token.type === 'document' ? depth : depth + 1 });
+  }
+  return undefined;
+}
+
+// YAML's printable set: go-yaml (what kubectl reads with) refuses any other character
+// anywhere in the stream, which is how binary data is told from text.
+const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+
 /** Splits a text into its documents; malformed documents become diagnostics with the parser's position. */
 export function parseSource(input: SourceInput): ParsedSource {
   const lines = new LineCounter();
   const documents: SourceDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   const at = (offset: number) => lines.linePos(offset);
+  const error = (offset: number, message: string) => {
+    const { line, col } = at(offset);
+    diagnostics.push({ severity: 'error', file: input.name, line, column: col, message: `${invalid}: ${clipQuotes(message)}` });
+  };
   const invalid = input.name.toLowerCase().endsWith('.json') ? 'invalid JSON' : 'invalid YAML';
-  const parsed = parseAllDocuments(input.text, { ...PARSE_OPTIONS, lineCounter: lines });
+  const bad = NOT_PRINTABLE.exec(input.text);
+  if (bad) {
+    lines.addNewLine(0);
+    for (let i = input.text.indexOf('\n'); i >= 0 && i < bad.index; i = input.text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    error(bad.index, `control character U+${code} is not allowed (is this a binary file?)`);
+    return { documents, diagnostics };
+  }
+  const parser = new Parser(lines.addNewLine);
+  const composer = new Composer<YamlNode>(PARSE_OPTIONS);
+  const parsed: Document.Parsed[] = [];
+  for (const token of parser.parse(input.text)) {
+    const deep = token.type === 'document' ? tooDeepAt(token) : undefined;
+    if (deep !== undefined) error(deep, `nested more than ${MAX_NESTING} levels deep`);
+    else parsed.push(...composer.next(token));
+  }
+  parsed.push(...composer.end());
   parsed.forEach((doc, index) => {
     for (const w of doc.warnings) {
       const { line, col } = at(w.pos[0]);
-      diagnostics.push({ severity: 'warning', file: input.name, line, column: col, message: w.message });
+      diagnostics.push({ severity: 'warning', file: input.name, line, column: col, message: clipQuotes(w.message) });
     }
     if (doc.errors.length > 0) {
-      for (const e of doc.errors) {
-        const { line, col } = at(e.pos[0]);
-        diagnostics.push({ severity: 'error', file: input.name, line, column: col, message: `${invalid}: ${e.message}` });
-      }
+      for (const e of doc.errors) error(e.pos[0], e.message);
       return;
     }
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return;
@@ -146,8 +190,7 @@ export function parseSource(input: SourceInput): ParsedSource {
     try {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (e) {
-      const { line, col } = at(rangeStart(doc.contents as YamlNode) ?? 0);
-      diagnostics.push({ severity: 'error', file: input.name, line, column: col, message: `${invalid}: ${e instanceof Error ? e.message : String(e)}` });
+      error(rangeStart(doc.contents) ?? 0, e instanceof Error ? e.message : String(e));
       return;
     }
     documents.push(new SourceDocument(input.name, index, value, doc, lines));

@@ -33,3 +33,12 @@ describe('labelValueErrors', () => {
   ];
   for (const [value, want] of cases) it(JSON.stringify(value.slice(0, 20)), () => assert.deepEqual(labelValueErrors(value), want));
 });
+
+describe('megabyte labels', () => {
+  it('are refused for their length without running the format regexes (which overflow the stack on such strings)', () => {
+    const huge = 'v'.repeat(10 * 2 ** 20);
+    assert.deepEqual(labelValueErrors(huge), ['must be no more than 63 bytes']);
+    assert.deepEqual(qualifiedNameErrors(huge), ['name part must be no more than 63 bytes']);
+    assert.deepEqual(qualifiedNameErrors(`${huge}/x`), ['prefix part must be no more than 253 bytes']);
+  });
+});

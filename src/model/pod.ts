@@ -16,7 +16,7 @@ import type {
   TolerationManifest,
   TopologySpreadConstraintManifest,
 } from './manifest.js';
-import { quantityNanos } from './quantity.js';
+import { nanosToResourceValue, QuantityError, quantityNanos } from './quantity.js';
 import {
   aggregateContainerRequests,
   computePodRequests,
@@ -142,12 +142,27 @@ export function hasAffinityTerms(pod: Pod): boolean {
   return pod.requiredAffinity.length + pod.preferredAffinity.length + pod.requiredAntiAffinity.length + pod.preferredAntiAffinity.length > 0;
 }
 
+// The engine counts cpu in millicores and everything else in units, as safe integers:
+// 2^53 millicores is far beyond any node, but a quantity like 1Ei of cpu would not fit.
+const TOO_LARGE = 'too large: berth counts cpu in millicores and other resources in units up to 2^53-1';
+
+function fitsEngine(name: string, nanos: bigint): boolean {
+  try {
+    nanosToResourceValue(name, nanos);
+    return true;
+  } catch (e) {
+    if (e instanceof QuantityError) return false;
+    throw e;
+  }
+}
+
 /** Exact amounts (nano-units); sums and comparisons happen before any rounding, as on Quantities. */
 function quantityMap(map: QuantityMap | undefined, path: FieldPath): Record<string, bigint> {
   const out: Record<string, bigint> = {};
   for (const [name, q] of Object.entries(map ?? {})) {
     const v = atPath([...path, name], () => quantityNanos(q));
     if (v < 0n) throw new FieldError(`Invalid value: ${JSON.stringify(String(q))}: must be greater than or equal to 0`, [...path, name]);
+    if (!fitsEngine(name, v)) throw new FieldError(`Invalid value: ${JSON.stringify(String(q))}: ${TOO_LARGE}`, [...path, name]);
     out[name] = v;
   }
   return out;
@@ -338,7 +353,14 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
     podLevelRequests = defaultPodLevelRequests(req, lim, { containers, initContainers });
   }
   const overhead = spec.overhead ? quantityMap(spec.overhead, [...path, 'overhead']) : undefined;
-  const resources = computePodRequests({ containers, initContainers, ...(podLevelRequests ? { podLevelRequests } : {}), ...(overhead ? { overhead } : {}) });
+  let resources: PodRequests;
+  try {
+    resources = computePodRequests({ containers, initContainers, ...(podLevelRequests ? { podLevelRequests } : {}), ...(overhead ? { overhead } : {}) });
+  } catch (e) {
+    // Each amount fits (checked above); their sum over containers may not.
+    if (e instanceof QuantityError) throw new FieldError(`Invalid value: the pod's requests add up to more than berth can count (${TOO_LARGE.slice('too large: '.length)})`, [...path, 'containers']);
+    throw e;
+  }
 
   const aff = spec.affinity ?? {};
   const nodeAff = aff.nodeAffinity ?? {};

@@ -31,7 +31,7 @@ import { Scheduler } from '../scheduler/scheduler.js';
 import { LABEL_CAPACITY_TYPE, LABEL_ZONE, type InstanceType } from './catalog/types.js';
 import { LABEL_NODEPOOL } from './labels.js';
 import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
-import { cheapestOffering, fits, PlannedClaim, type PoolTemplate } from './nodeclaim.js';
+import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplate } from './nodeclaim.js';
 import { nodeAffinityRequirements, podRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt } from './preferences.js';
 import { Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
@@ -57,6 +57,16 @@ export interface ProvisionInput {
   readonly daemonSetPods: readonly Pod[];
   readonly config: SchedulerConfig;
   readonly seed?: number;
+  /** Also list each claim's launchable offerings (consolidation filters them by price). */
+  readonly withOfferings?: boolean;
+}
+
+/** One offering a planned claim could launch as: a fitting instance type in a zone the claim allows. */
+export interface ClaimOffering {
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: string;
+  readonly price: number;
 }
 
 export interface NodeClaimPlan {
@@ -67,6 +77,8 @@ export interface NodeClaimPlan {
   readonly capacityType: string;
   readonly pricePerHour: number;
   readonly pods: readonly string[];
+  /** Every fitting offering, cheapest first; only with `withOfferings`. */
+  readonly offerings?: readonly ClaimOffering[];
 }
 
 export interface ProvisionPlan {
@@ -217,7 +229,10 @@ class Planner {
     if (taint) return { reason: `did not tolerate taint ${taint.key}=${taint.value}:${taint.effect}` };
     const podZones = podReqs.get(LABEL_ZONE);
     const zones = claim.zones().filter((z) => podZones.has(z));
-    if (zones.length === 0 || !this.zoneTopology.fixesZone(pod)) {
+    const claimZone = claim.requirements.get(LABEL_ZONE);
+    const decided = claimZone.operator() === 'In' && claimZone.len() === 1;
+    // A claim whose zone is decided carries the zone label already.
+    if (zones.length === 0 || decided || !this.zoneTopology.fixesZone(pod)) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
       if (!status.isSuccess()) return { reason: status.message() };
       return claim.canAdd(pod, podReqs);
@@ -313,9 +328,11 @@ class Planner {
   }
 
   /** The launch decision per claim: the cheapest offering its final requirements allow, over its remaining types. */
-  finalize(): NodeClaimPlan[] {
+  finalize(withOfferings: boolean): NodeClaimPlan[] {
     return [...this.claims].sort((a, b) => a.seq - b.seq).map((c) => {
-      const best = cheapestOffering(c.options.filter((it) => fits(c.requests, c.podCount, it)), c.requirements)!;
+      const fitting = c.options.filter((it) => fits(c.requests, c.podCount, it));
+      const best = cheapestOffering(fitting, c.requirements)!;
+      const offerings = withOfferings ? claimOfferings(fitting, c.requirements) : undefined;
       return {
         name: c.name,
         nodePool: c.pool.name,
@@ -324,9 +341,15 @@ class Planner {
         capacityType: best.offering.capacityType,
         pricePerHour: best.offering.price,
         pods: c.pods.map((p) => p.key),
+        ...(offerings ? { offerings } : {}),
       };
     });
   }
+}
+
+function claimOfferings(types: readonly InstanceType[], reqs: Requirements): ClaimOffering[] {
+  const out = types.flatMap((it) => usableOfferings(it, reqs).map((o) => ({ instanceType: it.name, zone: o.zone, capacityType: o.capacityType, price: o.price })));
+  return out.sort((a, b) => a.price - b.price || (a.instanceType < b.instanceType ? -1 : a.instanceType > b.instanceType ? 1 : 0) || (a.capacityType < b.capacityType ? -1 : 1));
 }
 
 export function planProvisioning(input: ProvisionInput): ProvisionPlan {
@@ -348,7 +371,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     if (r instanceof PlannedClaim) placements.push({ pod: pod.key, node: r.name });
     else unschedulable.push({ pod: pod.key, message: `could not schedule pod: ${r.reason}` });
   }
-  const nodeClaims = planner.finalize();
+  const nodeClaims = planner.finalize(input.withOfferings ?? false);
   const costPerHour = Math.round(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;
   return { placements, nodeClaims, unschedulable, costPerHour };
 }

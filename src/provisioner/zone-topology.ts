@@ -46,9 +46,15 @@ export class ZoneTopology {
     }
   }
 
+  /** Per pod key: whether some zone-keyed term selects the pod (its labels do not change while planning). */
+  private readonly selected = new Map<string, boolean>();
+
   /** Whether `pod` (as attempted, preferences promoted) must be in a decided zone. */
   fixesZone(pod: Pod): boolean {
-    return ownsZoneTerm(pod) || this.matchers.some((m) => m(pod));
+    if (ownsZoneTerm(pod)) return true;
+    let hit = this.selected.get(pod.key);
+    if (hit === undefined) this.selected.set(pod.key, (hit = this.matchers.some((m) => m(pod))));
+    return hit;
   }
 }
 

@@ -5,6 +5,7 @@
 // node controller deletes the Node once the node controller has seen it NotReady);
 // spot interruptions with their two-minute notice.
 
+import { NODEPOOL_HASH_ANNOTATION, nodePoolHash } from '../disruption/drift.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Taint } from '../model/taints.js';
@@ -133,7 +134,9 @@ export class SimCloud {
         if (!alive()) return;
         instance.registered = true;
         const node = launchedNode(name, pool, it, offering, engine.now);
-        this.world.addNode({ ...node, taints: [...node.taints, NOT_READY_NO_SCHEDULE] });
+        // The NodeClaim remembers the template it came from: a later NodePool change drifts it.
+        const annotations = { ...node.annotations, [NODEPOOL_HASH_ANNOTATION]: nodePoolHash(pool) };
+        this.world.addNode({ ...node, annotations, taints: [...node.taints, NOT_READY_NO_SCHEDULE] });
         engine.after(t.readyMs, 'node-ready', () => {
           if (!alive()) return;
           this.removeTaints(name, [NOT_READY_NO_SCHEDULE], 'KubeletReady');

@@ -47,6 +47,8 @@ export function checkName(c: Check): string {
       return `rolloutStuck ${c.deployment} for ${fmt(c.forMs)}`;
     case 'availableReplicas':
       return `availableReplicas ${c.deployment} >= ${c.min}${c.throughout ? ' throughout' : ''}`;
+    case 'disruptions':
+      return `disruptions${c.reason ? ` ${c.reason}` : ''}${c.min !== undefined ? ` >= ${c.min}` : ''}${c.max !== undefined ? ` <= ${c.max}` : ''}${c.maxConcurrent !== undefined ? `, at most ${c.maxConcurrent} at once` : ''}`;
   }
 }
 
@@ -102,7 +104,28 @@ export function evaluate(sim: Simulation, c: Check, rollouts: RolloutTracker): {
       if (!d) return { passed: false, detail: `no Deployment ${c.deployment}` };
       return { passed: d.status.availableReplicas >= c.min, detail: `${d.status.availableReplicas} available` };
     }
+    case 'disruptions': {
+      const { done, mostAtOnce } = disruptionCounts(sim, c.reason);
+      const passed = (c.min === undefined || done >= c.min) && (c.max === undefined || done <= c.max) && (c.maxConcurrent === undefined || mostAtOnce <= c.maxConcurrent);
+      return { passed, detail: `${done} node(s) disrupted, at most ${mostAtOnce} at once` };
+    }
   }
+}
+
+/** From the event log: nodes the disruption loop deleted, and the most it was disrupting at one time. */
+function disruptionCounts(sim: Simulation, reason: string | undefined): { done: number; mostAtOnce: number } {
+  let done = 0, now = 0, mostAtOnce = 0;
+  for (const r of sim.engine.log) {
+    if (reason !== undefined && r['reason'] !== reason) continue;
+    if (r.type === 'Disrupting') now += String(r['nodes']).split(',').length;
+    else if (r.type === 'DisruptionFailed') now -= String(r['nodes']).split(',').length;
+    else if (r.type === 'NodeDisrupted') {
+      now--;
+      done++;
+    } else continue;
+    mostAtOnce = Math.max(mostAtOnce, now);
+  }
+  return { done, mostAtOnce };
 }
 
 function deploymentDetail(sim: Simulation, key: string): string {

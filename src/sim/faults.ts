@@ -139,6 +139,10 @@ export function applyAction(sim: Simulation, a: Action): void {
       if (!sim.provisioner) throw new ActionError('the scenario has no NodePool: there is no provisioner to switch');
       sim.provisioner.setEnabled(a.enabled);
       return;
+    case 'updateNodePool':
+      if (!sim.provisioner?.updatePool(a.pool)) throw new ActionError(`no NodePool ${JSON.stringify(a.pool.name)}`);
+      sim.nodeDisruption?.updatePool(a.pool);
+      return;
   }
 }
 
@@ -150,5 +154,6 @@ function mustHave(map: ReadonlyMap<string, unknown>, key: string, kind: string):
 /** The action's fields for the log (the node object of addNode reduced to its name). */
 function describe(a: Action): Record<string, unknown> {
   const { type: _type, ...rest } = a;
-  return a.type === 'addNode' ? { node: a.node.name } : rest;
+  if (a.type === 'addNode') return { node: a.node.name };
+  return a.type === 'updateNodePool' ? { nodePool: a.pool.name } : rest;
 }

@@ -44,6 +44,7 @@ export class ProvisionerLoop {
   /** Claims launched whose node has not registered yet: what the next plan counts as coming capacity. */
   private readonly inFlight = new Map<string, Node>();
   private readonly usedNames = new Set<string>();
+  private pools: readonly NodePool[];
 
   constructor(
     private readonly world: World,
@@ -52,6 +53,7 @@ export class ProvisionerLoop {
     private readonly opts: ProvisionerOptions,
   ) {
     this.enabled = opts.enabled ?? true;
+    this.pools = opts.pools;
     schedulerLoop.onUnschedulable((pod) => this.podUnschedulable(pod));
     world.onChange((c) => {
       if (c.kind === 'nodeAdded') this.inFlight.delete(c.node.name);
@@ -118,7 +120,7 @@ export class ProvisionerLoop {
     this.provisionable.clear();
     const plan = planProvisioning({
       cluster,
-      pools: this.opts.pools,
+      pools: this.pools,
       instanceTypes: this.cloud.availableTypes(this.opts.instanceTypes),
       daemonSetPods: this.opts.daemonSetPods?.() ?? [],
       config: this.opts.config ?? {},
@@ -128,7 +130,7 @@ export class ProvisionerLoop {
     for (const u of plan.unschedulable) engine.record('NoNodeForPod', { pod: u.pod, message: u.message });
     let retry = false;
     for (const claim of plan.nodeClaims) {
-      const pool = this.opts.pools.find((p) => p.name === claim.nodePool)!;
+      const pool = this.pools.find((p) => p.name === claim.nodePool)!;
       const it = this.opts.instanceTypes.find((t) => t.name === claim.instanceType)!;
       const offering = it.offerings.find((o) => o.zone === claim.zone && o.capacityType === claim.capacityType)!;
       const name = this.claimName(pool.name);
@@ -143,8 +145,15 @@ export class ProvisionerLoop {
     if (retry) this.touchBatch();
   }
 
+  /** A changed NodePool (same name): what the next plans launch from. False when there is no such NodePool. */
+  updatePool(pool: NodePool): boolean {
+    if (!this.pools.some((p) => p.name === pool.name)) return false;
+    this.pools = this.pools.map((p) => (p.name === pool.name ? pool : p));
+    return true;
+  }
+
   /** Karpenter names claims after their NodePool with a random five-character suffix. */
-  private claimName(pool: string): string {
+  claimName(pool: string): string {
     const rand = this.world.engine.rand;
     for (;;) {
       let suffix = '';

@@ -2,10 +2,20 @@
 // already validated and compiled (times in ms, selectors compiled, nodes built).
 // The YAML form (berth.dev/v1alpha1 Scenario) is parsed by io/scenario.ts.
 
+import type { DecisionReason } from '../disruption/consolidate.js';
 import type { DeschedulerPolicy } from '../disruption/deschedule/policy.js';
 import type { Node } from '../model/node.js';
+import type { NodePool } from '../model/nodepool.js';
 import type { Selector } from '../model/selector.js';
 import type { CapacityType } from '../provisioner/catalog/types.js';
+
+/**
+ * The longest simulated time a scenario may ask for (one year). The node lifecycle
+ * checks every node each 5 s, so a run costs time in proportion to its length even
+ * when nothing happens; a typo such as until: 999999h would otherwise run for days.
+ */
+export const MAX_SIMULATED_MS = 8760 * 3_600_000;
+export const MAX_SIMULATED_TEXT = '8760h (one year)';
 
 export type ScalableKind = 'Deployment' | 'StatefulSet' | 'ReplicaSet';
 export type RolloutKind = 'Deployment' | 'StatefulSet' | 'DaemonSet';
@@ -27,7 +37,9 @@ export type Action =
   | { readonly type: 'addNode'; readonly node: Node }
   | { readonly type: 'removeNode'; readonly node: string }
   | { readonly type: 'deletePod'; readonly pod: string }
-  | { readonly type: 'provisioner'; readonly enabled: boolean };
+  | { readonly type: 'provisioner'; readonly enabled: boolean }
+  /** A NodePool's new spec (same name): nodes that no longer match it drift. */
+  | { readonly type: 'updateNodePool'; readonly pool: NodePool };
 
 export interface Step {
   readonly at: number;
@@ -53,7 +65,9 @@ export type Check =
   | { readonly type: 'nodeCount'; readonly nodePool?: string; readonly min?: number; readonly max?: number }
   | { readonly type: 'rolloutComplete'; readonly deployment: string; readonly withinMs: number }
   | { readonly type: 'rolloutStuck'; readonly deployment: string; readonly forMs: number }
-  | { readonly type: 'availableReplicas'; readonly deployment: string; readonly min: number; readonly throughout: boolean };
+  | { readonly type: 'availableReplicas'; readonly deployment: string; readonly min: number; readonly throughout: boolean }
+  /** Nodes the disruption loop removed (for one reason, or any): how many, and how many at most were being disrupted at once. */
+  | { readonly type: 'disruptions'; readonly reason?: DecisionReason; readonly min?: number; readonly max?: number; readonly maxConcurrent?: number };
 
 export interface Expectation {
   /** When to evaluate; the end of the run when unset. `throughout` checks hold from `at` (or 0) to the end. */
@@ -84,6 +98,8 @@ export interface ScenarioSpec {
   /** Simulated time to run; the last step or expectation plus 10 minutes when unset. */
   readonly untilMs?: number;
   readonly provisioner: { readonly enabled: boolean; readonly batchIdleMs?: number; readonly batchMaxMs?: number };
+  /** Karpenter's disruption loop: consolidation, drift and expiry. */
+  readonly disruption?: { readonly enabled: boolean; readonly spotToSpotConsolidation: boolean; readonly pollIntervalMs?: number; readonly validationDelayMs?: number };
   readonly timing: ScenarioTiming;
   readonly descheduler?: ScenarioDescheduler;
   readonly steps: readonly Step[];

@@ -38,6 +38,13 @@ describe('scenario errors', () => {
     { name: 'a bad duration', spec: '  steps:\n  - at: 5 minutes\n    cordon: {node: a}\n', want: /s\.yaml:6:\d+: .*spec\.steps\[0\]\.at: Invalid value: "5 minutes"/ },
     { name: 'steps out of order', spec: '  steps:\n  - at: 2m\n    cordon: {node: a}\n  - at: 1m\n    uncordon: {node: a}\n', want: /spec\.steps\[1\]\.at: .*time order/ },
     { name: 'an unknown action', spec: '  steps:\n  - at: 1s\n    explode: {node: a}\n', want: /spec\.steps\[0\]/ },
+    {
+      name: 'an invalid NodePool in updateNodePool, at its field',
+      spec: '  steps:\n  - at: 1s\n    updateNodePool:\n      metadata: {name: default}\n      spec:\n        template: {spec: {requirements: [], nodeClassRef: {group: g, kind: K, name: d}, expireAfter: 1 day}}\n',
+      want: /s\.yaml:10:\d+: .*spec\.steps\[0\]\.updateNodePool\.spec\.template\.spec\.expireAfter: Invalid value: "1 day"/,
+    },
+    { name: 'an unknown disruption setting', spec: '  disruption: {enabled: true, consolidate: true}\n', want: /s\.yaml:5:\d+: .*spec\.disruption/ },
+    { name: 'an unknown disruption reason', spec: '  expect:\n  - disruptions: {reason: Bored}\n', want: /spec\.expect\[0\]\.disruptions\.reason/ },
   ];
   for (const c of cases) {
     it(c.name, () => {

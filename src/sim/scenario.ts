@@ -14,10 +14,9 @@ import { DEFAULT_LAUNCH_TIMING } from './cloud.js';
 import type { LogRecord } from './engine.js';
 import { armExpectations, type ExpectationResult, type RolloutTracker } from './expect.js';
 import { ActionError, applyAction } from './faults.js';
-import { recordHistory, type History } from './history.js';
 import { DEFAULT_POD_TIMING } from './pod-lifecycle.js';
 import type { ScenarioSpec } from './scenario-spec.js';
-import { createSimulation, type Simulation } from './simulation.js';
+import { createSimulation, type Simulation, type SimulationOptions } from './simulation.js';
 import { addWorkloads } from './workloads.js';
 
 export interface ScenarioRun {
@@ -30,8 +29,6 @@ export interface ScenarioRun {
     readonly pending: { pod: string }[];
   };
   readonly sim: Simulation;
-  /** Frames of the run, when asked for with `history`. */
-  readonly history?: History;
 }
 
 export interface RunOptions {
@@ -40,10 +37,8 @@ export interface RunOptions {
   readonly instanceTypes: readonly InstanceType[];
   /** Told the simulated time now and at the end, every few thousand events (a progress bar's feed). */
   readonly onProgress?: (nowMs: number, untilMs: number) => void;
-  /** Record a frame at every instant the cluster changed (for scrubbing the run). */
-  readonly history?: boolean;
-  /** Called with the built simulation before its workloads are added and it runs: where observers subscribe. */
-  readonly onStart?: (sim: Simulation) => void;
+  /** Called with the simulation once it is built, before its workloads are added and anything runs: where observers (invariant checkers, history recorders, readiness trackers) attach. */
+  readonly observe?: (sim: Simulation) => void;
 }
 
 const SETTLE_MS = 10 * 60_000;
@@ -80,6 +75,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
           },
         }
       : {}),
+    ...(pools.length > 0 && spec.disruption?.enabled ? { nodeDisruption: disruptionOptions(spec.disruption) } : {}),
     ...(spec.descheduler?.enabled ? { descheduler: { policy: spec.descheduler.policy, intervalMs: spec.descheduler.intervalMs } } : {}),
     launchTiming: () => ({
       launchMs: t.nodeLaunchMs ?? DEFAULT_LAUNCH_TIMING.launchMs,
@@ -88,9 +84,8 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
       startupTaintMs: t.startupTaintMs ?? DEFAULT_LAUNCH_TIMING.startupTaintMs,
     }),
   });
-  opts.onStart?.(sim);
+  opts.observe?.(sim);
   addWorkloads(sim, input.workloads, adoption);
-  const history = opts.history ? recordHistory(sim) : undefined;
 
   const rollouts = trackRollouts(sim);
   for (const step of spec.steps) {
@@ -129,7 +124,14 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
     expectations,
     final: { timeMs: sim.engine.now, costPerHour: sim.cloud.costPerHour(), nodes, pending },
     sim,
-    ...(history ? { history: history() } : {}),
+  };
+}
+
+function disruptionOptions(d: NonNullable<ScenarioSpec['disruption']>): NonNullable<SimulationOptions['nodeDisruption']> {
+  return {
+    spotToSpot: d.spotToSpotConsolidation,
+    ...(d.pollIntervalMs !== undefined ? { pollMs: d.pollIntervalMs } : {}),
+    ...(d.validationDelayMs !== undefined ? { validationMs: d.validationDelayMs } : {}),
   };
 }
 

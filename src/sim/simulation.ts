@@ -16,6 +16,7 @@ import { DaemonSetController } from './controllers/daemonset.js';
 import { DeploymentController } from './controllers/deployment.js';
 import { DisruptionController } from './controllers/disruption.js';
 import { DeschedulerLoop, type DeschedulerOptions } from './descheduler-loop.js';
+import { DisruptionLoop, type DisruptionLoopOptions } from './disruption-loop.js';
 import { ReplicaSetController } from './controllers/replicaset.js';
 import { StatefulSetController } from './controllers/statefulset.js';
 import { Engine } from './engine.js';
@@ -38,6 +39,8 @@ export interface SimulationOptions {
   /** NodePools, catalog and batching; no provisioning without it. */
   readonly provisioner?: Omit<ProvisionerOptions, 'config'>;
   readonly launchTiming?: (instanceType: string) => LaunchTiming;
+  /** Karpenter's disruption loop (consolidation, drift, expiry) over the provisioner's NodePools; needs `provisioner`. */
+  readonly nodeDisruption?: Pick<DisruptionLoopOptions, 'spotToSpot' | 'pollMs' | 'validationMs'>;
   /** The descheduler's policy and interval; no descheduling without it. */
   readonly descheduler?: DeschedulerOptions;
 }
@@ -55,6 +58,7 @@ export interface Simulation {
   readonly statefulSets: StatefulSetController;
   readonly daemonSets: DaemonSetController;
   readonly disruption: DisruptionController;
+  readonly nodeDisruption: DisruptionLoop | undefined;
   readonly descheduler: DeschedulerLoop | undefined;
 }
 
@@ -88,7 +92,10 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   daemonSets.start();
   const disruption = new DisruptionController(world, replicaSets, deployments, statefulSets);
   disruption.start();
+  const p = opts.provisioner;
+  const nodeDisruption = provisioner && p && opts.nodeDisruption ? new DisruptionLoop(world, cloud, provisioner, disruption, { ...opts.nodeDisruption, pools: p.pools, instanceTypes: p.instanceTypes, config, ...(p.daemonSetPods ? { daemonSetPods: p.daemonSetPods } : {}) }) : undefined;
+  nodeDisruption?.start();
   const descheduler = opts.descheduler ? new DeschedulerLoop(world, disruption, config, opts.descheduler) : undefined;
   descheduler?.start();
-  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption, descheduler };
+  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption, nodeDisruption, descheduler };
 }

@@ -6,11 +6,11 @@ import type { ClusterState } from '../../src/cluster/state.js';
 import { scheduleAll, type ScheduleReport } from '../../src/scheduler/run.js';
 import { explainPod, type Explanation } from '../../src/scheduler/explain.js';
 import { planProvisioning, type ProvisionPlan } from '../../src/provisioner/plan.js';
-import { bundledInstanceTypes } from '../../src/provisioner/catalog/catalog.js';
+import { catalogOrBundled } from '../../src/provisioner/catalog/catalog.js';
 import { loadScenario } from '../../src/io/scenario.js';
 import { runScenario } from '../../src/sim/scenario.js';
 import { eventLine, formatTime, timelineRecords } from '../../src/sim/timeline.js';
-import { frameAt, readySeries, type History } from '../../src/sim/history.js';
+import { frameAt, readySeries, recordHistory, type History } from '../../src/sim/history.js';
 import { analyze } from '../../src/analyze/analyze.js';
 import type { Finding } from '../../src/analyze/finding.js';
 
@@ -87,16 +87,16 @@ export function provision(input: LoadedInput, warnings: Diagnostic[], seed = 0):
   const pods = boundPods(cluster);
   // Before planning: the planner adds its hypothetical claims to the cluster it is given.
   const nodes = existingNodes(cluster);
-  const catalogs = input.catalogs;
+  const instanceTypes = catalogOrBundled(input.catalogs);
   const plan = planProvisioning({
     cluster,
     pools: input.nodePools.filter((np) => np.replicas === null),
-    instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(),
+    instanceTypes,
     daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
     config: {},
     seed,
   });
-  const types = new Map((catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes()).map((t) => [t.name, t]));
+  const types = new Map(instanceTypes.map((t) => [t.name, t]));
   for (const c of plan.nodeClaims) {
     const t = types.get(c.instanceType);
     nodes.push({
@@ -177,9 +177,12 @@ export function simulate(text: string, path: string, read: (path: string) => str
   }
   const loaded = loadSources(sources);
   if (!loaded.ok) return { ok: false, errors: loaded.errors };
-  const catalogs = loaded.input.catalogs;
-  const run = runScenario(loaded.input, scenario.scenario.spec, { instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(), history: true });
-  const history = run.history!;
+  let recorded: (() => History) | undefined;
+  const run = runScenario(loaded.input, scenario.scenario.spec, {
+    instanceTypes: catalogOrBundled(loaded.input.catalogs),
+    observe: (sim) => (recorded = recordHistory(sim)),
+  });
+  const history = recorded!();
   const failures = new Map<string, { t: number; message: string }[]>();
   for (const r of run.events) {
     if (r.type !== 'FailedScheduling') continue;
@@ -207,6 +210,5 @@ export function isScenario(text: string): boolean {
 
 /** `berth check` on the editor's manifests: findings with evidence and fixes, the provisioner on when NodePools are given. */
 export function check(input: LoadedInput, seed = 0): Finding[] {
-  const catalogs = input.catalogs;
-  return analyze({ input, instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(), provisioner: input.nodePools.some((np) => np.replicas === null), seed });
+  return analyze({ input, instanceTypes: catalogOrBundled(input.catalogs), provisioner: input.nodePools.some((np) => np.replicas === null), seed });
 }

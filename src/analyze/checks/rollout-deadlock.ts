@@ -21,7 +21,7 @@ import { baseline, sharedWhatIf } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
-export const ROLLOUT_AT_MS = 60_000;
+const ROLLOUT_AT_MS = 60_000;
 /** How long a rollout is given at first: past the default progressDeadlineSeconds (10 min) and a node launch. */
 const WATCH_MS = 30 * 60_000;
 /** A rollout with no pod turning ready for this long is stuck. */
@@ -30,7 +30,7 @@ const MAX_WATCH_MS = 12 * 3600_000;
 /** Zones tried for the "one more node" fix. */
 const MAX_ZONES_TRIED = 3;
 
-export const ROLLOUT_KINDS: readonly RolloutKind[] = ['Deployment', 'StatefulSet', 'DaemonSet'];
+const ROLLOUT_KINDS: readonly RolloutKind[] = ['Deployment', 'StatefulSet', 'DaemonSet'];
 
 export interface RolloutOutcome {
   readonly run: ScenarioRun;
@@ -116,7 +116,7 @@ function strategyText(run: ScenarioRun, w: WorkloadSummary & { kind: RolloutKind
   return `maxSurge ${String(ru?.maxSurge ?? 0)}, maxUnavailable ${String(ru?.maxUnavailable ?? 1)}`;
 }
 
-function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): { message: string; evidence: string[]; stuckPod?: Pod } {
+function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome): { message: string; evidence: string[] } {
   const { run, progress: p, startedAt } = o;
   const failures = failureMessages(run, startedAt);
   const stuck = p.pods.find((pod) => !pod.terminating && !pod.nodeName && failures.has(pod.key));
@@ -140,7 +140,7 @@ function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome):
   const why = stuck
     ? `: pod ${stuck.key} of the new template cannot be scheduled (${shortMessage(failures.get(stuck.key)!.message)})${antiAffinityHint(w, run, failures.get(stuck.key)!.message)}`
     : `: ${p.available} of ${p.desired} replicas available`;
-  return { message: `${what} (stuck at ${p.updated}/${p.desired} replicas updated)${why}`, evidence, ...(stuck ? { stuckPod: stuck } : {}) };
+  return { message: `${what} (stuck at ${p.updated}/${p.desired} replicas updated)${why}`, evidence };
 }
 
 /**

@@ -106,6 +106,11 @@ export function bundledInstanceTypes(options: SizingOptions = {}): InstanceType[
 // ---------------------------------------------------------------------------------------
 // User catalogs: apiVersion berth.dev/v1alpha1, kind InstanceTypeCatalog
 
+/** The instance types to plan from: those of the input's InstanceTypeCatalogs, or the bundled catalog when it has none. */
+export function catalogOrBundled(catalogs: readonly (readonly InstanceType[])[]): InstanceType[] {
+  return catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes();
+}
+
 export const CATALOG_API_VERSION = 'berth.dev/v1alpha1';
 export const CATALOG_KIND = 'InstanceTypeCatalog';
 

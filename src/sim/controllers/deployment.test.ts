@@ -118,6 +118,22 @@ describe('Deployment Recreate strategy', () => {
     const created = sim.engine.log.filter((r) => r.type === 'ReplicaSetCreated').map((r) => r.t);
     assert.deepEqual(created, [0, ROLLOUT_AT + 10_000]);
   });
+
+  it('waits for ever behind an old pod that cannot finish terminating, and its conditions name the Deployment while it has no new ReplicaSet', () => {
+    // Found by the invariant run: the old pod's kubelet is down, so it stays Terminating and Recreate never creates the new ReplicaSet (as upstream).
+    const o: AppOptions = { replicas: 1, strategy: { type: 'Recreate' }, grace: 10 };
+    const sim = createSimulation(clusterWithNodes([{ name: 'n0' }]), { seed: 1 });
+    sim.deployments.add(app('web', o));
+    sim.engine.at(0, 'fail', () => sim.world.setKubeletRunning('n0', false));
+    sim.engine.at(0, 'rollout', () => {
+      const t = rolloutTemplate('web', { ...o, image: 'v2' });
+      sim.deployments.setTemplate('default/web', t.template, t.templatePod);
+    });
+    sim.engine.run(15 * 60_000);
+    const messages = sim.engine.log.filter((r) => r.type === 'DeploymentCondition' && r['condition'] === 'Progressing').map((r) => `${r.t / 1000}s ${String(r['message'])}`);
+    assert.deepEqual(messages, ['0s Created new replica set "web-7b6c9dbb9"', '0s Deployment "web" is progressing.', '601s Deployment "web" has timed out progressing.']);
+    assert.equal(sim.engine.log.filter((r) => r.type === 'ReplicaSetCreated').length, 1);
+  });
 });
 
 describe('Deployment proportional scaling mid-rollout', () => {

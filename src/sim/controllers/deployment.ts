@@ -490,17 +490,18 @@ export class DeploymentController {
     if (d.progressDeadlineSeconds !== null) {
       const current = status.conditions.find((c) => c.type === 'Progressing');
       const complete = status.replicas === status.updatedReplicas && current?.reason === NEW_RS_AVAILABLE;
-      const rsName = JSON.stringify(newRS?.name ?? '');
+      // Upstream names the Deployment while there is no new ReplicaSet yet (Recreate waiting for old pods to go).
+      const subject = newRS ? `ReplicaSet ${JSON.stringify(newRS.name)}` : `Deployment ${JSON.stringify(d.name)}`;
       if (!complete) {
         if (this.deploymentComplete(d, status)) {
-          status = { ...status, conditions: withCondition(status.conditions, this.newCondition(d, 'Progressing', 'True', NEW_RS_AVAILABLE, `ReplicaSet ${rsName} has successfully progressed.`)) };
+          status = { ...status, conditions: withCondition(status.conditions, this.newCondition(d, 'Progressing', 'True', NEW_RS_AVAILABLE, `${subject} has successfully progressed.`)) };
         } else if (this.deploymentProgressing(d, status)) {
-          const c = this.newCondition(d, 'Progressing', 'True', RS_UPDATED, `ReplicaSet ${rsName} is progressing.`);
+          const c = this.newCondition(d, 'Progressing', 'True', RS_UPDATED, `${subject} is progressing.`);
           const kept = current?.status === 'True' ? { ...c, lastTransitionTime: current.lastTransitionTime } : c;
           // Removed first, so the update time moves even when the reason stays.
           status = { ...status, conditions: withCondition(status.conditions.filter((x) => x.type !== 'Progressing'), kept) };
         } else if (this.timedOut(d, current)) {
-          status = { ...status, conditions: withCondition(status.conditions, this.newCondition(d, 'Progressing', 'False', TIMED_OUT, `ReplicaSet ${rsName} has timed out progressing.`)) };
+          status = { ...status, conditions: withCondition(status.conditions, this.newCondition(d, 'Progressing', 'False', TIMED_OUT, `${subject} has timed out progressing.`)) };
         }
       }
     }

@@ -1,0 +1,96 @@
+// The disruption controller's one decision per pass, in Karpenter's method order:
+// emptiness, drift, multi-node consolidation, single-node consolidation. Expiry is
+// apart: forceful, outside the budgets, one decision per expired node.
+
+import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
+import { remainingDisruptions } from './budgets.js';
+import { findCandidates, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
+import { cheapestPerType, computeConsolidation, consolidationCandidates, emptiness, multiNode, placeWithReplacements, simulateRemoval, singleNode, toReplacement, type ConsolidationInput, type Decision } from './consolidate.js';
+import { driftReason, isExpired, NODEPOOL_HASH_ANNOTATION } from './drift.js';
+
+export interface DisruptionInput extends ConsolidationInput {
+  /** The NodePool hash each node's NodeClaim was launched with, when the node carries no annotation. */
+  readonly claimHashes?: ReadonlyMap<string, string>;
+}
+
+function replaceDecision(input: ConsolidationInput, cs: readonly Candidate[], reason: Decision['reason']): Decision | undefined {
+  const removal = simulateRemoval(input, cs);
+  if (!removal) return undefined;
+  // Each new node at its cheapest offering; drift and expiry look for no savings.
+  const replacements = removal.claims.map((c) => toReplacement(c, cheapestPerType(c.offerings ?? [])));
+  const moves = replacements.length === 0 ? removal.moves : placeWithReplacements(input, cs, replacements);
+  if (!moves) return undefined;
+  const saved = cs.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0) - replacements.reduce((s, r) => s + r.pricePerHour, 0);
+  return { kind: replacements.length > 0 ? 'replace' : 'delete', nodes: cs.map((c) => c.node.name), replacements, savingsPerHour: Math.round(saved * 1e6) / 1e6, reason, displacedPods: moves };
+}
+
+/**
+ * Drift: drifted candidates, oldest first. Empty ones within the Drifted budgets are
+ * deleted together; otherwise the first whose pods can all be placed — on other
+ * nodes or on new nodes from the (current) NodePools — is replaced.
+ */
+export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decision | undefined {
+  const { candidates } = findCandidates({ ...input, terminationGracePeriodOverridesPods: true });
+  const drifted = candidates
+    .filter((c) => driftReason(c.node, c.pool, c.node.annotations[NODEPOOL_HASH_ANNOTATION] ?? input.claimHashes?.get(c.node.name)) !== undefined)
+    .sort((a, b) => a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));
+  if (drifted.length === 0) return undefined;
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Drifted', input.disrupting);
+  const take = (c: Candidate) => (budget.get(c.pool.name) ?? 0) > 0 && (budget.set(c.pool.name, budget.get(c.pool.name)! - 1), true);
+  const empty = drifted.filter((c) => c.reschedulable.length === 0 && take(c));
+  if (empty.length > 0) return { kind: 'delete', nodes: empty.map((c) => c.node.name), replacements: [], savingsPerHour: 0, reason: 'Drifted', displacedPods: [] };
+  for (const c of drifted) {
+    if ((budget.get(c.pool.name) ?? 0) <= 0) continue;
+    const d = replaceDecision(input, [c], 'Drifted');
+    if (d) return d;
+    rejected.push({ node: c.node.name, reason: 'drifted, but not all pods would schedule' });
+  }
+  return undefined;
+}
+
+/** The next graceful disruption: emptiness, then drift, then multi-node and single-node consolidation. */
+export function nextDisruption(input: DisruptionInput): { decision: Decision | undefined; rejected: Rejection[] } {
+  const { eligible, rejected } = consolidationCandidates(input);
+  const decision = emptiness(input, eligible) ?? drift(input, rejected) ?? multiNode(input, eligible) ?? singleNode(input, eligible, rejected);
+  return { decision, rejected };
+}
+
+/**
+ * Expired nodes (Karpenter v1: forceful — no budgets, do-not-disrupt and PDBs only
+ * slow the drain). Each gets its replacements planned when its pods need new nodes;
+ * when they fit nowhere the node still goes and its pods wait for the provisioner.
+ */
+export function expiry(input: DisruptionInput): Decision[] {
+  const pools = new Map<string, NodePool>(input.pools.map((p) => [p.name, p]));
+  const out: Decision[] = [];
+  for (const info of input.cluster.nodeInfos()) {
+    const pool = pools.get(info.node.labels[LABEL_NODEPOOL] ?? '');
+    if (!pool || input.disrupting?.has(info.node.name) || input.uninitialized?.has(info.node.name) || !isExpired(info.node, pool, input.nowMs)) continue;
+    const c: Candidate = { node: info.node, pool, reschedulable: reschedulablePods(info.pods) };
+    const busy = new Set([...(input.disrupting ?? []), ...out.flatMap((d) => d.nodes)]);
+    out.push(replaceDecision({ ...input, disrupting: busy }, [c], 'Expired') ?? { kind: 'delete', nodes: [c.node.name], replacements: [], savingsPerHour: input.pricePerHour(c.node) ?? 0, reason: 'Expired', displacedPods: [] });
+  }
+  return out;
+}
+
+/**
+ * Karpenter's re-check of a consolidation decision after its 15 s wait: every node
+ * must still be a consolidatable candidate within the budgets, and computing the
+ * decision again for the same nodes must give the same kind (an empty node still
+ * empty, a delete still a delete, a replace still a cheaper replace). The fresh
+ * decision, or why the old one no longer holds.
+ */
+export function revalidate(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
+  const { eligible } = consolidationCandidates(input);
+  const cs = d.nodes.map((n) => eligible.find((c) => c.node.name === n));
+  const gone = d.nodes.find((_, i) => cs[i] === undefined);
+  if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
+  const candidates = cs as Candidate[];
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, d.reason === 'Empty' ? 'Empty' : 'Underutilized', input.disrupting);
+  for (const c of candidates) budget.set(c.pool.name, (budget.get(c.pool.name) ?? 0) - 1);
+  if ([...budget.values()].some((v) => v < 0)) return { invalid: 'the disruption budget no longer allows it' };
+  if (d.reason === 'Empty') return candidates.every((c) => c.reschedulable.length === 0) ? d : { invalid: 'a node is no longer empty' };
+  const again = computeConsolidation(input, candidates, 'Underutilized');
+  if (!('decision' in again)) return { invalid: again.unconsolidatable };
+  return again.decision.kind === d.kind ? again.decision : { invalid: `it would now be a ${again.decision.kind}` };
+}

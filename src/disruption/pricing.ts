@@ -1,0 +1,16 @@
+// What a node costs per hour, read from the instance catalog by the labels Karpenter
+// puts on the nodes it launches (instance type, zone, capacity type).
+
+import type { Node } from '../model/node.js';
+import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type InstanceType } from '../provisioner/catalog/types.js';
+
+/** $/h of a node from its offering in the catalog; undefined when the catalog has no such offering. */
+export function catalogPrices(types: readonly InstanceType[]): (node: Node) => number | undefined {
+  const byName = new Map(types.map((it) => [it.name, it]));
+  return (node) => {
+    const it = byName.get(node.labels[LABEL_INSTANCE_TYPE] ?? '');
+    const zone = node.labels[LABEL_ZONE];
+    const capacityType = node.labels[LABEL_CAPACITY_TYPE] ?? 'on-demand';
+    return it?.offerings.find((o) => o.zone === zone && o.capacityType === capacityType)?.price;
+  };
+}

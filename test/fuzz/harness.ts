@@ -1,0 +1,118 @@
+// Runs fuzz cases through the berth CLI in a worker thread with a time budget per
+// input, and judges each outcome: exit 0, 1 or 2; no stack trace and no "internal
+// error"; every error line names file:line:column; no line longer than a screenful;
+// no hang (the worker is terminated and replaced when an input overruns its budget).
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FuzzCase } from './inputs.js';
+import type { WorkerReply } from './cli-worker.js';
+
+/** Wall-clock budget per input: generous for a shared 2-core machine, far below a hang. */
+export const BUDGET_MS = 20_000;
+/** Inputs of several MB parse for a while before anything else happens. */
+export const HUGE_BUDGET_MS = 120_000;
+// Upstream's own validation messages (label syntax) run to ~400 characters after the path; a quoted whole file would not fit.
+const MAX_LINE = 800;
+
+export interface Outcome {
+  readonly code: number | 'hang';
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+export class CliRunner {
+  private worker: Worker | undefined;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'berth-fuzz-'));
+  private seq = 0;
+
+  private spawn(): Worker {
+    return (this.worker ??= new Worker(new URL('./cli-worker-entry.mjs', import.meta.url), { stdout: true, stderr: true }));
+  }
+
+  async run(c: FuzzCase): Promise<Outcome> {
+    const dir = join(this.dir, String(this.seq++));
+    rmSync(dir, { recursive: true, force: true });
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir);
+    let size = 0;
+    for (const f of c.files) {
+      writeFileSync(join(dir, f.name), f.text);
+      size += f.text.length;
+    }
+    const budget = size > 2 ** 20 ? HUGE_BUDGET_MS : BUDGET_MS;
+    const argv = [c.command, ...c.args.map((a) => a.replaceAll('{dir}', dir))];
+    const worker = this.spawn();
+    const started = performance.now();
+    try {
+      const reply = await new Promise<WorkerReply | 'hang'>((resolve, reject) => {
+        const timer = setTimeout(() => resolve('hang'), budget);
+        worker.once('message', (r: WorkerReply) => (clearTimeout(timer), resolve(r)));
+        worker.once('error', (e) => (clearTimeout(timer), reject(e)));
+        worker.postMessage({ argv });
+      });
+      const ms = performance.now() - started;
+      if (reply === 'hang') {
+        await this.worker?.terminate();
+        this.worker = undefined;
+        return { code: 'hang', stderr: '', ms };
+      }
+      worker.removeAllListeners('error');
+      return { code: reply.thrown ? -1 : reply.code, stderr: reply.thrown ? `escaped runCli: ${reply.thrown}` : reply.stderr, ms };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.terminate();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const STACK_LINE = /^\s+at .+[(:]\d+/m;
+const ERROR_LINE = /^error: (?<file>[^\n]+?):\d+:\d+: \S/;
+
+/** What is wrong with an outcome; empty when it is acceptable. */
+export function problems(c: FuzzCase, o: Outcome): string[] {
+  const out: string[] = [];
+  if (o.code === 'hang') return [`no answer within the budget (${Math.round(o.ms)} ms)`];
+  if (o.code !== 0 && o.code !== 1 && o.code !== 2) out.push(`exit code ${o.code}`);
+  if (/internal error/i.test(o.stderr)) out.push('internal error');
+  if (STACK_LINE.test(o.stderr)) out.push('stack trace');
+  if (/Maximum call stack|RangeError|TypeError|ReferenceError/.test(o.stderr)) out.push('JavaScript error in the output');
+  const names = c.files.map((f) => f.name);
+  for (const line of o.stderr.split('\n')) {
+    if (line.length > MAX_LINE) out.push(`line of ${line.length} characters: ${line.slice(0, 120)}…`);
+    if (line.startsWith('error: ')) {
+      const m = ERROR_LINE.exec(line);
+      if (!m || !names.some((n) => m.groups!['file']!.endsWith(n))) out.push(`error without file:line:column: ${line.slice(0, 200)}`);
+    }
+  }
+  if (o.code === 2 && !/^(error: |berth: )/m.test(o.stderr)) out.push('exit 2 without a message');
+  return out;
+}
+
+/**
+ * The class of each error message: the message with its position, object, quoted
+ * values and numbers taken out, so that "spec.replicas: must be >= 0 (got -3)" and
+ * the same for -5 count once.
+ */
+export function messageClasses(stderr: string): string[] {
+  const out: string[] = [];
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('error: ') && !line.startsWith('berth: ')) continue;
+    const body = line
+      .replace(/^error: [^\n]*?:\d+:\d+: /, '')
+      .replace(/^(Pod|Node|Deployment|ReplicaSet|StatefulSet|DaemonSet|NodePool|PodDisruptionBudget|Scenario|PriorityClass|InstanceTypeCatalog|List|\S+) [\w./-]*: /, '')
+      .replace(/^berth: .*?(\d+ error\(s\)|invalid scenario|cannot read|pod .* not found|pod .* is already bound|no input).*$/, 'berth: $1')
+      .replace(/"(?:[^"\\]|\\.)*"?/g, '"…"')
+      .replace(/'[^']*'/g, "'…'")
+      .replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/gi, 'N')
+      .replace(/^[\w.[\]/-]+(\[[^\]]*\])*: /, 'FIELD: ');
+    out.push(body);
+  }
+  return out;
+}
