@@ -21,6 +21,8 @@ export interface SideResult {
   readonly scheduled: number;
   readonly unschedulable: number;
   readonly seconds: number;
+  /** CPU time of the measured phase (this process; berth is single-threaded), steadier than wall time on a loaded machine. */
+  readonly cpuSeconds?: number;
   readonly doneAtMs: number[];
   readonly peakRssMiB: number;
   readonly heapMiB: number;
@@ -51,9 +53,11 @@ export function runBerth(w: Workload, sizes: Sizes): SideResult {
   gc();
   const doneAtMs: number[] = [];
   let scheduled = 0;
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const report = scheduleAll(cluster, {}, { onAttempt: (_pod, outcome) => (doneAtMs.push(performance.now() - start), outcome.kind === 'scheduled' && scheduled++) });
   const seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
   return {
     name: w.name,
     nodes: nodes.length,
@@ -62,6 +66,7 @@ export function runBerth(w: Workload, sizes: Sizes): SideResult {
     scheduled,
     unschedulable: report.unschedulable.length,
     seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
     doneAtMs,
     peakRssMiB: peakRssMiB(),
     heapMiB: heap() / 2 ** 20,

@@ -76,7 +76,11 @@ function countIncomingTerms(s: PreFilterState, existing: Pod, nodeLabels: Labels
   }
 }
 
-export function computePreFilterState(pod: Pod, nodes: readonly NodeInfo[], namespaceLabels: (ns: string) => Labels): PreFilterState {
+/**
+ * `antiAffinityNodes` are the nodes among `nodes` that host pods with required
+ * anti-affinity, in the same order (the cluster keeps that list incrementally).
+ */
+export function computePreFilterState(pod: Pod, nodes: readonly NodeInfo[], antiAffinityNodes: readonly NodeInfo[], namespaceLabels: (ns: string) => Labels): PreFilterState {
   const nsLabels = namespaceLabels(pod.namespace);
   const s = new PreFilterState(
     pod,
@@ -87,7 +91,7 @@ export function computePreFilterState(pod: Pod, nodes: readonly NodeInfo[], name
     new TopologyCounts(),
     new TopologyCounts(),
   );
-  for (const info of nodes) {
+  for (const info of antiAffinityNodes) {
     for (const existing of info.podsWithRequiredAntiAffinity) {
       countExistingAntiAffinity(s.existingAntiAffinityCounts, existing, pod, nsLabels, info.node.labels, 1);
     }
