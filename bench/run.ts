@@ -6,7 +6,9 @@
 //   --only A,B                     just these workloads; --no-upstream: berth only
 //   --upstream-limit S             stop the upstream measured phase after S seconds (default 60; 5 with --quick)
 // The oracle is conformance/oracle-scheduler/oracle (build.sh), or $BERTH_ORACLE.
-// Results: a table on stdout and bench/results/<date>.json (git-ignored).
+// Results: a table on stdout and bench/results/<date>.json (git-ignored). Rates are
+// scheduler_perf's (pods per wall second, 1 s windows) and, because the machine
+// is shared, also pods per CPU-second of each side's measured phase.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -60,12 +62,15 @@ function upstream(name: string): Side {
 
 const rate = (t: Throughput) => `${t.mean.toFixed(0)} (${t.p50 ?? '-'}/${t.p90 ?? '-'})`;
 
-const rows: { workload: string; berth: Side; upstream: Side | null; ratio: number | null }[] = [];
+/** Pods per CPU-second of the measured phase: what a side achieves when it has a core to itself. */
+const cpuRate = (s: Side) => (s.cpuSeconds ? s.doneAtMs.length / s.cpuSeconds : 0);
+
+const rows: { workload: string; berth: Side; upstream: Side | null; ratio: number | null; cpuRatio: number | null }[] = [];
 for (const w of WORKLOADS) {
   if (only && !only.includes(w.name)) continue;
   const b = berth(w.name);
   const u = withUpstream ? upstream(w.name) : null;
-  rows.push({ workload: w.name, berth: b, upstream: u, ratio: u ? b.throughput.mean / u.throughput.mean : null });
+  rows.push({ workload: w.name, berth: b, upstream: u, ratio: u ? b.throughput.mean / u.throughput.mean : null, cpuRatio: u ? cpuRate(b) / cpuRate(u) : null });
   console.error(`${w.name}: berth ${b.throughput.mean.toFixed(0)} pods/s${u ? `, upstream ${u.throughput.mean.toFixed(0)} pods/s` : ''} (load ${load().toFixed(1)})`);
 }
 const memory = only && !only.includes('Memory') ? null : (JSON.parse(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/berth-side.ts', 'Memory', quick ? 'quick' : 'full'])) as MemoryResult);
@@ -75,7 +80,7 @@ const prov = only ? null : runProvisioning(provisioningPods);
 
 console.log(
   renderTable(
-    ['WORKLOAD', 'NODES', 'INIT', 'MEASURED', 'BERTH PODS/S mean (p50/p90)', 'UPSTREAM PODS/S mean (p50/p90)', 'RATIO', 'BERTH RSS MiB', 'UPSTREAM RSS MiB', 'LOAD'],
+    ['WORKLOAD', 'NODES', 'INIT', 'MEASURED', 'BERTH PODS/S mean (p50/p90)', 'UPSTREAM PODS/S mean (p50/p90)', 'RATIO', 'PODS/CPU-S berth/upstream', 'CPU RATIO', 'BERTH RSS MiB', 'UPSTREAM RSS MiB', 'LOAD'],
     rows.map((r) => [
       r.workload,
       String(r.berth.nodes),
@@ -84,6 +89,8 @@ console.log(
       rate(r.berth.throughput),
       r.upstream ? rate(r.upstream.throughput) : 'not run',
       r.ratio === null ? '-' : `${r.ratio.toFixed(1)}x`,
+      `${cpuRate(r.berth).toFixed(0)}/${r.upstream ? cpuRate(r.upstream).toFixed(0) : '-'}`,
+      r.cpuRatio === null ? '-' : `${r.cpuRatio.toFixed(1)}x`,
       r.berth.peakRssMiB.toFixed(0),
       r.upstream ? r.upstream.peakRssMiB.toFixed(0) : '-',
       `${r.berth.load1.toFixed(1)}/${r.upstream ? r.upstream.load1.toFixed(1) : '-'}`,

@@ -132,6 +132,7 @@ export class ClusterState {
 
   private changed(): void {
     this.orderCache = null;
+    this.positionCache = null;
     this.affinityNodesCache = null;
     this.requiredAntiAffinityNodesCache = null;
     this.version++;
@@ -185,6 +186,26 @@ export class ClusterState {
 
   get numNodes(): number {
     return this.infos.size;
+  }
+
+  /** Node name → position in nodeInfos(). */
+  private positionCache: Map<string, number> | null = null;
+
+  /** The nodes named in `names` that exist, in node-tree order, without walking every node when the set is small. */
+  nodeInfosNamed(names: ReadonlySet<string>): NodeInfo[] {
+    const all = this.nodeInfos();
+    if (names.size * 4 > all.length) return all.filter((n) => names.has(n.node.name));
+    if (this.positionCache === null) {
+      const positions = new Map<string, number>();
+      all.forEach((n, i) => positions.set(n.node.name, i));
+      this.positionCache = positions;
+    }
+    const found: number[] = [];
+    for (const name of names) {
+      const i = this.positionCache.get(name);
+      if (i !== undefined) found.push(i);
+    }
+    return found.sort((a, b) => a - b).map((i) => all[i]!);
   }
 
   /** All nodes in node-tree order: the first node of each zone, then the second of each, and so on. */

@@ -254,10 +254,15 @@ export class Framework {
     return { nodeNames, status: returnStatus, pluginsWithNodes };
   }
 
+  /** The filter plugins PreFilter did not skip, per skip set (a cycle's set is fixed once PreFilter is done). */
+  private readonly activeFilters = new WeakMap<ReadonlySet<string>, readonly FilterPlugin[]>();
+
   /** Runs Filter plugins in order; the first rejection wins (and names its plugin). */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    for (const pl of this.plugins.filter) {
-      if (state.skipFilterPlugins.has(pl.name)) continue;
+    const skip = state.skipFilterPlugins;
+    let plugins = this.activeFilters.get(skip);
+    if (plugins === undefined) this.activeFilters.set(skip, (plugins = this.plugins.filter.filter((pl) => !skip.has(pl.name))));
+    for (const pl of plugins) {
       const status = pl.filter(state, pod, nodeInfo);
       if (!status.isSuccess()) {
         if (!status.isRejected()) throw new SchedulerError(`running ${JSON.stringify(pl.name)} filter plugin: ${status.message()}`);

@@ -22,9 +22,15 @@ export type ResourceScorer = (requested: readonly number[], allocated: readonly 
 /** Memoizes a per-pod derivation (the pod's requests as a scorer reads them) for the pod's lifetime. */
 export function perPod<T>(derive: (pod: Pod) => T): (pod: Pod) => T {
   const memo = new WeakMap<Pod, T>();
+  // The Score loop asks for the same pod node after node: remember the last answer in front of the WeakMap.
+  let lastPod: Pod | undefined;
+  let last: T | undefined;
   return (pod) => {
+    if (pod === lastPod) return last!;
     let v = memo.get(pod);
     if (v === undefined) memo.set(pod, (v = derive(pod)));
+    lastPod = pod;
+    last = v;
     return v;
   };
 }
@@ -96,8 +102,20 @@ function weightedMean(resources: readonly ResourceSpec[], requested: readonly nu
 }
 
 export function leastAllocatedScorer(resources: readonly ResourceSpec[]): ResourceScorer {
-  return (requested, _allocated, allocatable) =>
-    weightedMean(resources, requested, allocatable, (req, cap) => (cap === 0 || req > cap ? 0 : Math.trunc(((cap - req) * MAX_NODE_SCORE) / cap)));
+  // weightedMean with the per-resource score written inline: this runs for every scored node.
+  return (requested, _allocated, allocatable) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      const cap = allocatable[i]!;
+      if (cap === 0) continue;
+      const req = requested[i]!;
+      const w = resources[i]!.weight;
+      nodeScore += (req > cap ? 0 : Math.trunc(((cap - req) * MAX_NODE_SCORE) / cap)) * w;
+      weightSum += w;
+    }
+    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+  };
 }
 
 export function mostAllocatedScorer(resources: readonly ResourceSpec[]): ResourceScorer {
