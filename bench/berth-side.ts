@@ -26,6 +26,8 @@ export interface SideResult {
   readonly doneAtMs: number[];
   readonly peakRssMiB: number;
   readonly heapMiB: number;
+  /** Where each init pod went ('' when unschedulable), in init order: the upstream side binds them there instead of scheduling them again. */
+  readonly initPlacements?: string[];
 }
 
 export interface MemoryResult {
@@ -49,6 +51,7 @@ export function runBerth(w: Workload, sizes: Sizes): SideResult {
   for (const n of nodes) cluster.addNode(n);
   for (const p of initPods) cluster.addPod(p);
   scheduleAll(cluster, {});
+  const initPlacements = initPods.map((p) => cluster.getPod(p.key)?.nodeName ?? '');
   for (const p of measuredPods) cluster.addPod(p);
   gc();
   const doneAtMs: number[] = [];
@@ -70,6 +73,7 @@ export function runBerth(w: Workload, sizes: Sizes): SideResult {
     doneAtMs,
     peakRssMiB: peakRssMiB(),
     heapMiB: heap() / 2 ** 20,
+    initPlacements,
   };
 }
 

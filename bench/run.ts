@@ -54,10 +54,11 @@ function berth(name: string): Side {
   return side(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/berth-side.ts', name, quick ? 'quick' : 'full']), load1);
 }
 
-function upstream(name: string): Side {
+/** The init pods are placed where berth put them (conformance checks those decisions), so only the measured pods are scheduled upstream. */
+function upstream(name: string, initPlacements: readonly string[] | undefined): Side {
   const w = WORKLOADS.find((x) => x.name === name)!;
   const load1 = load();
-  return side(child(oracle, ['-bench'], `${JSON.stringify({ ...w.build(quick ? w.quick : w.full), timeLimitSeconds: upstreamLimit })}\n`), load1);
+  return side(child(oracle, ['-bench'], `${JSON.stringify({ ...w.build(quick ? w.quick : w.full), timeLimitSeconds: upstreamLimit, initPlacements })}\n`), load1);
 }
 
 const rate = (t: Throughput) => `${t.mean.toFixed(0)} (${t.p50 ?? '-'}/${t.p90 ?? '-'})`;
@@ -69,7 +70,7 @@ const rows: { workload: string; berth: Side; upstream: Side | null; ratio: numbe
 for (const w of WORKLOADS) {
   if (only && !only.includes(w.name)) continue;
   const b = berth(w.name);
-  const u = withUpstream ? upstream(w.name) : null;
+  const u = withUpstream ? upstream(w.name, b.initPlacements) : null;
   rows.push({ workload: w.name, berth: b, upstream: u, ratio: u ? b.throughput.mean / u.throughput.mean : null, cpuRatio: u ? cpuRate(b) / cpuRate(u) : null });
   console.error(`${w.name}: berth ${b.throughput.mean.toFixed(0)} pods/s${u ? `, upstream ${u.throughput.mean.toFixed(0)} pods/s` : ''} (load ${load().toFixed(1)})`);
 }
@@ -119,7 +120,7 @@ if (provisioning) {
 }
 mkdirSync('bench/results', { recursive: true });
 const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-const strip = (s: Side | null) => s && { ...s, doneAtMs: undefined };
+const strip = (s: Side | null) => s && { ...s, doneAtMs: undefined, initPlacements: undefined };
 writeFileSync(
   file,
   JSON.stringify({ quick, upstreamLimitSeconds: upstreamLimit, results: rows.map((r) => ({ ...r, berth: strip(r.berth), upstream: strip(r.upstream) })), memory, provisioning }, null, 2),

@@ -13,6 +13,7 @@ import type { PodSpecManifest } from '../model/manifest.js';
 import { compileNode, LABEL_ZONE } from '../model/node.js';
 import { bindPod, compilePod, type Pod } from '../model/pod.js';
 import { Rand } from '../model/rand.js';
+import { compileLabelSelector } from '../model/selector.js';
 import { buildFramework } from './profile.js';
 import { profileFor } from './run.js';
 import { Scheduler, type ScheduleOutcome } from './scheduler.js';
@@ -54,13 +55,15 @@ describe('decisions on a long-lived cluster equal those on a fresh copy', () => 
       const nodes = Array.from({ length: 12 }, (_, i) =>
         compileNode({ metadata: { name: `n${i}`, labels: { [LABEL_ZONE]: `z${i % 3}` } }, status: { allocatable: { cpu: '4', memory: '8Gi', pods: '20' } } }, i),
       );
-      const live = buildClusterState({ nodes, pods: [] });
+      // A Service over app-1 gives its pods without constraints of their own PodTopologySpread's system defaults.
+      const services = [{ namespace: 'default', name: 'svc', uid: 'svc', selector: compileLabelSelector({ matchLabels: { app: 'app-1' } }) }];
+      const live = buildClusterState({ nodes, pods: [], services });
       const bound: Pod[] = [];
       let start = 0;
       for (let i = 0; i < 150; i++) {
         const p = pod(i, rand);
         live.addPod(p);
-        const fresh = buildClusterState({ nodes, pods: [...live.pods()] });
+        const fresh = buildClusterState({ nodes, pods: [...live.pods()], services });
         const a = decide(live, p, start);
         const b = decide(fresh, p, start);
         assert.deepEqual(summary(a.outcome), summary(b.outcome), `pod ${p.key}`);

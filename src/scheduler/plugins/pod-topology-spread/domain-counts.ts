@@ -15,20 +15,28 @@ type Contribution = readonly [domain: string | undefined, pods: number];
 /**
  * For constraint `c` of the set `constraints`: domain → pods in `namespace`
  * matching `c.selector` (terminating pods left out), over the cluster nodes that
- * carry every key of the set, each domain of such a node present (possibly 0),
+ * carry every key of the set (every node, a missing key read as '', when
+ * `requireAllTopologies` is false), each domain of such a node present (possibly 0),
  * domains in node order of first appearance. Valid only when every such node
  * counts for `c` (no node inclusion policy narrows it); the caller must not
  * change the map.
  */
-export function domainCounts(cluster: ClusterState, constraints: readonly SpreadConstraint[], c: SpreadConstraint, namespace: string): ReadonlyMap<string, number> {
+export function domainCounts(
+  cluster: ClusterState,
+  constraints: readonly SpreadConstraint[],
+  c: SpreadConstraint,
+  namespace: string,
+  requireAllTopologies = true,
+): ReadonlyMap<string, number> {
   const keys = constraints.map((x) => x.topologyKey).join('\x00');
-  const query = `spread\x01${namespace}\x01${selectorKey(c.selector)}\x01${c.topologyKey}\x01${keys}`;
+  const query = `spread\x01${namespace}\x01${selectorKey(c.selector)}\x01${c.topologyKey}\x01${keys}\x01${requireAllTopologies}`;
   return clusterTally(cluster, query, () => ({
     totals: new Map<string, number>(),
     contribution: (info): Contribution => {
       const labels = info.node.labels;
-      if (!hasAllTopologyKeys(labels, constraints)) return [undefined, 0];
-      return [labels[c.topologyKey]!, nodeMatchCount(info, c.selector, namespace)];
+      if (requireAllTopologies && !hasAllTopologyKeys(labels, constraints)) return [undefined, 0];
+      // Without the requirement (system-default constraints when scoring), a missing label reads as ''.
+      return [labels[c.topologyKey] ?? '', nodeMatchCount(info, c.selector, namespace)];
     },
     // A domain stays once seen: only a node-list change (a rebuild) can make it disappear.
     apply: (totals, [domain, pods], sign) => {

@@ -75,10 +75,10 @@ export function computePreScoreState(
 
   // Matching pods are counted over every node of the cluster, in the candidate domains only:
   // from the cluster's kept tallies where every node counts (hostname domains are counted in Score).
-  const tallied = constraints.map((c) => cluster !== undefined && allNodes === cluster.nodeInfos() && requireAllTopologies && includesEveryNode(c, pod));
+  const tallied = constraints.map((c) => cluster !== undefined && allNodes === cluster.nodeInfos() && includesEveryNode(c, pod));
   constraints.forEach((c, i) => {
     if (!tallied[i] || c.topologyKey === LABEL_HOSTNAME) return;
-    const all = domainCounts(cluster!, constraints, c, pod.namespace);
+    const all = domainCounts(cluster!, constraints, c, pod.namespace, requireAllTopologies);
     for (const value of counts[i]!.keys()) counts[i]!.set(value, all.get(value) ?? 0);
   });
   if (tallied.every(Boolean)) return new PreScoreState(constraints, ignored, counts, weights);
