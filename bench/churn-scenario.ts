@@ -2,13 +2,21 @@
 // over 3 zones, 100 Deployments × 200 replicas (20,000 pods), 24 h with a step every
 // 10 minutes cycling rollout / node failure / scale-up / node recovery.
 // Usage: npx tsx bench/churn-scenario.ts > /tmp/churn.yaml && time npx berth simulate /tmp/churn.yaml -o json > /dev/null
+// The smaller churn whose event log must stay byte-identical across engine changes:
+//   npx tsx bench/churn-scenario.ts --nodes 200 --deployments 10 --hours 2 > /tmp/churn-200.yaml
+//   npx berth simulate /tmp/churn-200.yaml -o json --events > /tmp/churn-200.json
 
-const NODES = 1000;
-const DEPLOYMENTS = 100;
-const REPLICAS = 200;
-const DAY_S = 24 * 3600;
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
 
-const lines: string[] = ['apiVersion: berth.dev/v1alpha1', 'kind: Scenario', 'metadata: {name: churn}', 'spec:', '  until: 24h', '  objects:'];
+const NODES = arg('nodes', 1000);
+const DEPLOYMENTS = arg('deployments', 100);
+const REPLICAS = arg('replicas', 200);
+const DAY_S = arg('hours', 24) * 3600;
+
+const lines: string[] = ['apiVersion: berth.dev/v1alpha1', 'kind: Scenario', 'metadata: {name: churn}', 'spec:', `  until: ${DAY_S / 3600}h`, '  objects:'];
 for (let i = 0; i < NODES; i++) {
   const zone = `us-west-2${'abc'[i % 3]}`;
   lines.push(`  - {apiVersion: v1, kind: Node, metadata: {name: n${i}, labels: {kubernetes.io/hostname: n${i}, topology.kubernetes.io/zone: ${zone}}}, status: {allocatable: {cpu: '8', memory: 64Gi, pods: '110'}}}`);

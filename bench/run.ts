@@ -1,55 +1,110 @@
-// Benchmarks: scheduler_perf-style workloads measured in pods/s.
-// `npm run bench` runs them all; `npm run bench -- --quick` a small subset.
-// Results go to bench/results/<date>.json (git-ignored) and a table on stdout.
+// Benchmarks: upstream's scheduler_perf cases (bench/workloads.ts) scheduled by
+// berth and by the upstream framework (the Go oracle's bench mode) in the same
+// invocation, one process per side and workload, one after the other.
+//   npm run bench                  upstream's sizes (5,000 nodes; 15,000 for SchedulingDaemonset)
+//   npm run bench -- --quick       a ~1-minute subset at 500-1,500 nodes
+//   --only A,B                     just these workloads; --no-upstream: berth only
+//   --upstream-limit S             stop the upstream measured phase after S seconds (default 60; 5 with --quick)
+// The oracle is conformance/oracle-scheduler/oracle (build.sh), or $BERTH_ORACLE.
+// Results: a table on stdout and bench/results/<date>.json (git-ignored). Rates are
+// scheduler_perf's (pods per wall second, 1 s windows) and, because the machine
+// is shared, also pods per CPU-second of each side's measured phase.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
-import { ClusterState } from '../src/cluster/state.js';
-import { scheduleAll } from '../src/scheduler/run.js';
-import { WORKLOADS, type Workload } from './workloads.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { renderTable } from '../src/cli/table.js';
+import type { MemoryResult, SideResult } from './berth-side.js';
 import { runProvisioning } from './provisioning.js';
+import { throughput, type Throughput } from './throughput.js';
+import { WORKLOADS } from './workloads.js';
 
-interface Result {
-  readonly workload: string;
-  readonly nodes: number;
-  readonly initPods: number;
-  readonly measuredPods: number;
-  readonly scheduled: number;
-  readonly seconds: number;
-  readonly podsPerSecond: number;
-  readonly rssMiB: number;
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(name);
+const option = (name: string) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const quick = flag('--quick');
+const only = option('--only')?.split(',');
+const upstreamLimit = Number(option('--upstream-limit') ?? (quick ? 5 : 60));
+const oracle = process.env.BERTH_ORACLE ?? 'conformance/oracle-scheduler/oracle';
+const withUpstream = !flag('--no-upstream') && existsSync(oracle);
+const load = () => loadavg()[0]!;
+
+interface Side extends SideResult {
+  readonly throughput: Throughput;
+  readonly load1: number;
 }
 
-function run(w: Workload, scale: number): Result {
-  const cluster = new ClusterState();
-  const { nodes, initPods, measuredPods } = w.build(scale);
-  for (const n of nodes) cluster.addNode(n);
-  for (const p of initPods) cluster.addPod(p);
-  scheduleAll(cluster, {});
-  for (const p of measuredPods) cluster.addPod(p);
-  const start = performance.now();
-  const report = scheduleAll(cluster, {});
-  const seconds = (performance.now() - start) / 1000;
-  return {
-    workload: w.name,
-    nodes: nodes.length,
-    initPods: initPods.length,
-    measuredPods: measuredPods.length,
-    scheduled: report.placements.length,
-    seconds,
-    podsPerSecond: report.placements.length / seconds,
-    rssMiB: process.memoryUsage().rss / 2 ** 20,
-  };
+function child(cmd: string, args: string[], input?: string): string {
+  const r = spawnSync(cmd, args, { input, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return r.stdout;
 }
 
-const quick = process.argv.includes('--quick');
-const scale = quick ? 0.05 : 0.2;
-const results = WORKLOADS.map((w) => run(w, scale));
-mkdirSync('bench/results', { recursive: true });
+function side(raw: string, load1: number): Side {
+  const r = JSON.parse(raw) as SideResult;
+  if (r.error) throw new Error(`${r.name}: ${r.error}`);
+  return { ...r, throughput: throughput(r.doneAtMs, r.seconds), load1 };
+}
+
+function berth(name: string): Side {
+  const load1 = load();
+  return side(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/berth-side.ts', name, quick ? 'quick' : 'full']), load1);
+}
+
+/** The init pods are placed where berth put them (conformance checks those decisions), so only the measured pods are scheduled upstream. */
+function upstream(name: string, initPlacements: readonly string[] | undefined): Side {
+  const w = WORKLOADS.find((x) => x.name === name)!;
+  const load1 = load();
+  return side(child(oracle, ['-bench'], `${JSON.stringify({ ...w.build(quick ? w.quick : w.full), timeLimitSeconds: upstreamLimit, initPlacements })}\n`), load1);
+}
+
+const rate = (t: Throughput) => `${t.mean.toFixed(0)} (${t.p50 ?? '-'}/${t.p90 ?? '-'})`;
+
+/** Pods per CPU-second of the measured phase: what a side achieves when it has a core to itself. */
+const cpuRate = (s: Side) => (s.cpuSeconds ? s.doneAtMs.length / s.cpuSeconds : 0);
+
+const rows: { workload: string; berth: Side; upstream: Side | null; ratio: number | null; cpuRatio: number | null }[] = [];
+for (const w of WORKLOADS) {
+  if (only && !only.includes(w.name)) continue;
+  const b = berth(w.name);
+  const u = withUpstream ? upstream(w.name, b.initPlacements) : null;
+  rows.push({ workload: w.name, berth: b, upstream: u, ratio: u ? b.throughput.mean / u.throughput.mean : null, cpuRatio: u ? cpuRate(b) / cpuRate(u) : null });
+  console.error(`${w.name}: berth ${b.throughput.mean.toFixed(0)} pods/s${u ? `, upstream ${u.throughput.mean.toFixed(0)} pods/s` : ''} (load ${load().toFixed(1)})`);
+}
+const memory = only && !only.includes('Memory') ? null : (JSON.parse(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/berth-side.ts', 'Memory', quick ? 'quick' : 'full'])) as MemoryResult);
+
 const provisioningPods = quick ? 400 : 2000;
-const prov = runProvisioning(provisioningPods);
-const provisioning = {
+const prov = only ? null : runProvisioning(provisioningPods);
+
+console.log(
+  renderTable(
+    ['WORKLOAD', 'NODES', 'INIT', 'MEASURED', 'BERTH PODS/S mean (p50/p90)', 'UPSTREAM PODS/S mean (p50/p90)', 'RATIO', 'PODS/CPU-S berth/upstream', 'CPU RATIO', 'BERTH RSS MiB', 'UPSTREAM RSS MiB', 'LOAD'],
+    rows.map((r) => [
+      r.workload,
+      String(r.berth.nodes),
+      String(r.berth.initPods),
+      r.upstream && r.upstream.doneAtMs.length < r.upstream.measuredPods ? `${r.berth.measuredPods} (upstream ${r.upstream.doneAtMs.length})` : String(r.berth.measuredPods),
+      rate(r.berth.throughput),
+      r.upstream ? rate(r.upstream.throughput) : 'not run',
+      r.ratio === null ? '-' : `${r.ratio.toFixed(1)}x`,
+      `${cpuRate(r.berth).toFixed(0)}/${r.upstream ? cpuRate(r.upstream).toFixed(0) : '-'}`,
+      r.cpuRatio === null ? '-' : `${r.cpuRatio.toFixed(1)}x`,
+      r.berth.peakRssMiB.toFixed(0),
+      r.upstream ? r.upstream.peakRssMiB.toFixed(0) : '-',
+      `${r.berth.load1.toFixed(1)}/${r.upstream ? r.upstream.load1.toFixed(1) : '-'}`,
+    ]),
+  ),
+);
+if (!withUpstream) console.log(`\nupstream not run: ${flag('--no-upstream') ? '--no-upstream' : `no oracle at ${oracle} (conformance/oracle-scheduler/build.sh)`}`);
+if (memory) {
+  console.log(
+    `\nmemory: ${memory.pods} bound pods on ${memory.nodes} nodes: ${(memory.bytesPerPod / 1024).toFixed(2)} KB/pod, ${(memory.bytesPerNode / 1024).toFixed(2)} KB/node of heap, peak RSS ${memory.peakRssMiB.toFixed(0)} MiB`,
+  );
+}
+const provisioning = prov && {
   pods: provisioningPods,
   nodeClaims: prov.plan.nodeClaims.length,
   costPerHour: prov.plan.costPerHour,
@@ -57,16 +112,17 @@ const provisioning = {
   seconds: prov.seconds,
   podsPerSecond: provisioningPods / prov.seconds,
 };
+if (provisioning) {
+  console.log(
+    `\nprovisioning (mixed plain/zone-spread/anti-affinity/arm64 pods, bundled catalog): ${provisioning.pods} pods → ${provisioning.nodeClaims} NodeClaims, ` +
+      `${provisioning.costPerHour.toFixed(2)} $/h, ${provisioning.unschedulable} unschedulable, ${provisioning.seconds.toFixed(2)} s (${provisioning.podsPerSecond.toFixed(0)} pods/s)`,
+  );
+}
+mkdirSync('bench/results', { recursive: true });
 const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, JSON.stringify({ quick, scale, results, provisioning }, null, 2));
-console.log(
-  renderTable(
-    ['WORKLOAD', 'NODES', 'INIT', 'MEASURED', 'SCHEDULED', 'PODS/S', 'RSS MiB'],
-    results.map((r) => [r.workload, String(r.nodes), String(r.initPods), String(r.measuredPods), String(r.scheduled), r.podsPerSecond.toFixed(0), r.rssMiB.toFixed(0)]),
-  ),
-);
-console.log(
-  `\nprovisioning (mixed plain/zone-spread/anti-affinity/arm64 pods, bundled catalog): ${provisioning.pods} pods → ${provisioning.nodeClaims} NodeClaims, ` +
-    `${provisioning.costPerHour.toFixed(2)} $/h, ${provisioning.unschedulable} unschedulable, ${provisioning.seconds.toFixed(2)} s (${provisioning.podsPerSecond.toFixed(0)} pods/s)`,
+const strip = (s: Side | null) => s && { ...s, doneAtMs: undefined, initPlacements: undefined };
+writeFileSync(
+  file,
+  JSON.stringify({ quick, upstreamLimitSeconds: upstreamLimit, results: rows.map((r) => ({ ...r, berth: strip(r.berth), upstream: strip(r.upstream) })), memory, provisioning }, null, 2),
 );
 console.log(`\nwritten to ${file}`);

@@ -21,6 +21,7 @@ import (
 func main() {
 	klog.InitFlags(nil)
 	_ = flag.Set("v", "0")
+	benchMode := flag.Bool("bench", false, "read compact workload descriptions (bench/workloads.ts) instead of cases and report scheduling throughput")
 	flag.Parse()
 
 	o := newOracle()
@@ -35,12 +36,21 @@ func main() {
 			lineNo++
 			var c Case
 			var res Result
-			if derr := kjson.UnmarshalCaseSensitivePreserveInts(line, &c); derr != nil {
-				res = Result{ID: c.ID, Error: fmt.Sprintf("line %d: decoding case: %v", lineNo, derr)}
+			var result any
+			if *benchMode {
+				var spec BenchSpec
+				if derr := kjson.UnmarshalCaseSensitivePreserveInts(line, &spec); derr != nil {
+					result = BenchResult{Error: fmt.Sprintf("line %d: decoding workload: %v", lineNo, derr)}
+				} else {
+					result = o.bench(&spec)
+				}
+			} else if derr := kjson.UnmarshalCaseSensitivePreserveInts(line, &c); derr != nil {
+				result = Result{ID: c.ID, Error: fmt.Sprintf("line %d: decoding case: %v", lineNo, derr)}
 			} else {
 				res = o.run(&c)
+				result = &res
 			}
-			if eerr := enc.Encode(&res); eerr != nil {
+			if eerr := enc.Encode(result); eerr != nil {
 				fmt.Fprintf(os.Stderr, "oracle: encoding result of line %d: %v\n", lineNo, eerr)
 				os.Exit(2)
 			}

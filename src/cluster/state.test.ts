@@ -39,6 +39,18 @@ describe('node-tree order', () => {
     assert.deepEqual(names(s), ['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
   });
 
+  it('nodeInfosNamed gives the named nodes that exist in node-tree order, small sets by lookup and large ones by walking', () => {
+    const s = new ClusterState();
+    for (let i = 0; i < 12; i++) s.addNode(inZone(`n${i}`, `z${i % 3}`));
+    const order = names(s);
+    const named = (set: string[]) => s.nodeInfosNamed(new Set(set)).map((n) => n.node.name);
+    assert.deepEqual(named(['n4', 'missing', 'n0']), ['n0', 'n4']);
+    assert.deepEqual(named(order.slice(2, 10).reverse()), order.slice(2, 10));
+    s.removeNode('n0');
+    s.addNode(inZone('n0', 'z1'));
+    assert.deepEqual(named(['n0', 'n1']), names(s).filter((n) => n === 'n0' || n === 'n1'));
+  });
+
   it('nodes without zone labels form their own zone', () => {
     const s = new ClusterState();
     for (const n of [mkNode('x1'), inZone('a1', 'a'), mkNode('x2')]) s.addNode(n);

@@ -33,6 +33,9 @@ export class ClusterState {
   /** zone key → node names in insertion order; zones in order of first appearance. */
   private readonly tree = new Map<string, string[]>();
   private orderCache: NodeInfo[] | null = null;
+  /** Nodes hosting pods with (required anti-)affinity terms, in node-tree order; rebuilt only when a node joins or leaves the set. */
+  private affinityNodesCache: NodeInfo[] | null = null;
+  private requiredAntiAffinityNodesCache: NodeInfo[] | null = null;
   private readonly podsByKey = new Map<string, Pod>();
   private readonly images = new Map<string, ImageSummary>();
   /** topology key → value → number of nodes carrying it. */
@@ -129,14 +132,27 @@ export class ClusterState {
 
   private changed(): void {
     this.orderCache = null;
+    this.positionCache = null;
+    this.affinityNodesCache = null;
+    this.requiredAntiAffinityNodesCache = null;
     this.version++;
+  }
+
+  /** Changes a node's pods through `change`, dropping the affinity node lists when the node enters or leaves them. */
+  private changePods(info: NodeInfo, change: (info: NodeInfo) => void): void {
+    const hadAffinity = info.podsWithAffinity.length > 0;
+    const hadRequiredAnti = info.podsWithRequiredAntiAffinity.length > 0;
+    change(info);
+    if (hadAffinity !== info.podsWithAffinity.length > 0) this.affinityNodesCache = null;
+    if (hadRequiredAnti !== info.podsWithRequiredAntiAffinity.length > 0) this.requiredAntiAffinityNodesCache = null;
   }
 
   /** Adds a pod; a bound pod is accounted on its node when that node exists. */
   addPod(pod: Pod): void {
     if (this.podsByKey.has(pod.key)) throw new Error(`pod ${pod.key} already exists`);
     this.podsByKey.set(pod.key, pod);
-    if (pod.nodeName) this.infos.get(pod.nodeName)?.addPod(pod);
+    const info = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
+    if (info) this.changePods(info, (i) => i.addPod(pod));
     this.version++;
   }
 
@@ -144,7 +160,8 @@ export class ClusterState {
     const pod = this.podsByKey.get(key);
     if (!pod) return undefined;
     this.podsByKey.delete(key);
-    if (pod.nodeName) this.infos.get(pod.nodeName)?.removePod(pod);
+    const info = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
+    if (info) this.changePods(info, (i) => i.removePod(pod));
     this.version++;
     return pod;
   }
@@ -171,6 +188,26 @@ export class ClusterState {
     return this.infos.size;
   }
 
+  /** Node name → position in nodeInfos(). */
+  private positionCache: Map<string, number> | null = null;
+
+  /** The nodes named in `names` that exist, in node-tree order, without walking every node when the set is small. */
+  nodeInfosNamed(names: ReadonlySet<string>): NodeInfo[] {
+    const all = this.nodeInfos();
+    if (names.size * 4 > all.length) return all.filter((n) => names.has(n.node.name));
+    if (this.positionCache === null) {
+      const positions = new Map<string, number>();
+      all.forEach((n, i) => positions.set(n.node.name, i));
+      this.positionCache = positions;
+    }
+    const found: number[] = [];
+    for (const name of names) {
+      const i = this.positionCache.get(name);
+      if (i !== undefined) found.push(i);
+    }
+    return found.sort((a, b) => a - b).map((i) => all[i]!);
+  }
+
   /** All nodes in node-tree order: the first node of each zone, then the second of each, and so on. */
   nodeInfos(): readonly NodeInfo[] {
     if (this.orderCache) return this.orderCache;
@@ -187,13 +224,13 @@ export class ClusterState {
   }
 
   /** Nodes that have at least one pod with affinity or anti-affinity terms. */
-  nodesWithAffinityPods(): NodeInfo[] {
-    return this.nodeInfos().filter((n) => n.podsWithAffinity.length > 0);
+  nodesWithAffinityPods(): readonly NodeInfo[] {
+    return (this.affinityNodesCache ??= this.nodeInfos().filter((n) => n.podsWithAffinity.length > 0));
   }
 
   /** Nodes that have at least one pod with required anti-affinity terms. */
-  nodesWithRequiredAntiAffinityPods(): NodeInfo[] {
-    return this.nodeInfos().filter((n) => n.podsWithRequiredAntiAffinity.length > 0);
+  nodesWithRequiredAntiAffinityPods(): readonly NodeInfo[] {
+    return (this.requiredAntiAffinityNodesCache ??= this.nodeInfos().filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
   }
 
   /** Values of a node label key with how many nodes carry each. */

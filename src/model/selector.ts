@@ -206,3 +206,15 @@ export function compileNodeSelector(spec: NodeSelectorSpec, path: (string | numb
     },
   };
 }
+
+const selectorKeys = new WeakMap<Selector, string>();
+
+/** A string equal for selectors with the same requirements (their meaning), for keying caches. */
+export function selectorKey(selector: Selector): string {
+  let key = selectorKeys.get(selector);
+  if (key === undefined) {
+    key = selector.nothing ? '!' : selector.everything ? '*' : JSON.stringify(selector.requirements.map((r) => [r.key, r.operator, r.values]));
+    selectorKeys.set(selector, key);
+  }
+  return key;
+}

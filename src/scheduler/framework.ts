@@ -150,10 +150,49 @@ export interface PluginScore {
 
 export interface NodePluginScores {
   readonly name: string;
-  readonly rawScores: PluginScore[];
+  readonly rawScores: readonly PluginScore[];
   /** Normalized and weighted, in the order of the profile's score plugins. */
-  scores: PluginScore[];
-  totalScore: number;
+  readonly scores: readonly PluginScore[];
+  readonly totalScore: number;
+}
+
+/** One cycle's scores, plugin-major: [plugin * nodes + node]. */
+class ScoreTable {
+  readonly raw: Float64Array;
+  readonly normalized: Float64Array;
+  constructor(
+    readonly plugins: readonly { readonly name: string; readonly weight: number }[],
+    readonly nodes: number,
+  ) {
+    this.raw = new Float64Array(plugins.length * nodes);
+    this.normalized = new Float64Array(plugins.length * nodes);
+  }
+}
+
+/**
+ * A node's row of a ScoreTable. The total is summed once; the per-plugin records
+ * (read by explain and conformance, not by host selection) are built on demand,
+ * so scoring allocates no record per node and plugin.
+ */
+class TableNodeScores implements NodePluginScores {
+  readonly totalScore: number;
+  constructor(
+    readonly name: string,
+    private readonly table: ScoreTable,
+    private readonly index: number,
+  ) {
+    let total = 0;
+    for (let i = 0; i < table.plugins.length; i++) total += table.normalized[i * table.nodes + index]! * table.plugins[i]!.weight;
+    this.totalScore = total;
+  }
+
+  get rawScores(): PluginScore[] {
+    return this.table.plugins.map((p, i) => ({ name: p.name, score: this.table.raw[i * this.table.nodes + this.index]! }));
+  }
+
+  get scores(): PluginScore[] {
+    return this.table.plugins.map((p, i) => ({ name: p.name, score: this.table.normalized[i * this.table.nodes + this.index]! * p.weight }));
+  }
 }
 
 export interface ProfilePlugins {
@@ -215,10 +254,15 @@ export class Framework {
     return { nodeNames, status: returnStatus, pluginsWithNodes };
   }
 
+  /** The filter plugins PreFilter did not skip, per skip set (a cycle's set is fixed once PreFilter is done). */
+  private readonly activeFilters = new WeakMap<ReadonlySet<string>, readonly FilterPlugin[]>();
+
   /** Runs Filter plugins in order; the first rejection wins (and names its plugin). */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    for (const pl of this.plugins.filter) {
-      if (state.skipFilterPlugins.has(pl.name)) continue;
+    const skip = state.skipFilterPlugins;
+    let plugins = this.activeFilters.get(skip);
+    if (plugins === undefined) this.activeFilters.set(skip, (plugins = this.plugins.filter.filter((pl) => !skip.has(pl.name))));
+    for (const pl of plugins) {
       const status = pl.filter(state, pod, nodeInfo);
       if (!status.isSuccess()) {
         if (!status.isRejected()) throw new SchedulerError(`running ${JSON.stringify(pl.name)} filter plugin: ${status.message()}`);
@@ -260,7 +304,9 @@ export class Framework {
    * only if it fits both with and without them.
    */
   runFilterPluginsWithNominatedPods(handle: Handle, state: CycleState, pod: Pod, info: NodeInfo): Status {
-    const nominated = handle.nominatedPodsForNode(info.node.name).filter((p) => p.priority >= pod.priority && p.uid !== pod.uid);
+    const candidates = handle.nominatedPodsForNode(info.node.name);
+    if (candidates.length === 0) return this.runFilterPlugins(state, pod, info);
+    const nominated = candidates.filter((p) => p.priority >= pod.priority && p.uid !== pod.uid);
     if (nominated.length === 0) return this.runFilterPlugins(state, pod, info);
     const stateOut = state.clone();
     const infoOut = info.clone();
@@ -305,29 +351,34 @@ export class Framework {
   /** Raw scores, normalization and weights, exactly as RunScorePlugins. */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodePluginScores[] {
     const plugins = this.plugins.score.filter((s) => !state.skipScorePlugins.has(s.plugin.name));
-    const perPlugin: NodeScore[][] = plugins.map(() => []);
-    const out: NodePluginScores[] = nodes.map((n) => {
-      const rawScores = plugins.map(({ plugin }, i) => {
-        const score = plugin.score(state, pod, n);
-        perPlugin[i]!.push({ name: n.node.name, score });
-        return { name: plugin.name, score };
-      });
-      return { name: n.node.name, rawScores, scores: [], totalScore: 0 };
-    });
-    plugins.forEach(({ plugin }, i) => plugin.normalizeScore?.(state, pod, perPlugin[i]!));
-    out.forEach((ns, idx) => {
-      let total = 0;
-      ns.scores = plugins.map(({ plugin, weight }, i) => {
-        const score = perPlugin[i]![idx]!.score;
+    const n = nodes.length;
+    const table = new ScoreTable(
+      plugins.map(({ plugin, weight }) => ({ name: plugin.name, weight })),
+      n,
+    );
+    plugins.forEach(({ plugin }, i) => {
+      const row = i * n;
+      if (plugin.normalizeScore) {
+        // Normalizers rescale NodeScore records in place.
+        const scores: NodeScore[] = new Array(n);
+        for (let j = 0; j < n; j++) {
+          const score = plugin.score(state, pod, nodes[j]!);
+          table.raw[row + j] = score;
+          scores[j] = { name: nodes[j]!.node.name, score };
+        }
+        plugin.normalizeScore(state, pod, scores);
+        for (let j = 0; j < n; j++) table.normalized[row + j] = scores[j]!.score;
+      } else {
+        for (let j = 0; j < n; j++) table.raw[row + j] = table.normalized[row + j] = plugin.score(state, pod, nodes[j]!);
+      }
+      for (let j = 0; j < n; j++) {
+        const score = table.normalized[row + j]!;
         if (score > MAX_NODE_SCORE || score < MIN_NODE_SCORE) {
           throw new SchedulerError(`plugin ${JSON.stringify(plugin.name)} returns an invalid score ${score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`);
         }
-        total += score * weight;
-        return { name: plugin.name, score: score * weight };
-      });
-      ns.totalScore = total;
+      }
     });
-    return out;
+    return nodes.map((info, j) => new TableNodeScores(info.node.name, table, j));
   }
 
   get hasScorePlugins(): boolean {

@@ -12,6 +12,7 @@ import { addPluginStatus, fitErrorMessage, NO_NODES_AVAILABLE, type Diagnosis } 
 import { Status } from './status.js';
 
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
+const NO_PODS: readonly Pod[] = Object.freeze([]);
 const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
 
 /** How many feasible nodes to look for before scoring (numFeasibleNodesToFind). */
@@ -94,7 +95,7 @@ export class Scheduler implements Handle {
 
   // --- Handle ---
   nominatedPodsForNode(nodeName: string): readonly Pod[] {
-    return this.nominated.get(nodeName) ?? [];
+    return this.nominated.get(nodeName) ?? NO_PODS;
   }
 
   runPreFilterExtensionAddPod(state: CycleState, podToSchedule: Pod, podToAdd: Pod, nodeInfo: NodeInfo): Status {
@@ -188,7 +189,7 @@ export class Scheduler implements Handle {
     if (pre.nodeNames !== null) {
       const names = pre.nodeNames;
       // Upstream iterates a Go map here; berth keeps node-tree order for determinism.
-      nodes = allNodes.filter((n) => names.has(n.node.name));
+      nodes = this.cluster.nodeInfosNamed(names);
       // Upstream formats the set it shares with the diagnosis, so plugins that just
       // rejected the nominated node are named too.
       diagnosis.nodeToStatus.absentNodesStatus = Status.unresolvable(`node(s) didn't satisfy plugin(s) [${[...diagnosis.unschedulablePlugins].sort().join(' ')}]`);

@@ -56,6 +56,8 @@ export type QueueName = 'active' | 'backoff' | 'unschedulable';
 export class SchedulerLoop {
   private readonly entries = new Map<string, Entry>();
   private readonly where = new Map<string, QueueName>();
+  /** The keys of each queue, so a pass over one queue does not walk the others (every choice below is order-independent). */
+  private readonly queues: Record<QueueName, Set<string>> = { active: new Set(), backoff: new Set(), unschedulable: new Set() };
   private seq = 0;
   private scheduleQueued = false;
   private leftoverTimerAt = -1;
@@ -111,12 +113,25 @@ export class SchedulerLoop {
     if (pod.schedulerName !== this.scheduler.framework.profileName || pod.schedulingGates.length > 0) return;
     if (this.entries.has(pod.key)) return;
     this.entries.set(pod.key, { key: pod.key, timestamp: this.world.engine.now, seq: this.seq++, attempts: 0 });
-    this.where.set(pod.key, 'active');
+    this.enqueue(pod.key, 'active');
+  }
+
+  private enqueue(key: string, q: QueueName): void {
+    this.dequeue(key);
+    this.where.set(key, q);
+    this.queues[q].add(key);
+  }
+
+  private dequeue(key: string): void {
+    const old = this.where.get(key);
+    if (old === undefined) return;
+    this.queues[old].delete(key);
+    this.where.delete(key);
   }
 
   private forget(key: string): void {
     this.entries.delete(key);
-    this.where.delete(key);
+    this.dequeue(key);
   }
 
   private onChange(c: ClusterChange): void {
@@ -150,11 +165,10 @@ export class SchedulerLoop {
   /** movePodsToActiveOrBackoffQueue for every unschedulable pod. */
   private moveAllUnschedulable(filter: (e: Entry) => boolean = () => true): void {
     let moved = false;
-    for (const [key, q] of this.where) {
-      if (q !== 'unschedulable') continue;
+    for (const key of [...this.queues.unschedulable]) {
       const e = this.entries.get(key)!;
       if (!filter(e)) continue;
-      this.where.set(key, this.isBackingOff(e) ? 'backoff' : 'active');
+      this.enqueue(key, this.isBackingOff(e) ? 'backoff' : 'active');
       moved = true;
     }
     if (moved) {
@@ -165,7 +179,7 @@ export class SchedulerLoop {
 
   private armBackoffFlush(): void {
     let earliest = Infinity;
-    for (const [key, q] of this.where) if (q === 'backoff') earliest = Math.min(earliest, this.backoffExpiry(key)! + BACKOFF_WINDOW_MS);
+    for (const key of this.queues.backoff) earliest = Math.min(earliest, this.backoffExpiry(key)! + BACKOFF_WINDOW_MS);
     if (earliest === Infinity) return;
     const at = Math.max(earliest, this.world.engine.now);
     // One pending flush covers every later one.
@@ -179,9 +193,9 @@ export class SchedulerLoop {
 
   private flushBackoff(): void {
     let moved = false;
-    for (const [key, q] of this.where) {
-      if (q === 'backoff' && !this.isBackingOff(this.entries.get(key)!)) {
-        this.where.set(key, 'active');
+    for (const key of [...this.queues.backoff]) {
+      if (!this.isBackingOff(this.entries.get(key)!)) {
+        this.enqueue(key, 'active');
         moved = true;
       }
     }
@@ -198,7 +212,7 @@ export class SchedulerLoop {
       this.leftoverTimerAt = -1;
       const t = this.world.engine.now;
       this.moveAllUnschedulable((e) => t - e.timestamp > this.maxInUnschedulableMs);
-      if ([...this.where.values()].includes('unschedulable')) this.armLeftoverFlush();
+      if (this.queues.unschedulable.size > 0) this.armLeftoverFlush();
     });
   }
 
@@ -219,8 +233,7 @@ export class SchedulerLoop {
     const less = this.scheduler.framework.plugins.queueSort.less;
     const pick = (name: QueueName, before: (a: Entry, b: Entry) => boolean) => {
       let best: Entry | undefined;
-      for (const [key, q] of this.where) {
-        if (q !== name) continue;
+      for (const key of this.queues[name]) {
         const e = this.entries.get(key)!;
         if (!best || before(e, best)) best = e;
       }
@@ -241,7 +254,7 @@ export class SchedulerLoop {
   private scheduleOne(): boolean {
     const e = this.popNext();
     if (!e) return false;
-    this.where.delete(e.key);
+    this.dequeue(e.key);
     const pod = this.world.cluster.getPod(e.key);
     if (!pod || pod.nodeName || pod.terminating) {
       this.entries.delete(e.key);
@@ -272,7 +285,7 @@ export class SchedulerLoop {
     engine.record('FailedScheduling', { pod: pod.key, attempt: e.attempts, message: outcome.message });
     for (const l of this.unschedulableListeners) l(pod);
     e.timestamp = engine.now;
-    this.where.set(e.key, 'unschedulable');
+    this.enqueue(e.key, 'unschedulable');
     this.armLeftoverFlush();
     return true;
   }

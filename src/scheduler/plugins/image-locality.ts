@@ -5,6 +5,7 @@ import { normalizedImageName } from '../../cluster/node-info.js';
 import type { ScorePlugin } from '../framework.js';
 import { MAX_NODE_SCORE } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
+import { perPod } from './resource-scoring.js';
 
 export const IMAGE_LOCALITY = 'ImageLocality';
 const MB = 1024 * 1024;
@@ -17,15 +18,19 @@ export function imageLocalityScore(sumScores: number, imageCount: number): numbe
   return Math.trunc((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
 }
 
-export const newImageLocality: PluginFactory = ({ handle }): ScorePlugin => ({
-  name: IMAGE_LOCALITY,
-  score: (_state, pod, nodeInfo) => {
-    const totalNodes = handle.cluster.numNodes;
-    let sum = 0;
-    for (const image of pod.images) {
-      const state = nodeInfo.imageStates.get(normalizedImageName(image));
-      if (state) sum += Math.trunc(state.sizeBytes * (state.numNodes / totalNodes));
-    }
-    return imageLocalityScore(sum, pod.images.length);
-  },
-});
+export const newImageLocality: PluginFactory = ({ handle }): ScorePlugin => {
+  // Normalised once per pod rather than once per node.
+  const images = perPod((pod) => pod.images.map(normalizedImageName));
+  return {
+    name: IMAGE_LOCALITY,
+    score: (_state, pod, nodeInfo) => {
+      const totalNodes = handle.cluster.numNodes;
+      let sum = 0;
+      for (const image of images(pod)) {
+        const state = nodeInfo.imageStates.get(image);
+        if (state) sum += Math.trunc(state.sizeBytes * (state.numNodes / totalNodes));
+      }
+      return imageLocalityScore(sum, pod.images.length);
+    },
+  };
+};

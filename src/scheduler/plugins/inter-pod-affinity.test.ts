@@ -459,11 +459,11 @@ describe('InterPodAffinity addPod/removePod', () => {
       const without = clusterOf(zoned(), base.map(mkPod));
       const added = mkPod(c.pod);
       const withIt = clusterOf(zoned(), [...base.map(mkPod), added]);
-      const state = computePreFilterState(incoming, without.nodeInfos(), nsLabelsOf(without));
+      const state = computePreFilterState(incoming, without.nodeInfos(), without.nodesWithRequiredAntiAffinityPods(), nsLabelsOf(without));
       const before = countsOf(state);
       const cloned = state.clone();
       cloned.updateWithPod(added, without.nodeInfo(added.nodeName)!.node, 1);
-      assert.deepEqual(countsOf(cloned), countsOf(computePreFilterState(incoming, withIt.nodeInfos(), nsLabelsOf(withIt))));
+      assert.deepEqual(countsOf(cloned), countsOf(computePreFilterState(incoming, withIt.nodeInfos(), withIt.nodesWithRequiredAntiAffinityPods(), nsLabelsOf(withIt))));
       assert.deepEqual(countsOf(state), before, 'the original state is untouched by changes to its clone');
     });
 
@@ -471,9 +471,9 @@ describe('InterPodAffinity addPod/removePod', () => {
       const removed = mkPod(c.pod);
       const withIt = clusterOf(zoned(), [...base.map(mkPod), removed]);
       const without = clusterOf(zoned(), base.map(mkPod));
-      const state = computePreFilterState(incoming, withIt.nodeInfos(), nsLabelsOf(withIt));
+      const state = computePreFilterState(incoming, withIt.nodeInfos(), withIt.nodesWithRequiredAntiAffinityPods(), nsLabelsOf(withIt));
       state.updateWithPod(removed, withIt.nodeInfo(removed.nodeName)!.node, -1);
-      assert.deepEqual(countsOf(state), countsOf(computePreFilterState(incoming, without.nodeInfos(), nsLabelsOf(without))));
+      assert.deepEqual(countsOf(state), countsOf(computePreFilterState(incoming, without.nodeInfos(), without.nodesWithRequiredAntiAffinityPods(), nsLabelsOf(without))));
     });
   }
 

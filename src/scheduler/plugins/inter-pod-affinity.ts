@@ -35,7 +35,9 @@ export const newInterPodAffinity: PluginFactory = ({ handle, args }): PreFilterP
   return {
     name: INTER_POD_AFFINITY,
     preFilter: (state, pod, nodes) => {
-      const s = computePreFilterState(pod, nodes, namespaceLabels);
+      // The cluster's own node list comes with its index of nodes hosting required anti-affinity pods.
+      const antiAffinityNodes = nodes === cluster.nodeInfos() ? cluster.nodesWithRequiredAntiAffinityPods() : nodes.filter((n) => n.podsWithRequiredAntiAffinity.length > 0);
+      const s = computePreFilterState(pod, nodes, antiAffinityNodes, namespaceLabels, cluster);
       if (s.skippable) return { status: Status.SKIP };
       state.write(PRE_FILTER_STATE_KEY, s);
       return { status: Status.SUCCESS };

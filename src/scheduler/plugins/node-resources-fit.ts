@@ -8,7 +8,7 @@ import type { NodeInfo } from '../../cluster/node-info.js';
 import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Code, Status } from '../status.js';
-import { leastAllocatedScorer, mostAllocatedScorer, requestedToCapacityRatioScorer, scoreNode, type ResourceScorer } from './resource-scoring.js';
+import { leastAllocatedScorer, mostAllocatedScorer, perPod, requestedToCapacityRatioScorer, scoreNode, scoreScratch, type ResourceScorer } from './resource-scoring.js';
 import { parseFitArgs, type FitArgs } from './resource-args.js';
 
 export const NODE_RESOURCES_FIT = 'NodeResourcesFit';
@@ -34,37 +34,69 @@ function scorerFor(a: FitArgs): ResourceScorer {
   }
 }
 
+/** The scalar resources a pod requests (non-zero), in name order; computed once per pod. */
+const scalarRequests = new WeakMap<Pod, readonly string[]>();
+function scalarsOf(pod: Pod): readonly string[] {
+  let scalars = scalarRequests.get(pod);
+  if (scalars === undefined) {
+    const req = pod.resources.requests;
+    scalars = Object.keys(req)
+      .filter((k) => isScalarResourceName(k) && (req[k] ?? 0) !== 0)
+      .sort();
+    scalarRequests.set(pod, scalars);
+  }
+  return scalars;
+}
+
+function insufficient(out: InsufficientResource[], name: string, amount: number, nodeInfo: NodeInfo): InsufficientResource[] {
+  const capacity = nodeInfo.node.allocatable[name] ?? 0;
+  const used = nodeInfo.requested[name] ?? 0;
+  if (amount > 0 && amount > capacity - used) {
+    out.push({ resourceName: name, reason: `Insufficient ${name}`, requested: amount, used, capacity, unresolvable: amount > capacity });
+  }
+  return out;
+}
+
+const NONE: readonly InsufficientResource[] = Object.freeze([]);
+const EMPTY_SET: ReadonlySet<string> = new Set();
+
 /**
  * fitsRequest: every resource the pod requests that the node cannot supply. cpu,
  * memory and ephemeral-storage come first; scalar resources follow in name order
- * (upstream walks a Go map, so its order there is unspecified).
+ * (upstream walks a Go map, so its order there is unspecified). Allocates nothing
+ * when the pod fits (the Filter loop's common case).
  */
-export function insufficientResources(pod: Pod, nodeInfo: NodeInfo, ignored: ReadonlySet<string> = new Set(), ignoredGroups: ReadonlySet<string> = new Set()): InsufficientResource[] {
-  const out: InsufficientResource[] = [];
+export function insufficientResources(pod: Pod, nodeInfo: NodeInfo, ignored: ReadonlySet<string> = EMPTY_SET, ignoredGroups: ReadonlySet<string> = EMPTY_SET): readonly InsufficientResource[] {
+  let out: InsufficientResource[] | null = null;
   const alloc = nodeInfo.node.allocatable;
   const allowedPods = alloc.pods ?? 0;
   if (nodeInfo.pods.length + 1 > allowedPods) {
-    out.push({ resourceName: 'pods', reason: 'Too many pods', requested: 1, used: nodeInfo.pods.length, capacity: allowedPods, unresolvable: false });
+    out = [{ resourceName: 'pods', reason: 'Too many pods', requested: 1, used: nodeInfo.pods.length, capacity: allowedPods, unresolvable: false }];
   }
   const req = pod.resources.requests;
   const cpu = req.cpu ?? 0;
   const memory = req.memory ?? 0;
   const storage = req['ephemeral-storage'] ?? 0;
-  const scalars = Object.keys(req).filter((k) => isScalarResourceName(k) && (req[k] ?? 0) !== 0).sort();
-  if (cpu === 0 && memory === 0 && storage === 0 && scalars.length === 0) return out;
-  const check = (name: string, amount: number) => {
-    const capacity = alloc[name] ?? 0;
-    const used = nodeInfo.requested[name] ?? 0;
-    if (amount > 0 && amount > capacity - used) {
-      out.push({ resourceName: name, reason: `Insufficient ${name}`, requested: amount, used, capacity, unresolvable: amount > capacity });
-    }
-  };
-  check('cpu', cpu);
-  check('memory', memory);
-  check('ephemeral-storage', storage);
+  const scalars = scalarsOf(pod);
+  if (cpu === 0 && memory === 0 && storage === 0 && scalars.length === 0) return out ?? NONE;
+  const requested = nodeInfo.requested;
+  // Fast path: everything fits (checked inline, without building records).
+  if (
+    out === null &&
+    (cpu === 0 || cpu <= (alloc.cpu ?? 0) - (requested.cpu ?? 0)) &&
+    (memory === 0 || memory <= (alloc.memory ?? 0) - (requested.memory ?? 0)) &&
+    (storage === 0 || storage <= (alloc['ephemeral-storage'] ?? 0) - (requested['ephemeral-storage'] ?? 0)) &&
+    scalars.length === 0
+  ) {
+    return NONE;
+  }
+  out ??= [];
+  insufficient(out, 'cpu', cpu, nodeInfo);
+  insufficient(out, 'memory', memory, nodeInfo);
+  insufficient(out, 'ephemeral-storage', storage, nodeInfo);
   for (const name of scalars) {
     if (isExtendedResourceName(name) && (ignored.has(name) || ignoredGroups.has(name.split('/')[0]!))) continue;
-    check(name, req[name]!);
+    insufficient(out, name, req[name]!, nodeInfo);
   }
   return out;
 }
@@ -73,7 +105,8 @@ export const newNodeResourcesFit: PluginFactory = ({ args }): PreFilterPlugin & 
   const a = parseFitArgs(args);
   const scorer = scorerFor(a);
   // Scoring counts containers without cpu/memory requests at the non-zero defaults.
-  const podRequests = (pod: Pod) => a.resources.map((r) => pod.resources.scoring[r.name] ?? 0);
+  const podRequests = perPod((pod) => a.resources.map((r) => pod.resources.scoring[r.name] ?? 0));
+  const scratch = scoreScratch(a.resources);
   return {
     name: NODE_RESOURCES_FIT,
     preFilter: () => ({ status: Status.SUCCESS }),
@@ -84,6 +117,6 @@ export const newNodeResourcesFit: PluginFactory = ({ args }): PreFilterPlugin & 
       return new Status(code, insufficient.map((r) => r.reason));
     },
     preScore: () => Status.SUCCESS,
-    score: (_state, pod, nodeInfo) => scoreNode(nodeInfo, podRequests(pod), a.resources, false, scorer),
+    score: (_state, pod, nodeInfo) => scoreNode(nodeInfo, podRequests(pod), a.resources, false, scorer, scratch),
   };
 };

@@ -41,7 +41,7 @@ export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
     preFilter(state, pod, nodes) {
       const constraints = constraintsFor(pod, 'DoNotSchedule', defaultConstraints, handle.cluster);
       if (constraints.length === 0) return { status: Status.SKIP };
-      state.write(PRE_FILTER_STATE_KEY, computePreFilterState(pod, constraints, nodes));
+      state.write(PRE_FILTER_STATE_KEY, computePreFilterState(pod, constraints, nodes, handle.cluster));
       return { status: Status.SUCCESS };
     },
 
@@ -63,7 +63,7 @@ export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
       if (constraints.length === 0) return Status.SKIP;
       // Only system defaults tolerate nodes missing a topology key (e.g. no zone label).
       const requireAllTopologies = pod.topologySpreadConstraints.length > 0 || !systemDefaulted;
-      state.write(PRE_SCORE_STATE_KEY, computePreScoreState(pod, constraints, filteredNodes, allNodes, requireAllTopologies));
+      state.write(PRE_SCORE_STATE_KEY, computePreScoreState(pod, constraints, filteredNodes, allNodes, requireAllTopologies, handle.cluster));
       return Status.SUCCESS;
     },
 

@@ -4,6 +4,7 @@
 import type { NodeInfo } from '../../cluster/node-info.js';
 import { isScalarResourceName } from '../../model/resource-names.js';
 import { MAX_NODE_SCORE } from '../framework.js';
+import type { Pod } from '../../model/pod.js';
 
 export interface ResourceSpec {
   readonly name: string;
@@ -18,35 +19,68 @@ export const DEFAULT_RESOURCE_SPEC: readonly ResourceSpec[] = [
 /** (requested incl. the pod, allocated before it, allocatable) → score. */
 export type ResourceScorer = (requested: readonly number[], allocated: readonly number[], allocatable: readonly number[]) => number;
 
-/**
- * Node allocatable and allocated amounts for one resource. cpu and memory use the
- * non-zero sums unless `useRequested`; other resources always use real requests.
- */
-function allocatableAndAllocated(nodeInfo: NodeInfo, resource: string, useRequested: boolean): [number, number] {
-  const alloc = nodeInfo.node.allocatable;
-  switch (resource) {
-    case 'cpu':
-      return [alloc.cpu ?? 0, useRequested ? (nodeInfo.requested.cpu ?? 0) : nodeInfo.nonZeroCpu];
-    case 'memory':
-      return [alloc.memory ?? 0, useRequested ? (nodeInfo.requested.memory ?? 0) : nodeInfo.nonZeroMemory];
-    case 'ephemeral-storage':
-      return [alloc['ephemeral-storage'] ?? 0, nodeInfo.requested['ephemeral-storage'] ?? 0];
-    default:
-      if (resource in alloc && isScalarResourceName(resource)) return [alloc[resource] ?? 0, nodeInfo.requested[resource] ?? 0];
-      return [0, 0];
-  }
+/** Memoizes a per-pod derivation (the pod's requests as a scorer reads them) for the pod's lifetime. */
+export function perPod<T>(derive: (pod: Pod) => T): (pod: Pod) => T {
+  const memo = new WeakMap<Pod, T>();
+  // The Score loop asks for the same pod node after node: remember the last answer in front of the WeakMap.
+  let lastPod: Pod | undefined;
+  let last: T | undefined;
+  return (pod) => {
+    if (pod === lastPod) return last!;
+    let v = memo.get(pod);
+    if (v === undefined) memo.set(pod, (v = derive(pod)));
+    lastPod = pod;
+    last = v;
+    return v;
+  };
 }
 
-export function scoreNode(nodeInfo: NodeInfo, podRequests: readonly number[], resources: readonly ResourceSpec[], useRequested: boolean, scorer: ResourceScorer): number {
+/** Arrays one plugin instance reuses for every node it scores (scoring is synchronous), so the Score loop allocates nothing. */
+export interface ScoreScratch {
+  readonly requested: number[];
+  readonly allocated: number[];
+  readonly allocatable: number[];
+}
+
+export function scoreScratch(resources: readonly ResourceSpec[]): ScoreScratch {
+  const zeros = () => new Array<number>(resources.length).fill(0);
+  return { requested: zeros(), allocated: zeros(), allocatable: zeros() };
+}
+
+export function scoreNode(
+  nodeInfo: NodeInfo,
+  podRequests: readonly number[],
+  resources: readonly ResourceSpec[],
+  useRequested: boolean,
+  scorer: ResourceScorer,
+  scratch: ScoreScratch = scoreScratch(resources),
+): number {
   const n = resources.length;
-  const requested = new Array<number>(n).fill(0);
-  const allocated = new Array<number>(n).fill(0);
-  const allocatable = new Array<number>(n).fill(0);
+  const { requested, allocated, allocatable } = scratch;
+  const alloc = nodeInfo.node.allocatable;
   for (let i = 0; i < n; i++) {
+    requested[i] = allocated[i] = allocatable[i] = 0;
     const name = resources[i]!.name;
     const podReq = podRequests[i]!;
-    if (podReq === 0 && isScalarResourceName(name)) continue;
-    const [a, used] = allocatableAndAllocated(nodeInfo, name, useRequested);
+    let a: number;
+    let used: number;
+    // Node allocatable and allocated amounts: cpu and memory use the non-zero sums
+    // unless `useRequested`; other resources always use real requests.
+    if (name === 'cpu') {
+      a = alloc.cpu ?? 0;
+      used = useRequested ? (nodeInfo.requested.cpu ?? 0) : nodeInfo.nonZeroCpu;
+    } else if (name === 'memory') {
+      a = alloc.memory ?? 0;
+      used = useRequested ? (nodeInfo.requested.memory ?? 0) : nodeInfo.nonZeroMemory;
+    } else if (name === 'ephemeral-storage') {
+      a = alloc[name] ?? 0;
+      used = nodeInfo.requested[name] ?? 0;
+    } else {
+      if (podReq === 0 && isScalarResourceName(name)) continue;
+      const scalar = name in alloc && isScalarResourceName(name);
+      a = scalar ? (alloc[name] ?? 0) : 0;
+      used = scalar ? (nodeInfo.requested[name] ?? 0) : 0;
+    }
     if (a === 0) continue;
     allocatable[i] = a;
     allocated[i] = used;
@@ -68,8 +102,20 @@ function weightedMean(resources: readonly ResourceSpec[], requested: readonly nu
 }
 
 export function leastAllocatedScorer(resources: readonly ResourceSpec[]): ResourceScorer {
-  return (requested, _allocated, allocatable) =>
-    weightedMean(resources, requested, allocatable, (req, cap) => (cap === 0 || req > cap ? 0 : Math.trunc(((cap - req) * MAX_NODE_SCORE) / cap)));
+  // weightedMean with the per-resource score written inline: this runs for every scored node.
+  return (requested, _allocated, allocatable) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      const cap = allocatable[i]!;
+      if (cap === 0) continue;
+      const req = requested[i]!;
+      const w = resources[i]!.weight;
+      nodeScore += (req > cap ? 0 : Math.trunc(((cap - req) * MAX_NODE_SCORE) / cap)) * w;
+      weightSum += w;
+    }
+    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+  };
 }
 
 export function mostAllocatedScorer(resources: readonly ResourceSpec[]): ResourceScorer {
@@ -125,24 +171,32 @@ export function goRound(x: number): number {
   return x < 0 ? -Math.round(-x) : Math.round(x);
 }
 
-/** Fractions of allocatable in use, capped at 1, and their standard deviation → 0..100. */
+/** Fractions of allocatable in use, capped at 1, and their standard deviation → 0..100 (no allocation: it runs per node). */
 function balancedResourceScore(requested: readonly number[], allocatable: readonly number[]): number {
-  const fractions: number[] = [];
+  let count = 0;
   let total = 0;
+  let first = 0;
+  let second = 0;
   for (let i = 0; i < requested.length; i++) {
     if (allocatable[i] === 0) continue;
     const f = Math.min(requested[i]! / allocatable[i]!, 1);
+    if (count === 0) first = f;
+    else if (count === 1) second = f;
     total += f;
-    fractions.push(f);
+    count++;
   }
   let std = 0;
-  if (fractions.length === 2) {
-    std = Math.abs((fractions[0]! - fractions[1]!) / 2);
-  } else if (fractions.length > 2) {
-    const mean = total / fractions.length;
+  if (count === 2) {
+    std = Math.abs((first - second) / 2);
+  } else if (count > 2) {
+    const mean = total / count;
     let sum = 0;
-    for (const f of fractions) sum += (f - mean) * (f - mean);
-    std = Math.sqrt(sum / fractions.length);
+    for (let i = 0; i < requested.length; i++) {
+      if (allocatable[i] === 0) continue;
+      const f = Math.min(requested[i]! / allocatable[i]!, 1);
+      sum += (f - mean) * (f - mean);
+    }
+    std = Math.sqrt(sum / count);
   }
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }

@@ -14,7 +14,9 @@ import type { Pod } from '../../../model/pod.js';
 import type { Labels } from '../../../model/selector.js';
 import type { StateData } from '../../framework.js';
 import { Status } from '../../status.js';
-import { matchesAllTerms, mergeTermNamespaces, termMatches, type MergedTerm } from './terms.js';
+import { clusterTally } from '../../../cluster/node-tally.js';
+import type { ClusterState } from '../../../cluster/state.js';
+import { fixedNamespaces, labelsKey, matchesAllTerms, mergeTermNamespaces, termKey, termMatches, type MergedTerm } from './terms.js';
 import { labelValue, TopologyCounts } from './topology-counts.js';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilterInterPodAffinity';
@@ -76,26 +78,78 @@ function countIncomingTerms(s: PreFilterState, existing: Pod, nodeLabels: Labels
   }
 }
 
-export function computePreFilterState(pod: Pod, nodes: readonly NodeInfo[], namespaceLabels: (ns: string) => Labels): PreFilterState {
-  const nsLabels = namespaceLabels(pod.namespace);
-  const s = new PreFilterState(
-    pod,
-    nsLabels,
-    pod.requiredAffinity.map((t) => mergeTermNamespaces(t, namespaceLabels)),
-    pod.requiredAntiAffinity.map((t) => mergeTermNamespaces(t, namespaceLabels)),
-    new TopologyCounts(),
-    new TopologyCounts(),
-    new TopologyCounts(),
-  );
-  for (const info of nodes) {
-    for (const existing of info.podsWithRequiredAntiAffinity) {
-      countExistingAntiAffinity(s.existingAntiAffinityCounts, existing, pod, nsLabels, info.node.labels, 1);
+/** A node's labels and the topology keys it adds one count to, for each counter of the PreFilter state. */
+interface NodeCounts {
+  readonly labels: Labels;
+  readonly existingAntiAffinity: string[];
+  readonly affinity: string[];
+  readonly antiAffinity: string[];
+}
+
+function nodeCounts(info: NodeInfo, incoming: Pod, nsLabels: Labels, affinityTerms: readonly MergedTerm[], antiAffinityTerms: readonly MergedTerm[]): NodeCounts {
+  const c: NodeCounts = { labels: info.node.labels, existingAntiAffinity: [], affinity: [], antiAffinity: [] };
+  // Each required anti-affinity term of an existing pod that matches the incoming pod counts once.
+  for (const existing of info.podsWithRequiredAntiAffinity) {
+    for (const term of existing.requiredAntiAffinity) if (termMatches(term, incoming, nsLabels)) c.existingAntiAffinity.push(term.topologyKey);
+  }
+  if (affinityTerms.length > 0 || antiAffinityTerms.length > 0) {
+    for (const existing of info.pods) {
+      if (matchesAllTerms(affinityTerms, existing)) for (const t of affinityTerms) c.affinity.push(t.topologyKey);
+      for (const t of antiAffinityTerms) if (t.matches(existing)) c.antiAffinity.push(t.topologyKey);
     }
   }
-  if (s.affinityTerms.length > 0 || s.antiAffinityTerms.length > 0) {
-    for (const info of nodes) for (const existing of info.pods) countIncomingTerms(s, existing, info.node.labels, 1);
+  return c;
+}
+
+interface Counters {
+  readonly existingAntiAffinity: TopologyCounts;
+  readonly affinity: TopologyCounts;
+  readonly antiAffinity: TopologyCounts;
+}
+
+function applyNodeCounts(t: Counters, c: NodeCounts, sign: 1 | -1): void {
+  for (const key of c.existingAntiAffinity) t.existingAntiAffinity.addForNode(c.labels, key, sign);
+  for (const key of c.affinity) t.affinity.addForNode(c.labels, key, sign);
+  for (const key of c.antiAffinity) t.antiAffinity.addForNode(c.labels, key, sign);
+}
+
+const freshCounters = (): Counters => ({ existingAntiAffinity: new TopologyCounts(), affinity: new TopologyCounts(), antiAffinity: new TopologyCounts() });
+
+/**
+ * `antiAffinityNodes` are the nodes among `nodes` that host pods with required
+ * anti-affinity, in the same order (the cluster keeps that list incrementally).
+ * Over the whole cluster (`cluster` given and `nodes` its node list) the counts
+ * come from a tally kept across cycles for pods alike in everything they depend
+ * on (labels, namespace and its labels, required terms).
+ */
+export function computePreFilterState(
+  pod: Pod,
+  nodes: readonly NodeInfo[],
+  antiAffinityNodes: readonly NodeInfo[],
+  namespaceLabels: (ns: string) => Labels,
+  cluster?: ClusterState,
+): PreFilterState {
+  const nsLabels = namespaceLabels(pod.namespace);
+  const affinityTerms = pod.requiredAffinity.map((t) => mergeTermNamespaces(t, namespaceLabels));
+  const antiAffinityTerms = pod.requiredAntiAffinity.map((t) => mergeTermNamespaces(t, namespaceLabels));
+  let counters: Counters;
+  const incomingTerms = affinityTerms.length > 0 || antiAffinityTerms.length > 0;
+  // A pod without terms of its own only looks at the nodes hosting anti-affinity pods: few of them are cheaper to walk than the tally.
+  const worthTally = incomingTerms || antiAffinityNodes.length * 8 > nodes.length;
+  if (worthTally && cluster !== undefined && nodes === cluster.nodeInfos() && fixedNamespaces(pod.requiredAffinity) && fixedNamespaces(pod.requiredAntiAffinity)) {
+    const query = ['ipa-filter', pod.namespace, labelsKey(pod.labels), labelsKey(nsLabels), pod.requiredAffinity.map(termKey).join(';'), pod.requiredAntiAffinity.map(termKey).join(';')].join('\x01');
+    const kept = clusterTally(cluster, query, () => ({
+      totals: freshCounters(),
+      contribution: (info) => nodeCounts(info, pod, nsLabels, affinityTerms, antiAffinityTerms),
+      apply: applyNodeCounts,
+    }));
+    // The state may be changed by AddPod/RemovePod on clones; it gets copies of the kept counts.
+    counters = { existingAntiAffinity: kept.existingAntiAffinity.clone(), affinity: kept.affinity.clone(), antiAffinity: kept.antiAffinity.clone() };
+  } else {
+    counters = freshCounters();
+    for (const info of incomingTerms ? nodes : antiAffinityNodes) applyNodeCounts(counters, nodeCounts(info, pod, nsLabels, affinityTerms, antiAffinityTerms), 1);
   }
-  return s;
+  return new PreFilterState(pod, nsLabels, affinityTerms, antiAffinityTerms, counters.existingAntiAffinity, counters.affinity, counters.antiAffinity);
 }
 
 /**

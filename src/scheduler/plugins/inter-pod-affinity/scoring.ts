@@ -7,11 +7,12 @@
 
 import type { NodeInfo } from '../../../cluster/node-info.js';
 import type { ClusterState } from '../../../cluster/state.js';
-import type { Pod, PodAffinityTerm, WeightedPodAffinityTerm } from '../../../model/pod.js';
+import type { Pod, WeightedPodAffinityTerm } from '../../../model/pod.js';
 import type { Labels } from '../../../model/selector.js';
 import { MAX_NODE_SCORE, type NodeScore, type StateData } from '../../framework.js';
 import type { InterPodAffinityArgs } from './args.js';
-import { mergeTermNamespaces, termMatches, type MergedTerm } from './terms.js';
+import { clusterTally } from '../../../cluster/node-tally.js';
+import { fixedNamespaces, labelsKey, mergeTermNamespaces, termKey, termMatches, type MergedTerm } from './terms.js';
 import { labelValue } from './topology-counts.js';
 
 export const PRE_SCORE_STATE_KEY = 'PreScoreInterPodAffinity';
@@ -33,37 +34,82 @@ interface WeightedMergedTerm {
   readonly term: MergedTerm;
 }
 
-/** Adds `amount` for the node's value of `key`; a pair is recorded even when the sum comes to zero. */
-function record(score: TopologyScore, nodeLabels: Labels, key: string, amount: number): void {
-  const value = labelValue(nodeLabels, key);
-  if (value === undefined) return;
-  let values = score.get(key);
-  if (!values) score.set(key, (values = new Map()));
-  values.set(value, (values.get(value) ?? 0) + amount);
+/** One recorded contribution: `amount` for the pair (key, the node's value of key). */
+type PairRecord = readonly [key: string, value: string, amount: number];
+
+/** Everything one node contributes to the PreScore pairs of `incoming` (termsOf lists the pods to look at). */
+interface PreScoreQuery {
+  readonly incoming: Pod;
+  readonly nsLabels: Labels;
+  readonly preferredAffinity: readonly WeightedMergedTerm[];
+  readonly preferredAntiAffinity: readonly WeightedMergedTerm[];
+  readonly hasConstraints: boolean;
+  readonly args: InterPodAffinityArgs;
 }
 
-function recordExistingTerms(score: TopologyScore, terms: readonly WeightedPodAffinityTerm[], incoming: Pod, nsLabels: Labels, nodeLabels: Labels, sign: 1 | -1): void {
-  for (const { weight, term } of terms) {
-    if (termMatches(term, incoming, nsLabels)) record(score, nodeLabels, term.topologyKey, weight * sign);
+function nodeRecords(q: PreScoreQuery, info: NodeInfo): PairRecord[] {
+  const out: PairRecord[] = [];
+  const nodeLabels = info.node.labels;
+  if (Object.keys(nodeLabels).length === 0) return out;
+  const record = (key: string, amount: number) => {
+    const value = labelValue(nodeLabels, key);
+    if (value !== undefined) out.push([key, value, amount]);
+  };
+  const existingTerms = (terms: readonly WeightedPodAffinityTerm[], sign: 1 | -1) => {
+    for (const { weight, term } of terms) if (termMatches(term, q.incoming, q.nsLabels)) record(term.topologyKey, weight * sign);
+  };
+  const incomingTerms = (terms: readonly WeightedMergedTerm[], existing: Pod, sign: 1 | -1) => {
+    for (const { weight, term } of terms) if (term.matches(existing)) record(term.topologyKey, weight * sign);
+  };
+  for (const existing of q.hasConstraints ? info.pods : info.podsWithAffinity) {
+    incomingTerms(q.preferredAffinity, existing, 1);
+    incomingTerms(q.preferredAntiAffinity, existing, -1);
+    if (q.args.hardPodAffinityWeight > 0) {
+      for (const term of existing.requiredAffinity) if (termMatches(term, q.incoming, q.nsLabels)) record(term.topologyKey, q.args.hardPodAffinityWeight);
+    }
+    existingTerms(existing.preferredAffinity, 1);
+    existingTerms(existing.preferredAntiAffinity, -1);
+  }
+  return out;
+}
+
+/** Pair scores with, per pair, how many contributions were recorded (a pair exists once recorded, even if its sum is 0). */
+interface PairTotals {
+  readonly score: TopologyScore;
+  readonly recorded: Map<string, Map<string, number>>;
+}
+
+function applyRecords(t: PairTotals, records: readonly PairRecord[], sign: 1 | -1): void {
+  for (const [key, value, amount] of records) {
+    let values = t.score.get(key);
+    let counts = t.recorded.get(key);
+    if (!values || !counts) {
+      t.score.set(key, (values = new Map()));
+      t.recorded.set(key, (counts = new Map()));
+    }
+    const n = (counts.get(value) ?? 0) + sign;
+    if (n === 0) {
+      values.delete(value);
+      counts.delete(value);
+      if (values.size === 0) {
+        t.score.delete(key);
+        t.recorded.delete(key);
+      }
+    } else {
+      counts.set(value, n);
+      values.set(value, (values.get(value) ?? 0) + sign * amount);
+    }
   }
 }
 
-function recordIncomingTerms(score: TopologyScore, terms: readonly WeightedMergedTerm[], existing: Pod, nodeLabels: Labels, sign: 1 | -1): void {
-  for (const { weight, term } of terms) {
-    if (term.matches(existing)) record(score, nodeLabels, term.topologyKey, weight * sign);
-  }
-}
-
-function recordRequiredTerms(score: TopologyScore, terms: readonly PodAffinityTerm[], weight: number, incoming: Pod, nsLabels: Labels, nodeLabels: Labels): void {
-  for (const term of terms) {
-    if (termMatches(term, incoming, nsLabels)) record(score, nodeLabels, term.topologyKey, weight);
-  }
-}
+const weightedKey = (terms: readonly WeightedPodAffinityTerm[]) => terms.map((t) => `${t.weight}:${termKey(t.term)}`).join(';');
 
 /**
  * Builds the PreScore state, or returns null for upstream's Skip: when existing
  * pods' preferences are ignored and the pod has no preferred terms, or when no
- * term matched on a node carrying its topology key.
+ * term matched on a node carrying its topology key. Over the whole cluster the
+ * pairs come from a tally kept across cycles for pods alike in everything the
+ * pairs depend on (labels, namespace and its labels, preferred terms).
  */
 export function computePreScoreState(pod: Pod, cluster: ClusterState, args: InterPodAffinityArgs): PreScoreState | null {
   const hasConstraints = pod.preferredAffinity.length > 0 || pod.preferredAntiAffinity.length > 0;
@@ -71,25 +117,37 @@ export function computePreScoreState(pod: Pod, cluster: ClusterState, args: Inte
 
   const nsOf = (ns: string) => cluster.namespaceLabels(ns);
   const merge = (w: WeightedPodAffinityTerm): WeightedMergedTerm => ({ weight: w.weight, term: mergeTermNamespaces(w.term, nsOf) });
-  const preferredAffinity = pod.preferredAffinity.map(merge);
-  const preferredAntiAffinity = pod.preferredAntiAffinity.map(merge);
   const nsLabels = cluster.namespaceLabels(pod.namespace);
-
-  // Without preferred terms of its own, only existing pods with terms can contribute.
-  const nodes = hasConstraints ? cluster.nodeInfos() : cluster.nodesWithAffinityPods();
-  const score: TopologyScore = new Map();
-  for (const info of nodes) {
-    const nodeLabels = info.node.labels;
-    if (Object.keys(nodeLabels).length === 0) continue;
-    for (const existing of hasConstraints ? info.pods : info.podsWithAffinity) {
-      recordIncomingTerms(score, preferredAffinity, existing, nodeLabels, 1);
-      recordIncomingTerms(score, preferredAntiAffinity, existing, nodeLabels, -1);
-      if (args.hardPodAffinityWeight > 0) recordRequiredTerms(score, existing.requiredAffinity, args.hardPodAffinityWeight, pod, nsLabels, nodeLabels);
-      recordExistingTerms(score, existing.preferredAffinity, pod, nsLabels, nodeLabels, 1);
-      recordExistingTerms(score, existing.preferredAntiAffinity, pod, nsLabels, nodeLabels, -1);
-    }
+  const q: PreScoreQuery = {
+    incoming: pod,
+    nsLabels,
+    preferredAffinity: pod.preferredAffinity.map(merge),
+    preferredAntiAffinity: pod.preferredAntiAffinity.map(merge),
+    hasConstraints,
+    args,
+  };
+  const fresh = (): PairTotals => ({ score: new Map(), recorded: new Map() });
+  let totals: PairTotals;
+  // Without preferred terms of its own, only existing pods with terms can contribute: a few such nodes are cheaper to walk than the tally.
+  const worthTally = hasConstraints || cluster.nodesWithAffinityPods().length * 8 > cluster.numNodes;
+  if (worthTally && fixedNamespaces(pod.preferredAffinity.map((w) => w.term)) && fixedNamespaces(pod.preferredAntiAffinity.map((w) => w.term))) {
+    const query = [
+      'ipa-score',
+      args.hardPodAffinityWeight,
+      args.ignorePreferredTermsOfExistingPods,
+      pod.namespace,
+      labelsKey(pod.labels),
+      labelsKey(nsLabels),
+      weightedKey(pod.preferredAffinity),
+      weightedKey(pod.preferredAntiAffinity),
+    ].join('\x01');
+    totals = clusterTally(cluster, query, () => ({ totals: fresh(), contribution: (info) => nodeRecords(q, info), apply: applyRecords }));
+  } else {
+    totals = fresh();
+    for (const info of hasConstraints ? cluster.nodeInfos() : cluster.nodesWithAffinityPods()) applyRecords(totals, nodeRecords(q, info), 1);
   }
-  return score.size === 0 ? null : new PreScoreState(score);
+  // The tally's map is shared: PreScoreState is read-only and lives for one cycle.
+  return totals.score.size === 0 ? null : new PreScoreState(totals.score);
 }
 
 /** The sum of the pair scores the node's labels form. */

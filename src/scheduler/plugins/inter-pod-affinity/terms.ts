@@ -5,7 +5,7 @@
 // (mergeAffinityTermNamespacesIfNotEmpty), so they never need labels later.
 
 import type { Pod, PodAffinityTerm } from '../../../model/pod.js';
-import type { Labels } from '../../../model/selector.js';
+import { selectorKey, type Labels, type Selector } from '../../../model/selector.js';
 
 /** AffinityTerm.Matches: namespace listed or selected by the namespace labels, then the label selector. */
 export function termMatches(term: PodAffinityTerm, pod: Pod, nsLabels: Labels): boolean {
@@ -45,4 +45,21 @@ export function matchesAllTerms(terms: readonly MergedTerm[], pod: Pod): boolean
   if (terms.length === 0) return false;
   for (const t of terms) if (!t.matches(pod)) return false;
   return true;
+}
+
+const nsSelectorKey = (s: Selector) => (s.everything ? '*' : s.nothing ? '!' : selectorKey(s));
+
+/** A string equal for terms with the same meaning, for keying tallies. */
+export function termKey(t: PodAffinityTerm): string {
+  return `${t.topologyKey}|${selectorKey(t.selector)}|${[...t.namespaces].sort().join(',')}|${nsSelectorKey(t.namespaceSelector)}`;
+}
+
+/** A string equal for equal label maps. */
+export function labelsKey(labels: Labels): string {
+  return JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Whether the terms' namespaces are fixed (no namespace selector reading namespace labels), so a tally keyed on them stays right. */
+export function fixedNamespaces(terms: readonly PodAffinityTerm[]): boolean {
+  return terms.every((t) => t.namespaceSelector.everything || t.namespaceSelector.nothing);
 }

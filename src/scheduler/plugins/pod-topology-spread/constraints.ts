@@ -59,6 +59,12 @@ export function nodeIncluded(c: SpreadConstraint, pod: Pod, node: Node): boolean
   return true;
 }
 
+/** Whether every node counts for `c` whatever it is (so per-cluster domain tallies apply). */
+export function includesEveryNode(c: SpreadConstraint, pod: Pod): boolean {
+  if (c.honorNodeTaints) return false;
+  return !c.honorNodeAffinity || (pod.requiredNodeAffinity === null && Object.keys(pod.nodeSelector).length === 0);
+}
+
 /** Whether the node carries every constraint's topology key. */
 export function hasAllTopologyKeys(labels: Labels, constraints: readonly SpreadConstraint[]): boolean {
   for (const c of constraints) if (!Object.hasOwn(labels, c.topologyKey)) return false;

@@ -7,7 +7,9 @@ import type { Node } from '../../../model/node.js';
 import type { Pod } from '../../../model/pod.js';
 import type { CycleState, StateData } from '../../framework.js';
 import { Status } from '../../status.js';
-import { hasAllTopologyKeys, nodeIncluded, type SpreadConstraint } from './constraints.js';
+import type { ClusterState } from '../../../cluster/state.js';
+import { hasAllTopologyKeys, includesEveryNode, nodeIncluded, type SpreadConstraint } from './constraints.js';
+import { domainCounts } from './domain-counts.js';
 import { CriticalPaths } from './critical-paths.js';
 import { nodeMatchCount } from './match-counts.js';
 
@@ -41,20 +43,15 @@ export class PreFilterState implements StateData {
   }
 }
 
-/** Counts matching pods per domain over the nodes that are eligible for each constraint. */
-export function computePreFilterState(pod: Pod, constraints: readonly SpreadConstraint[], nodes: readonly NodeInfo[]): PreFilterState {
-  const counts = constraints.map(() => new Map<string, number>());
-  for (const info of nodes) {
-    const node = info.node;
-    // A node lacking any topology key takes part in no constraint.
-    if (!hasAllTopologyKeys(node.labels, constraints)) continue;
-    constraints.forEach((c, i) => {
-      if (!nodeIncluded(c, pod, node)) return;
-      const value = node.labels[c.topologyKey]!;
-      const m = counts[i]!;
-      m.set(value, (m.get(value) ?? 0) + nodeMatchCount(info, c.selector, pod.namespace));
-    });
-  }
+/**
+ * Counts matching pods per domain over the nodes that are eligible for each
+ * constraint. Over the cluster's own node list, constraints every node counts for
+ * take their counts from the cluster's kept tallies (domain-counts.ts).
+ */
+export function computePreFilterState(pod: Pod, constraints: readonly SpreadConstraint[], nodes: readonly NodeInfo[], cluster?: ClusterState): PreFilterState {
+  const tallied = cluster !== undefined && nodes === cluster.nodeInfos() ? constraints.map((c) => includesEveryNode(c, pod)) : constraints.map(() => false);
+  const counts = constraints.map((c, i) => (tallied[i] ? new Map(domainCounts(cluster!, constraints, c, pod.namespace)) : new Map<string, number>()));
+  if (!tallied.every(Boolean)) countOnNodes(pod, constraints, nodes, counts, tallied);
   // Upstream walks a Go map here (random order); the minimum does not depend on it.
   const paths = counts.map((m) => {
     const p = CriticalPaths.empty();
@@ -62,6 +59,20 @@ export function computePreFilterState(pod: Pod, constraints: readonly SpreadCons
     return p;
   });
   return new PreFilterState(constraints, paths, counts);
+}
+
+function countOnNodes(pod: Pod, constraints: readonly SpreadConstraint[], nodes: readonly NodeInfo[], counts: Map<string, number>[], skip: readonly boolean[]): void {
+  for (const info of nodes) {
+    const node = info.node;
+    // A node lacking any topology key takes part in no constraint.
+    if (!hasAllTopologyKeys(node.labels, constraints)) continue;
+    constraints.forEach((c, i) => {
+      if (skip[i] || !nodeIncluded(c, pod, node)) return;
+      const value = node.labels[c.topologyKey]!;
+      const m = counts[i]!;
+      m.set(value, (m.get(value) ?? 0) + nodeMatchCount(info, c.selector, pod.namespace));
+    });
+  }
 }
 
 /**

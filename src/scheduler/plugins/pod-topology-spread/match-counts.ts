@@ -4,7 +4,7 @@
 // (NodeInfo.generation moves on every pod added or removed).
 
 import type { NodeInfo } from '../../../cluster/node-info.js';
-import type { Selector } from '../../../model/selector.js';
+import { selectorKey, type Selector } from '../../../model/selector.js';
 import { countMatchingPods } from './constraints.js';
 
 interface NodeCounts {
@@ -13,18 +13,6 @@ interface NodeCounts {
 }
 
 const perNode = new WeakMap<NodeInfo, NodeCounts>();
-const selectorKeys = new WeakMap<Selector, string>();
-
-/** A string equal for selectors with the same requirements (their meaning). */
-function selectorKey(selector: Selector): string {
-  let key = selectorKeys.get(selector);
-  if (key === undefined) {
-    key = selector.nothing ? '!' : selector.everything ? '*' : JSON.stringify(selector.requirements.map((r) => [r.key, r.operator, r.values]));
-    selectorKeys.set(selector, key);
-  }
-  return key;
-}
-
 /** countMatchingPods(info.pods, selector, namespace), computed once per node state. */
 export function nodeMatchCount(info: NodeInfo, selector: Selector, namespace: string): number {
   let entry = perNode.get(info);

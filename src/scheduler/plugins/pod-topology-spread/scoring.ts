@@ -8,7 +8,9 @@ import { LABEL_HOSTNAME } from '../../../model/node.js';
 import type { Pod } from '../../../model/pod.js';
 import { MAX_NODE_SCORE, type CycleState, type NodeScore, type StateData } from '../../framework.js';
 import { SchedulerError } from '../../status.js';
-import { hasAllTopologyKeys, nodeIncluded, type SpreadConstraint } from './constraints.js';
+import type { ClusterState } from '../../../cluster/state.js';
+import { hasAllTopologyKeys, includesEveryNode, nodeIncluded, type SpreadConstraint } from './constraints.js';
+import { domainCounts } from './domain-counts.js';
 import { goLog, goRound } from './go-math.js';
 import { nodeMatchCount } from './match-counts.js';
 
@@ -50,6 +52,7 @@ export function computePreScoreState(
   filteredNodes: readonly NodeInfo[],
   allNodes: readonly NodeInfo[],
   requireAllTopologies: boolean,
+  cluster?: ClusterState,
 ): PreScoreState {
   const ignored = new Set<string>();
   const counts = constraints.map(() => new Map<string, number>());
@@ -70,12 +73,20 @@ export function computePreScoreState(
     topologyNormalizingWeight(c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - ignored.size : counts[i]!.size),
   );
 
-  // Matching pods are counted over every node of the cluster, in the candidate domains only.
+  // Matching pods are counted over every node of the cluster, in the candidate domains only:
+  // from the cluster's kept tallies where every node counts (hostname domains are counted in Score).
+  const tallied = constraints.map((c) => cluster !== undefined && allNodes === cluster.nodeInfos() && includesEveryNode(c, pod));
+  constraints.forEach((c, i) => {
+    if (!tallied[i] || c.topologyKey === LABEL_HOSTNAME) return;
+    const all = domainCounts(cluster!, constraints, c, pod.namespace, requireAllTopologies);
+    for (const value of counts[i]!.keys()) counts[i]!.set(value, all.get(value) ?? 0);
+  });
+  if (tallied.every(Boolean)) return new PreScoreState(constraints, ignored, counts, weights);
   for (const info of allNodes) {
     const node = info.node;
     if (requireAllTopologies && !hasAllTopologyKeys(node.labels, constraints)) continue;
     constraints.forEach((c, i) => {
-      if (!nodeIncluded(c, pod, node)) return;
+      if (tallied[i] || !nodeIncluded(c, pod, node)) return;
       const m = counts[i]!;
       const value = node.labels[c.topologyKey] ?? '';
       const current = m.get(value);
