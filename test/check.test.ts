@@ -51,10 +51,12 @@ describe('berth check', () => {
     assert.match(lines[loc.region.startLine - 1]!, /kind: Deployment|metadata: \{name: web,/);
   });
 
-  it('kube-dns with required anti-affinity on one node: required-vs-preferred warns (exit 0) and recommends preferred', () => {
+  it('kube-dns with required anti-affinity on one node: the second replica fits nowhere (exit 1), and required-vs-preferred recommends preferred', () => {
     const r = check('-f', 'examples/kube-dns-required.yaml', '-o', 'json');
-    assert.equal(r.status, 0, r.stderr);
-    const f = findingsOf(r.stdout).find((x) => x.rule === 'required-vs-preferred');
+    assert.equal(r.status, 1, r.stderr);
+    const findings = findingsOf(r.stdout);
+    assert.deepEqual(findings.filter((x) => x.severity === 'error').map((x) => x.rule).sort(), ['node-loss', 'unsatisfiable']);
+    const f = findings.find((x) => x.rule === 'required-vs-preferred');
     assert.equal(f?.severity, 'warning');
     assert.equal(f.fix[0], 'use preferred pod anti-affinity instead of required pod anti-affinity in Deployment/kube-system/kube-dns');
   });
