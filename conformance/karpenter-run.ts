@@ -284,17 +284,25 @@ type Outcome = Compared & { reasked: number; unstable: boolean; sortedTieBreak: 
  * agrees when it matches any of them. When the
  * answers differed and none matched, the last answer asked for is Karpenter's with the
  * zone ties broken in order (withExplicitZones). `reasked` counts the extra answers;
- * `unstable` says whether they differed.
+ * `unstable` says whether they differed (in any claim's pods or zones, not only in the
+ * pods placed).
  */
+/** What Karpenter decided: each claim's pods and zones, in a canonical order. */
+function signature(k: OracleResult): string {
+  return JSON.stringify(k.nodeClaims.map((n) => [[...(n.pods ?? [])].sort(), n.zones]).sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1)));
+}
+
 async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Outcome> {
   const b = runBerth(c);
-  const first = compare(c, b, await oracle.run(c));
+  const k0 = await oracle.run(c);
+  const first = compare(c, b, k0);
   let reasked = 0;
   let unstable = false;
   for (let r = first; disagrees(r) && r.error === undefined && reasked < (unstable ? UNSTABLE_ORACLE_RETRIES : ORACLE_RETRIES); ) {
-    r = compare(c, b, await oracle.run(c));
+    const k = await oracle.run(c);
+    r = compare(c, b, k);
     reasked++;
-    unstable ||= r.onlyBerth.join() !== first.onlyBerth.join() || r.onlyKarpenter.join() !== first.onlyKarpenter.join();
+    unstable ||= signature(k) !== signature(k0);
     if (!disagrees(r)) return { ...r, reasked, unstable, sortedTieBreak: false };
   }
   if (unstable) {
