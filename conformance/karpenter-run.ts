@@ -1,10 +1,14 @@
 // Differential run of berth's provisioning planner against Karpenter's scheduler
 // (conformance/oracle-karpenter). Usage:
-//   tsx conformance/karpenter-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--json OUT.json]
+//   tsx conformance/karpenter-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--json OUT.json] [--no-write]
 //   tsx conformance/karpenter-run.ts --replay FILE      (one case, e.g. a regression)
 // Per case: which pods each side places (a disagreement is a failure, minimized into
 // conformance/karpenter-regressions/), whether each plan keeps the required constraints,
-// and node count and $/h side by side (cost differences are reported, not failures).
+// and node count and $/h side by side (cost differences are reported, not failures). Exit 1
+// on a disagreement, an error or a required constraint berth breaks; --no-write prints the
+// minimized case instead of writing it.
+// Karpenter breaks some ties in Go map order, so a disagreement is checked against up to 8
+// more oracle answers before it counts (see oracle-karpenter/README.md, Determinism).
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -243,9 +247,55 @@ function compare(c: KarpenterCase, b: ProvisionPlan | { error: string }, k: Orac
 
 const disagrees = (r: Compared) => r.error !== undefined || r.onlyBerth.length > 0 || r.onlyKarpenter.length > 0;
 
-async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Compared> {
-  const k = await oracle.run(c);
-  return compare(c, runBerth(c), k);
+/** How many more times to ask the oracle before a disagreement counts (as conformance/run.ts does for kube-scheduler). */
+const ORACLE_RETRIES = 8;
+
+const OFFERED_ZONES = [...new Set(INSTANCE_TYPES.flatMap((it) => it.offerings.map((o) => o.zone)))].sort();
+
+/**
+ * The same case with every NodePool's zone requirement explicit (`In` every offered zone
+ * when it has none). Karpenter plans it the same way, except that a spread pod's tie
+ * between zones then goes to the first zone in order instead of a Go map-order pick: the
+ * answer it gives when the map happens to be visited in order, which is berth's choice.
+ */
+function withExplicitZones(c: KarpenterCase): KarpenterCase {
+  const nodePools = c.nodePools.map((np) => {
+    const spec = np['spec'] as { template: { spec: { requirements: { key: string }[] } } };
+    const reqs = spec.template.spec.requirements;
+    if (reqs.some((r) => r.key === 'topology.kubernetes.io/zone')) return np;
+    const requirements = [...reqs, { key: 'topology.kubernetes.io/zone', operator: 'In', values: OFFERED_ZONES }];
+    return { ...np, spec: { ...spec, template: { ...spec.template, spec: { ...spec.template.spec, requirements } } } };
+  });
+  return { ...c, nodePools };
+}
+
+type Outcome = Compared & { reasked: number; unstable: boolean; sortedTieBreak: boolean };
+
+/**
+ * One case through both sides. Karpenter's answer can depend on Go map order (zone
+ * ties of spread pods on claims without an `In` zone requirement, see
+ * oracle-karpenter/README.md), so a disagreement is checked against up to
+ * ORACLE_RETRIES more answers, and berth agrees when it matches any of them. When the
+ * answers differed and none matched, the last answer asked for is Karpenter's with the
+ * zone ties broken in order (withExplicitZones). `reasked` counts the extra answers;
+ * `unstable` says whether they differed.
+ */
+async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Outcome> {
+  const b = runBerth(c);
+  const first = compare(c, b, await oracle.run(c));
+  let reasked = 0;
+  let unstable = false;
+  for (let r = first; disagrees(r) && r.error === undefined && reasked < ORACLE_RETRIES; ) {
+    r = compare(c, b, await oracle.run(c));
+    reasked++;
+    unstable ||= r.onlyBerth.join() !== first.onlyBerth.join() || r.onlyKarpenter.join() !== first.onlyKarpenter.join();
+    if (!disagrees(r)) return { ...r, reasked, unstable, sortedTieBreak: false };
+  }
+  if (unstable) {
+    const sorted = compare(c, b, await oracle.run(withExplicitZones(c)));
+    if (!disagrees(sorted)) return { ...sorted, reasked, unstable, sortedTieBreak: true };
+  }
+  return { ...first, reasked, unstable, sortedTieBreak: false };
 }
 
 /** Greedy shrink: drop NodePools, then pods, one at a time while the disagreement stays. */
@@ -278,6 +328,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const verbose = process.argv.includes('--verbose');
+  // CI leaves the tree as it is: a disagreement is minimized and printed, not written.
+  const write = !process.argv.includes('--no-write');
   const oracle = new KarpenterOracle(oraclePath);
   const replay = arg('replay');
   if (replay) {
@@ -290,7 +342,7 @@ async function main(): Promise<void> {
   const n = Number(arg('cases', '100'));
   const seed = Number(arg('seed', '1'));
   const gens = fc.sample(caseGenArb, { numRuns: n, seed });
-  const results: Compared[] = [];
+  const results: Outcome[] = [];
   const regDir = join(here, 'karpenter-regressions');
   let written = 0;
   const t0 = Date.now();
@@ -305,10 +357,17 @@ async function main(): Promise<void> {
     if (disagrees(r) && !r.error && written < 20) {
       const small = await minimize(oracle, c);
       const sr = await runOne(oracle, small);
-      mkdirSync(regDir, { recursive: true });
-      const file = join(regDir, `${c.id}.json`);
-      writeFileSync(file, `${JSON.stringify({ seed, index: i, note: 'minimized: pods placed by one side only', result: sr, case: small }, null, 2)}\n`);
-      process.stdout.write(`  minimized to ${small.nodePools.length} pool(s), ${small.pods.length} pod(s): ${file}\n`);
+      // Skipped by karpenter-regressions.test.ts until someone diagnoses it and names the fix.
+      const pending = { diagnosis: 'not diagnosed yet', fixedBy: 'open: not diagnosed yet' };
+      const regression = { seed, index: i, note: 'minimized: pods placed by one side only', result: sr, case: small, ...pending };
+      if (write) {
+        mkdirSync(regDir, { recursive: true });
+        const file = join(regDir, `${c.id}.json`);
+        writeFileSync(file, `${JSON.stringify(regression, null, 2)}\n`);
+        process.stdout.write(`  minimized to ${small.nodePools.length} pool(s), ${small.pods.length} pod(s): ${file}\n`);
+      } else {
+        process.stdout.write(`  minimized to ${small.nodePools.length} pool(s), ${small.pods.length} pod(s):\n${JSON.stringify(regression)}\n`);
+      }
       written++;
     }
   }
@@ -322,7 +381,9 @@ async function main(): Promise<void> {
   const summary = {
     cases: results.length,
     errors: results.length - ok.length,
-    feasibilityAgreementPct: Math.round((1000 * agree.length) / Math.max(1, ok.length)) / 10,
+    agreeing: agree.length,
+    // Floored, so that 1999 of 2000 never shows as 100.
+    feasibilityAgreementPct: Math.floor((10000 * agree.length) / Math.max(1, ok.length)) / 100,
     disagreements: ok.length - agree.length,
     berthConstraintViolations: { cases: bv.filter((r) => hard(r.berthViolations).length > 0).length, zoneSkewCases: bv.length },
     karpenterConstraintViolations: { cases: kv.filter((r) => hard(r.karpenterViolations).length > 0).length, zoneSkewCases: kv.length },
@@ -331,6 +392,11 @@ async function main(): Promise<void> {
     meanNodeRatioBerthOverKarpenter: mean(both.map((r) => r.berthNodes / r.karpenterNodes)),
     meanCostRatioBerthOverKarpenter: mean(both.map((r) => r.berthCost / r.karpenterCost)),
     totalCostRatio: both.reduce((s, r) => s + r.berthCost, 0) / both.reduce((s, r) => s + r.karpenterCost, 0),
+    totalNodeRatio: both.reduce((s, r) => s + r.berthNodes, 0) / both.reduce((s, r) => s + r.karpenterNodes, 0),
+    // Cases where Karpenter answered differently when asked again (map-order tie-breaks).
+    oracleUnstableCases: results.filter((r) => r.unstable).length,
+    agreedAfterReasking: agree.filter((r) => r.reasked > 0 && !r.sortedTieBreak).length,
+    agreedWithSortedTieBreak: agree.filter((r) => r.sortedTieBreak).length,
     seconds: (Date.now() - t0) / 1000,
   };
   for (const r of ok) {
@@ -340,6 +406,8 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   const jsonOut = arg('json');
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ summary, results }, null, 1));
+  // Cost differences are reported; a feasibility disagreement, an error or a broken required constraint in berth's plan fails.
+  if (summary.errors > 0 || summary.disagreements > 0 || summary.berthConstraintViolations.cases > 0) process.exitCode = 1;
 }
 
 main().catch((e: unknown) => {

@@ -34,3 +34,29 @@ export function simulateWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
     { instanceTypes: ctx.instanceTypes },
   );
 }
+
+/** How long a baseline runs: long enough for every workload to start and settle. */
+export const BASELINE_MS = 10 * 60_000;
+
+const memo = new WeakMap<AnalysisContext['input'], WeakMap<AnalysisContext['instanceTypes'], Map<string, ScenarioRun>>>();
+
+/**
+ * simulateWhatIf, memoized per input, catalog, seed and what-if (steps,
+ * expectations, duration, provisioner): for simulations several checks need (the
+ * baseline, a workload's rollout). Callers must only read the run.
+ */
+export function sharedWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
+  let byCatalog = memo.get(ctx.input);
+  if (!byCatalog) memo.set(ctx.input, (byCatalog = new WeakMap()));
+  let runs = byCatalog.get(ctx.instanceTypes);
+  if (!runs) byCatalog.set(ctx.instanceTypes, (runs = new Map()));
+  const key = JSON.stringify([w.provisioner ?? ctx.provisioner, ctx.seed, w.untilMs, w.steps, w.expect ?? []]);
+  let run = runs.get(key);
+  if (!run) runs.set(key, (run = simulateWhatIf(ctx, w)));
+  return run;
+}
+
+/** The cluster left alone (no steps) for BASELINE_MS: what most checks compare a what-if against. */
+export function baseline(ctx: AnalysisContext, provisioner = ctx.provisioner): ScenarioRun {
+  return sharedWhatIf(ctx, { name: 'baseline', steps: [], untilMs: BASELINE_MS, provisioner });
+}

@@ -7,6 +7,8 @@ import { readSources } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
 import type { ClusterState } from '../cluster/state.js';
+import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
+import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 
 export class CliError extends Error {
@@ -32,15 +34,21 @@ export function printDiagnostics(ds: readonly Diagnostic[]): void {
   for (const d of ds) process.stderr.write(`${d.severity === 'warning' ? 'warning: ' : 'error: '}${formatDiagnostic(d)}\n`);
 }
 
-export async function loadCluster(files: readonly string[]): Promise<{ input: LoadedInput; cluster: ClusterState }> {
-  if (files.length === 0) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
+/**
+ * Reads and loads `files`, then `clusterFiles` (the running cluster: objects the
+ * files define too are taken from the files, see LoadOptions.clusterFrom).
+ */
+export async function loadCluster(files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState }> {
+  if (files.length + clusterFiles.length === 0) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
   let sources;
+  let clusterSources;
   try {
     sources = await readSources(files);
+    clusterSources = await readSources(clusterFiles);
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const result = loadSources(sources);
+  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length });
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);
@@ -63,6 +71,12 @@ export async function loadConfig(path: string | undefined): Promise<SchedulerCon
     throw new CliError(`berth: invalid scheduler configuration ${path}`);
   }
   return result.config;
+}
+
+/** The catalog the provisioner plans from: the input's InstanceTypeCatalogs (required when --catalog names a file), else the bundled one. */
+export function instanceTypesOf(input: LoadedInput, catalogFlag: string | undefined): InstanceType[] {
+  if (catalogFlag && input.catalogs.length === 0) throw new CliError(`berth: --catalog ${catalogFlag}: no InstanceTypeCatalog document in it`);
+  return input.catalogs.length > 0 ? input.catalogs.flat() : bundledInstanceTypes();
 }
 
 export function parseOutput(value: string): 'table' | 'json' {

@@ -4,6 +4,7 @@
 // fuzzer call it in-process.
 
 import { Command, CommanderError } from 'commander';
+import { registerCheck } from './check.js';
 import { registerExplain } from './explain.js';
 import { registerProvision } from './provision.js';
 import { registerSchedule } from './schedule.js';
@@ -21,6 +22,7 @@ function buildProgram(): Command {
   registerExplain(program);
   registerProvision(program);
   registerSimulate(program);
+  registerCheck(program);
   registerServe(program);
   return program;
 }

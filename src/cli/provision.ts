@@ -1,11 +1,9 @@
 // `berth provision`: the NodeClaims that let every pending pod schedule.
 
 import type { Command } from 'commander';
-import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
-import type { InstanceType } from '../provisioner/catalog/types.js';
 import { planProvisioning, type ProvisionPlan } from '../provisioner/plan.js';
 import { ProfileError } from '../scheduler/profile.js';
-import { CliError, collect, loadCluster, loadConfig, parseOutput, parseSeed } from './common.js';
+import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatProvisionTable(plan: ProvisionPlan): string {
@@ -33,9 +31,7 @@ export function registerProvision(program: Command): void {
       const config = await loadConfig(opts.config);
       const files = opts.catalog ? [...opts.filename, opts.catalog] : opts.filename;
       const { input, cluster } = await loadCluster(files);
-      const catalogs: readonly InstanceType[][] = input.catalogs;
-      if (opts.catalog && catalogs.length === 0) throw new CliError(`berth: --catalog ${opts.catalog}: no InstanceTypeCatalog document in it`);
-      const instanceTypes = catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes();
+      const instanceTypes = instanceTypesOf(input, opts.catalog);
       if (input.nodePools.length === 0) process.stderr.write('warning: no karpenter.sh/v1 NodePool in the input: no node can be planned\n');
       let plan: ProvisionPlan;
       try {

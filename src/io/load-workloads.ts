@@ -48,6 +48,8 @@ export interface WorkloadSummary {
   readonly generatedPods: readonly string[];
   /** Strategy and readiness fields, as validated: what a simulated controller runs rollouts with. */
   readonly rollout: RolloutFieldsManifest;
+  /** The controlling owner as written (e.g. the Deployment of a ReplicaSet), when there is one. */
+  readonly owner?: { readonly kind: string; readonly name: string };
 }
 
 export interface LoadedWorkloads {
@@ -137,6 +139,12 @@ function rolloutFields(spec: RolloutFieldsManifest): RolloutFieldsManifest {
     ...(podManagementPolicy ? { podManagementPolicy } : {}),
     ...(updateStrategy ? { updateStrategy } : {}),
   };
+}
+
+/** The controller ownerReference (or the only one, as hand-written inputs often omit `controller`). */
+function controllerOf(refs: readonly { kind: string; name: string; controller?: boolean }[] | undefined): { owner?: { kind: string; name: string } } {
+  const ref = refs?.find((r) => r.controller) ?? (refs?.length === 1 ? refs[0] : undefined);
+  return ref ? { owner: { kind: ref.kind, name: ref.name } } : {};
 }
 
 /** CloneSelectorAndAddLabel: the selector of the ReplicaSet a Deployment creates for template hash `hash`. */
@@ -235,6 +243,7 @@ export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed
       templatePod,
       generatedPods: generated,
       rollout: rolloutFields(p.manifest.spec),
+      ...controllerOf(p.manifest.metadata.ownerReferences),
     });
   }
 

@@ -147,6 +147,16 @@ describe('load errors', () => {
     ]);
   });
 
+  test('with clusterFrom, an object of the cluster inputs that an earlier input defines is replaced by it; duplicates within the cluster are still errors', () => {
+    const deploy = (image: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: "${image}"}]}\n`;
+    const r = loadSources([{ name: 'change.yaml', text: deploy('web:2') }, { name: 'dump.yaml', text: deploy('web:1') }], { clusterFrom: 1 });
+    assert.ok(r.ok, JSON.stringify(!r.ok && r.errors));
+    assert.deepEqual(r.input.workloads.map((w) => w.templatePod.images), [['web:2']]);
+    assert.equal(r.input.locations.get('Deployment/default/web')?.file, 'change.yaml');
+    const twice = loadSources([{ name: 'change.yaml', text: '' }, { name: 'dump.yaml', text: `${deploy('web:1')}---\n${deploy('web:1')}` }], { clusterFrom: 1 });
+    assert.equal(twice.ok, false);
+  });
+
   test('duplicate cluster-scoped objects ignore the namespace field', () => {
     const node = (ns: string) => `apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  namespace: ${ns}\n`;
     assert.deepEqual(errors(`${node('a')}---\n${node('b')}`), ['in.yaml:10:9: Node n1: metadata.name: Duplicate value: "n1": already defined at in.yaml:4:9']);

@@ -53,6 +53,31 @@ export interface LoadedInput extends ClusterInput {
   readonly nodePools: NodePool[];
   /** The instance types of each berth.dev/v1alpha1 InstanceTypeCatalog, in input order. */
   readonly catalogs: InstanceType[][];
+  /** Where each object is written ("Kind/namespace/name", or "Kind/name" for cluster-scoped kinds), for reports. */
+  readonly locations: ReadonlyMap<string, SourceLocation>;
+}
+
+export interface SourceLocation {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly column: number;
+}
+
+/** The key reports name an object by: Deployment/ns/name, Node/name. */
+export function objectRef(kind: string, namespace: string, name: string): string {
+  return isNamespaced(kind) ? `${kind}/${namespace}/${name}` : `${kind}/${name}`;
+}
+
+function locationsOf(objects: readonly ParsedObject[]): Map<string, SourceLocation> {
+  const out = new Map<string, SourceLocation>();
+  for (const p of objects) {
+    const name = p.manifest.metadata.name;
+    if (!name) continue;
+    const at = positionOf(p.raw, ['metadata', 'name']);
+    out.set(objectRef(p.kind, p.manifest.metadata.namespace || 'default', name), { file: p.raw.doc.file, line: at.line, column: at.column });
+  }
+  return out;
 }
 
 export type LoadResult =
@@ -63,8 +88,17 @@ type Of<K extends KnownKind> = Extract<ParsedObject, { kind: K }>;
 
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
+export interface LoadOptions {
+  /**
+   * Inputs from this index on describe the running cluster (a kubectl dump): an
+   * object there that an earlier input defines too is dropped in favour of the
+   * earlier one — the change under review — instead of being a duplicate.
+   */
+  readonly clusterFrom?: number;
+}
+
 /** Objects of the same kind and name (and namespace, when namespaced): later ones are errors and dropped. */
-function dropDuplicates(objects: readonly ParsedObject[], reporter: Reporter): ParsedObject[] {
+function dropDuplicates(objects: readonly ParsedObject[], reporter: Reporter, clusterFrom = Infinity): ParsedObject[] {
   const seen = new Map<string, RawObject>();
   return objects.filter((p) => {
     const name = p.manifest.metadata.name;
@@ -75,6 +109,7 @@ function dropDuplicates(objects: readonly ParsedObject[], reporter: Reporter): P
       seen.set(key, p.raw);
       return true;
     }
+    if (p.raw.input >= clusterFrom && first.input < clusterFrom) return false;
     const at = positionOf(first, ['metadata', 'name']);
     reporter.error(p.raw, ['metadata', 'name'], `Duplicate value: ${JSON.stringify(name)}: already defined at ${first.doc.file}:${at.line}:${at.column}`);
     return false;
@@ -137,7 +172,7 @@ function mapSelectors<M extends { metadata: ObjectMetaManifest }>(ctx: LoadConte
 }
 
 /** Loads all inputs together (objects in one may refer to objects in another). */
-export function loadSources(inputs: readonly SourceInput[]): LoadResult {
+export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = {}): LoadResult {
   const reporter = new Reporter();
   const parsed: ParsedObject[] = [];
   const invalidKinds = new Set<string>();
@@ -155,7 +190,7 @@ export function loadSources(inputs: readonly SourceInput[]): LoadResult {
       }
     }
   });
-  const objects = dropDuplicates(parsed, reporter);
+  const objects = dropDuplicates(parsed, reporter, opts.clusterFrom);
   const of = <K extends KnownKind>(kind: K): Of<K>[] => objects.filter((p): p is Of<K> => p.kind === kind);
 
   const priorityClasses = compilePriorityClasses(reporter, of('PriorityClass'));
@@ -232,6 +267,7 @@ export function loadSources(inputs: readonly SourceInput[]): LoadResult {
       workloads: workloads.summaries,
       nodePools,
       catalogs,
+      locations: locationsOf(objects),
     },
     warnings,
   };

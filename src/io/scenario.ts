@@ -11,6 +11,7 @@ import { compileNode } from '../model/node.js';
 import { compileLabelSelector } from '../model/selector.js';
 import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type Action, type Check, type Expectation, type PodSelection, type ScenarioSpec, type Step } from '../sim/scenario-spec.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
+import { compileDescheduler, deschedulerSchema } from './scenario-descheduler.js';
 import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';
 import { issueMessage, labelSelector, nodeSchema } from './schemas.js';
 import { MAX_GENERATED_PODS } from './workloads.js';
@@ -93,6 +94,7 @@ export const scenarioSchema = z
           .partial()
           .strict()
           .optional(),
+        descheduler: deschedulerSchema(duration).optional(),
         steps: z.array(stepSchema).optional(),
         expect: z.array(expectSchema).optional(),
       })
@@ -206,6 +208,7 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
       nodeReadyMs: ms(timing.nodeReady),
       startupTaintMs: ms(timing.startupTaints),
     }),
+    ...(spec.descheduler ? { descheduler: compileDescheduler(spec.descheduler, ['spec', 'descheduler'], toMs) } : {}),
     steps,
     expect,
   };

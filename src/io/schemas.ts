@@ -213,7 +213,17 @@ const podSpec = z.object({
   schedulingGates: z.array(z.object({ name: str })).optional(),
   terminationGracePeriodSeconds: int.optional(),
   hostNetwork: bool.optional(),
-  volumes: z.array(z.object({ name: str, image: z.object({ reference: str.optional() }).nullable().optional() })).optional(),
+  volumes: z
+    .array(
+      z.object({
+        name: str,
+        image: z.object({ reference: str.optional() }).nullable().optional(),
+        emptyDir: z.object({}).loose().nullable().optional(),
+        hostPath: z.object({}).loose().nullable().optional(),
+        persistentVolumeClaim: z.object({}).loose().nullable().optional(),
+      }),
+    )
+    .optional(),
 });
 
 const podTemplate = z.object({ metadata: objectMeta.optional(), spec: podSpec }) satisfies z.ZodType<PodTemplateManifest>;

@@ -118,8 +118,8 @@ export interface PodSpecManifest {
   schedulingGates?: { name: string }[];
   terminationGracePeriodSeconds?: number;
   hostNetwork?: boolean;
-  /** Only image volumes matter to berth (ImageLocality counts their images). */
-  volumes?: { name: string; image?: { reference?: string } | null }[];
+  /** Image volumes (ImageLocality counts their images); local and claimed storage (the descheduler's evictor reads them). */
+  volumes?: { name: string; image?: { reference?: string } | null; emptyDir?: object | null; hostPath?: object | null; persistentVolumeClaim?: object | null }[];
 }
 
 export interface PodManifest {

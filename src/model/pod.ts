@@ -132,6 +132,10 @@ export interface Pod {
   /** Images of init containers, containers and image volumes, one entry each ('' when unset), for ImageLocality. */
   readonly images: readonly string[];
   readonly resources: PodRequests;
+  /** Has an emptyDir or hostPath volume (set only when true): data lost on eviction. */
+  readonly localStorage?: boolean;
+  /** Has a persistentVolumeClaim volume (set only when true). */
+  readonly persistentVolumeClaims?: boolean;
 }
 
 export function hasAffinityTerms(pod: Pod): boolean {
@@ -414,6 +418,8 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
     ),
     hostPorts,
     images: [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.image ?? '').concat((spec.volumes ?? []).flatMap((v) => (v.image ? [v.image.reference ?? ''] : []))),
+    ...((spec.volumes ?? []).some((v) => v.emptyDir != null || v.hostPath != null) ? { localStorage: true } : {}),
+    ...((spec.volumes ?? []).some((v) => v.persistentVolumeClaim != null) ? { persistentVolumeClaims: true } : {}),
   };
 }
 

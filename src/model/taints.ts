@@ -50,4 +50,8 @@ export function findUntoleratedTaint(
   return undefined;
 }
 
+/** The node lifecycle controller's taints for a node that is not Ready or not heard from. */
+export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
+export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
+
 export const doNotScheduleTaints = (t: Taint): boolean => t.effect === 'NoSchedule' || t.effect === 'NoExecute';

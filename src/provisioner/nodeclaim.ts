@@ -1,7 +1,10 @@
-// A NodeClaim being planned: a node that does not exist yet, in one zone of one
-// NodePool, whose requirements narrow and whose instance-type options shrink as
-// pods join it. It is shown to the scheduling plugins as a Node whose labels are
-// what is already decided (zone, hostname, pool labels, single-valued requirements).
+// A NodeClaim being planned: a node that does not exist yet, from one NodePool,
+// whose requirements narrow and whose instance-type options shrink as pods join it.
+// Its zone (like its capacity type and instance type) stays open, a requirement
+// narrowed by the pods that join, until the launch picks the cheapest offering the
+// final requirements allow. It is shown to the scheduling plugins as a Node whose
+// labels are what is already decided (hostname, pool labels, single-valued
+// requirements: the zone only once one is left).
 
 import { LABEL_HOSTNAME, type Node } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
@@ -22,14 +25,16 @@ export interface PoolTemplate {
   readonly instanceTypes: readonly InstanceType[];
   /** Zones some of those instance types are offered in, allowed by the pool. */
   readonly zones: readonly string[];
+  /** Zones that are topology domains for the pool's nodes (Karpenter's domain groups), sorted. */
+  readonly domainZones: readonly string[];
   /** Requests of the DaemonSet pods that would run on every node of this pool. */
   readonly daemonOverhead: ResourceList;
   readonly daemonPods: number;
 }
 
-/** Offerings of `it` a claim with `reqs` could launch, in `zone` when given. */
-export function usableOfferings(it: InstanceType, reqs: Requirements, zone?: string): Offering[] {
-  return compatibleOfferings(it, reqs).filter((o) => zone === undefined || o.zone === zone);
+/** Offerings of `it` a claim with `reqs` could launch (the zone and capacity type are among the requirements). */
+export function usableOfferings(it: InstanceType, reqs: Requirements): Offering[] {
+  return compatibleOfferings(it, reqs);
 }
 
 /** requests + daemon overhead + pod count fit what the instance type leaves allocatable. */
@@ -43,10 +48,10 @@ export function fits(requests: ResourceList, pods: number, it: InstanceType): bo
   return true;
 }
 
-export function cheapestOffering(types: readonly InstanceType[], reqs: Requirements, zone: string): { it: InstanceType; offering: Offering } | undefined {
+export function cheapestOffering(types: readonly InstanceType[], reqs: Requirements): { it: InstanceType; offering: Offering } | undefined {
   let best: { it: InstanceType; offering: Offering } | undefined;
   for (const it of types) {
-    for (const o of usableOfferings(it, reqs, zone)) {
+    for (const o of usableOfferings(it, reqs)) {
       if (!best || o.price < best.offering.price || (o.price === best.offering.price && it.name < best.it.name)) best = { it, offering: o };
     }
   }
@@ -61,13 +66,18 @@ export class PlannedClaim {
   constructor(
     readonly name: string,
     readonly pool: PoolTemplate,
-    readonly zone: string,
     public requirements: Requirements,
     public options: readonly InstanceType[],
     /** Creation order, for stable iteration. */
     readonly seq: number,
   ) {
     this.requests = { ...pool.daemonOverhead };
+  }
+
+  /** Zones the claim may still launch in: the pool's zones its requirements allow, sorted. */
+  zones(): string[] {
+    const zone = this.requirements.get(LABEL_ZONE);
+    return this.pool.zones.filter((z) => zone.has(z));
   }
 
   /** Pods the node would run: planned pods and the pool's daemons. */
@@ -88,7 +98,7 @@ export class PlannedClaim {
     const requests = { ...this.requests };
     addInto(requests, pod.resources.requests);
     const podCount = this.podCount + 1;
-    const options = this.options.filter((it) => instanceTypeCompatible(it, requirements) && usableOfferings(it, requirements, this.zone).length > 0 && fits(requests, podCount, it));
+    const options = this.options.filter((it) => instanceTypeCompatible(it, requirements) && usableOfferings(it, requirements).length > 0 && fits(requests, podCount, it));
     if (options.length === 0) return { reason: `no instance type satisfied resources ${formatRequests(requests, podCount)} and requirements ${requirements.toString()}` };
     const minValues = satisfiesMinValues(options, requirements);
     if (minValues.error) return { reason: minValues.error };
@@ -102,9 +112,14 @@ export class PlannedClaim {
     this.options = next.options;
   }
 
-  /** The node the scheduling plugins see: decided labels, pool taints, the largest remaining capacity. */
-  toNode(order: number): Node {
-    const labels: Record<string, string> = { ...this.pool.labels, ...this.requirements.singleValueLabels(), [LABEL_ZONE]: this.zone, [LABEL_HOSTNAME]: this.name };
+  /**
+   * The node the scheduling plugins see: decided labels, pool taints, the largest
+   * remaining capacity. `zone` labels it as if launched there, to judge a pod in one
+   * of the zones the claim may still take.
+   */
+  toNode(order: number, zone?: string): Node {
+    const labels: Record<string, string> = { ...this.pool.labels, ...this.requirements.singleValueLabels(), [LABEL_HOSTNAME]: this.name };
+    if (zone !== undefined) labels[LABEL_ZONE] = zone;
     const shared = sharedLabels(this.options);
     for (const [k, v] of Object.entries(shared)) if (!(k in labels) && this.requirements.get(k).has(v)) labels[k] = v;
     const allocatable: Record<string, number> = {};

@@ -98,7 +98,7 @@ describe('provisioning plan', () => {
   it('a pod no NodePool can serve names each pool and why', () => {
     const { plan: p } = plan([pod('arm', { nodeSelector: { 'kubernetes.io/arch': 'arm64' } })]);
     assert.deepEqual(p.nodeClaims, []);
-    assert.match(p.unschedulable[0]!.message, /^could not schedule pod: nodepool "default" .*kubernetes\.io\/arch/);
+    assert.match(p.unschedulable[0]!.message, /^could not schedule pod: nodepool "default": .*kubernetes\.io\/arch/);
   });
 
   it('packs mixed pod sizes onto fewer, cheaper nodes than one node per pod', () => {
@@ -146,6 +146,42 @@ describe('provisioning plan', () => {
     const tainted: PoolSpec = { ...generalPool, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] };
     const { plan: p } = plan([pod('x')], { pools: [tainted] });
     assert.match(p.unschedulable[0]!.message, /did not tolerate taint dedicated=gpu:NoSchedule/);
+  });
+
+  it('a claim keeps its zone open until a pod needs one: a later pod with a zone selector joins it under a one-node limit', () => {
+    const oneNode: PoolSpec = { ...generalPool, limits: { nodes: 1 } };
+    const { plan: p } = plan([pod('free'), pod('in-c', { nodeSelector: { [ZONE]: 'us-west-2c' } })], { pools: [oneNode] });
+    assert.deepEqual(p.unschedulable, []);
+    assert.equal(p.nodeClaims.length, 1);
+    assert.equal(p.nodeClaims[0]!.zone, 'us-west-2c');
+    assert.deepEqual([...p.nodeClaims[0]!.pods].sort(), ['default/free', 'default/in-c']);
+  });
+
+  it('a claim nothing pins launches the cheapest offering over every zone', () => {
+    const spot: PoolSpec = { ...generalPool, requirements: [...generalPool.requirements, { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }] };
+    const { plan: p } = plan([pod('x')], { pools: [spot] });
+    const c = p.nodeClaims[0]!;
+    const prices = TYPES.find((t) => t.name === c.instanceType)!.offerings.filter((o) => o.capacityType === 'spot').map((o) => o.price);
+    assert.equal(new Set(prices).size > 1, true, 'spot prices differ by zone');
+    assert.equal(c.pricePerHour, Math.min(...prices));
+  });
+
+  it('zone-spread pods settle the least-populated zone, ties to the first zone in order', () => {
+    const spec = { topologySpreadConstraints: [spread(ZONE)] };
+    const { plan: p } = plan([pod('a', spec, app), pod('b', spec, app), pod('c', spec, app), pod('d', spec, app), pod('e', spec, app)]);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd', 'e'].map((n) => p.nodeClaims.find((c) => c.name === nodeOf(p, `default/${n}`))!.zone),
+      ['us-west-2a', 'us-west-2b', 'us-west-2c', 'us-west-2d', 'us-west-2a'],
+    );
+  });
+
+  it("a pod another pod's zone anti-affinity selects settles its claim's zone, so the term sees it", () => {
+    const web = { app: 'web' };
+    const awayFromWeb = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: ZONE, labelSelector: { matchLabels: web } }] } } };
+    const { plan: p } = plan([pod('web', {}, web, '2'), pod('other', awayFromWeb, {}, '1')]);
+    assert.deepEqual(p.unschedulable, []);
+    const zoneOf = (k: string) => p.nodeClaims.find((c) => c.name === nodeOf(p, k))!.zone;
+    assert.notEqual(zoneOf('default/web'), zoneOf('default/other'));
   });
 
   it('after the plan is applied, kube-scheduler accepts every pod on its planned node and no required constraint breaks', () => {

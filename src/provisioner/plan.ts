@@ -5,8 +5,11 @@
 // 2. The pods it leaves pending are planned as Karpenter does: largest first,
 //    preferences treated as requirements and relaxed in Karpenter's order, each
 //    tried on the NodeClaims already planned (fewest pods first), then on a new
-//    claim from the highest-weight NodePool that can take it, in the zone with the
-//    cheapest fitting offering.
+//    claim from the highest-weight NodePool that can take it.
+// A planned claim keeps its zone, capacity type and instance type open as
+// requirements narrowed by the pods that join; a pod that zone-keyed topology
+// terms involve settles the zone (see zone-topology.ts). At the end each claim
+// launches the cheapest offering its final requirements allow.
 // Feasibility on a planned claim is decided by the same scheduling plugins as on a
 // real node (taints, host ports, inter-pod affinity, topology spread), with node
 // affinity and resources checked against the claim's requirements and remaining
@@ -14,8 +17,10 @@
 // for nodes that could be created, so spread and minDomains count zones that have
 // no node yet.
 
+import { NodeInfo } from '../cluster/node-info.js';
 import type { ClusterState } from '../cluster/state.js';
 import { orderNodePools } from '../model/nodepool.js';
+import { LABEL_HOSTNAME } from '../model/node.js';
 import { bindPod, type Pod } from '../model/pod.js';
 import { addInto, type ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
@@ -23,13 +28,14 @@ import { CycleState, Framework } from '../scheduler/framework.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { LABEL_CAPACITY_TYPE, type InstanceType } from './catalog/types.js';
+import { LABEL_CAPACITY_TYPE, LABEL_ZONE, type InstanceType } from './catalog/types.js';
 import { LABEL_NODEPOOL } from './labels.js';
-import { instanceTypeCompatible } from './instance-requirements.js';
-import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplate } from './nodeclaim.js';
+import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
+import { cheapestOffering, fits, PlannedClaim, type PoolTemplate } from './nodeclaim.js';
 import { nodeAffinityRequirements, podRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt } from './preferences.js';
 import { Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
+import { settleZone, ZoneTopology } from './zone-topology.js';
 
 /** What the planner needs of a NodePool. */
 export interface PoolSpec {
@@ -87,8 +93,13 @@ function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], da
   requirements.addAll(Requirements.fromLabels({ ...spec.labels, [LABEL_NODEPOOL]: spec.name }));
   // A NodePool that does not constrain the capacity type launches on-demand capacity (AWS provider default).
   if (!requirements.has(LABEL_CAPACITY_TYPE)) requirements.add(Requirement.of(LABEL_CAPACITY_TYPE, 'In', ['on-demand']));
-  const types = instanceTypes.filter((it) => instanceTypeCompatible(it, requirements) && usableOfferings(it, requirements).length > 0);
-  const zones = [...new Set(types.flatMap((it) => usableOfferings(it, requirements).map((o) => o.zone)))].sort();
+  const types = instanceTypes.filter((it) => instanceTypeCompatible(it, requirements) && compatibleOfferings(it, requirements).length > 0);
+  const zones = [...new Set(types.flatMap((it) => compatibleOfferings(it, requirements).map((o) => o.zone)))].sort();
+  // Karpenter's topology domains of a pool: the zones its requirement names (In), else every zone of the
+  // catalog's offerings the requirement allows, whether or not a type the pool can launch is offered there.
+  const zoneReq = requirements.get(LABEL_ZONE);
+  const domainZones =
+    zoneReq.operator() === 'In' ? zoneReq.values() : [...new Set(instanceTypes.flatMap((it) => it.offerings.map((o) => o.zone)))].filter((z) => zoneReq.has(z)).sort();
   const daemonOverhead: Record<string, number> = {};
   let daemonPods = 0;
   for (const ds of daemonSetPods) {
@@ -97,7 +108,7 @@ function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], da
     addInto(daemonOverhead, ds.resources.requests);
     daemonPods++;
   }
-  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: types, zones, daemonOverhead, daemonPods };
+  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: types, zones, domainZones, daemonOverhead, daemonPods };
 }
 
 /** Karpenter's queue order: larger pods first (cpu, then memory), after priority. */
@@ -112,11 +123,14 @@ function planningOrder(pods: readonly Pod[]): Pod[] {
   });
 }
 
+type Narrowed = { requirements: Requirements; options: InstanceType[] };
+
 class Planner {
   private readonly sched: Scheduler;
   private readonly claimFramework: Framework;
   private readonly claims: PlannedClaim[] = [];
   private readonly remaining = new Map<string, Record<string, number>>();
+  private readonly zoneTopology: ZoneTopology;
   private claimSeq = 0;
 
   constructor(
@@ -131,6 +145,7 @@ class Planner {
     const fw = this.sched.framework;
     this.claimFramework = new Framework(fw.profileName, { ...fw.plugins, filter: fw.plugins.filter.filter((p) => !CLAIM_CHECKED_ELSEWHERE.has(p.name)) }, fw.percentageOfNodesToScore);
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
+    this.zoneTopology = new ZoneTopology(cluster);
   }
 
   /** spec.limits minus the capacity of the pool's existing nodes. */
@@ -166,18 +181,20 @@ class Planner {
     try {
       const state = this.preFilter(pod);
       if (!state.ok) return { reason: state.reason };
-      // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims.
-      const inflight = [...this.claims].sort((a, b) => a.pods.length - b.pods.length || a.seq - b.seq);
-      for (const claim of inflight) {
+      // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
+      // Karpenter, sort the list itself, so claims with as many pods keep the order the last sort left
+      // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
+      this.claims.sort((a, b) => a.pods.length - b.pods.length);
+      for (const claim of this.claims) {
         const next = this.check(state.state, pod, claim, podReqs);
         if ('reason' in next) continue;
         claim.add(pod, next);
         this.refreshNode(claim);
         return claim;
       }
-      return this.newClaim(state.state, pod, podReqs, [...launchable], reasons);
+      return this.newClaim(state.state, pod, podReqs, launchable, reasons);
     } finally {
-      for (const t of templates) this.cluster.removeNode(t.name);
+      for (const t of templates) this.cluster.removeNode(t);
     }
   }
 
@@ -189,13 +206,42 @@ class Planner {
     return { ok: true, state };
   }
 
-  private check(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): { requirements: Requirements; options: InstanceType[] } | { reason: string } {
+  /**
+   * Whether `pod` can join `claim` (planned, or a candidate not yet in the cluster),
+   * and the claim's narrowed requirements and options if it does. A pod that must be
+   * in a decided zone is judged in each zone the claim may take and settles one.
+   */
+  private check(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): Narrowed | { reason: string } {
     const taint = untoleratedTaint(claim.pool.taints, pod);
     if (taint) return { reason: `did not tolerate taint ${taint.key}=${taint.value}:${taint.effect}` };
-    const info = this.cluster.nodeInfo(claim.name)!;
-    const status = this.claimFramework.runFilterPlugins(state, pod, info);
-    if (!status.isSuccess()) return { reason: status.message() };
-    return claim.canAdd(pod, podReqs);
+    const podZones = podReqs.get(LABEL_ZONE);
+    const zones = claim.zones().filter((z) => podZones.has(z));
+    if (zones.length === 0 || !this.zoneTopology.fixesZone(pod)) {
+      const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
+      if (!status.isSuccess()) return { reason: status.message() };
+      return claim.canAdd(pod, podReqs);
+    }
+    const passing: string[] = [];
+    let reason = '';
+    for (const zone of zones) {
+      const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim, zone));
+      if (status.isSuccess()) passing.push(zone);
+      else reason ||= status.message();
+    }
+    if (passing.length === 0) return { reason };
+    const settled = podReqs.clone();
+    settled.add(Requirement.of(LABEL_ZONE, 'In', [settleZone(state, passing)]));
+    return claim.canAdd(pod, settled);
+  }
+
+  /** The node the plugins judge `claim` as: its node in the cluster, or labelled with `zone` to judge it there. */
+  private nodeInfoFor(claim: PlannedClaim, zone?: string): NodeInfo {
+    const info = this.cluster.nodeInfo(claim.name);
+    if (!info) return new NodeInfo(claim.toNode(claim.seq, zone));
+    if (zone === undefined) return info;
+    const variant = info.clone();
+    variant.replaceNode(claim.toNode(claim.seq, zone));
+    return variant;
   }
 
   private refreshNode(claim: PlannedClaim): void {
@@ -205,13 +251,14 @@ class Planner {
   }
 
   /**
-   * Empty template nodes, one per pool and zone. A pool out of limits launches
-   * nothing, but its zones stay topology domains, as Karpenter builds domains from
-   * NodePools and offerings regardless of limits.
+   * Empty template nodes, one per pool and zone, as topology domains, and the
+   * instance types each pool can still launch within its limits. A pool out of
+   * limits launches nothing, but its zones stay topology domains, as Karpenter
+   * builds domains from NodePools and offerings regardless of limits.
    */
-  private addTemplates(): { templates: PlannedClaim[]; launchable: Set<PlannedClaim>; reasons: string[] } {
-    const templates: PlannedClaim[] = [];
-    const launchable = new Set<PlannedClaim>();
+  private addTemplates(): { templates: string[]; launchable: Map<PoolTemplate, InstanceType[]>; reasons: string[] } {
+    const templates: string[] = [];
+    const launchable = new Map<PoolTemplate, InstanceType[]>();
     const reasons: string[] = [];
     for (const pool of this.pools) {
       const remaining = this.remaining.get(pool.name) ?? {};
@@ -220,46 +267,41 @@ class Planner {
       if ((remaining.nodes ?? 1) <= 0) reason = 'node limits have been exhausted for nodepool';
       else if (withinLimits.length === 0) reason = 'all available instance types exceed limits for nodepool';
       if (reason) reasons.push(`nodepool "${pool.name}": ${reason}`);
-      for (const zone of pool.zones) {
-        const t = new PlannedClaim(`${pool.name}-template-${zone}`, pool, zone, pool.requirements.clone(), reason ? pool.instanceTypes : withinLimits, -1);
-        templates.push(t);
-        if (!reason) launchable.add(t);
+      else launchable.set(pool, withinLimits);
+      const template = new PlannedClaim(`${pool.name}-template`, pool, pool.requirements.clone(), pool.instanceTypes, -1);
+      for (const zone of pool.domainZones) {
+        const node = template.toNode(0, zone);
+        const name = `${pool.name}-template-${zone}`;
+        this.cluster.addNode({ ...node, name, uid: name, labels: { ...node.labels, [LABEL_HOSTNAME]: name } });
+        templates.push(name);
       }
     }
-    for (const t of templates) this.cluster.addNode(t.toNode(0));
     return { templates, launchable, reasons };
   }
 
-  /** A new claim from the first pool (by weight) with a launchable template that takes the pod. */
-  private newClaim(state: CycleState, pod: Pod, podReqs: Requirements, templates: readonly PlannedClaim[], limitReasons: readonly string[]): PlannedClaim | { reason: string } {
+  /** A new claim from the first pool (by weight) whose fresh claim takes the pod. */
+  private newClaim(state: CycleState, pod: Pod, podReqs: Requirements, launchable: ReadonlyMap<PoolTemplate, InstanceType[]>, limitReasons: readonly string[]): PlannedClaim | { reason: string } {
     if (this.pools.length === 0) return { reason: 'no NodePool to launch a node from' };
     const reasons = [...limitReasons];
     for (const pool of this.pools) {
-      let chosen: { template: PlannedClaim; next: { requirements: Requirements; options: InstanceType[] }; price: number } | undefined;
-      const poolReasons = new Map<string, string[]>();
-      for (const t of templates.filter((x) => x.pool === pool)) {
-        const next = this.check(state, pod, t, podReqs);
-        if ('reason' in next) {
-          poolReasons.set(next.reason, [...(poolReasons.get(next.reason) ?? []), t.zone]);
-          continue;
-        }
-        const cheapest = cheapestOffering(next.options, next.requirements, t.zone);
-        if (cheapest && (!chosen || cheapest.offering.price < chosen.price)) chosen = { template: t, next, price: cheapest.offering.price };
-      }
+      const options = launchable.get(pool);
+      if (!options) continue;
+      const candidate = new PlannedClaim(`${pool.name}-new`, pool, pool.requirements.clone(), options, this.claimSeq);
+      const next = this.check(state, pod, candidate, podReqs);
       // Karpenter takes the first NodePool (by weight) that can schedule the pod.
-      if (chosen) return this.materialize(chosen.template, pod, chosen.next);
-      for (const [reason, zones] of poolReasons) reasons.push(`nodepool "${pool.name}" (${zones.join(', ')}): ${reason}`);
+      if (!('reason' in next)) return this.materialize(pool, options, pod, next);
+      reasons.push(`nodepool "${pool.name}": ${next.reason}`);
     }
     return { reason: reasons.join('; ') };
   }
 
-  private materialize(template: PlannedClaim, pod: Pod, next: { requirements: Requirements; options: InstanceType[] }): PlannedClaim {
+  private materialize(pool: PoolTemplate, options: readonly InstanceType[], pod: Pod, next: Narrowed): PlannedClaim {
     const seq = this.claimSeq++;
-    const claim = new PlannedClaim(`${template.pool.name}-${String(seq + 1).padStart(4, '0')}`, template.pool, template.zone, template.requirements, template.options, seq);
+    const claim = new PlannedClaim(`${pool.name}-${String(seq + 1).padStart(4, '0')}`, pool, pool.requirements.clone(), options, seq);
     claim.add(pod, next);
     this.claims.push(claim);
     // Reserve the largest capacity the claim could still take, as Karpenter's subtractMax does.
-    const remaining = this.remaining.get(claim.pool.name);
+    const remaining = this.remaining.get(pool.name);
     if (remaining) {
       for (const k of Object.keys(remaining)) {
         remaining[k]! -= k === 'nodes' ? 1 : Math.max(0, ...claim.options.map((it) => it.capacity[k] ?? 0));
@@ -269,15 +311,15 @@ class Planner {
     return claim;
   }
 
-  /** The launch decision per claim: the cheapest offering of the remaining types in its zone. */
+  /** The launch decision per claim: the cheapest offering its final requirements allow, over its remaining types. */
   finalize(): NodeClaimPlan[] {
-    return this.claims.map((c) => {
-      const best = cheapestOffering(c.options.filter((it) => fits(c.requests, c.podCount, it)), c.requirements, c.zone)!;
+    return [...this.claims].sort((a, b) => a.seq - b.seq).map((c) => {
+      const best = cheapestOffering(c.options.filter((it) => fits(c.requests, c.podCount, it)), c.requirements)!;
       return {
         name: c.name,
         nodePool: c.pool.name,
         instanceType: best.it.name,
-        zone: c.zone,
+        zone: best.offering.zone,
         capacityType: best.offering.capacityType,
         pricePerHour: best.offering.price,
         pods: c.pods.map((p) => p.key),

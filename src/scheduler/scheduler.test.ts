@@ -149,9 +149,9 @@ describe('schedulePod with fake plugins (TestSchedulerSchedulePod)', () => {
     assert.deepEqual([...out.diagnosis.unschedulablePlugins].sort(), ['MatchFilter', 'NoPodsFilter']);
   });
 
-  it('no nodes at all', () => {
+  it('no nodes at all: unschedulable, and any nomination is cleared', () => {
     const out = fakeScheduler(new ClusterState(), { filters: [trueFilter()] }).schedulePod(mkPod('p'));
-    assert.deepEqual(out, { kind: 'unschedulable', message: 'no nodes available to schedule pods' });
+    assert.deepEqual(out, { kind: 'unschedulable', message: 'no nodes available to schedule pods', clearsNomination: true });
   });
 });
 

@@ -64,6 +64,11 @@ export type ScheduleOutcome =
       readonly message: string;
       readonly diagnosis?: Diagnosis;
       readonly preemption?: PostFilterResult;
+      /**
+       * The pod's nomination must go (upstream's clearNominatedNode): there were no
+       * nodes, or preemption found no candidate and answered with an empty nomination.
+       */
+      readonly clearsNomination?: true;
     };
 
 export interface SchedulerOptions {
@@ -132,18 +137,20 @@ export class Scheduler implements Handle {
   /** One scheduling attempt: filter, score, select. Does not bind; runs PostFilter when nothing fits. */
   schedulePod(pod: Pod, state = new CycleState()): ScheduleOutcome {
     const allNodes = this.cluster.nodeInfos();
-    if (allNodes.length === 0) return { kind: 'unschedulable', message: NO_NODES_AVAILABLE };
+    if (allNodes.length === 0) return { kind: 'unschedulable', message: NO_NODES_AVAILABLE, clearsNomination: true };
     const diagnosis: Diagnosis = { nodeToStatus: new NodeToStatus(), unschedulablePlugins: new Set(), pendingPlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
     const feasible = this.findNodesThatFitPod(state, pod, allNodes, diagnosis);
 
     if (feasible.length === 0) {
       let preemption: PostFilterResult | undefined;
+      let clear = false;
       if (this.framework.plugins.postFilter.length > 0) {
         const { result, status } = this.framework.runPostFilterPlugins(state, pod, diagnosis.nodeToStatus);
         diagnosis.postFilterMsg = status.message();
         if (status.isSuccess() && result) preemption = result;
+        else clear = result?.nominatedNodeName === '';
       }
-      return { kind: 'unschedulable', message: fitErrorMessage(allNodes.length, diagnosis), diagnosis, ...(preemption ? { preemption } : {}) };
+      return { kind: 'unschedulable', message: fitErrorMessage(allNodes.length, diagnosis), diagnosis, ...(preemption ? { preemption } : {}), ...(clear ? { clearsNomination: true as const } : {}) };
     }
     if (feasible.length === 1) {
       return { kind: 'scheduled', node: feasible[0]!.node.name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1 };

@@ -4,10 +4,9 @@
 // what make pods on a lost node wait five minutes before they are evicted.
 
 import type { Pod } from '../model/pod.js';
-import { tolerationsTolerateTaint, type Taint, type Toleration } from '../model/taints.js';
+import { TAINT_NOT_READY, TAINT_UNREACHABLE, tolerationsTolerateTaint, type Taint, type Toleration } from '../model/taints.js';
 
-export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
-export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export { TAINT_NOT_READY, TAINT_UNREACHABLE };
 export const DEFAULT_TOLERATION_SECONDS = 300;
 
 export function withDefaultTolerationSeconds(pod: Pod, seconds = DEFAULT_TOLERATION_SECONDS): Pod {

@@ -2,6 +2,7 @@
 // already validated and compiled (times in ms, selectors compiled, nodes built).
 // The YAML form (berth.dev/v1alpha1 Scenario) is parsed by io/scenario.ts.
 
+import type { DeschedulerPolicy } from '../disruption/deschedule/policy.js';
 import type { Node } from '../model/node.js';
 import type { Selector } from '../model/selector.js';
 import type { CapacityType } from '../provisioner/catalog/types.js';
@@ -78,6 +79,13 @@ export interface ScenarioTiming {
   readonly startupTaintMs?: number;
 }
 
+/** The descheduler loop: on or off, how often it runs, what it does. */
+export interface ScenarioDescheduler {
+  readonly enabled: boolean;
+  readonly intervalMs: number;
+  readonly policy: DeschedulerPolicy;
+}
+
 export interface ScenarioSpec {
   readonly name: string;
   readonly seed: number;
@@ -85,6 +93,7 @@ export interface ScenarioSpec {
   readonly untilMs?: number;
   readonly provisioner: { readonly enabled: boolean; readonly batchIdleMs?: number; readonly batchMaxMs?: number };
   readonly timing: ScenarioTiming;
+  readonly descheduler?: ScenarioDescheduler;
   readonly steps: readonly Step[];
   readonly expect: readonly Expectation[];
 }

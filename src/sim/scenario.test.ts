@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { loadSources } from '../io/load.js';
 import { loadScenario, scenarioJsonSchema } from '../io/scenario.js';
-import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
-import { runScenario } from './scenario.js';
+import { runScenarioText } from './test-fixtures.js';
 
 const DIR = 'examples/scenarios';
 
-function run(file: string, seed?: number) {
-  const text = readFileSync(file, 'utf8');
-  const s = loadScenario({ name: file, text });
-  assert.ok(s.ok, JSON.stringify(!s.ok && s.errors));
-  const loaded = loadSources([{ name: file, text }, ...s.scenario.files.map((f) => ({ name: f, text: readFileSync(f, 'utf8') }))]);
-  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
-  return runScenario(loaded.input, s.scenario.spec, { instanceTypes: bundledInstanceTypes(), ...(seed !== undefined ? { seed } : {}) });
+function run(file: string) {
+  return runScenarioText(file, readFileSync(file, 'utf8'));
 }
 
 describe('example scenarios', () => {

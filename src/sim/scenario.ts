@@ -1,5 +1,6 @@
 // Runs a scenario: builds the simulated cluster from the loaded objects (the
-// workloads' pods are left to their controllers, which create them at time 0),
+// pods generated for workloads are left to their controllers, which create them
+// at time 0; pods of the input are adopted by their workload's controller),
 // applies each step at its time, evaluates the expectations and returns the
 // event log, the results and the final placement.
 
@@ -8,10 +9,12 @@ import type { LoadedInput } from '../io/load.js';
 import { LABEL_ZONE } from '../model/node.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { LABEL_NODEPOOL } from '../provisioner/labels.js';
+import { adoptInputPods, type Adoption } from './adopt.js';
 import { DEFAULT_LAUNCH_TIMING } from './cloud.js';
 import type { LogRecord } from './engine.js';
 import { armExpectations, type ExpectationResult, type RolloutTracker } from './expect.js';
 import { ActionError, applyAction } from './faults.js';
+import { recordHistory, type History } from './history.js';
 import { DEFAULT_POD_TIMING } from './pod-lifecycle.js';
 import type { ScenarioSpec } from './scenario-spec.js';
 import { createSimulation, type Simulation } from './simulation.js';
@@ -27,6 +30,8 @@ export interface ScenarioRun {
     readonly pending: { pod: string }[];
   };
   readonly sim: Simulation;
+  /** Frames of the run, when asked for with `history`. */
+  readonly history?: History;
 }
 
 export interface RunOptions {
@@ -37,13 +42,27 @@ export interface RunOptions {
   readonly onProgress?: (nowMs: number, untilMs: number) => void;
   /** Called with the simulation once it is built, before anything runs: where invariant checkers attach. */
   readonly observe?: (sim: Simulation) => void;
+  /** Record a frame at every instant the cluster changed (for scrubbing the run). */
+  readonly history?: boolean;
 }
 
 const SETTLE_MS = 10 * 60_000;
 
+const adoptions = new WeakMap<LoadedInput, Adoption>();
+
+/** The adoption of an input's own pods, once per input (what-if analyses run one input many times). */
+function adoptionOf(input: LoadedInput): Adoption {
+  let a = adoptions.get(input);
+  if (!a) {
+    const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
+    adoptions.set(input, (a = adoptInputPods(input.workloads, input.pods.filter((p) => !generated.has(p.key)))));
+  }
+  return a;
+}
+
 export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOptions): ScenarioRun {
-  const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
-  const cluster = buildClusterState({ ...input, pods: input.pods.filter((p) => !generated.has(p.key)) });
+  const adoption = adoptionOf(input);
+  const cluster = buildClusterState({ ...input, pods: adoption.pods });
   const pools = input.nodePools.filter((np) => np.replicas === null);
   const t = spec.timing;
   const sim = createSimulation(cluster, {
@@ -61,6 +80,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
           },
         }
       : {}),
+    ...(spec.descheduler?.enabled ? { descheduler: { policy: spec.descheduler.policy, intervalMs: spec.descheduler.intervalMs } } : {}),
     launchTiming: () => ({
       launchMs: t.nodeLaunchMs ?? DEFAULT_LAUNCH_TIMING.launchMs,
       registerMs: t.nodeRegisterMs ?? DEFAULT_LAUNCH_TIMING.registerMs,
@@ -68,7 +88,8 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
       startupTaintMs: t.startupTaintMs ?? DEFAULT_LAUNCH_TIMING.startupTaintMs,
     }),
   });
-  addWorkloads(sim, input.workloads);
+  addWorkloads(sim, input.workloads, adoption);
+  const history = opts.history ? recordHistory(sim) : undefined;
 
   const rollouts = trackRollouts(sim);
   for (const step of spec.steps) {
@@ -103,7 +124,13 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
     pods: i.pods.map((p) => p.key).sort(),
   }));
   const pending = [...sim.world.cluster.pods()].filter((p) => !p.nodeName && !p.terminating).map((p) => ({ pod: p.key }));
-  return { events: sim.engine.log, expectations, final: { timeMs: sim.engine.now, costPerHour: sim.cloud.costPerHour(), nodes, pending }, sim };
+  return {
+    events: sim.engine.log,
+    expectations,
+    final: { timeMs: sim.engine.now, costPerHour: sim.cloud.costPerHour(), nodes, pending },
+    sim,
+    ...(history ? { history: history() } : {}),
+  };
 }
 
 /** When each Deployment's latest template change happened and when it finished rolling out. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backoffDurationMs } from './scheduler-loop.js';
 import { createSimulation } from './simulation.js';
+import { compilePod } from '../model/pod.js';
 import { clusterWithNodes, node, pod } from './test-fixtures.js';
 
 describe('backoffDurationMs', () => {
@@ -101,5 +102,44 @@ describe('SchedulerLoop requeueing', () => {
     assert.match(messages[0]!, /preemption: found a potential placement for pod on node n, preempting 1 victims$/);
     assert.match(messages[1]!, /preemption: not eligible due to a terminating pod on the nominated node\.$/);
     assert.equal(sim.engine.log.filter((r) => r.type === 'Preempted').length, 1);
+  });
+});
+
+describe('SchedulerLoop nominations', () => {
+  it("keeps the preemptor's room: a lower-priority pod may not take it while the victim terminates", () => {
+    const cluster = clusterWithNodes([{ name: 'n', cpu: '3' }]);
+    cluster.addPod(pod('victim', { cpu: '2', priority: 1, nodeName: 'n', grace: 15 }));
+    cluster.addPod(pod('vip', { cpu: '3', priority: 100 }));
+    const sim = createSimulation(cluster);
+    // 1 cpu is free on n while the victim terminates: enough for `low`, were it not for vip's nomination.
+    sim.engine.at(5000, 'create', () => sim.world.createPod(pod('low', { cpu: '1', priority: 1 })));
+    sim.engine.run(60_000);
+    assert.deepEqual(attemptsOf(sim.engine.log, 'default/vip'), ['FailedScheduling@0', 'Scheduled@15000']);
+    assert.equal(sim.engine.log.some((r) => r.type === 'Scheduled' && r['pod'] === 'default/low'), false);
+    const lowFailure = sim.engine.log.find((r) => r.type === 'FailedScheduling' && r['pod'] === 'default/low')!;
+    assert.match(String(lowFailure['message']), /Insufficient cpu/);
+  });
+
+  it('clears the nomination when preemption no longer finds a node, so its room is free again', () => {
+    const cluster = clusterWithNodes([{ name: 'n', cpu: '4' }]);
+    cluster.addPod(pod('victim', { cpu: '3', priority: 1, nodeName: 'n', grace: 60 }));
+    cluster.addPod(pod('vip', { cpu: '3', priority: 100 }));
+    const sim = createSimulation(cluster);
+    // n is tainted: vip (no toleration) cannot go there any more and nothing else can be preempted.
+    sim.engine.at(5000, 'taint', () => {
+      const n = sim.world.cluster.nodeInfo('n')!.node;
+      sim.world.updateNode({ ...n, taints: [{ key: 'dedicated', value: '', effect: 'NoSchedule' }] }, 'Tainted');
+    });
+    const tolerant = compilePod(
+      { metadata: { name: 'low', namespace: 'default' }, spec: { priority: 1, tolerations: [{ key: 'dedicated', operator: 'Exists' }], containers: [{ name: 'c', resources: { requests: { cpu: '3' } } }] } },
+      { order: 0 },
+    );
+    sim.engine.at(70_000, 'create', () => sim.world.createPod(tolerant));
+    sim.engine.run(6000);
+    const vip = sim.world.cluster.getPod('default/vip')!;
+    assert.equal(vip.nominatedNodeName, '');
+    assert.equal(sim.scheduler.nominatedNodeOf(vip), '');
+    sim.engine.run(80_000);
+    assert.equal(sim.world.cluster.getPod('default/low')!.nodeName, 'n');
   });
 });

@@ -264,8 +264,10 @@ export class SchedulerLoop {
       }
       this.scheduler.nominate(pod, preemption.nominatedNodeName);
       this.world.setNominatedNode(pod.key, preemption.nominatedNodeName);
-    } else if (preemption) {
+    } else if (outcome.clearsNomination) {
+      // Nothing to wait for any more: the room held for the pod is released.
       this.scheduler.clearNomination(pod);
+      if (pod.nominatedNodeName) this.world.setNominatedNode(pod.key, '');
     }
     engine.record('FailedScheduling', { pod: pod.key, attempt: e.attempts, message: outcome.message });
     for (const l of this.unschedulableListeners) l(pod);

@@ -1,7 +1,8 @@
 // Wires one simulated cluster together: engine, world, kubelet-like pod
 // lifecycle, node lifecycle with taint eviction and pod garbage collection, the
-// scheduler loop for one profile, the workload controllers, and — when NodePools
-// are given — the simulated cloud and Karpenter's provisioning loop.
+// scheduler loop for one profile, the workload controllers, the descheduler when
+// given a policy, and — when NodePools are given — the simulated cloud and
+// Karpenter's provisioning loop.
 // Subscription order is fixed here, so every run hears each change in the same
 // order.
 
@@ -14,6 +15,7 @@ import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
 import { DaemonSetController } from './controllers/daemonset.js';
 import { DeploymentController } from './controllers/deployment.js';
 import { DisruptionController } from './controllers/disruption.js';
+import { DeschedulerLoop, type DeschedulerOptions } from './descheduler-loop.js';
 import { ReplicaSetController } from './controllers/replicaset.js';
 import { StatefulSetController } from './controllers/statefulset.js';
 import { Engine } from './engine.js';
@@ -36,6 +38,8 @@ export interface SimulationOptions {
   /** NodePools, catalog and batching; no provisioning without it. */
   readonly provisioner?: Omit<ProvisionerOptions, 'config'>;
   readonly launchTiming?: (instanceType: string) => LaunchTiming;
+  /** The descheduler's policy and interval; no descheduling without it. */
+  readonly descheduler?: DeschedulerOptions;
 }
 
 export interface Simulation {
@@ -51,6 +55,7 @@ export interface Simulation {
   readonly statefulSets: StatefulSetController;
   readonly daemonSets: DaemonSetController;
   readonly disruption: DisruptionController;
+  readonly descheduler: DeschedulerLoop | undefined;
 }
 
 export function createSimulation(cluster: ClusterState, opts: SimulationOptions = {}): Simulation {
@@ -83,5 +88,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   daemonSets.start();
   const disruption = new DisruptionController(world, replicaSets, deployments, statefulSets);
   disruption.start();
-  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption };
+  const descheduler = opts.descheduler ? new DeschedulerLoop(world, disruption, config, opts.descheduler) : undefined;
+  descheduler?.start();
+  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption, descheduler };
 }

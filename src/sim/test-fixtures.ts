@@ -1,10 +1,16 @@
 // Small builders shared by the simulator's tests (not used by the engine).
 
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { ClusterState } from '../cluster/state.js';
+import { loadSources } from '../io/load.js';
+import { loadScenario } from '../io/scenario.js';
 import type { PodSpecManifest } from '../model/manifest.js';
 import { compileNode } from '../model/node.js';
 import { compilePod, type Pod } from '../model/pod.js';
+import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import type { DeploymentInit, DeploymentStrategy } from './controllers/deployment.js';
+import { runScenario, type ScenarioRun } from './scenario.js';
 
 export function clusterWithNodes(nodes: readonly { name: string; cpu?: string; memory?: string; zone?: string }[]): ClusterState {
   const cluster = new ClusterState();
@@ -80,4 +86,13 @@ export function app(name: string, o: AppOptions): DeploymentInit {
 export function rolloutTemplate(name: string, o: AppOptions) {
   const d = app(name, o);
   return { template: d.template, templatePod: d.templatePod };
+}
+
+/** Loads and runs a Scenario document (its `files:` read relative to `file`), failing the test on invalid input. */
+export function runScenarioText(file: string, text: string, opts: { seed?: number; untilMs?: number } = {}): ScenarioRun {
+  const s = loadScenario({ name: file, text });
+  assert.ok(s.ok, JSON.stringify(!s.ok && s.errors));
+  const loaded = loadSources([{ name: file, text }, ...s.scenario.files.map((f) => ({ name: f, text: readFileSync(f, 'utf8') }))]);
+  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
+  return runScenario(loaded.input, s.scenario.spec, { instanceTypes: bundledInstanceTypes(), ...opts });
 }

@@ -25,6 +25,9 @@ const TIMELINE = new Set([
   'DeploymentTemplateChanged',
   'DrainEvictionRetry',
   'DrainComplete',
+  'Descheduled',
+  'DescheduledPodPlaced',
+  'DescheduleSkipped',
 ]);
 
 export function formatTime(ms: number): string {
@@ -44,10 +47,10 @@ export function eventLine(r: LogRecord): string {
   return `${formatTime(t).padStart(10)}  ${type.padEnd(24)} ${detail}`;
 }
 
-/** Repeated FailedScheduling lines for one pod are shown once per message. */
-export function timeline(events: readonly LogRecord[], all: boolean): string[] {
+/** The records the timeline shows; repeated FailedScheduling records for one pod are shown once per message. */
+export function timelineRecords(events: readonly LogRecord[], all: boolean): LogRecord[] {
   const lastMessage = new Map<string, string>();
-  const out: string[] = [];
+  const out: LogRecord[] = [];
   for (const r of events) {
     if (!all && !TIMELINE.has(r.type)) continue;
     if (!all && r.type === 'FailedScheduling') {
@@ -55,8 +58,11 @@ export function timeline(events: readonly LogRecord[], all: boolean): string[] {
       if (lastMessage.get(pod) === r['message']) continue;
       lastMessage.set(pod, r['message'] as string);
     }
-    out.push(eventLine(r));
+    out.push(r);
   }
   return out;
 }
 
+export function timeline(events: readonly LogRecord[], all: boolean): string[] {
+  return timelineRecords(events, all).map(eventLine);
+}

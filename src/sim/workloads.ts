@@ -7,6 +7,7 @@ import type { IntOrString, RolloutFieldsManifest } from '../model/manifest.js';
 import type { DeploymentStrategy } from './controllers/deployment.js';
 import type { DaemonSetUpdateStrategy } from './controllers/daemonset.js';
 import type { StatefulSetUpdateStrategy } from './controllers/statefulset.js';
+import { workloadKey, type Adoption } from './adopt.js';
 import type { Simulation } from './simulation.js';
 
 type RollingFields = { partition?: number; maxSurge?: IntOrString; maxUnavailable?: IntOrString };
@@ -36,10 +37,21 @@ function updateStrategy(r: RolloutFieldsManifest): (StatefulSetUpdateStrategy & 
 /** The template as written: a Deployment's hash is computed over it. */
 const written = (w: WorkloadSummary) => w.template as unknown;
 
-export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummary[]): void {
+/**
+ * Adds the controllers. With an adoption (adopt.ts), each continues from the
+ * input's pods: a Deployment's existing ReplicaSets are added as its own (not as
+ * free-standing ones), and every controller keeps the revision the pods carry.
+ */
+export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummary[], adoption?: Adoption): void {
+  const adopted = new Set<string>();
+  for (const rs of adoption?.replicaSets ?? []) {
+    sim.replicaSets.add(rs);
+    adopted.add(`${rs.namespace}/${rs.name}`);
+  }
   for (const w of workloads) {
     const r = w.rollout;
     const base = { namespace: w.namespace, name: w.name, uid: w.uid };
+    const revision = adoption?.revisions.get(workloadKey(w));
     const minReady = r.minReadySeconds !== undefined ? { minReadySeconds: r.minReadySeconds } : {};
     switch (w.kind) {
       case 'Deployment': {
@@ -53,10 +65,12 @@ export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummar
           ...minReady,
           ...(strategy ? { strategy } : {}),
           ...(r.progressDeadlineSeconds !== undefined ? { progressDeadlineSeconds: r.progressDeadlineSeconds } : {}),
+          ...(revision !== undefined ? { podTemplateHash: revision } : {}),
         });
         break;
       }
       case 'ReplicaSet':
+        if (adopted.has(w.key)) break;
         sim.replicaSets.add({ ...base, replicas: w.replicas, selector: w.selector, template: w.templatePod, minReadySeconds: r.minReadySeconds ?? 0, owner: '' });
         break;
       case 'StatefulSet': {
@@ -70,12 +84,13 @@ export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummar
           ...minReady,
           ...(r.podManagementPolicy ? { podManagementPolicy: r.podManagementPolicy } : {}),
           ...(strategy ? { updateStrategy: strategy } : {}),
+          ...(revision !== undefined ? { revision } : {}),
         });
         break;
       }
       case 'DaemonSet': {
         const strategy = updateStrategy(r);
-        sim.daemonSets.add({ ...base, selector: w.selector, template: w.template, ...minReady, ...(strategy ? { updateStrategy: strategy } : {}) });
+        sim.daemonSets.add({ ...base, selector: w.selector, template: w.template, ...minReady, ...(strategy ? { updateStrategy: strategy } : {}), ...(revision !== undefined ? { hash: revision } : {}) });
         break;
       }
     }

@@ -37,7 +37,11 @@ export class World {
     readonly engine: Engine,
     readonly cluster: ClusterState,
   ) {
-    for (const p of cluster.pods()) this.index(p);
+    for (const p of cluster.pods()) {
+      this.index(p);
+      // A pod already running when the simulation starts has been ready since before it.
+      if (p.nodeName && p.phase === 'Running' && !p.terminating) this.readyAt.set(p.key, Number.NEGATIVE_INFINITY);
+    }
   }
 
   private index(pod: Pod): void {

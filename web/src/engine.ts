@@ -9,9 +9,13 @@ import { planProvisioning, type ProvisionPlan } from '../../src/provisioner/plan
 import { bundledInstanceTypes } from '../../src/provisioner/catalog/catalog.js';
 import { loadScenario } from '../../src/io/scenario.js';
 import { runScenario } from '../../src/sim/scenario.js';
-import { timeline } from '../../src/sim/timeline.js';
+import { eventLine, formatTime, timelineRecords } from '../../src/sim/timeline.js';
+import { frameAt, readySeries, type History } from '../../src/sim/history.js';
+import { analyze } from '../../src/analyze/analyze.js';
+import type { Finding } from '../../src/analyze/finding.js';
 
-export type { Diagnostic, Explanation, ProvisionPlan, ScheduleReport };
+export type { Diagnostic, Explanation, Finding, ProvisionPlan, ScheduleReport };
+export { formatTime };
 
 export const SOURCE_NAME = 'playground.yaml';
 
@@ -116,9 +120,34 @@ export function explain(input: LoadedInput, podKey: string, seed = 0): Explanati
   return explainPod(cluster, {}, podKey, seed);
 }
 
+export interface TimelineEntry {
+  readonly t: number;
+  readonly line: string;
+}
+
 export interface SimulationView extends RunView {
-  readonly timeline: string[];
+  readonly timeline: TimelineEntry[];
   readonly expectations: { name: string; passed: boolean; detail: string }[];
+  /** The cluster at every instant it changed, for scrubbing. */
+  readonly history: History;
+  /** Ready replicas of each workload over time, a step series. */
+  readonly ready: Map<string, { t: number; ready: number }[]>;
+  readonly endMs: number;
+  /** Each pod's FailedScheduling messages in time order, for the pending lane at a given time. */
+  readonly failures: Map<string, { t: number; message: string }[]>;
+}
+
+/** The placement at simulated time `t`, with each pending pod's latest FailedScheduling message by then. */
+export function viewAt(sim: SimulationView, t: number): RunView {
+  const frame = frameAt(sim.history, t);
+  if (!frame) return { nodes: [], pods: [], pending: [], warnings: sim.warnings };
+  const lastFailure = (pod: string) => sim.failures.get(pod)?.filter((f) => f.t <= t).at(-1)?.message;
+  return {
+    nodes: frame.nodes.map((n) => ({ name: n.name, zone: n.zone || '(no zone)', cpuMilli: n.cpuMilli, memoryBytes: n.memoryBytes, planned: false, detail: n.up ? '' : 'down' })),
+    pods: frame.pods.filter((p) => p.node && !p.terminating).map((p) => ({ key: p.key, workload: p.workload, node: p.node })),
+    pending: frame.pods.filter((p) => !p.node).map((p) => ({ pod: p.key, message: lastFailure(p.key) ?? 'not yet tried by the scheduler' })),
+    warnings: sim.warnings,
+  };
 }
 
 /** 'a/b/../c.yaml' → 'a/c.yaml': scenario file references resolved against the bundled examples. */
@@ -149,19 +178,26 @@ export function simulate(text: string, path: string, read: (path: string) => str
   const loaded = loadSources(sources);
   if (!loaded.ok) return { ok: false, errors: loaded.errors };
   const catalogs = loaded.input.catalogs;
-  const run = runScenario(loaded.input, scenario.scenario.spec, { instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes() });
-  const cluster = run.sim.world.cluster;
-  return {
-    ok: true,
-    view: {
-      nodes: existingNodes(cluster),
-      pods: boundPods(cluster),
-      pending: run.final.pending.map((p) => ({ pod: p.pod, message: 'pending at the end of the run' })),
-      warnings: loaded.warnings,
-      timeline: timeline(run.events, false),
-      expectations: run.expectations.map(({ name, passed, detail }) => ({ name, passed, detail })),
-    },
+  const run = runScenario(loaded.input, scenario.scenario.spec, { instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(), history: true });
+  const history = run.history!;
+  const failures = new Map<string, { t: number; message: string }[]>();
+  for (const r of run.events) {
+    if (r.type !== 'FailedScheduling') continue;
+    const pod = r['pod'] as string;
+    let list = failures.get(pod);
+    if (!list) failures.set(pod, (list = []));
+    list.push({ t: r.t, message: r['message'] as string });
+  }
+  const partial = {
+    warnings: loaded.warnings,
+    timeline: timelineRecords(run.events, false).map((r) => ({ t: r.t, line: eventLine(r) })),
+    expectations: run.expectations.map(({ name, passed, detail }) => ({ name, passed, detail })),
+    history,
+    ready: readySeries(history),
+    endMs: run.final.timeMs,
+    failures,
   };
+  return { ok: true, view: { ...partial, ...viewAt({ ...partial, nodes: [], pods: [], pending: [] }, run.final.timeMs) } };
 }
 
 /** A Scenario document is simulated; anything else is scheduled. */
@@ -169,5 +205,8 @@ export function isScenario(text: string): boolean {
   return /^kind:\s*Scenario\s*$/m.test(text);
 }
 
-/** Check: the analyzer (src/analyze/) does not exist yet. */
-export const checkAvailable = false;
+/** `berth check` on the editor's manifests: findings with evidence and fixes, the provisioner on when NodePools are given. */
+export function check(input: LoadedInput, seed = 0): Finding[] {
+  const catalogs = input.catalogs;
+  return analyze({ input, instanceTypes: catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes(), provisioner: input.nodePools.some((np) => np.replicas === null), seed });
+}

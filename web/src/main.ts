@@ -132,6 +132,7 @@ function renderClaims(plan: engine.ProvisionPlan | undefined): void {
 }
 
 async function run(kind: 'schedule' | 'provision'): Promise<void> {
+  stopPlayer?.();
   const text = editor.state.doc.toString();
   location.hash = await encodeState(text);
   const started = performance.now();
@@ -154,16 +155,164 @@ async function run(kind: 'schedule' | 'provision'): Promise<void> {
   }
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+/** Ready replicas per workload over the run, one step line each, with a cursor at the scrubbed time. */
+function readyPlot(view: engine.SimulationView): { root: HTMLElement; moveCursor: (t: number) => void } {
+  const W = 560;
+  const H = 140;
+  const PAD = 24;
+  const end = Math.max(1, view.endMs);
+  const max = Math.max(1, ...[...view.ready.values()].flatMap((s) => s.map((p) => p.ready)));
+  const x = (t: number) => PAD + ((W - 2 * PAD) * t) / end;
+  const y = (n: number) => H - PAD - ((H - 2 * PAD) * n) / max;
+  const root = el('figure', 'ready-plot');
+  const plot = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'ready replicas per workload over time' });
+  plot.append(svg('line', { x1: PAD, y1: y(0), x2: W - PAD, y2: y(0), class: 'axis' }), svg('line', { x1: PAD, y1: y(0), x2: PAD, y2: y(max), class: 'axis' }));
+  const label = (text: string, at: Record<string, number>) => {
+    const t = svg('text', at);
+    t.textContent = text;
+    plot.append(t);
+  };
+  label(String(max), { x: 2, y: y(max) + 4 });
+  label('0', { x: 2, y: y(0) + 4 });
+  label(engine.formatTime(end), { x: W - PAD - 30, y: H - 6 });
+  const legend = el('figcaption', 'legend');
+  for (const [workload, series] of view.ready) {
+    const points: string[] = [];
+    series.forEach((p, i) => {
+      if (i > 0) points.push(`${x(p.t)},${y(series[i - 1]!.ready)}`);
+      points.push(`${x(p.t)},${y(p.ready)}`);
+    });
+    points.push(`${x(end)},${y(series.at(-1)?.ready ?? 0)}`);
+    const line = svg('polyline', { points: points.join(' '), class: 'series', stroke: colour(workload) });
+    line.dataset['workload'] = workload;
+    plot.append(line);
+    const key = el('span', 'legend-key', workload);
+    key.style.borderColor = colour(workload);
+    legend.append(key);
+  }
+  const cursor = svg('line', { y1: y(max), y2: y(0), class: 'cursor' });
+  plot.append(cursor);
+  root.append(plot, legend);
+  const moveCursor = (t: number) => {
+    cursor.setAttribute('x1', String(x(t)));
+    cursor.setAttribute('x2', String(x(t)));
+  };
+  return { root, moveCursor };
+}
+
+let stopPlayer: (() => void) | undefined;
+
+/** Play/pause and a scrubber over the run: the map, the events list and the plot's cursor follow the time. */
 function renderSimulation(view: engine.SimulationView): void {
+  stopPlayer?.();
   const box = $('claims');
   box.replaceChildren();
   const passed = view.expectations.filter((e) => e.passed).length;
   box.append(el('h2', '', `Expectations: ${passed}/${view.expectations.length} passed`));
   const list = el('ul', 'expectations');
   for (const e of view.expectations) list.append(el('li', e.passed ? 'expectation pass' : 'expectation fail', `${e.passed ? 'PASS' : 'FAIL'} ${e.name}: ${e.detail}`));
-  box.append(list, el('h2', '', `Timeline (${view.timeline.length} events)`));
-  const pre = el('pre', 'timeline', view.timeline.join('\n'));
-  box.append(pre);
+  box.append(list);
+
+  const player = el('div', 'player');
+  const play = el('button', 'play', 'Play') as HTMLButtonElement;
+  const scrub = document.createElement('input');
+  Object.assign(scrub, { type: 'range', min: '0', max: String(view.endMs), step: '1000', value: String(view.endMs), className: 'scrub' });
+  scrub.setAttribute('aria-label', 'simulated time');
+  const clock = el('span', 'sim-time');
+  player.append(play, scrub, clock);
+  const plot = readyPlot(view);
+  const pre = el('pre', 'timeline');
+  const lines = view.timeline.map((e) => {
+    const line = el('span', 'event', `${e.line}\n`);
+    line.dataset['t'] = String(e.t);
+    pre.append(line);
+    return line;
+  });
+  box.append(el('h2', '', 'Replay'), player, el('h2', '', 'Ready replicas'), plot.root, el('h2', '', `Timeline (${view.timeline.length} events)`), pre);
+  if (view.history.truncated) box.append(el('p', 'message', 'The run changed too often to record every instant; the replay stops early.'));
+
+  const show = (t: number) => {
+    clock.textContent = `${engine.formatTime(t)} / ${engine.formatTime(view.endMs)}`;
+    renderMap(engine.viewAt(view, t));
+    plot.moveCursor(t);
+    view.timeline.forEach((e, i) => lines[i]!.classList.toggle('future', e.t > t));
+  };
+  scrub.addEventListener('input', () => show(Number(scrub.value)));
+  // Play sweeps the run in about 10 s of wall time, whatever its simulated length.
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const pause = () => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+    play.textContent = 'Play';
+  };
+  play.addEventListener('click', () => {
+    if (timer !== undefined) return pause();
+    if (Number(scrub.value) >= view.endMs) scrub.value = '0';
+    play.textContent = 'Pause';
+    const stride = Math.max(1000, Math.ceil(view.endMs / 100 / 1000) * 1000);
+    timer = setInterval(() => {
+      const t = Math.min(view.endMs, Number(scrub.value) + stride);
+      scrub.value = String(t);
+      show(t);
+      if (t >= view.endMs) pause();
+    }, 100);
+  });
+  stopPlayer = pause;
+  show(view.endMs);
+}
+
+function renderFindings(findings: readonly engine.Finding[]): void {
+  const box = $('claims');
+  box.replaceChildren();
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  box.append(el('h2', '', `Findings: ${findings.length} (${errors} error(s))`));
+  if (findings.length === 0) box.append(el('p', 'finding-none', 'No findings: the checks found nothing to change.'));
+  for (const f of findings) {
+    const item = el('section', `finding ${f.severity}`);
+    item.dataset['rule'] = f.rule;
+    item.append(el('h3', '', `${f.severity.toUpperCase()} ${f.rule} · ${f.object}`), el('p', 'finding-message', f.message));
+    if (f.evidence.length > 0) {
+      const ev = el('ol', 'evidence');
+      for (const e of f.evidence) ev.append(el('li', '', e));
+      item.append(el('h4', '', 'Evidence'), ev);
+    }
+    if (f.fix.length > 0) {
+      const fix = el('ol', 'fix');
+      for (const x of f.fix) fix.append(el('li', '', x));
+      item.append(el('h4', '', 'Fix'), fix);
+    }
+    box.append(item);
+  }
+}
+
+async function runCheck(): Promise<void> {
+  stopPlayer?.();
+  const text = editor.state.doc.toString();
+  location.hash = await encodeState(text);
+  const started = performance.now();
+  const loaded = engine.load(text);
+  forceLinting(editor);
+  $('explain').replaceChildren();
+  if (!loaded.ok) {
+    status.textContent = `${loaded.errors.length} error(s) in the input`;
+    return;
+  }
+  try {
+    renderMap(engine.schedule(loaded.input, loaded.warnings), loaded);
+    const findings = engine.check(loaded.input);
+    renderFindings(findings);
+    status.textContent = `check: ${findings.length} finding(s) (${Math.round(performance.now() - started)} ms)`;
+  } catch (e) {
+    status.textContent = `error: ${e instanceof Error ? e.message : String(e)}`;
+  }
 }
 
 async function simulate(): Promise<void> {
@@ -177,7 +326,6 @@ async function simulate(): Promise<void> {
       status.textContent = `${r.errors.length} error(s) in the scenario: ${r.errors[0]?.message ?? ''}`;
       return;
     }
-    renderMap(r.view);
     renderSimulation(r.view);
     status.textContent = `simulate: ${r.view.nodes.length} node(s) at the end, ${r.view.expectations.filter((e) => !e.passed).length} expectation(s) failed (${Math.round(performance.now() - started)} ms)`;
   } catch (e) {
@@ -188,9 +336,7 @@ async function simulate(): Promise<void> {
 $('schedule').addEventListener('click', () => void run('schedule'));
 $('provision').addEventListener('click', () => void run('provision'));
 $('simulate').addEventListener('click', () => void simulate());
-const check = $<HTMLButtonElement>('check');
-check.disabled = !engine.checkAvailable;
-check.title = engine.checkAvailable ? '' : 'not available yet';
+$('check').addEventListener('click', () => void runCheck());
 
 const fromHash = location.hash.length > 1 ? await decodeState(location.hash.slice(1)) : undefined;
 if (fromHash !== undefined) {

@@ -84,7 +84,14 @@ describe('playground', () => {
         assert.match((await page.textContent('#explain .verdict')) ?? '', /unschedulable: 0\/\d+ nodes are available/);
       }
       await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
-      assert.ok(await page.isDisabled('#check'), 'check is not available yet');
+      await page.click('#check');
+      await page.waitForSelector('#claims h2:text-matches("^Findings")');
+      const rules = await page.$$eval('.finding', (els) => els.map((e) => (e as HTMLElement).dataset['rule']));
+      if (name === 'rolling-update-deadlock.yaml') {
+        assert.ok(rules.includes('rollout-deadlock'), `rollout-deadlock among ${rules.join(', ')}`);
+        assert.match((await page.textContent('.finding[data-rule="rollout-deadlock"] .fix')) ?? '', /maxUnavailable/);
+      }
+      await page.screenshot({ path: new URL(`check-${name}.png`, SHOTS).pathname, fullPage: true });
       assert.deepEqual(errors, []);
       process.stdout.write(`# ${name}: first result ${firstResultMs} ms\n`);
       await page.close();
@@ -139,6 +146,33 @@ describe('simulate', () => {
       await page.close();
     });
   }
+});
+
+test('the replay scrubs the kube-dns scenario: a replica pending at 5m, spread again at the end, played to the end', async () => {
+  const { page, errors } = await open();
+  await page.selectOption('#examples', 'scenarios/kube-dns-required.yaml');
+  await page.click('#simulate');
+  await page.waitForSelector('.scrub');
+  const scrubTo = (ms: number) => page.$eval('.scrub', (e, v) => {
+    const input = e as HTMLInputElement;
+    input.value = String(v);
+    input.dispatchEvent(new Event('input'));
+  }, ms);
+  await scrubTo(5 * 60_000);
+  assert.match((await page.textContent('.sim-time')) ?? '', /^5m00s \//);
+  assert.equal((await page.$$('.pending')).length, 1);
+  assert.match((await page.textContent('.pending-lane')) ?? '', /didn't match pod anti-affinity rules/);
+  assert.deepEqual(Object.keys(await placements(page)), ['node-1']);
+  assert.ok((await page.$$('.timeline .event.future')).length > 0, 'events after 5m are greyed');
+  await scrubTo(0);
+  await page.click('.play');
+  await page.waitForFunction(() => document.querySelector('.play')?.textContent === 'Play' && (document.querySelector('.scrub') as HTMLInputElement).value === (document.querySelector('.scrub') as HTMLInputElement).max, undefined, { timeout: 20_000 });
+  assert.equal((await page.$$('.pending')).length, 0);
+  assert.deepEqual(Object.keys(await placements(page)).sort(), ['node-1', 'node-3']);
+  assert.equal((await page.$$('.ready-plot polyline[data-workload="kube-dns"]')).length, 1);
+  await page.screenshot({ path: new URL('replay-kube-dns.png', SHOTS).pathname, fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('works offline once loaded', async () => {

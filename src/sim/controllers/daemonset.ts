@@ -34,6 +34,8 @@ export interface DaemonSetInit {
   /** Defaults to RollingUpdate with maxUnavailable 1, maxSurge 0. */
   readonly updateStrategy?: DaemonSetUpdateStrategy;
   readonly minReadySeconds?: number;
+  /** The controller-revision-hash the cluster's pods carry for this template (adopted pods); berth's when unset. */
+  readonly hash?: string;
 }
 
 export interface DaemonSetStatus {
@@ -96,7 +98,7 @@ export class DaemonSetController {
       template: init.template,
       templatePod: this.compileTemplate(init.namespace, init.name, init.template),
       generation: 1,
-      hash: templateHash(init.template),
+      hash: init.hash ?? templateHash(init.template),
       updateStrategy: init.updateStrategy ?? { type: 'RollingUpdate' },
       minReadySeconds: init.minReadySeconds ?? 0,
     };

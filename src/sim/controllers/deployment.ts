@@ -37,6 +37,8 @@ export interface DeploymentInit {
   readonly minReadySeconds?: number;
   /** Defaults to 600; null disables the deadline. */
   readonly progressDeadlineSeconds?: number | null;
+  /** The pod-template-hash the cluster's ReplicaSet for this template already has (adopted pods); berth's hash when unset. */
+  readonly podTemplateHash?: string;
 }
 
 export type ConditionType = 'Progressing' | 'Available';
@@ -68,6 +70,8 @@ export interface SimDeployment {
   readonly selector: LabelSelectorManifest;
   template: unknown;
   templatePod: Pod;
+  /** pod-template-hash of the current template. */
+  hash: string;
   readonly strategy: { readonly type: 'RollingUpdate'; readonly maxSurge: IntOrString; readonly maxUnavailable: IntOrString } | { readonly type: 'Recreate' };
   readonly minReadySeconds: number;
   readonly progressDeadlineSeconds: number | null;
@@ -148,6 +152,7 @@ export class DeploymentController {
       selector: init.selector,
       template: init.template,
       templatePod: init.templatePod,
+      hash: init.podTemplateHash ?? templateHash(init.template),
       strategy: resolved,
       minReadySeconds: init.minReadySeconds ?? 0,
       progressDeadlineSeconds: init.progressDeadlineSeconds === undefined ? DEFAULT_PROGRESS_DEADLINE_SECONDS : init.progressDeadlineSeconds,
@@ -172,7 +177,8 @@ export class DeploymentController {
     const d = this.mustGet(key);
     d.template = template;
     d.templatePod = templatePod;
-    this.world.engine.record('DeploymentTemplateChanged', { deployment: key, hash: templateHash(template) });
+    d.hash = templateHash(template);
+    this.world.engine.record('DeploymentTemplateChanged', { deployment: key, hash: d.hash });
     this.enqueue(d);
   }
 
@@ -234,7 +240,7 @@ export class DeploymentController {
   }
 
   private currentHash(d: SimDeployment): string {
-    return templateHash(d.template);
+    return d.hash;
   }
 
   /** The ReplicaSet whose template is the current one, and the others (newest rules are upstream's FindNewReplicaSet/FindOldReplicaSets). */

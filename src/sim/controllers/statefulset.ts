@@ -36,6 +36,8 @@ export interface StatefulSetInit {
   readonly minReadySeconds?: number;
   /** spec.ordinals.start */
   readonly ordinalStart?: number;
+  /** The revision name the cluster's pods carry for this template (adopted pods); berth's when unset. */
+  readonly revision?: string;
 }
 
 export interface StatefulSetStatus {
@@ -100,7 +102,7 @@ export class StatefulSetController {
   add(init: StatefulSetInit): SimStatefulSet {
     const key = `${init.namespace}/${init.name}`;
     if (this.statefulSets.has(key)) throw new Error(`statefulset ${key} already exists`);
-    const revision = this.revisionName(init.name, init.template);
+    const revision = init.revision ?? this.revisionName(init.name, init.template);
     const s: SimStatefulSet = {
       namespace: init.namespace,
       name: init.name,

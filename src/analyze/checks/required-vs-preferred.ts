@@ -1,0 +1,124 @@
+// required-vs-preferred: for each Deployment or StatefulSet whose pods keep away
+// from each other with pod anti-affinity, simulates three ways of writing that
+// on this cluster — required anti-affinity, preferred anti-affinity, topology
+// spread (maxSkew 1, DoNotSchedule) on the same keys — under the loss of the
+// node that runs most of its replicas and under a rollout, and says which holds
+// both: every replica available again after the node loss (with the capacity
+// the cluster has), and the rollout completing. A warning when another variant
+// holds strictly more than the current one (its remedy switches to it), info
+// when the current one is already as good as any.
+
+import type { LoadedInput, WorkloadSummary } from '../../io/load.js';
+import { rolloutProgress } from '../../sim/rollout-status.js';
+import type { RolloutKind } from '../../sim/scenario-spec.js';
+import { formatTime } from '../../sim/timeline.js';
+import type { AnalysisContext, Check } from '../check.js';
+import type { Finding, Remedy } from '../finding.js';
+import { antiAffinityVariant, currentVariant, withTemplate, workloadRef, type AntiAffinityVariant } from '../remedies.js';
+import { baseline, sharedWhatIf } from '../what-if.js';
+import { isRollable, simulateRollout } from './rollout-deadlock.js';
+
+const RULE = 'required-vs-preferred';
+const FAIL_AT_MS = 60_000;
+/** Past the default 300 s NoExecute toleration of an unreachable node, plus rescheduling and a node launch. */
+const AFTER_LOSS_MS = 20 * 60_000;
+const VARIANTS: readonly AntiAffinityVariant[] = ['required', 'preferred', 'spread'];
+
+const VARIANT_TEXT: Record<AntiAffinityVariant, string> = {
+  required: 'required pod anti-affinity',
+  preferred: 'preferred pod anti-affinity',
+  spread: 'topology spread (maxSkew 1, DoNotSchedule)',
+};
+
+interface Property {
+  readonly holds: boolean;
+  readonly detail: string;
+}
+
+interface VariantResult {
+  readonly variant: AntiAffinityVariant;
+  readonly nodeLoss: Property;
+  readonly rollout: Property;
+}
+
+type Rollable = WorkloadSummary & { kind: RolloutKind };
+
+/** Fails the node that runs most of the workload's replicas, then looks 20 minutes later. */
+function nodeLoss(ctx: AnalysisContext, w: Rollable): Property {
+  const base = rolloutProgress(baseline(ctx).sim, w.kind, w.key);
+  if (!base) return { holds: false, detail: 'not simulated' };
+  const perNode = new Map<string, number>();
+  for (const p of base.pods) if (p.nodeName && !p.terminating) perNode.set(p.nodeName, (perNode.get(p.nodeName) ?? 0) + 1);
+  const worst = [...perNode].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  if (!worst) return { holds: false, detail: 'no replica runs before any node is lost' };
+  const [node, count] = worst;
+  const run = sharedWhatIf(ctx, { name: `node-loss:${node}`, steps: [{ at: FAIL_AT_MS, action: { type: 'failNode', node } }], untilMs: FAIL_AT_MS + AFTER_LOSS_MS });
+  const after = rolloutProgress(run.sim, w.kind, w.key)!;
+  const lost = `node ${node} (${count} of ${base.desired} replicas) fails at t=${formatTime(FAIL_AT_MS)}`;
+  if (after.available >= after.desired) return { holds: true, detail: `${lost}: all ${after.desired} replicas available again by t=${formatTime(run.final.timeMs)}` };
+  const pending = after.pods.find((p) => !p.nodeName && !p.terminating);
+  const why = pending ? run.events.filter((e) => e.type === 'FailedScheduling' && e['pod'] === pending.key).at(-1) : undefined;
+  const reason = why ? `; ${pending!.key}: ${(why['message'] as string).split(' preemption: ')[0]!}` : '';
+  return { holds: false, detail: `${lost}: ${after.available}/${after.desired} available at t=${formatTime(run.final.timeMs)}${reason}` };
+}
+
+function rollout(ctx: AnalysisContext, w: Rollable): Property {
+  const r = simulateRollout(ctx, w);
+  if (!r) return { holds: false, detail: 'not simulated' };
+  const p = r.progress;
+  return p.complete
+    ? { holds: true, detail: 'a template change completes' }
+    : { holds: false, detail: `a template change is stuck at ${p.updated}/${p.desired} updated, ${p.available} available` };
+}
+
+
+const score = (r: VariantResult) => Number(r.nodeLoss.holds) + Number(r.rollout.holds);
+const holdsBoth = (r: VariantResult) => r.nodeLoss.holds && r.rollout.holds;
+/** a holds every property b holds, and one more. */
+const strictlyBetter = (a: VariantResult, b: VariantResult) => score(a) > score(b) && (a.nodeLoss.holds || !b.nodeLoss.holds) && (a.rollout.holds || !b.rollout.holds);
+
+function inputFor(input: LoadedInput, w: Rollable, variant: AntiAffinityVariant, current: AntiAffinityVariant): LoadedInput {
+  return variant === current ? input : withTemplate(input, w, antiAffinityVariant(w.template, variant));
+}
+
+const mark = (p: Property) => (p.holds ? 'holds' : 'fails');
+
+export const requiredVsPreferred: Check = {
+  rule: RULE,
+  description: 'For workloads with pod anti-affinity: which of required, preferred or topology spread survives a node loss and a rollout on this cluster',
+  run(ctx) {
+    const findings: Finding[] = [];
+    for (const w of ctx.input.workloads) {
+      if (!isRollable(w) || w.kind === 'DaemonSet' || w.replicas < 2) continue;
+      const current = currentVariant(w.template);
+      if (!current) continue;
+      const results: VariantResult[] = VARIANTS.map((variant) => {
+        const vctx = { ...ctx, input: inputFor(ctx.input, w, variant, current) };
+        return { variant, nodeLoss: nodeLoss(vctx, w), rollout: rollout(vctx, w) };
+      });
+      const mine = results.find((r) => r.variant === current)!;
+      const better = results.filter((r) => r !== mine && strictlyBetter(r, mine)).sort((a, b) => score(b) - score(a));
+      const evidence = results.map((r) => `${VARIANT_TEXT[r.variant]}${r === mine ? ' (current)' : ''}: node loss ${mark(r.nodeLoss)} — ${r.nodeLoss.detail}; rollout ${mark(r.rollout)} — ${r.rollout.detail}`);
+      const both = results.filter(holdsBoth).map((r) => VARIANT_TEXT[r.variant]);
+      const summary = both.length > 0 ? `holding both on this cluster: ${both.join(', ')}` : 'none of the variants holds both on this cluster (it needs more nodes)';
+      if (better.length === 0) {
+        findings.push({ severity: 'info', rule: RULE, object: workloadRef(w), message: `${VARIANT_TEXT[current]} is as good as any variant here; ${summary}`, evidence, fix: [] });
+        continue;
+      }
+      const remedies: Remedy[] = better.map((r) => ({
+        description: `use ${VARIANT_TEXT[r.variant]} instead of ${VARIANT_TEXT[current]} in ${workloadRef(w)}`,
+        apply: (i: LoadedInput) => inputFor(i, w, r.variant, current),
+      }));
+      findings.push({
+        severity: 'warning',
+        rule: RULE,
+        object: workloadRef(w),
+        message: `${VARIANT_TEXT[better[0]!.variant]} would hold ${holdsBoth(better[0]!) ? 'both node loss and rollout' : 'more'} where the current ${VARIANT_TEXT[current]} does not; ${summary}`,
+        evidence,
+        fix: remedies.map((r) => r.description),
+        remedies,
+      });
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadScenario } from './scenario.js';
+
+const load = (block: string) => loadScenario({ name: 's.yaml', text: `apiVersion: berth.dev/v1alpha1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  descheduler:\n${block}` });
+const errorText = (r: ReturnType<typeof load>) => (!r.ok ? r.errors.map((d) => `${d.file}:${d.line}:${d.column}: ${d.object ?? ''}: ${d.field ?? ''}: ${d.message}`).join('\n') : '');
+
+describe('scenario descheduler block', () => {
+  it('compiles strategies with upstream defaults, the interval and the evictor args', () => {
+    const r = load('    interval: 2m\n    evictor: {evictLocalStoragePods: true, priorityThreshold: {value: 1000}}\n    maxNoOfPodsToEvictPerNode: 3\n    strategies:\n      RemoveDuplicates: {}\n      RemovePodsViolatingTopologySpreadConstraint: {}\n      LowNodeUtilization: {thresholds: {cpu: 20}, targetThresholds: {cpu: 50}}\n');
+    assert.ok(r.ok, errorText(r));
+    assert.deepEqual(r.scenario.spec.descheduler, {
+      enabled: true,
+      intervalMs: 120_000,
+      policy: {
+        evictor: { evictLocalStoragePods: true, priorityThreshold: 1000 },
+        maxNoOfPodsToEvictPerNode: 3,
+        strategies: {
+          RemoveDuplicates: {},
+          RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule'] },
+          LowNodeUtilization: { thresholds: { cpu: 20 }, targetThresholds: { cpu: 50 } },
+        },
+      },
+    });
+  });
+  it('defaults to every 5 minutes', () => {
+    const r = load('    strategies: {RemoveDuplicates: {}}\n');
+    assert.ok(r.ok, errorText(r));
+    assert.equal(r.scenario.spec.descheduler!.intervalMs, 300_000);
+  });
+  const cases: { name: string; block: string; want: RegExp }[] = [
+    { name: 'an unknown strategy', block: '    strategies:\n      RemovePodsHavingTooManyRestarts: {}\n', want: /s\.yaml:6:\d+: Scenario: spec\.descheduler\.strategies: .*RemovePodsHavingTooManyRestarts/ },
+    { name: 'a threshold above 100', block: '    strategies:\n      HighNodeUtilization: {thresholds: {cpu: 120}}\n', want: /s\.yaml:7:\d+: Scenario: spec\.descheduler\.strategies\.HighNodeUtilization\.thresholds\.cpu: / },
+    { name: 'thresholds above targetThresholds', block: '    strategies:\n      LowNodeUtilization: {thresholds: {cpu: 60}, targetThresholds: {cpu: 50}}\n', want: /s\.yaml:7:\d+: .*LowNodeUtilization\.thresholds\.cpu: Invalid value: 60: thresholds for "cpu" cannot be greater than targetThresholds \(50\)/ },
+    { name: 'different resources', block: '    strategies:\n      LowNodeUtilization: {thresholds: {cpu: 20}, targetThresholds: {memory: 50}}\n', want: /LowNodeUtilization: Invalid value: thresholds \(cpu\) and targetThresholds \(memory\) must configure the same resources/ },
+    { name: 'include and exclude', block: '    strategies:\n      RemoveDuplicates: {namespaces: {include: [a], exclude: [b]}}\n', want: /s\.yaml:7:\d+: .*RemoveDuplicates\.namespaces: Invalid value: only one of include and exclude/ },
+    { name: 'both utilization strategies', block: '    strategies:\n      LowNodeUtilization: {thresholds: {cpu: 20}, targetThresholds: {cpu: 50}}\n      HighNodeUtilization: {thresholds: {cpu: 20}}\n', want: /s\.yaml:6:\d+: .*spec\.descheduler\.strategies: Invalid value: LowNodeUtilization spreads pods out and HighNodeUtilization packs them in/ },
+    { name: 'a zero interval', block: '    interval: 0s\n    strategies: {RemoveDuplicates: {}}\n', want: /s\.yaml:6:\d+: .*spec\.descheduler\.interval: Invalid value: "0s": must be greater than 0/ },
+    { name: 'an unknown constraint kind', block: '    strategies:\n      RemovePodsViolatingTopologySpreadConstraint: {constraints: [Sometimes]}\n', want: /constraints\[0\]/ },
+  ];
+  for (const c of cases) {
+    it(`refuses ${c.name}`, () => {
+      const r = load(c.block);
+      assert.equal(r.ok, false);
+      assert.match(errorText(r), c.want);
+    });
+  }
+});

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { loadSources, type LoadedInput } from '../io/load.js';
+import { runScenario } from './scenario.js';
+import type { Action } from './scenario-spec.js';
+
+const DUMP = 'test/fixtures/kubectl-dump-workloads.yaml';
+
+function load(text: string): LoadedInput {
+  const r = loadSources([{ name: DUMP, text }]);
+  assert.ok(r.ok, JSON.stringify(!r.ok && r.errors));
+  return r.input;
+}
+
+function run(input: LoadedInput, actions: Action[] = []) {
+  return runScenario(
+    input,
+    { name: 't', seed: 0, untilMs: 5 * 60_000, provisioner: { enabled: false }, timing: {}, steps: actions.map((action) => ({ at: 60_000, action, source: 't' })), expect: [] },
+    { instanceTypes: [] },
+  );
+}
+
+const created = (r: ReturnType<typeof run>) => r.events.filter((e) => e.type === 'PodCreated').map((e) => e['pod'] as string);
+const podsOnNodes = (r: ReturnType<typeof run>) => r.final.nodes.flatMap((n) => n.pods).sort();
+
+describe('adoption of a dump\'s running pods', () => {
+  it('the Deployment (ReplicaSet implied by its pods), StatefulSet and DaemonSet continue with the pods of the dump: nothing is created', () => {
+    const r = run(load(readFileSync(DUMP, 'utf8')));
+    assert.deepEqual(created(r), []);
+    assert.deepEqual(podsOnNodes(r), ['default/db-0', 'default/db-1', 'default/web-6d4cf56db6-abcde', 'default/web-6d4cf56db6-fghij', 'kube-system/agent-x1x1x', 'kube-system/agent-y2y2y']);
+    const d = r.sim.deployments.deployments.get('default/web')!;
+    assert.deepEqual([d.status.updatedReplicas, d.status.availableReplicas], [2, 2]);
+    assert.equal(r.sim.statefulSets.statefulSets.get('default/db')!.status.updatedReplicas, 2);
+  });
+
+  it('a rollout of each replaces exactly the adopted pods', () => {
+    const r = run(load(readFileSync(DUMP, 'utf8')), [
+      { type: 'rollout', kind: 'Deployment', name: 'default/web', image: 'nginx:1.28' },
+      { type: 'rollout', kind: 'StatefulSet', name: 'default/db', image: 'postgres:18' },
+      { type: 'rollout', kind: 'DaemonSet', name: 'kube-system/agent', image: 'agent:3' },
+    ]);
+    const pods = podsOnNodes(r);
+    assert.equal(pods.length, 6);
+    assert.ok(!pods.some((p) => p.startsWith('default/web-6d4cf56db6-')), pods.join(' '));
+    assert.ok(!pods.includes('kube-system/agent-x1x1x') && !pods.includes('kube-system/agent-y2y2y'), pods.join(' '));
+    assert.equal(created(r).filter((p) => p.startsWith('default/db-')).length, 2);
+    assert.deepEqual(r.final.pending, []);
+  });
+
+  it('pods running an older template than the dump\'s Deployment are rolled at once', () => {
+    const r = run(load(readFileSync(DUMP, 'utf8').replace('image: "nginx:1.27", resources', 'image: "nginx:1.28", resources')));
+    const web = podsOnNodes(r).filter((p) => p.startsWith('default/web-'));
+    assert.equal(web.length, 2);
+    assert.ok(!web.some((p) => p.startsWith('default/web-6d4cf56db6-')), web.join(' '));
+  });
+});
+
+describe('adoption with the ReplicaSet in the dump', () => {
+  it('the ReplicaSet of the input owned by the Deployment becomes the Deployment\'s: its pods are kept, none is created', () => {
+    const rs = `
+- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-6d4cf56db6
+    namespace: default
+    uid: 44444444-0000-0000-0000-000000000004
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: 11111111-0000-0000-0000-000000000001, controller: true}]
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web, pod-template-hash: 6d4cf56db6}}
+    template:
+      metadata: {labels: {app: web, pod-template-hash: 6d4cf56db6}}
+      spec:
+        containers: [{name: web, image: "nginx:1.27", resources: {requests: {cpu: 500m, memory: 512Mi}}}]
+`;
+    const input = load(readFileSync(DUMP, 'utf8') + rs);
+    assert.deepEqual(input.workloads.find((w) => w.kind === 'ReplicaSet')?.owner, { kind: 'Deployment', name: 'web' });
+    const r = run(input);
+    assert.deepEqual(created(r), []);
+    const d = r.sim.deployments.deployments.get('default/web')!;
+    assert.deepEqual(r.sim.deployments.replicaSetsOf(d).map((x) => x.name), ['web-6d4cf56db6']);
+    assert.equal(r.sim.replicaSets.replicaSets.size, 1);
+  });
+});

@@ -1,0 +1,45 @@
+// How far a workload's rollout has got, read from its simulated controller the
+// way `kubectl rollout status` reads the object's status: Deployments,
+// StatefulSets and DaemonSets alike, with the pods that belong to it.
+
+import type { Pod } from '../model/pod.js';
+import type { RolloutKind } from './scenario-spec.js';
+import type { Simulation } from './simulation.js';
+
+export interface RolloutProgress {
+  /** Replicas wanted (for a DaemonSet, the nodes it should run on). */
+  readonly desired: number;
+  /** Of the current template. */
+  readonly updated: number;
+  readonly available: number;
+  /** Pods still of an older template, terminating ones excluded. */
+  readonly outdated: number;
+  readonly complete: boolean;
+  /** Every pod of the workload in the store, terminating ones included. */
+  readonly pods: readonly Pod[];
+}
+
+export function rolloutProgress(sim: Simulation, kind: RolloutKind, key: string): RolloutProgress | undefined {
+  if (kind === 'Deployment') {
+    const d = sim.deployments.deployments.get(key);
+    if (!d) return undefined;
+    const s = d.status;
+    const pods = sim.deployments.replicaSetsOf(d).flatMap((rs) => sim.replicaSets.podsOf(rs));
+    const complete = s.updatedReplicas === d.replicas && s.replicas === d.replicas && s.availableReplicas === d.replicas;
+    return { desired: d.replicas, updated: s.updatedReplicas, available: s.availableReplicas, outdated: Math.max(0, s.replicas - s.updatedReplicas), complete, pods };
+  }
+  if (kind === 'StatefulSet') {
+    const s = sim.statefulSets.statefulSets.get(key);
+    if (!s) return undefined;
+    const st = s.status;
+    const pods = sim.statefulSets.podsOf(s);
+    const complete = st.updatedReplicas === s.replicas && st.readyReplicas === s.replicas && st.replicas === s.replicas && s.currentRevision === s.updateRevision;
+    return { desired: s.replicas, updated: st.updatedReplicas, available: st.availableReplicas, outdated: pods.filter((p) => !p.terminating).length - st.updatedReplicas, complete, pods };
+  }
+  const ds = sim.daemonSets.daemonSets.get(key);
+  if (!ds) return undefined;
+  const st = sim.daemonSets.status(ds);
+  const d = st.desiredNumberScheduled;
+  const complete = st.updatedNumberScheduled === d && st.numberAvailable === d && st.currentNumberScheduled === d;
+  return { desired: d, updated: st.updatedNumberScheduled, available: st.numberAvailable, outdated: st.currentNumberScheduled - st.updatedNumberScheduled, complete, pods: sim.world.podsControlledBy(ds.uid) };
+}
