@@ -67,15 +67,16 @@ describe('the playground runs no user content as code', () => {
     'kind: Node',
     'metadata:',
     '  name: n1',
-    '  labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: "<img src=x onerror=globalThis.pwned=1>"}',
+    '  labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: a}',
+    '  annotations: {note: "<img src=x onerror=globalThis.pwned=1>"}',
     'status: {allocatable: {cpu: "4", memory: 8Gi}}',
     '---',
     'apiVersion: v1',
     'kind: Pod',
     'metadata:',
     '  name: web',
-    '  labels: {app: "</script><script>globalThis.pwned=1</script>"}',
-    '  annotations: {x: "${globalThis.pwned=1}", y: !!js/function "function () { globalThis.pwned = 1 }", z: "{{constructor.constructor(\'globalThis.pwned=1\')()}}"}',
+    '  labels: {app: web}',
+    '  annotations: {w: "</script><script>globalThis.pwned=1</script>", x: "${globalThis.pwned=1}", y: !!js/function "function () { globalThis.pwned = 1 }", z: "{{constructor.constructor(\'globalThis.pwned=1\')()}}"}',
     'spec: {containers: [{name: c, image: "javascript:globalThis.pwned=1"}]}',
     '---',
     'apiVersion: v1',
@@ -88,8 +89,11 @@ describe('the playground runs no user content as code', () => {
     const loaded = load(hostile);
     assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
     const run = schedule(loaded.input, loaded.warnings);
-    assert.deepEqual(run.nodes.map((n) => n.zone), ['<img src=x onerror=globalThis.pwned=1>']);
-    assert.equal(loaded.input.pods.find((p) => p.name === 'web')?.labels['app'], '</script><script>globalThis.pwned=1</script>');
+    assert.deepEqual(run.pods.map((p) => p.key).sort(), ['default/proto', 'default/web']);
+    assert.equal(loaded.input.pods.find((p) => p.name === 'web')?.annotations['w'], '</script><script>globalThis.pwned=1</script>');
+    // As a label value the same text is refused, and the refusal quotes it as data.
+    const refused = load(hostile.replace('app: web', 'app: "</script><script>globalThis.pwned=1</script>"'));
+    assert.ok(!refused.ok && refused.errors.some((e) => e.message.includes('"</script><script>globalThis.pwned=1</script>"')));
     assert.equal((globalThis as Record<string, unknown>)['pwned'], undefined);
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
     assert.equal(Object.getPrototypeOf(loaded.input.pods.find((p) => p.name === 'proto')!.labels), Object.prototype);

@@ -12,7 +12,7 @@ type Obj = { [k: string]: Json };
 
 /** One CLI invocation: the files it reads (names relative to a fresh folder) and its arguments, where `{dir}` stands for the folder. */
 export interface FuzzCase {
-  readonly command: 'schedule' | 'explain' | 'provision' | 'simulate';
+  readonly command: 'schedule' | 'explain' | 'provision' | 'simulate' | 'check';
   readonly args: readonly string[];
   readonly files: readonly { readonly name: string; readonly text: string }[];
   /** What was done to the input, for reports. */
@@ -267,7 +267,7 @@ const hugeDamage = fc.constantFrom<{ name: string; apply: TextDamage }>(
   { name: '10 MB of pods', apply: (t) => `${t}\n${Array.from({ length: 40_000 }, (_, i) => `---\n{apiVersion: v1, kind: Pod, metadata: {name: p${i}, namespace: ns${i % 7}, labels: {app: a${i % 13}}}, spec: {nodeName: n1, containers: [{name: c, image: ${'i'.repeat(200)}, resources: {requests: {cpu: 1m}}}]}}\n`).join('')}` },
 );
 
-const commands = fc.constantFrom<FuzzCase['command']>('schedule', 'explain', 'provision', 'simulate');
+const commands = fc.constantFrom<FuzzCase['command']>('schedule', 'explain', 'provision', 'simulate', 'check');
 
 /** A fuzz case; `huge` lets the rare 10 MB inputs in. */
 export function fuzzCase(opts: { huge: boolean }): fc.Arbitrary<FuzzCase> {
