@@ -2,6 +2,7 @@
 // and maps failures to exit codes (0 done, 1 findings, 2 bad input or usage).
 
 import { Command, CommanderError } from 'commander';
+import { registerController } from './controller.js';
 import { registerExplain } from './explain.js';
 import { registerProvision } from './provision.js';
 import { registerSchedule } from './schedule.js';
@@ -20,6 +21,7 @@ registerExplain(program);
 registerProvision(program);
 registerSimulate(program);
 registerServe(program);
+registerController(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -7,6 +7,7 @@
 
 import { buildClusterState } from '../cluster/state.js';
 import { formatDiagnostic, loadSources, type LoadedInput } from '../io/load.js';
+import type { NodePool } from '../model/nodepool.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { planProvisioning, type ProvisionPlan } from '../provisioner/plan.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
@@ -66,6 +67,13 @@ export function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): { 
     }
   }
   return { name: '<api-server>', text: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) };
+}
+
+/** The NodePools alone (to launch a claim); those that fail validation are left out. */
+export function liveNodePools(objects: Pick<LiveObjects, 'nodePools'>): NodePool[] {
+  const empty = { pods: [], nodes: [], namespaces: [], nodeClaims: [], pdbs: [], services: [], replicaSets: [], statefulSets: [], daemonSets: [] };
+  const loaded = loadSources([liveSource({ ...empty, nodePools: objects.nodePools }, new Set())]);
+  return loaded.ok ? loaded.input.nodePools : [];
 }
 
 export function planBatch(input: BatchInput): BatchResult {
