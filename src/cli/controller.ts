@@ -100,19 +100,17 @@ export function registerController(program: Command): void {
         { namespace: flags.leaseNamespace, name: flags.leaseName, identity: flags.identity, leaseDurationMs: flags.leaseDuration, renewDeadlineMs: flags.renewDeadline, retryPeriodMs: flags.retryPeriod },
         {
           onStartedLeading: () => controller.setLeading(true),
-          // As client-go's callers do: a replica that lost the lease exits and restarts clean.
-          onStoppedLeading: () => {
-            controller.setLeading(false);
-            log.error('lost the leader lease; exiting');
-            void shutdown(1);
-          },
+          // A replica that lost the lease (say, the API server was away past the renew
+          // deadline) stops acting and campaigns again: all it knows lives in the API
+          // server (NodeClaims, Nodes), so resuming later needs no clean restart.
+          onStoppedLeading: () => controller.setLeading(false),
           onError: (message) => log.warn({ err: message }, 'leader election'),
         },
       );
       controller.start();
       elector.start();
       let closing = false;
-      const shutdown = async (code: number): Promise<void> => {
+      const shutdown = async (): Promise<void> => {
         if (closing) return;
         closing = true;
         log.info('shutting down');
@@ -120,10 +118,10 @@ export function registerController(program: Command): void {
         await elector.release();
         server.close();
         log.info('stopped');
-        process.exit(code);
+        process.exit(0);
       };
-      process.once('SIGTERM', () => void shutdown(0));
-      process.once('SIGINT', () => void shutdown(0));
+      process.once('SIGTERM', () => void shutdown());
+      process.once('SIGINT', () => void shutdown());
       await new Promise<never>(() => {});
     });
 }

@@ -2,7 +2,7 @@
 // does it: the holder renews every retry period; a candidate takes the lease over
 // once it has not been renewed for its duration; every write carries the read
 // resourceVersion, so of two candidates only one wins. A leader that cannot renew
-// within the renew deadline steps down (the caller exits, so it restarts clean).
+// within the renew deadline steps down and campaigns again.
 
 import type { KubeObject } from './objects.js';
 import { errorText, statusCode, type Kube } from './kube.js';

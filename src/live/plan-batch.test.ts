@@ -72,3 +72,16 @@ test('an invalid object is reported, not planned around', () => {
   const r = planBatch({ objects: liveObjects({ nodePools: [nodePool('default')], pods: [{ metadata: { name: 'bad', namespace: 'default' }, spec: { containers: 'x' } }] }), batch: new Set(['default/bad']), instanceTypes });
   assert.equal(r.ok, false);
 });
+
+test('a launched node not Ready yet is planned without its not-ready taint: no second launch', () => {
+  const pools = [nodePool('default')];
+  const fresh = node('default-abcde', { 'berth.dev/nodeclaim': 'default-abcde', 'karpenter.sh/nodepool': 'default' });
+  const tainted = { ...fresh, spec: { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] } };
+  const claims = [nodeClaim('default-abcde', { nodePool: 'default', instanceType: 'm5.large', zone: 'us-west-2a' })];
+  const p = plan({ nodePools: pools, nodes: [tainted], nodeClaims: claims, pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']);
+  assert.deepEqual(p.nodeClaims, []);
+  assert.deepEqual(p.placements, [{ pod: 'default/web-1', node: 'default-abcde' }]);
+  // A node berth did not launch keeps its taint.
+  const other = { ...tainted, metadata: { ...tainted.metadata, name: 'static', labels: { 'kubernetes.io/hostname': 'static' } } };
+  assert.equal(plan({ nodePools: pools, nodes: [other], pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']).nodeClaims.length, 1);
+});

@@ -11,6 +11,7 @@ import type { NodePool } from '../model/nodepool.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { planProvisioning, type ProvisionPlan } from '../provisioner/plan.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
+import { TAINT_NOT_READY } from '../sim/admission.js';
 import { inFlightNodes, nodeClaimOf, readClaim, type Claim } from './claims.js';
 import { isBound, isFinished, objectKey, type KubeObject } from './objects.js';
 
@@ -57,13 +58,31 @@ function withoutManagedFields(o: KubeObject): KubeObject {
   return { ...o, metadata };
 }
 
+interface NodeFields {
+  readonly spec?: { readonly taints?: readonly { readonly key?: string }[] };
+  readonly status?: { readonly conditions?: readonly { readonly type?: string; readonly status?: string }[] };
+}
+
+/**
+ * A node berth launched that is not Ready yet is planned as it will be once
+ * initialized: without the not-ready taint the node lifecycle controller puts on
+ * every new node (as the simulator's planning view does), or pods waiting for it
+ * would look unplaceable and trigger a second launch.
+ */
+export function planningNode(node: KubeObject): KubeObject {
+  const n = node as NodeFields;
+  const ready = (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  if (ready || nodeClaimOf(node) === '' || !n.spec?.taints?.some((t) => t.key === TAINT_NOT_READY)) return node;
+  return { ...node, spec: { ...n.spec, taints: n.spec.taints.filter((t) => t.key !== TAINT_NOT_READY) } };
+}
+
 /** The objects as one v1 List text, pods limited to bound ones and the batch's. */
 export function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): { name: string; text: string } {
   const items: unknown[] = [];
   for (const [group, apiVersion, kind] of KINDS) {
     for (const o of objects[group]) {
       if (group === 'pods' && (isFinished(o) || !(isBound(o) || batch.has(objectKey(o))))) continue;
-      items.push({ ...withoutManagedFields(o), apiVersion, kind });
+      items.push({ ...withoutManagedFields(group === 'nodes' ? planningNode(o) : o), apiVersion, kind });
     }
   }
   return { name: '<api-server>', text: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) };
