@@ -169,7 +169,7 @@ export class Controller {
       return;
     }
     const { plan } = result;
-    this.log.info({ pods: batch.size, nodeClaims: plan.nodeClaims.length, unschedulable: plan.unschedulable.length, costPerHour: plan.costPerHour }, 'planned batch');
+    this.log.info({ pods: batch.size, nodes: objects.nodes.length, claims: result.claims.length, inFlight: result.inFlight, nodeClaims: plan.nodeClaims.length, unschedulable: plan.unschedulable.length, costPerHour: plan.costPerHour }, 'planned batch');
     for (const u of plan.unschedulable) {
       this.metrics.decisions.inc({ decision: 'no_capacity' });
       const pod = podsByKey.get(u.pod);

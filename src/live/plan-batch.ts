@@ -50,7 +50,7 @@ export interface BatchInput {
   readonly seed?: number;
 }
 
-export type BatchResult = { readonly ok: true; readonly plan: ProvisionPlan; readonly claims: Claim[] } | { readonly ok: false; readonly errors: string[] };
+export type BatchResult = { readonly ok: true; readonly plan: ProvisionPlan; readonly claims: Claim[]; readonly inFlight: string[] } | { readonly ok: false; readonly errors: string[] };
 
 function withoutManagedFields(o: KubeObject): KubeObject {
   if (!o.metadata) return o;
@@ -115,5 +115,5 @@ export function planBatch(input: BatchInput): BatchResult {
     config: input.config ?? {},
     ...(input.seed === undefined ? {} : { seed: input.seed }),
   });
-  return { ok: true, plan, claims };
+  return { ok: true, plan, claims, inFlight: inflight.map((n) => n.name) };
 }
