@@ -81,6 +81,12 @@ test('a launched node not Ready yet is planned without its not-ready taint: no s
   const p = plan({ nodePools: pools, nodes: [tainted], nodeClaims: claims, pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']);
   assert.deepEqual(p.nodeClaims, []);
   assert.deepEqual(p.placements, [{ pod: 'default/web-1', node: 'default-abcde' }]);
+  // Ready already (the taint is about to be lifted): planned without it too.
+  const readyTainted = { ...tainted, status: { ...(tainted.status as object), conditions: [{ type: 'Ready', status: 'True' }] } };
+  assert.deepEqual(plan({ nodePools: pools, nodes: [readyTainted], nodeClaims: claims, pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']).nodeClaims, []);
+  // A launched node that went NotReady keeps the taint: its pods need another node.
+  const broken = { ...tainted, status: { ...(tainted.status as object), conditions: [{ type: 'Ready', status: 'False' }] } };
+  assert.equal(plan({ nodePools: pools, nodes: [broken], nodeClaims: claims, pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']).nodeClaims.length, 1);
   // A node berth did not launch keeps its taint.
   const other = { ...tainted, metadata: { ...tainted.metadata, name: 'static', labels: { 'kubernetes.io/hostname': 'static' } } };
   assert.equal(plan({ nodePools: pools, nodes: [other], pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']).nodeClaims.length, 1);

@@ -64,15 +64,18 @@ interface NodeFields {
 }
 
 /**
- * A node berth launched that is not Ready yet is planned as it will be once
- * initialized: without the not-ready taint the node lifecycle controller puts on
- * every new node (as the simulator's planning view does), or pods waiting for it
- * would look unplaceable and trigger a second launch.
+ * A node berth launched is planned as it will be once initialized: without the
+ * not-ready taint the node lifecycle controller puts on every new node (as the
+ * simulator's planning view does), while it has no Ready condition yet or is
+ * already Ready (the controller lifts the taint on its next pass). Otherwise pods
+ * waiting for it look unplaceable and trigger a second launch. A node that reports
+ * Ready=False or Unknown keeps the taint.
  */
 export function planningNode(node: KubeObject): KubeObject {
   const n = node as NodeFields;
-  const ready = (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-  if (ready || nodeClaimOf(node) === '' || !n.spec?.taints?.some((t) => t.key === TAINT_NOT_READY)) return node;
+  const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  const initializing = ready === undefined || ready.status === 'True';
+  if (!initializing || nodeClaimOf(node) === '' || !n.spec?.taints?.some((t) => t.key === TAINT_NOT_READY)) return node;
   return { ...node, spec: { ...n.spec, taints: n.spec.taints.filter((t) => t.key !== TAINT_NOT_READY) } };
 }
 

@@ -34,6 +34,18 @@ async function allRunning(ns: string, app: string, n: number) {
 
 const timings: Record<string, number> = {};
 
+/** Runs `body` in a fresh namespace with the given NodePools, then removes everything it made. */
+async function scenario(ns: string, pools: Parameters<typeof nodePool>[], body: () => Promise<void>): Promise<void> {
+  try {
+    await namespace(ns);
+    for (const args of pools) await apply(nodePool(...args));
+    await body();
+  } finally {
+    await stopAll();
+    await cleanUp(ns);
+  }
+}
+
 before(async () => {
   cluster('up');
   await installBerth();
@@ -46,9 +58,7 @@ after(async () => {
 
 test('the apiserver incident live: 1 replica with hostname anti-affinity scaled to 3 → exactly 2 more nodes, 3 pods on 3 nodes', async () => {
   const ns = 'e2e-incident';
-  try {
-    await namespace(ns);
-    await apply(nodePool('default', { zones: ['us-west-2a'] }));
+  await scenario(ns, [['default', { zones: ['us-west-2a'] }]], async () => {
     await controller();
     await apply(deployment(ns, 'apiserver', 1, ANTI_AFFINITY));
     await allRunning(ns, 'apiserver', 1);
@@ -61,17 +71,12 @@ test('the apiserver incident live: 1 replica with hostname anti-affinity scaled 
     await sleep(3_000); // a late duplicate launch would show up here
     assert.equal((await kwokNodes()).length, 3, 'exactly 2 nodes launched for the scale-up');
     assert.equal((await nodeClaims()).length, 3);
-  } finally {
-    await stopAll();
-    await cleanUp(ns);
-  }
+  });
 });
 
 test('zone spread over 3 zones: one node and one pod per zone', async () => {
   const ns = 'e2e-spread';
-  try {
-    await namespace(ns);
-    await apply(nodePool('zonal', { zones: ['us-west-2a', 'us-west-2b', 'us-west-2c'] }));
+  await scenario(ns, [['zonal', { zones: ['us-west-2a', 'us-west-2b', 'us-west-2c'] }]], async () => {
     await controller();
     const t0 = Date.now();
     await apply(deployment(ns, 'web', 3, {
@@ -83,17 +88,12 @@ test('zone spread over 3 zones: one node and one pod per zone', async () => {
     const zoneOf = new Map(nodes.map((n) => [n.metadata!.name!, n.metadata!.labels!['topology.kubernetes.io/zone']!]));
     assert.deepEqual(ps.map((p) => zoneOf.get(p.node)).sort(), ['us-west-2a', 'us-west-2b', 'us-west-2c']);
     assert.equal(nodes.length, 3);
-  } finally {
-    await stopAll();
-    await cleanUp(ns);
-  }
+  });
 });
 
 test('a pod no NodePool can take: no launch, and an Event that says why', async () => {
   const ns = 'e2e-nofit';
-  try {
-    await namespace(ns);
-    await apply(nodePool('amd64-only', { arch: 'amd64' }));
+  await scenario(ns, [['amd64-only', { arch: 'amd64' }]], async () => {
     await controller();
     await apply({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'arm', namespace: ns }, spec: { nodeSelector: { 'kubernetes.io/arch': 'arm64' }, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10' }] } });
     const event = await waitFor('a FailedProvisioning event', async () => {
@@ -103,17 +103,12 @@ test('a pod no NodePool can take: no launch, and an Event that says why', async 
     assert.match((event as { message?: string }).message ?? '', /nodepool "amd64-only"/);
     assert.equal((await nodeClaims()).length, 0);
     assert.equal((await kwokNodes()).length, 0);
-  } finally {
-    await stopAll();
-    await cleanUp(ns);
-  }
+  });
 });
 
 test('controller restart mid-provisioning: the claims in flight are launched, none twice', async () => {
   const ns = 'e2e-restart';
-  try {
-    await namespace(ns);
-    await apply(nodePool('default'));
+  await scenario(ns, [['default']], async () => {
     const first = await controller(['--launch-delay', '6s']);
     await apply(deployment(ns, 'apiserver', 3, ANTI_AFFINITY));
     await waitFor('3 NodeClaims', async () => (await nodeClaims()).length === 3);
@@ -125,17 +120,12 @@ test('controller restart mid-provisioning: the claims in flight are launched, no
     await sleep(3_000);
     assert.equal((await nodeClaims()).length, 3, 'no duplicate claims');
     assert.equal((await kwokNodes()).length, 3, 'no duplicate nodes');
-  } finally {
-    await stopAll();
-    await cleanUp(ns);
-  }
+  });
 });
 
 test('API server restart: the controller recovers and provisions again', async () => {
   const ns = 'e2e-apiserver';
-  try {
-    await namespace(ns);
-    await apply(nodePool('default'));
+  await scenario(ns, [['default']], async () => {
     const c = await controller();
     await apply(deployment(ns, 'web', 1));
     await allRunning(ns, 'web', 1);
@@ -146,17 +136,12 @@ test('API server restart: the controller recovers and provisions again', async (
     await allRunning(ns, 'web', 6);
     assert.ok(c.child.exitCode === null, 'the same controller process recovered');
     assert.ok(controllerLog(c).some((l) => l.msg === 'list/watch failed; retrying' || l.msg === 'leader election'), 'it saw the outage');
-  } finally {
-    await stopAll();
-    await cleanUp(ns);
-  }
+  });
 });
 
 test('leader failover: two replicas, one acts; when the leader dies the standby takes over', async () => {
   const ns = 'e2e-leader';
-  try {
-    await namespace(ns);
-    await apply(nodePool('default'));
+  await scenario(ns, [['default']], async () => {
     const a = await controller([], 'replica-a');
     await waitFor('replica-a leads', async () => (await leaseHolder()) === 'replica-a');
     const b = await controller([], 'replica-b');
@@ -170,10 +155,7 @@ test('leader failover: two replicas, one acts; when the leader dies the standby 
     await scale(ns, 'web', 6);
     await allRunning(ns, 'web', 6);
     assert.ok(controllerLog(b).some((l) => l.msg === 'created NodeClaim'), 'the new leader provisions');
-  } finally {
-    await stopAll();
-    await cleanUp(ns);
-  }
+  });
 });
 
 test('garbage collection: a claim whose node never registers, and a node whose claim is gone', async () => {
