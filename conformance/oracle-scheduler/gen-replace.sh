@@ -2,8 +2,10 @@
 # Regenerates the replace block of go.mod: every k8s.io/* module that
 # k8s.io/kubernetes@$K8S_VERSION requires at v0.0.0 (its staging repos) is
 # pinned to the matching published staging tag v0.$MINOR.$PATCH.
+# Usage: gen-replace.sh [module-dir]   (default: this oracle's directory;
+# test/cluster/ reuses it for the apiserver/scheduler/etcd build module).
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "${1:-$(dirname "$0")}"
 K8S_VERSION="${K8S_VERSION:-v1.37.2}"
 STAGING_VERSION="v0.${K8S_VERSION#v1.}"
 modfile="$(go env GOMODCACHE)/k8s.io/kubernetes@${K8S_VERSION}/go.mod"

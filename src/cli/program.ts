@@ -5,6 +5,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { registerCheck } from './check.js';
+import { registerController } from './controller.js';
 import { registerExplain } from './explain.js';
 import { registerProvision } from './provision.js';
 import { registerSchedule } from './schedule.js';
@@ -24,6 +25,7 @@ function buildProgram(): Command {
   registerSimulate(program);
   registerCheck(program);
   registerServe(program);
+  registerController(program);
   return program;
 }
 

@@ -12,6 +12,7 @@ import type { NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
+import { BatchWindow, DEFAULT_BATCH_IDLE_MS, DEFAULT_BATCH_MAX_MS } from '../provisioner/batch-window.js';
 import { launchedNode } from '../provisioner/launched-node.js';
 import { planProvisioning } from '../provisioner/plan.js';
 import type { SimCloud } from './cloud.js';
@@ -29,15 +30,11 @@ export interface ProvisionerOptions {
   readonly enabled?: boolean;
 }
 
-export const DEFAULT_BATCH_IDLE_MS = 1_000;
-export const DEFAULT_BATCH_MAX_MS = 10_000;
-
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 export class ProvisionerLoop {
   enabled: boolean;
-  private batchStart = -1;
-  private lastPod = -1;
+  private readonly batch: BatchWindow;
   private armedAt = -1;
   /** Keys of pods that failed scheduling since the last plan. */
   private readonly provisionable = new Set<string>();
@@ -54,6 +51,7 @@ export class ProvisionerLoop {
   ) {
     this.enabled = opts.enabled ?? true;
     this.pools = opts.pools;
+    this.batch = new BatchWindow(opts.batchIdleMs ?? DEFAULT_BATCH_IDLE_MS, opts.batchMaxMs ?? DEFAULT_BATCH_MAX_MS);
     schedulerLoop.onUnschedulable((pod) => this.podUnschedulable(pod));
     world.onChange((c) => {
       if (c.kind === 'nodeAdded') this.inFlight.delete(c.node.name);
@@ -72,25 +70,18 @@ export class ProvisionerLoop {
   }
 
   private touchBatch(): void {
-    const now = this.world.engine.now;
-    if (this.batchStart < 0) this.batchStart = now;
-    this.lastPod = now;
+    this.batch.touch(this.world.engine.now);
     this.arm();
   }
 
-  private closesAt(): number {
-    return Math.min(this.lastPod + (this.opts.batchIdleMs ?? DEFAULT_BATCH_IDLE_MS), this.batchStart + (this.opts.batchMaxMs ?? DEFAULT_BATCH_MAX_MS));
-  }
-
   private arm(): void {
-    const at = this.closesAt();
+    const at = this.batch.closesAt();
     if (this.armedAt >= 0 && this.armedAt <= at) return;
     this.armedAt = at;
     this.world.engine.at(at, 'provisioner-batch', () => {
       if (this.armedAt !== at) return;
       this.armedAt = -1;
-      if (this.world.engine.now < this.closesAt()) return this.arm();
-      this.batchStart = -1;
+      if (!this.batch.closeIfDue(this.world.engine.now)) return this.arm();
       if (this.enabled) this.provision();
     });
   }

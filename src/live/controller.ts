@@ -1,0 +1,286 @@
+// The live provisioner: informers keep a cache of the cluster; pods kube-scheduler
+// marks Unschedulable open a batch (provisioner/batch-window.ts); when the batch
+// closes, the leader plans it (plan-batch.ts: the same planner the simulator uses)
+// and creates a NodeClaim per planned node, then launches it through the cloud
+// provider. A periodic pass launches claims that have no node yet (after a restart
+// too), deletes claims whose node never registered and instances whose claim is
+// gone. Only the leader acts; standbys keep their caches warm.
+
+import type { Logger } from 'pino';
+import { BatchWindow } from '../provisioner/batch-window.js';
+import { claimObject, gcDecisions, NODECLAIM_API_VERSION, NODECLAIM_KIND, readClaim, type Claim } from './claims.js';
+import type { CloudProvider } from './cloud-provider.js';
+import { errorText, type Informer, type Kube, type Resource } from './kube.js';
+import type { Metrics } from './metrics.js';
+import { isProvisionable, objectKey, type KubeObject } from './objects.js';
+import { liveNodePools, planBatch, type LiveObjects } from './plan-batch.js';
+
+export interface ControllerOptions {
+  readonly batchIdleMs: number;
+  readonly batchMaxMs: number;
+  /** A claim whose node has not registered after this long is deleted. */
+  readonly registrationTtlMs: number;
+  /** A node whose claim is missing for this long is deleted. */
+  readonly orphanGraceMs: number;
+  /** How often claims and instances are reconciled and pending pods looked at again. */
+  readonly resyncMs: number;
+  /** reportingInstance of the Events the controller writes. */
+  readonly identity: string;
+}
+
+const RESOURCES: Record<keyof LiveObjects, Resource> = {
+  pods: { apiVersion: 'v1', kind: 'Pod', path: '/api/v1/pods' },
+  nodes: { apiVersion: 'v1', kind: 'Node', path: '/api/v1/nodes' },
+  namespaces: { apiVersion: 'v1', kind: 'Namespace', path: '/api/v1/namespaces' },
+  nodePools: { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', path: '/apis/karpenter.sh/v1/nodepools' },
+  nodeClaims: { apiVersion: NODECLAIM_API_VERSION, kind: NODECLAIM_KIND, path: '/apis/berth.dev/v1alpha1/nodeclaims' },
+  pdbs: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', path: '/apis/policy/v1/poddisruptionbudgets' },
+  services: { apiVersion: 'v1', kind: 'Service', path: '/api/v1/services' },
+  replicaSets: { apiVersion: 'apps/v1', kind: 'ReplicaSet', path: '/apis/apps/v1/replicasets' },
+  statefulSets: { apiVersion: 'apps/v1', kind: 'StatefulSet', path: '/apis/apps/v1/statefulsets' },
+  daemonSets: { apiVersion: 'apps/v1', kind: 'DaemonSet', path: '/apis/apps/v1/daemonsets' },
+};
+
+/** Claims created but not seen by the informer yet are kept this long, so the next plan counts them. */
+const CREATED_CLAIM_MEMORY_MS = 60_000;
+
+export class Controller {
+  private readonly informers = new Map<keyof LiveObjects, Informer>();
+  private readonly batch: BatchWindow;
+  private readonly pending = new Set<string>();
+  private batchTimer: NodeJS.Timeout | undefined;
+  private resyncTimer: NodeJS.Timeout | undefined;
+  private leading = false;
+  private running: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private seed = 0;
+  /** Claims this process created, until its informer has them. */
+  private readonly created = new Map<string, { object: KubeObject; at: number }>();
+  /** Claims being launched now, so two passes do not launch one twice at once. */
+  private readonly launching = new Set<string>();
+  /** pod uid → the last explanation sent as an Event, to send each once. */
+  private readonly explained = new Map<string, string>();
+
+  constructor(
+    private readonly kube: Kube,
+    private readonly cloud: CloudProvider,
+    private readonly opts: ControllerOptions,
+    private readonly log: Logger,
+    private readonly metrics: Metrics,
+  ) {
+    this.batch = new BatchWindow(opts.batchIdleMs, opts.batchMaxMs);
+  }
+
+  start(): void {
+    for (const [group, resource] of Object.entries(RESOURCES) as [keyof LiveObjects, Resource][]) {
+      const informer = this.kube.informer(
+        resource,
+        (o, verb) => {
+          if (group === 'pods') this.podChanged(o, verb);
+          if (group === 'nodeClaims' && verb !== 'delete' && o.metadata?.name) this.created.delete(o.metadata.name);
+        },
+        (e, retryInMs) => this.log.warn({ resource: resource.path, retryInMs, err: errorText(e) }, 'list/watch failed; retrying'),
+      );
+      this.informers.set(group, informer);
+    }
+    this.resyncTimer = setInterval(() => this.resync(), this.opts.resyncMs);
+  }
+
+  get synced(): boolean {
+    return [...this.informers.values()].every((i) => i.synced);
+  }
+
+  setLeading(leading: boolean): void {
+    this.leading = leading;
+    this.metrics.leader.set(leading ? 1 : 0);
+    this.log.info({ leading }, leading ? 'became leader' : 'not leader');
+    if (leading) this.resync();
+  }
+
+  private podChanged(pod: KubeObject, verb: 'add' | 'update' | 'delete'): void {
+    const key = objectKey(pod);
+    if (verb !== 'delete' && isProvisionable(pod)) {
+      if (!this.pending.has(key)) {
+        this.pending.add(key);
+        this.touch();
+      }
+    } else {
+      this.pending.delete(key);
+      if (verb === 'delete' && pod.metadata?.uid) this.explained.delete(pod.metadata.uid);
+    }
+    this.metrics.podsPending.set(this.pending.size);
+  }
+
+  private touch(): void {
+    this.batch.touch(Date.now());
+    this.arm();
+  }
+
+  private arm(): void {
+    clearTimeout(this.batchTimer);
+    this.batchTimer = setTimeout(() => {
+      if (this.batch.closeIfDue(Date.now())) this.enqueue(() => this.provision());
+      else if (this.batch.isOpen) this.arm();
+    }, Math.max(0, this.batch.closesAt() - Date.now()));
+  }
+
+  /** Passes run one at a time: a plan must see the claims of the plan before it. */
+  private enqueue(work: () => Promise<void>): void {
+    this.running = this.running.then(work).catch((e: unknown) => this.log.error({ err: errorText(e) }, 'reconcile failed'));
+  }
+
+  private resync(): void {
+    if (!this.leading || this.stopping) return;
+    // Pods still waiting (their claim failed or was collected) are planned again;
+    // claims in flight count as capacity, so this launches nothing twice.
+    if (this.pending.size > 0 && !this.batch.isOpen) this.touch();
+    this.enqueue(() => this.reconcileClaims());
+  }
+
+  objects(): LiveObjects {
+    const list = (g: keyof LiveObjects) => this.informers.get(g)?.list() ?? [];
+    const now = Date.now();
+    const claims = [...list('nodeClaims')];
+    const names = new Set(claims.map((c) => c.metadata?.name));
+    for (const [name, c] of this.created) {
+      if (now - c.at > CREATED_CLAIM_MEMORY_MS) this.created.delete(name);
+      else if (!names.has(name)) claims.push(c.object);
+    }
+    return {
+      pods: list('pods'), nodes: list('nodes'), namespaces: list('namespaces'), nodePools: list('nodePools'), nodeClaims: claims,
+      pdbs: list('pdbs'), services: list('services'), replicaSets: list('replicaSets'), statefulSets: list('statefulSets'), daemonSets: list('daemonSets'),
+    };
+  }
+
+  private async provision(): Promise<void> {
+    if (!this.leading || this.stopping || !this.synced) {
+      if (this.pending.size > 0 && !this.stopping) this.touch();
+      return;
+    }
+    const objects = this.objects();
+    const podsByKey = new Map(objects.pods.map((p) => [objectKey(p), p]));
+    const batch = new Set([...this.pending].filter((k) => podsByKey.has(k)));
+    if (batch.size === 0) return;
+    const started = performance.now();
+    const result = planBatch({ objects, batch, instanceTypes: this.cloud.getInstanceTypes(), seed: this.seed++ });
+    this.metrics.simulationSeconds.observe((performance.now() - started) / 1000);
+    if (!result.ok) {
+      this.log.error({ errors: result.errors.slice(0, 20) }, 'cluster objects berth cannot load; no provisioning this round');
+      return;
+    }
+    const { plan } = result;
+    this.log.info({ pods: batch.size, nodes: objects.nodes.length, claims: result.claims.length, inFlight: result.inFlight, nodeClaims: plan.nodeClaims.length, unschedulable: plan.unschedulable.length, costPerHour: plan.costPerHour }, 'planned batch');
+    for (const u of plan.unschedulable) {
+      this.metrics.decisions.inc({ decision: 'no_capacity' });
+      const pod = podsByKey.get(u.pod);
+      if (pod) await this.explain(pod, 'FailedProvisioning', u.message, 'Warning');
+    }
+    for (const planned of plan.nodeClaims) {
+      let claimObj: KubeObject;
+      try {
+        claimObj = await this.kube.create(claimObject(planned));
+      } catch (e) {
+        this.log.error({ nodePool: planned.nodePool, err: errorText(e) }, 'creating NodeClaim failed');
+        continue;
+      }
+      const claim = readClaim(claimObj)!;
+      this.created.set(claim.name, { object: claimObj, at: Date.now() });
+      this.metrics.claimsLaunched.inc({ nodepool: claim.nodePool });
+      this.log.info({ nodeClaim: claim.name, nodePool: claim.nodePool, instanceType: claim.instanceType, zone: claim.zone, pods: planned.pods }, 'created NodeClaim');
+      for (const key of planned.pods) {
+        this.metrics.decisions.inc({ decision: 'launch' });
+        const pod = podsByKey.get(key);
+        if (pod) await this.explain(pod, 'Nominated', `Pod should schedule on: nodeclaim/${claim.name}`, 'Normal');
+      }
+      // Launches run beside the passes: instances take their time to boot, and the
+      // claim already counts as capacity for the next plan.
+      void this.launch(claim, objects);
+    }
+  }
+
+  /** Launches a claim in the cloud; failures are retried by the next reconcile pass. */
+  private async launch(claim: Claim, objects: LiveObjects): Promise<void> {
+    if (this.launching.has(claim.name)) return;
+    const pool = liveNodePools(objects).find((p) => p.name === claim.nodePool);
+    const instanceType = this.cloud.getInstanceTypes().find((t) => t.name === claim.instanceType);
+    if (!pool || !instanceType) {
+      this.log.warn({ nodeClaim: claim.name, nodePool: claim.nodePool, instanceType: claim.instanceType }, 'cannot launch NodeClaim: its NodePool or instance type is unknown');
+      return;
+    }
+    this.launching.add(claim.name);
+    try {
+      await this.cloud.create({ claim, pool, instanceType });
+      this.log.info({ nodeClaim: claim.name, provider: this.cloud.name }, 'launched');
+    } catch (e) {
+      this.log.error({ nodeClaim: claim.name, err: errorText(e) }, 'launch failed');
+    } finally {
+      this.launching.delete(claim.name);
+    }
+  }
+
+  private async reconcileClaims(): Promise<void> {
+    if (!this.leading || this.stopping || !this.synced) return;
+    const objects = this.objects();
+    const claims = objects.nodeClaims.flatMap((o) => readClaim(o) ?? []);
+    const instances = await this.cloud.list();
+    const decisions = gcDecisions({
+      now: Date.now(),
+      claims,
+      nodes: instances.map((i) => ({ name: i.nodeName, claim: i.claim, created: i.created })),
+      registrationTtlMs: this.opts.registrationTtlMs,
+      orphanGraceMs: this.opts.orphanGraceMs,
+    });
+    for (const name of decisions.launch) {
+      const claim = claims.find((c) => c.name === name)!;
+      void this.launch(claim, objects);
+    }
+    for (const d of decisions.deleteClaims) {
+      this.log.warn({ nodeClaim: d.name, reason: d.reason }, 'deleting NodeClaim');
+      for (const i of instances.filter((x) => x.claim === d.name)) await this.cloud.delete(i);
+      await this.kube.delete(NODECLAIM_API_VERSION, NODECLAIM_KIND, d.name);
+      this.created.delete(d.name);
+      this.metrics.claimsDeleted.inc({ reason: 'registration_timeout' });
+    }
+    for (const d of decisions.deleteNodes) {
+      this.log.warn({ node: d.name, reason: d.reason }, 'deleting orphaned instance');
+      await this.cloud.delete({ nodeName: d.name });
+      this.metrics.nodesDeleted.inc();
+    }
+  }
+
+  /** An Event on the pod, once per distinct message. */
+  private async explain(pod: KubeObject, reason: string, message: string, type: 'Normal' | 'Warning'): Promise<void> {
+    const uid = pod.metadata?.uid ?? objectKey(pod);
+    if (this.explained.get(uid) === message) return;
+    this.explained.set(uid, message);
+    const now = new Date().toISOString();
+    try {
+      await this.kube.create({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { generateName: `${pod.metadata?.name ?? 'pod'}.`, namespace: pod.metadata?.namespace ?? 'default' },
+        involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name, namespace: pod.metadata?.namespace, uid: pod.metadata?.uid },
+        reason,
+        message,
+        type,
+        source: { component: 'berth' },
+        reportingComponent: 'berth',
+        reportingInstance: this.opts.identity,
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+      } as KubeObject);
+    } catch (e) {
+      this.log.warn({ pod: objectKey(pod), err: errorText(e) }, 'writing Event failed');
+    }
+  }
+
+  /** Stops taking work, waits for the pass under way, stops the informers. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.batchTimer);
+    clearInterval(this.resyncTimer);
+    await this.running;
+    await Promise.all([...this.informers.values()].map((i) => i.stop()));
+  }
+}

@@ -1,0 +1,130 @@
+// The controller's only door to the API server (@kubernetes/client-node):
+// informers that list+watch with resourceVersion (client-node's ListWatch relists
+// on 410 Gone) and start again with exponential backoff on any other error, and
+// generic create/read/replace/delete of plain JSON objects.
+
+import { KubeConfig, KubernetesObjectApi, ListWatch, Watch, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from './objects.js';
+
+export interface Resource {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Collection path for watches, e.g. /api/v1/pods or /apis/karpenter.sh/v1/nodepools. */
+  readonly path: string;
+}
+
+export const BACKOFF_START_MS = 500;
+export const BACKOFF_MAX_MS = 30_000;
+
+/** The next retry delay: doubled, capped. */
+export function nextBackoff(previousMs: number): number {
+  return previousMs <= 0 ? BACKOFF_START_MS : Math.min(previousMs * 2, BACKOFF_MAX_MS);
+}
+
+/** The HTTP status of a failed API call, if it has one. */
+export function statusCode(e: unknown): number | undefined {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const o = e as { code?: unknown; statusCode?: unknown };
+  if (typeof o.code === 'number') return o.code;
+  if (typeof o.statusCode === 'number') return o.statusCode;
+  return undefined;
+}
+
+export function errorText(e: unknown): string {
+  const code = statusCode(e);
+  const msg = e instanceof Error ? e.message.split('\n')[0]! : String(e);
+  return code === undefined ? msg : `${code}: ${msg.slice(0, 300)}`;
+}
+
+export interface Informer {
+  readonly resource: Resource;
+  list(): readonly KubeObject[];
+  readonly synced: boolean;
+  stop(): Promise<void>;
+}
+
+export class Kube {
+  readonly api: KubernetesObjectApi;
+
+  constructor(readonly config: KubeConfig) {
+    this.api = KubernetesObjectApi.makeApiClient(config);
+  }
+
+  static fromFile(path: string | undefined): Kube {
+    const kc = new KubeConfig();
+    if (path) kc.loadFromFile(path);
+    else kc.loadFromDefault();
+    return new Kube(kc);
+  }
+
+  /**
+   * A started informer: `onChange` runs on every add, update and delete. A list or
+   * watch that fails (API server down, CRD not installed yet) is retried with backoff;
+   * `onError` hears about each failure.
+   */
+  informer(resource: Resource, onChange: (o: KubeObject, verb: 'add' | 'update' | 'delete') => void, onError: (e: unknown, retryInMs: number) => void): Informer {
+    const listFn = () => this.api.list(resource.apiVersion, resource.kind);
+    const lw = new ListWatch<KubernetesObject>(resource.path, new Watch(this.config), listFn, false);
+    let synced = false;
+    let stopped = false;
+    let backoff = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const start = async (): Promise<void> => {
+      try {
+        await lw.start();
+        synced = true;
+        backoff = 0;
+      } catch (e) {
+        retry(e);
+      }
+    };
+    const retry = (e: unknown): void => {
+      if (stopped) return;
+      backoff = nextBackoff(backoff);
+      onError(e, backoff);
+      clearTimeout(timer);
+      timer = setTimeout(() => void start(), backoff);
+    };
+    for (const verb of ['add', 'update', 'delete'] as const) lw.on(verb, (o) => onChange(o as KubeObject, verb));
+    lw.on('error', (e) => retry(e));
+    void start();
+    return {
+      resource,
+      list: () => lw.list() as readonly KubeObject[],
+      get synced() {
+        return synced;
+      },
+      stop: async () => {
+        stopped = true;
+        clearTimeout(timer);
+        await lw.stop();
+      },
+    };
+  }
+
+  async create<T extends KubeObject>(o: T): Promise<T> {
+    return (await this.api.create(o as KubernetesObject)) as T;
+  }
+
+  async read(apiVersion: string, kind: string, name: string, namespace?: string): Promise<KubeObject | undefined> {
+    try {
+      return (await this.api.read({ apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}) } })) as KubeObject;
+    } catch (e) {
+      if (statusCode(e) === 404) return undefined;
+      throw e;
+    }
+  }
+
+  async replace<T extends KubeObject>(o: T): Promise<T> {
+    return (await this.api.replace(o as KubernetesObject)) as T;
+  }
+
+  /** Deletes; an object already gone is not an error. */
+  async delete(apiVersion: string, kind: string, name: string, namespace?: string): Promise<void> {
+    try {
+      await this.api.delete({ apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}) } });
+    } catch (e) {
+      if (statusCode(e) !== 404) throw e;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+// One provisioning decision from the informers' caches, pure: the cached API
+// objects go through io/'s loader (the same validation and compilation as
+// manifests from files), in-flight claims join as the nodes they will become,
+// and the provisioner plans for the batch's pods exactly as the simulator's
+// provisioning loop does: bound pods and the batch's pods only, so a pod that
+// fits on a claim still launching triggers no second launch.
+
+import { buildClusterState } from '../cluster/state.js';
+import { formatDiagnostic, loadSources, type LoadedInput } from '../io/load.js';
+import type { NodePool } from '../model/nodepool.js';
+import type { InstanceType } from '../provisioner/catalog/types.js';
+import { planProvisioning, type ProvisionPlan } from '../provisioner/plan.js';
+import type { SchedulerConfig } from '../scheduler/profile.js';
+import { TAINT_NOT_READY } from '../sim/admission.js';
+import { inFlightNodes, nodeClaimOf, readClaim, type Claim } from './claims.js';
+import { isBound, isFinished, objectKey, type KubeObject } from './objects.js';
+
+/** Cached objects by resource; list items carry no kind, so each group names its own. */
+export interface LiveObjects {
+  readonly pods: readonly KubeObject[];
+  readonly nodes: readonly KubeObject[];
+  readonly namespaces: readonly KubeObject[];
+  readonly nodePools: readonly KubeObject[];
+  readonly nodeClaims: readonly KubeObject[];
+  readonly pdbs: readonly KubeObject[];
+  readonly services: readonly KubeObject[];
+  readonly replicaSets: readonly KubeObject[];
+  readonly statefulSets: readonly KubeObject[];
+  readonly daemonSets: readonly KubeObject[];
+}
+
+const KINDS: readonly [keyof LiveObjects, string, string][] = [
+  ['nodes', 'v1', 'Node'],
+  ['namespaces', 'v1', 'Namespace'],
+  ['pods', 'v1', 'Pod'],
+  ['nodePools', 'karpenter.sh/v1', 'NodePool'],
+  ['pdbs', 'policy/v1', 'PodDisruptionBudget'],
+  ['services', 'v1', 'Service'],
+  ['replicaSets', 'apps/v1', 'ReplicaSet'],
+  ['statefulSets', 'apps/v1', 'StatefulSet'],
+  ['daemonSets', 'apps/v1', 'DaemonSet'],
+];
+
+export interface BatchInput {
+  readonly objects: LiveObjects;
+  /** Keys (namespace/name) of the pods kube-scheduler found unschedulable in this batch. */
+  readonly batch: ReadonlySet<string>;
+  readonly instanceTypes: readonly InstanceType[];
+  readonly config?: SchedulerConfig;
+  readonly seed?: number;
+}
+
+export type BatchResult = { readonly ok: true; readonly plan: ProvisionPlan; readonly claims: Claim[]; readonly inFlight: string[] } | { readonly ok: false; readonly errors: string[] };
+
+function withoutManagedFields(o: KubeObject): KubeObject {
+  if (!o.metadata) return o;
+  const { managedFields: _dropped, ...metadata } = o.metadata as KubeObject['metadata'] & { managedFields?: unknown };
+  return { ...o, metadata };
+}
+
+interface NodeFields {
+  readonly spec?: { readonly taints?: readonly { readonly key?: string }[] };
+  readonly status?: { readonly conditions?: readonly { readonly type?: string; readonly status?: string }[] };
+}
+
+/**
+ * A node berth launched is planned as it will be once initialized: without the
+ * not-ready taint the node lifecycle controller puts on every new node (as the
+ * simulator's planning view does), while it has no Ready condition yet or is
+ * already Ready (the controller lifts the taint on its next pass). Otherwise pods
+ * waiting for it look unplaceable and trigger a second launch. A node that reports
+ * Ready=False or Unknown keeps the taint.
+ */
+export function planningNode(node: KubeObject): KubeObject {
+  const n = node as NodeFields;
+  const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  const initializing = ready === undefined || ready.status === 'True';
+  if (!initializing || nodeClaimOf(node) === '' || !n.spec?.taints?.some((t) => t.key === TAINT_NOT_READY)) return node;
+  return { ...node, spec: { ...n.spec, taints: n.spec.taints.filter((t) => t.key !== TAINT_NOT_READY) } };
+}
+
+/** The objects as one v1 List text, pods limited to bound ones and the batch's. */
+export function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): { name: string; text: string } {
+  const items: unknown[] = [];
+  for (const [group, apiVersion, kind] of KINDS) {
+    for (const o of objects[group]) {
+      if (group === 'pods' && (isFinished(o) || !(isBound(o) || batch.has(objectKey(o))))) continue;
+      items.push({ ...withoutManagedFields(group === 'nodes' ? planningNode(o) : o), apiVersion, kind });
+    }
+  }
+  return { name: '<api-server>', text: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) };
+}
+
+/** The NodePools alone (to launch a claim); those that fail validation are left out. */
+export function liveNodePools(objects: Pick<LiveObjects, 'nodePools'>): NodePool[] {
+  const empty = { pods: [], nodes: [], namespaces: [], nodeClaims: [], pdbs: [], services: [], replicaSets: [], statefulSets: [], daemonSets: [] };
+  const loaded = loadSources([liveSource({ ...empty, nodePools: objects.nodePools }, new Set())]);
+  return loaded.ok ? loaded.input.nodePools : [];
+}
+
+export function planBatch(input: BatchInput): BatchResult {
+  const source = liveSource(input.objects, input.batch);
+  const loaded = loadSources([source]);
+  if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatDiagnostic) };
+  const live: LoadedInput = loaded.input;
+  const claims = input.objects.nodeClaims.flatMap((o) => readClaim(o) ?? []);
+  const registered = new Set(input.objects.nodes.map(nodeClaimOf).filter((c) => c !== ''));
+  const inflight = inFlightNodes(claims, registered, live.nodePools, input.instanceTypes);
+  // The loader also expands workloads that have no pods yet; only real pods count.
+  const podKeys = new Set(input.objects.pods.map(objectKey));
+  const cluster = buildClusterState({ ...live, nodes: [...live.nodes, ...inflight], pods: live.pods.filter((p) => podKeys.has(p.key)) });
+  const plan = planProvisioning({
+    cluster,
+    // Static NodePools keep a fixed node count and never provision for pending pods.
+    pools: live.nodePools.filter((np) => np.replicas === null),
+    instanceTypes: input.instanceTypes,
+    daemonSetPods: live.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
+    config: input.config ?? {},
+    ...(input.seed === undefined ? {} : { seed: input.seed }),
+  });
+  return { ok: true, plan, claims, inFlight: inflight.map((n) => n.name) };
+}

@@ -1,0 +1,210 @@
+// The e2e harness: the test cluster (test/cluster/cluster.sh), an admin client,
+// berth controller processes run with the least-privilege identity of
+// deploy/rbac.yaml, and polling helpers. Tests run one at a time (one cluster).
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import https from 'node:https';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import { Kube, statusCode } from '../../src/live/kube.js';
+import type { KubeObject } from '../../src/live/objects.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLUSTER = join(ROOT, 'test', 'cluster');
+export const RUN = join(CLUSTER, '.run');
+export const LOGS = join(RUN, 'e2e-logs');
+
+export function cluster(...args: string[]): void {
+  const r = spawnSync(join(CLUSTER, 'cluster.sh'), args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`cluster.sh ${args.join(' ')} failed (${r.status})`);
+}
+
+let admin: Kube | undefined;
+export function kube(): Kube {
+  admin ??= Kube.fromFile(join(RUN, 'kubeconfig'));
+  return admin;
+}
+
+export function manifests(file: string): KubeObject[] {
+  return parseAllDocuments(readFileSync(join(ROOT, file), 'utf8')).map((d) => d.toJS() as KubeObject).filter((o) => o !== null);
+}
+
+/** Creates or replaces. */
+export async function apply(o: KubeObject): Promise<KubeObject> {
+  try {
+    return await kube().create(o);
+  } catch (e) {
+    if (statusCode(e) !== 409) throw e;
+    const current = await kube().read(o.apiVersion!, o.kind!, o.metadata!.name!, o.metadata?.namespace);
+    return await kube().replace({ ...o, metadata: { ...o.metadata, resourceVersion: current?.metadata?.resourceVersion } });
+  }
+}
+
+export async function list(apiVersion: string, kind: string, namespace?: string, labelSelector?: string): Promise<KubeObject[]> {
+  const r = await kube().api.list(apiVersion, kind, namespace, undefined, undefined, undefined, undefined, labelSelector);
+  return r.items as KubeObject[];
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` returns a value (not undefined/false), or fails with `what`. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await sleep(250);
+  }
+}
+
+/**
+ * POSTs JSON as written. client-node's typed serializer keeps only the fields its
+ * model names, which drops a CRD schema's x-kubernetes-* keys.
+ */
+async function postRaw(path: string, o: KubeObject): Promise<void> {
+  const opts: https.RequestOptions = {};
+  await kube().config.applyToHTTPSOptions(opts);
+  const url = new URL(path, kube().config.getCurrentCluster()!.server);
+  await new Promise<void>((resolve, reject) => {
+    const req = https.request(url, { ...opts, method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 201 || res.statusCode === 409 ? resolve() : reject(new Error(`POST ${path}: ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(o));
+  });
+}
+
+/** Installs the CRDs and RBAC of deploy/ and waits until the CRDs are served. */
+export async function installBerth(): Promise<void> {
+  for (const f of ['deploy/crd.yaml', 'deploy/nodepool-crd.yaml']) for (const o of manifests(f)) await postRaw('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', o);
+  for (const o of manifests('deploy/rbac.yaml')) await apply(o);
+  await waitFor('CRDs established', async () => {
+    const crds = await Promise.all(['nodeclaims.berth.dev', 'nodepools.karpenter.sh'].map((n) => kube().read('apiextensions.k8s.io/v1', 'CustomResourceDefinition', n)));
+    return crds.every((c) => ((c?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((x) => x.type === 'Established' && x.status === 'True'));
+  });
+}
+
+export interface ControllerProcess {
+  readonly identity: string;
+  readonly child: ChildProcess;
+  readonly log: string;
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+}
+
+let controllers = 0;
+/** `berth controller` as the berth-controller service account (client certificate from cluster.sh). */
+export async function startController(extra: string[] = [], identity = `e2e-${++controllers}`): Promise<ControllerProcess> {
+  await mkdir(LOGS, { recursive: true });
+  const log = join(LOGS, `${identity}.log`);
+  const out = createWriteStream(log, { flags: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'controller', '--kubeconfig', join(RUN, 'berth.kubeconfig'),
+    '--identity', identity, '--port', '0', '--bind-address', '127.0.0.1', '--batch-idle', '500ms', '--batch-max', '3s', '--resync', '2s',
+    '--lease-duration', '4s', '--renew-deadline', '3s', '--retry-period', '1s', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { identity, child, log, exited };
+}
+
+export async function stopController(c: ControllerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill(signal);
+  return await c.exited;
+}
+
+export function controllerLog(c: ControllerProcess): { msg: string; [k: string]: unknown }[] {
+  return readFileSync(c.log, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string });
+}
+
+export async function leaseHolder(): Promise<string> {
+  const lease = await kube().read('coordination.k8s.io/v1', 'Lease', 'berth-controller', 'berth-system');
+  return (lease?.spec as { holderIdentity?: string } | undefined)?.holderIdentity ?? '';
+}
+
+export async function kwokNodes(): Promise<KubeObject[]> {
+  return await list('v1', 'Node', undefined, 'berth.dev/nodeclaim');
+}
+
+export async function nodeClaims(): Promise<KubeObject[]> {
+  return await list('berth.dev/v1alpha1', 'NodeClaim');
+}
+
+interface PodView {
+  name: string;
+  node: string;
+  phase: string;
+}
+export async function pods(namespace: string, labelSelector: string): Promise<PodView[]> {
+  return (await list('v1', 'Pod', namespace, labelSelector))
+    .filter((p) => !p.metadata?.deletionTimestamp)
+    .map((p) => ({ name: p.metadata!.name!, node: (p.spec as { nodeName?: string }).nodeName ?? '', phase: (p.status as { phase?: string }).phase ?? '' }));
+}
+
+/** Removes what a test created: its namespace, NodePools, NodeClaims and berth's nodes; waits until they are gone. */
+export async function cleanUp(namespace: string): Promise<void> {
+  const k = kube();
+  await k.delete('v1', 'Namespace', namespace);
+  for (const np of await list('karpenter.sh/v1', 'NodePool')) await k.delete('karpenter.sh/v1', 'NodePool', np.metadata!.name!);
+  for (const c of await nodeClaims()) await k.delete('berth.dev/v1alpha1', 'NodeClaim', c.metadata!.name!);
+  for (const n of await kwokNodes()) await k.delete('v1', 'Node', n.metadata!.name!);
+  await waitFor('clean cluster', async () => (await kwokNodes()).length === 0 && (await nodeClaims()).length === 0 && !(await k.read('v1', 'Namespace', namespace)), 120_000);
+}
+
+export function nodePool(name: string, spec: { zones?: string[]; arch?: string; limits?: Record<string, string> } = {}): KubeObject {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name },
+    spec: {
+      template: {
+        spec: {
+          requirements: [
+            { key: 'kubernetes.io/arch', operator: 'In', values: [spec.arch ?? 'amd64'] },
+            { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['c', 'm'] },
+            { key: 'topology.kubernetes.io/zone', operator: 'In', values: spec.zones ?? ['us-west-2a'] },
+          ],
+          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+        },
+      },
+      ...(spec.limits ? { limits: spec.limits } : {}),
+    },
+  };
+}
+
+/** A Deployment whose pods tolerate nothing special and request 500m / 256Mi. */
+export function deployment(namespace: string, name: string, replicas: number, podSpec: Record<string, unknown> = {}): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '500m', memory: '256Mi' } } }], ...podSpec },
+      },
+    },
+  };
+}
+
+export async function namespace(name: string): Promise<void> {
+  await apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  // Pods wait for the namespace's default ServiceAccount (kube-controller-manager creates it).
+  await waitFor(`ServiceAccount ${name}/default`, async () => Boolean(await kube().read('v1', 'ServiceAccount', 'default', name)));
+}
+
+export async function scale(namespace: string, name: string, replicas: number): Promise<void> {
+  const d = await kube().read('apps/v1', 'Deployment', name, namespace);
+  await kube().replace({ ...d!, spec: { ...(d!.spec as object), replicas } });
+}
