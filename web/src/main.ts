@@ -131,7 +131,8 @@ function renderClaims(plan: engine.ProvisionPlan | undefined): void {
   box.append(table);
 }
 
-async function run(kind: 'schedule' | 'provision'): Promise<void> {
+/** What every button does first: stop a replay, keep the text in the URL, load it; undefined (errors shown) when it does not load. */
+async function startRun(): Promise<{ loaded: engine.Loaded & { ok: true }; started: number } | undefined> {
   stopPlayer?.();
   const text = editor.state.doc.toString();
   location.hash = await encodeState(text);
@@ -139,12 +140,17 @@ async function run(kind: 'schedule' | 'provision'): Promise<void> {
   const loaded = engine.load(text);
   forceLinting(editor);
   $('explain').replaceChildren();
-  if (!loaded.ok) {
-    status.textContent = `${loaded.errors.length} error(s) in the input`;
-    $('map').replaceChildren();
-    $('claims').replaceChildren();
-    return;
-  }
+  if (loaded.ok) return { loaded, started };
+  status.textContent = `${loaded.errors.length} error(s) in the input`;
+  $('map').replaceChildren();
+  $('claims').replaceChildren();
+  return undefined;
+}
+
+async function run(kind: 'schedule' | 'provision'): Promise<void> {
+  const start = await startRun();
+  if (!start) return;
+  const { loaded, started } = start;
   try {
     const view = kind === 'schedule' ? engine.schedule(loaded.input, loaded.warnings) : engine.provision(loaded.input, loaded.warnings);
     renderMap(view, loaded);
@@ -294,17 +300,9 @@ function renderFindings(findings: readonly engine.Finding[]): void {
 }
 
 async function runCheck(): Promise<void> {
-  stopPlayer?.();
-  const text = editor.state.doc.toString();
-  location.hash = await encodeState(text);
-  const started = performance.now();
-  const loaded = engine.load(text);
-  forceLinting(editor);
-  $('explain').replaceChildren();
-  if (!loaded.ok) {
-    status.textContent = `${loaded.errors.length} error(s) in the input`;
-    return;
-  }
+  const start = await startRun();
+  if (!start) return;
+  const { loaded, started } = start;
   try {
     renderMap(engine.schedule(loaded.input, loaded.warnings), loaded);
     const findings = engine.check(loaded.input);
