@@ -9,6 +9,7 @@ import { scheduleAll } from '../src/scheduler/run.js';
 import { WORKLOADS, type Workload } from './workloads.js';
 import { renderTable } from '../src/cli/table.js';
 import { runProvisioning } from './provisioning.js';
+import { benchChurn } from './churn.js';
 
 interface Result {
   readonly workload: string;
@@ -70,3 +71,4 @@ console.log(
     `${provisioning.costPerHour.toFixed(2)} $/h, ${provisioning.unschedulable} unschedulable, ${provisioning.seconds.toFixed(2)} s (${provisioning.podsPerSecond.toFixed(0)} pods/s)`,
 );
 console.log(`\nwritten to ${file}`);
+benchChurn(quick);
