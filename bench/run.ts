@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { renderTable } from '../src/cli/table.js';
 import type { MemoryResult, SideResult } from './berth-side.js';
+import { benchChurn } from './churn.js';
 import { runProvisioning } from './provisioning.js';
 import { throughput, type Throughput } from './throughput.js';
 import { WORKLOADS } from './workloads.js';
@@ -126,3 +127,4 @@ writeFileSync(
   JSON.stringify({ quick, upstreamLimitSeconds: upstreamLimit, results: rows.map((r) => ({ ...r, berth: strip(r.berth), upstream: strip(r.upstream) })), memory, provisioning }, null, 2),
 );
 console.log(`\nwritten to ${file}`);
+if (!only) benchChurn(quick);

@@ -139,6 +139,8 @@ function disruptionOptions(d: NonNullable<ScenarioSpec['disruption']>): NonNulla
 function trackRollouts(sim: Simulation): RolloutTracker {
   const started = new Map<string, number>();
   const completed = new Map<string, number>();
+  /** Started and not yet completed: all this observer checks after each event. */
+  const inProgress = new Map<string, number>();
   let seen = 0;
   sim.engine.afterEach(() => {
     const log = sim.engine.log;
@@ -146,15 +148,18 @@ function trackRollouts(sim: Simulation): RolloutTracker {
       const r = log[seen]!;
       if (r.type === 'DeploymentTemplateChanged') {
         started.set(r['deployment'] as string, r.t);
+        inProgress.set(r['deployment'] as string, r.t);
         completed.delete(r['deployment'] as string);
       }
     }
-    for (const [key, at] of started) {
-      if (completed.has(key)) continue;
+    for (const [key, at] of inProgress) {
       const d = sim.deployments.deployments.get(key);
       if (!d) continue;
       const s = d.status;
-      if (sim.engine.now > at && s.updatedReplicas === d.replicas && s.replicas === d.replicas && s.availableReplicas === d.replicas) completed.set(key, sim.engine.now);
+      if (sim.engine.now > at && s.updatedReplicas === d.replicas && s.replicas === d.replicas && s.availableReplicas === d.replicas) {
+        completed.set(key, sim.engine.now);
+        inProgress.delete(key);
+      }
     }
   });
   return { startedAt: (k) => started.get(k), completedAt: (k) => completed.get(k) };

@@ -16,6 +16,7 @@
 import type { QueuedPod } from '../scheduler/framework.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Pod } from '../model/pod.js';
+import { IndexedHeap, type HeapItem } from './indexed-heap.js';
 import type { ClusterChange, World } from './world.js';
 
 export interface QueueOptions {
@@ -43,21 +44,28 @@ export function backoffDurationMs(attempts: number, initialMs = DEFAULT_INITIAL_
   return Math.min(d, maxMs);
 }
 
-interface Entry {
+/** A queued pod; it is also the QueuedPod the QueueSort plugin compares. */
+interface Entry extends HeapItem, QueuedPod {
   readonly key: string;
+  /** The pod as the queue last heard of it. */
+  pod: Pod;
   /** When the pod last entered the queue or failed an attempt (QueuedPodInfo.Timestamp). */
   timestamp: number;
   readonly seq: number;
   attempts: number;
+  /** The queue holding the pod; undefined while it is being scheduled. */
+  queue: QueueName | undefined;
 }
 
 export type QueueName = 'active' | 'backoff' | 'unschedulable';
 
 export class SchedulerLoop {
   private readonly entries = new Map<string, Entry>();
-  private readonly where = new Map<string, QueueName>();
-  /** The keys of each queue, so a pass over one queue does not walk the others (every choice below is order-independent). */
-  private readonly queues: Record<QueueName, Set<string>> = { active: new Set(), backoff: new Set(), unschedulable: new Set() };
+  /** The activeQ, ordered by the QueueSort plugin (then arrival). */
+  private readonly activeQ: IndexedHeap<Entry>;
+  /** The backoffQ, ordered by backoff expiry, then as the activeQ. */
+  private readonly backoffQ: IndexedHeap<Entry>;
+  private readonly unschedulablePods = new Set<Entry>();
   private seq = 0;
   private scheduleQueued = false;
   private leftoverTimerAt = -1;
@@ -77,6 +85,14 @@ export class SchedulerLoop {
     this.maxBackoffMs = opts.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
     this.maxInUnschedulableMs = opts.maxInUnschedulableMs ?? DEFAULT_MAX_IN_UNSCHEDULABLE_MS;
     this.popFromBackoffQ = opts.popFromBackoffQ ?? true;
+    const less = scheduler.framework.plugins.queueSort.less;
+    const byQueueSort = (a: Entry, b: Entry) => less(a, b) || (!less(b, a) && a.seq < b.seq);
+    this.activeQ = new IndexedHeap(byQueueSort);
+    this.backoffQ = new IndexedHeap((a, b) => {
+      const ea = this.backoffExpiry(a.key)!;
+      const eb = this.backoffExpiry(b.key)!;
+      return ea !== eb ? ea < eb : byQueueSort(a, b);
+    });
   }
 
   /** Queues the cluster's pending pods of this profile and starts reacting to changes. */
@@ -93,7 +109,7 @@ export class SchedulerLoop {
 
   /** Which queue holds the pod, if any. */
   queueOf(key: string): QueueName | undefined {
-    return this.where.get(key);
+    return this.entries.get(key)?.queue;
   }
 
   /** The aligned backoff expiry (getBackoffTime); the pod is released once a later window starts. */
@@ -109,29 +125,31 @@ export class SchedulerLoop {
     return this.backoffExpiry(e.key)! >= now - (now % BACKOFF_WINDOW_MS);
   }
 
+  private enqueue(e: Entry, queue: QueueName): void {
+    e.queue = queue;
+    if (queue === 'active') this.activeQ.push(e);
+    else if (queue === 'backoff') this.backoffQ.push(e);
+    else this.unschedulablePods.add(e);
+  }
+
+  private dequeue(e: Entry): void {
+    if (e.queue === 'active') this.activeQ.remove(e);
+    else if (e.queue === 'backoff') this.backoffQ.remove(e);
+    else if (e.queue === 'unschedulable') this.unschedulablePods.delete(e);
+    e.queue = undefined;
+  }
+
   private admit(pod: Pod): void {
     if (pod.schedulerName !== this.scheduler.framework.profileName || pod.schedulingGates.length > 0) return;
     if (this.entries.has(pod.key)) return;
-    this.entries.set(pod.key, { key: pod.key, timestamp: this.world.engine.now, seq: this.seq++, attempts: 0 });
-    this.enqueue(pod.key, 'active');
+    const e: Entry = { key: pod.key, pod, timestamp: this.world.engine.now, seq: this.seq++, attempts: 0, queue: undefined, heapPos: -1 };
+    this.entries.set(pod.key, e);
+    this.enqueue(e, 'active');
   }
 
-  private enqueue(key: string, q: QueueName): void {
-    this.dequeue(key);
-    this.where.set(key, q);
-    this.queues[q].add(key);
-  }
-
-  private dequeue(key: string): void {
-    const old = this.where.get(key);
-    if (old === undefined) return;
-    this.queues[old].delete(key);
-    this.where.delete(key);
-  }
-
-  private forget(key: string): void {
-    this.entries.delete(key);
-    this.dequeue(key);
+  private forget(e: Entry): void {
+    this.dequeue(e);
+    this.entries.delete(e.key);
   }
 
   private onChange(c: ClusterChange): void {
@@ -142,14 +160,24 @@ export class SchedulerLoop {
           this.kick();
         } else this.moveAllUnschedulable();
         return;
-      case 'podUpdated':
+      case 'podUpdated': {
+        // A queued pod changed: the heaps' order may read it.
+        const e = this.entries.get(c.pod.key);
+        if (e) {
+          e.pod = c.pod;
+          if (e.queue === 'active') this.activeQ.fix(e);
+          else if (e.queue === 'backoff') this.backoffQ.fix(e);
+        }
         if (c.pod.nodeName) this.moveAllUnschedulable();
         return;
-      case 'podDeleted':
-        if (this.entries.has(c.pod.key)) this.forget(c.pod.key);
+      }
+      case 'podDeleted': {
+        const e = this.entries.get(c.pod.key);
+        if (e) this.forget(e);
         if (c.pod.nodeName) this.moveAllUnschedulable();
         this.scheduler.clearNomination(c.pod);
         return;
+      }
       case 'nodeAdded':
       case 'nodeUpdated':
       case 'nodeDeleted':
@@ -162,13 +190,14 @@ export class SchedulerLoop {
     }
   }
 
-  /** movePodsToActiveOrBackoffQueue for every unschedulable pod. */
+  /** movePodsToActiveOrBackoffQueue for every unschedulable pod (that passes the filter). */
   private moveAllUnschedulable(filter: (e: Entry) => boolean = () => true): void {
+    if (this.unschedulablePods.size === 0) return;
     let moved = false;
-    for (const key of [...this.queues.unschedulable]) {
-      const e = this.entries.get(key)!;
+    for (const e of [...this.unschedulablePods]) {
       if (!filter(e)) continue;
-      this.enqueue(key, this.isBackingOff(e) ? 'backoff' : 'active');
+      this.dequeue(e);
+      this.enqueue(e, this.isBackingOff(e) ? 'backoff' : 'active');
       moved = true;
     }
     if (moved) {
@@ -178,10 +207,9 @@ export class SchedulerLoop {
   }
 
   private armBackoffFlush(): void {
-    let earliest = Infinity;
-    for (const key of this.queues.backoff) earliest = Math.min(earliest, this.backoffExpiry(key)! + BACKOFF_WINDOW_MS);
-    if (earliest === Infinity) return;
-    const at = Math.max(earliest, this.world.engine.now);
+    const first = this.backoffQ.peek();
+    if (!first) return;
+    const at = Math.max(this.backoffExpiry(first.key)! + BACKOFF_WINDOW_MS, this.world.engine.now);
     // One pending flush covers every later one.
     if (this.backoffFlushAt >= this.world.engine.now && this.backoffFlushAt <= at) return;
     this.backoffFlushAt = at;
@@ -191,13 +219,13 @@ export class SchedulerLoop {
     });
   }
 
+  /** Moves the pods whose backoff has ended to the activeQ (the backoffQ is ordered by expiry). */
   private flushBackoff(): void {
     let moved = false;
-    for (const key of [...this.queues.backoff]) {
-      if (!this.isBackingOff(this.entries.get(key)!)) {
-        this.enqueue(key, 'active');
-        moved = true;
-      }
+    for (let e = this.backoffQ.peek(); e && !this.isBackingOff(e); e = this.backoffQ.peek()) {
+      this.dequeue(e);
+      this.enqueue(e, 'active');
+      moved = true;
     }
     if (moved) this.kick();
     this.armBackoffFlush();
@@ -212,7 +240,7 @@ export class SchedulerLoop {
       this.leftoverTimerAt = -1;
       const t = this.world.engine.now;
       this.moveAllUnschedulable((e) => t - e.timestamp > this.maxInUnschedulableMs);
-      if (this.queues.unschedulable.size > 0) this.armLeftoverFlush();
+      if (this.unschedulablePods.size > 0) this.armLeftoverFlush();
     });
   }
 
@@ -225,36 +253,17 @@ export class SchedulerLoop {
     });
   }
 
-  private queued(e: Entry): QueuedPod {
-    return { pod: this.world.cluster.getPod(e.key)!, timestamp: e.timestamp, seq: e.seq };
-  }
-
   private popNext(): Entry | undefined {
-    const less = this.scheduler.framework.plugins.queueSort.less;
-    const pick = (name: QueueName, before: (a: Entry, b: Entry) => boolean) => {
-      let best: Entry | undefined;
-      for (const key of this.queues[name]) {
-        const e = this.entries.get(key)!;
-        if (!best || before(e, best)) best = e;
-      }
-      return best;
-    };
-    const byQueueSort = (a: Entry, b: Entry) => less(this.queued(a), this.queued(b)) || (!less(this.queued(b), this.queued(a)) && a.seq < b.seq);
-    const active = pick('active', byQueueSort);
+    const active = this.activeQ.peek();
     if (active) return active;
-    if (!this.popFromBackoffQ) return undefined;
-    return pick('backoff', (a, b) => {
-      const ea = this.backoffExpiry(a.key)!;
-      const eb = this.backoffExpiry(b.key)!;
-      return ea !== eb ? ea < eb : byQueueSort(a, b);
-    });
+    return this.popFromBackoffQ ? this.backoffQ.peek() : undefined;
   }
 
   /** One scheduling cycle; false when there was nothing to schedule. */
   private scheduleOne(): boolean {
     const e = this.popNext();
     if (!e) return false;
-    this.dequeue(e.key);
+    this.dequeue(e);
     const pod = this.world.cluster.getPod(e.key);
     if (!pod || pod.nodeName || pod.terminating) {
       this.entries.delete(e.key);
@@ -285,7 +294,7 @@ export class SchedulerLoop {
     engine.record('FailedScheduling', { pod: pod.key, attempt: e.attempts, message: outcome.message });
     for (const l of this.unschedulableListeners) l(pod);
     e.timestamp = engine.now;
-    this.enqueue(e.key, 'unschedulable');
+    this.enqueue(e, 'unschedulable');
     this.armLeftoverFlush();
     return true;
   }

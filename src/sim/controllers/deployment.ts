@@ -183,7 +183,7 @@ export class DeploymentController {
   }
 
   replicaSetsOf(d: SimDeployment): SimReplicaSet[] {
-    return [...this.rsc.replicaSets.values()].filter((rs) => rs.owner === d.uid);
+    return [...this.rsc.ownedBy(d.uid)];
   }
 
   condition(d: SimDeployment, type: ConditionType): DeploymentCondition | undefined {

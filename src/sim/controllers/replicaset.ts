@@ -51,6 +51,8 @@ export type ReplicaSetInit = Omit<SimReplicaSet, 'key' | 'creation'> & { readonl
 export class ReplicaSetController {
   readonly replicaSets = new Map<string, SimReplicaSet>();
   private readonly byUid = new Map<string, SimReplicaSet>();
+  /** Owner uid → its ReplicaSets in creation order (ReplicaSets are never removed). */
+  private readonly byOwner = new Map<string, SimReplicaSet[]>();
   private readonly queued = new Set<string>();
   private readonly listeners: ((rs: SimReplicaSet) => void)[] = [];
 
@@ -86,12 +88,20 @@ export class ReplicaSetController {
     const rs: SimReplicaSet = { ...init, key, creation: init.creation ?? this.world.engine.now };
     this.replicaSets.set(key, rs);
     this.byUid.set(rs.uid, rs);
+    const siblings = this.byOwner.get(rs.owner);
+    if (siblings) siblings.push(rs);
+    else this.byOwner.set(rs.owner, [rs]);
     // Selector-defaulting plugins (PodTopologySpread's system defaults) look owners up here.
     this.world.cluster.replicaSets.push({ namespace: rs.namespace, name: rs.name, uid: rs.uid, selector: rs.selector });
     this.world.engine.record('ReplicaSetCreated', { replicaSet: key, replicas: rs.replicas });
     this.enqueue(rs);
     this.changed(rs);
     return rs;
+  }
+
+  /** The ReplicaSets whose owner has this uid, in the order they were added. */
+  ownedBy(owner: string): readonly SimReplicaSet[] {
+    return this.byOwner.get(owner) ?? [];
   }
 
   scale(rs: SimReplicaSet, replicas: number): void {
@@ -143,7 +153,7 @@ export class ReplicaSetController {
     if (diff < 0) {
       for (let i = 0; i < -diff; i++) this.world.createPod(this.newPod(rs));
     } else if (diff > 0) {
-      const related = rs.owner ? [...this.replicaSets.values()].filter((r) => r.owner === rs.owner).flatMap((r) => this.podsOf(r)) : active;
+      const related = rs.owner ? this.ownedBy(rs.owner).flatMap((r) => this.podsOf(r)) : active;
       const victims = podsToDelete(active, related, diff, (k) => this.world.readySince(k), this.world.engine.now);
       for (const v of victims) this.world.deletePod(v.key, 'ScaledDown');
     }
