@@ -70,13 +70,13 @@ const bool = z.boolean();
  * it as it refuses any key that is not a qualified name, so berth says so too, at the
  * map, as ValidateLabels reports a bad key.
  */
-export function mapOf<V extends z.ZodType>(value: V) {
+export function mapOf<V extends z.ZodType>(value: V, key: z.ZodString = z.string()) {
   return z.preprocess((input, ctx) => {
     if (input !== null && typeof input === 'object' && Object.hasOwn(input, '__proto__')) {
       ctx.addIssue({ code: 'custom', path: [], input, message: `Invalid value: "__proto__": ${qualifiedNameErrors('__proto__').join('; ')}` });
     }
     return input;
-  }, z.record(z.string(), value));
+  }, z.record(key, value));
 }
 export const strMap = mapOf(z.string());
 export const strList = z.array(z.string());
