@@ -63,7 +63,14 @@ export class Kube {
    * `onError` hears about each failure.
    */
   informer(resource: Resource, onChange: (o: KubeObject, verb: 'add' | 'update' | 'delete') => void, onError: (e: unknown, retryInMs: number) => void): Informer {
-    const listFn = () => this.api.list(resource.apiVersion, resource.kind);
+    // ListWatch reports a failed list through its error callback and then resolves
+    // start() all the same: synced means a list has succeeded, not that start() returned.
+    let listed = false;
+    const listFn = async () => {
+      const r = await this.api.list(resource.apiVersion, resource.kind);
+      listed = true;
+      return r;
+    };
     const lw = new ListWatch<KubernetesObject>(resource.path, new Watch(this.config), listFn, false);
     let synced = false;
     let stopped = false;
@@ -72,8 +79,10 @@ export class Kube {
     const start = async (): Promise<void> => {
       try {
         await lw.start();
-        synced = true;
-        backoff = 0;
+        if (listed) {
+          synced = true;
+          backoff = 0;
+        }
       } catch (e) {
         retry(e);
       }

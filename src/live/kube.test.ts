@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { afterEach, test } from 'node:test';
+import { FakeApiServer } from './fake-apiserver.js';
+import { Kube, type Informer } from './kube.js';
+
+const POD = { apiVersion: 'v1', kind: 'Pod', path: '/api/v1/pods' };
+
+let server: FakeApiServer | undefined;
+let informer: Informer | undefined;
+afterEach(async () => {
+  await informer?.stop();
+  await server?.close();
+});
+
+async function until(what: string, check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+async function started() {
+  server = new FakeApiServer();
+  const kube = new Kube(await server.listen());
+  const seen: string[] = [];
+  const errors: unknown[] = [];
+  informer = kube.informer(POD, (o, verb) => seen.push(`${verb} ${o.metadata?.name}`), (e) => errors.push(e));
+  return { fake: server, seen, errors, names: () => informer!.list().map((o) => o.metadata?.name).sort() };
+}
+
+for (const fault of ['gone-event', 'gone-status'] as const) {
+  test(`a watch answered with 410 Gone (${fault === 'gone-event' ? 'ERROR event on the stream' : 'HTTP status'}): the informer relists and catches up, deletions included`, async () => {
+    const { fake, seen, names } = await started();
+    fake.put('a');
+    fake.put('b');
+    await until('initial list', () => informer!.synced && names().length === 2);
+    await until('watch open', () => fake.calls.watch === 1);
+    // While the watch is away, the history it would resume from is compacted.
+    fake.watchFault = fault;
+    fake.dropWatches();
+    await until('the 410', () => fake.calls.gone > 0);
+    fake.watchFault = 'none';
+    fake.remove('a');
+    fake.put('c');
+    await until('the relist', () => names().join() === 'b,c');
+    assert.ok(fake.calls.list >= 2, 'listed again');
+    assert.ok(seen.includes('delete a'), 'a deletion missed during the gap is still delivered');
+    assert.ok(seen.includes('add c'));
+    assert.ok(informer!.synced);
+    // And the new watch works: a change after the relist arrives as an event.
+    fake.put('d');
+    await until('the watch after the relist', () => seen.includes('add d'));
+  });
+}
+
+test('an informer whose list fails is not synced until a list succeeds (the controller must not plan on an empty cache)', async () => {
+  server = new FakeApiServer();
+  server.failLists = 2;
+  server.put('a');
+  const kube = new Kube(await server.listen());
+  const errors: unknown[] = [];
+  informer = kube.informer(POD, () => {}, (e) => errors.push(e));
+  await until('the first failure', () => errors.length >= 1);
+  assert.equal(informer.synced, false);
+  await until('a successful list (after 0.5 s + 1 s of backoff)', () => informer!.synced);
+  assert.deepEqual(informer.list().map((o) => o.metadata?.name), ['a']);
+  assert.equal(server.calls.list, 3);
+});
