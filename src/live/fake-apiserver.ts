@@ -9,6 +9,18 @@ import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from './objects.js';
 
+/** A kubeconfig for an unauthenticated API server on 127.0.0.1:port. */
+export function loopbackConfig(port: number): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'fake', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+    users: [{ name: 'fake' }],
+    contexts: [{ name: 'fake', cluster: 'fake', user: 'fake' }],
+    currentContext: 'fake',
+  });
+  return kc;
+}
+
 export type WatchFault = 'none' | 'gone-event' | 'gone-status';
 
 export class FakeApiServer {
@@ -28,15 +40,7 @@ export class FakeApiServer {
 
   async listen(): Promise<KubeConfig> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    const { port } = this.server.address() as AddressInfo;
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'fake', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
-      users: [{ name: 'fake' }],
-      contexts: [{ name: 'fake', cluster: 'fake', user: 'fake' }],
-      currentContext: 'fake',
-    });
-    return kc;
+    return loopbackConfig((this.server.address() as AddressInfo).port);
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,8 @@ export interface Resource {
 }
 
 export const BACKOFF_START_MS = 500;
+/** Read-modify-write attempts before a conflict is given up on. */
+export const CONFLICT_ATTEMPTS = 5;
 export const BACKOFF_MAX_MS = 30_000;
 
 /** The next retry delay: doubled, capped. */
@@ -45,6 +47,8 @@ export interface Informer {
 
 export class Kube {
   readonly api: KubernetesObjectApi;
+  /** Conflicts `update` met and retried. */
+  conflicts = 0;
 
   constructor(readonly config: KubeConfig) {
     this.api = KubernetesObjectApi.makeApiClient(config);
@@ -126,6 +130,28 @@ export class Kube {
 
   async replace<T extends KubeObject>(o: T): Promise<T> {
     return (await this.api.replace(o as KubernetesObject)) as T;
+  }
+
+  /**
+   * Read-modify-write with optimistic concurrency: `mutate` gets the object as
+   * stored and returns what to write (undefined: nothing to change). The write
+   * carries the read resourceVersion; on 409 Conflict (another writer got there
+   * between the read and the write) the object is read again and `mutate` runs
+   * on the fresh copy, so neither write is lost. Undefined when the object is gone.
+   */
+  async update(apiVersion: string, kind: string, name: string, mutate: (o: KubeObject) => KubeObject | undefined, namespace?: string): Promise<KubeObject | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.read(apiVersion, kind, name, namespace);
+      if (!current) return undefined;
+      const next = mutate(current);
+      if (!next) return current;
+      try {
+        return await this.replace(next);
+      } catch (e) {
+        if (statusCode(e) !== 409 || attempt >= CONFLICT_ATTEMPTS) throw e;
+        this.conflicts++;
+      }
+    }
   }
 
   /** Deletes; an object already gone is not an error. */
