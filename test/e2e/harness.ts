@@ -223,7 +223,7 @@ let running: ControllerProcess[] = [];
 export async function controller(extra: string[] = [], identity?: string): Promise<ControllerProcess> {
   const c = await startController(extra, identity);
   running.push(c);
-  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 30_000);
+  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 60_000); // the first start compiles the CLI (tsx), slow on a busy machine
   return c;
 }
 export async function stopAll(): Promise<void> {
