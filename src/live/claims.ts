@@ -9,7 +9,6 @@ import type { NodePool } from '../model/nodepool.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { LABEL_NODEPOOL } from '../provisioner/labels.js';
 import { launchedNode } from '../provisioner/launched-node.js';
-import type { NodeClaimPlan } from '../provisioner/plan.js';
 import { createdAt, isTerminating, type KubeObject } from './objects.js';
 
 export const NODECLAIM_API_VERSION = 'berth.dev/v1alpha1';
@@ -30,8 +29,8 @@ export interface Claim extends ClaimSpec {
   readonly terminating: boolean;
 }
 
-/** The NodeClaim object for a planned claim; the API server completes the name. */
-export function claimObject(plan: NodeClaimPlan): KubeObject & { spec: ClaimSpec } {
+/** The NodeClaim object for a planned claim or a replacement; the API server completes the name. */
+export function claimObject<T extends ClaimSpec>(plan: T): KubeObject & { spec: ClaimSpec } {
   return {
     apiVersion: NODECLAIM_API_VERSION,
     kind: NODECLAIM_KIND,

@@ -10,6 +10,9 @@ import type { Logger } from 'pino';
 import { BatchWindow } from '../provisioner/batch-window.js';
 import { claimObject, gcDecisions, NODECLAIM_API_VERSION, NODECLAIM_KIND, readClaim, type Claim } from './claims.js';
 import type { CloudProvider } from './cloud-provider.js';
+import { LiveDisruption, type DisruptionHost, type DisruptionOptions } from './disruption.js';
+import { apiEvictor } from './eviction.js';
+import { eventObject } from './events.js';
 import { errorText, type Informer, type Kube, type Resource } from './kube.js';
 import type { Metrics } from './metrics.js';
 import { isProvisionable, objectKey, type KubeObject } from './objects.js';
@@ -26,6 +29,8 @@ export interface ControllerOptions {
   readonly resyncMs: number;
   /** reportingInstance of the Events the controller writes. */
   readonly identity: string;
+  /** Consolidation and emptiness (disruption.ts); off when absent. */
+  readonly disruption?: DisruptionOptions;
 }
 
 const RESOURCES: Record<keyof LiveObjects, Resource> = {
@@ -60,6 +65,7 @@ export class Controller {
   private readonly launching = new Set<string>();
   /** pod uid → the last explanation sent as an Event, to send each once. */
   private readonly explained = new Map<string, string>();
+  private readonly disruption: LiveDisruption | undefined;
 
   constructor(
     private readonly kube: Kube,
@@ -69,6 +75,25 @@ export class Controller {
     private readonly metrics: Metrics,
   ) {
     this.batch = new BatchWindow(opts.batchIdleMs, opts.batchMaxMs);
+    if (opts.disruption) this.disruption = new LiveDisruption(kube, cloud, this.disruptionHost(), apiEvictor(kube), opts.disruption, log.child({ loop: 'disruption' }), metrics);
+  }
+
+  /** What the disruption loop sees of this controller: its caches, its lease, and a way to launch replacements. */
+  private disruptionHost(): DisruptionHost {
+    return {
+      objects: () => this.objects(),
+      synced: () => this.synced,
+      leading: () => this.leading && !this.stopping,
+      identity: this.opts.identity,
+      instanceTypes: () => this.cloud.getInstanceTypes(),
+      launched: (object) => {
+        const claim = readClaim(object);
+        if (!claim) return;
+        this.created.set(claim.name, { object, at: Date.now() });
+        this.metrics.claimsLaunched.inc({ nodepool: claim.nodePool });
+        void this.launch(claim, this.objects());
+      },
+    };
   }
 
   start(): void {
@@ -76,7 +101,10 @@ export class Controller {
       const informer = this.kube.informer(
         resource,
         (o, verb) => {
-          if (group === 'pods') this.podChanged(o, verb);
+          if (group === 'pods') {
+            this.podChanged(o, verb);
+            this.disruption?.podChanged(o, verb);
+          }
           if (group === 'nodeClaims' && verb !== 'delete' && o.metadata?.name) this.created.delete(o.metadata.name);
         },
         (e, retryInMs) => this.log.warn({ resource: resource.path, retryInMs, err: errorText(e) }, 'list/watch failed; retrying'),
@@ -84,6 +112,7 @@ export class Controller {
       this.informers.set(group, informer);
     }
     this.resyncTimer = setInterval(() => this.resync(), this.opts.resyncMs);
+    this.disruption?.start();
   }
 
   get synced(): boolean {
@@ -253,23 +282,8 @@ export class Controller {
     const uid = pod.metadata?.uid ?? objectKey(pod);
     if (this.explained.get(uid) === message) return;
     this.explained.set(uid, message);
-    const now = new Date().toISOString();
     try {
-      await this.kube.create({
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { generateName: `${pod.metadata?.name ?? 'pod'}.`, namespace: pod.metadata?.namespace ?? 'default' },
-        involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name, namespace: pod.metadata?.namespace, uid: pod.metadata?.uid },
-        reason,
-        message,
-        type,
-        source: { component: 'berth' },
-        reportingComponent: 'berth',
-        reportingInstance: this.opts.identity,
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      } as KubeObject);
+      await this.kube.create(eventObject({ kind: 'Pod', object: pod }, reason, message, type, this.opts.identity));
     } catch (e) {
       this.log.warn({ pod: objectKey(pod), err: errorText(e) }, 'writing Event failed');
     }
@@ -281,6 +295,7 @@ export class Controller {
     clearTimeout(this.batchTimer);
     clearInterval(this.resyncTimer);
     await this.running;
+    await this.disruption?.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
   }
 }

@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import https from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { Kube, statusCode } from '../../src/live/kube.js';
 import type { KubeObject } from '../../src/live/objects.js';
@@ -160,7 +161,7 @@ export async function cleanUp(namespace: string): Promise<void> {
   await waitFor('clean cluster', async () => (await kwokNodes()).length === 0 && (await nodeClaims()).length === 0 && !(await k.read('v1', 'Namespace', namespace)), 120_000);
 }
 
-export function nodePool(name: string, spec: { zones?: string[]; arch?: string; limits?: Record<string, string> } = {}): KubeObject {
+export function nodePool(name: string, spec: { zones?: string[]; arch?: string; limits?: Record<string, string>; disruption?: Record<string, unknown> } = {}): KubeObject {
   return {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
@@ -177,6 +178,7 @@ export function nodePool(name: string, spec: { zones?: string[]; arch?: string; 
         },
       },
       ...(spec.limits ? { limits: spec.limits } : {}),
+      ...(spec.disruption ? { disruption: spec.disruption } : {}),
     },
   };
 }
@@ -202,6 +204,58 @@ export async function namespace(name: string): Promise<void> {
   await apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   // Pods wait for the namespace's default ServiceAccount (kube-controller-manager creates it).
   await waitFor(`ServiceAccount ${name}/default`, async () => Boolean(await kube().read('v1', 'ServiceAccount', 'default', name)));
+}
+
+/**
+ * A test file's hooks: the cluster up and berth installed before its tests; its
+ * controllers stopped and its timings printed after them.
+ */
+export function e2eFile(label: string): Record<string, number> {
+  const timings: Record<string, number> = {};
+  before(async () => {
+    cluster('up');
+    await installBerth();
+  });
+  after(async () => {
+    await stopAll();
+    if (Object.keys(timings).length > 0) console.log(`${label} timings (ms): ${JSON.stringify(timings)}`);
+  });
+  return timings;
+}
+
+/** Controllers a test file started, stopped together when a scenario ends. */
+let running: ControllerProcess[] = [];
+
+/** Starts a controller and waits until it serves (leading or standing by). */
+export async function controller(extra: string[] = [], identity?: string): Promise<ControllerProcess> {
+  const c = await startController(extra, identity);
+  running.push(c);
+  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 30_000);
+  return c;
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all(running.map((c) => stopController(c)));
+  running = [];
+}
+
+export async function allRunning(ns: string, app: string, n: number): Promise<PodView[]> {
+  return await waitFor(`${n} ${app} pods Running`, async () => {
+    const ps = await pods(ns, `app=${app}`);
+    return ps.length === n && ps.every((p) => p.phase === 'Running') ? ps : undefined;
+  }, 120_000);
+}
+
+/** Runs `body` in a fresh namespace with the given NodePools, then removes everything it made. */
+export async function scenario(ns: string, pools: Parameters<typeof nodePool>[], body: () => Promise<void>): Promise<void> {
+  try {
+    await namespace(ns);
+    for (const args of pools) await apply(nodePool(...args));
+    await body();
+  } finally {
+    await stopAll();
+    await cleanUp(ns);
+  }
 }
 
 export async function scale(namespace: string, name: string, replicas: number): Promise<void> {
