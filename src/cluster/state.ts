@@ -33,7 +33,7 @@ export class ClusterState {
   /** zone key → node names in insertion order; zones in order of first appearance. */
   private readonly tree = new Map<string, string[]>();
   private orderCache: NodeInfo[] | null = null;
-  /** Nodes hosting pods with (required anti-)affinity terms, in node-tree order; rebuilt only when a node joins or leaves the set. */
+  /** Nodes hosting pods with (required anti-)affinity terms, in node-tree order; built once per node list, then kept up to date as pods come and go. */
   private affinityNodesCache: NodeInfo[] | null = null;
   private requiredAntiAffinityNodesCache: NodeInfo[] | null = null;
   private readonly podsByKey = new Map<string, Pod>();
@@ -138,13 +138,30 @@ export class ClusterState {
     this.version++;
   }
 
-  /** Changes a node's pods through `change`, dropping the affinity node lists when the node enters or leaves them. */
+  /** Changes a node's pods through `change`, updating the affinity node lists when the node enters or leaves them. */
   private changePods(info: NodeInfo, change: (info: NodeInfo) => void): void {
     const hadAffinity = info.podsWithAffinity.length > 0;
     const hadRequiredAnti = info.podsWithRequiredAntiAffinity.length > 0;
     change(info);
-    if (hadAffinity !== info.podsWithAffinity.length > 0) this.affinityNodesCache = null;
-    if (hadRequiredAnti !== info.podsWithRequiredAntiAffinity.length > 0) this.requiredAntiAffinityNodesCache = null;
+    const hasAffinity = info.podsWithAffinity.length > 0;
+    const hasRequiredAnti = info.podsWithRequiredAntiAffinity.length > 0;
+    if (hadAffinity !== hasAffinity && this.affinityNodesCache !== null) this.toggleInOrder(this.affinityNodesCache, info, hasAffinity);
+    if (hadRequiredAnti !== hasRequiredAnti && this.requiredAntiAffinityNodesCache !== null) this.toggleInOrder(this.requiredAntiAffinityNodesCache, info, hasRequiredAnti);
+  }
+
+  /** Inserts `info` into (or removes it from) a list kept in node-tree order, found by binary search on node positions. */
+  private toggleInOrder(list: NodeInfo[], info: NodeInfo, present: boolean): void {
+    const positions = this.positions();
+    const pos = positions.get(info.node.name)!;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (positions.get(list[mid]!.node.name)! < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    if (present) list.splice(lo, 0, info);
+    else list.splice(lo, 1);
   }
 
   /** Adds a pod; a bound pod is accounted on its node when that node exists. */
@@ -195,17 +212,22 @@ export class ClusterState {
   nodeInfosNamed(names: ReadonlySet<string>): NodeInfo[] {
     const all = this.nodeInfos();
     if (names.size * 4 > all.length) return all.filter((n) => names.has(n.node.name));
-    if (this.positionCache === null) {
-      const positions = new Map<string, number>();
-      all.forEach((n, i) => positions.set(n.node.name, i));
-      this.positionCache = positions;
-    }
+    const positions = this.positions();
     const found: number[] = [];
     for (const name of names) {
-      const i = this.positionCache.get(name);
+      const i = positions.get(name);
       if (i !== undefined) found.push(i);
     }
     return found.sort((a, b) => a - b).map((i) => all[i]!);
+  }
+
+  private positions(): Map<string, number> {
+    if (this.positionCache === null) {
+      const positions = new Map<string, number>();
+      this.nodeInfos().forEach((n, i) => positions.set(n.node.name, i));
+      this.positionCache = positions;
+    }
+    return this.positionCache;
   }
 
   /** All nodes in node-tree order: the first node of each zone, then the second of each, and so on. */

@@ -94,15 +94,24 @@ export class PlannedClaim {
     const incompatible = this.requirements.compatible(podReqs, ALLOW_UNDEFINED_WELL_KNOWN);
     if (incompatible !== undefined) return { reason: `incompatible requirements, ${incompatible}` };
     const requirements = this.requirements.clone();
-    requirements.addAll(podReqs);
+    const narrowed = requirements.narrow(podReqs);
     const requests = { ...this.requests };
     addInto(requests, pod.resources.requests);
     const podCount = this.podCount + 1;
-    const options = this.options.filter((it) => instanceTypeCompatible(it, requirements) && usableOfferings(it, requirements).length > 0 && fits(requests, podCount, it));
+    // Every option already suits the claim's requirements (they were filtered by them), so unless the pod narrows them only the size is left to check.
+    const options = this.options.filter((it) => fits(requests, podCount, it) && (!narrowed || (instanceTypeCompatible(it, requirements) && usableOfferings(it, requirements).length > 0)));
     if (options.length === 0) return { reason: `no instance type satisfied resources ${formatRequests(requests, podCount)} and requirements ${requirements.toString()}` };
     const minValues = satisfiesMinValues(options, requirements);
     if (minValues.error) return { reason: minValues.error };
     return { requirements, options };
+  }
+
+  /** Whether some remaining option could still hold `pod` on top of the claim's pods (size only): canAdd refuses it otherwise, whatever the requirements. */
+  hasRoomFor(pod: Pod): boolean {
+    const requests = { ...this.requests };
+    addInto(requests, pod.resources.requests);
+    const podCount = this.podCount + 1;
+    return this.options.some((it) => fits(requests, podCount, it));
   }
 
   add(pod: Pod, next: { requirements: Requirements; options: InstanceType[] }): void {

@@ -20,7 +20,7 @@
 import { NodeInfo } from '../cluster/node-info.js';
 import type { ClusterState } from '../cluster/state.js';
 import { orderNodePools } from '../model/nodepool.js';
-import { LABEL_HOSTNAME } from '../model/node.js';
+import { LABEL_HOSTNAME, type Node } from '../model/node.js';
 import { bindPod, type Pod } from '../model/pod.js';
 import { addInto, type ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
@@ -144,6 +144,7 @@ class Planner {
   private readonly claims: PlannedClaim[] = [];
   private readonly remaining = new Map<string, Record<string, number>>();
   private readonly zoneTopology: ZoneTopology;
+  private readonly templates = new Map<PoolTemplate, Node[]>();
   private claimSeq = 0;
 
   constructor(
@@ -199,6 +200,8 @@ class Planner {
       // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
       this.claims.sort((a, b) => a.pods.length - b.pods.length);
       for (const claim of this.claims) {
+        // A claim none of whose remaining types could hold the pod refuses it whatever the filters say (most claims, once full).
+        if (!claim.hasRoomFor(pod)) continue;
         const next = this.check(state.state, pod, claim, podReqs);
         if ('reason' in next) continue;
         claim.add(pod, next);
@@ -284,15 +287,27 @@ class Planner {
       else if (withinLimits.length === 0) reason = 'all available instance types exceed limits for nodepool';
       if (reason) reasons.push(`nodepool "${pool.name}": ${reason}`);
       else launchable.set(pool, withinLimits);
-      const template = new PlannedClaim(`${pool.name}-template`, pool, pool.requirements.clone(), pool.instanceTypes, -1);
-      for (const zone of pool.domainZones) {
-        const node = template.toNode(0, zone);
-        const name = `${pool.name}-template-${zone}`;
-        this.cluster.addNode({ ...node, name, uid: name, labels: { ...node.labels, [LABEL_HOSTNAME]: name } });
-        templates.push(name);
+      for (const node of this.templateNodes(pool)) {
+        this.cluster.addNode(node);
+        templates.push(node.name);
       }
     }
     return { templates, launchable, reasons };
+  }
+
+  /** The pool's template nodes, one per domain zone (they depend on the pool alone, so are built once). */
+  private templateNodes(pool: PoolTemplate): Node[] {
+    let nodes = this.templates.get(pool);
+    if (nodes === undefined) {
+      const template = new PlannedClaim(`${pool.name}-template`, pool, pool.requirements.clone(), pool.instanceTypes, -1);
+      nodes = pool.domainZones.map((zone) => {
+        const node = template.toNode(0, zone);
+        const name = `${pool.name}-template-${zone}`;
+        return { ...node, name, uid: name, labels: { ...node.labels, [LABEL_HOSTNAME]: name } };
+      });
+      this.templates.set(pool, nodes);
+    }
+    return nodes;
   }
 
   /** A new claim from the first pool (by weight) whose fresh claim takes the pod. */

@@ -439,6 +439,21 @@ describe('Requirements construction and access', () => {
     assert.equal(r.size, 0);
     assert.equal(copy.size, 1);
   });
+  it('narrow intersects like addAll and tells whether anything changed', () => {
+    const r = new Requirements([Requirement.of('k', 'In', ['a', 'b']), Requirement.of('j', 'Exists')]);
+    assert.equal(r.narrow(new Requirements()), false);
+    assert.equal(r.narrow(new Requirements([Requirement.of('k', 'In', ['a', 'b', 'c'])])), false);
+    assert.equal(r.get('k').toString(), 'k In [a b]');
+    assert.equal(r.narrow(new Requirements([Requirement.of('k', 'In', ['b', 'c'])])), true);
+    assert.equal(r.get('k').toString(), 'k In [b]');
+    assert.equal(r.narrow(new Requirements([Requirement.of('j', 'Exists', [], 2)])), true, 'minValues added');
+    assert.equal(r.narrow(new Requirements([Requirement.of('new', 'Exists')])), true, 'a key added');
+    assert.equal(r.toString(), 'j Exists minValues 2, k In [b], new Exists');
+  });
+  it('compatible names the first refused key in sorted order, however the keys were added', () => {
+    const other = new Requirements([Requirement.of('zz', 'In', ['1']), Requirement.of('aa', 'In', ['1']), Requirement.of('mm', 'In', ['1'])]);
+    assert.equal(new Requirements([Requirement.of('mm', 'In', ['1'])]).compatible(other), 'label "aa" does not have known values');
+  });
   it('withMinValues and withValues copy', () => {
     const base = Requirement.of('k', 'In', ['a']);
     assert.equal(base.withMinValues(3).toString(), 'k In [a] minValues 3');

@@ -329,6 +329,18 @@ export class Requirements {
     this.add(...other.byKey.values());
   }
 
+  /** addAll, telling whether any key's requirement changed (a key added, or a set that shrank or gained a bound or minValues). */
+  narrow(other: Requirements): boolean {
+    let changed = false;
+    for (const r of other.byKey.values()) {
+      const existing = this.byKey.get(r.key);
+      const next = existing === undefined ? r : r.intersection(existing);
+      if (existing === undefined || !next.equals(existing)) changed = true;
+      this.byKey.set(r.key, next);
+    }
+    return changed;
+  }
+
   /** Replaces (does not intersect) the requirement for its key. */
   set(requirement: Requirement): void {
     this.byKey.set(requirement.key, requirement);
@@ -381,11 +393,16 @@ export class Requirements {
    */
   compatible(other: Requirements, options: CompatibilityOptions = {}): string | undefined {
     const allowed = (key: string) => (options.allowUndefinedWellKnownLabels === true && WELL_KNOWN_LABELS.has(key)) || options.allowUndefined?.has(key) === true;
-    for (const key of other.keys()) {
-      if (allowed(key) || this.has(key)) continue;
-      const op = other.get(key).operator();
-      if (op === 'NotIn' || op === 'DoesNotExist') continue;
-      return `label ${JSON.stringify(key)} does not have known values${this.typoHint(key, options)}`;
+    const refused = (key: string, r: Requirement) => {
+      if (allowed(key) || this.has(key)) return false;
+      const op = r.operator();
+      return op !== 'NotIn' && op !== 'DoesNotExist';
+    };
+    // Checked in map order first (this runs for every pod, claim and instance type); only a refusal pays for the sorted walk that names the first key.
+    for (const [key, r] of other.byKey) {
+      if (!refused(key, r)) continue;
+      const first = other.keys().find((k) => refused(k, other.get(k))) as string;
+      return `label ${JSON.stringify(first)} does not have known values${this.typoHint(first, options)}`;
     }
     return this.intersects(other);
   }
@@ -414,18 +431,28 @@ export class Requirements {
    */
   intersects(other: Requirements): string | undefined {
     const [small, large] = this.byKey.size <= other.byKey.size ? [this, other] : [other, this];
-    const errors: string[] = [];
-    for (const key of small.keys()) {
-      if (!large.has(key)) continue;
-      const existing = this.get(key);
-      const incoming = other.get(key);
-      if (existing.hasIntersection(incoming)) continue;
+    const conflict = (key: string): boolean => {
+      const existing = this.byKey.get(key);
+      const incoming = other.byKey.get(key);
+      if (existing === undefined || incoming === undefined || existing.hasIntersection(incoming)) return false;
       const inOp = incoming.operator();
       const exOp = existing.operator();
-      if ((inOp === 'NotIn' || inOp === 'DoesNotExist') && (exOp === 'NotIn' || exOp === 'DoesNotExist')) continue;
-      errors.push(`key ${key}, ${incoming} not in ${existing}`);
+      return !((inOp === 'NotIn' || inOp === 'DoesNotExist') && (exOp === 'NotIn' || exOp === 'DoesNotExist'));
+    };
+    // Map order first; only a conflict pays for the sorted walk that words every conflict in key order.
+    let any = false;
+    for (const key of small.byKey.keys()) {
+      if (large.byKey.has(key) && conflict(key)) {
+        any = true;
+        break;
+      }
     }
-    return errors.length === 0 ? undefined : errors.join('; ');
+    if (!any) return undefined;
+    return small
+      .keys()
+      .filter(conflict)
+      .map((key) => `key ${key}, ${other.get(key)} not in ${this.get(key)}`)
+      .join('; ');
   }
 
   /**

@@ -175,16 +175,12 @@ class ScoreTable {
  * so scoring allocates no record per node and plugin.
  */
 class TableNodeScores implements NodePluginScores {
-  readonly totalScore: number;
   constructor(
     readonly name: string,
     private readonly table: ScoreTable,
     private readonly index: number,
-  ) {
-    let total = 0;
-    for (let i = 0; i < table.plugins.length; i++) total += table.normalized[i * table.nodes + index]! * table.plugins[i]!.weight;
-    this.totalScore = total;
-  }
+    readonly totalScore: number,
+  ) {}
 
   get rawScores(): PluginScore[] {
     return this.table.plugins.map((p, i) => ({ name: p.name, score: this.table.raw[i * this.table.nodes + this.index]! }));
@@ -257,16 +253,28 @@ export class Framework {
   /** The filter plugins PreFilter did not skip, per skip set (a cycle's set is fixed once PreFilter is done). */
   private readonly activeFilters = new WeakMap<ReadonlySet<string>, readonly FilterPlugin[]>();
 
-  /** Runs Filter plugins in order; the first rejection wins (and names its plugin). */
-  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+  /** The filter plugins the cycle of `state` runs; resolve once per cycle and pass to runFilters. */
+  filtersFor(state: CycleState): readonly FilterPlugin[] {
     const skip = state.skipFilterPlugins;
     let plugins = this.activeFilters.get(skip);
     if (plugins === undefined) this.activeFilters.set(skip, (plugins = this.plugins.filter.filter((pl) => !skip.has(pl.name))));
-    for (const pl of plugins) {
+    return plugins;
+  }
+
+  /** Runs Filter plugins in order; the first rejection wins (and names its plugin). */
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    return this.runFilters(this.filtersFor(state), state, pod, nodeInfo);
+  }
+
+  /** runFilterPlugins with the cycle's plugins already resolved (the Filter loop's per-node call). */
+  runFilters(plugins: readonly FilterPlugin[], state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    for (let i = 0; i < plugins.length; i++) {
+      const pl = plugins[i]!;
       const status = pl.filter(state, pod, nodeInfo);
-      if (!status.isSuccess()) {
+      if (status.code !== Code.Success) {
         if (!status.isRejected()) throw new SchedulerError(`running ${JSON.stringify(pl.name)} filter plugin: ${status.message()}`);
-        return status.withPlugin(pl.name);
+        // Plugins may return constant statuses already naming them: no copy per rejected node.
+        return status.plugin === pl.name ? status : status.withPlugin(pl.name);
       }
     }
     return Status.SUCCESS;
@@ -348,6 +356,18 @@ export class Framework {
     }
   }
 
+  /** NodeScore records normalizers rescale in place, reused from cycle to cycle (scoring is synchronous). */
+  private readonly normalizeRecords: { name: string; score: number }[] = [];
+
+  private recordsFor(nodes: readonly NodeInfo[]): NodeScore[] {
+    const records = this.normalizeRecords;
+    const n = nodes.length;
+    while (records.length < n) records.push({ name: '', score: 0 });
+    records.length = n;
+    for (let j = 0; j < n; j++) records[j]!.name = nodes[j]!.node.name;
+    return records;
+  }
+
   /** Raw scores, normalization and weights, exactly as RunScorePlugins. */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodePluginScores[] {
     const plugins = this.plugins.score.filter((s) => !state.skipScorePlugins.has(s.plugin.name));
@@ -356,29 +376,31 @@ export class Framework {
       plugins.map(({ plugin, weight }) => ({ name: plugin.name, weight })),
       n,
     );
-    plugins.forEach(({ plugin }, i) => {
+    const totals = new Float64Array(n);
+    for (let i = 0; i < plugins.length; i++) {
+      const { plugin, weight } = plugins[i]!;
       const row = i * n;
+      const { raw, normalized } = table;
+      for (let j = 0; j < n; j++) raw[row + j] = plugin.score(state, pod, nodes[j]!);
       if (plugin.normalizeScore) {
-        // Normalizers rescale NodeScore records in place.
-        const scores: NodeScore[] = new Array(n);
-        for (let j = 0; j < n; j++) {
-          const score = plugin.score(state, pod, nodes[j]!);
-          table.raw[row + j] = score;
-          scores[j] = { name: nodes[j]!.node.name, score };
-        }
+        const scores = this.recordsFor(nodes);
+        for (let j = 0; j < n; j++) scores[j]!.score = raw[row + j]!;
         plugin.normalizeScore(state, pod, scores);
-        for (let j = 0; j < n; j++) table.normalized[row + j] = scores[j]!.score;
+        for (let j = 0; j < n; j++) normalized[row + j] = scores[j]!.score;
       } else {
-        for (let j = 0; j < n; j++) table.raw[row + j] = table.normalized[row + j] = plugin.score(state, pod, nodes[j]!);
+        normalized.set(raw.subarray(row, row + n), row);
       }
       for (let j = 0; j < n; j++) {
-        const score = table.normalized[row + j]!;
+        const score = normalized[row + j]!;
         if (score > MAX_NODE_SCORE || score < MIN_NODE_SCORE) {
           throw new SchedulerError(`plugin ${JSON.stringify(plugin.name)} returns an invalid score ${score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`);
         }
+        totals[j] = totals[j]! + score * weight;
       }
-    });
-    return nodes.map((info, j) => new TableNodeScores(info.node.name, table, j));
+    }
+    const out: NodePluginScores[] = new Array(n);
+    for (let j = 0; j < n; j++) out[j] = new TableNodeScores(nodes[j]!.node.name, table, j, totals[j]!);
+    return out;
   }
 
   get hasScorePlugins(): boolean {

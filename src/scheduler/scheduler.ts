@@ -211,9 +211,12 @@ export class Scheduler implements Handle {
     } else {
       // Like upstream with parallelism 1, the search stops at the first feasible node
       // beyond the quota (which is dropped), so rejections met before it still count.
+      const fw = this.framework;
+      // Without nominated pods anywhere, each node runs the cycle's filters directly.
+      const plugins = this.nominated.size === 0 ? fw.filtersFor(state) : null;
       for (let i = 0; i < numAllNodes; i++) {
         const info = nodes[(this.nextStartNodeIndex + i) % numAllNodes]!;
-        const status = this.runFilterPluginsWithNominatedPods(state, pod, info);
+        const status = plugins !== null ? fw.runFilters(plugins, state, pod, info) : this.runFilterPluginsWithNominatedPods(state, pod, info);
         if (status.isSuccess()) {
           if (feasible.length === numNodesToFind) break;
           feasible.push(info);
