@@ -90,6 +90,11 @@ export interface NodeScore {
 
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number;
+  /**
+   * Optional: what score() gives for each of `nodes`, written to out[offset + j],
+   * with the per-pod work done once for the cycle instead of once per node.
+   */
+  scoreAll?(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], out: number[], offset: number): void;
   /** Rescales raw scores in place into [0, 100]. */
   normalizeScore?(state: CycleState, pod: Pod, scores: NodeScore[]): void;
 }
@@ -156,16 +161,16 @@ export interface NodePluginScores {
   readonly totalScore: number;
 }
 
-/** One cycle's scores, plugin-major: [plugin * nodes + node]. */
+/** One cycle's scores, plugin-major: [plugin * nodes + node]. Plain arrays: typed arrays this size live off the heap and cost more to create and collect than they save. */
 class ScoreTable {
-  readonly raw: Float64Array;
-  readonly normalized: Float64Array;
+  readonly raw: number[];
+  readonly normalized: number[];
   constructor(
     readonly plugins: readonly { readonly name: string; readonly weight: number }[],
     readonly nodes: number,
   ) {
-    this.raw = new Float64Array(plugins.length * nodes);
-    this.normalized = new Float64Array(plugins.length * nodes);
+    this.raw = new Array<number>(plugins.length * nodes).fill(0);
+    this.normalized = new Array<number>(plugins.length * nodes).fill(0);
   }
 }
 
@@ -376,19 +381,20 @@ export class Framework {
       plugins.map(({ plugin, weight }) => ({ name: plugin.name, weight })),
       n,
     );
-    const totals = new Float64Array(n);
+    const totals = new Array<number>(n).fill(0);
     for (let i = 0; i < plugins.length; i++) {
       const { plugin, weight } = plugins[i]!;
       const row = i * n;
       const { raw, normalized } = table;
-      for (let j = 0; j < n; j++) raw[row + j] = plugin.score(state, pod, nodes[j]!);
+      if (plugin.scoreAll) plugin.scoreAll(state, pod, nodes, raw, row);
+      else for (let j = 0; j < n; j++) raw[row + j] = plugin.score(state, pod, nodes[j]!);
       if (plugin.normalizeScore) {
         const scores = this.recordsFor(nodes);
         for (let j = 0; j < n; j++) scores[j]!.score = raw[row + j]!;
         plugin.normalizeScore(state, pod, scores);
         for (let j = 0; j < n; j++) normalized[row + j] = scores[j]!.score;
       } else {
-        normalized.set(raw.subarray(row, row + n), row);
+        for (let j = 0; j < n; j++) normalized[row + j] = raw[row + j]!;
       }
       for (let j = 0; j < n; j++) {
         const score = normalized[row + j]!;

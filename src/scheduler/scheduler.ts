@@ -190,11 +190,16 @@ export class Scheduler implements Handle {
       const names = pre.nodeNames;
       // Upstream iterates a Go map here; berth keeps node-tree order for determinism.
       nodes = this.cluster.nodeInfosNamed(names);
-      // Upstream formats the set it shares with the diagnosis, so plugins that just
-      // rejected the nominated node are named too.
-      diagnosis.nodeToStatus.absentNodesStatus = Status.unresolvable(`node(s) didn't satisfy plugin(s) [${[...diagnosis.unschedulablePlugins].sort().join(' ')}]`);
     }
+    // Upstream formats the set it shares with the diagnosis at this point, so plugins
+    // that just rejected the nominated node are named too. Only read when nothing fits,
+    // so it is formatted then, from the plugins in the set now (a set keeps insertion order).
+    const namedPlugins = diagnosis.unschedulablePlugins.size;
     const feasible = this.findNodesThatPassFilters(state, pod, diagnosis, nodes);
+    if (pre.nodeNames !== null && feasible.length === 0) {
+      const named = [...diagnosis.unschedulablePlugins].slice(0, namedPlugins).sort();
+      diagnosis.nodeToStatus.absentNodesStatus = Status.unresolvable(`node(s) didn't satisfy plugin(s) [${named.join(' ')}]`);
+    }
     // Like upstream, statuses from a failed nominated-node attempt count as processed too.
     const processed = feasible.length + diagnosis.nodeToStatus.size;
     this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % this.cluster.numNodes;

@@ -8,7 +8,7 @@ import type { NodeInfo } from '../../cluster/node-info.js';
 import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Code, Status } from '../status.js';
-import { leastAllocatedScorer, mostAllocatedScorer, perPod, requestedToCapacityRatioScorer, scoreNode, scoreScratch, type ResourceScorer } from './resource-scoring.js';
+import { leastAllocatedScorer, mostAllocatedScorer, perPod, requestedToCapacityRatioScorer, scoreNode, scoreNodes, scoreScratch, type ResourceScorer } from './resource-scoring.js';
 import { parseFitArgs, type FitArgs } from './resource-args.js';
 
 export const NODE_RESOURCES_FIT = 'NodeResourcesFit';
@@ -118,5 +118,6 @@ export const newNodeResourcesFit: PluginFactory = ({ args }): PreFilterPlugin & 
     },
     preScore: () => Status.SUCCESS,
     score: (_state, pod, nodeInfo) => scoreNode(nodeInfo, podRequests(pod), a.resources, false, scorer, scratch),
+    scoreAll: (_state, pod, nodes, out, offset) => scoreNodes(nodes, podRequests(pod), a.resources, false, scorer, scratch, out, offset),
   };
 };
