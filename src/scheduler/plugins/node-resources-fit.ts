@@ -35,18 +35,12 @@ function scorerFor(a: FitArgs): ResourceScorer {
 }
 
 /** The scalar resources a pod requests (non-zero), in name order; computed once per pod. */
-const scalarRequests = new WeakMap<Pod, readonly string[]>();
-function scalarsOf(pod: Pod): readonly string[] {
-  let scalars = scalarRequests.get(pod);
-  if (scalars === undefined) {
-    const req = pod.resources.requests;
-    scalars = Object.keys(req)
-      .filter((k) => isScalarResourceName(k) && (req[k] ?? 0) !== 0)
-      .sort();
-    scalarRequests.set(pod, scalars);
-  }
-  return scalars;
-}
+const scalarsOf = perPod((pod): readonly string[] => {
+  const req = pod.resources.requests;
+  return Object.keys(req)
+    .filter((k) => isScalarResourceName(k) && (req[k] ?? 0) !== 0)
+    .sort();
+});
 
 function insufficient(out: InsufficientResource[], name: string, amount: number, nodeInfo: NodeInfo): InsufficientResource[] {
   const capacity = nodeInfo.node.allocatable[name] ?? 0;

@@ -19,19 +19,21 @@ export const DEFAULT_RESOURCE_SPEC: readonly ResourceSpec[] = [
 /** (requested incl. the pod, allocated before it, allocatable) → score. */
 export type ResourceScorer = (requested: ArrayLike<number>, allocated: ArrayLike<number>, allocatable: ArrayLike<number>) => number;
 
-/** Memoizes a per-pod derivation (the pod's requests as a scorer reads them) for the pod's lifetime. */
+/**
+ * Memoizes a per-pod derivation (the pod's requests as a scorer reads them) for
+ * the pod being scheduled: Filter and Score ask for the same pod node after node.
+ * Only the last pod is remembered (a WeakMap entry per pod ever scheduled costs
+ * the garbage collector more than deriving again).
+ */
 export function perPod<T>(derive: (pod: Pod) => T): (pod: Pod) => T {
-  const memo = new WeakMap<Pod, T>();
-  // The Score loop asks for the same pod node after node: remember the last answer in front of the WeakMap.
   let lastPod: Pod | undefined;
   let last: T | undefined;
   return (pod) => {
-    if (pod === lastPod) return last!;
-    let v = memo.get(pod);
-    if (v === undefined) memo.set(pod, (v = derive(pod)));
-    lastPod = pod;
-    last = v;
-    return v;
+    if (pod !== lastPod) {
+      last = derive(pod);
+      lastPod = pod;
+    }
+    return last!;
   };
 }
 
