@@ -90,7 +90,7 @@ export class PlannedClaim {
    * compatible and some remaining instance type must fit everything. Returns the
    * narrowed state, or the reason it cannot.
    */
-  canAdd(pod: Pod, podReqs: Requirements): { requirements: Requirements; options: InstanceType[] } | { reason: string } {
+  canAdd(pod: Pod, podReqs: Requirements): { requirements: Requirements; options: readonly InstanceType[] } | { reason: string } {
     const incompatible = this.requirements.compatible(podReqs, ALLOW_UNDEFINED_WELL_KNOWN);
     if (incompatible !== undefined) return { reason: `incompatible requirements, ${incompatible}` };
     const requirements = this.requirements.clone();
@@ -99,11 +99,12 @@ export class PlannedClaim {
     addInto(requests, pod.resources.requests);
     const podCount = this.podCount + 1;
     // Every option already suits the claim's requirements (they were filtered by them), so unless the pod narrows them only the size is left to check.
-    const options = this.options.filter((it) => fits(requests, podCount, it) && (!narrowed || (instanceTypeCompatible(it, requirements) && usableOfferings(it, requirements).length > 0)));
-    if (options.length === 0) return { reason: `no instance type satisfied resources ${formatRequests(requests, podCount)} and requirements ${requirements.toString()}` };
-    const minValues = satisfiesMinValues(options, requirements);
+    const kept = this.options.filter((it) => fits(requests, podCount, it) && (!narrowed || (instanceTypeCompatible(it, requirements) && usableOfferings(it, requirements).length > 0)));
+    if (kept.length === 0) return { reason: `no instance type satisfied resources ${formatRequests(requests, podCount)} and requirements ${requirements.toString()}` };
+    const minValues = satisfiesMinValues(kept, requirements);
     if (minValues.error) return { reason: minValues.error };
-    return { requirements, options };
+    // Unchanged state is handed back as the same objects, so node() knows the claim's node did not change.
+    return { requirements: narrowed ? requirements : this.requirements, options: kept.length === this.options.length ? this.options : kept };
   }
 
   /** Whether some remaining option could still hold `pod` on top of the claim's pods (size only): canAdd refuses it otherwise, whatever the requirements. */
@@ -114,11 +115,22 @@ export class PlannedClaim {
     return this.options.some((it) => fits(requests, podCount, it));
   }
 
-  add(pod: Pod, next: { requirements: Requirements; options: InstanceType[] }): void {
+  add(pod: Pod, next: { requirements: Requirements; options: readonly InstanceType[] }): void {
     this.pods.push(pod);
     addInto(this.requests, pod.resources.requests);
     this.requirements = next.requirements;
     this.options = next.options;
+  }
+
+  private lastNode: { requirements: Requirements; options: readonly InstanceType[]; node: Node } | undefined;
+
+  /** toNode(seq), the same object for as long as the requirements and options stay the same objects. */
+  node(): Node {
+    const last = this.lastNode;
+    if (last?.requirements === this.requirements && last.options === this.options) return last.node;
+    const node = this.toNode(this.seq);
+    this.lastNode = { requirements: this.requirements, options: this.options, node };
+    return node;
   }
 
   /**
