@@ -34,7 +34,7 @@ import { compatibleOfferings, instanceTypeCompatible } from './instance-requirem
 import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplate } from './nodeclaim.js';
 import { nodeAffinityRequirements, podRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt } from './preferences.js';
-import { Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
+import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
 import { settleZone, ZoneTopology } from './zone-topology.js';
 
 /** What the planner needs of a NodePool. */
@@ -198,8 +198,9 @@ class Planner {
     // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
     this.claims.sort((a, b) => a.pods.length - b.pods.length);
     for (const claim of this.claims) {
-      // A claim none of whose remaining types could hold the pod refuses it whatever the filters say (most claims, once full).
-      if (!claim.hasRoomFor(pod)) continue;
+      // A claim none of whose remaining types could hold the pod, or whose requirements the pod's contradict, refuses it
+      // whatever the filters say (canAdd would): most claims once full, and those of another architecture or zone.
+      if (!claim.hasRoomFor(pod) || !claim.requirements.isCompatible(podReqs, ALLOW_UNDEFINED_WELL_KNOWN)) continue;
       const next = this.check(state.state, pod, claim, podReqs);
       if ('reason' in next) continue;
       claim.add(pod, next);
@@ -251,10 +252,10 @@ class Planner {
   /** The node the plugins judge `claim` as: its node in the cluster, or labelled with `zone` to judge it there. */
   private nodeInfoFor(claim: PlannedClaim, zone?: string): NodeInfo {
     const info = this.cluster.nodeInfo(claim.name);
-    if (!info) return new NodeInfo(claim.toNode(claim.seq, zone));
+    if (!info) return new NodeInfo(claim.node(zone));
     if (zone === undefined) return info;
     const variant = info.clone();
-    variant.replaceNode(claim.toNode(claim.seq, zone));
+    variant.replaceNode(claim.node(zone));
     return variant;
   }
 
