@@ -329,13 +329,13 @@ export class Requirements {
     this.add(...other.byKey.values());
   }
 
-  /** addAll, telling whether any key's requirement changed (a key added, or a set that shrank or gained a bound or minValues). */
-  narrow(other: Requirements): boolean {
-    let changed = false;
+  /** addAll, returning the keys whose requirement changed (added, or a set that shrank or gained a bound or minValues). */
+  narrow(other: Requirements): string[] {
+    const changed: string[] = [];
     for (const r of other.byKey.values()) {
       const existing = this.byKey.get(r.key);
       const next = existing === undefined ? r : r.intersection(existing);
-      if (existing === undefined || !next.equals(existing)) changed = true;
+      if (existing === undefined || !next.equals(existing)) changed.push(r.key);
       this.byKey.set(r.key, next);
     }
     return changed;
@@ -430,29 +430,29 @@ export class Requirements {
    * joined with "; " in key order.
    */
   intersects(other: Requirements): string | undefined {
-    const [small, large] = this.byKey.size <= other.byKey.size ? [this, other] : [other, this];
-    const conflict = (key: string): boolean => {
-      const existing = this.byKey.get(key);
-      const incoming = other.byKey.get(key);
-      if (existing === undefined || incoming === undefined || existing.hasIntersection(incoming)) return false;
-      const inOp = incoming.operator();
-      const exOp = existing.operator();
-      return !((inOp === 'NotIn' || inOp === 'DoesNotExist') && (exOp === 'NotIn' || exOp === 'DoesNotExist'));
-    };
+    const small = this.byKey.size <= other.byKey.size ? this : other;
     // Map order first; only a conflict pays for the sorted walk that words every conflict in key order.
-    let any = false;
-    for (const key of small.byKey.keys()) {
-      if (large.byKey.has(key) && conflict(key)) {
-        any = true;
-        break;
-      }
-    }
-    if (!any) return undefined;
+    if (!this.conflictsOn(other, small.byKey.keys())) return undefined;
     return small
       .keys()
-      .filter(conflict)
+      .filter((key) => this.conflictAt(other, key))
       .map((key) => `key ${key}, ${other.get(key)} not in ${this.get(key)}`)
       .join('; ');
+  }
+
+  /** Whether intersects(other) finds a conflict on one of `keys` (keys one side leaves undefined never conflict). */
+  conflictsOn(other: Requirements, keys: Iterable<string>): boolean {
+    for (const key of keys) if (this.conflictAt(other, key)) return true;
+    return false;
+  }
+
+  private conflictAt(other: Requirements, key: string): boolean {
+    const existing = this.byKey.get(key);
+    const incoming = other.byKey.get(key);
+    if (existing === undefined || incoming === undefined || existing.hasIntersection(incoming)) return false;
+    const inOp = incoming.operator();
+    const exOp = existing.operator();
+    return !((inOp === 'NotIn' || inOp === 'DoesNotExist') && (exOp === 'NotIn' || exOp === 'DoesNotExist'));
   }
 
   /**
