@@ -22,7 +22,7 @@ export function disruptionPool(disruption: Record<string, unknown> = {}): KubeOb
 /** A Ready node berth launched for claim `name` of NodePool "default" (c5a.large: the cheapest type the pool allows). */
 export function launched(name: string, instanceType = 'c5a.large', pool = disruptionPool()): KubeObject {
   const node = kwokNode({
-    claim: { name, nodePool: 'default', instanceType, zone: 'us-west-2a', capacityType: 'on-demand', created: T0, terminating: false },
+    claim: { name, nodePool: 'default', instanceType, zone: 'us-west-2a', capacityType: 'on-demand', created: T0, terminating: false, launched: true, registered: true },
     pool: liveNodePools({ nodePools: [pool] })[0]!,
     instanceType: CATALOG.find((t) => t.name === instanceType)!,
   });
@@ -80,13 +80,13 @@ export class FakeCluster {
       if (o.kind === 'NodeClaim') this.nodeClaims.push(created);
       return created;
     },
-    read: async (_apiVersion: string, kind: string, name: string) => {
-      return kind === 'Node' ? this.nodes.find((n) => n.metadata?.name === name) : undefined;
-    },
-    replace: async <T extends KubeObject>(o: T): Promise<T> => {
-      this.calls.push(['replace', `${o.kind ?? 'Node'}/${o.metadata?.name}`]);
-      this.nodes = this.nodes.map((n) => (n.metadata?.name === o.metadata?.name ? o : n));
-      return o;
+    update: async (_apiVersion: string, kind: string, name: string, mutate: (o: KubeObject) => KubeObject | undefined) => {
+      const node = kind === 'Node' ? this.nodes.find((n) => n.metadata?.name === name) : undefined;
+      const next = node && mutate(node);
+      if (!next) return node;
+      this.calls.push(['update', `Node/${name}`]);
+      this.nodes = this.nodes.map((n) => (n === node ? next : n));
+      return next;
     },
     delete: async (_apiVersion: string, kind: string, name: string) => {
       this.calls.push(['delete', `${kind}/${name}`]);
