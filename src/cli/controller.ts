@@ -7,7 +7,9 @@ import { pino } from 'pino';
 import { parseGoDuration } from '../model/go-duration.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { Controller } from '../live/controller.js';
+import type { CloudProvider } from '../live/cloud-provider.js';
 import { DEFAULT_DISRUPTION_OPTIONS } from '../live/disruption.js';
+import { FaultInjectingProvider, faultsSchema, type Faults } from '../live/fault-provider.js';
 import { Kube } from '../live/kube.js';
 import { KwokProvider } from '../live/kwok-provider.js';
 import { LeaderElector } from '../live/leader.js';
@@ -25,6 +27,21 @@ function durationMs(flag: string) {
   };
 }
 
+function faults(value: string): Faults {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (e) {
+    throw new CliError(`berth: --inject-faults: not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const r = faultsSchema.safeParse(parsed);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new CliError(`berth: --inject-faults: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+  }
+  return r.data;
+}
+
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CliError(`berth: --port ${JSON.stringify(value)}: not a port number`);
@@ -35,6 +52,7 @@ interface ControllerFlags {
   kubeconfig?: string;
   provider: string;
   launchDelay: number;
+  injectFaults?: Faults;
   batchIdle: number;
   batchMax: number;
   registrationTtl: number;
@@ -62,6 +80,7 @@ export function registerController(program: Command): void {
     .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, ~/.kube/config, or in-cluster)')
     .option('--provider <name>', 'cloud provider: kwok (fake nodes for kwok to run)', 'kwok')
     .option('--launch-delay <duration>', 'kwok: simulated boot time before a node registers', durationMs('--launch-delay'), 0)
+    .option('--inject-faults <json>', 'testing: cloud faults, e.g. {"failCreates":2,"insufficientCapacity":[{"instanceType":"c5.large"}],"hangAfterCreateMs":5000}', faults)
     .option('--batch-idle <duration>', 'close a batch after this long without a new pending pod', durationMs('--batch-idle'), 1_000)
     .option('--batch-max <duration>', 'close a batch at most this long after it opened', durationMs('--batch-max'), 10_000)
     .option('--registration-ttl <duration>', 'delete a NodeClaim whose node has not registered after this long', durationMs('--registration-ttl'), 15 * 60_000)
@@ -90,7 +109,8 @@ export function registerController(program: Command): void {
         throw new CliError(`berth: --kubeconfig ${flags.kubeconfig ?? '(default)'}: ${e instanceof Error ? e.message : String(e)}`);
       }
       const metrics = new Metrics();
-      const cloud = new KwokProvider(kube, bundledInstanceTypes(), flags.launchDelay);
+      const kwok = new KwokProvider(kube, bundledInstanceTypes(), flags.launchDelay);
+      const cloud: CloudProvider = flags.injectFaults ? new FaultInjectingProvider(kwok, flags.injectFaults) : kwok;
       const controller = new Controller(kube, cloud, {
         batchIdleMs: flags.batchIdle,
         batchMaxMs: flags.batchMax,
@@ -104,7 +124,7 @@ export function registerController(program: Command): void {
         throw new CliError(`berth: --port ${flags.port}: ${e instanceof Error ? e.message : String(e)}`);
       });
       const address = server.address();
-      log.info({ port: typeof address === 'object' && address ? address.port : flags.port, provider: cloud.name, disruption: flags.disruption }, 'serving /healthz /readyz /metrics');
+      log.info({ port: typeof address === 'object' && address ? address.port : flags.port, provider: cloud.name, disruption: flags.disruption, ...(flags.injectFaults ? { injectFaults: flags.injectFaults } : {}) }, 'serving /healthz /readyz /metrics');
       const elector = new LeaderElector(
         kube,
         { namespace: flags.leaseNamespace, name: flags.leaseName, identity: flags.identity, leaseDurationMs: flags.leaseDuration, renewDeadlineMs: flags.renewDeadline, retryPeriodMs: flags.retryPeriod },
@@ -117,6 +137,7 @@ export function registerController(program: Command): void {
           onError: (message) => log.warn({ err: message }, 'leader election'),
         },
       );
+      controller.leadership = () => elector.mayAct;
       controller.start();
       elector.start();
       let closing = false;

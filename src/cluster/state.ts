@@ -255,6 +255,11 @@ export class ClusterState {
     return (this.requiredAntiAffinityNodesCache ??= this.nodeInfos().filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
   }
 
+  /** Whether some node reports an image under this name. */
+  hasImage(name: string): boolean {
+    return this.images.has(name);
+  }
+
   /** Values of a node label key with how many nodes carry each. */
   topologyDomains(key: string): ReadonlyMap<string, number> {
     return this.domainIndex.get(key) ?? new Map();

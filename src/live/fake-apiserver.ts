@@ -1,12 +1,16 @@
-// A minimal API server on loopback for the live layer's unit tests: discovery,
-// list and watch of pods, with faults a test switches on — lists that fail, and
-// watches the server answers with 410 Gone (as a real API server does once the
-// requested resourceVersion is older than its watch cache), either as an ERROR
-// event on an open stream or as the HTTP status of the watch request.
+// Fakes for the live layer's unit tests. FakeApiServer: a minimal API server on
+// loopback (discovery, list and watch of pods) with faults a test switches on —
+// lists that fail, and watches answered with 410 Gone (as a real API server does
+// once the requested resourceVersion is older than its watch cache), either as an
+// ERROR event on an open stream or as the HTTP status of the watch request.
+// MemoryKube: a Kube whose read/create/replace/delete go to an in-memory store
+// that checks resourceVersions as the API server does (409 on a stale write), with
+// a hook for another writer to slip in between a read and the next write.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
+import { Kube } from './kube.js';
 import type { KubeObject } from './objects.js';
 
 /** A kubeconfig for an unauthenticated API server on 127.0.0.1:port. */
@@ -111,5 +115,73 @@ export class FakeApiServer {
     }
     for (const e of this.history) if (e.rv > rv) res.write(`${JSON.stringify({ type: e.type, object: e.object })}\n`);
     this.watchers.add({ rv, res });
+  }
+}
+
+function conflict(message: string): Error {
+  return Object.assign(new Error(message), { code: 409 });
+}
+
+export class MemoryKube extends Kube {
+  writes = 0;
+  /** Each read takes the next of these and applies it to the stored object right after reading (another writer's update). */
+  interfere: ((o: KubeObject) => KubeObject)[] = [];
+  /** While set, every call fails with this error (the API server unreachable). */
+  down: Error | undefined;
+
+  constructor(private readonly store = { objects: new Map<string, KubeObject>(), rv: 1 }) {
+    super(loopbackConfig(1)); // never contacted: every call below is served from memory
+  }
+
+  get objects(): Map<string, KubeObject> {
+    return this.store.objects;
+  }
+
+  /** Another client of the same store, with its own `down` switch (a network partition). */
+  view(): MemoryKube {
+    return new MemoryKube(this.store);
+  }
+
+  private key(apiVersion: string | undefined, kind: string | undefined, name: string | undefined, namespace?: string): string {
+    return `${apiVersion}/${kind}/${namespace ?? ''}/${name}`;
+  }
+
+  private stamp<T extends KubeObject>(o: T): T {
+    return { ...o, metadata: { ...o.metadata, resourceVersion: String(++this.store.rv) } };
+  }
+
+  override async read(apiVersion: string, kind: string, name: string, namespace?: string): Promise<KubeObject | undefined> {
+    if (this.down) throw this.down;
+    const k = this.key(apiVersion, kind, name, namespace);
+    const stored = this.objects.get(k);
+    if (!stored) return undefined;
+    const other = this.interfere.shift();
+    if (other) this.objects.set(k, this.stamp(other(stored)));
+    return structuredClone(stored);
+  }
+
+  override async create<T extends KubeObject>(o: T): Promise<T> {
+    if (this.down) throw this.down;
+    const k = this.key(o.apiVersion, o.kind, o.metadata?.name, o.metadata?.namespace);
+    if (this.objects.has(k)) throw conflict(`${o.kind} ${o.metadata?.name} already exists`);
+    this.writes++;
+    const stored = this.stamp(o);
+    this.objects.set(k, stored);
+    return structuredClone(stored);
+  }
+
+  override async replace<T extends KubeObject>(o: T): Promise<T> {
+    if (this.down) throw this.down;
+    const k = this.key(o.apiVersion, o.kind, o.metadata?.name, o.metadata?.namespace);
+    this.writes++;
+    if (o.metadata?.resourceVersion !== this.objects.get(k)?.metadata?.resourceVersion) throw conflict('Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again');
+    const stored = this.stamp(o);
+    this.objects.set(k, stored);
+    return structuredClone(stored);
+  }
+
+  override async delete(apiVersion: string, kind: string, name: string, namespace?: string): Promise<void> {
+    if (this.down) throw this.down;
+    this.objects.delete(this.key(apiVersion, kind, name, namespace));
   }
 }

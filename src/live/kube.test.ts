@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { readClaim, withCondition } from './claims.js';
-import { FakeApiServer, loopbackConfig } from './fake-apiserver.js';
+import { FakeApiServer, MemoryKube } from './fake-apiserver.js';
 import { CONFLICT_ATTEMPTS, Kube, type Informer } from './kube.js';
 import type { KubeObject } from './objects.js';
 
@@ -70,34 +70,13 @@ test('an informer whose list fails is not synced until a list succeeds (the cont
   assert.equal(server.calls.list, 3);
 });
 
-/** A store with resourceVersions that checks them on replace, as the API server does. */
-class StoreKube extends Kube {
-  stored: KubeObject = { apiVersion: 'berth.dev/v1alpha1', kind: 'NodeClaim', metadata: { name: 'a', resourceVersion: '1' }, spec: { nodePool: 'default' } };
-  writes = 0;
-  /** Runs once between our read and our write: another writer's update. */
-  interfere: ((o: KubeObject) => KubeObject)[] = [];
-
-  constructor() {
-    super(loopbackConfig(1)); // never contacted: read and replace are this store's
-  }
-
-  override async read(): Promise<KubeObject | undefined> {
-    const copy = structuredClone(this.stored);
-    const other = this.interfere.shift();
-    if (other) this.stored = { ...other(this.stored), metadata: { ...other(this.stored).metadata, resourceVersion: String(Number(this.stored.metadata!.resourceVersion) + 1) } };
-    return copy;
-  }
-
-  override async replace<T extends KubeObject>(o: T): Promise<T> {
-    this.writes++;
-    if (o.metadata?.resourceVersion !== this.stored.metadata?.resourceVersion) throw Object.assign(new Error('Operation cannot be fulfilled: the object has been modified'), { code: 409 });
-    this.stored = { ...o, metadata: { ...o.metadata, resourceVersion: String(Number(o.metadata!.resourceVersion) + 1) } };
-    return this.stored as T;
-  }
-}
+const CLAIM: KubeObject = { apiVersion: 'berth.dev/v1alpha1', kind: 'NodeClaim', metadata: { name: 'a' }, spec: { nodePool: 'default' } };
+const stored = (k: MemoryKube) => [...k.objects.values()][0]!;
 
 test('update on a 409 Conflict reads again and re-applies the change: neither writer loses its update', async () => {
-  const k = new StoreKube();
+  const k = new MemoryKube();
+  await k.create(CLAIM);
+  k.writes = 0;
   const label = (o: KubeObject, v: string): KubeObject => ({ ...o, metadata: { ...o.metadata, labels: { ...o.metadata?.labels, team: v } } });
   // Two other writers get in between, one per attempt.
   k.interfere = [(o) => label(o, 'x'), (o) => ({ ...o, status: { note: 'other' } })];
@@ -108,12 +87,14 @@ test('update on a 409 Conflict reads again and re-applies the change: neither wr
   assert.equal((out?.status as { note?: string }).note, 'other', "the other writer's status field is kept");
   assert.equal(readClaim({ ...out!, spec: { nodePool: 'p', instanceType: 't', zone: 'z', capacityType: 'spot' } })?.launched, true);
   // Nothing to change: no write at all.
-  assert.deepEqual(await k.update('berth.dev/v1alpha1', 'NodeClaim', 'a', (o) => withCondition(o, 'Launched', 'Launched', { providerID: 'kwok://a' }, 0)), k.stored);
+  assert.deepEqual(await k.update('berth.dev/v1alpha1', 'NodeClaim', 'a', (o) => withCondition(o, 'Launched', 'Launched', { providerID: 'kwok://a' }, 0)), stored(k));
   assert.equal(k.writes, 3);
 });
 
 test('update gives up after a bounded number of conflicts and reports the 409', async () => {
-  const k = new StoreKube();
+  const k = new MemoryKube();
+  await k.create(CLAIM);
+  k.writes = 0;
   k.interfere = Array.from({ length: 10 }, () => (o: KubeObject) => o);
   await assert.rejects(k.update('berth.dev/v1alpha1', 'NodeClaim', 'a', (o) => ({ ...o, status: { x: 1 } })), (e: { code?: number }) => e.code === 409);
   assert.equal(k.writes, CONFLICT_ATTEMPTS);

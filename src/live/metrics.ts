@@ -7,6 +7,7 @@ export class Metrics {
   readonly podsPending = new Gauge({ name: 'berth_pods_pending', help: 'Pods kube-scheduler marked Unschedulable that wait for capacity', registers: [this.registry] });
   readonly claimsLaunched = new Counter({ name: 'berth_nodeclaims_launched_total', help: 'NodeClaims created, by NodePool', labelNames: ['nodepool'], registers: [this.registry] });
   readonly claimsDeleted = new Counter({ name: 'berth_nodeclaims_deleted_total', help: 'NodeClaims garbage-collected, by reason', labelNames: ['reason'], registers: [this.registry] });
+  readonly launchFailures = new Counter({ name: 'berth_launch_failures_total', help: 'Cloud creates that failed, by reason (insufficient_capacity: offering skipped and claim re-planned; error: retried with backoff)', labelNames: ['reason'], registers: [this.registry] });
   readonly nodesDeleted = new Counter({ name: 'berth_nodes_deleted_total', help: 'Nodes deleted because their NodeClaim is gone', registers: [this.registry] });
   readonly simulationSeconds = new Histogram({
     name: 'berth_scheduling_simulation_duration_seconds',

@@ -90,6 +90,11 @@ export interface NodeScore {
 
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number;
+  /**
+   * Optional: what score() gives for each of `nodes`, written to out[offset + j],
+   * with the per-pod work done once for the cycle instead of once per node.
+   */
+  scoreAll?(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], out: number[], offset: number): void;
   /** Rescales raw scores in place into [0, 100]. */
   normalizeScore?(state: CycleState, pod: Pod, scores: NodeScore[]): void;
 }
@@ -156,23 +161,28 @@ export interface NodePluginScores {
   readonly totalScore: number;
 }
 
-/** One cycle's scores, plugin-major: [plugin * nodes + node]. */
+/** One cycle's scores, plugin-major: [plugin * nodes + node]. Plain arrays: typed arrays this size live off the heap and cost more to create and collect than they save. */
 class ScoreTable {
-  readonly raw: Float64Array;
-  readonly normalized: Float64Array;
+  readonly raw: number[];
+  /** Only the rows of plugins that normalize are filled; the others' normalized scores are their raw ones. */
+  readonly normalized: number[];
   constructor(
-    readonly plugins: readonly { readonly name: string; readonly weight: number }[],
+    readonly plugins: readonly { readonly name: string; readonly weight: number; readonly normalizes: boolean }[],
     readonly nodes: number,
   ) {
-    this.raw = new Float64Array(plugins.length * nodes);
-    this.normalized = new Float64Array(plugins.length * nodes);
+    this.raw = new Array<number>(plugins.length * nodes).fill(0);
+    this.normalized = new Array<number>(plugins.length * nodes).fill(0);
+  }
+
+  normalizedScore(plugin: number, node: number): number {
+    return (this.plugins[plugin]!.normalizes ? this.normalized : this.raw)[plugin * this.nodes + node]!;
   }
 }
 
 /**
- * A node's row of a ScoreTable. The total is summed once; the per-plugin records
- * (read by explain and conformance, not by host selection) are built on demand,
- * so scoring allocates no record per node and plugin.
+ * A node's row of a ScoreTable. The per-plugin records (read by explain and
+ * conformance, not by host selection) are built on demand, so scoring allocates
+ * no record per node and plugin.
  */
 class TableNodeScores implements NodePluginScores {
   constructor(
@@ -187,7 +197,28 @@ class TableNodeScores implements NodePluginScores {
   }
 
   get scores(): PluginScore[] {
-    return this.table.plugins.map((p, i) => ({ name: p.name, score: this.table.normalized[i * this.table.nodes + this.index]! * p.weight }));
+    return this.table.plugins.map((p, i) => ({ name: p.name, score: this.table.normalizedScore(i, this.index) * p.weight }));
+  }
+}
+
+/** One cycle's scores: per-node totals for host selection; the per-node records only when asked for. */
+export class ScoredNodes {
+  private built: NodePluginScores[] | undefined;
+
+  constructor(
+    readonly nodes: readonly NodeInfo[],
+    /** Weighted totals, in the order of `nodes`. */
+    readonly totals: readonly number[],
+    private readonly table: ScoreTable,
+  ) {}
+
+  /** Every node scoring `total` (upstream's score when no score plugin is configured). */
+  static uniform(nodes: readonly NodeInfo[], total: number): ScoredNodes {
+    return new ScoredNodes(nodes, new Array<number>(nodes.length).fill(total), new ScoreTable([], nodes.length));
+  }
+
+  records(): NodePluginScores[] {
+    return (this.built ??= this.nodes.map((info, j) => new TableNodeScores(info.node.name, this.table, j, this.totals[j]!)));
   }
 }
 
@@ -200,8 +231,9 @@ export interface ProfilePlugins {
   readonly score: readonly { plugin: ScorePlugin; weight: number }[];
 }
 
-function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string>): Set<string> {
-  if (a === null) return new Set(b);
+function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string>): ReadonlySet<string> {
+  // Plugins hand over their sets: nothing changes them afterwards, so the first one is kept as it is.
+  if (a === null) return b;
   const out = new Set<string>();
   for (const n of a) if (b.has(n)) out.add(n);
   return out;
@@ -218,7 +250,7 @@ export class Framework {
 
   runPreFilterPlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { nodeNames: ReadonlySet<string> | null; status: Status; pluginsWithNodes: Set<string> } {
     state.skipFilterPlugins = new Set();
-    let nodeNames: Set<string> | null = null;
+    let nodeNames: ReadonlySet<string> | null = null;
     const pluginsWithNodes = new Set<string>();
     let returnStatus: Status = Status.SUCCESS;
     for (const pl of this.plugins.preFilter) {
@@ -369,38 +401,37 @@ export class Framework {
   }
 
   /** Raw scores, normalization and weights, exactly as RunScorePlugins. */
-  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodePluginScores[] {
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoredNodes {
     const plugins = this.plugins.score.filter((s) => !state.skipScorePlugins.has(s.plugin.name));
     const n = nodes.length;
     const table = new ScoreTable(
-      plugins.map(({ plugin, weight }) => ({ name: plugin.name, weight })),
+      plugins.map(({ plugin, weight }) => ({ name: plugin.name, weight, normalizes: plugin.normalizeScore !== undefined })),
       n,
     );
-    const totals = new Float64Array(n);
+    const totals = new Array<number>(n).fill(0);
     for (let i = 0; i < plugins.length; i++) {
       const { plugin, weight } = plugins[i]!;
       const row = i * n;
-      const { raw, normalized } = table;
-      for (let j = 0; j < n; j++) raw[row + j] = plugin.score(state, pod, nodes[j]!);
+      const { raw } = table;
+      if (plugin.scoreAll) plugin.scoreAll(state, pod, nodes, raw, row);
+      else for (let j = 0; j < n; j++) raw[row + j] = plugin.score(state, pod, nodes[j]!);
+      let final = raw;
       if (plugin.normalizeScore) {
         const scores = this.recordsFor(nodes);
         for (let j = 0; j < n; j++) scores[j]!.score = raw[row + j]!;
         plugin.normalizeScore(state, pod, scores);
-        for (let j = 0; j < n; j++) normalized[row + j] = scores[j]!.score;
-      } else {
-        normalized.set(raw.subarray(row, row + n), row);
+        final = table.normalized;
+        for (let j = 0; j < n; j++) final[row + j] = scores[j]!.score;
       }
       for (let j = 0; j < n; j++) {
-        const score = normalized[row + j]!;
+        const score = final[row + j]!;
         if (score > MAX_NODE_SCORE || score < MIN_NODE_SCORE) {
           throw new SchedulerError(`plugin ${JSON.stringify(plugin.name)} returns an invalid score ${score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`);
         }
         totals[j] = totals[j]! + score * weight;
       }
     }
-    const out: NodePluginScores[] = new Array(n);
-    for (let j = 0; j < n; j++) out[j] = new TableNodeScores(nodes[j]!.node.name, table, j, totals[j]!);
-    return out;
+    return new ScoredNodes(nodes, totals, table);
   }
 
   get hasScorePlugins(): boolean {
