@@ -89,14 +89,14 @@ export class Controller {
     if (opts.disruption) this.disruption = new LiveDisruption(kube, cloud, this.disruptionHost(), apiEvictor(kube), opts.disruption, log.child({ loop: 'disruption' }), metrics);
   }
 
-  /** What the disruption loop sees of this controller: its caches, its lease, and a way to launch replacements. */
+  /** What the disruption loop sees of this controller: its caches, its lease, the offerings with capacity, and a way to launch replacements. */
   private disruptionHost(): DisruptionHost {
     return {
       objects: () => this.objects(),
       synced: () => this.synced,
-      leading: () => this.leading && !this.stopping,
+      leading: () => this.acting,
       identity: this.opts.identity,
-      instanceTypes: () => this.cloud.getInstanceTypes(),
+      instanceTypes: () => this.instanceTypes(),
       launched: (object) => {
         const claim = readClaim(object);
         if (!claim) return;

@@ -80,13 +80,13 @@ export class FakeCluster {
       if (o.kind === 'NodeClaim') this.nodeClaims.push(created);
       return created;
     },
-    read: async (_apiVersion: string, kind: string, name: string) => {
-      return kind === 'Node' ? this.nodes.find((n) => n.metadata?.name === name) : undefined;
-    },
-    replace: async <T extends KubeObject>(o: T): Promise<T> => {
-      this.calls.push(['replace', `${o.kind ?? 'Node'}/${o.metadata?.name}`]);
-      this.nodes = this.nodes.map((n) => (n.metadata?.name === o.metadata?.name ? o : n));
-      return o;
+    update: async (_apiVersion: string, kind: string, name: string, mutate: (o: KubeObject) => KubeObject | undefined) => {
+      const node = kind === 'Node' ? this.nodes.find((n) => n.metadata?.name === name) : undefined;
+      const next = node && mutate(node);
+      if (!next) return node;
+      this.calls.push(['update', `Node/${name}`]);
+      this.nodes = this.nodes.map((n) => (n === node ? next : n));
+      return next;
     },
     delete: async (_apiVersion: string, kind: string, name: string) => {
       this.calls.push(['delete', `${kind}/${name}`]);

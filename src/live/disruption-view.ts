@@ -61,14 +61,13 @@ export function podsToEvict(pods: readonly KubeObject[], nodeName: string): Kube
 /**
  * Why disruption should wait this pass, or undefined: while pods wait for capacity
  * or claims are still launching, the provisioner is changing the cluster and a
- * consolidation computed now would race it. `own` are the claims disruption itself
- * launched (replacements), which do not count.
+ * consolidation computed now would race it.
  */
-export function provisioningInFlight(objects: LiveObjects, own: ReadonlySet<string> = new Set()): string | undefined {
+export function provisioningInFlight(objects: LiveObjects): string | undefined {
   const pending = objects.pods.filter(isProvisionable).length;
   if (pending > 0) return `${pending} pod(s) wait for capacity`;
   const registered = new Set(objects.nodes.map(nodeClaimOf));
-  const launching = objects.nodeClaims.flatMap((o) => readClaim(o) ?? []).filter((c) => !c.terminating && !registered.has(c.name) && !own.has(c.name));
+  const launching = objects.nodeClaims.flatMap((o) => readClaim(o) ?? []).filter((c) => !c.terminating && !registered.has(c.name));
   return launching.length > 0 ? `NodeClaim ${launching[0]!.name} has no node yet` : undefined;
 }
 

@@ -25,7 +25,7 @@ test('an empty node: tainted, an Event, its NodeClaim then its instance deleted;
   const c = FakeCluster.with(['n1', 'n2'], [boundPod('web-1', 'n2')]);
   const { d, metrics } = disruption(c);
   await d.pass();
-  assert.deepEqual(c.calls, [['create', 'Event/n1.xxxx1'], ['replace', 'Node/n1'], ['delete', 'NodeClaim/n1'], ['cloud.delete', 'n1']]);
+  assert.deepEqual(c.calls, [['create', 'Event/n1.xxxx1'], ['update', 'Node/n1'], ['delete', 'NodeClaim/n1'], ['cloud.delete', 'n1']]);
   assert.deepEqual((c.events[0] as { reason?: string; message?: string }).reason, 'Disrupting');
   assert.match((c.events[0] as { message: string }).message, /Empty\/Delete/);
   assert.deepEqual(c.nodes.map((n) => n.metadata?.name), ['n2']);
@@ -95,7 +95,7 @@ test('replace: the cheaper replacement is launched and Ready before the node is 
   const { d, metrics } = disruption(c);
   await d.pass();
   const verbs = c.calls.map(([v, w]) => `${v} ${w.replace(/^(NodeClaim|Event)\/.*/, '$1')}`);
-  assert.deepEqual(verbs, ['create Event', 'replace Node/big', 'create NodeClaim', 'launch default-xxxx2', 'evict evicted:web-1', 'delete NodeClaim', 'cloud.delete big']);
+  assert.deepEqual(verbs, ['create Event', 'update Node/big', 'create NodeClaim', 'launch default-xxxx2', 'evict evicted:web-1', 'delete NodeClaim', 'cloud.delete big']);
   assert.deepEqual(c.nodes.map((n) => n.metadata?.name), ['default-xxxx2']);
   assert.deepEqual(await counter(metrics, 'berth_disruption_decisions_total'), { 'Underutilized/replace': 1 });
 });
@@ -143,7 +143,7 @@ test('a disrupted taint no decision owns (say, after a restart) is removed', asy
   c.nodeClaims = [claimFor('n1')];
   c.pods = [boundPod('web-1', 'n1', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })];
   await disruption(c).d.pass();
-  assert.deepEqual(c.calls, [['replace', 'Node/n1']]);
+  assert.deepEqual(c.calls, [['update', 'Node/n1']]);
   assert.ok(!c.tainted('n1'));
 });
 

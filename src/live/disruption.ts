@@ -25,7 +25,7 @@ import type { CloudProvider } from './cloud-provider.js';
 import { disruptionView, hasDisruptedTaint, isNodeReady, nodeOfPod, podsToEvict, provisioningInFlight, withDisruptedTaint } from './disruption-view.js';
 import type { Evict } from './eviction.js';
 import { eventObject } from './events.js';
-import { errorText, statusCode, type Kube } from './kube.js';
+import { errorText, type Kube } from './kube.js';
 import type { Metrics } from './metrics.js';
 import { isTerminating, objectKey, type KubeObject } from './objects.js';
 import type { LiveObjects } from './plan-batch.js';
@@ -63,7 +63,7 @@ export interface DisruptionHost {
   launched(claim: KubeObject): void;
 }
 
-export type DisruptionKube = Pick<Kube, 'create' | 'read' | 'replace' | 'delete'>;
+export type DisruptionKube = Pick<Kube, 'create' | 'update' | 'delete'>;
 
 /** Thrown inside a running decision when this replica stops leading: it must not act any more. */
 class NotLeading extends Error {}
@@ -200,20 +200,9 @@ export class LiveDisruption {
     }
   }
 
-  /** Adds or removes the disrupted taint (read, change, replace; again on a conflict). False when the node is gone. */
+  /** Adds or removes the disrupted taint (read-modify-write, again on a conflict). False when the node is gone. */
   private async taint(name: string, on: boolean): Promise<boolean> {
-    for (let attempt = 0; ; attempt++) {
-      const node = await this.kube.read('v1', 'Node', name);
-      if (!node) return false;
-      const changed = withDisruptedTaint(node, on);
-      if (!changed) return true;
-      try {
-        await this.kube.replace(changed);
-        return true;
-      } catch (e) {
-        if (statusCode(e) !== 409 || attempt >= 4) throw e;
-      }
-    }
+    return (await this.kube.update('v1', 'Node', name, (node) => withDisruptedTaint(node, on))) !== undefined;
   }
 
   private async event(node: KubeObject | undefined, reason: string, message: string, type: 'Normal' | 'Warning'): Promise<void> {

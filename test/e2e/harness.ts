@@ -104,11 +104,14 @@ export interface ControllerProcess {
 }
 
 let controllers = 0;
+const logged = new Set<string>();
 /** `berth controller` as the berth-controller service account (client certificate from cluster.sh). */
 export async function startController(extra: string[] = [], identity = `e2e-${++controllers}`): Promise<ControllerProcess> {
   await mkdir(LOGS, { recursive: true });
   const log = join(LOGS, `${identity}.log`);
-  const out = createWriteStream(log, { flags: 'a' });
+  // A log is started afresh by the first process of its identity in this run (not left from an earlier run).
+  const out = createWriteStream(log, { flags: logged.has(identity) ? 'a' : 'w' });
+  logged.add(identity);
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'controller', '--kubeconfig', join(RUN, 'berth.kubeconfig'),
     '--identity', identity, '--port', '0', '--bind-address', '127.0.0.1', '--batch-idle', '500ms', '--batch-max', '3s', '--resync', '2s',
     '--lease-duration', '4s', '--renew-deadline', '3s', '--retry-period', '1s', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -155,6 +158,9 @@ export async function pods(namespace: string, labelSelector: string): Promise<Po
 export async function cleanUp(namespace: string): Promise<void> {
   const k = kube();
   await k.delete('v1', 'Namespace', namespace);
+  // Pods first, while their nodes are there for kwok to finish them: a pod whose
+  // node is gone waits for kube-controller-manager's pod GC (40 s and more).
+  await waitFor(`pods of ${namespace} gone`, async () => (await list('v1', 'Pod', namespace)).length === 0, 120_000);
   for (const np of await list('karpenter.sh/v1', 'NodePool')) await k.delete('karpenter.sh/v1', 'NodePool', np.metadata!.name!);
   for (const c of await nodeClaims()) await k.delete('berth.dev/v1alpha1', 'NodeClaim', c.metadata!.name!);
   for (const n of await kwokNodes()) await k.delete('v1', 'Node', n.metadata!.name!);
