@@ -179,7 +179,10 @@ function stillSuits(it: InstanceType, requirements: Requirements, changed: reado
 
 function maxAllocatable(types: readonly InstanceType[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const it of types) for (const [k, v] of Object.entries(it.allocatable)) out[k] = Math.max(out[k] ?? 0, v);
+  for (const it of types) {
+    const alloc = it.allocatable;
+    for (const k in alloc) out[k] = Math.max(out[k] ?? 0, alloc[k]!);
+  }
   return out;
 }
 

@@ -474,10 +474,7 @@ export class Requirements {
   /** Every key, well-known and restricted included, whose requirement is In exactly one value: labels any node launched from these will carry. */
   singleValueLabels(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const r of this.values()) {
-      const values = r.values();
-      if (!r.complement && values.length === 1) out[r.key] = values[0] as string;
-    }
+    for (const r of this.values()) if (!r.complement && r.len() === 1) out[r.key] = r.values()[0] as string;
     return out;
   }
 
