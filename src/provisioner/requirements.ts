@@ -298,6 +298,14 @@ function looksLike(candidate: string, key: string): boolean {
   return candidate.includes(key) || candidate.endsWith(suffixOf(key));
 }
 
+/** Requirements are immutable, so the Exists that get() answers for an undefined key is built once per key. */
+const existsByKey = new Map<string, Requirement>();
+function exists(key: string): Requirement {
+  let r = existsByKey.get(key);
+  if (r === undefined) existsByKey.set(key, (r = Requirement.of(key, 'Exists')));
+  return r;
+}
+
 export class Requirements {
   private readonly byKey = new Map<string, Requirement>();
 
@@ -366,7 +374,7 @@ export class Requirements {
 
   /** The requirement for `key`; an undefined key allows any value (Exists). */
   get(key: string): Requirement {
-    return this.byKey.get(key) ?? Requirement.of(key, 'Exists');
+    return this.byKey.get(key) ?? exists(key);
   }
 
   /** Keys, sorted. */
