@@ -127,12 +127,9 @@ export class PlannedClaim {
     return this.options.some((it) => withinAllocatable(this.requests, more, podCount, it.allocatable));
   }
 
-  private largestOf: { options: readonly InstanceType[]; allocatable: ResourceList } | undefined;
-
   /** Per resource, the most any remaining option leaves allocatable. */
   private largest(): ResourceList {
-    if (this.largestOf?.options !== this.options) this.largestOf = { options: this.options, allocatable: maxAllocatable(this.options) };
-    return this.largestOf.allocatable;
+    return summaryOf(this.options).largest;
   }
 
   add(pod: Pod, next: { requirements: Requirements; options: readonly InstanceType[] }): void {
@@ -160,8 +157,8 @@ export class PlannedClaim {
   toNode(order: number, zone?: string): Node {
     const labels: Record<string, string> = { ...this.pool.labels, ...this.requirements.singleValueLabels(), [LABEL_HOSTNAME]: this.name };
     if (zone !== undefined) labels[LABEL_ZONE] = zone;
-    const shared = sharedLabels(this.options);
-    for (const [k, v] of Object.entries(shared)) if (!(k in labels) && this.requirements.get(k).has(v)) labels[k] = v;
+    const shared = summaryOf(this.options).shared;
+    for (const [k, v] of Object.entries(shared)) if (!(k in labels) && (!this.requirements.has(k) || this.requirements.get(k).has(v))) labels[k] = v;
     const allocatable = this.largest();
     return { name: this.name, uid: this.name, labels, annotations: {}, taints: this.pool.taints, unschedulable: false, allocatable, capacity: allocatable, images: [], creation: order };
   }
@@ -177,9 +174,23 @@ function stillSuits(it: InstanceType, requirements: Requirements, changed: reado
   return !(changed.includes(LABEL_ZONE) || changed.includes(LABEL_CAPACITY_TYPE)) || usableOfferings(it, requirements).length > 0;
 }
 
+/**
+ * What toNode and hasRoomFor read of a list of options, kept per list: the lists are
+ * never changed (narrowing makes new ones), and candidate claims share the pool's.
+ */
+const summaries = new WeakMap<readonly InstanceType[], { largest: ResourceList; shared: Record<string, string> }>();
+function summaryOf(types: readonly InstanceType[]): { largest: ResourceList; shared: Record<string, string> } {
+  let s = summaries.get(types);
+  if (s === undefined) summaries.set(types, (s = { largest: maxAllocatable(types), shared: sharedLabels(types) }));
+  return s;
+}
+
 function maxAllocatable(types: readonly InstanceType[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const it of types) for (const [k, v] of Object.entries(it.allocatable)) out[k] = Math.max(out[k] ?? 0, v);
+  for (const it of types) {
+    const alloc = it.allocatable;
+    for (const k in alloc) out[k] = Math.max(out[k] ?? 0, alloc[k]!);
+  }
   return out;
 }
 

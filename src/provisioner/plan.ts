@@ -271,6 +271,13 @@ class Planner {
    * Karpenter builds domains from NodePools and offerings regardless of limits.
    */
   private launchable(): { launchable: Map<PoolTemplate, InstanceType[]>; reasons: string[] } {
+    // Limits are only spent when a claim is created (materialize drops this).
+    return (this.launchableCache ??= this.withinLimits());
+  }
+
+  private launchableCache: { launchable: Map<PoolTemplate, InstanceType[]>; reasons: string[] } | undefined;
+
+  private withinLimits(): { launchable: Map<PoolTemplate, InstanceType[]>; reasons: string[] } {
     const launchable = new Map<PoolTemplate, InstanceType[]>();
     const reasons: string[] = [];
     for (const pool of this.pools) {
@@ -330,6 +337,7 @@ class Planner {
     this.claims.push(claim);
     // Reserve the largest capacity the claim could still take, as Karpenter's subtractMax does.
     const remaining = this.remaining.get(pool.name);
+    this.launchableCache = undefined;
     if (remaining) {
       for (const k of Object.keys(remaining)) {
         remaining[k]! -= k === 'nodes' ? 1 : Math.max(0, ...claim.options.map((it) => it.capacity[k] ?? 0));

@@ -298,6 +298,14 @@ function looksLike(candidate: string, key: string): boolean {
   return candidate.includes(key) || candidate.endsWith(suffixOf(key));
 }
 
+/** Requirements are immutable, so the Exists that get() answers for an undefined key is built once per key. */
+const existsByKey = new Map<string, Requirement>();
+function exists(key: string): Requirement {
+  let r = existsByKey.get(key);
+  if (r === undefined) existsByKey.set(key, (r = Requirement.of(key, 'Exists')));
+  return r;
+}
+
 export class Requirements {
   private readonly byKey = new Map<string, Requirement>();
 
@@ -366,7 +374,7 @@ export class Requirements {
 
   /** The requirement for `key`; an undefined key allows any value (Exists). */
   get(key: string): Requirement {
-    return this.byKey.get(key) ?? Requirement.of(key, 'Exists');
+    return this.byKey.get(key) ?? exists(key);
   }
 
   /** Keys, sorted. */
@@ -474,10 +482,7 @@ export class Requirements {
   /** Every key, well-known and restricted included, whose requirement is In exactly one value: labels any node launched from these will carry. */
   singleValueLabels(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const r of this.values()) {
-      const values = r.values();
-      if (!r.complement && values.length === 1) out[r.key] = values[0] as string;
-    }
+    for (const r of this.values()) if (!r.complement && r.len() === 1) out[r.key] = r.values()[0] as string;
     return out;
   }
 
