@@ -17,6 +17,7 @@ import type {
   StatefulSetManifest,
 } from '../model/manifest.js';
 import { labelValueErrors, qualifiedNameErrors } from '../model/label-syntax.js';
+import { boundMessage } from './diagnostics.js';
 import type { PdbManifest } from '../model/pdb.js';
 import type { PriorityClassManifest } from '../model/priority.js';
 
@@ -50,10 +51,14 @@ export const issueMessage: z.core.$ZodErrorMap = (iss) => {
       return `Invalid value: ${JSON.stringify(iss.input)}: must be greater than ${iss.inclusive ? 'or equal to ' : ''}${String(iss.minimum)}`;
     case 'too_big':
       return `Invalid value: ${JSON.stringify(iss.input)}: must be less than ${iss.inclusive ? 'or equal to ' : ''}${String(iss.maximum)}`;
-    default:
-      return undefined;
+    default: {
+      // zod's own wording, bounded: "Unrecognized keys: …" lists every key of a mapping.
+      const m = ZOD_ENGLISH.localeError(iss);
+      return m == null ? undefined : boundMessage(typeof m === 'string' ? m : m.message);
+    }
   }
 };
+const ZOD_ENGLISH = z.locales.en();
 
 const str = z.string();
 // One message for "not a number" and "not a whole number".

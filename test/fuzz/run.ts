@@ -1,5 +1,6 @@
 // Nightly bad-input fuzzing of the berth CLI:
 //   npm run fuzz -- --runs 100000 --seed 7 [--jobs 2] [--max-minutes N] [--no-huge] [--only I]
+// (SIGTERM or ^C stops it cleanly, with the summary)
 // Inputs come from fast-check's generator, seeded: input I of seed S is always the same
 // case (`--only I` re-runs just that one). `--jobs N` runs N CLI workers side by side;
 // an input identical to one already run (same command, arguments and text: about one
@@ -32,6 +33,9 @@ const jobs = Math.max(1, Number(values.jobs));
 const only = values.only === undefined ? undefined : Number(values.only);
 // A time cap for shared machines: the run stops cleanly and reports how many it did.
 const maxMs = Number(values['max-minutes']) * 60_000;
+// Stopping by signal (kill -TERM, ^C) finishes the inputs in flight and prints the summary, like --max-minutes.
+let stoppedBy = '';
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (stoppedBy = signal));
 
 /**
  * Input `i` of the seed, generated lazily in blocks (a block's 10 MB inputs are the
@@ -78,7 +82,7 @@ const indexes = only !== undefined ? [only] : Array.from({ length: runs }, (_, i
 let next = 0;
 const inFlight = new Map<string, Promise<Outcome>>();
 async function work(runner: CliRunner): Promise<void> {
-  while (next < indexes.length && !failure && !(maxMs > 0 && Date.now() - started > maxMs)) {
+  while (next < indexes.length && !failure && !stoppedBy && !(maxMs > 0 && Date.now() - started > maxMs)) {
     const index = indexes[next++]!;
     const c = caseAt(index);
     const key = keyOf(c);
@@ -114,7 +118,7 @@ if (failure) {
   console.log(`rerun: npm run fuzz -- --seed ${seed} --only ${failure.index}${values['no-huge'] ? ' --no-huge' : ''}\nby hand: ${command}\ndamage: ${failure.c.damage}\nstderr: ${failure.o.stderr.slice(0, 2000)}`);
   process.exitCode = 1;
 } else {
-  const stopped = done < indexes.length ? ` (stopped by --max-minutes after ${done} of ${indexes.length})` : '';
+  const stopped = done < indexes.length ? ` (stopped by ${stoppedBy || '--max-minutes'} after ${done} of ${indexes.length})` : '';
   console.log(`PASS: ${done} inputs (${distinct}; seed ${seed}, ${jobs} job(s)) in ${elapsed()} s, ${(done / Math.max(1, elapsed())).toFixed(1)} inputs/s, 0 failures${stopped}`);
 }
 console.log('\nby command and exit code:');
