@@ -8,6 +8,7 @@ import { parseGoDuration } from '../model/go-duration.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { Controller } from '../live/controller.js';
 import type { CloudProvider } from '../live/cloud-provider.js';
+import { DEFAULT_DISRUPTION_OPTIONS } from '../live/disruption.js';
 import { FaultInjectingProvider, faultsSchema, type Faults } from '../live/fault-provider.js';
 import { Kube } from '../live/kube.js';
 import { KwokProvider } from '../live/kwok-provider.js';
@@ -57,6 +58,10 @@ interface ControllerFlags {
   registrationTtl: number;
   orphanGrace: number;
   resync: number;
+  disruption: boolean;
+  disruptionPoll: number;
+  disruptionValidation: number;
+  drainTimeout: number;
   leaseNamespace: string;
   leaseName: string;
   leaseDuration: number;
@@ -81,6 +86,10 @@ export function registerController(program: Command): void {
     .option('--registration-ttl <duration>', 'delete a NodeClaim whose node has not registered after this long', durationMs('--registration-ttl'), 15 * 60_000)
     .option('--orphan-grace <duration>', 'delete a launched node whose NodeClaim has been gone this long', durationMs('--orphan-grace'), 30_000)
     .option('--resync <duration>', 'period of the claim/instance reconcile and the pending-pod recheck', durationMs('--resync'), 10_000)
+    .option('--disruption', 'also consolidate: delete empty nodes and remove or replace under-used ones (cordon with a taint, evict through the Eviction API)', false)
+    .option('--disruption-poll <duration>', 'how often the disruption controller looks for a decision', durationMs('--disruption-poll'), DEFAULT_DISRUPTION_OPTIONS.pollMs)
+    .option('--disruption-validation <duration>', 'how long a consolidation decision waits before it is checked again and carried out', durationMs('--disruption-validation'), DEFAULT_DISRUPTION_OPTIONS.validationMs)
+    .option('--drain-timeout <duration>', 'give a disruption up (untaint its nodes) when its drain has not finished after this long', durationMs('--drain-timeout'), DEFAULT_DISRUPTION_OPTIONS.drainTimeoutMs)
     .option('--lease-namespace <ns>', 'namespace of the leader-election Lease', 'berth-system')
     .option('--lease-name <name>', 'name of the leader-election Lease', 'berth-controller')
     .option('--lease-duration <duration>', 'leader lease duration', durationMs('--lease-duration'), 15_000)
@@ -109,12 +118,13 @@ export function registerController(program: Command): void {
         orphanGraceMs: flags.orphanGrace,
         resyncMs: flags.resync,
         identity: flags.identity,
+        ...(flags.disruption ? { disruption: { ...DEFAULT_DISRUPTION_OPTIONS, pollMs: flags.disruptionPoll, validationMs: flags.disruptionValidation, drainTimeoutMs: flags.drainTimeout } } : {}),
       }, log, metrics);
       const server = await startServer(flags.port, flags.bindAddress, metrics, () => controller.synced).catch((e: unknown) => {
         throw new CliError(`berth: --port ${flags.port}: ${e instanceof Error ? e.message : String(e)}`);
       });
       const address = server.address();
-      log.info({ port: typeof address === 'object' && address ? address.port : flags.port, provider: cloud.name, ...(flags.injectFaults ? { injectFaults: flags.injectFaults } : {}) }, 'serving /healthz /readyz /metrics');
+      log.info({ port: typeof address === 'object' && address ? address.port : flags.port, provider: cloud.name, disruption: flags.disruption, ...(flags.injectFaults ? { injectFaults: flags.injectFaults } : {}) }, 'serving /healthz /readyz /metrics');
       const elector = new LeaderElector(
         kube,
         { namespace: flags.leaseNamespace, name: flags.leaseName, identity: flags.identity, leaseDurationMs: flags.leaseDuration, renewDeadlineMs: flags.renewDeadline, retryPeriodMs: flags.retryPeriod },

@@ -9,7 +9,6 @@ import type { NodePool } from '../model/nodepool.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { LABEL_NODEPOOL } from '../provisioner/labels.js';
 import { launchedNode } from '../provisioner/launched-node.js';
-import type { NodeClaimPlan } from '../provisioner/plan.js';
 import { createdAt, isTerminating, type KubeObject } from './objects.js';
 
 export const NODECLAIM_API_VERSION = 'berth.dev/v1alpha1';
@@ -72,8 +71,8 @@ export function withCondition(o: KubeObject, type: ClaimConditionType, reason: s
   return { ...o, status: { ...status, ...fields, conditions } };
 }
 
-/** The NodeClaim object for a planned claim; the API server completes the name. */
-export function claimObject(plan: NodeClaimPlan): KubeObject & { spec: ClaimSpec } {
+/** The NodeClaim object for a planned claim or a replacement; the API server completes the name. */
+export function claimObject<T extends ClaimSpec>(plan: T): KubeObject & { spec: ClaimSpec } {
   return {
     apiVersion: NODECLAIM_API_VERSION,
     kind: NODECLAIM_KIND,

@@ -17,6 +17,9 @@ import type { InstanceType } from '../provisioner/catalog/types.js';
 import { UNAVAILABLE_OFFERING_TTL_MS, UnavailableOfferings } from '../provisioner/unavailable-offerings.js';
 import { claimObject, gcDecisions, NODECLAIM_API_VERSION, NODECLAIM_KIND, readClaim, statusDecisions, withCondition, type Claim, type ClaimConditionType } from './claims.js';
 import { InsufficientCapacityError, type CloudProvider } from './cloud-provider.js';
+import { LiveDisruption, type DisruptionHost, type DisruptionOptions } from './disruption.js';
+import { apiEvictor } from './eviction.js';
+import { eventObject } from './events.js';
 import { errorText, nextBackoff, type Informer, type Kube, type Resource } from './kube.js';
 import type { Metrics } from './metrics.js';
 import { isProvisionable, objectKey, type KubeObject } from './objects.js';
@@ -33,6 +36,8 @@ export interface ControllerOptions {
   readonly resyncMs: number;
   /** reportingInstance of the Events the controller writes. */
   readonly identity: string;
+  /** Consolidation and emptiness (disruption.ts); off when absent. */
+  readonly disruption?: DisruptionOptions;
 }
 
 const RESOURCES: Record<keyof LiveObjects, Resource> = {
@@ -67,6 +72,7 @@ export class Controller {
   private readonly launching = new Set<string>();
   /** pod uid → the last explanation sent as an Event, to send each once. */
   private readonly explained = new Map<string, string>();
+  private readonly disruption: LiveDisruption | undefined;
   /** Offerings that just failed with insufficient capacity, kept out of plans for 3 minutes. */
   private readonly unavailable = new UnavailableOfferings();
   /** Claims whose launch failed: the last backoff and when the next attempt may run. */
@@ -80,6 +86,25 @@ export class Controller {
     private readonly metrics: Metrics,
   ) {
     this.batch = new BatchWindow(opts.batchIdleMs, opts.batchMaxMs);
+    if (opts.disruption) this.disruption = new LiveDisruption(kube, cloud, this.disruptionHost(), apiEvictor(kube), opts.disruption, log.child({ loop: 'disruption' }), metrics);
+  }
+
+  /** What the disruption loop sees of this controller: its caches, its lease, the offerings with capacity, and a way to launch replacements. */
+  private disruptionHost(): DisruptionHost {
+    return {
+      objects: () => this.objects(),
+      synced: () => this.synced,
+      leading: () => this.acting,
+      identity: this.opts.identity,
+      instanceTypes: () => this.instanceTypes(),
+      launched: (object) => {
+        const claim = readClaim(object);
+        if (!claim) return;
+        this.created.set(claim.name, { object, at: Date.now() });
+        this.metrics.claimsLaunched.inc({ nodepool: claim.nodePool });
+        void this.launch(claim, this.objects());
+      },
+    };
   }
 
   start(): void {
@@ -87,7 +112,10 @@ export class Controller {
       const informer = this.kube.informer(
         resource,
         (o, verb) => {
-          if (group === 'pods') this.podChanged(o, verb);
+          if (group === 'pods') {
+            this.podChanged(o, verb);
+            this.disruption?.podChanged(o, verb);
+          }
           if (group === 'nodeClaims' && verb !== 'delete' && o.metadata?.name) this.created.delete(o.metadata.name);
         },
         (e, retryInMs) => this.log.warn({ resource: resource.path, retryInMs, err: errorText(e) }, 'list/watch failed; retrying'),
@@ -95,6 +123,7 @@ export class Controller {
       this.informers.set(group, informer);
     }
     this.resyncTimer = setInterval(() => this.resync(), this.opts.resyncMs);
+    this.disruption?.start();
   }
 
   get synced(): boolean {
@@ -338,35 +367,20 @@ export class Controller {
     const uid = pod.metadata?.uid ?? objectKey(pod);
     if (this.explained.get(uid) === message) return;
     this.explained.set(uid, message);
-    await this.event({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name, namespace: pod.metadata?.namespace, uid: pod.metadata?.uid }, reason, message, type);
+    await this.event({ kind: 'Pod', object: pod }, reason, message, type);
   }
 
-  /** A Warning Event on a NodeClaim (cluster-scoped: the Event goes to "default", as kubectl looks for it). */
+  /** A Warning Event on a NodeClaim. */
   private async claimEvent(name: string, reason: string, message: string): Promise<void> {
-    const uid = this.informers.get('nodeClaims')?.list().find((o) => o.metadata?.name === name)?.metadata?.uid;
-    await this.event({ apiVersion: NODECLAIM_API_VERSION, kind: NODECLAIM_KIND, name, ...(uid ? { uid } : {}) }, reason, message, 'Warning');
+    const claim = this.informers.get('nodeClaims')?.list().find((o) => o.metadata?.name === name) ?? { metadata: { name } };
+    await this.event({ apiVersion: NODECLAIM_API_VERSION, kind: NODECLAIM_KIND, object: claim }, reason, message, 'Warning');
   }
 
-  private async event(involved: { apiVersion: string; kind: string; name?: string; namespace?: string; uid?: string }, reason: string, message: string, type: 'Normal' | 'Warning'): Promise<void> {
-    const now = new Date().toISOString();
+  private async event(about: Parameters<typeof eventObject>[0], reason: string, message: string, type: 'Normal' | 'Warning'): Promise<void> {
     try {
-      await this.kube.create({
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { generateName: `${involved.name ?? 'object'}.`, namespace: involved.namespace ?? 'default' },
-        involvedObject: involved,
-        reason,
-        message,
-        type,
-        source: { component: 'berth' },
-        reportingComponent: 'berth',
-        reportingInstance: this.opts.identity,
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      } as KubeObject);
+      await this.kube.create(eventObject(about, reason, message, type, this.opts.identity));
     } catch (e) {
-      this.log.warn({ object: involved.name, reason, err: errorText(e) }, 'writing Event failed');
+      this.log.warn({ object: about.object.metadata?.name, reason, err: errorText(e) }, 'writing Event failed');
     }
   }
 
@@ -376,6 +390,7 @@ export class Controller {
     clearTimeout(this.batchTimer);
     clearInterval(this.resyncTimer);
     await this.running;
+    await this.disruption?.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
   }
 }

@@ -3,27 +3,17 @@
 // `npm run test:e2e` (starts the cluster if needed; CI builds it first).
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
-  allRunning, apply, cleanUp, cluster, controller, controllerLog, deployment, installBerth, kube, kwokNodes, leaseHolder, list, nodeClaims, scale, scenario, sleep,
-  stopAll, stopController, waitFor,
+  allRunning, apply, cleanUp, cluster, controller, controllerLog, deployment, e2eFile, kube, kwokNodes, leaseHolder, list, nodeClaims, scale, scenario,
+  sleep, stopAll, stopController, waitFor,
 } from './harness.js';
 
 const ANTI_AFFINITY = {
   affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'apiserver' } } }] } },
 };
 
-const timings: Record<string, number> = {};
-
-before(async () => {
-  cluster('up');
-  await installBerth();
-});
-
-after(async () => {
-  await stopAll();
-  if (Object.keys(timings).length > 0) console.log(`e2e timings (ms): ${JSON.stringify(timings)}`);
-});
+const timings = e2eFile('e2e');
 
 test('the apiserver incident live: 1 replica with hostname anti-affinity scaled to 3 → exactly 2 more nodes, 3 pods on 3 nodes', async () => {
   const ns = 'e2e-incident';
