@@ -101,6 +101,8 @@ export function registerController(program: Command): void {
     .option('--log-level <level>', 'pino level: debug, info, warn, error', 'info')
     .action(async (flags: ControllerFlags) => {
       if (flags.provider !== 'kwok') throw new CliError(`berth: --provider ${JSON.stringify(flags.provider)}: unknown (supported: kwok)`);
+      // A leader must stop acting before a standby may take over (see live/leader.ts).
+      if (flags.renewDeadline >= flags.leaseDuration) throw new CliError(`berth: --renew-deadline (${flags.renewDeadline} ms) must be shorter than --lease-duration (${flags.leaseDuration} ms)`);
       const log = pino({ level: flags.logLevel, base: { identity: flags.identity } });
       let kube: Kube;
       try {

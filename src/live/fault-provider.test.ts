@@ -67,12 +67,21 @@ test('berth controller --inject-faults: a bad spec is exit 2 with the field name
     ['{"insufficientCapacity":[{"type":"x"}]}', /--inject-faults: insufficientCapacity\.0: Unrecognized key/i],
     ['{oops', /--inject-faults: not JSON/],
   ] as const) {
-    let stderr = '';
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = (s: string | Uint8Array) => ((stderr += String(s)), true);
-    const code = await runCli(['node', 'berth', 'controller', '--inject-faults', value]).finally(() => (process.stderr.write = write));
-    assert.equal(code, 2, stderr);
-    assert.match(stderr, message);
-    assert.doesNotMatch(stderr, /\n\s+at /);
+    assert.deepEqual(await cli(['--inject-faults', value]).then((r) => [r.code, message.test(r.stderr), /\n\s+at /.test(r.stderr)]), [2, true, false], value);
   }
 });
+
+test('berth controller: a renew deadline not shorter than the lease duration is refused (a leader must stop before a standby takes over)', async () => {
+  const r = await cli(['--lease-duration', '10s', '--renew-deadline', '10s']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--renew-deadline \(10000 ms\) must be shorter than --lease-duration \(10000 ms\)/);
+});
+
+async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = (s: string | Uint8Array) => ((stderr += String(s)), true);
+  const code = await runCli(['node', 'berth', 'controller', ...args]).finally(() => (process.stderr.write = write));
+  return { code, stderr };
+}
+
