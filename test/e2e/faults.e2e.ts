@@ -7,27 +7,17 @@
 // produces on demand.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
-  allRunning, apply, claimsMatchNodes, claimViews, cluster, controller, controllerLog, deployment, installBerth, kube, kwokNodes, list, nodeClaims, pods,
-  scenario, sleep, stopAll, stopController, waitFor,
+  allRunning, apply, claimsMatchNodes, claimViews, cluster, controller, controllerLog, deployment, e2eFile, kube, kwokNodes, list, nodeClaims, pods,
+  scenario, sleep, stopController, waitFor,
 } from './harness.js';
 
 const antiAffinity = (app: string) => ({
   affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app } } }] } },
 });
 
-const timings: Record<string, number> = {};
-
-before(async () => {
-  cluster('up');
-  await installBerth();
-});
-
-after(async () => {
-  await stopAll();
-  if (Object.keys(timings).length > 0) console.log(`e2e fault timings (ms): ${JSON.stringify(timings)}`);
-});
+const timings = e2eFile('e2e fault');
 
 /** Events on NodeClaims since `since` (cluster-scoped objects' Events go to "default", which outlives the tests). */
 async function claimEvents(reason: string, since: number): Promise<{ message?: string }[]> {

@@ -255,43 +255,6 @@ export async function allRunning(ns: string, app: string, n: number): Promise<Po
 
 /** Runs `body` in a fresh namespace with the given NodePools, then removes everything it made. */
 export async function scenario(ns: string, pools: Parameters<typeof nodePool>[], body: () => Promise<void>): Promise<void> {
-  try {
-    await namespace(ns);
-    for (const args of pools) await apply(nodePool(...args));
-    await body();
-  } finally {
-    await stopAll();
-    await cleanUp(ns);
-  }
-}
-
-export async function scale(namespace: string, name: string, replicas: number): Promise<void> {
-  const d = await kube().read('apps/v1', 'Deployment', name, namespace);
-  await kube().replace({ ...d!, spec: { ...(d!.spec as object), replicas } });
-}
-
-let running: ControllerProcess[] = [];
-/** A controller the next stopAll stops; resolves once it serves (leading or standing by). */
-export async function controller(extra: string[] = [], identity?: string): Promise<ControllerProcess> {
-  const c = await startController(extra, identity);
-  running.push(c);
-  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 30_000);
-  return c;
-}
-export async function stopAll(): Promise<void> {
-  await Promise.all(running.map((c) => stopController(c)));
-  running = [];
-}
-
-export async function allRunning(ns: string, app: string, n: number) {
-  return await waitFor(`${n} ${app} pods Running`, async () => {
-    const ps = await pods(ns, `app=${app}`);
-    return ps.length === n && ps.every((p) => p.phase === 'Running') ? ps : undefined;
-  }, 120_000);
-}
-
-/** Runs `body` in a fresh namespace with the given NodePools, then removes everything it made. */
-export async function scenario(ns: string, pools: Parameters<typeof nodePool>[], body: () => Promise<void>): Promise<void> {
   const t0 = Date.now();
   let t1 = t0;
   try {
@@ -305,6 +268,11 @@ export async function scenario(ns: string, pools: Parameters<typeof nodePool>[],
     await cleanUp(ns);
     console.log(`${ns}: setup ${t1 - t0} ms, test ${t2 - t1} ms, clean-up ${Date.now() - t2} ms`);
   }
+}
+
+export async function scale(namespace: string, name: string, replicas: number): Promise<void> {
+  const d = await kube().read('apps/v1', 'Deployment', name, namespace);
+  await kube().replace({ ...d!, spec: { ...(d!.spec as object), replicas } });
 }
 
 export interface ClaimView {
