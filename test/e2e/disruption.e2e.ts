@@ -166,3 +166,32 @@ test('consolidation: a PDB allowing no disruption holds two under-used nodes; on
     assert.ok(log.some((l) => l.msg === 'node disrupted' && l.reason === 'Underutilized'));
   });
 });
+
+test('replace: an over-sized node is replaced by a cheaper one, Ready before its pod is evicted', async () => {
+  const ns = 'e2e-dis-replace';
+  await scenario(ns, [['default', { disruption: POOL_DISRUPTION }]], async () => {
+    const c = await controller(DISRUPTION);
+    const d = deployment(ns, 'web', 1);
+    const resources = (cpu: string) => ({ requests: { cpu, memory: '256Mi' } });
+    const container = (d.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0]!;
+    container.resources = resources('3');
+    await apply(d);
+    await allRunning(ns, 'web', 1);
+    const [big] = await kwokNodes();
+    const typeOf = (n: KubeObject) => n.metadata!.labels!['node.kubernetes.io/instance-type'];
+    // The pod shrinks (a rollout: the new pod still fits on the big node), leaving it mostly idle.
+    const t0 = Date.now();
+    const current = (await kube().read('apps/v1', 'Deployment', 'web', ns))!;
+    (current.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0]!.resources = resources('250m');
+    await kube().replace(current);
+    await waitFor(`node ${big!.metadata!.name} replaced`, async () => !(await kube().read('v1', 'Node', big!.metadata!.name!)), 90_000);
+    const [pod] = await allRunning(ns, 'web', 1);
+    timings.rolloutToReplaced = Date.now() - t0;
+    const [replacement] = await kwokNodes();
+    assert.equal(pod!.node, replacement!.metadata!.name);
+    assert.notEqual(typeOf(replacement!), typeOf(big!));
+    await nothingLeaked();
+    const steps = controllerLog(c).map((l) => l.msg).filter((m) => ['created replacement NodeClaim', 'replacements Ready', 'evicted', 'node disrupted'].includes(m));
+    assert.deepEqual(steps, ['created replacement NodeClaim', 'replacements Ready', 'evicted', 'node disrupted'], 'the replacement is Ready before the eviction');
+  });
+});
