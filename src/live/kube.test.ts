@@ -100,3 +100,14 @@ test('update gives up after a bounded number of conflicts and reports the 409', 
   await assert.rejects(k.update('berth.dev/v1alpha1', 'NodeClaim', 'a', (o) => ({ ...o, status: { x: 1 } })), (e: { code?: number }) => e.code === 409);
   assert.equal(k.writes, CONFLICT_ATTEMPTS);
 });
+
+test('a watch that keeps failing to open is retried with growing backoff (not reset by the successful list before it)', async () => {
+  server = new FakeApiServer();
+  server.watchFault = 'unavailable';
+  const kube = new Kube(await server.listen());
+  const delays: number[] = [];
+  informer = kube.informer(POD, () => {}, (_e, retryInMs) => delays.push(retryInMs));
+  await until('three failed watches', () => delays.length >= 3);
+  assert.deepEqual(delays.slice(0, 3), [500, 1000, 2000]);
+  assert.ok(informer.synced, 'the list succeeded: the cache is usable while the watch is retried');
+});

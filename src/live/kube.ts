@@ -83,11 +83,9 @@ export class Kube {
       const before = failures;
       try {
         await lw.start();
-        // A watch that failed to open was already reported (and a retry set) by now.
-        if (listed && failures === before) {
-          synced = true;
-          backoff = 0;
-        }
+        if (listed) synced = true;
+        // A watch that failed to open was already reported (and a retry set) by now: keep backing off.
+        if (listed && failures === before) backoff = 0;
       } catch (e) {
         retry(e);
       }

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import https from 'node:https';
 import { dirname, join } from 'node:path';
@@ -110,9 +110,11 @@ const logged = new Set<string>();
 export async function startController(extra: string[] = [], identity = `e2e-${++controllers}`): Promise<ControllerProcess> {
   await mkdir(LOGS, { recursive: true });
   const log = join(LOGS, `${identity}.log`);
-  // A log is started afresh by the first process of its identity in this run (not left from an earlier run).
-  const out = createWriteStream(log, { flags: logged.has(identity) ? 'a' : 'w' });
+  // A log starts empty in each test run (emptied now, not when the stream opens, so
+  // nothing reads a previous run's lines); a replica started again in the same run appends.
+  if (!logged.has(identity)) writeFileSync(log, '');
   logged.add(identity);
+  const out = createWriteStream(log, { flags: 'a' });
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'controller', '--kubeconfig', join(RUN, 'berth.kubeconfig'),
     '--identity', identity, '--port', '0', '--bind-address', '127.0.0.1', '--batch-idle', '500ms', '--batch-max', '3s', '--resync', '2s',
     '--lease-duration', '4s', '--renew-deadline', '3s', '--retry-period', '1s', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -237,7 +239,7 @@ let running: ControllerProcess[] = [];
 export async function controller(extra: string[] = [], identity?: string): Promise<ControllerProcess> {
   const c = await startController(extra, identity);
   running.push(c);
-  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 30_000);
+  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 60_000); // the first start compiles the CLI (tsx), slow on a busy machine
   return c;
 }
 
