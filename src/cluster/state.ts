@@ -74,7 +74,8 @@ export class ClusterState {
   /**
    * Replaces a node object (a taint, label or cordon change) keeping its pods. A
    * node whose zone changed moves to the end of its new zone, as upstream's node
-   * tree does on update.
+   * tree does on update. Otherwise the node list stays the same object (the node's
+   * generation moves), so what is kept per node list (tallies) is refreshed, not rebuilt.
    */
   updateNode(node: Node): void {
     const info = this.infos.get(node.name);
@@ -94,7 +95,8 @@ export class ClusterState {
     info.imageStates = new Map();
     this.indexLabels(node.labels, 1);
     this.attachImages(info, 1);
-    this.changed();
+    if (oldZone !== newZone) this.changed();
+    else this.version++;
   }
 
   private untree(zone: string, name: string): void {
