@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { compileNode, type Node } from '../model/node.js';
 import { compilePod } from '../model/pod.js';
 import { Rand } from '../model/rand.js';
+import { clusterTally } from './node-tally.js';
 import { ClusterState, zoneKey } from './state.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
@@ -194,6 +195,24 @@ describe('updateNode', () => {
     s.updateNode(inZone('a1', 'b'));
     assert.deepEqual(names(s), ['a2', 'b1', 'a1']);
     assert.deepEqual([...s.topologyDomains(ZONE)].sort(), [['a', 1], ['b', 2]]);
+  });
+  it('within its zone the node keeps its place and the node list stays the same object, while a tally over it sees the new labels', () => {
+    const s = new ClusterState();
+    for (const n of ['a1', 'a2']) s.addNode(mkNode(n, { [ZONE]: 'a', team: 'x' }));
+    const teams = () =>
+      clusterTally(s, 'teams', () => ({
+        totals: new Map<string, number>(),
+        contribution: (info) => info.node.labels['team'] ?? '',
+        apply: (totals: Map<string, number>, team: string, sign) => totals.set(team, (totals.get(team) ?? 0) + sign),
+      }));
+    assert.equal(teams().get('x'), 2);
+    const list = s.nodeInfos();
+    const version = s.version;
+    s.updateNode(mkNode('a1', { [ZONE]: 'a', team: 'y' }));
+    assert.equal(s.nodeInfos(), list);
+    assert.deepEqual(names(s), ['a1', 'a2']);
+    assert.ok(s.version > version);
+    assert.deepEqual([teams().get('x'), teams().get('y')], [1, 1]);
   });
   it('image states follow the new image list', () => {
     const s = new ClusterState();

@@ -49,6 +49,13 @@ export class ClusterState {
   readonly statefulSets: OwnerSelector[] = [];
   /** Bumped on every change; lets callers cache derived data. */
   version = 0;
+  /**
+   * Nodes whose pods or node object changed, in order (repeats allowed), so that
+   * tallies refresh just those instead of checking every node's generation. Cleared
+   * when it grows long; the epoch then moves and readers fall back to a full check.
+   */
+  private changeLog: NodeInfo[] = [];
+  private changeEpoch = 0;
 
   addNode(node: Node): NodeInfo {
     if (this.infos.has(node.name)) throw new Error(`node ${node.name} already exists`);
@@ -67,7 +74,8 @@ export class ClusterState {
   /**
    * Replaces a node object (a taint, label or cordon change) keeping its pods. A
    * node whose zone changed moves to the end of its new zone, as upstream's node
-   * tree does on update.
+   * tree does on update. Otherwise the node list stays the same object (the node's
+   * generation moves), so what is kept per node list (tallies) is refreshed, not rebuilt.
    */
   updateNode(node: Node): void {
     const info = this.infos.get(node.name);
@@ -83,10 +91,12 @@ export class ClusterState {
     this.indexLabels(info.node.labels, -1);
     this.attachImages(info, -1);
     info.replaceNode(node);
+    this.logChange(info);
     info.imageStates = new Map();
     this.indexLabels(node.labels, 1);
     this.attachImages(info, 1);
-    this.changed();
+    if (oldZone !== newZone) this.changed();
+    else this.version++;
   }
 
   private untree(zone: string, name: string): void {
@@ -143,10 +153,38 @@ export class ClusterState {
     const hadAffinity = info.podsWithAffinity.length > 0;
     const hadRequiredAnti = info.podsWithRequiredAntiAffinity.length > 0;
     change(info);
+    this.logChange(info);
     const hasAffinity = info.podsWithAffinity.length > 0;
     const hasRequiredAnti = info.podsWithRequiredAntiAffinity.length > 0;
     if (hadAffinity !== hasAffinity && this.affinityNodesCache !== null) this.toggleInOrder(this.affinityNodesCache, info, hasAffinity);
     if (hadRequiredAnti !== hasRequiredAnti && this.requiredAntiAffinityNodesCache !== null) this.toggleInOrder(this.requiredAntiAffinityNodesCache, info, hasRequiredAnti);
+  }
+
+  private logChange(info: NodeInfo): void {
+    if (this.changeLog.length >= 1024 + 2 * this.infos.size) {
+      this.changeLog = [];
+      this.changeEpoch++;
+    }
+    this.changeLog.push(info);
+  }
+
+  /** Where the change log stands now, for a later nodesChangedSince. */
+  changeMark(): { readonly epoch: number; readonly position: number } {
+    return { epoch: this.changeEpoch, position: this.changeLog.length };
+  }
+
+  /**
+   * The nodes changed (pods added or removed, node replaced) since `mark`, possibly
+   * with repeats, or null when the log no longer reaches back that far.
+   */
+  nodesChangedSince(mark: { readonly epoch: number; readonly position: number }): readonly NodeInfo[] | null {
+    if (mark.epoch !== this.changeEpoch) return null;
+    return this.changeLog.slice(mark.position);
+  }
+
+  /** The position of a node in nodeInfos(). */
+  nodePosition(name: string): number | undefined {
+    return this.positions().get(name);
   }
 
   /** Inserts `info` into (or removes it from) a list kept in node-tree order, found by binary search on node positions. */

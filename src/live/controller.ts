@@ -313,8 +313,10 @@ export class Controller {
   /** Sets a condition on a claim's status; a write that conflicts with another writer is read again and retried. */
   private async record(name: string, type: ClaimConditionType, reason: string, fields: { providerID?: string; nodeName?: string }): Promise<void> {
     if (!this.acting) return;
+    let conflicts = 0;
     try {
-      await this.kube.update(NODECLAIM_API_VERSION, NODECLAIM_KIND, name, (o) => withCondition(o, type, reason, fields, Date.now()));
+      await this.kube.update(NODECLAIM_API_VERSION, NODECLAIM_KIND, name, (o) => withCondition(o, type, reason, fields, Date.now()), { onConflict: () => conflicts++ });
+      if (conflicts > 0) this.log.info({ nodeClaim: name, condition: type, conflicts }, 'NodeClaim status written after conflicts with another writer');
     } catch (e) {
       // Left for the next reconcile pass, which finds the status still missing.
       this.log.warn({ nodeClaim: name, condition: type, err: errorText(e) }, 'recording NodeClaim status failed');
@@ -337,9 +339,9 @@ export class Controller {
       const claim = claims.find((c) => c.name === name)!;
       void this.launch(claim, objects);
     }
-    const status = statusDecisions(claims, instances, objects.nodes);
+    // A claim whose create has not answered yet is recorded by its launch.
+    const status = statusDecisions(claims.filter((c) => !this.launching.has(c.name)), instances, objects.nodes);
     for (const s of status.launched) {
-      if (this.launching.has(s.name)) continue; // its create is answering now
       this.log.info({ nodeClaim: s.name, providerID: s.providerID }, 'adopting an instance whose launch was not recorded');
       await this.record(s.name, 'Launched', 'Launched', { providerID: s.providerID });
     }

@@ -25,7 +25,7 @@ export function loopbackConfig(port: number): KubeConfig {
   return kc;
 }
 
-export type WatchFault = 'none' | 'gone-event' | 'gone-status';
+export type WatchFault = 'none' | 'gone-event' | 'gone-status' | 'unavailable';
 
 export class FakeApiServer {
   private readonly server: Server;
@@ -100,6 +100,11 @@ export class FakeApiServer {
   private watch(rv: number, res: ServerResponse): void {
     this.calls.watch++;
     const gone = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired', message: `too old resource version: ${rv}` };
+    if (this.watchFault === 'unavailable') {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', status: 'Failure', code: 503, reason: 'ServiceUnavailable' }));
+      return;
+    }
     if (this.watchFault === 'gone-status') {
       this.calls.gone++;
       res.writeHead(410, { 'content-type': 'application/json' });

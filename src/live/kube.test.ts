@@ -80,8 +80,9 @@ test('update on a 409 Conflict reads again and re-applies the change: neither wr
   const label = (o: KubeObject, v: string): KubeObject => ({ ...o, metadata: { ...o.metadata, labels: { ...o.metadata?.labels, team: v } } });
   // Two other writers get in between, one per attempt.
   k.interfere = [(o) => label(o, 'x'), (o) => ({ ...o, status: { note: 'other' } })];
-  const out = await k.update('berth.dev/v1alpha1', 'NodeClaim', 'a', (o) => withCondition(o, 'Launched', 'Launched', { providerID: 'kwok://a' }, 0));
-  assert.equal(k.conflicts, 2);
+  let conflicts = 0;
+  const out = await k.update('berth.dev/v1alpha1', 'NodeClaim', 'a', (o) => withCondition(o, 'Launched', 'Launched', { providerID: 'kwok://a' }, 0), { onConflict: () => conflicts++ });
+  assert.equal(conflicts, 2);
   assert.equal(k.writes, 3);
   assert.equal(out?.metadata?.labels?.team, 'x', "the other writer's label is kept");
   assert.equal((out?.status as { note?: string }).note, 'other', "the other writer's status field is kept");
@@ -98,4 +99,15 @@ test('update gives up after a bounded number of conflicts and reports the 409', 
   k.interfere = Array.from({ length: 10 }, () => (o: KubeObject) => o);
   await assert.rejects(k.update('berth.dev/v1alpha1', 'NodeClaim', 'a', (o) => ({ ...o, status: { x: 1 } })), (e: { code?: number }) => e.code === 409);
   assert.equal(k.writes, CONFLICT_ATTEMPTS);
+});
+
+test('a watch that keeps failing to open is retried with growing backoff (not reset by the successful list before it)', async () => {
+  server = new FakeApiServer();
+  server.watchFault = 'unavailable';
+  const kube = new Kube(await server.listen());
+  const delays: number[] = [];
+  informer = kube.informer(POD, () => {}, (_e, retryInMs) => delays.push(retryInMs));
+  await until('three failed watches', () => delays.length >= 3);
+  assert.deepEqual(delays.slice(0, 3), [500, 1000, 2000]);
+  assert.ok(informer.synced, 'the list succeeded: the cache is usable while the watch is retried');
 });

@@ -47,8 +47,6 @@ export interface Informer {
 
 export class Kube {
   readonly api: KubernetesObjectApi;
-  /** Conflicts `update` met and retried. */
-  conflicts = 0;
 
   constructor(readonly config: KubeConfig) {
     this.api = KubernetesObjectApi.makeApiClient(config);
@@ -80,19 +78,21 @@ export class Kube {
     let stopped = false;
     let backoff = 0;
     let timer: NodeJS.Timeout | undefined;
+    let failures = 0;
     const start = async (): Promise<void> => {
+      const before = failures;
       try {
         await lw.start();
-        if (listed) {
-          synced = true;
-          backoff = 0;
-        }
+        if (listed) synced = true;
+        // A watch that failed to open was already reported (and a retry set) by now: keep backing off.
+        if (listed && failures === before) backoff = 0;
       } catch (e) {
         retry(e);
       }
     };
     const retry = (e: unknown): void => {
       if (stopped) return;
+      failures++;
       backoff = nextBackoff(backoff);
       onError(e, backoff);
       clearTimeout(timer);
@@ -137,9 +137,10 @@ export class Kube {
    * stored and returns what to write (undefined: nothing to change). The write
    * carries the read resourceVersion; on 409 Conflict (another writer got there
    * between the read and the write) the object is read again and `mutate` runs
-   * on the fresh copy, so neither write is lost. Undefined when the object is gone.
+   * on the fresh copy, so neither write is lost (`onConflict` hears of each). Undefined when the object is gone.
    */
-  async update(apiVersion: string, kind: string, name: string, mutate: (o: KubeObject) => KubeObject | undefined, namespace?: string): Promise<KubeObject | undefined> {
+  async update(apiVersion: string, kind: string, name: string, mutate: (o: KubeObject) => KubeObject | undefined, opts: { namespace?: string; onConflict?: () => void } = {}): Promise<KubeObject | undefined> {
+    const { namespace } = opts;
     for (let attempt = 1; ; attempt++) {
       const current = await this.read(apiVersion, kind, name, namespace);
       if (!current) return undefined;
@@ -149,7 +150,7 @@ export class Kube {
         return await this.replace(next);
       } catch (e) {
         if (statusCode(e) !== 409 || attempt >= CONFLICT_ATTEMPTS) throw e;
-        this.conflicts++;
+        opts.onConflict?.();
       }
     }
   }

@@ -103,16 +103,18 @@ export class LeaderElector {
       const spec = lease?.spec as LeaseSpec | undefined;
       const key = recordKey(spec);
       if (key !== this.observed) {
+        // When the answer arrived: the later, the safer for a candidate.
         this.observed = key;
-        this.observedAt = now;
+        this.observedAt = Date.now();
       }
-      const action = leaseAction(spec, this.opts.identity, now, this.observedAt, this.opts.leaseDurationMs);
+      const action = leaseAction(spec, this.opts.identity, Date.now(), this.observedAt, this.opts.leaseDurationMs);
       if (action === 'create') {
         await this.kube.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.opts.name, namespace: this.opts.namespace }, spec: this.spec(now, undefined) });
       } else if (action !== 'wait') {
         const next: KubeObject = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { ...lease!.metadata }, spec: this.spec(now, spec) };
         await this.kube.replace(next);
       }
+      if (this.stopped) return; // released while this round was under way
       if (action === 'wait') this.setLeading(false);
       else {
         this.lastRenew = now;

@@ -38,6 +38,7 @@ describe('PlannedClaim', () => {
       merged.addAll(reqs);
       const requests = { ...claim.requests };
       for (const [k, v] of Object.entries(p.resources.requests)) requests[k] = (requests[k] ?? 0) + v;
+      assert.equal(claim.hasRoomFor(p), claim.options.some((it) => fits(requests, claim.podCount + 1, it)), `room for pod ${i}`);
       const want = claim.options.filter((it) => instanceTypeCompatible(it, merged) && compatibleOfferings(it, merged).length > 0 && fits(requests, claim.podCount + 1, it));
       assert.equal('reason' in got, want.length === 0, `pod ${i}`);
       if (want.length > 0 && !('reason' in got)) {

@@ -298,6 +298,14 @@ function looksLike(candidate: string, key: string): boolean {
   return candidate.includes(key) || candidate.endsWith(suffixOf(key));
 }
 
+/** Requirements are immutable, so the Exists that get() answers for an undefined key is built once per key. */
+const existsByKey = new Map<string, Requirement>();
+function exists(key: string): Requirement {
+  let r = existsByKey.get(key);
+  if (r === undefined) existsByKey.set(key, (r = Requirement.of(key, 'Exists')));
+  return r;
+}
+
 export class Requirements {
   private readonly byKey = new Map<string, Requirement>();
 
@@ -329,13 +337,13 @@ export class Requirements {
     this.add(...other.byKey.values());
   }
 
-  /** addAll, telling whether any key's requirement changed (a key added, or a set that shrank or gained a bound or minValues). */
-  narrow(other: Requirements): boolean {
-    let changed = false;
+  /** addAll, returning the keys whose requirement changed (added, or a set that shrank or gained a bound or minValues). */
+  narrow(other: Requirements): string[] {
+    const changed: string[] = [];
     for (const r of other.byKey.values()) {
       const existing = this.byKey.get(r.key);
       const next = existing === undefined ? r : r.intersection(existing);
-      if (existing === undefined || !next.equals(existing)) changed = true;
+      if (existing === undefined || !next.equals(existing)) changed.push(r.key);
       this.byKey.set(r.key, next);
     }
     return changed;
@@ -366,7 +374,7 @@ export class Requirements {
 
   /** The requirement for `key`; an undefined key allows any value (Exists). */
   get(key: string): Requirement {
-    return this.byKey.get(key) ?? Requirement.of(key, 'Exists');
+    return this.byKey.get(key) ?? exists(key);
   }
 
   /** Keys, sorted. */
@@ -430,29 +438,29 @@ export class Requirements {
    * joined with "; " in key order.
    */
   intersects(other: Requirements): string | undefined {
-    const [small, large] = this.byKey.size <= other.byKey.size ? [this, other] : [other, this];
-    const conflict = (key: string): boolean => {
-      const existing = this.byKey.get(key);
-      const incoming = other.byKey.get(key);
-      if (existing === undefined || incoming === undefined || existing.hasIntersection(incoming)) return false;
-      const inOp = incoming.operator();
-      const exOp = existing.operator();
-      return !((inOp === 'NotIn' || inOp === 'DoesNotExist') && (exOp === 'NotIn' || exOp === 'DoesNotExist'));
-    };
+    const small = this.byKey.size <= other.byKey.size ? this : other;
     // Map order first; only a conflict pays for the sorted walk that words every conflict in key order.
-    let any = false;
-    for (const key of small.byKey.keys()) {
-      if (large.byKey.has(key) && conflict(key)) {
-        any = true;
-        break;
-      }
-    }
-    if (!any) return undefined;
+    if (!this.conflictsOn(other, small.byKey.keys())) return undefined;
     return small
       .keys()
-      .filter(conflict)
+      .filter((key) => this.conflictAt(other, key))
       .map((key) => `key ${key}, ${other.get(key)} not in ${this.get(key)}`)
       .join('; ');
+  }
+
+  /** Whether intersects(other) finds a conflict on one of `keys` (keys one side leaves undefined never conflict). */
+  conflictsOn(other: Requirements, keys: Iterable<string>): boolean {
+    for (const key of keys) if (this.conflictAt(other, key)) return true;
+    return false;
+  }
+
+  private conflictAt(other: Requirements, key: string): boolean {
+    const existing = this.byKey.get(key);
+    const incoming = other.byKey.get(key);
+    if (existing === undefined || incoming === undefined || existing.hasIntersection(incoming)) return false;
+    const inOp = incoming.operator();
+    const exOp = existing.operator();
+    return !((inOp === 'NotIn' || inOp === 'DoesNotExist') && (exOp === 'NotIn' || exOp === 'DoesNotExist'));
   }
 
   /**
@@ -474,10 +482,7 @@ export class Requirements {
   /** Every key, well-known and restricted included, whose requirement is In exactly one value: labels any node launched from these will carry. */
   singleValueLabels(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const r of this.values()) {
-      const values = r.values();
-      if (!r.complement && values.length === 1) out[r.key] = values[0] as string;
-    }
+    for (const r of this.values()) if (!r.complement && r.len() === 1) out[r.key] = r.values()[0] as string;
     return out;
   }
 

@@ -127,11 +127,33 @@ export interface QueuedPod {
 
 /** framework.NodeToStatus: explicit statuses for rejected nodes, one shared status for the absent ones. */
 export class NodeToStatus {
-  readonly explicit = new Map<string, Status>();
+  // Statuses added for distinct nodes are kept in two lists; the map is built when first read.
+  private names: string[] = [];
+  private statuses: Status[] = [];
+  private map: Map<string, Status> | null = null;
   absentNodesStatus: Status = new Status(Code.UnschedulableAndUnresolvable);
+
+  get explicit(): Map<string, Status> {
+    if (this.map === null) {
+      this.map = new Map();
+      for (let i = 0; i < this.names.length; i++) this.map.set(this.names[i]!, this.statuses[i]!);
+      this.names = [];
+      this.statuses = [];
+    }
+    return this.map;
+  }
 
   set(name: string, status: Status): void {
     this.explicit.set(name, status);
+  }
+
+  /** set() for a node that has no status yet (the Filter loop meets each node once): no map entry until someone reads. */
+  add(name: string, status: Status): void {
+    if (this.map !== null) this.map.set(name, status);
+    else {
+      this.names.push(name);
+      this.statuses.push(status);
+    }
   }
 
   get(name: string): Status {
@@ -139,7 +161,7 @@ export class NodeToStatus {
   }
 
   get size(): number {
-    return this.explicit.size;
+    return this.map !== null ? this.map.size : this.names.length;
   }
 
   /** Nodes whose status has `code`, including the absent ones when the absent status has it. */

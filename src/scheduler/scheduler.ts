@@ -220,6 +220,9 @@ export class Scheduler implements Handle {
     let numNodesToFind = numFeasibleNodesToFind(this.framework.percentageOfNodesToScore, numAllNodes);
     if (!this.framework.hasScorePlugins) numNodesToFind = 1;
     const feasible: NodeInfo[] = [];
+    const statuses = diagnosis.nodeToStatus;
+    // Statuses go in unchecked unless an earlier pass (the nominated node's) may have recorded one of these nodes.
+    const distinct = statuses.size === 0;
     if (!this.framework.hasFilterPlugins) {
       for (let i = 0; i < numNodesToFind; i++) feasible.push(nodes[(this.nextStartNodeIndex + i) % numAllNodes]!);
     } else {
@@ -235,7 +238,8 @@ export class Scheduler implements Handle {
           if (feasible.length === numNodesToFind) break;
           feasible.push(info);
         } else {
-          diagnosis.nodeToStatus.set(info.node.name, status);
+          if (distinct) statuses.add(info.node.name, status);
+          else statuses.set(info.node.name, status);
           addPluginStatus(diagnosis, status);
         }
       }

@@ -2,8 +2,9 @@
 // berth controller processes run with the least-privilege identity of
 // deploy/rbac.yaml, and polling helpers. Tests run one at a time (one cluster).
 
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import https from 'node:https';
 import { dirname, join } from 'node:path';
@@ -109,9 +110,11 @@ const logged = new Set<string>();
 export async function startController(extra: string[] = [], identity = `e2e-${++controllers}`): Promise<ControllerProcess> {
   await mkdir(LOGS, { recursive: true });
   const log = join(LOGS, `${identity}.log`);
-  // A log is started afresh by the first process of its identity in this run (not left from an earlier run).
-  const out = createWriteStream(log, { flags: logged.has(identity) ? 'a' : 'w' });
+  // A log starts empty in each test run (emptied now, not when the stream opens, so
+  // nothing reads a previous run's lines); a replica started again in the same run appends.
+  if (!logged.has(identity)) writeFileSync(log, '');
   logged.add(identity);
+  const out = createWriteStream(log, { flags: 'a' });
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'controller', '--kubeconfig', join(RUN, 'berth.kubeconfig'),
     '--identity', identity, '--port', '0', '--bind-address', '127.0.0.1', '--batch-idle', '500ms', '--batch-max', '3s', '--resync', '2s',
     '--lease-duration', '4s', '--renew-deadline', '3s', '--retry-period', '1s', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -236,7 +239,7 @@ let running: ControllerProcess[] = [];
 export async function controller(extra: string[] = [], identity?: string): Promise<ControllerProcess> {
   const c = await startController(extra, identity);
   running.push(c);
-  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 30_000);
+  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 60_000); // the first start compiles the CLI (tsx), slow on a busy machine
   return c;
 }
 
@@ -254,17 +257,59 @@ export async function allRunning(ns: string, app: string, n: number): Promise<Po
 
 /** Runs `body` in a fresh namespace with the given NodePools, then removes everything it made. */
 export async function scenario(ns: string, pools: Parameters<typeof nodePool>[], body: () => Promise<void>): Promise<void> {
+  const t0 = Date.now();
+  let t1 = t0;
   try {
     await namespace(ns);
     for (const args of pools) await apply(nodePool(...args));
+    t1 = Date.now();
     await body();
   } finally {
+    const t2 = Date.now();
     await stopAll();
     await cleanUp(ns);
+    console.log(`${ns}: setup ${t1 - t0} ms, test ${t2 - t1} ms, clean-up ${Date.now() - t2} ms`);
   }
 }
 
 export async function scale(namespace: string, name: string, replicas: number): Promise<void> {
   const d = await kube().read('apps/v1', 'Deployment', name, namespace);
   await kube().replace({ ...d!, spec: { ...(d!.spec as object), replicas } });
+}
+
+export interface ClaimView {
+  name: string;
+  instanceType: string;
+  labels: Record<string, string>;
+  /** condition type → status */
+  conditions: Record<string, string>;
+  providerID: string;
+}
+export async function claimViews(): Promise<ClaimView[]> {
+  return (await nodeClaims()).map((c) => {
+    const status = (c.status ?? {}) as { providerID?: string; conditions?: { type: string; status: string }[] };
+    return {
+      name: c.metadata!.name!,
+      instanceType: (c.spec as { instanceType: string }).instanceType,
+      labels: c.metadata?.labels ?? {},
+      conditions: Object.fromEntries((status.conditions ?? []).map((x) => [x.type, x.status])),
+      providerID: status.providerID ?? '',
+    };
+  });
+}
+
+/**
+ * Nothing duplicated, nothing leaked: every berth node has its claim, every claim
+ * its node, Launched and Registered; `n` of each.
+ */
+export async function claimsMatchNodes(n: number): Promise<void> {
+  // Registered is recorded by the next reconcile pass after the node joins.
+  const claims = await waitFor('claims Launched and Registered', async () => {
+    const cs = await claimViews();
+    return cs.every((c) => c.conditions.Launched === 'True' && c.conditions.Registered === 'True') && cs;
+  }, 30_000).catch(async () => await claimViews());
+  const nodes = (await kwokNodes()).map((x) => x.metadata!.labels!['berth.dev/nodeclaim']!);
+  assert.deepEqual(nodes.sort(), claims.map((c) => c.name).sort(), 'one node per claim, one claim per node');
+  assert.equal(claims.length, n, `${n} claims`);
+  for (const c of claims) assert.deepEqual([c.name, c.conditions.Launched, c.conditions.Registered], [c.name, 'True', 'True']);
 }

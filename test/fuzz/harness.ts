@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FuzzCase } from './inputs.js';
-import type { WorkerReply } from './cli-worker.js';
+import type { ReadyMessage, WorkerReply } from './cli-worker.js';
+
+const READY: ReadyMessage = 'ready';
 
 /** Wall-clock budget per input: generous for a shared 2-core machine, far below a hang. */
 export const BUDGET_MS = 20_000;
@@ -24,12 +26,17 @@ export interface Outcome {
 }
 
 export class CliRunner {
-  private worker: Worker | undefined;
+  private worker: Promise<Worker> | undefined;
   private readonly dir = mkdtempSync(join(tmpdir(), 'berth-fuzz-'));
   private seq = 0;
 
-  private spawn(): Worker {
-    return (this.worker ??= new Worker(new URL('./cli-worker-entry.mjs', import.meta.url), { stdout: true, stderr: true }));
+  /** The worker, once it has loaded the CLI: its start-up is not part of any input's time. */
+  private spawn(): Promise<Worker> {
+    return (this.worker ??= new Promise<Worker>((resolve, reject) => {
+      const w = new Worker(new URL('./cli-worker-entry.mjs', import.meta.url), { stdout: true, stderr: true });
+      w.once('error', reject);
+      w.once('message', (m: unknown) => (w.removeListener('error', reject), m === READY ? resolve(w) : reject(new Error(`worker said ${String(m)} before ready`))));
+    }));
   }
 
   async run(c: FuzzCase): Promise<Outcome> {
@@ -44,7 +51,7 @@ export class CliRunner {
     }
     const budget = size > 2 ** 20 ? HUGE_BUDGET_MS : BUDGET_MS;
     const argv = [c.command, ...c.args.map((a) => a.replaceAll('{dir}', dir))];
-    const worker = this.spawn();
+    const worker = await this.spawn();
     const started = performance.now();
     try {
       const reply = await new Promise<WorkerReply | 'hang'>((resolve, reject) => {
@@ -55,8 +62,8 @@ export class CliRunner {
       });
       const ms = performance.now() - started;
       if (reply === 'hang') {
-        await this.worker?.terminate();
         this.worker = undefined;
+        await worker.terminate();
         return { code: 'hang', stderr: '', ms };
       }
       worker.removeAllListeners('error');
@@ -67,7 +74,7 @@ export class CliRunner {
   }
 
   async close(): Promise<void> {
-    await this.worker?.terminate();
+    await (await this.worker)?.terminate();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
