@@ -4,8 +4,8 @@
 // very same objects. `npx tsx bench/provisioning.ts <pods>` runs berth's side in its
 // own process (so its peak RSS is the plan's own) and prints one JSON line.
 
+import { createHash } from 'node:crypto';
 import { INSTANCE_TYPES, loadCase, planCase } from '../conformance/karpenter-berth.js';
-import type { ProvisionPlan } from '../src/provisioner/plan.js';
 import { nodePoolObject, ZONES, type KarpenterCase, type Obj } from '../conformance/karpenter-gen.js';
 
 /** One side's result; berth's and the oracle's -bench lines have this shape. */
@@ -20,8 +20,8 @@ export interface ProvisioningResult {
   readonly seconds: number;
   readonly cpuSeconds: number;
   readonly peakRssMiB: number;
-  /** The process's first plan of the same case, unmeasured (see oracleInput). */
-  readonly cold?: { readonly seconds: number; readonly cpuSeconds: number };
+  /** berth only: the first 16 hex digits of the SHA-256 of the plan's JSON, which a speed-up must leave unchanged. */
+  readonly planHash?: string;
 }
 
 const SIZES = [
@@ -58,19 +58,22 @@ export function provisioningCase(count: number): KarpenterCase {
 }
 
 /**
- * Each side plans the case twice in one process and the second plan is the one
- * measured, as the scheduler lines measure after their init pods: berth's code has
- * then been compiled by the JIT for this workload (the first plan of a process
- * takes about twice as long) and Go's heap has grown. The first is reported as `cold`.
+ * How often each side plans the case in one process: the first plan is a cold start
+ * (berth's code not yet compiled by the JIT: it takes up to twice as long), the
+ * median of the others is the measurement, as the scheduler lines measure after
+ * their init pods. Short plans are repeated more, their CPU times being noisier.
  */
+export const provisioningRepeats = (pods: number): number => (pods > 5000 ? 3 : 5);
+
+/** The oracle's -bench input: the case's line, once per plan. */
 export function oracleInput(count: number): string {
-  const line = `${JSON.stringify({ ...provisioningCase(count), instanceTypes: INSTANCE_TYPES })}\n`;
-  return line + line;
+  return `${JSON.stringify({ ...provisioningCase(count), instanceTypes: INSTANCE_TYPES })}\n`.repeat(provisioningRepeats(count));
 }
 
-function timedPlan(count: number): { plan: ProvisionPlan; seconds: number; cpuSeconds: number } | { error: string } {
+/** One berth plan of the case, from a fresh load. */
+export function runProvisioning(count: number): ProvisioningResult {
   const loaded = loadCase(provisioningCase(count));
-  if ('error' in loaded) return loaded;
+  if ('error' in loaded) return { error: loaded.error, pods: count, nodeClaims: 0, unschedulable: 0, costPerHour: 0, seconds: 0, cpuSeconds: 0, peakRssMiB: 0 };
   // The loader's garbage is collected before the clock starts, as the oracle runs a GC before Solve.
   (globalThis as { gc?: () => void }).gc?.();
   const cpu = process.cpuUsage();
@@ -78,23 +81,43 @@ function timedPlan(count: number): { plan: ProvisionPlan; seconds: number; cpuSe
   const plan = planCase(loaded);
   const seconds = (performance.now() - start) / 1000;
   const used = process.cpuUsage(cpu);
-  return { plan, seconds, cpuSeconds: (used.user + used.system) / 1e6 };
-}
-
-export function runProvisioning(count: number): ProvisioningResult {
-  const cold = timedPlan(count);
-  const warm = 'error' in cold ? cold : timedPlan(count);
-  if ('error' in warm) return { error: warm.error, pods: count, nodeClaims: 0, unschedulable: 0, costPerHour: 0, seconds: 0, cpuSeconds: 0, peakRssMiB: 0 };
   return {
     pods: count,
-    nodeClaims: warm.plan.nodeClaims.length,
-    unschedulable: warm.plan.unschedulable.length,
-    costPerHour: warm.plan.costPerHour,
-    seconds: warm.seconds,
-    cpuSeconds: warm.cpuSeconds,
+    nodeClaims: plan.nodeClaims.length,
+    unschedulable: plan.unschedulable.length,
+    costPerHour: plan.costPerHour,
+    seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
-    ...('error' in cold ? {} : { cold: { seconds: cold.seconds, cpuSeconds: cold.cpuSeconds } }),
+    planHash: createHash('sha256').update(JSON.stringify(plan)).digest('hex').slice(0, 16),
   };
 }
 
-if (process.argv[1]?.endsWith('provisioning.ts')) process.stdout.write(`${JSON.stringify(runProvisioning(Number(process.argv[2])))}\n`);
+/** A side's plans of one case: the first (cold), the median of the rest by CPU time, and the spread of $/h and claims over all. */
+export interface ProvisioningSummary extends ProvisioningResult {
+  readonly cold: { readonly seconds: number; readonly cpuSeconds: number };
+  readonly plans: number;
+  readonly costRange: [number, number];
+  readonly nodeRange: [number, number];
+}
+
+export function summarise(runs: readonly ProvisioningResult[]): ProvisioningSummary {
+  const [first, ...rest] = runs;
+  if (first === undefined || rest.length === 0) throw new Error(`${runs.length} plans: at least two are needed`);
+  const median = [...rest].sort((a, b) => a.cpuSeconds - b.cpuSeconds)[Math.floor((rest.length - 1) / 2)]!;
+  const costs = runs.map((r) => r.costPerHour);
+  const nodes = runs.map((r) => r.nodeClaims);
+  return {
+    ...median,
+    peakRssMiB: Math.max(...runs.map((r) => r.peakRssMiB)),
+    cold: { seconds: first.seconds, cpuSeconds: first.cpuSeconds },
+    plans: runs.length,
+    costRange: [Math.min(...costs), Math.max(...costs)],
+    nodeRange: [Math.min(...nodes), Math.max(...nodes)],
+  };
+}
+
+if (process.argv[1]?.endsWith('provisioning.ts')) {
+  const pods = Number(process.argv[2]);
+  for (let i = 0; i < provisioningRepeats(pods); i++) process.stdout.write(`${JSON.stringify(runProvisioning(pods))}\n`);
+}

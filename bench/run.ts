@@ -17,7 +17,7 @@ import { loadavg } from 'node:os';
 import { renderTable } from '../src/cli/table.js';
 import type { MemoryResult, SideResult } from './berth-side.js';
 import { benchChurn } from './churn.js';
-import { oracleInput, type ProvisioningResult } from './provisioning.js';
+import { oracleInput, provisioningRepeats, summarise, type ProvisioningResult, type ProvisioningSummary } from './provisioning.js';
 import { throughput, type Throughput } from './throughput.js';
 import { WORKLOADS } from './workloads.js';
 
@@ -80,49 +80,30 @@ for (const w of WORKLOADS) {
 }
 const memory = only && !only.includes('Memory') ? null : (JSON.parse(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/berth-side.ts', 'Memory', quick ? 'quick' : 'full'])) as MemoryResult);
 
-interface ProvisioningSide extends ProvisioningResult {
+interface ProvisioningSide extends ProvisioningSummary {
   readonly load1: number;
 }
 
-/** One side's provisioning result; `pods/s` is over the planning alone (berth's planProvisioning, Karpenter's Solve). */
-function provisioningSide(raw: string, who: string, load1: number): ProvisioningSide {
-  const r = JSON.parse(raw) as ProvisioningResult;
-  if (r.error) throw new Error(`provisioning ${r.pods} pods, ${who}: ${r.error}`);
-  return { ...r, load1 };
-}
-
-/**
- * Karpenter's plan varies from run to run (it settles zones in Go map order even where
- * the pool names its zones, see conformance/oracle-karpenter/README.md), so it runs
- * this many times: its time is the median run's, its $/h and node count are given as ranges.
- */
-const KARPENTER_RUNS = 3;
-
-function karpenterSide(pods: number): ProvisioningSide & { readonly costRange: [number, number]; readonly nodeRange: [number, number] } {
-  const input = oracleInput(pods);
-  const run = () => {
-    const load1 = load();
-    const [cold, warm] = child(karpenterOracle, ['-bench'], input)
-      .trim()
-      .split('\n')
-      .map((line) => provisioningSide(line, 'Karpenter', load1));
-    return { ...warm!, cold: { seconds: cold!.seconds, cpuSeconds: cold!.cpuSeconds } };
-  };
-  const runs = Array.from({ length: KARPENTER_RUNS }, run);
-  const costs = runs.map((r) => r.costPerHour);
-  const nodes = runs.map((r) => r.nodeClaims);
-  const median = [...runs].sort((a, b) => a.cpuSeconds - b.cpuSeconds)[Math.floor(runs.length / 2)]!;
-  return { ...median, costRange: [Math.min(...costs), Math.max(...costs)], nodeRange: [Math.min(...nodes), Math.max(...nodes)] };
+/** One side's plans of a case, one JSON line each; `pods/s` is over the planning alone (berth's planProvisioning, Karpenter's Solve). */
+function provisioningSide(out: string, who: string, load1: number): ProvisioningSide {
+  const runs = out
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ProvisioningResult);
+  const failed = runs.find((r) => r.error);
+  if (failed) throw new Error(`provisioning ${failed.pods} pods, ${who}: ${failed.error}`);
+  return { ...summarise(runs), load1 };
 }
 
 const range = ([lo, hi]: [number, number], digits: number) => (lo === hi ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`);
 
 const provisioningSizes = quick ? [400] : [2000, 10_000];
-const provisioning: { pods: number; berth: ProvisioningSide; karpenter: ReturnType<typeof karpenterSide> | null; ratio: number | null; cpuRatio: number | null }[] = [];
+const provisioning: { pods: number; berth: ProvisioningSide; karpenter: ProvisioningSide | null; ratio: number | null; cpuRatio: number | null }[] = [];
 for (const pods of only && !only.includes('Provisioning') ? [] : provisioningSizes) {
   const bLoad = load();
   const b = provisioningSide(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/provisioning.ts', String(pods)]), 'berth', bLoad);
-  const k = withKarpenter ? karpenterSide(pods) : null;
+  const kLoad = load();
+  const k = withKarpenter ? provisioningSide(child(karpenterOracle, ['-bench'], oracleInput(pods)), 'Karpenter', kLoad) : null;
   provisioning.push({ pods, berth: b, karpenter: k, ratio: k ? k.seconds / b.seconds : null, cpuRatio: k ? k.cpuSeconds / b.cpuSeconds : null });
   console.error(`Provisioning ${pods}: berth ${(pods / b.seconds).toFixed(0)} pods/s${k ? `, Karpenter ${(pods / k.seconds).toFixed(0)} pods/s` : ''} (load ${load().toFixed(1)})`);
 }
@@ -156,12 +137,12 @@ if (memory) {
 }
 if (provisioning.length > 0) {
   console.log(
-    `\nprovisioning: pending pods (plain, zone-spread, hostname anti-affinity, arm64 node affinity) × the bundled catalog, one NodePool; pods/s over the planning alone, each side's second plan in its process (COLD: its first); Karpenter: median of ${KARPENTER_RUNS} runs, $/h and nodes over all\n${renderTable(
+    `\nprovisioning: pending pods (plain, zone-spread, hostname anti-affinity, arm64 node affinity) × the bundled catalog, one NodePool; pods/s over the planning alone; each side plans the case ${provisioningRepeats(provisioningSizes[0]!)} times (3 at 10,000) in one process: median of all but the first (COLD), $/h and nodes over all\n${renderTable(
       ['PODS', 'BERTH PODS/S', 'KARPENTER PODS/S', 'RATIO', 'PODS/CPU-S berth/karpenter', 'CPU RATIO', 'COLD PODS/CPU-S berth/karpenter', '$/H berth/karpenter', 'NODES berth/karpenter', 'RSS MiB berth/karpenter', 'LOAD'],
       provisioning.map((p) => {
         const k = p.karpenter;
         const perCpu = (s: ProvisioningSide) => (s.cpuSeconds ? (s.pods / s.cpuSeconds).toFixed(0) : '-');
-        const coldPerCpu = (s: ProvisioningSide) => (s.cold?.cpuSeconds ? (s.pods / s.cold.cpuSeconds).toFixed(0) : '-');
+        const coldPerCpu = (s: ProvisioningSide) => (s.cold.cpuSeconds ? (s.pods / s.cold.cpuSeconds).toFixed(0) : '-');
         return [
           String(p.pods),
           (p.pods / p.berth.seconds).toFixed(0),
@@ -170,8 +151,8 @@ if (provisioning.length > 0) {
           `${perCpu(p.berth)}/${k ? perCpu(k) : '-'}`,
           p.cpuRatio === null ? '-' : `${p.cpuRatio.toFixed(1)}x`,
           `${coldPerCpu(p.berth)}/${k ? coldPerCpu(k) : '-'}`,
-          `${p.berth.costPerHour.toFixed(2)}/${k ? range(k.costRange, 2) : '-'}`,
-          `${p.berth.nodeClaims}/${k ? range(k.nodeRange, 0) : '-'}`,
+          `${range(p.berth.costRange, 2)}/${k ? range(k.costRange, 2) : '-'}`,
+          `${range(p.berth.nodeRange, 0)}/${k ? range(k.nodeRange, 0) : '-'}`,
           `${p.berth.peakRssMiB.toFixed(0)}/${k ? k.peakRssMiB.toFixed(0) : '-'}`,
           `${p.berth.load1.toFixed(1)}/${k ? k.load1.toFixed(1) : '-'}`,
         ];

@@ -54,7 +54,7 @@ export function podsToEvict(pods: readonly KubeObject[], nodeName: string): Kube
   return pods.filter((p) => {
     if ((p as PodFields).spec?.nodeName !== nodeName || isFinished(p)) return false;
     if (p.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return false;
-    return !((p as PodFields).metadata?.ownerReferences ?? []).some((o) => o.controller && o.kind === 'DaemonSet');
+    return !((p as PodFields).metadata?.ownerReferences ?? []).some((o) => o.controller && (o.kind === 'DaemonSet' || o.kind === 'Node'));
   });
 }
 

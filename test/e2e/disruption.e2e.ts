@@ -166,3 +166,34 @@ test('consolidation: a PDB allowing no disruption holds two under-used nodes; on
     assert.ok(log.some((l) => l.msg === 'node disrupted' && l.reason === 'Underutilized'));
   });
 });
+
+test('replace: an over-sized node is replaced by a cheaper one, Ready before the pods are evicted; the PDB makes the API server refuse (429) the second eviction until the first pod is back', async () => {
+  const ns = 'e2e-dis-replace';
+  await scenario(ns, [['default', { disruption: POOL_DISRUPTION }]], async () => {
+    const c = await controller(DISRUPTION);
+    const d = deployment(ns, 'web', 2);
+    const resources = (cpu: string) => ({ requests: { cpu, memory: '256Mi' } });
+    const container = (d.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0]!;
+    container.resources = resources('1500m');
+    await apply(d);
+    await allRunning(ns, 'web', 2);
+    await apply({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: ns }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } });
+    const [big] = await kwokNodes();
+    const typeOf = (n: KubeObject) => n.metadata!.labels!['node.kubernetes.io/instance-type'];
+    // The pods shrink (a rollout: the new pods still fit on the big node), leaving it mostly idle.
+    const t0 = Date.now();
+    const current = (await kube().read('apps/v1', 'Deployment', 'web', ns))!;
+    (current.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0]!.resources = resources('250m');
+    await kube().replace(current);
+    await waitFor(`node ${big!.metadata!.name} replaced`, async () => !(await kube().read('v1', 'Node', big!.metadata!.name!)), 90_000);
+    const ps = await allRunning(ns, 'web', 2);
+    timings.rolloutToReplaced = Date.now() - t0;
+    const [replacement] = await kwokNodes();
+    assert.deepEqual(ps.map((p) => p.node), [replacement!.metadata!.name, replacement!.metadata!.name]);
+    assert.notEqual(typeOf(replacement!), typeOf(big!));
+    await nothingLeaked();
+    const steps = controllerLog(c).map((l) => l.msg).filter((m) => ['created replacement NodeClaim', 'replacements Ready', 'evicted', 'node disrupted'].includes(m));
+    assert.deepEqual(steps, ['created replacement NodeClaim', 'replacements Ready', 'evicted', 'evicted', 'node disrupted'], 'the replacement is Ready before the evictions');
+    assert.ok(controllerLog(c).some((l) => l.msg.startsWith('eviction refused (429')), 'the second eviction waited for the PDB');
+  });
+});
