@@ -81,7 +81,7 @@ describe('the playground runs no user content as code', () => {
     '---',
     'apiVersion: v1',
     'kind: Pod',
-    'metadata: {name: proto, labels: {__proto__: {polluted: "yes"}}, annotations: {constructor: "x"}}',
+    'metadata: {name: proto, labels: {constructor: "x", prototype: "y"}, annotations: {constructor: "x"}}',
     'spec: {containers: [{name: c, image: i}]}',
   ].join('\n');
 
@@ -94,9 +94,14 @@ describe('the playground runs no user content as code', () => {
     // As a label value the same text is refused, and the refusal quotes it as data.
     const refused = load(hostile.replace('app: web', 'app: "</script><script>globalThis.pwned=1</script>"'));
     assert.ok(!refused.ok && refused.errors.some((e) => e.message.includes('"</script><script>globalThis.pwned=1</script>"')));
+    // A `__proto__` key is refused as the API server refuses it (not a qualified name), and sets no prototype on the way.
+    const proto = load(hostile.replace('labels: {constructor: "x", prototype: "y"}', 'labels: {__proto__: {polluted: "yes"}}'));
+    assert.ok(!proto.ok && proto.errors.some((e) => e.field === 'metadata.labels' && e.message.startsWith('Invalid value: "__proto__"')));
     assert.equal((globalThis as Record<string, unknown>)['pwned'], undefined);
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
-    assert.equal(Object.getPrototypeOf(loaded.input.pods.find((p) => p.name === 'proto')!.labels), Object.prototype);
+    const labels = loaded.input.pods.find((p) => p.name === 'proto')!.labels;
+    assert.equal(Object.getPrototypeOf(labels), Object.prototype);
+    assert.deepEqual({ ...labels }, { constructor: 'x', prototype: 'y' });
   });
 
   it('a scenario whose files reach outside the bundled examples is refused, not fetched', () => {
@@ -166,6 +171,17 @@ describe('live controller RBAC (deploy/)', () => {
         assert.ok(!(rule.verbs ?? []).includes('*'), `${file}: ${JSON.stringify(rule)} grants every verb`);
       }
     }
+  });
+
+  it('lets the controller evict pods only through the Eviction API (PDBs enforced), never delete them', (t) => {
+    if (!existsSync(dir)) return t.skip('deploy/ does not exist yet: the live controller’s manifests come with live mode (issue 8)');
+    const rules = docs()
+      .filter((d) => d.obj!['kind'] === 'ClusterRole' || d.obj!['kind'] === 'Role')
+      .flatMap((d) => (d.obj!['rules'] as { resources?: string[]; verbs?: string[]; apiGroups?: string[] }[] | undefined) ?? [])
+      .filter((r) => (r.apiGroups ?? []).includes(''));
+    const verbsOn = (resource: string) => rules.filter((r) => (r.resources ?? []).includes(resource)).flatMap((r) => r.verbs ?? []);
+    assert.deepEqual(verbsOn('pods/eviction'), ['create']);
+    for (const verb of ['delete', 'deletecollection', 'update', 'patch', 'create']) assert.ok(!verbsOn('pods').includes(verb), `pods: ${verb} granted`);
   });
 
   it('binds nothing to cluster-admin (or admin/edit)', (t) => {

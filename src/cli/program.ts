@@ -12,6 +12,7 @@ import { registerSchedule } from './schedule.js';
 import { registerServe } from './serve.js';
 import { registerSimulate } from './simulate.js';
 import { CliError } from './common.js';
+import { boundMessage } from '../io/diagnostics.js';
 
 function buildProgram(): Command {
   const program = new Command('berth')
@@ -43,7 +44,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       return e.exitCode;
     }
     // Never a stack trace: an unexpected failure is reported in one line.
-    process.stderr.write(`berth: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`berth: internal error: ${boundMessage(e instanceof Error ? e.message : String(e))}\n`);
     return 2;
   } finally {
     process.exitCode = previous;

@@ -69,7 +69,7 @@ export function registerSimulate(program: Command): void {
       }
       let sources;
       try {
-        sources = [{ name: file, text }, ...(await readSources(scenario.scenario.files))];
+        sources = [{ name: file, text, parsed: scenario.source }, ...(await readSources(scenario.scenario.files))];
       } catch (e) {
         throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
       }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileNode, type Node } from '../model/node.js';
 import { compilePod } from '../model/pod.js';
+import { Rand } from '../model/rand.js';
 import { clusterTally } from './node-tally.js';
 import { ClusterState, zoneKey } from './state.js';
 
@@ -218,5 +219,43 @@ describe('updateNode', () => {
     s.addNode(mkNode('n1', {}, [{ names: ['app:v1'], sizeBytes: 10 }]));
     s.updateNode(mkNode('n1', {}, [{ names: ['app:v2'], sizeBytes: 20 }]));
     assert.deepEqual([...s.nodeInfo('n1')!.imageStates.keys()], ['app:v2']);
+  });
+});
+
+describe('nodes hosting affinity pods', () => {
+  const affinityPod = (name: string, nodeName: string, required: boolean) =>
+    compilePod(
+      {
+        metadata: { name, labels: { app: 'a' } },
+        spec: {
+          nodeName,
+          affinity: required
+            ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'a' } }, topologyKey: 'kubernetes.io/hostname' }] } }
+            : { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: { labelSelector: { matchLabels: { app: 'a' } }, topologyKey: 'kubernetes.io/hostname' } }] } },
+          containers: [{ name: 'c' }],
+        },
+      },
+      { order: 0 },
+    );
+
+  it('stay in node-tree order as pods come and go', () => {
+    const s = new ClusterState();
+    for (let i = 0; i < 12; i++) s.addNode(inZone(`n${i}`, `z${i % 3}`));
+    const rand = new Rand(7);
+    const bound: string[] = [];
+    for (let step = 0; step < 300; step++) {
+      // Read the lists first, so later changes update them rather than rebuild them.
+      s.nodesWithAffinityPods();
+      s.nodesWithRequiredAntiAffinityPods();
+      if (bound.length > 0 && rand.intn(3) === 0) {
+        s.removePod(bound.splice(rand.intn(bound.length), 1)[0]!);
+      } else {
+        const p = affinityPod(`p${step}`, `n${rand.intn(12)}`, rand.intn(2) === 0);
+        s.addPod(p);
+        bound.push(p.key);
+      }
+      assert.deepEqual(s.nodesWithAffinityPods(), s.nodeInfos().filter((n) => n.podsWithAffinity.length > 0));
+      assert.deepEqual(s.nodesWithRequiredAntiAffinityPods(), s.nodeInfos().filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
+    }
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatDiagnostic, formatFieldPath, withoutRepeatedField } from './diagnostics.js';
+import { boundMessage, describeDiagnostic, formatDiagnostic, formatFieldPath, withoutRepeatedField } from './diagnostics.js';
 
 describe('formatFieldPath', () => {
   const cases = [
@@ -53,5 +53,28 @@ describe('formatDiagnostic keeps a line short whatever the input held', () => {
 
   test('an unterminated quote is left as it is', () => {
     assert.equal(formatDiagnostic({ severity: 'error', file: 'f', line: 1, column: 1, message: 'Unexpected token: "abc' }), 'f:1:1: Unexpected token: "abc');
+  });
+});
+
+describe('boundMessage: messages berth did not write (the YAML parser, zod) are bounded too', () => {
+  test('an unbroken excerpt of the source (minified JSON, a long tag) is cut to 120 characters', () => {
+    const excerpt = `|{"apiVersion":"v1",${'"k":"v",'.repeat(1000)}}`;
+    assert.equal(boundMessage(`Block scalar header includes extra characters: ${excerpt}`), `Block scalar header includes extra characters: ${excerpt.slice(0, 120)}…`);
+  });
+
+  test('a long message of short words is cut to 500 characters', () => {
+    const words = 'a b '.repeat(1000);
+    assert.equal(boundMessage(`Unexpected: ${words}`), `${`Unexpected: ${words}`.slice(0, 500)}…`);
+  });
+
+  test('a message of ordinary length is left as it is', () => {
+    const upstream = `Invalid value: "x y": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`;
+    assert.equal(boundMessage(upstream), upstream);
+  });
+
+  test('describeDiagnostic, which the playground shows, is the CLI line without its position', () => {
+    const d = { severity: 'error' as const, file: 'f', line: 1, column: 2, object: 'Pod default/web', field: 'spec', message: `got "${'x'.repeat(10_000)}"` };
+    assert.equal(describeDiagnostic(d), `Pod default/web: spec: got "${'x'.repeat(60)}…"`);
+    assert.equal(formatDiagnostic(d), `f:1:2: ${describeDiagnostic(d)}`);
   });
 });

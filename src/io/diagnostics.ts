@@ -42,7 +42,7 @@ const OBJECT_LIMIT = 300;
  * value, minified JSON, garbage). A scan, not a regex: a regex over a quoted string of
  * megabytes backtracks until V8 runs out of stack.
  */
-export function clipQuotes(message: string): string {
+function clipQuotes(message: string): string {
   let out = '';
   let i = 0;
   for (;;) {
@@ -57,15 +57,38 @@ export function clipQuotes(message: string): string {
   }
 }
 
+/** A run of text without spaces longer than this is a source excerpt (minified JSON, a tag, garbage), not words. */
+const TOKEN_LIMIT = 120;
+/** A whole library message: the parser's run to about 100 characters before their excerpt. */
+export const MESSAGE_LIMIT = 500;
 
+// A run of a single character class: the regex engine does not backtrack over it.
+const LONG_TOKEN = new RegExp(`\\S{${TOKEN_LIMIT + 1},}`, 'g');
 
-/** `file:line:column: <kind> <ns/name>: <field.path>: <message>`, leaving out the parts a diagnostic does not have; long quoted values are cut. */
-export function formatDiagnostic(d: Diagnostic): string {
-  const parts = [`${d.file}:${d.line}:${d.column}`];
+/**
+ * A message written by a library (the YAML parser quoting the source line it stopped
+ * at, zod listing every unknown key): long quoted values and long unbroken excerpts
+ * are cut, then the whole message, so that one line of a minified 10 MB file never
+ * ends up on the screen. berth's own messages are only clipped (clipQuotes): some,
+ * like upstream's aggregated plugin-args errors, are long by design.
+ */
+export function boundMessage(message: string): string {
+  const clipped = clipQuotes(message).replace(LONG_TOKEN, (t) => `${t.slice(0, TOKEN_LIMIT)}…`);
+  return clipped.length > MESSAGE_LIMIT ? `${clipped.slice(0, MESSAGE_LIMIT)}…` : clipped;
+}
+
+/** `<kind> <ns/name>: <field.path>: <message>`, leaving out the parts a diagnostic does not have; long names and quoted values are cut. */
+export function describeDiagnostic(d: Omit<Diagnostic, 'file' | 'line' | 'column'>): string {
+  const parts: string[] = [];
   if (d.object) parts.push(d.object.length > OBJECT_LIMIT ? `${d.object.slice(0, OBJECT_LIMIT)}…` : d.object);
   if (d.field) parts.push(d.field);
   parts.push(clipQuotes(d.message));
   return parts.join(': ');
+}
+
+/** `file:line:column: ` and describeDiagnostic. */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column}: ${describeDiagnostic(d)}`;
 }
 
 /** Some model errors already start with their last field name ("values: Required value"); the path says it once. */

@@ -7,7 +7,8 @@ import { describe, test } from 'node:test';
 import { buildClusterState } from '../cluster/state.js';
 import { formatDiagnostic } from './diagnostics.js';
 import { loadSources, type LoadedInput } from './load.js';
-import type { SourceInput } from './yaml-source.js';
+import { loadScenario } from './scenario.js';
+import { parseSource, type SourceInput } from './yaml-source.js';
 
 const fixture = (name: string): SourceInput => ({ name: `test/fixtures/${name}`, text: readFileSync(new URL(`../../test/fixtures/${name}`, import.meta.url), 'utf8') });
 
@@ -21,6 +22,15 @@ const node = (name: string) => `apiVersion: v1\nkind: Node\nmetadata:\n  name: $
 const pod = (name: string, ns = 'default') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  containers: [{name: c}]\n`;
 
 describe('load inputs', () => {
+  test('a source handed over already parsed is read from its documents, not parsed again (simulate: a 10 MB scenario once)', () => {
+    const text = `apiVersion: berth.dev/v1alpha1\nkind: Scenario\nmetadata: {name: s}\nspec:\n  objects:\n  - ${node('n1').replaceAll('\n', '\n    ').trimEnd()}\n`;
+    const scenario = loadScenario({ name: 's.yaml', text });
+    assert.ok(scenario.ok);
+    assert.deepEqual(loaded({ name: 's.yaml', text, parsed: scenario.source }).input.nodes.map((n) => n.name), ['n1']);
+    // Proof that the text is not read again: beside another text's parse, the text does not count.
+    assert.deepEqual(loaded({ name: 's.yaml', text, parsed: parseSource({ name: 's.yaml', text: node('other') }) }).input.nodes.map((n) => n.name), ['other']);
+  });
+
   test('multi-document YAML with empty documents and comments', () => {
     const text = `# cluster\n---\n${node('n1')}---\n---\n# nothing here\n---\n${pod('p1')}...\n---\n${node('n2')}`;
     const { input, warnings } = loaded({ name: 'm.yaml', text });

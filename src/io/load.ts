@@ -181,7 +181,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const parsed: ParsedObject[] = [];
   const invalidKinds = new Set<string>();
   inputs.forEach((input, i) => {
-    const source = parseSource(input);
+    const source = input.parsed ?? parseSource(input);
     for (const d of source.diagnostics) reporter.add(i, d);
     for (const doc of source.documents) {
       const found: Diagnostic[] = [];

@@ -25,13 +25,15 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Removes null-valued fields at every level; null list items stay (and fail validation). */
+/**
+ * Removes null-valued fields at every level; null list items stay (and fail validation).
+ * Keys become own properties (fromEntries): an assignment to `__proto__` would set
+ * the copy's prototype instead, and the key would vanish without an error.
+ */
 export function dropNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(dropNulls);
   if (!isPlainObject(v)) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = dropNulls(x);
-  return out;
+  return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x === null ? [] : [[k, dropNulls(x)]])));
 }
 
 export function positionOf(obj: RawObject, path: FieldPath): Position {

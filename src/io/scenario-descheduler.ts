@@ -8,10 +8,11 @@ import { FieldError, type FieldPath } from '../model/errors.js';
 import { DEFAULT_STRATEGY_ARGS, type DeschedulerPolicy, type NamespaceFilter, type StrategyName } from '../disruption/deschedule/policy.js';
 import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../sim/descheduler-loop.js';
 import type { ScenarioDescheduler } from '../sim/scenario-spec.js';
+import { mapOf } from './schemas.js';
 
 const count = z.int().min(0);
 const namespaces = z.object({ include: z.array(z.string().min(1)).optional(), exclude: z.array(z.string().min(1)).optional() }).strict();
-const thresholds = z.record(z.string().min(1), z.number().min(0).max(100));
+const thresholds = mapOf(z.number().min(0).max(100), z.string().min(1));
 
 const strategies = z
   .object({

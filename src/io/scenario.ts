@@ -17,7 +17,7 @@ import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';
 import { nodePoolSchema } from './nodepool-schema.js';
 import { issueMessage, labelSelector, nodeSchema } from './schemas.js';
 import { MAX_GENERATED_PODS } from './workloads.js';
-import { parseSource, type SourceDocument, type SourceInput } from './yaml-source.js';
+import { parseSource, type ParsedSource, type SourceDocument, type SourceInput } from './yaml-source.js';
 
 const duration = z.string().superRefine((v, ctx) => {
   try {
@@ -118,7 +118,8 @@ export interface LoadedScenario {
   readonly files: readonly string[];
 }
 
-export type ScenarioResult = { readonly ok: true; readonly scenario: LoadedScenario } | { readonly ok: false; readonly errors: Diagnostic[] };
+/** `source` is the parsed text, for loadSources to read the inline objects from without parsing it again. */
+export type ScenarioResult = { readonly ok: true; readonly scenario: LoadedScenario; readonly source: ParsedSource } | { readonly ok: false; readonly errors: Diagnostic[] };
 
 const AFTER = /^(?:previous\s*\+\s*)?(.+)$/;
 
@@ -146,7 +147,7 @@ export function loadScenario(input: SourceInput): ScenarioResult {
     return { ok: false, errors: result.error.issues.map((i) => diagnostic(doc, i.path.map((p) => (typeof p === 'number' ? p : String(p))), i.message)) };
   }
   try {
-    return { ok: true, scenario: compileScenario(result.data, doc, input.name) };
+    return { ok: true, scenario: compileScenario(result.data, doc, input.name), source: parsed };
   } catch (e) {
     if (e instanceof FieldError) return fail(e.path, e.message);
     throw e;

@@ -17,6 +17,7 @@ import type {
   StatefulSetManifest,
 } from '../model/manifest.js';
 import { labelValueErrors, qualifiedNameErrors } from '../model/label-syntax.js';
+import { boundMessage } from './diagnostics.js';
 import type { PdbManifest } from '../model/pdb.js';
 import type { PriorityClassManifest } from '../model/priority.js';
 
@@ -50,10 +51,14 @@ export const issueMessage: z.core.$ZodErrorMap = (iss) => {
       return `Invalid value: ${JSON.stringify(iss.input)}: must be greater than ${iss.inclusive ? 'or equal to ' : ''}${String(iss.minimum)}`;
     case 'too_big':
       return `Invalid value: ${JSON.stringify(iss.input)}: must be less than ${iss.inclusive ? 'or equal to ' : ''}${String(iss.maximum)}`;
-    default:
-      return undefined;
+    default: {
+      // zod's own wording, bounded: "Unrecognized keys: …" lists every key of a mapping.
+      const m = ZOD_ENGLISH.localeError(iss);
+      return m == null ? undefined : boundMessage(typeof m === 'string' ? m : m.message);
+    }
   }
 };
+const ZOD_ENGLISH = z.locales.en();
 
 const str = z.string();
 // One message for "not a number" and "not a whole number".
@@ -63,14 +68,29 @@ export const int = z.int({
 /** int32 fields (replicas, minReadySeconds): the API server refuses larger numbers when it decodes them. */
 export const int32 = int.max(2147483647);
 const bool = z.boolean();
-export const strMap = z.record(z.string(), z.string());
+
+/**
+ * A mapping with string keys. zod's record drops a `__proto__` key without a word
+ * (the yaml library keeps it as an own property, harmlessly); the API server refuses
+ * it as it refuses any key that is not a qualified name, so berth says so too, at the
+ * map, as ValidateLabels reports a bad key.
+ */
+export function mapOf<V extends z.ZodType>(value: V, key: z.ZodString = z.string()) {
+  return z.preprocess((input, ctx) => {
+    if (input !== null && typeof input === 'object' && Object.hasOwn(input, '__proto__')) {
+      ctx.addIssue({ code: 'custom', path: [], input, message: `Invalid value: "__proto__": ${qualifiedNameErrors('__proto__').join('; ')}` });
+    }
+    return input;
+  }, z.record(key, value));
+}
+export const strMap = mapOf(z.string());
 export const strList = z.array(z.string());
 
 /** A resource quantity: "100m", "1Gi" or a bare number. Parsed later, with its own errors. */
 const quantity = z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number', {
   error: (iss) => `Invalid type: expected a quantity (string or number), got ${describeValue(iss.input)}`,
 });
-export const quantityMap = z.record(z.string(), quantity);
+export const quantityMap = mapOf(quantity);
 
 const intOrString = z.custom<number | string>((v) => typeof v === 'string' || Number.isInteger(v), {
   error: (iss) => `Invalid type: expected an integer or a percentage string, got ${describeValue(iss.input)}`,

@@ -4,12 +4,14 @@
 
 import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document, type Pair, type Tags } from 'yaml';
 import type { FieldPath } from '../model/errors.js';
-import { clipQuotes, type Diagnostic } from './diagnostics.js';
+import { boundMessage, type Diagnostic } from './diagnostics.js';
 
 /** A named text: a file's path and contents, or "<stdin>" and what was piped in. */
 export interface SourceInput {
   readonly name: string;
   readonly text: string;
+  /** The text already parsed, when the caller has read it before (a Scenario, then its inline objects): a 10 MB text is not parsed twice. */
+  readonly parsed?: ParsedSource;
 }
 
 export interface Position {
@@ -156,7 +158,7 @@ export function parseSource(input: SourceInput): ParsedSource {
   const at = (offset: number) => lines.linePos(offset);
   const error = (offset: number, message: string) => {
     const { line, col } = at(offset);
-    diagnostics.push({ severity: 'error', file: input.name, line, column: col, message: `${invalid}: ${clipQuotes(message)}` });
+    diagnostics.push({ severity: 'error', file: input.name, line, column: col, message: `${invalid}: ${boundMessage(message)}` });
   };
   const invalid = input.name.toLowerCase().endsWith('.json') ? 'invalid JSON' : 'invalid YAML';
   const bad = NOT_PRINTABLE.exec(input.text);
@@ -179,7 +181,7 @@ export function parseSource(input: SourceInput): ParsedSource {
   parsed.forEach((doc, index) => {
     for (const w of doc.warnings) {
       const { line, col } = at(w.pos[0]);
-      diagnostics.push({ severity: 'warning', file: input.name, line, column: col, message: clipQuotes(w.message) });
+      diagnostics.push({ severity: 'warning', file: input.name, line, column: col, message: boundMessage(w.message) });
     }
     if (doc.errors.length > 0) {
       for (const e of doc.errors) error(e.pos[0], e.message);

@@ -38,6 +38,7 @@ import {
   type Selector,
 } from './selector.js';
 import type { Toleration } from './taints.js';
+import { isStandardContainerResourceName } from './resource-names.js';
 
 export interface PodAffinityTerm {
   /** labelSelector with matchLabelKeys (In) and mismatchLabelKeys (NotIn) merged in. */
@@ -156,10 +157,17 @@ function fitsEngine(name: string, nanos: bigint): boolean {
   }
 }
 
-/** Exact amounts (nano-units); sums and comparisons happen before any rounding, as on Quantities. */
+/**
+ * Exact amounts (nano-units); sums and comparisons happen before any rounding, as on
+ * Quantities. A name without a domain must be a standard container resource, as
+ * validateContainerResourceName requires: besides following the API, that keeps
+ * names such as `constructor` or `toString`, which every plain object inherits,
+ * out of the resource arithmetic.
+ */
 function quantityMap(map: QuantityMap | undefined, path: FieldPath): Record<string, bigint> {
   const out: Record<string, bigint> = {};
   for (const [name, q] of Object.entries(map ?? {})) {
+    if (!name.includes('/') && !isStandardContainerResourceName(name)) throw new FieldError(`Invalid value: ${JSON.stringify(name)}: must be a standard resource for containers`, [...path, name]);
     const v = atPath([...path, name], () => quantityNanos(q));
     if (v < 0n) throw new FieldError(`Invalid value: ${JSON.stringify(String(q))}: must be greater than or equal to 0`, [...path, name]);
     if (!fitsEngine(name, v)) throw new FieldError(`Invalid value: ${JSON.stringify(String(q))}: ${TOO_LARGE}`, [...path, name]);
@@ -473,6 +481,8 @@ export function bindPod(pod: Pod, nodeName: string): Pod {
  * required node affinity terms both have to match.
  */
 export function matchesRequiredNodeAffinity(pod: Pod, node: NodeLike): boolean {
-  for (const [k, v] of Object.entries(pod.nodeSelector)) if (node.labels[k] !== v) return false;
+  // for-in rather than Object.entries: this runs per node, and most pods have no nodeSelector.
+  const selector = pod.nodeSelector;
+  for (const k in selector) if (Object.hasOwn(selector, k) && node.labels[k] !== selector[k]) return false;
   return pod.requiredNodeAffinity === null || pod.requiredNodeAffinity.matches(node);
 }

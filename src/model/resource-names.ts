@@ -17,6 +17,11 @@ export function isHugePageResourceName(name: string): boolean {
   return name.startsWith('hugepages-');
 }
 
+/** IsStandardContainerResourceName: the names a container's resources may use without a domain. */
+export function isStandardContainerResourceName(name: string): boolean {
+  return name === 'cpu' || name === 'memory' || name === 'ephemeral-storage' || isHugePageResourceName(name);
+}
+
 /** Resources tracked in framework.Resource.ScalarResources (IsScalarResourceName). */
 export function isScalarResourceName(name: string): boolean {
   return isExtendedResourceName(name) || isHugePageResourceName(name) || name.includes(NATIVE_DOMAIN) || name.startsWith('attachable-volumes-');

@@ -18,6 +18,10 @@ export interface WorkerReply {
 
 const MAX_KEPT = 64 * 1024;
 
+/** The first message: the CLI's modules are loaded (seconds under tsx on a busy machine), which no input's budget should pay for. */
+export type ReadyMessage = 'ready';
+const READY: ReadyMessage = 'ready';
+
 function capture(stream: NodeJS.WriteStream, into: string[]): () => void {
   const original = stream.write.bind(stream);
   stream.write = ((chunk: unknown) => {
@@ -47,3 +51,5 @@ parentPort!.on('message', (req: WorkerRequest) => {
     parentPort!.postMessage(reply);
   })();
 });
+
+parentPort!.postMessage(READY);

@@ -8,10 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FuzzCase } from './inputs.js';
-import type { WorkerReply } from './cli-worker.js';
+import type { ReadyMessage, WorkerReply } from './cli-worker.js';
+
+const READY: ReadyMessage = 'ready';
 
 /** Wall-clock budget per input: generous for a shared 2-core machine, far below a hang. */
 export const BUDGET_MS = 20_000;
+/**
+ * `berth check` runs dozens of what-if simulations; when nothing in the bundled
+ * catalog fits a NodePool's requirements, each plans against every instance type:
+ * 8-10 s of CPU for a 3-node input (seed 13, input 1553), 27 s of wall time here.
+ */
+export const CHECK_BUDGET_MS = 60_000;
 /** Inputs of several MB parse for a while before anything else happens. */
 export const HUGE_BUDGET_MS = 120_000;
 // Upstream's own validation messages (label syntax) run to ~400 characters after the path; a quoted whole file would not fit.
@@ -24,12 +32,17 @@ export interface Outcome {
 }
 
 export class CliRunner {
-  private worker: Worker | undefined;
+  private worker: Promise<Worker> | undefined;
   private readonly dir = mkdtempSync(join(tmpdir(), 'berth-fuzz-'));
   private seq = 0;
 
-  private spawn(): Worker {
-    return (this.worker ??= new Worker(new URL('./cli-worker-entry.mjs', import.meta.url), { stdout: true, stderr: true }));
+  /** The worker, once it has loaded the CLI: its start-up is not part of any input's time. */
+  private spawn(): Promise<Worker> {
+    return (this.worker ??= new Promise<Worker>((resolve, reject) => {
+      const w = new Worker(new URL('./cli-worker-entry.mjs', import.meta.url), { stdout: true, stderr: true });
+      w.once('error', reject);
+      w.once('message', (m: unknown) => (w.removeListener('error', reject), m === READY ? resolve(w) : reject(new Error(`worker said ${String(m)} before ready`))));
+    }));
   }
 
   async run(c: FuzzCase): Promise<Outcome> {
@@ -42,9 +55,9 @@ export class CliRunner {
       writeFileSync(join(dir, f.name), f.text);
       size += f.text.length;
     }
-    const budget = size > 2 ** 20 ? HUGE_BUDGET_MS : BUDGET_MS;
+    const budget = size > 2 ** 20 ? HUGE_BUDGET_MS : c.command === 'check' ? CHECK_BUDGET_MS : BUDGET_MS;
     const argv = [c.command, ...c.args.map((a) => a.replaceAll('{dir}', dir))];
-    const worker = this.spawn();
+    const worker = await this.spawn();
     const started = performance.now();
     try {
       const reply = await new Promise<WorkerReply | 'hang'>((resolve, reject) => {
@@ -55,8 +68,8 @@ export class CliRunner {
       });
       const ms = performance.now() - started;
       if (reply === 'hang') {
-        await this.worker?.terminate();
         this.worker = undefined;
+        await worker.terminate();
         return { code: 'hang', stderr: '', ms };
       }
       worker.removeAllListeners('error');
@@ -67,7 +80,7 @@ export class CliRunner {
   }
 
   async close(): Promise<void> {
-    await this.worker?.terminate();
+    await (await this.worker)?.terminate();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

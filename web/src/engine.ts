@@ -1,7 +1,7 @@
 // The one module through which the playground calls berth's engine: the same
 // functions the CLI uses, fed in-memory sources instead of files.
 
-import { buildClusterState, loadSources, type Diagnostic, type LoadedInput } from '../../src/io/load.js';
+import { buildClusterState, loadSources, type Diagnostic, type LoadedInput, type SourceInput } from '../../src/io/load.js';
 import type { ClusterState } from '../../src/cluster/state.js';
 import { scheduleAll, type ScheduleReport } from '../../src/scheduler/run.js';
 import { explainPod, type Explanation } from '../../src/scheduler/explain.js';
@@ -12,10 +12,11 @@ import { runScenario } from '../../src/sim/scenario.js';
 import { eventLine, formatTime, timelineRecords } from '../../src/sim/timeline.js';
 import { frameAt, readySeries, recordHistory, type History } from '../../src/sim/history.js';
 import { analyze } from '../../src/analyze/analyze.js';
+import { describeDiagnostic } from '../../src/io/diagnostics.js';
 import type { Finding } from '../../src/analyze/finding.js';
 
 export type { Diagnostic, Explanation, Finding, ProvisionPlan, ScheduleReport };
-export { formatTime };
+export { describeDiagnostic, formatTime };
 
 export const SOURCE_NAME = 'playground.yaml';
 
@@ -168,7 +169,7 @@ export function simulate(text: string, path: string, read: (path: string) => str
   const scenario = loadScenario({ name: SOURCE_NAME, text });
   if (!scenario.ok) return { ok: false, errors: scenario.errors };
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
-  const sources = [{ name: SOURCE_NAME, text }];
+  const sources: SourceInput[] = [{ name: SOURCE_NAME, text, parsed: scenario.source }];
   for (const f of scenario.scenario.files) {
     const name = normalize(dir + f);
     const content = read(name);

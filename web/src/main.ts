@@ -18,7 +18,7 @@ function toCm(view: EditorView, ds: readonly engine.Diagnostic[]): CmDiagnostic[
   return ds.map((d) => {
     const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines));
     const from = Math.min(line.from + Math.max(d.column - 1, 0), line.to);
-    return { from, to: line.to > from ? line.to : from, severity: d.severity, message: [d.object, d.field, d.message].filter(Boolean).join(': ') };
+    return { from, to: line.to > from ? line.to : from, severity: d.severity, message: engine.describeDiagnostic(d) };
   });
 }
 
@@ -321,7 +321,7 @@ async function simulate(): Promise<void> {
   try {
     const r = engine.simulate(text, picker.value, (path) => examples[`../../examples/${path}`]);
     if (!r.ok) {
-      status.textContent = `${r.errors.length} error(s) in the scenario: ${r.errors[0]?.message ?? ''}`;
+      status.textContent = `${r.errors.length} error(s) in the scenario: ${r.errors[0] ? engine.describeDiagnostic(r.errors[0]) : ''}`;
       return;
     }
     renderSimulation(r.view);
