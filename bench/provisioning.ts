@@ -4,6 +4,7 @@
 // very same objects. `npx tsx bench/provisioning.ts <pods>` runs berth's side in its
 // own process (so its peak RSS is the plan's own) and prints one JSON line.
 
+import { createHash } from 'node:crypto';
 import { INSTANCE_TYPES, loadCase, planCase } from '../conformance/karpenter-berth.js';
 import { nodePoolObject, ZONES, type KarpenterCase, type Obj } from '../conformance/karpenter-gen.js';
 
@@ -19,6 +20,8 @@ export interface ProvisioningResult {
   readonly seconds: number;
   readonly cpuSeconds: number;
   readonly peakRssMiB: number;
+  /** berth only: the first 16 hex digits of the SHA-256 of the plan's JSON, which a speed-up must leave unchanged. */
+  readonly planHash?: string;
 }
 
 const SIZES = [
@@ -86,6 +89,7 @@ export function runProvisioning(count: number): ProvisioningResult {
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    planHash: createHash('sha256').update(JSON.stringify(plan)).digest('hex').slice(0, 16),
   };
 }
 

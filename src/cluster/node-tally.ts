@@ -5,8 +5,8 @@
 // cycle while only a node or two changed in between, so a tally is built once
 // per cluster and question, and each later read takes back and recounts only
 // the nodes whose NodeInfo.generation moved (found through the cluster's change
-// log, or by checking every node when the log was cleared). A change to the node list itself
-// (a node added, removed or replaced) rebuilds it.
+// log, or by checking every node when the log was cleared). A change to the node
+// list itself (a node added or removed, or moved to another zone) rebuilds it.
 
 import type { NodeInfo } from './node-info.js';
 import type { ClusterState } from './state.js';

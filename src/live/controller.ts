@@ -341,6 +341,8 @@ export class Controller {
     }
     // A claim whose create has not answered yet is recorded by its launch.
     const status = statusDecisions(claims.filter((c) => !this.launching.has(c.name)), instances, objects.nodes);
+    const names = new Set(claims.map((c) => c.name));
+    for (const name of this.launchRetry.keys()) if (!names.has(name)) this.launchRetry.delete(name); // claims gone: forget their backoff
     for (const s of status.launched) {
       this.log.info({ nodeClaim: s.name, providerID: s.providerID }, 'adopting an instance whose launch was not recorded');
       await this.record(s.name, 'Launched', 'Launched', { providerID: s.providerID });

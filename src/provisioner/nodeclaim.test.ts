@@ -45,6 +45,9 @@ describe('PlannedClaim', () => {
         assert.deepEqual(got.options.map((it) => it.name), want.map((it) => it.name), `pod ${i}`);
         claim.add(p, got);
       } else refused++;
+      // The kept node, reused while the options only shrink without changing it, always reads as a fresh one.
+      assert.deepEqual(claim.node(), claim.toNode(claim.seq), `node after pod ${i}`);
+      assert.deepEqual(claim.node('us-west-2b'), claim.toNode(claim.seq, 'us-west-2b'), `node in a zone after pod ${i}`);
     }
     assert.ok(claim.pods.length > 5 && refused > 0, `${claim.pods.length} pods joined, ${refused} refused`);
     assert.ok(claim.options.every((it) => it.labels['kubernetes.io/arch'] === 'arm64'), 'an arm64 pod narrowed the claim');

@@ -141,11 +141,23 @@ export class PlannedClaim {
 
   private nodes: { requirements: Requirements; options: readonly InstanceType[]; byZone: Map<string | undefined, Node> } | undefined;
 
-  /** toNode(seq, zone), the same object for as long as the requirements and options stay the same objects. */
+  /**
+   * toNode(seq, zone), the same object for as long as it would be built the same: the
+   * requirements stay the same object and the options, if they shrank, still agree on
+   * the same labels and the same largest allocatable (toNode reads nothing else of them).
+   */
   node(zone?: string): Node {
-    if (this.nodes?.requirements !== this.requirements || this.nodes.options !== this.options) this.nodes = { requirements: this.requirements, options: this.options, byZone: new Map() };
-    let node = this.nodes.byZone.get(zone);
-    if (node === undefined) this.nodes.byZone.set(zone, (node = this.toNode(this.seq, zone)));
+    const last = this.nodes;
+    let byZone: Map<string | undefined, Node>;
+    if (last?.requirements !== this.requirements) byZone = new Map();
+    else if (last.options === this.options) byZone = last.byZone;
+    else {
+      const [before, now] = [summaryOf(last.options), summaryOf(this.options)];
+      byZone = sameRecord(before.largest, now.largest) && sameRecord(before.shared, now.shared) ? last.byZone : new Map();
+    }
+    this.nodes = { requirements: this.requirements, options: this.options, byZone };
+    let node = byZone.get(zone);
+    if (node === undefined) byZone.set(zone, (node = this.toNode(this.seq, zone)));
     return node;
   }
 
@@ -183,6 +195,13 @@ function summaryOf(types: readonly InstanceType[]): { largest: ResourceList; sha
   let s = summaries.get(types);
   if (s === undefined) summaries.set(types, (s = { largest: maxAllocatable(types), shared: sharedLabels(types) }));
   return s;
+}
+
+function sameRecord<T>(a: Readonly<Record<string, T>>, b: Readonly<Record<string, T>>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (!(k in b) || a[k] !== b[k]) return false;
+  return true;
 }
 
 function maxAllocatable(types: readonly InstanceType[]): Record<string, number> {

@@ -254,10 +254,20 @@ class Planner {
     const info = this.cluster.nodeInfo(claim.name);
     if (!info) return new NodeInfo(claim.node(zone));
     if (zone === undefined) return info;
-    const variant = info.clone();
-    variant.replaceNode(claim.node(zone));
+    // The copy in each zone is kept while the claim's node and pods stay as they are (the plugins only read it).
+    let variants = this.zoneVariants.get(info);
+    if (variants?.generation !== info.generation) this.zoneVariants.set(info, (variants = { generation: info.generation, byZone: new Map() }));
+    const node = claim.node(zone);
+    let variant = variants.byZone.get(zone);
+    if (variant?.node !== node) {
+      variant = info.clone();
+      variant.replaceNode(node);
+      variants.byZone.set(zone, variant);
+    }
     return variant;
   }
+
+  private readonly zoneVariants = new WeakMap<NodeInfo, { generation: number; byZone: Map<string, NodeInfo> }>();
 
   /** After a pod joined: the claim's node again, if joining narrowed its labels or capacity. */
   private refreshNode(claim: PlannedClaim): void {

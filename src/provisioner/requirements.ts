@@ -400,19 +400,20 @@ export class Requirements {
    * intersect. Only the first undefined key is reported; keys are checked in sorted order.
    */
   compatible(other: Requirements, options: CompatibilityOptions = {}): string | undefined {
-    const allowed = (key: string) => (options.allowUndefinedWellKnownLabels === true && WELL_KNOWN_LABELS.has(key)) || options.allowUndefined?.has(key) === true;
-    const refused = (key: string, r: Requirement) => {
-      if (allowed(key) || this.has(key)) return false;
-      const op = r.operator();
-      return op !== 'NotIn' && op !== 'DoesNotExist';
-    };
     // Checked in map order first (this runs for every pod, claim and instance type); only a refusal pays for the sorted walk that names the first key.
     for (const [key, r] of other.byKey) {
-      if (!refused(key, r)) continue;
-      const first = other.keys().find((k) => refused(k, other.get(k))) as string;
+      if (!this.refuses(key, r, options)) continue;
+      const first = other.keys().find((k) => this.refuses(k, other.get(k), options)) as string;
       return `label ${JSON.stringify(first)} does not have known values${this.typoHint(first, options)}`;
     }
     return this.intersects(other);
+  }
+
+  /** Whether `r`, on a key this side leaves undefined and may not, asks for a value (only NotIn and DoesNotExist are met by an absent label). */
+  private refuses(key: string, r: Requirement, options: CompatibilityOptions): boolean {
+    if (this.byKey.has(key) || (options.allowUndefinedWellKnownLabels === true && WELL_KNOWN_LABELS.has(key)) || options.allowUndefined?.has(key) === true) return false;
+    const op = r.operator();
+    return op !== 'NotIn' && op !== 'DoesNotExist';
   }
 
   isCompatible(other: Requirements, options: CompatibilityOptions = {}): boolean {

@@ -239,7 +239,8 @@ let running: ControllerProcess[] = [];
 export async function controller(extra: string[] = [], identity?: string): Promise<ControllerProcess> {
   const c = await startController(extra, identity);
   running.push(c);
-  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 60_000); // the first start compiles the CLI (tsx), slow on a busy machine
+  // The first start compiles the CLI (tsx): over 30 s on a busy machine.
+  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 60_000);
   return c;
 }
 
@@ -257,18 +258,13 @@ export async function allRunning(ns: string, app: string, n: number): Promise<Po
 
 /** Runs `body` in a fresh namespace with the given NodePools, then removes everything it made. */
 export async function scenario(ns: string, pools: Parameters<typeof nodePool>[], body: () => Promise<void>): Promise<void> {
-  const t0 = Date.now();
-  let t1 = t0;
   try {
     await namespace(ns);
     for (const args of pools) await apply(nodePool(...args));
-    t1 = Date.now();
     await body();
   } finally {
-    const t2 = Date.now();
     await stopAll();
     await cleanUp(ns);
-    console.log(`${ns}: setup ${t1 - t0} ms, test ${t2 - t1} ms, clean-up ${Date.now() - t2} ms`);
   }
 }
 

@@ -14,6 +14,12 @@ const READY: ReadyMessage = 'ready';
 
 /** Wall-clock budget per input: generous for a shared 2-core machine, far below a hang. */
 export const BUDGET_MS = 20_000;
+/**
+ * `berth check` runs dozens of what-if simulations; when nothing in the bundled
+ * catalog fits a NodePool's requirements, each plans against every instance type:
+ * 8-10 s of CPU for a 3-node input (seed 13, input 1553), 27 s of wall time here.
+ */
+export const CHECK_BUDGET_MS = 60_000;
 /** Inputs of several MB parse for a while before anything else happens. */
 export const HUGE_BUDGET_MS = 120_000;
 // Upstream's own validation messages (label syntax) run to ~400 characters after the path; a quoted whole file would not fit.
@@ -49,7 +55,7 @@ export class CliRunner {
       writeFileSync(join(dir, f.name), f.text);
       size += f.text.length;
     }
-    const budget = size > 2 ** 20 ? HUGE_BUDGET_MS : BUDGET_MS;
+    const budget = size > 2 ** 20 ? HUGE_BUDGET_MS : c.command === 'check' ? CHECK_BUDGET_MS : BUDGET_MS;
     const argv = [c.command, ...c.args.map((a) => a.replaceAll('{dir}', dir))];
     const worker = await this.spawn();
     const started = performance.now();
