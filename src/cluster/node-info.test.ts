@@ -86,6 +86,27 @@ describe('NodeInfo addPod/removePod', () => {
     assert.equal(info.usedPorts.size, 0);
   });
 
+  it('removal by position index keeps removeFromSlice order through a long mixed sequence, in a clone too', () => {
+    // Reference: the scan-and-swap removal the index replaced.
+    const want: string[] = [];
+    const info = new NodeInfo(node());
+    let copy: NodeInfo | undefined;
+    for (let step = 0; step < 400; step++) {
+      const name = `p${(step * 37) % 53}`;
+      const at = want.indexOf(name);
+      if (at < 0) {
+        want.push(name);
+        (copy ?? info).addPod(mkPod(name));
+      } else {
+        want[at] = want[want.length - 1]!;
+        want.pop();
+        assert.equal((copy ?? info).removePod(mkPod(name)), true);
+      }
+      if (step === 150) copy = info.clone();
+      assert.deepEqual((copy ?? info).pods.map((p) => p.name), want, `step ${step}`);
+    }
+  });
+
   it('clone is independent', () => {
     const info = new NodeInfo(node());
     info.addPod(withCpu('a', '1'));
