@@ -68,9 +68,9 @@ export class ZoneTopology {
 /**
  * The zone a pod settles an open claim in, among the zones where every filter passed
  * (sorted): under a zone spread constraint the one with the fewest matching pods, as
- * Karpenter's topology group picks the least-populated domain (ties to the first in
- * order, as Karpenter does when the claim's zone requirement is `In`); otherwise the
- * first.
+ * Karpenter's topology group picks the least-populated domain; ties to the first in
+ * order, one of the picks Karpenter's map-order walk can make (it has no fixed order);
+ * otherwise the first.
  */
 export function settleZone(state: CycleState, passing: readonly string[]): string {
   const spread = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);
