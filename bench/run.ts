@@ -5,7 +5,8 @@
 //   npm run bench -- --quick       a ~1-minute subset at 500-1,500 nodes
 //   --only A,B                     just these workloads; --no-upstream: berth only
 //   --upstream-limit S             stop the upstream measured phase after S seconds (default 60; 5 with --quick)
-// The oracle is conformance/oracle-scheduler/oracle (build.sh), or $BERTH_ORACLE.
+// The oracle is conformance/oracle-scheduler/oracle (build.sh), or $BERTH_ORACLE; the
+// provisioning lines' is conformance/oracle-karpenter/oracle, or $BERTH_KARPENTER_ORACLE.
 // Results: a table on stdout and bench/results/<date>.json (git-ignored). Rates are
 // scheduler_perf's (pods per wall second, 1 s windows) and, because the machine
 // is shared, also pods per CPU-second of each side's measured phase.
@@ -16,7 +17,7 @@ import { loadavg } from 'node:os';
 import { renderTable } from '../src/cli/table.js';
 import type { MemoryResult, SideResult } from './berth-side.js';
 import { benchChurn } from './churn.js';
-import { runProvisioning } from './provisioning.js';
+import { oracleInput, provisioningRepeats, summarise, type ProvisioningResult, type ProvisioningSummary } from './provisioning.js';
 import { throughput, type Throughput } from './throughput.js';
 import { WORKLOADS } from './workloads.js';
 
@@ -31,6 +32,8 @@ const only = option('--only')?.split(',');
 const upstreamLimit = Number(option('--upstream-limit') ?? (quick ? 5 : 60));
 const oracle = process.env.BERTH_ORACLE ?? 'conformance/oracle-scheduler/oracle';
 const withUpstream = !flag('--no-upstream') && existsSync(oracle);
+const karpenterOracle = process.env.BERTH_KARPENTER_ORACLE ?? 'conformance/oracle-karpenter/oracle';
+const withKarpenter = !flag('--no-upstream') && existsSync(karpenterOracle);
 const load = () => loadavg()[0]!;
 
 interface Side extends SideResult {
@@ -77,9 +80,35 @@ for (const w of WORKLOADS) {
 }
 const memory = only && !only.includes('Memory') ? null : (JSON.parse(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/berth-side.ts', 'Memory', quick ? 'quick' : 'full'])) as MemoryResult);
 
-const provisioningPods = quick ? 400 : 2000;
-const prov = only ? null : runProvisioning(provisioningPods);
+interface ProvisioningSide extends ProvisioningSummary {
+  readonly load1: number;
+}
 
+/** One side's plans of a case, one JSON line each; `pods/s` is over the planning alone (berth's planProvisioning, Karpenter's Solve). */
+function provisioningSide(out: string, who: string, load1: number): ProvisioningSide {
+  const runs = out
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ProvisioningResult);
+  const failed = runs.find((r) => r.error);
+  if (failed) throw new Error(`provisioning ${failed.pods} pods, ${who}: ${failed.error}`);
+  return { ...summarise(runs), load1 };
+}
+
+const range = ([lo, hi]: [number, number], digits: number) => (lo === hi ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`);
+
+const provisioningSizes = quick ? [400] : [2000, 10_000];
+const provisioning: { pods: number; berth: ProvisioningSide; karpenter: ProvisioningSide | null; ratio: number | null; cpuRatio: number | null }[] = [];
+for (const pods of only && !only.includes('Provisioning') ? [] : provisioningSizes) {
+  const bLoad = load();
+  const b = provisioningSide(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/provisioning.ts', String(pods)]), 'berth', bLoad);
+  const kLoad = load();
+  const k = withKarpenter ? provisioningSide(child(karpenterOracle, ['-bench'], oracleInput(pods)), 'Karpenter', kLoad) : null;
+  provisioning.push({ pods, berth: b, karpenter: k, ratio: k ? k.seconds / b.seconds : null, cpuRatio: k ? k.cpuSeconds / b.cpuSeconds : null });
+  console.error(`Provisioning ${pods}: berth ${(pods / b.seconds).toFixed(0)} pods/s${k ? `, Karpenter ${(pods / k.seconds).toFixed(0)} pods/s` : ''} (load ${load().toFixed(1)})`);
+}
+
+if (rows.length > 0) {
 console.log(
   renderTable(
     ['WORKLOAD', 'NODES', 'INIT', 'MEASURED', 'BERTH PODS/S mean (p50/p90)', 'UPSTREAM PODS/S mean (p50/p90)', 'RATIO', 'PODS/CPU-S berth/upstream', 'CPU RATIO', 'BERTH RSS MiB', 'UPSTREAM RSS MiB', 'LOAD'],
@@ -99,25 +128,40 @@ console.log(
     ]),
   ),
 );
-if (!withUpstream) console.log(`\nupstream not run: ${flag('--no-upstream') ? '--no-upstream' : `no oracle at ${oracle} (conformance/oracle-scheduler/build.sh)`}`);
+}
+if (rows.length > 0 && !withUpstream) console.log(`\nupstream not run: ${flag('--no-upstream') ? '--no-upstream' : `no oracle at ${oracle} (conformance/oracle-scheduler/build.sh)`}`);
 if (memory) {
   console.log(
     `\nmemory: ${memory.pods} bound pods on ${memory.nodes} nodes: ${(memory.bytesPerPod / 1024).toFixed(2)} KB/pod, ${(memory.bytesPerNode / 1024).toFixed(2)} KB/node of heap, peak RSS ${memory.peakRssMiB.toFixed(0)} MiB`,
   );
 }
-const provisioning = prov && {
-  pods: provisioningPods,
-  nodeClaims: prov.plan.nodeClaims.length,
-  costPerHour: prov.plan.costPerHour,
-  unschedulable: prov.plan.unschedulable.length,
-  seconds: prov.seconds,
-  podsPerSecond: provisioningPods / prov.seconds,
-};
-if (provisioning) {
+if (provisioning.length > 0) {
   console.log(
-    `\nprovisioning (mixed plain/zone-spread/anti-affinity/arm64 pods, bundled catalog): ${provisioning.pods} pods → ${provisioning.nodeClaims} NodeClaims, ` +
-      `${provisioning.costPerHour.toFixed(2)} $/h, ${provisioning.unschedulable} unschedulable, ${provisioning.seconds.toFixed(2)} s (${provisioning.podsPerSecond.toFixed(0)} pods/s)`,
+    `\nprovisioning: pending pods (plain, zone-spread, hostname anti-affinity, arm64 node affinity) × the bundled catalog, one NodePool; pods/s over the planning alone; each side plans the case ${provisioningRepeats(provisioningSizes[0]!)} times (3 at 10,000) in one process: median of all but the first (COLD), $/h and nodes over all\n${renderTable(
+      ['PODS', 'BERTH PODS/S', 'KARPENTER PODS/S', 'RATIO', 'PODS/CPU-S berth/karpenter', 'CPU RATIO', 'COLD PODS/CPU-S berth/karpenter', '$/H berth/karpenter', 'NODES berth/karpenter', 'RSS MiB berth/karpenter', 'LOAD'],
+      provisioning.map((p) => {
+        const k = p.karpenter;
+        const perCpu = (s: ProvisioningSide) => (s.cpuSeconds ? (s.pods / s.cpuSeconds).toFixed(0) : '-');
+        const coldPerCpu = (s: ProvisioningSide) => (s.cold.cpuSeconds ? (s.pods / s.cold.cpuSeconds).toFixed(0) : '-');
+        return [
+          String(p.pods),
+          (p.pods / p.berth.seconds).toFixed(0),
+          k ? (p.pods / k.seconds).toFixed(0) : 'not run',
+          p.ratio === null ? '-' : `${p.ratio.toFixed(1)}x`,
+          `${perCpu(p.berth)}/${k ? perCpu(k) : '-'}`,
+          p.cpuRatio === null ? '-' : `${p.cpuRatio.toFixed(1)}x`,
+          `${coldPerCpu(p.berth)}/${k ? coldPerCpu(k) : '-'}`,
+          `${range(p.berth.costRange, 2)}/${k ? range(k.costRange, 2) : '-'}`,
+          `${range(p.berth.nodeRange, 0)}/${k ? range(k.nodeRange, 0) : '-'}`,
+          `${p.berth.peakRssMiB.toFixed(0)}/${k ? k.peakRssMiB.toFixed(0) : '-'}`,
+          `${p.berth.load1.toFixed(1)}/${k ? k.load1.toFixed(1) : '-'}`,
+        ];
+      }),
+    )}`,
   );
+  const unplaced = provisioning.filter((p) => p.berth.unschedulable > 0 || (p.karpenter?.unschedulable ?? 0) > 0);
+  for (const p of unplaced) console.log(`  ${p.pods} pods: unschedulable berth ${p.berth.unschedulable}, Karpenter ${p.karpenter?.unschedulable ?? '-'}`);
+  if (!withKarpenter) console.log(`Karpenter not run: ${flag('--no-upstream') ? '--no-upstream' : `no oracle at ${karpenterOracle} (conformance/oracle-karpenter/build.sh)`}`);
 }
 mkdirSync('bench/results', { recursive: true });
 const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;

@@ -2,7 +2,8 @@
 // own loader (as `berth schedule -f` would), run one scheduling cycle for the
 // pending pod on a fresh Scheduler, and report it in the oracle's result shape.
 
-import { buildClusterState, formatDiagnostic, loadSources } from '../src/io/load.js';
+import type { Diagnostic } from '../src/io/diagnostics.js';
+import { buildClusterState, loadSources } from '../src/io/load.js';
 import { loadSchedulerConfig } from '../src/io/scheduler-config.js';
 import { Rand } from '../src/model/rand.js';
 import { explainAttempt } from '../src/scheduler/explain.js';
@@ -50,6 +51,9 @@ export function caseAsList(c: ConformanceCase): string {
   return JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
 }
 
+/** Diagnostics with their messages uncut: upstream's wording is compared whole, which the CLI's display bound would cut. */
+const inFull = (ds: readonly Diagnostic[]) => ds.map((d) => `${d.file}:${d.line}:${d.column}: ${[d.object, d.field, d.message].filter(Boolean).join(': ')}`).join('; ');
+
 const errorResult = (error: string): AttemptResult => ({ error, nodes: null, preFilter: null, feasible: null, topScore: null, selected: null, message: '', postFilter: '', preemption: null });
 
 function topScore(scores: readonly NodePluginScores[], order: ReadonlyMap<string, number>): string[] {
@@ -70,11 +74,11 @@ function runBerthUnsafe(c: ConformanceCase): AttemptResult {
   let config = DEFAULT_CONFIG;
   if (c.config) {
     const parsed = loadSchedulerConfig({ name: 'config.json', text: JSON.stringify(c.config) });
-    if (!parsed.ok) return errorResult(`berth rejected the configuration: ${parsed.errors.map(formatDiagnostic).join('; ')}`);
+    if (!parsed.ok) return errorResult(`berth rejected the configuration: ${inFull(parsed.errors)}`);
     config = parsed.config;
   }
   const loaded = loadSources([{ name: 'case.json', text: caseAsList(c) }]);
-  if (!loaded.ok) return errorResult(`berth rejected the input: ${loaded.errors.map(formatDiagnostic).join('; ')}`);
+  if (!loaded.ok) return errorResult(`berth rejected the input: ${inFull(loaded.errors)}`);
   const cluster = buildClusterState(loaded.input);
   const meta = c.pod['metadata'] as { name: string; namespace?: string };
   const key = `${meta.namespace || 'default'}/${meta.name}`;

@@ -1,30 +1,32 @@
 // berth's side of the Karpenter comparison: a case's NodePools and pods through the
 // loader and the provisioning planner, as `berth provision` would run them.
 
+import type { ClusterState } from '../src/cluster/state.js';
 import { buildClusterState, formatDiagnostic, loadSources } from '../src/io/load.js';
 import { bundledInstanceTypes } from '../src/provisioner/catalog/catalog.js';
 import type { InstanceType } from '../src/provisioner/catalog/types.js';
-import { planProvisioning, type ProvisionPlan } from '../src/provisioner/plan.js';
+import { planProvisioning, type PoolSpec, type ProvisionPlan } from '../src/provisioner/plan.js';
 import type { KarpenterCase } from './karpenter-gen.js';
 
 export const INSTANCE_TYPES: InstanceType[] = bundledInstanceTypes();
 
+/** The case as the planner takes it: the cluster holding its pending pods, and its dynamic NodePools. */
+export function loadCase(c: KarpenterCase): { cluster: ClusterState; pools: PoolSpec[] } | { error: string } {
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...c.pods] });
+  const loaded = loadSources([{ name: `${c.id}.json`, text }]);
+  if (!loaded.ok) return { error: `berth rejected the input: ${loaded.errors.map(formatDiagnostic).join('; ')}` };
+  return { cluster: buildClusterState(loaded.input), pools: loaded.input.nodePools.filter((np) => np.replicas === null) };
+}
+
+export function planCase(loaded: { cluster: ClusterState; pools: PoolSpec[] }): ProvisionPlan {
+  return planProvisioning({ cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: [], config: {}, seed: 0 });
+}
+
 export function runBerth(c: KarpenterCase): ProvisionPlan | { error: string } {
   try {
-    const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...c.pods] });
-    const loaded = loadSources([{ name: `${c.id}.json`, text }]);
-    if (!loaded.ok) return { error: `berth rejected the input: ${loaded.errors.map(formatDiagnostic).join('; ')}` };
-    const cluster = buildClusterState(loaded.input);
-    return planProvisioning({
-      cluster,
-      pools: loaded.input.nodePools.filter((np) => np.replicas === null),
-      instanceTypes: INSTANCE_TYPES,
-      daemonSetPods: [],
-      config: {},
-      seed: 0,
-    });
+    const loaded = loadCase(c);
+    return 'error' in loaded ? loaded : planCase(loaded);
   } catch (e) {
     return { error: `berth threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` };
   }
 }
-

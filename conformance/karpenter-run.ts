@@ -259,9 +259,9 @@ const OFFERED_ZONES = [...new Set(INSTANCE_TYPES.flatMap((it) => it.offerings.ma
 
 /**
  * The same case with every NodePool's zone requirement explicit (`In` every offered zone
- * when it has none). Karpenter plans it the same way, except that a spread pod's tie
- * between zones then goes to the first zone in order instead of a Go map-order pick: the
- * answer it gives when the map happens to be visited in order, which is berth's choice.
+ * when it has none). Karpenter plans it the same way. Its spread-pod zone ties still go
+ * to a Go map-order pick (v1.14.1 walks an `In` requirement's values unsorted, see
+ * oracle-karpenter/README.md), so this is one more answer from an equivalent case.
  */
 function withExplicitZones(c: KarpenterCase): KarpenterCase {
   const nodePools = c.nodePools.map((np) => {
@@ -282,8 +282,8 @@ type Outcome = Compared & { reasked: number; unstable: boolean; sortedTieBreak: 
  * oracle-karpenter/README.md), so a disagreement is checked against up to
  * ORACLE_RETRIES more answers (UNSTABLE_ORACLE_RETRIES once they differ), and berth
  * agrees when it matches any of them. When the
- * answers differed and none matched, the last answer asked for is Karpenter's with the
- * zone ties broken in order (withExplicitZones). `reasked` counts the extra answers;
+ * answers differed and none matched, the last answer asked for is Karpenter's on the
+ * case with explicit zones (withExplicitZones). `reasked` counts the extra answers;
  * `unstable` says whether they differed (in any claim's pods or zones, not only in the
  * pods placed).
  */

@@ -173,6 +173,17 @@ describe('live controller RBAC (deploy/)', () => {
     }
   });
 
+  it('lets the controller evict pods only through the Eviction API (PDBs enforced), never delete them', (t) => {
+    if (!existsSync(dir)) return t.skip('deploy/ does not exist yet: the live controller’s manifests come with live mode (issue 8)');
+    const rules = docs()
+      .filter((d) => d.obj!['kind'] === 'ClusterRole' || d.obj!['kind'] === 'Role')
+      .flatMap((d) => (d.obj!['rules'] as { resources?: string[]; verbs?: string[]; apiGroups?: string[] }[] | undefined) ?? [])
+      .filter((r) => (r.apiGroups ?? []).includes(''));
+    const verbsOn = (resource: string) => rules.filter((r) => (r.resources ?? []).includes(resource)).flatMap((r) => r.verbs ?? []);
+    assert.deepEqual(verbsOn('pods/eviction'), ['create']);
+    for (const verb of ['delete', 'deletecollection', 'update', 'patch', 'create']) assert.ok(!verbsOn('pods').includes(verb), `pods: ${verb} granted`);
+  });
+
   it('binds nothing to cluster-admin (or admin/edit)', (t) => {
     if (!existsSync(dir)) return t.skip('deploy/ does not exist yet: the live controller’s manifests come with live mode (issue 8)');
     for (const { file, obj } of docs().filter((d) => /RoleBinding$/.test(String(d.obj!['kind'])))) {

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -187,6 +188,23 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 			res.Error = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
+	s, err := newScheduler(ctx, in)
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	results, err := s.Solve(ctx, in.Pods)
+	if err != nil {
+		res.Error = "solve: " + err.Error()
+		return res
+	}
+	describe(results, &res)
+	return res
+}
+
+// newScheduler builds the case's setup (see README.md): its pods get their namespace
+// and UID defaults, and the returned scheduler is ready for Solve(in.Pods).
+func newScheduler(ctx context.Context, in *caseInput) (*scheduling.Scheduler, error) {
 	its := make([]*cloudprovider.InstanceType, 0, len(in.InstanceTypes))
 	for _, b := range in.InstanceTypes {
 		its = append(its, toInstanceType(b))
@@ -234,16 +252,14 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 	cluster := state.NewCluster(clk, kube, cp)
 	topology, err := scheduling.NewTopology(ctx, kube, cluster, nil, pools, itMap, in.Pods)
 	if err != nil {
-		res.Error = "topology: " + err.Error()
-		return res
+		return nil, fmt.Errorf("topology: %w", err)
 	}
-	s := scheduling.NewScheduler(ctx, kube, pools, cluster, nil, topology, itMap, dsPods,
-		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil)
-	results, err := s.Solve(ctx, in.Pods)
-	if err != nil {
-		res.Error = "solve: " + err.Error()
-		return res
-	}
+	return scheduling.NewScheduler(ctx, kube, pools, cluster, nil, topology, itMap, dsPods,
+		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil), nil
+}
+
+// describe writes Solve's pod errors and new NodeClaims, each priced at its cheapest compatible offering, into res.
+func describe(results scheduling.Results, res *resultOut) {
 	for p, e := range results.PodErrors {
 		res.PodErrors[podKey(p)] = e.Error()
 	}
@@ -292,7 +308,6 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 		sort.Strings(out.Pods)
 		res.NodeClaims = append(res.NodeClaims, out)
 	}
-	return res
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -305,6 +320,8 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 func main() {
+	benchMode := flag.Bool("bench", false, "time Solve on each case and report throughput, NodeClaims and $/h (bench.go) instead of the plan")
+	flag.Parse()
 	crlog.SetLogger(logrDiscard())
 	ctx := injection.WithControllerName(context.Background(), "provisioner")
 	ctx = options.ToContext(ctx, &options.Options{
@@ -321,16 +338,20 @@ func main() {
 		line, err := r.ReadBytes('\n')
 		if len(strings.TrimSpace(string(line))) > 0 {
 			var in caseInput
-			var res resultOut
-			if derr := json.Unmarshal(line, &in); derr != nil {
-				res = resultOut{ID: in.ID, Error: "decode: " + derr.Error(), NodeClaims: []nodeClaimOut{}, PodErrors: map[string]string{}}
-			} else {
-				res = run(ctx, &in)
+			derr := json.Unmarshal(line, &in)
+			if in.ID == nil {
+				in.ID = json.RawMessage("null")
 			}
-			if res.ID == nil {
-				res.ID = json.RawMessage("null")
+			switch {
+			case derr != nil && *benchMode:
+				_ = enc.Encode(benchResult{ID: in.ID, Error: "decode: " + derr.Error()})
+			case derr != nil:
+				_ = enc.Encode(resultOut{ID: in.ID, Error: "decode: " + derr.Error(), NodeClaims: []nodeClaimOut{}, PodErrors: map[string]string{}})
+			case *benchMode:
+				_ = enc.Encode(bench(ctx, &in))
+			default:
+				_ = enc.Encode(run(ctx, &in))
 			}
-			_ = enc.Encode(res)
 			_ = w.Flush()
 		}
 		if err == io.EOF {

@@ -7,6 +7,9 @@ import { pino } from 'pino';
 import { parseGoDuration } from '../model/go-duration.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { Controller } from '../live/controller.js';
+import type { CloudProvider } from '../live/cloud-provider.js';
+import { DEFAULT_DISRUPTION_OPTIONS } from '../live/disruption.js';
+import { FaultInjectingProvider, faultsSchema, type Faults } from '../live/fault-provider.js';
 import { Kube } from '../live/kube.js';
 import { KwokProvider } from '../live/kwok-provider.js';
 import { LeaderElector } from '../live/leader.js';
@@ -24,6 +27,21 @@ function durationMs(flag: string) {
   };
 }
 
+function faults(value: string): Faults {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (e) {
+    throw new CliError(`berth: --inject-faults: not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const r = faultsSchema.safeParse(parsed);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new CliError(`berth: --inject-faults: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+  }
+  return r.data;
+}
+
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CliError(`berth: --port ${JSON.stringify(value)}: not a port number`);
@@ -34,11 +52,16 @@ interface ControllerFlags {
   kubeconfig?: string;
   provider: string;
   launchDelay: number;
+  injectFaults?: Faults;
   batchIdle: number;
   batchMax: number;
   registrationTtl: number;
   orphanGrace: number;
   resync: number;
+  disruption: boolean;
+  disruptionPoll: number;
+  disruptionValidation: number;
+  drainTimeout: number;
   leaseNamespace: string;
   leaseName: string;
   leaseDuration: number;
@@ -57,11 +80,16 @@ export function registerController(program: Command): void {
     .option('--kubeconfig <file>', 'kubeconfig (default: $KUBECONFIG, ~/.kube/config, or in-cluster)')
     .option('--provider <name>', 'cloud provider: kwok (fake nodes for kwok to run)', 'kwok')
     .option('--launch-delay <duration>', 'kwok: simulated boot time before a node registers', durationMs('--launch-delay'), 0)
+    .option('--inject-faults <json>', 'testing: cloud faults, e.g. {"failCreates":2,"insufficientCapacity":[{"instanceType":"c5.large"}],"hangAfterCreateMs":5000}', faults)
     .option('--batch-idle <duration>', 'close a batch after this long without a new pending pod', durationMs('--batch-idle'), 1_000)
     .option('--batch-max <duration>', 'close a batch at most this long after it opened', durationMs('--batch-max'), 10_000)
     .option('--registration-ttl <duration>', 'delete a NodeClaim whose node has not registered after this long', durationMs('--registration-ttl'), 15 * 60_000)
     .option('--orphan-grace <duration>', 'delete a launched node whose NodeClaim has been gone this long', durationMs('--orphan-grace'), 30_000)
     .option('--resync <duration>', 'period of the claim/instance reconcile and the pending-pod recheck', durationMs('--resync'), 10_000)
+    .option('--disruption', 'also consolidate: delete empty nodes and remove or replace under-used ones (cordon with a taint, evict through the Eviction API)', false)
+    .option('--disruption-poll <duration>', 'how often the disruption controller looks for a decision', durationMs('--disruption-poll'), DEFAULT_DISRUPTION_OPTIONS.pollMs)
+    .option('--disruption-validation <duration>', 'how long a consolidation decision waits before it is checked again and carried out', durationMs('--disruption-validation'), DEFAULT_DISRUPTION_OPTIONS.validationMs)
+    .option('--drain-timeout <duration>', 'give a disruption up (untaint its nodes) when its drain has not finished after this long', durationMs('--drain-timeout'), DEFAULT_DISRUPTION_OPTIONS.drainTimeoutMs)
     .option('--lease-namespace <ns>', 'namespace of the leader-election Lease', 'berth-system')
     .option('--lease-name <name>', 'name of the leader-election Lease', 'berth-controller')
     .option('--lease-duration <duration>', 'leader lease duration', durationMs('--lease-duration'), 15_000)
@@ -73,6 +101,8 @@ export function registerController(program: Command): void {
     .option('--log-level <level>', 'pino level: debug, info, warn, error', 'info')
     .action(async (flags: ControllerFlags) => {
       if (flags.provider !== 'kwok') throw new CliError(`berth: --provider ${JSON.stringify(flags.provider)}: unknown (supported: kwok)`);
+      // A leader must stop acting before a standby may take over (see live/leader.ts).
+      if (flags.renewDeadline >= flags.leaseDuration) throw new CliError(`berth: --renew-deadline (${flags.renewDeadline} ms) must be shorter than --lease-duration (${flags.leaseDuration} ms)`);
       const log = pino({ level: flags.logLevel, base: { identity: flags.identity } });
       let kube: Kube;
       try {
@@ -81,7 +111,8 @@ export function registerController(program: Command): void {
         throw new CliError(`berth: --kubeconfig ${flags.kubeconfig ?? '(default)'}: ${e instanceof Error ? e.message : String(e)}`);
       }
       const metrics = new Metrics();
-      const cloud = new KwokProvider(kube, bundledInstanceTypes(), flags.launchDelay);
+      const kwok = new KwokProvider(kube, bundledInstanceTypes(), flags.launchDelay);
+      const cloud: CloudProvider = flags.injectFaults ? new FaultInjectingProvider(kwok, flags.injectFaults) : kwok;
       const controller = new Controller(kube, cloud, {
         batchIdleMs: flags.batchIdle,
         batchMaxMs: flags.batchMax,
@@ -89,12 +120,13 @@ export function registerController(program: Command): void {
         orphanGraceMs: flags.orphanGrace,
         resyncMs: flags.resync,
         identity: flags.identity,
+        ...(flags.disruption ? { disruption: { ...DEFAULT_DISRUPTION_OPTIONS, pollMs: flags.disruptionPoll, validationMs: flags.disruptionValidation, drainTimeoutMs: flags.drainTimeout } } : {}),
       }, log, metrics);
       const server = await startServer(flags.port, flags.bindAddress, metrics, () => controller.synced).catch((e: unknown) => {
         throw new CliError(`berth: --port ${flags.port}: ${e instanceof Error ? e.message : String(e)}`);
       });
       const address = server.address();
-      log.info({ port: typeof address === 'object' && address ? address.port : flags.port, provider: cloud.name }, 'serving /healthz /readyz /metrics');
+      log.info({ port: typeof address === 'object' && address ? address.port : flags.port, provider: cloud.name, disruption: flags.disruption, ...(flags.injectFaults ? { injectFaults: flags.injectFaults } : {}) }, 'serving /healthz /readyz /metrics');
       const elector = new LeaderElector(
         kube,
         { namespace: flags.leaseNamespace, name: flags.leaseName, identity: flags.identity, leaseDurationMs: flags.leaseDuration, renewDeadlineMs: flags.renewDeadline, retryPeriodMs: flags.retryPeriod },
@@ -107,6 +139,7 @@ export function registerController(program: Command): void {
           onError: (message) => log.warn({ err: message }, 'leader election'),
         },
       );
+      controller.leadership = () => elector.mayAct;
       controller.start();
       elector.start();
       let closing = false;

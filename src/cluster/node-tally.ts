@@ -4,8 +4,9 @@
 // topology pair). Replicas of one workload ask the same question cycle after
 // cycle while only a node or two changed in between, so a tally is built once
 // per cluster and question, and each later read takes back and recounts only
-// the nodes whose NodeInfo.generation moved. A change to the node list itself
-// (a node added, removed or replaced) rebuilds it.
+// the nodes whose NodeInfo.generation moved (found through the cluster's change
+// log, or by checking every node when the log was cleared). A change to the node
+// list itself (a node added or removed, or moved to another zone) rebuilds it.
 
 import type { NodeInfo } from './node-info.js';
 import type { ClusterState } from './state.js';
@@ -25,6 +26,8 @@ interface Tally<T, C> {
   readonly nodes: readonly NodeInfo[];
   readonly generation: number[];
   readonly contributions: C[];
+  /** The cluster's change log when last refreshed. */
+  mark: { readonly epoch: number; readonly position: number };
 }
 
 /** Past this many distinct questions a cluster's tallies are dropped and rebuilt on demand. */
@@ -43,7 +46,7 @@ export function clusterTally<T, C>(cluster: ClusterState, query: string, spec: (
   let t = perQuery.get(query) as Tally<T, C> | undefined;
   if (t === undefined || t.nodes !== nodes) {
     const s = spec();
-    t = { spec: s, nodes, generation: [], contributions: [] };
+    t = { spec: s, nodes, generation: [], contributions: [], mark: cluster.changeMark() };
     for (const info of nodes) {
       const c = s.contribution(info);
       s.apply(s.totals, c, 1);
@@ -54,14 +57,25 @@ export function clusterTally<T, C>(cluster: ClusterState, query: string, spec: (
     return s.totals;
   }
   const { spec: s, generation, contributions } = t;
-  for (let i = 0; i < nodes.length; i++) {
+  const refresh = (i: number) => {
     const info = nodes[i]!;
-    if (generation[i] === info.generation) continue;
+    if (generation[i] === info.generation) return;
     generation[i] = info.generation;
     s.apply(s.totals, contributions[i]!, -1);
     const c = s.contribution(info);
     s.apply(s.totals, c, 1);
     contributions[i] = c;
+  };
+  // Usually only the nodes the cluster logged as changed need a look; otherwise every node's generation.
+  const changed = cluster.nodesChangedSince(t.mark);
+  if (changed === null) {
+    for (let i = 0; i < nodes.length; i++) refresh(i);
+  } else {
+    for (const info of changed) {
+      const i = cluster.nodePosition(info.node.name);
+      if (i !== undefined && nodes[i] === info) refresh(i);
+    }
   }
+  t.mark = cluster.changeMark();
   return s.totals;
 }

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileNode, type Node } from '../model/node.js';
 import { compilePod } from '../model/pod.js';
+import { Rand } from '../model/rand.js';
+import { clusterTally } from './node-tally.js';
 import { ClusterState, zoneKey } from './state.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
@@ -194,10 +196,66 @@ describe('updateNode', () => {
     assert.deepEqual(names(s), ['a2', 'b1', 'a1']);
     assert.deepEqual([...s.topologyDomains(ZONE)].sort(), [['a', 1], ['b', 2]]);
   });
+  it('within its zone the node keeps its place and the node list stays the same object, while a tally over it sees the new labels', () => {
+    const s = new ClusterState();
+    for (const n of ['a1', 'a2']) s.addNode(mkNode(n, { [ZONE]: 'a', team: 'x' }));
+    const teams = () =>
+      clusterTally(s, 'teams', () => ({
+        totals: new Map<string, number>(),
+        contribution: (info) => info.node.labels['team'] ?? '',
+        apply: (totals: Map<string, number>, team: string, sign) => totals.set(team, (totals.get(team) ?? 0) + sign),
+      }));
+    assert.equal(teams().get('x'), 2);
+    const list = s.nodeInfos();
+    const version = s.version;
+    s.updateNode(mkNode('a1', { [ZONE]: 'a', team: 'y' }));
+    assert.equal(s.nodeInfos(), list);
+    assert.deepEqual(names(s), ['a1', 'a2']);
+    assert.ok(s.version > version);
+    assert.deepEqual([teams().get('x'), teams().get('y')], [1, 1]);
+  });
   it('image states follow the new image list', () => {
     const s = new ClusterState();
     s.addNode(mkNode('n1', {}, [{ names: ['app:v1'], sizeBytes: 10 }]));
     s.updateNode(mkNode('n1', {}, [{ names: ['app:v2'], sizeBytes: 20 }]));
     assert.deepEqual([...s.nodeInfo('n1')!.imageStates.keys()], ['app:v2']);
+  });
+});
+
+describe('nodes hosting affinity pods', () => {
+  const affinityPod = (name: string, nodeName: string, required: boolean) =>
+    compilePod(
+      {
+        metadata: { name, labels: { app: 'a' } },
+        spec: {
+          nodeName,
+          affinity: required
+            ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'a' } }, topologyKey: 'kubernetes.io/hostname' }] } }
+            : { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: { labelSelector: { matchLabels: { app: 'a' } }, topologyKey: 'kubernetes.io/hostname' } }] } },
+          containers: [{ name: 'c' }],
+        },
+      },
+      { order: 0 },
+    );
+
+  it('stay in node-tree order as pods come and go', () => {
+    const s = new ClusterState();
+    for (let i = 0; i < 12; i++) s.addNode(inZone(`n${i}`, `z${i % 3}`));
+    const rand = new Rand(7);
+    const bound: string[] = [];
+    for (let step = 0; step < 300; step++) {
+      // Read the lists first, so later changes update them rather than rebuild them.
+      s.nodesWithAffinityPods();
+      s.nodesWithRequiredAntiAffinityPods();
+      if (bound.length > 0 && rand.intn(3) === 0) {
+        s.removePod(bound.splice(rand.intn(bound.length), 1)[0]!);
+      } else {
+        const p = affinityPod(`p${step}`, `n${rand.intn(12)}`, rand.intn(2) === 0);
+        s.addPod(p);
+        bound.push(p.key);
+      }
+      assert.deepEqual(s.nodesWithAffinityPods(), s.nodeInfos().filter((n) => n.podsWithAffinity.length > 0));
+      assert.deepEqual(s.nodesWithRequiredAntiAffinityPods(), s.nodeInfos().filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
+    }
   });
 });

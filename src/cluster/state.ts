@@ -33,7 +33,7 @@ export class ClusterState {
   /** zone key → node names in insertion order; zones in order of first appearance. */
   private readonly tree = new Map<string, string[]>();
   private orderCache: NodeInfo[] | null = null;
-  /** Nodes hosting pods with (required anti-)affinity terms, in node-tree order; rebuilt only when a node joins or leaves the set. */
+  /** Nodes hosting pods with (required anti-)affinity terms, in node-tree order; built once per node list, then kept up to date as pods come and go. */
   private affinityNodesCache: NodeInfo[] | null = null;
   private requiredAntiAffinityNodesCache: NodeInfo[] | null = null;
   private readonly podsByKey = new Map<string, Pod>();
@@ -49,6 +49,13 @@ export class ClusterState {
   readonly statefulSets: OwnerSelector[] = [];
   /** Bumped on every change; lets callers cache derived data. */
   version = 0;
+  /**
+   * Nodes whose pods or node object changed, in order (repeats allowed), so that
+   * tallies refresh just those instead of checking every node's generation. Cleared
+   * when it grows long; the epoch then moves and readers fall back to a full check.
+   */
+  private changeLog: NodeInfo[] = [];
+  private changeEpoch = 0;
 
   addNode(node: Node): NodeInfo {
     if (this.infos.has(node.name)) throw new Error(`node ${node.name} already exists`);
@@ -67,7 +74,8 @@ export class ClusterState {
   /**
    * Replaces a node object (a taint, label or cordon change) keeping its pods. A
    * node whose zone changed moves to the end of its new zone, as upstream's node
-   * tree does on update.
+   * tree does on update. Otherwise the node list stays the same object (the node's
+   * generation moves), so what is kept per node list (tallies) is refreshed, not rebuilt.
    */
   updateNode(node: Node): void {
     const info = this.infos.get(node.name);
@@ -83,10 +91,12 @@ export class ClusterState {
     this.indexLabels(info.node.labels, -1);
     this.attachImages(info, -1);
     info.replaceNode(node);
+    this.logChange(info);
     info.imageStates = new Map();
     this.indexLabels(node.labels, 1);
     this.attachImages(info, 1);
-    this.changed();
+    if (oldZone !== newZone) this.changed();
+    else this.version++;
   }
 
   private untree(zone: string, name: string): void {
@@ -138,13 +148,58 @@ export class ClusterState {
     this.version++;
   }
 
-  /** Changes a node's pods through `change`, dropping the affinity node lists when the node enters or leaves them. */
+  /** Changes a node's pods through `change`, updating the affinity node lists when the node enters or leaves them. */
   private changePods(info: NodeInfo, change: (info: NodeInfo) => void): void {
     const hadAffinity = info.podsWithAffinity.length > 0;
     const hadRequiredAnti = info.podsWithRequiredAntiAffinity.length > 0;
     change(info);
-    if (hadAffinity !== info.podsWithAffinity.length > 0) this.affinityNodesCache = null;
-    if (hadRequiredAnti !== info.podsWithRequiredAntiAffinity.length > 0) this.requiredAntiAffinityNodesCache = null;
+    this.logChange(info);
+    const hasAffinity = info.podsWithAffinity.length > 0;
+    const hasRequiredAnti = info.podsWithRequiredAntiAffinity.length > 0;
+    if (hadAffinity !== hasAffinity && this.affinityNodesCache !== null) this.toggleInOrder(this.affinityNodesCache, info, hasAffinity);
+    if (hadRequiredAnti !== hasRequiredAnti && this.requiredAntiAffinityNodesCache !== null) this.toggleInOrder(this.requiredAntiAffinityNodesCache, info, hasRequiredAnti);
+  }
+
+  private logChange(info: NodeInfo): void {
+    if (this.changeLog.length >= 1024 + 2 * this.infos.size) {
+      this.changeLog = [];
+      this.changeEpoch++;
+    }
+    this.changeLog.push(info);
+  }
+
+  /** Where the change log stands now, for a later nodesChangedSince. */
+  changeMark(): { readonly epoch: number; readonly position: number } {
+    return { epoch: this.changeEpoch, position: this.changeLog.length };
+  }
+
+  /**
+   * The nodes changed (pods added or removed, node replaced) since `mark`, possibly
+   * with repeats, or null when the log no longer reaches back that far.
+   */
+  nodesChangedSince(mark: { readonly epoch: number; readonly position: number }): readonly NodeInfo[] | null {
+    if (mark.epoch !== this.changeEpoch) return null;
+    return this.changeLog.slice(mark.position);
+  }
+
+  /** The position of a node in nodeInfos(). */
+  nodePosition(name: string): number | undefined {
+    return this.positions().get(name);
+  }
+
+  /** Inserts `info` into (or removes it from) a list kept in node-tree order, found by binary search on node positions. */
+  private toggleInOrder(list: NodeInfo[], info: NodeInfo, present: boolean): void {
+    const positions = this.positions();
+    const pos = positions.get(info.node.name)!;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (positions.get(list[mid]!.node.name)! < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    if (present) list.splice(lo, 0, info);
+    else list.splice(lo, 1);
   }
 
   /** Adds a pod; a bound pod is accounted on its node when that node exists. */
@@ -195,17 +250,22 @@ export class ClusterState {
   nodeInfosNamed(names: ReadonlySet<string>): NodeInfo[] {
     const all = this.nodeInfos();
     if (names.size * 4 > all.length) return all.filter((n) => names.has(n.node.name));
-    if (this.positionCache === null) {
-      const positions = new Map<string, number>();
-      all.forEach((n, i) => positions.set(n.node.name, i));
-      this.positionCache = positions;
-    }
+    const positions = this.positions();
     const found: number[] = [];
     for (const name of names) {
-      const i = this.positionCache.get(name);
+      const i = positions.get(name);
       if (i !== undefined) found.push(i);
     }
     return found.sort((a, b) => a - b).map((i) => all[i]!);
+  }
+
+  private positions(): Map<string, number> {
+    if (this.positionCache === null) {
+      const positions = new Map<string, number>();
+      this.nodeInfos().forEach((n, i) => positions.set(n.node.name, i));
+      this.positionCache = positions;
+    }
+    return this.positionCache;
   }
 
   /** All nodes in node-tree order: the first node of each zone, then the second of each, and so on. */
@@ -231,6 +291,11 @@ export class ClusterState {
   /** Nodes that have at least one pod with required anti-affinity terms. */
   nodesWithRequiredAntiAffinityPods(): readonly NodeInfo[] {
     return (this.requiredAntiAffinityNodesCache ??= this.nodeInfos().filter((n) => n.podsWithRequiredAntiAffinity.length > 0));
+  }
+
+  /** Whether some node reports an image under this name. */
+  hasImage(name: string): boolean {
+    return this.images.has(name);
   }
 
   /** Values of a node label key with how many nodes carry each. */

@@ -45,13 +45,18 @@ export function isDaemonSetPod(pod: Pod): boolean {
   return pod.ownerReferences.some((o) => o.controller && o.kind === 'DaemonSet');
 }
 
+/** A mirror pod: the API server's copy of a kubelet's static pod, owned by its Node; it lives and dies with the node. */
+export function isNodeOwnedPod(pod: Pod): boolean {
+  return pod.ownerReferences.some((o) => o.controller && o.kind === 'Node');
+}
+
 export function isTerminal(pod: Pod): boolean {
   return pod.phase === 'Succeeded' || pod.phase === 'Failed';
 }
 
-/** Pods that would have to be evicted and rescheduled if the node went away. */
+/** Pods that would have to be evicted and rescheduled if the node went away (not DaemonSet, mirror, finished or terminating pods). */
 export function reschedulablePods(pods: Iterable<Pod>): Pod[] {
-  return [...pods].filter((p) => !isDaemonSetPod(p) && !isTerminal(p) && !p.terminating);
+  return [...pods].filter((p) => !isDaemonSetPod(p) && !isNodeOwnedPod(p) && !isTerminal(p) && !p.terminating);
 }
 
 /** PDB name → allowed disruptions now: the status when given, otherwise computed from the cluster's pods. */

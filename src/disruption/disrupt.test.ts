@@ -90,6 +90,13 @@ describe('consolidation policy and consolidateAfter', () => {
     c.removeNode('e');
     assert.deepEqual(consolidate(input(c, pool)).decisions, []);
   });
+  it('a node running only DaemonSet and mirror (static) pods is empty', () => {
+    const pool = nodePool({ disruption: { consolidationPolicy: 'WhenEmpty', budgets: [{ nodes: '100%' }] } });
+    const owned = (name: string, kind: string) => ({ ...boundPod(name, 'e', '100m'), ownerReferences: [{ apiVersion: 'v1', kind, name: 'x', uid: `uid-${kind}`, controller: true }] });
+    const c = clusterOf([catalogNode('e', pool, 'm5.xlarge')], [owned('ds', 'DaemonSet'), owned('static', 'Node')]);
+    assert.deepEqual(consolidate(input(c, pool)).decisions.map((d) => [d.reason, d.nodes]), [['Empty', ['e']]]);
+  });
+
   it('consolidateAfter Never disables consolidation', () => {
     const pool = nodePool({ disruption: { consolidateAfter: 'Never', budgets: [{ nodes: '100%' }] } });
     const r = consolidate(input(clusterOf(nodes(pool), pods()), pool));

@@ -9,7 +9,6 @@ import type { NodePool } from '../model/nodepool.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { LABEL_NODEPOOL } from '../provisioner/labels.js';
 import { launchedNode } from '../provisioner/launched-node.js';
-import type { NodeClaimPlan } from '../provisioner/plan.js';
 import { createdAt, isTerminating, type KubeObject } from './objects.js';
 
 export const NODECLAIM_API_VERSION = 'berth.dev/v1alpha1';
@@ -28,10 +27,52 @@ export interface Claim extends ClaimSpec {
   readonly name: string;
   readonly created: number;
   readonly terminating: boolean;
+  /** status: Launched=True (the cloud created its instance) and Registered=True (its Node joined). */
+  readonly launched: boolean;
+  readonly registered: boolean;
 }
 
-/** The NodeClaim object for a planned claim; the API server completes the name. */
-export function claimObject(plan: NodeClaimPlan): KubeObject & { spec: ClaimSpec } {
+export type ClaimConditionType = 'Launched' | 'Registered';
+
+export interface ClaimCondition {
+  readonly type: ClaimConditionType;
+  readonly status: 'True' | 'False';
+  readonly reason: string;
+  readonly message?: string;
+  readonly lastTransitionTime: string;
+}
+
+interface ClaimStatus {
+  readonly providerID?: string;
+  readonly nodeName?: string;
+  readonly conditions?: readonly ClaimCondition[];
+}
+
+function statusOf(o: KubeObject): ClaimStatus {
+  return (o.status ?? {}) as ClaimStatus;
+}
+
+function conditionTrue(o: KubeObject, type: ClaimConditionType): boolean {
+  return (statusOf(o).conditions ?? []).some((c) => c.type === type && c.status === 'True');
+}
+
+/**
+ * The claim object with a condition set True and the given status fields, or
+ * undefined when it already says so (nothing to write). Other fields, and labels
+ * or annotations another writer put on it, are kept: this runs on the object as
+ * last read, again after a conflict.
+ */
+export function withCondition(o: KubeObject, type: ClaimConditionType, reason: string, fields: Omit<ClaimStatus, 'conditions'>, now: number): KubeObject | undefined {
+  const status = statusOf(o);
+  const same = conditionTrue(o, type) && Object.entries(fields).every(([k, v]) => (status as Record<string, unknown>)[k] === v);
+  if (same) return undefined;
+  const condition: ClaimCondition = { type, status: 'True', reason, lastTransitionTime: new Date(now).toISOString() };
+  const conditions = [...(status.conditions ?? []).filter((c) => c.type !== type), condition];
+  return { ...o, status: { ...status, ...fields, conditions } };
+}
+
+/** The NodeClaim object for a planned claim or a replacement; the API server completes the name. */
+export function claimObject<T extends ClaimSpec>(plan: T): KubeObject & { spec: ClaimSpec } {
   return {
     apiVersion: NODECLAIM_API_VERSION,
     kind: NODECLAIM_KIND,
@@ -50,7 +91,7 @@ export function readClaim(o: KubeObject): Claim | undefined {
   const claim = { nodePool: str(spec.nodePool), instanceType: str(spec.instanceType), zone: str(spec.zone), capacityType: str(spec.capacityType) };
   const name = o.metadata?.name;
   if (!name || Object.values(claim).some((v) => v === '')) return undefined;
-  return { ...claim, name, created: createdAt(o), terminating: isTerminating(o) };
+  return { ...claim, name, created: createdAt(o), terminating: isTerminating(o), launched: conditionTrue(o, 'Launched'), registered: conditionTrue(o, 'Registered') };
 }
 
 /** The claim a Node belongs to ('' for nodes berth did not launch). */
@@ -109,4 +150,27 @@ export function gcDecisions(input: GcInput): GcDecisions {
     .filter((n) => n.claim !== '' && !claimNames.has(n.claim) && input.now - n.created >= input.orphanGraceMs)
     .map((n) => ({ name: n.name, reason: `its NodeClaim ${n.claim} is gone` }));
   return { launch, deleteClaims, deleteNodes };
+}
+
+export interface StatusDecisions {
+  /** Claims whose instance exists but whose Launched condition was never written (e.g. a crash between create and record): adopt it. */
+  readonly launched: { name: string; providerID: string }[];
+  /** Claims whose Node has joined the cluster. */
+  readonly registered: { name: string; nodeName: string }[];
+}
+
+/** The status writes a reconcile pass owes: from the cloud's instances and the Nodes in the cluster. */
+export function statusDecisions(claims: readonly Claim[], instances: readonly { claim: string; providerID: string }[], nodes: readonly KubeObject[]): StatusDecisions {
+  const instanceOf = new Map(instances.filter((i) => i.claim !== '').map((i) => [i.claim, i]));
+  const nodeOf = new Map(nodes.map((n) => [nodeClaimOf(n), n.metadata?.name ?? '']));
+  const launched: StatusDecisions['launched'] = [];
+  const registered: StatusDecisions['registered'] = [];
+  for (const c of claims) {
+    if (c.terminating) continue;
+    const instance = instanceOf.get(c.name);
+    if (!c.launched && instance) launched.push({ name: c.name, providerID: instance.providerID });
+    const node = nodeOf.get(c.name);
+    if (!c.registered && node) registered.push({ name: c.name, nodeName: node });
+  }
+  return { launched, registered };
 }

@@ -2,15 +2,25 @@
 // marks Unschedulable open a batch (provisioner/batch-window.ts); when the batch
 // closes, the leader plans it (plan-batch.ts: the same planner the simulator uses)
 // and creates a NodeClaim per planned node, then launches it through the cloud
-// provider. A periodic pass launches claims that have no node yet (after a restart
-// too), deletes claims whose node never registered and instances whose claim is
-// gone. Only the leader acts; standbys keep their caches warm.
+// provider. A periodic pass launches claims that have no instance yet (after a
+// restart too), records Launched/Registered on claims (adopting an instance whose
+// create was never recorded), deletes claims whose node never registered and
+// instances whose claim is gone. A launch that fails for want of capacity marks the
+// offering unavailable for a while and deletes the claim, so its pods are planned
+// again on the next offering; other launch failures are retried with exponential
+// backoff. Only the leader acts, and it checks it still leads before each write;
+// standbys keep their caches warm.
 
 import type { Logger } from 'pino';
 import { BatchWindow } from '../provisioner/batch-window.js';
-import { claimObject, gcDecisions, NODECLAIM_API_VERSION, NODECLAIM_KIND, readClaim, type Claim } from './claims.js';
-import type { CloudProvider } from './cloud-provider.js';
-import { errorText, type Informer, type Kube, type Resource } from './kube.js';
+import type { InstanceType } from '../provisioner/catalog/types.js';
+import { UNAVAILABLE_OFFERING_TTL_MS, UnavailableOfferings } from '../provisioner/unavailable-offerings.js';
+import { claimObject, gcDecisions, NODECLAIM_API_VERSION, NODECLAIM_KIND, readClaim, statusDecisions, withCondition, type Claim, type ClaimConditionType } from './claims.js';
+import { InsufficientCapacityError, type CloudProvider } from './cloud-provider.js';
+import { LiveDisruption, type DisruptionHost, type DisruptionOptions } from './disruption.js';
+import { apiEvictor } from './eviction.js';
+import { eventObject } from './events.js';
+import { errorText, nextBackoff, type Informer, type Kube, type Resource } from './kube.js';
 import type { Metrics } from './metrics.js';
 import { isProvisionable, objectKey, type KubeObject } from './objects.js';
 import { liveNodePools, planBatch, type LiveObjects } from './plan-batch.js';
@@ -26,6 +36,8 @@ export interface ControllerOptions {
   readonly resyncMs: number;
   /** reportingInstance of the Events the controller writes. */
   readonly identity: string;
+  /** Consolidation and emptiness (disruption.ts); off when absent. */
+  readonly disruption?: DisruptionOptions;
 }
 
 const RESOURCES: Record<keyof LiveObjects, Resource> = {
@@ -60,6 +72,11 @@ export class Controller {
   private readonly launching = new Set<string>();
   /** pod uid → the last explanation sent as an Event, to send each once. */
   private readonly explained = new Map<string, string>();
+  private readonly disruption: LiveDisruption | undefined;
+  /** Offerings that just failed with insufficient capacity, kept out of plans for 3 minutes. */
+  private readonly unavailable = new UnavailableOfferings();
+  /** Claims whose launch failed: the last backoff and when the next attempt may run. */
+  private readonly launchRetry = new Map<string, { delayMs: number; at: number }>();
 
   constructor(
     private readonly kube: Kube,
@@ -69,6 +86,25 @@ export class Controller {
     private readonly metrics: Metrics,
   ) {
     this.batch = new BatchWindow(opts.batchIdleMs, opts.batchMaxMs);
+    if (opts.disruption) this.disruption = new LiveDisruption(kube, cloud, this.disruptionHost(), apiEvictor(kube), opts.disruption, log.child({ loop: 'disruption' }), metrics);
+  }
+
+  /** What the disruption loop sees of this controller: its caches, its lease, the offerings with capacity, and a way to launch replacements. */
+  private disruptionHost(): DisruptionHost {
+    return {
+      objects: () => this.objects(),
+      synced: () => this.synced,
+      leading: () => this.acting,
+      identity: this.opts.identity,
+      instanceTypes: () => this.instanceTypes(),
+      launched: (object) => {
+        const claim = readClaim(object);
+        if (!claim) return;
+        this.created.set(claim.name, { object, at: Date.now() });
+        this.metrics.claimsLaunched.inc({ nodepool: claim.nodePool });
+        void this.launch(claim, this.objects());
+      },
+    };
   }
 
   start(): void {
@@ -76,7 +112,10 @@ export class Controller {
       const informer = this.kube.informer(
         resource,
         (o, verb) => {
-          if (group === 'pods') this.podChanged(o, verb);
+          if (group === 'pods') {
+            this.podChanged(o, verb);
+            this.disruption?.podChanged(o, verb);
+          }
           if (group === 'nodeClaims' && verb !== 'delete' && o.metadata?.name) this.created.delete(o.metadata.name);
         },
         (e, retryInMs) => this.log.warn({ resource: resource.path, retryInMs, err: errorText(e) }, 'list/watch failed; retrying'),
@@ -84,11 +123,24 @@ export class Controller {
       this.informers.set(group, informer);
     }
     this.resyncTimer = setInterval(() => this.resync(), this.opts.resyncMs);
+    this.disruption?.start();
   }
 
   get synced(): boolean {
     return [...this.informers.values()].every((i) => i.synced);
   }
+
+  /** Whether this replica may write now; checked again before each write of a pass. */
+  private get acting(): boolean {
+    return this.leading && !this.stopping && (this.leadership?.() ?? true);
+  }
+
+  /**
+   * A second, synchronous opinion on leadership (the elector's "renewed within the
+   * renew deadline"), so a leader whose renewals stall stops writing at once rather
+   * than when its election loop next runs.
+   */
+  leadership: (() => boolean) | undefined;
 
   setLeading(leading: boolean): void {
     this.leading = leading;
@@ -162,7 +214,7 @@ export class Controller {
     const batch = new Set([...this.pending].filter((k) => podsByKey.has(k)));
     if (batch.size === 0) return;
     const started = performance.now();
-    const result = planBatch({ objects, batch, instanceTypes: this.cloud.getInstanceTypes(), seed: this.seed++ });
+    const result = planBatch({ objects, batch, instanceTypes: this.instanceTypes(), seed: this.seed++ });
     this.metrics.simulationSeconds.observe((performance.now() - started) / 1000);
     if (!result.ok) {
       this.log.error({ errors: result.errors.slice(0, 20) }, 'cluster objects berth cannot load; no provisioning this round');
@@ -176,6 +228,10 @@ export class Controller {
       if (pod) await this.explain(pod, 'FailedProvisioning', u.message, 'Warning');
     }
     for (const planned of plan.nodeClaims) {
+      if (!this.acting) {
+        this.log.warn({ nodePool: planned.nodePool }, 'no longer leading: the rest of this plan is left to the new leader');
+        return;
+      }
       let claimObj: KubeObject;
       try {
         claimObj = await this.kube.create(claimObject(planned));
@@ -198,9 +254,15 @@ export class Controller {
     }
   }
 
-  /** Launches a claim in the cloud; failures are retried by the next reconcile pass. */
+  /** The cloud's instance types, offerings that just ran out of capacity marked unavailable. */
+  private instanceTypes(): InstanceType[] {
+    return this.unavailable.apply(this.cloud.getInstanceTypes(), Date.now());
+  }
+
+  /** Launches a claim in the cloud; failures are retried by the reconcile passes, after a backoff. */
   private async launch(claim: Claim, objects: LiveObjects): Promise<void> {
-    if (this.launching.has(claim.name)) return;
+    if (this.launching.has(claim.name) || !this.acting) return;
+    if ((this.launchRetry.get(claim.name)?.at ?? 0) > Date.now()) return;
     const pool = liveNodePools(objects).find((p) => p.name === claim.nodePool);
     const instanceType = this.cloud.getInstanceTypes().find((t) => t.name === claim.instanceType);
     if (!pool || !instanceType) {
@@ -209,12 +271,55 @@ export class Controller {
     }
     this.launching.add(claim.name);
     try {
-      await this.cloud.create({ claim, pool, instanceType });
-      this.log.info({ nodeClaim: claim.name, provider: this.cloud.name }, 'launched');
+      const instance = await this.cloud.create({ claim, pool, instanceType });
+      this.launchRetry.delete(claim.name);
+      this.log.info({ nodeClaim: claim.name, provider: this.cloud.name, providerID: instance.providerID }, 'launched');
+      await this.record(claim.name, 'Launched', 'Launched', { providerID: instance.providerID });
     } catch (e) {
-      this.log.error({ nodeClaim: claim.name, err: errorText(e) }, 'launch failed');
+      if (e instanceof InsufficientCapacityError) await this.offeringUnavailable(claim, e);
+      else await this.launchFailed(claim, e);
     } finally {
       this.launching.delete(claim.name);
+    }
+  }
+
+  /**
+   * No capacity for the claim's offering: keep the offering out of plans for a
+   * while and delete the claim, so its pods (still pending) are planned again on
+   * the next cheapest offering that fits them.
+   */
+  private async offeringUnavailable(claim: Claim, e: InsufficientCapacityError): Promise<void> {
+    this.unavailable.mark(e.instanceType, e, Date.now());
+    this.metrics.launchFailures.inc({ reason: 'insufficient_capacity' });
+    const message = `${e.message}: offering unavailable for ${UNAVAILABLE_OFFERING_TTL_MS / 60_000}m, NodeClaim deleted, its pods are planned again without it`;
+    this.log.warn({ nodeClaim: claim.name, instanceType: e.instanceType, zone: e.zone, capacityType: e.capacityType }, 'insufficient capacity');
+    await this.claimEvent(claim.name, 'InsufficientCapacity', message);
+    if (!this.acting) return;
+    await this.kube.delete(NODECLAIM_API_VERSION, NODECLAIM_KIND, claim.name).catch((err: unknown) => this.log.error({ nodeClaim: claim.name, err: errorText(err) }, 'deleting NodeClaim failed'));
+    this.created.delete(claim.name);
+    this.metrics.claimsDeleted.inc({ reason: 'insufficient_capacity' });
+    if (this.pending.size > 0) this.touch();
+  }
+
+  /** Any other failure: retried by the reconcile passes with exponential backoff (0.5 s doubling to 30 s). */
+  private async launchFailed(claim: Claim, e: unknown): Promise<void> {
+    const delayMs = nextBackoff(this.launchRetry.get(claim.name)?.delayMs ?? 0);
+    this.launchRetry.set(claim.name, { delayMs, at: Date.now() + delayMs });
+    this.metrics.launchFailures.inc({ reason: 'error' });
+    this.log.error({ nodeClaim: claim.name, err: errorText(e), retryInMs: delayMs }, 'launch failed');
+    await this.claimEvent(claim.name, 'LaunchFailed', `${errorText(e)}; retrying in ${delayMs / 1000}s`);
+  }
+
+  /** Sets a condition on a claim's status; a write that conflicts with another writer is read again and retried. */
+  private async record(name: string, type: ClaimConditionType, reason: string, fields: { providerID?: string; nodeName?: string }): Promise<void> {
+    if (!this.acting) return;
+    let conflicts = 0;
+    try {
+      await this.kube.update(NODECLAIM_API_VERSION, NODECLAIM_KIND, name, (o) => withCondition(o, type, reason, fields, Date.now()), { onConflict: () => conflicts++ });
+      if (conflicts > 0) this.log.info({ nodeClaim: name, condition: type, conflicts }, 'NodeClaim status written after conflicts with another writer');
+    } catch (e) {
+      // Left for the next reconcile pass, which finds the status still missing.
+      this.log.warn({ nodeClaim: name, condition: type, err: errorText(e) }, 'recording NodeClaim status failed');
     }
   }
 
@@ -234,7 +339,17 @@ export class Controller {
       const claim = claims.find((c) => c.name === name)!;
       void this.launch(claim, objects);
     }
+    // A claim whose create has not answered yet is recorded by its launch.
+    const status = statusDecisions(claims.filter((c) => !this.launching.has(c.name)), instances, objects.nodes);
+    const names = new Set(claims.map((c) => c.name));
+    for (const name of this.launchRetry.keys()) if (!names.has(name)) this.launchRetry.delete(name); // claims gone: forget their backoff
+    for (const s of status.launched) {
+      this.log.info({ nodeClaim: s.name, providerID: s.providerID }, 'adopting an instance whose launch was not recorded');
+      await this.record(s.name, 'Launched', 'Launched', { providerID: s.providerID });
+    }
+    for (const s of status.registered) await this.record(s.name, 'Registered', 'Registered', { nodeName: s.nodeName });
     for (const d of decisions.deleteClaims) {
+      if (!this.acting) return;
       this.log.warn({ nodeClaim: d.name, reason: d.reason }, 'deleting NodeClaim');
       for (const i of instances.filter((x) => x.claim === d.name)) await this.cloud.delete(i);
       await this.kube.delete(NODECLAIM_API_VERSION, NODECLAIM_KIND, d.name);
@@ -242,6 +357,7 @@ export class Controller {
       this.metrics.claimsDeleted.inc({ reason: 'registration_timeout' });
     }
     for (const d of decisions.deleteNodes) {
+      if (!this.acting) return;
       this.log.warn({ node: d.name, reason: d.reason }, 'deleting orphaned instance');
       await this.cloud.delete({ nodeName: d.name });
       this.metrics.nodesDeleted.inc();
@@ -253,25 +369,20 @@ export class Controller {
     const uid = pod.metadata?.uid ?? objectKey(pod);
     if (this.explained.get(uid) === message) return;
     this.explained.set(uid, message);
-    const now = new Date().toISOString();
+    await this.event({ kind: 'Pod', object: pod }, reason, message, type);
+  }
+
+  /** A Warning Event on a NodeClaim. */
+  private async claimEvent(name: string, reason: string, message: string): Promise<void> {
+    const claim = this.informers.get('nodeClaims')?.list().find((o) => o.metadata?.name === name) ?? { metadata: { name } };
+    await this.event({ apiVersion: NODECLAIM_API_VERSION, kind: NODECLAIM_KIND, object: claim }, reason, message, 'Warning');
+  }
+
+  private async event(about: Parameters<typeof eventObject>[0], reason: string, message: string, type: 'Normal' | 'Warning'): Promise<void> {
     try {
-      await this.kube.create({
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { generateName: `${pod.metadata?.name ?? 'pod'}.`, namespace: pod.metadata?.namespace ?? 'default' },
-        involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name, namespace: pod.metadata?.namespace, uid: pod.metadata?.uid },
-        reason,
-        message,
-        type,
-        source: { component: 'berth' },
-        reportingComponent: 'berth',
-        reportingInstance: this.opts.identity,
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      } as KubeObject);
+      await this.kube.create(eventObject(about, reason, message, type, this.opts.identity));
     } catch (e) {
-      this.log.warn({ pod: objectKey(pod), err: errorText(e) }, 'writing Event failed');
+      this.log.warn({ object: about.object.metadata?.name, reason, err: errorText(e) }, 'writing Event failed');
     }
   }
 
@@ -281,6 +392,7 @@ export class Controller {
     clearTimeout(this.batchTimer);
     clearInterval(this.resyncTimer);
     await this.running;
+    await this.disruption?.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
   }
 }

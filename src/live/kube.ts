@@ -14,6 +14,8 @@ export interface Resource {
 }
 
 export const BACKOFF_START_MS = 500;
+/** Read-modify-write attempts before a conflict is given up on. */
+export const CONFLICT_ATTEMPTS = 5;
 export const BACKOFF_MAX_MS = 30_000;
 
 /** The next retry delay: doubled, capped. */
@@ -63,23 +65,34 @@ export class Kube {
    * `onError` hears about each failure.
    */
   informer(resource: Resource, onChange: (o: KubeObject, verb: 'add' | 'update' | 'delete') => void, onError: (e: unknown, retryInMs: number) => void): Informer {
-    const listFn = () => this.api.list(resource.apiVersion, resource.kind);
+    // ListWatch reports a failed list through its error callback and then resolves
+    // start() all the same: synced means a list has succeeded, not that start() returned.
+    let listed = false;
+    const listFn = async () => {
+      const r = await this.api.list(resource.apiVersion, resource.kind);
+      listed = true;
+      return r;
+    };
     const lw = new ListWatch<KubernetesObject>(resource.path, new Watch(this.config), listFn, false);
     let synced = false;
     let stopped = false;
     let backoff = 0;
     let timer: NodeJS.Timeout | undefined;
+    let failures = 0;
     const start = async (): Promise<void> => {
+      const before = failures;
       try {
         await lw.start();
-        synced = true;
-        backoff = 0;
+        if (listed) synced = true;
+        // A watch that failed to open was already reported (and a retry set) by now: keep backing off.
+        if (listed && failures === before) backoff = 0;
       } catch (e) {
         retry(e);
       }
     };
     const retry = (e: unknown): void => {
       if (stopped) return;
+      failures++;
       backoff = nextBackoff(backoff);
       onError(e, backoff);
       clearTimeout(timer);
@@ -117,6 +130,29 @@ export class Kube {
 
   async replace<T extends KubeObject>(o: T): Promise<T> {
     return (await this.api.replace(o as KubernetesObject)) as T;
+  }
+
+  /**
+   * Read-modify-write with optimistic concurrency: `mutate` gets the object as
+   * stored and returns what to write (undefined: nothing to change). The write
+   * carries the read resourceVersion; on 409 Conflict (another writer got there
+   * between the read and the write) the object is read again and `mutate` runs
+   * on the fresh copy, so neither write is lost (`onConflict` hears of each). Undefined when the object is gone.
+   */
+  async update(apiVersion: string, kind: string, name: string, mutate: (o: KubeObject) => KubeObject | undefined, opts: { namespace?: string; onConflict?: () => void } = {}): Promise<KubeObject | undefined> {
+    const { namespace } = opts;
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.read(apiVersion, kind, name, namespace);
+      if (!current) return undefined;
+      const next = mutate(current);
+      if (!next) return current;
+      try {
+        return await this.replace(next);
+      } catch (e) {
+        if (statusCode(e) !== 409 || attempt >= CONFLICT_ATTEMPTS) throw e;
+        opts.onConflict?.();
+      }
+    }
   }
 
   /** Deletes; an object already gone is not an error. */

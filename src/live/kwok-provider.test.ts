@@ -10,7 +10,7 @@ test('the kwok Node of a claim: named after it, kwok-managed, with the labels, t
   const tainted = { ...np, spec: { template: { spec: { ...(np.spec as { template: { spec: object } }).template.spec, taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] } } } };
   const pool = liveNodePools({ nodePools: [tainted] })[0]!;
   const it = bundledInstanceTypes().find((t) => t.name === 'm5.large')!;
-  const node = kwokNode({ claim: { name: 'gpu-abcde', nodePool: 'gpu', instanceType: 'm5.large', zone: 'us-west-2b', capacityType: 'spot', created: 0, terminating: false }, pool, instanceType: it });
+  const node = kwokNode({ claim: { name: 'gpu-abcde', nodePool: 'gpu', instanceType: 'm5.large', zone: 'us-west-2b', capacityType: 'spot', created: 0, terminating: false, launched: false, registered: false }, pool, instanceType: it });
   const labels = node.metadata!.labels!;
   assert.equal(node.metadata!.name, 'gpu-abcde');
   assert.equal(node.metadata!.annotations!['kwok.x-k8s.io/node'], 'fake');

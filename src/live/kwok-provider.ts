@@ -52,13 +52,16 @@ export class KwokProvider implements CloudProvider {
     return this.instanceTypes;
   }
 
-  async create(launch: Launch): Promise<void> {
+  async create(launch: Launch): Promise<Instance> {
     if (this.launchDelayMs > 0) await new Promise((r) => setTimeout(r, this.launchDelayMs));
+    let node: KubeObject;
     try {
-      await this.kube.create(kwokNode(launch));
+      node = await this.kube.create(kwokNode(launch));
     } catch (e) {
       if (statusCode(e) !== 409) throw e;
+      node = (await this.kube.read('v1', 'Node', launch.claim.name)) ?? kwokNode(launch);
     }
+    return instanceOf(node);
   }
 
   async delete(instance: Pick<Instance, 'nodeName'>): Promise<void> {
@@ -67,6 +70,11 @@ export class KwokProvider implements CloudProvider {
 
   async list(): Promise<Instance[]> {
     const nodes = await this.kube.api.list('v1', 'Node', undefined, undefined, undefined, undefined, undefined, LABEL_NODECLAIM);
-    return (nodes.items as KubeObject[]).map((n) => ({ nodeName: n.metadata?.name ?? '', claim: nodeClaimOf(n), created: createdAt(n) }));
+    return (nodes.items as KubeObject[]).map(instanceOf);
   }
+}
+
+function instanceOf(node: KubeObject): Instance {
+  const providerID = (node.spec as { providerID?: string } | undefined)?.providerID ?? '';
+  return { nodeName: node.metadata?.name ?? '', claim: nodeClaimOf(node), created: createdAt(node), providerID };
 }

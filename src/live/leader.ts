@@ -1,8 +1,12 @@
 // Leader election on a coordination.k8s.io/v1 Lease, as client-go's leaderelection
-// does it: the holder renews every retry period; a candidate takes the lease over
-// once it has not been renewed for its duration; every write carries the read
-// resourceVersion, so of two candidates only one wins. A leader that cannot renew
-// within the renew deadline steps down and campaigns again.
+// does it: the holder renews every retry period; every write carries the read
+// resourceVersion, so of two candidates only one wins. A candidate takes the lease
+// over only once it has seen the record unchanged for its own lease duration, timed
+// on its own clock from when it observed the last change: the times written in the
+// record (another machine's clock, or a hand-edited lease) are never trusted. A
+// leader acts only while its last successful renewal is younger than the renew
+// deadline (shorter than the lease duration), so it has stopped acting before any
+// candidate can take over — two replicas never act at once.
 
 import type { KubeObject } from './objects.js';
 import { errorText, statusCode, type Kube } from './kube.js';
@@ -17,13 +21,20 @@ export interface LeaseSpec {
 
 export type LeaseAction = 'create' | 'renew' | 'takeover' | 'wait';
 
-/** What a candidate does with the lease it just read (undefined: none exists). */
-export function leaseAction(spec: LeaseSpec | undefined, me: string, now: number): LeaseAction {
+/**
+ * What a candidate does with the lease it just read (undefined: none exists).
+ * `observedAt` is when, on this replica's clock, the record last changed.
+ */
+export function leaseAction(spec: LeaseSpec | undefined, me: string, now: number, observedAt: number, leaseDurationMs: number): LeaseAction {
   if (!spec) return 'create';
   if (spec.holderIdentity === me) return 'renew';
   if (!spec.holderIdentity) return 'takeover';
-  const renewed = spec.renewTime === undefined ? 0 : new Date(spec.renewTime).getTime();
-  return now >= renewed + (spec.leaseDurationSeconds ?? 0) * 1000 ? 'takeover' : 'wait';
+  return now >= observedAt + leaseDurationMs ? 'takeover' : 'wait';
+}
+
+/** What identifies one renewal of a lease (client-go compares the whole record). */
+function recordKey(spec: LeaseSpec | undefined): string {
+  return JSON.stringify([spec?.holderIdentity, spec?.renewTime, spec?.acquireTime, spec?.leaseTransitions, spec?.leaseDurationSeconds]);
 }
 
 /** Lease times are MicroTime: RFC 3339 with six fractional digits. */
@@ -49,6 +60,8 @@ export interface ElectionEvents {
 export class LeaderElector {
   private leading = false;
   private lastRenew = 0;
+  private observed = '';
+  private observedAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -60,6 +73,11 @@ export class LeaderElector {
 
   get isLeader(): boolean {
     return this.leading;
+  }
+
+  /** Leading, and the last renewal succeeded within the renew deadline: safe to write now. */
+  get mayAct(): boolean {
+    return this.leading && Date.now() - this.lastRenew < this.opts.renewDeadlineMs;
   }
 
   start(): void {
@@ -83,13 +101,20 @@ export class LeaderElector {
     try {
       const lease = await this.kube.read('coordination.k8s.io/v1', 'Lease', this.opts.name, this.opts.namespace);
       const spec = lease?.spec as LeaseSpec | undefined;
-      const action = leaseAction(spec, this.opts.identity, now);
+      const key = recordKey(spec);
+      if (key !== this.observed) {
+        // When the answer arrived: the later, the safer for a candidate.
+        this.observed = key;
+        this.observedAt = Date.now();
+      }
+      const action = leaseAction(spec, this.opts.identity, Date.now(), this.observedAt, this.opts.leaseDurationMs);
       if (action === 'create') {
         await this.kube.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.opts.name, namespace: this.opts.namespace }, spec: this.spec(now, undefined) });
       } else if (action !== 'wait') {
         const next: KubeObject = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { ...lease!.metadata }, spec: this.spec(now, spec) };
         await this.kube.replace(next);
       }
+      if (this.stopped) return; // released while this round was under way
       if (action === 'wait') this.setLeading(false);
       else {
         this.lastRenew = now;

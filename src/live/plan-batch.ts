@@ -8,6 +8,7 @@
 import { buildClusterState } from '../cluster/state.js';
 import { formatDiagnostic, loadSources, type LoadedInput } from '../io/load.js';
 import type { NodePool } from '../model/nodepool.js';
+import type { Pod } from '../model/pod.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { planProvisioning, type ProvisionPlan } from '../provisioner/plan.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
@@ -98,23 +99,36 @@ export function liveNodePools(objects: Pick<LiveObjects, 'nodePools'>): NodePool
   return loaded.ok ? loaded.input.nodePools : [];
 }
 
-export function planBatch(input: BatchInput): BatchResult {
-  const source = liveSource(input.objects, input.batch);
-  const loaded = loadSources([source]);
+/**
+ * The cached objects loaded as files are (bound pods and the batch's), with only the
+ * pods that exist: the loader also expands workloads that have no pods yet.
+ */
+export function loadLive(objects: LiveObjects, batch: ReadonlySet<string>): { ok: true; live: LoadedInput } | { ok: false; errors: string[] } {
+  const loaded = loadSources([liveSource(objects, batch)]);
   if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatDiagnostic) };
-  const live: LoadedInput = loaded.input;
+  const podKeys = new Set(objects.pods.map(objectKey));
+  return { ok: true, live: { ...loaded.input, pods: loaded.input.pods.filter((p) => podKeys.has(p.key)) } };
+}
+
+/** One template pod per DaemonSet: what every new node will also run. */
+export function daemonSetPods(live: LoadedInput): Pod[] {
+  return live.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod);
+}
+
+export function planBatch(input: BatchInput): BatchResult {
+  const loaded = loadLive(input.objects, input.batch);
+  if (!loaded.ok) return loaded;
+  const { live } = loaded;
   const claims = input.objects.nodeClaims.flatMap((o) => readClaim(o) ?? []);
   const registered = new Set(input.objects.nodes.map(nodeClaimOf).filter((c) => c !== ''));
   const inflight = inFlightNodes(claims, registered, live.nodePools, input.instanceTypes);
-  // The loader also expands workloads that have no pods yet; only real pods count.
-  const podKeys = new Set(input.objects.pods.map(objectKey));
-  const cluster = buildClusterState({ ...live, nodes: [...live.nodes, ...inflight], pods: live.pods.filter((p) => podKeys.has(p.key)) });
+  const cluster = buildClusterState({ ...live, nodes: [...live.nodes, ...inflight] });
   const plan = planProvisioning({
     cluster,
     // Static NodePools keep a fixed node count and never provision for pending pods.
     pools: live.nodePools.filter((np) => np.replicas === null),
     instanceTypes: input.instanceTypes,
-    daemonSetPods: live.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
+    daemonSetPods: daemonSetPods(live),
     config: input.config ?? {},
     ...(input.seed === undefined ? {} : { seed: input.seed }),
   });

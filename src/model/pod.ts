@@ -481,6 +481,8 @@ export function bindPod(pod: Pod, nodeName: string): Pod {
  * required node affinity terms both have to match.
  */
 export function matchesRequiredNodeAffinity(pod: Pod, node: NodeLike): boolean {
-  for (const [k, v] of Object.entries(pod.nodeSelector)) if (node.labels[k] !== v) return false;
+  // for-in rather than Object.entries: this runs per node, and most pods have no nodeSelector.
+  const selector = pod.nodeSelector;
+  for (const k in selector) if (Object.hasOwn(selector, k) && node.labels[k] !== selector[k]) return false;
   return pod.requiredNodeAffinity === null || pod.requiredNodeAffinity.matches(node);
 }

@@ -111,6 +111,33 @@ describe('offerings', () => {
   }
 });
 
+describe('offeringCompatible', () => {
+  it('answers as Compatible with the offering requirements would, for every shape of zone and capacity-type requirement', () => {
+    const offerings: Offering[] = ['a', 'b'].flatMap((zone) => (['on-demand', 'spot'] as const).map((capacityType) => ({ zone, capacityType, price: 1, available: true })));
+    const shapes = (key: string, values: string[]): (Requirement | undefined)[] => [
+      undefined,
+      Requirement.of(key, 'In', values),
+      Requirement.of(key, 'In', [values[0] as string]),
+      Requirement.of(key, 'NotIn', [values[0] as string]),
+      Requirement.of(key, 'Exists'),
+      Requirement.of(key, 'DoesNotExist'),
+      Requirement.of(key, 'Gt', ['3']),
+    ];
+    let checked = 0;
+    for (const zone of shapes(LABEL_ZONE, ['a', 'b'])) {
+      for (const ct of shapes(LABEL_CAPACITY_TYPE, ['on-demand', 'spot'])) {
+        const r = new Requirements([zone, ct, Requirement.of(LABEL_INSTANCE_FAMILY, 'In', ['c5'])].filter((x) => x !== undefined));
+        for (const o of offerings) {
+          const want = r.isCompatible(new Requirements([Requirement.of(LABEL_ZONE, 'In', [o.zone]), Requirement.of(LABEL_CAPACITY_TYPE, 'In', [o.capacityType])]), { allowUndefinedWellKnownLabels: true });
+          assert.equal(offeringCompatible(o, r), want, `${r.toString()} / ${o.zone} ${o.capacityType}`);
+          checked++;
+        }
+      }
+    }
+    assert.equal(checked, 7 * 7 * 4);
+  });
+});
+
 describe('satisfiesMinValues', () => {
   // Karpenter's worked example: c4.large, c5.xlarge, m4.2xlarge span three families; c4.large, c4.xlarge, c5.2xlarge two.
   const t = (name: string) => type(name, name.split('.')[0] as string);

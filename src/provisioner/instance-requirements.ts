@@ -34,7 +34,7 @@ import {
   LABEL_WINDOWS_BUILD,
   LABEL_ZONE,
 } from './labels.js';
-import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements } from './requirements.js';
+import { Requirement, Requirements } from './requirements.js';
 
 /**
  * Keys the AWS provider defines on every instance type, as DoesNotExist when the type has no
@@ -76,9 +76,8 @@ export const INSTANCE_DEFINED_LABELS: readonly string[] = [
   LABEL_CAPACITY_RESERVATION_INTERRUPTIBLE,
 ];
 
-// Instance types and offerings are immutable, so their requirements are built once each.
+// Instance types are immutable, so their requirements are built once each.
 const instanceTypeCache = new WeakMap<InstanceType, Requirements>();
-const offeringCache = new WeakMap<Offering, Requirements>();
 
 /**
  * What a node of this type can look like (Karpenter's InstanceType.Requirements): In its
@@ -96,16 +95,6 @@ export function instanceTypeRequirements(it: InstanceType): Requirements {
   return reqs;
 }
 
-/** Where one offering launches: its zone and capacity type. Callers must not modify the result. */
-export function offeringRequirements(offering: Offering): Requirements {
-  let reqs = offeringCache.get(offering);
-  if (reqs === undefined) {
-    reqs = new Requirements([Requirement.of(LABEL_ZONE, 'In', [offering.zone]), Requirement.of(LABEL_CAPACITY_TYPE, 'In', [offering.capacityType])]);
-    offeringCache.set(offering, reqs);
-  }
-  return reqs;
-}
-
 /** Why the type cannot satisfy `requirements`, or undefined when it can (the type's requirements must intersect them). */
 export function instanceTypeIncompatibility(it: InstanceType, requirements: Requirements): string | undefined {
   return instanceTypeRequirements(it).intersects(requirements);
@@ -118,7 +107,13 @@ export function instanceTypeCompatible(it: InstanceType, requirements: Requireme
 
 /** Whether `requirements` allow launching this offering (Karpenter: reqs.IsCompatible(offering, AllowUndefinedWellKnownLabels)); availability is not checked. */
 export function offeringCompatible(offering: Offering, requirements: Requirements): boolean {
-  return requirements.isCompatible(offeringRequirements(offering), ALLOW_UNDEFINED_WELL_KNOWN);
+  // The offering's requirements are `In` one zone and one capacity type, both well-known keys: Compatible reduces to
+  // each key being undefined here or allowing the value (requirements.test.ts checks this against isCompatible).
+  return allows(requirements, LABEL_ZONE, offering.zone) && allows(requirements, LABEL_CAPACITY_TYPE, offering.capacityType);
+}
+
+function allows(requirements: Requirements, key: string, value: string): boolean {
+  return !requirements.has(key) || requirements.get(key).has(value);
 }
 
 /** The type's offerings `requirements` allow, in catalog order; only available ones unless `includeUnavailable`. */

@@ -10,8 +10,8 @@ import { LABEL_HOSTNAME, type Node } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
 import { addInto, type ResourceList } from '../model/resources.js';
 import type { Taint } from '../model/taints.js';
-import { LABEL_ZONE, type InstanceType, type Offering } from './catalog/types.js';
-import { compatibleOfferings, instanceTypeCompatible, satisfiesMinValues } from './instance-requirements.js';
+import { LABEL_CAPACITY_TYPE, LABEL_ZONE, type InstanceType, type Offering } from './catalog/types.js';
+import { compatibleOfferings, instanceTypeRequirements, satisfiesMinValues } from './instance-requirements.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirements } from './requirements.js';
 
 export interface PoolTemplate {
@@ -39,11 +39,21 @@ export function usableOfferings(it: InstanceType, reqs: Requirements): Offering[
 
 /** requests + daemon overhead + pod count fit what the instance type leaves allocatable. */
 export function fits(requests: ResourceList, pods: number, it: InstanceType): boolean {
-  const alloc = it.allocatable;
+  return withinAllocatable(requests, undefined, pods, it.allocatable);
+}
+
+/** requests (+ more) and the pod count within alloc; keys named `pods` and zero amounts are not compared. */
+function withinAllocatable(requests: ResourceList, more: ResourceList | undefined, pods: number, alloc: ResourceList): boolean {
   if (pods > (alloc.pods ?? 0)) return false;
-  for (const [k, v] of Object.entries(requests)) {
-    if (k === 'pods' || v === 0) continue;
-    if (v > (alloc[k] ?? 0)) return false;
+  for (const k in requests) {
+    const v = requests[k]! + (more?.[k] ?? 0);
+    if (k !== 'pods' && v !== 0 && v > (alloc[k] ?? 0)) return false;
+  }
+  if (more !== undefined) {
+    for (const k in more) {
+      const v = more[k]!;
+      if (!(k in requests) && k !== 'pods' && v !== 0 && v > (alloc[k] ?? 0)) return false;
+    }
   }
   return true;
 }
@@ -90,26 +100,65 @@ export class PlannedClaim {
    * compatible and some remaining instance type must fit everything. Returns the
    * narrowed state, or the reason it cannot.
    */
-  canAdd(pod: Pod, podReqs: Requirements): { requirements: Requirements; options: InstanceType[] } | { reason: string } {
+  canAdd(pod: Pod, podReqs: Requirements): { requirements: Requirements; options: readonly InstanceType[] } | { reason: string } {
     const incompatible = this.requirements.compatible(podReqs, ALLOW_UNDEFINED_WELL_KNOWN);
     if (incompatible !== undefined) return { reason: `incompatible requirements, ${incompatible}` };
     const requirements = this.requirements.clone();
-    requirements.addAll(podReqs);
+    const changed = requirements.narrow(podReqs);
+    const narrowed = changed.length > 0;
     const requests = { ...this.requests };
     addInto(requests, pod.resources.requests);
     const podCount = this.podCount + 1;
-    const options = this.options.filter((it) => instanceTypeCompatible(it, requirements) && usableOfferings(it, requirements).length > 0 && fits(requests, podCount, it));
-    if (options.length === 0) return { reason: `no instance type satisfied resources ${formatRequests(requests, podCount)} and requirements ${requirements.toString()}` };
-    const minValues = satisfiesMinValues(options, requirements);
+    // Every option already suits the claim's requirements (they were filtered by them): only the keys the pod narrows can rule one out.
+    const kept = this.options.filter((it) => fits(requests, podCount, it) && (!narrowed || stillSuits(it, requirements, changed)));
+    if (kept.length === 0) return { reason: `no instance type satisfied resources ${formatRequests(requests, podCount)} and requirements ${requirements.toString()}` };
+    const minValues = satisfiesMinValues(kept, requirements);
     if (minValues.error) return { reason: minValues.error };
-    return { requirements, options };
+    // Unchanged state is handed back as the same objects, so node() knows the claim's node did not change.
+    return { requirements: narrowed ? requirements : this.requirements, options: kept.length === this.options.length ? this.options : kept };
   }
 
-  add(pod: Pod, next: { requirements: Requirements; options: InstanceType[] }): void {
+  /** Whether some remaining option could still hold `pod` on top of the claim's pods (size only): canAdd refuses it otherwise, whatever the requirements. */
+  hasRoomFor(pod: Pod): boolean {
+    const podCount = this.podCount + 1;
+    const more = pod.resources.requests;
+    // Past the largest option in some resource, no option fits: the common answer once the claim is full, without a walk.
+    if (!withinAllocatable(this.requests, more, podCount, this.largest())) return false;
+    return this.options.some((it) => withinAllocatable(this.requests, more, podCount, it.allocatable));
+  }
+
+  /** Per resource, the most any remaining option leaves allocatable. */
+  private largest(): ResourceList {
+    return summaryOf(this.options).largest;
+  }
+
+  add(pod: Pod, next: { requirements: Requirements; options: readonly InstanceType[] }): void {
     this.pods.push(pod);
     addInto(this.requests, pod.resources.requests);
     this.requirements = next.requirements;
     this.options = next.options;
+  }
+
+  private nodes: { requirements: Requirements; options: readonly InstanceType[]; byZone: Map<string | undefined, Node> } | undefined;
+
+  /**
+   * toNode(seq, zone), the same object for as long as it would be built the same: the
+   * requirements stay the same object and the options, if they shrank, still agree on
+   * the same labels and the same largest allocatable (toNode reads nothing else of them).
+   */
+  node(zone?: string): Node {
+    const last = this.nodes;
+    let byZone: Map<string | undefined, Node>;
+    if (last?.requirements !== this.requirements) byZone = new Map();
+    else if (last.options === this.options) byZone = last.byZone;
+    else {
+      const [before, now] = [summaryOf(last.options), summaryOf(this.options)];
+      byZone = sameRecord(before.largest, now.largest) && sameRecord(before.shared, now.shared) ? last.byZone : new Map();
+    }
+    this.nodes = { requirements: this.requirements, options: this.options, byZone };
+    let node = byZone.get(zone);
+    if (node === undefined) byZone.set(zone, (node = this.toNode(this.seq, zone)));
+    return node;
   }
 
   /**
@@ -120,12 +169,48 @@ export class PlannedClaim {
   toNode(order: number, zone?: string): Node {
     const labels: Record<string, string> = { ...this.pool.labels, ...this.requirements.singleValueLabels(), [LABEL_HOSTNAME]: this.name };
     if (zone !== undefined) labels[LABEL_ZONE] = zone;
-    const shared = sharedLabels(this.options);
-    for (const [k, v] of Object.entries(shared)) if (!(k in labels) && this.requirements.get(k).has(v)) labels[k] = v;
-    const allocatable: Record<string, number> = {};
-    for (const it of this.options) for (const [k, v] of Object.entries(it.allocatable)) allocatable[k] = Math.max(allocatable[k] ?? 0, v);
+    const shared = summaryOf(this.options).shared;
+    for (const [k, v] of Object.entries(shared)) if (!(k in labels) && (!this.requirements.has(k) || this.requirements.get(k).has(v))) labels[k] = v;
+    const allocatable = this.largest();
     return { name: this.name, uid: this.name, labels, annotations: {}, taints: this.pool.taints, unschedulable: false, allocatable, capacity: allocatable, images: [], creation: order };
   }
+}
+
+/**
+ * Whether an option that suited the claim's requirements still suits them after
+ * `changed` keys narrowed: the type's requirements are compared key by key, so only
+ * those keys can conflict now, and its offerings depend on the zone and capacity type only.
+ */
+function stillSuits(it: InstanceType, requirements: Requirements, changed: readonly string[]): boolean {
+  if (instanceTypeRequirements(it).conflictsOn(requirements, changed)) return false;
+  return !(changed.includes(LABEL_ZONE) || changed.includes(LABEL_CAPACITY_TYPE)) || usableOfferings(it, requirements).length > 0;
+}
+
+/**
+ * What toNode and hasRoomFor read of a list of options, kept per list: the lists are
+ * never changed (narrowing makes new ones), and candidate claims share the pool's.
+ */
+const summaries = new WeakMap<readonly InstanceType[], { largest: ResourceList; shared: Record<string, string> }>();
+function summaryOf(types: readonly InstanceType[]): { largest: ResourceList; shared: Record<string, string> } {
+  let s = summaries.get(types);
+  if (s === undefined) summaries.set(types, (s = { largest: maxAllocatable(types), shared: sharedLabels(types) }));
+  return s;
+}
+
+function sameRecord<T>(a: Readonly<Record<string, T>>, b: Readonly<Record<string, T>>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (!(k in b) || a[k] !== b[k]) return false;
+  return true;
+}
+
+function maxAllocatable(types: readonly InstanceType[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const it of types) {
+    const alloc = it.allocatable;
+    for (const k in alloc) out[k] = Math.max(out[k] ?? 0, alloc[k]!);
+  }
+  return out;
 }
 
 /** Labels every remaining instance type agrees on (e.g. the architecture once only arm64 types are left). */

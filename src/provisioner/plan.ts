@@ -34,7 +34,7 @@ import { compatibleOfferings, instanceTypeCompatible } from './instance-requirem
 import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplate } from './nodeclaim.js';
 import { nodeAffinityRequirements, podRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt } from './preferences.js';
-import { Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
+import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
 import { settleZone, ZoneTopology } from './zone-topology.js';
 
 /** What the planner needs of a NodePool. */
@@ -136,7 +136,7 @@ function planningOrder(pods: readonly Pod[]): Pod[] {
   });
 }
 
-type Narrowed = { requirements: Requirements; options: InstanceType[] };
+type Narrowed = { requirements: Requirements; options: readonly InstanceType[] };
 
 class Planner {
   private readonly sched: Scheduler;
@@ -144,6 +144,7 @@ class Planner {
   private readonly claims: PlannedClaim[] = [];
   private readonly remaining = new Map<string, Record<string, number>>();
   private readonly zoneTopology: ZoneTopology;
+  private readonly templates: string[] = [];
   private claimSeq = 0;
 
   constructor(
@@ -159,6 +160,7 @@ class Planner {
     this.claimFramework = new Framework(fw.profileName, { ...fw.plugins, filter: fw.plugins.filter.filter((p) => !CLAIM_CHECKED_ELSEWHERE.has(p.name)) }, fw.percentageOfNodesToScore);
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
     this.zoneTopology = new ZoneTopology(cluster);
+    this.addTemplates();
   }
 
   /** spec.limits minus the capacity of the pool's existing nodes. */
@@ -188,27 +190,24 @@ class Planner {
   private tryAttempt(attempt: PodAttempt): PlannedClaim | { reason: string } {
     const pod = attempt.pod;
     const podReqs = nodeAffinityRequirements(pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
-    // Templates stay in the cluster while the pod is judged, so domains that
-    // could be created count for spread and minDomains on planned claims too.
-    const { templates, launchable, reasons } = this.addTemplates();
-    try {
-      const state = this.preFilter(pod);
-      if (!state.ok) return { reason: state.reason };
-      // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
-      // Karpenter, sort the list itself, so claims with as many pods keep the order the last sort left
-      // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
-      this.claims.sort((a, b) => a.pods.length - b.pods.length);
-      for (const claim of this.claims) {
-        const next = this.check(state.state, pod, claim, podReqs);
-        if ('reason' in next) continue;
-        claim.add(pod, next);
-        this.refreshNode(claim);
-        return claim;
-      }
-      return this.newClaim(state.state, pod, podReqs, launchable, reasons);
-    } finally {
-      for (const t of templates) this.cluster.removeNode(t);
+    const { launchable, reasons } = this.launchable();
+    const state = this.preFilter(pod);
+    if (!state.ok) return { reason: state.reason };
+    // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
+    // Karpenter, sort the list itself, so claims with as many pods keep the order the last sort left
+    // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
+    this.claims.sort((a, b) => a.pods.length - b.pods.length);
+    for (const claim of this.claims) {
+      // A claim none of whose remaining types could hold the pod, or whose requirements the pod's contradict, refuses it
+      // whatever the filters say (canAdd would): most claims once full, and those of another architecture or zone.
+      if (!claim.hasRoomFor(pod) || !claim.requirements.isCompatible(podReqs, ALLOW_UNDEFINED_WELL_KNOWN)) continue;
+      const next = this.check(state.state, pod, claim, podReqs);
+      if ('reason' in next) continue;
+      claim.add(pod, next);
+      this.refreshNode(claim);
+      return claim;
     }
+    return this.newClaim(state.state, pod, podReqs, launchable, reasons);
   }
 
   private preFilter(pod: Pod): { ok: true; state: CycleState } | { ok: false; reason: string } {
@@ -253,27 +252,42 @@ class Planner {
   /** The node the plugins judge `claim` as: its node in the cluster, or labelled with `zone` to judge it there. */
   private nodeInfoFor(claim: PlannedClaim, zone?: string): NodeInfo {
     const info = this.cluster.nodeInfo(claim.name);
-    if (!info) return new NodeInfo(claim.toNode(claim.seq, zone));
+    if (!info) return new NodeInfo(claim.node(zone));
     if (zone === undefined) return info;
-    const variant = info.clone();
-    variant.replaceNode(claim.toNode(claim.seq, zone));
+    // The copy in each zone is kept while the claim's node and pods stay as they are (the plugins only read it).
+    let variants = this.zoneVariants.get(info);
+    if (variants?.generation !== info.generation) this.zoneVariants.set(info, (variants = { generation: info.generation, byZone: new Map() }));
+    const node = claim.node(zone);
+    let variant = variants.byZone.get(zone);
+    if (variant?.node !== node) {
+      variant = info.clone();
+      variant.replaceNode(node);
+      variants.byZone.set(zone, variant);
+    }
     return variant;
   }
 
+  private readonly zoneVariants = new WeakMap<NodeInfo, { generation: number; byZone: Map<string, NodeInfo> }>();
+
+  /** After a pod joined: the claim's node again, if joining narrowed its labels or capacity. */
   private refreshNode(claim: PlannedClaim): void {
-    const pods = this.cluster.removeNode(claim.name);
-    this.cluster.addNode(claim.toNode(claim.seq));
-    for (const p of pods) this.cluster.nodeInfo(claim.name)!.addPod(p);
+    const node = claim.node();
+    if (this.cluster.nodeInfo(claim.name)!.node !== node) this.cluster.updateNode(node);
   }
 
   /**
-   * Empty template nodes, one per pool and zone, as topology domains, and the
-   * instance types each pool can still launch within its limits. A pool out of
-   * limits launches nothing, but its zones stay topology domains, as Karpenter
-   * builds domains from NodePools and offerings regardless of limits.
+   * The instance types each pool can still launch within its limits. A pool out
+   * of limits launches nothing, but its template nodes stay topology domains, as
+   * Karpenter builds domains from NodePools and offerings regardless of limits.
    */
-  private addTemplates(): { templates: string[]; launchable: Map<PoolTemplate, InstanceType[]>; reasons: string[] } {
-    const templates: string[] = [];
+  private launchable(): { launchable: Map<PoolTemplate, InstanceType[]>; reasons: string[] } {
+    // Limits are only spent when a claim is created (materialize drops this).
+    return (this.launchableCache ??= this.withinLimits());
+  }
+
+  private launchableCache: { launchable: Map<PoolTemplate, InstanceType[]>; reasons: string[] } | undefined;
+
+  private withinLimits(): { launchable: Map<PoolTemplate, InstanceType[]>; reasons: string[] } {
     const launchable = new Map<PoolTemplate, InstanceType[]>();
     const reasons: string[] = [];
     for (const pool of this.pools) {
@@ -284,15 +298,30 @@ class Planner {
       else if (withinLimits.length === 0) reason = 'all available instance types exceed limits for nodepool';
       if (reason) reasons.push(`nodepool "${pool.name}": ${reason}`);
       else launchable.set(pool, withinLimits);
+    }
+    return { launchable, reasons };
+  }
+
+  /**
+   * Empty template nodes, one per pool and zone, stay in the cluster while pods are
+   * planned, so domains that could be created count for spread and minDomains on
+   * planned claims too. No pod is ever bound to them; removeTemplates takes them out.
+   */
+  private addTemplates(): void {
+    for (const pool of this.pools) {
       const template = new PlannedClaim(`${pool.name}-template`, pool, pool.requirements.clone(), pool.instanceTypes, -1);
       for (const zone of pool.domainZones) {
         const node = template.toNode(0, zone);
         const name = `${pool.name}-template-${zone}`;
         this.cluster.addNode({ ...node, name, uid: name, labels: { ...node.labels, [LABEL_HOSTNAME]: name } });
-        templates.push(name);
+        this.templates.push(name);
       }
     }
-    return { templates, launchable, reasons };
+  }
+
+  /** Leaves the cluster with the existing nodes and the planned claims only. */
+  removeTemplates(): void {
+    for (const name of this.templates.splice(0)) this.cluster.removeNode(name);
   }
 
   /** A new claim from the first pool (by weight) whose fresh claim takes the pod. */
@@ -318,12 +347,13 @@ class Planner {
     this.claims.push(claim);
     // Reserve the largest capacity the claim could still take, as Karpenter's subtractMax does.
     const remaining = this.remaining.get(pool.name);
+    this.launchableCache = undefined;
     if (remaining) {
       for (const k of Object.keys(remaining)) {
         remaining[k]! -= k === 'nodes' ? 1 : Math.max(0, ...claim.options.map((it) => it.capacity[k] ?? 0));
       }
     }
-    this.cluster.addNode(claim.toNode(seq));
+    this.cluster.addNode(claim.node());
     return claim;
   }
 
@@ -366,10 +396,14 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
   const planner = new Planner(cluster, pools, input.pools, input.config, input.seed);
-  for (const pod of planningOrder(toPlan)) {
-    const r = planner.plan(pod);
-    if (r instanceof PlannedClaim) placements.push({ pod: pod.key, node: r.name });
-    else unschedulable.push({ pod: pod.key, message: `could not schedule pod: ${r.reason}` });
+  try {
+    for (const pod of planningOrder(toPlan)) {
+      const r = planner.plan(pod);
+      if (r instanceof PlannedClaim) placements.push({ pod: pod.key, node: r.name });
+      else unschedulable.push({ pod: pod.key, message: `could not schedule pod: ${r.reason}` });
+    }
+  } finally {
+    planner.removeTemplates();
   }
   const nodeClaims = planner.finalize(input.withOfferings ?? false);
   const costPerHour = Math.round(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;

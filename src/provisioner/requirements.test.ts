@@ -439,6 +439,28 @@ describe('Requirements construction and access', () => {
     assert.equal(r.size, 0);
     assert.equal(copy.size, 1);
   });
+  it('narrow intersects like addAll and tells whether anything changed', () => {
+    const r = new Requirements([Requirement.of('k', 'In', ['a', 'b']), Requirement.of('j', 'Exists')]);
+    assert.deepEqual(r.narrow(new Requirements()), []);
+    assert.deepEqual(r.narrow(new Requirements([Requirement.of('k', 'In', ['a', 'b', 'c'])])), []);
+    assert.equal(r.get('k').toString(), 'k In [a b]');
+    assert.deepEqual(r.narrow(new Requirements([Requirement.of('k', 'In', ['b', 'c'])])), ['k']);
+    assert.equal(r.get('k').toString(), 'k In [b]');
+    assert.deepEqual(r.narrow(new Requirements([Requirement.of('j', 'Exists', [], 2), Requirement.of('k', 'In', ['b'])])), ['j'], 'minValues added');
+    assert.deepEqual(r.narrow(new Requirements([Requirement.of('new', 'Exists')])), ['new'], 'a key added');
+    assert.equal(r.toString(), 'j Exists minValues 2, k In [b], new Exists');
+  });
+  it('conflictsOn finds exactly the conflicts intersects words, key by key', () => {
+    const a = new Requirements([Requirement.of('x', 'In', ['1']), Requirement.of('y', 'NotIn', ['1']), Requirement.of('z', 'In', ['1'])]);
+    const b = new Requirements([Requirement.of('x', 'In', ['2']), Requirement.of('y', 'DoesNotExist'), Requirement.of('z', 'In', ['1', '2']), Requirement.of('w', 'In', ['1'])]);
+    assert.equal(a.intersects(b), 'key x, x In [2] not in x In [1]');
+    assert.deepEqual(['x', 'y', 'z', 'w', 'missing'].map((k) => a.conflictsOn(b, [k])), [true, false, false, false, false]);
+    assert.equal(a.conflictsOn(b, ['y', 'z', 'x']), true);
+  });
+  it('compatible names the first refused key in sorted order, however the keys were added', () => {
+    const other = new Requirements([Requirement.of('zz', 'In', ['1']), Requirement.of('aa', 'In', ['1']), Requirement.of('mm', 'In', ['1'])]);
+    assert.equal(new Requirements([Requirement.of('mm', 'In', ['1'])]).compatible(other), 'label "aa" does not have known values');
+  });
   it('withMinValues and withValues copy', () => {
     const base = Requirement.of('k', 'In', ['a']);
     assert.equal(base.withMinValues(3).toString(), 'k In [a] minValues 3');

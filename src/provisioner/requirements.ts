@@ -298,6 +298,14 @@ function looksLike(candidate: string, key: string): boolean {
   return candidate.includes(key) || candidate.endsWith(suffixOf(key));
 }
 
+/** Requirements are immutable, so the Exists that get() answers for an undefined key is built once per key. */
+const existsByKey = new Map<string, Requirement>();
+function exists(key: string): Requirement {
+  let r = existsByKey.get(key);
+  if (r === undefined) existsByKey.set(key, (r = Requirement.of(key, 'Exists')));
+  return r;
+}
+
 export class Requirements {
   private readonly byKey = new Map<string, Requirement>();
 
@@ -329,6 +337,18 @@ export class Requirements {
     this.add(...other.byKey.values());
   }
 
+  /** addAll, returning the keys whose requirement changed (added, or a set that shrank or gained a bound or minValues). */
+  narrow(other: Requirements): string[] {
+    const changed: string[] = [];
+    for (const r of other.byKey.values()) {
+      const existing = this.byKey.get(r.key);
+      const next = existing === undefined ? r : r.intersection(existing);
+      if (existing === undefined || !next.equals(existing)) changed.push(r.key);
+      this.byKey.set(r.key, next);
+    }
+    return changed;
+  }
+
   /** Replaces (does not intersect) the requirement for its key. */
   set(requirement: Requirement): void {
     this.byKey.set(requirement.key, requirement);
@@ -354,7 +374,7 @@ export class Requirements {
 
   /** The requirement for `key`; an undefined key allows any value (Exists). */
   get(key: string): Requirement {
-    return this.byKey.get(key) ?? Requirement.of(key, 'Exists');
+    return this.byKey.get(key) ?? exists(key);
   }
 
   /** Keys, sorted. */
@@ -380,14 +400,20 @@ export class Requirements {
    * intersect. Only the first undefined key is reported; keys are checked in sorted order.
    */
   compatible(other: Requirements, options: CompatibilityOptions = {}): string | undefined {
-    const allowed = (key: string) => (options.allowUndefinedWellKnownLabels === true && WELL_KNOWN_LABELS.has(key)) || options.allowUndefined?.has(key) === true;
-    for (const key of other.keys()) {
-      if (allowed(key) || this.has(key)) continue;
-      const op = other.get(key).operator();
-      if (op === 'NotIn' || op === 'DoesNotExist') continue;
-      return `label ${JSON.stringify(key)} does not have known values${this.typoHint(key, options)}`;
+    // Checked in map order first (this runs for every pod, claim and instance type); only a refusal pays for the sorted walk that names the first key.
+    for (const [key, r] of other.byKey) {
+      if (!this.refuses(key, r, options)) continue;
+      const first = other.keys().find((k) => this.refuses(k, other.get(k), options)) as string;
+      return `label ${JSON.stringify(first)} does not have known values${this.typoHint(first, options)}`;
     }
     return this.intersects(other);
+  }
+
+  /** Whether `r`, on a key this side leaves undefined and may not, asks for a value (only NotIn and DoesNotExist are met by an absent label). */
+  private refuses(key: string, r: Requirement, options: CompatibilityOptions): boolean {
+    if (this.byKey.has(key) || (options.allowUndefinedWellKnownLabels === true && WELL_KNOWN_LABELS.has(key)) || options.allowUndefined?.has(key) === true) return false;
+    const op = r.operator();
+    return op !== 'NotIn' && op !== 'DoesNotExist';
   }
 
   isCompatible(other: Requirements, options: CompatibilityOptions = {}): boolean {
@@ -413,19 +439,29 @@ export class Requirements {
    * joined with "; " in key order.
    */
   intersects(other: Requirements): string | undefined {
-    const [small, large] = this.byKey.size <= other.byKey.size ? [this, other] : [other, this];
-    const errors: string[] = [];
-    for (const key of small.keys()) {
-      if (!large.has(key)) continue;
-      const existing = this.get(key);
-      const incoming = other.get(key);
-      if (existing.hasIntersection(incoming)) continue;
-      const inOp = incoming.operator();
-      const exOp = existing.operator();
-      if ((inOp === 'NotIn' || inOp === 'DoesNotExist') && (exOp === 'NotIn' || exOp === 'DoesNotExist')) continue;
-      errors.push(`key ${key}, ${incoming} not in ${existing}`);
-    }
-    return errors.length === 0 ? undefined : errors.join('; ');
+    const small = this.byKey.size <= other.byKey.size ? this : other;
+    // Map order first; only a conflict pays for the sorted walk that words every conflict in key order.
+    if (!this.conflictsOn(other, small.byKey.keys())) return undefined;
+    return small
+      .keys()
+      .filter((key) => this.conflictAt(other, key))
+      .map((key) => `key ${key}, ${other.get(key)} not in ${this.get(key)}`)
+      .join('; ');
+  }
+
+  /** Whether intersects(other) finds a conflict on one of `keys` (keys one side leaves undefined never conflict). */
+  conflictsOn(other: Requirements, keys: Iterable<string>): boolean {
+    for (const key of keys) if (this.conflictAt(other, key)) return true;
+    return false;
+  }
+
+  private conflictAt(other: Requirements, key: string): boolean {
+    const existing = this.byKey.get(key);
+    const incoming = other.byKey.get(key);
+    if (existing === undefined || incoming === undefined || existing.hasIntersection(incoming)) return false;
+    const inOp = incoming.operator();
+    const exOp = existing.operator();
+    return !((inOp === 'NotIn' || inOp === 'DoesNotExist') && (exOp === 'NotIn' || exOp === 'DoesNotExist'));
   }
 
   /**
@@ -447,10 +483,7 @@ export class Requirements {
   /** Every key, well-known and restricted included, whose requirement is In exactly one value: labels any node launched from these will carry. */
   singleValueLabels(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const r of this.values()) {
-      const values = r.values();
-      if (!r.complement && values.length === 1) out[r.key] = values[0] as string;
-    }
+    for (const r of this.values()) if (!r.complement && r.len() === 1) out[r.key] = r.values()[0] as string;
     return out;
   }
 

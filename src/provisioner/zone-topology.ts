@@ -11,7 +11,8 @@
 import type { ClusterState } from '../cluster/state.js';
 import type { Pod } from '../model/pod.js';
 import type { CycleState } from '../scheduler/framework.js';
-import { termMatches } from '../scheduler/plugins/inter-pod-affinity/terms.js';
+import { selectorKey } from '../model/selector.js';
+import { termKey, termMatches } from '../scheduler/plugins/inter-pod-affinity/terms.js';
 import { PRE_FILTER_STATE_KEY, type PreFilterState } from '../scheduler/plugins/pod-topology-spread/filtering.js';
 import { LABEL_ZONE } from './catalog/types.js';
 
@@ -34,14 +35,20 @@ function ownsZoneTerm(pod: Pod): boolean {
 export class ZoneTopology {
   private readonly matchers: PodMatcher[] = [];
 
-  /** Collects the zone-keyed terms of every pod in the cluster, bound or pending. */
+  /** Collects the zone-keyed terms of every pod in the cluster, bound or pending; terms alike (most pods of a workload share theirs) once. */
   constructor(cluster: ClusterState) {
+    const seen = new Set<string>();
+    const collect = (key: string, matcher: PodMatcher) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      this.matchers.push(matcher);
+    };
     for (const owner of cluster.pods()) {
       for (const c of owner.topologySpreadConstraints) {
-        if (c.topologyKey === LABEL_ZONE) this.matchers.push((p) => p.namespace === owner.namespace && c.selector.matches(p.labels));
+        if (c.topologyKey === LABEL_ZONE) collect(`spread\x01${owner.namespace}\x01${selectorKey(c.selector)}`, (p) => p.namespace === owner.namespace && c.selector.matches(p.labels));
       }
       for (const t of affinityTerms(owner)) {
-        if (t.topologyKey === LABEL_ZONE) this.matchers.push((p) => termMatches(t, p, cluster.namespaceLabels(p.namespace)));
+        if (t.topologyKey === LABEL_ZONE) collect(`term\x01${termKey(t)}`, (p) => termMatches(t, p, cluster.namespaceLabels(p.namespace)));
       }
     }
   }
@@ -61,9 +68,9 @@ export class ZoneTopology {
 /**
  * The zone a pod settles an open claim in, among the zones where every filter passed
  * (sorted): under a zone spread constraint the one with the fewest matching pods, as
- * Karpenter's topology group picks the least-populated domain (ties to the first in
- * order, as Karpenter does when the claim's zone requirement is `In`); otherwise the
- * first.
+ * Karpenter's topology group picks the least-populated domain; ties to the first in
+ * order, one of the picks Karpenter's map-order walk can make (it has no fixed order);
+ * otherwise the first.
  */
 export function settleZone(state: CycleState, passing: readonly string[]): string {
   const spread = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);

@@ -64,7 +64,7 @@ export function explainAttempt(sched: Scheduler, podKey: string, outcome: Schedu
   if (feasible.length > 0) {
     fw.runPreScorePlugins(state, pod, feasible);
     const weights = new Map(fw.plugins.score.map((s) => [s.plugin.name, s.weight]));
-    for (const ns of fw.runScorePlugins(state, pod, feasible)) {
+    for (const ns of fw.runScorePlugins(state, pod, feasible).records()) {
       const scores = ns.rawScores.map((raw, i) => {
         const weight = weights.get(raw.name) ?? 1;
         const weighted = ns.scores[i]?.score ?? 0;

@@ -90,6 +90,11 @@ export interface NodeScore {
 
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number;
+  /**
+   * Optional: what score() gives for each of `nodes`, written to out[offset + j],
+   * with the per-pod work done once for the cycle instead of once per node.
+   */
+  scoreAll?(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], out: number[], offset: number): void;
   /** Rescales raw scores in place into [0, 100]. */
   normalizeScore?(state: CycleState, pod: Pod, scores: NodeScore[]): void;
 }
@@ -122,11 +127,33 @@ export interface QueuedPod {
 
 /** framework.NodeToStatus: explicit statuses for rejected nodes, one shared status for the absent ones. */
 export class NodeToStatus {
-  readonly explicit = new Map<string, Status>();
+  // Statuses added for distinct nodes are kept in two lists; the map is built when first read.
+  private names: string[] = [];
+  private statuses: Status[] = [];
+  private map: Map<string, Status> | null = null;
   absentNodesStatus: Status = new Status(Code.UnschedulableAndUnresolvable);
+
+  get explicit(): Map<string, Status> {
+    if (this.map === null) {
+      this.map = new Map();
+      for (let i = 0; i < this.names.length; i++) this.map.set(this.names[i]!, this.statuses[i]!);
+      this.names = [];
+      this.statuses = [];
+    }
+    return this.map;
+  }
 
   set(name: string, status: Status): void {
     this.explicit.set(name, status);
+  }
+
+  /** set() for a node that has no status yet (the Filter loop meets each node once): no map entry until someone reads. */
+  add(name: string, status: Status): void {
+    if (this.map !== null) this.map.set(name, status);
+    else {
+      this.names.push(name);
+      this.statuses.push(status);
+    }
   }
 
   get(name: string): Status {
@@ -134,7 +161,7 @@ export class NodeToStatus {
   }
 
   get size(): number {
-    return this.explicit.size;
+    return this.map !== null ? this.map.size : this.names.length;
   }
 
   /** Nodes whose status has `code`, including the absent ones when the absent status has it. */
@@ -156,42 +183,64 @@ export interface NodePluginScores {
   readonly totalScore: number;
 }
 
-/** One cycle's scores, plugin-major: [plugin * nodes + node]. */
+/** One cycle's scores, plugin-major: [plugin * nodes + node]. Plain arrays: typed arrays this size live off the heap and cost more to create and collect than they save. */
 class ScoreTable {
-  readonly raw: Float64Array;
-  readonly normalized: Float64Array;
+  readonly raw: number[];
+  /** Only the rows of plugins that normalize are filled; the others' normalized scores are their raw ones. */
+  readonly normalized: number[];
   constructor(
-    readonly plugins: readonly { readonly name: string; readonly weight: number }[],
+    readonly plugins: readonly { readonly name: string; readonly weight: number; readonly normalizes: boolean }[],
     readonly nodes: number,
   ) {
-    this.raw = new Float64Array(plugins.length * nodes);
-    this.normalized = new Float64Array(plugins.length * nodes);
+    this.raw = new Array<number>(plugins.length * nodes).fill(0);
+    this.normalized = new Array<number>(plugins.length * nodes).fill(0);
+  }
+
+  normalizedScore(plugin: number, node: number): number {
+    return (this.plugins[plugin]!.normalizes ? this.normalized : this.raw)[plugin * this.nodes + node]!;
   }
 }
 
 /**
- * A node's row of a ScoreTable. The total is summed once; the per-plugin records
- * (read by explain and conformance, not by host selection) are built on demand,
- * so scoring allocates no record per node and plugin.
+ * A node's row of a ScoreTable. The per-plugin records (read by explain and
+ * conformance, not by host selection) are built on demand, so scoring allocates
+ * no record per node and plugin.
  */
 class TableNodeScores implements NodePluginScores {
-  readonly totalScore: number;
   constructor(
     readonly name: string,
     private readonly table: ScoreTable,
     private readonly index: number,
-  ) {
-    let total = 0;
-    for (let i = 0; i < table.plugins.length; i++) total += table.normalized[i * table.nodes + index]! * table.plugins[i]!.weight;
-    this.totalScore = total;
-  }
+    readonly totalScore: number,
+  ) {}
 
   get rawScores(): PluginScore[] {
     return this.table.plugins.map((p, i) => ({ name: p.name, score: this.table.raw[i * this.table.nodes + this.index]! }));
   }
 
   get scores(): PluginScore[] {
-    return this.table.plugins.map((p, i) => ({ name: p.name, score: this.table.normalized[i * this.table.nodes + this.index]! * p.weight }));
+    return this.table.plugins.map((p, i) => ({ name: p.name, score: this.table.normalizedScore(i, this.index) * p.weight }));
+  }
+}
+
+/** One cycle's scores: per-node totals for host selection; the per-node records only when asked for. */
+export class ScoredNodes {
+  private built: NodePluginScores[] | undefined;
+
+  constructor(
+    readonly nodes: readonly NodeInfo[],
+    /** Weighted totals, in the order of `nodes`. */
+    readonly totals: readonly number[],
+    private readonly table: ScoreTable,
+  ) {}
+
+  /** Every node scoring `total` (upstream's score when no score plugin is configured). */
+  static uniform(nodes: readonly NodeInfo[], total: number): ScoredNodes {
+    return new ScoredNodes(nodes, new Array<number>(nodes.length).fill(total), new ScoreTable([], nodes.length));
+  }
+
+  records(): NodePluginScores[] {
+    return (this.built ??= this.nodes.map((info, j) => new TableNodeScores(info.node.name, this.table, j, this.totals[j]!)));
   }
 }
 
@@ -204,8 +253,9 @@ export interface ProfilePlugins {
   readonly score: readonly { plugin: ScorePlugin; weight: number }[];
 }
 
-function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string>): Set<string> {
-  if (a === null) return new Set(b);
+function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string>): ReadonlySet<string> {
+  // Plugins hand over their sets: nothing changes them afterwards, so the first one is kept as it is.
+  if (a === null) return b;
   const out = new Set<string>();
   for (const n of a) if (b.has(n)) out.add(n);
   return out;
@@ -222,7 +272,7 @@ export class Framework {
 
   runPreFilterPlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { nodeNames: ReadonlySet<string> | null; status: Status; pluginsWithNodes: Set<string> } {
     state.skipFilterPlugins = new Set();
-    let nodeNames: Set<string> | null = null;
+    let nodeNames: ReadonlySet<string> | null = null;
     const pluginsWithNodes = new Set<string>();
     let returnStatus: Status = Status.SUCCESS;
     for (const pl of this.plugins.preFilter) {
@@ -257,16 +307,28 @@ export class Framework {
   /** The filter plugins PreFilter did not skip, per skip set (a cycle's set is fixed once PreFilter is done). */
   private readonly activeFilters = new WeakMap<ReadonlySet<string>, readonly FilterPlugin[]>();
 
-  /** Runs Filter plugins in order; the first rejection wins (and names its plugin). */
-  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+  /** The filter plugins the cycle of `state` runs; resolve once per cycle and pass to runFilters. */
+  filtersFor(state: CycleState): readonly FilterPlugin[] {
     const skip = state.skipFilterPlugins;
     let plugins = this.activeFilters.get(skip);
     if (plugins === undefined) this.activeFilters.set(skip, (plugins = this.plugins.filter.filter((pl) => !skip.has(pl.name))));
-    for (const pl of plugins) {
+    return plugins;
+  }
+
+  /** Runs Filter plugins in order; the first rejection wins (and names its plugin). */
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    return this.runFilters(this.filtersFor(state), state, pod, nodeInfo);
+  }
+
+  /** runFilterPlugins with the cycle's plugins already resolved (the Filter loop's per-node call). */
+  runFilters(plugins: readonly FilterPlugin[], state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    for (let i = 0; i < plugins.length; i++) {
+      const pl = plugins[i]!;
       const status = pl.filter(state, pod, nodeInfo);
-      if (!status.isSuccess()) {
+      if (status.code !== Code.Success) {
         if (!status.isRejected()) throw new SchedulerError(`running ${JSON.stringify(pl.name)} filter plugin: ${status.message()}`);
-        return status.withPlugin(pl.name);
+        // Plugins may return constant statuses already naming them: no copy per rejected node.
+        return status.plugin === pl.name ? status : status.withPlugin(pl.name);
       }
     }
     return Status.SUCCESS;
@@ -348,37 +410,50 @@ export class Framework {
     }
   }
 
+  /** NodeScore records normalizers rescale in place, reused from cycle to cycle (scoring is synchronous). */
+  private readonly normalizeRecords: { name: string; score: number }[] = [];
+
+  private recordsFor(nodes: readonly NodeInfo[]): NodeScore[] {
+    const records = this.normalizeRecords;
+    const n = nodes.length;
+    while (records.length < n) records.push({ name: '', score: 0 });
+    records.length = n;
+    for (let j = 0; j < n; j++) records[j]!.name = nodes[j]!.node.name;
+    return records;
+  }
+
   /** Raw scores, normalization and weights, exactly as RunScorePlugins. */
-  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodePluginScores[] {
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoredNodes {
     const plugins = this.plugins.score.filter((s) => !state.skipScorePlugins.has(s.plugin.name));
     const n = nodes.length;
     const table = new ScoreTable(
-      plugins.map(({ plugin, weight }) => ({ name: plugin.name, weight })),
+      plugins.map(({ plugin, weight }) => ({ name: plugin.name, weight, normalizes: plugin.normalizeScore !== undefined })),
       n,
     );
-    plugins.forEach(({ plugin }, i) => {
+    const totals = new Array<number>(n).fill(0);
+    for (let i = 0; i < plugins.length; i++) {
+      const { plugin, weight } = plugins[i]!;
       const row = i * n;
+      const { raw } = table;
+      if (plugin.scoreAll) plugin.scoreAll(state, pod, nodes, raw, row);
+      else for (let j = 0; j < n; j++) raw[row + j] = plugin.score(state, pod, nodes[j]!);
+      let final = raw;
       if (plugin.normalizeScore) {
-        // Normalizers rescale NodeScore records in place.
-        const scores: NodeScore[] = new Array(n);
-        for (let j = 0; j < n; j++) {
-          const score = plugin.score(state, pod, nodes[j]!);
-          table.raw[row + j] = score;
-          scores[j] = { name: nodes[j]!.node.name, score };
-        }
+        const scores = this.recordsFor(nodes);
+        for (let j = 0; j < n; j++) scores[j]!.score = raw[row + j]!;
         plugin.normalizeScore(state, pod, scores);
-        for (let j = 0; j < n; j++) table.normalized[row + j] = scores[j]!.score;
-      } else {
-        for (let j = 0; j < n; j++) table.raw[row + j] = table.normalized[row + j] = plugin.score(state, pod, nodes[j]!);
+        final = table.normalized;
+        for (let j = 0; j < n; j++) final[row + j] = scores[j]!.score;
       }
       for (let j = 0; j < n; j++) {
-        const score = table.normalized[row + j]!;
+        const score = final[row + j]!;
         if (score > MAX_NODE_SCORE || score < MIN_NODE_SCORE) {
           throw new SchedulerError(`plugin ${JSON.stringify(plugin.name)} returns an invalid score ${score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`);
         }
+        totals[j] = totals[j]! + score * weight;
       }
-    });
-    return nodes.map((info, j) => new TableNodeScores(info.node.name, table, j));
+    }
+    return new ScoredNodes(nodes, totals, table);
   }
 
   get hasScorePlugins(): boolean {

@@ -76,6 +76,16 @@ describe('decisions on a long-lived cluster equal those on a fresh copy', () => 
           live.removePod(p.key);
         }
         if (bound.length > 0 && rand.intn(5) === 0) live.removePod(bound.splice(rand.intn(bound.length), 1)[0]!.key);
+        if (i % 50 === 49) {
+          // A burst of changes longer than the cluster's change log (a pod bound and deleted over and over):
+          // tallies must notice the log was cleared and check every node.
+          const churn = bindPod(pod(1000 + i, rand), `n${rand.intn(12)}`);
+          for (let k = 0; k < 700; k++) {
+            live.addPod(churn);
+            live.removePod(churn.key);
+          }
+          if (bound.length > 0) live.removePod(bound.splice(rand.intn(bound.length), 1)[0]!.key);
+        }
       }
     });
   }

@@ -64,10 +64,10 @@ export function scheduleAll(cluster: ClusterState, config: SchedulerConfig, opts
     const profile = profileFor(config, name);
     if (!profile) continue; // Another scheduler's pods: kube-scheduler leaves them alone.
     const sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), opts.seed === undefined ? {} : { seed: opts.seed });
-    const queue = queueOrder(sched, pending.filter((p) => p.schedulerName === name));
+    const queue = new PodQueue(queueOrder(sched, pending.filter((p) => p.schedulerName === name)));
     const attempts = new Map<string, number>();
-    while (queue.length > 0) {
-      const pod = queue.shift()!;
+    while (queue.size > 0) {
+      const pod = queue.shift();
       if (pod.schedulingGates.length > 0) {
         report.unschedulable.push({ pod: pod.key, message: SCHEDULING_GATED_MESSAGE });
         continue;
@@ -83,7 +83,7 @@ export function scheduleAll(cluster: ClusterState, config: SchedulerConfig, opts
         const { nominatedNodeName, victims } = outcome.preemption;
         for (const v of victims) {
           cluster.removePod(v.key);
-          removeFromQueue(queue, v.key);
+          queue.remove(v.key);
         }
         report.preemptions.push({ pod: pod.key, node: nominatedNodeName, victims: victims.map((v) => v.key) });
         sched.nominate(current, nominatedNodeName);
@@ -101,7 +101,26 @@ export function scheduleAll(cluster: ClusterState, config: SchedulerConfig, opts
   return report;
 }
 
-function removeFromQueue(queue: Pod[], key: string): void {
-  const i = queue.findIndex((p) => p.key === key);
-  if (i >= 0) queue.splice(i, 1);
+/** Pods in queue order, taken from the front by moving an index (Array.shift copies a long array each time). */
+class PodQueue {
+  private head = 0;
+  constructor(private readonly pods: Pod[]) {}
+
+  get size(): number {
+    return this.pods.length - this.head;
+  }
+
+  shift(): Pod {
+    return this.pods[this.head++]!;
+  }
+
+  unshift(pod: Pod): void {
+    if (this.head > 0) this.pods[--this.head] = pod;
+    else this.pods.unshift(pod);
+  }
+
+  remove(key: string): void {
+    const i = this.pods.findIndex((p, j) => j >= this.head && p.key === key);
+    if (i >= 0) this.pods.splice(i, 1);
+  }
 }

@@ -7,7 +7,7 @@ import type { NodeInfo } from '../cluster/node-info.js';
 import type { ClusterState } from '../cluster/state.js';
 import type { Pod } from '../model/pod.js';
 import { Rand } from '../model/rand.js';
-import { CycleState, Framework, NodeToStatus, type Handle, type NodePluginScores, type PostFilterResult } from './framework.js';
+import { CycleState, Framework, NodeToStatus, ScoredNodes, type Handle, type NodePluginScores, type PostFilterResult } from './framework.js';
 import { addPluginStatus, fitErrorMessage, NO_NODES_AVAILABLE, type Diagnosis } from './messages.js';
 import { Status } from './status.js';
 
@@ -29,12 +29,12 @@ export function numFeasibleNodesToFind(percentageOfNodesToScore: number, numAllN
 
 /**
  * The host container/heap would pop first from NewSortedScoredNodes: highest total
- * score; among equal totals, whichever heap.Init leaves at the root.
+ * score; among equal totals, whichever heap.Init leaves at the root. Returns its index.
  */
-export function selectHost(scores: readonly NodePluginScores[]): NodePluginScores {
-  const h = [...scores];
+export function selectHost(totals: readonly number[]): number {
+  const h = totals.map((_, i) => i);
   const n = h.length;
-  const less = (i: number, j: number) => h[i]!.totalScore > h[j]!.totalScore;
+  const less = (i: number, j: number) => totals[h[i]!]! > totals[h[j]!]!;
   for (let i0 = Math.trunc(n / 2) - 1; i0 >= 0; i0--) {
     let i = i0;
     for (;;) {
@@ -71,6 +71,21 @@ export type ScheduleOutcome =
        */
       readonly clearsNomination?: true;
     };
+
+/** A placement chosen by scoring: host selection reads only the totals, the per-node records are built if someone reads them. */
+class ScoredOutcome {
+  readonly kind = 'scheduled';
+  constructor(
+    readonly node: string,
+    readonly evaluatedNodes: number,
+    readonly feasibleNodes: number,
+    private readonly scored: ScoredNodes,
+  ) {}
+
+  get scores(): readonly NodePluginScores[] {
+    return this.scored.records();
+  }
+}
 
 export interface SchedulerOptions {
   readonly seed?: number;
@@ -156,14 +171,8 @@ export class Scheduler implements Handle {
     if (feasible.length === 1) {
       return { kind: 'scheduled', node: feasible[0]!.node.name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1 };
     }
-    const scores = this.prioritizeNodes(state, pod, feasible);
-    return {
-      kind: 'scheduled',
-      node: selectHost(scores).name,
-      evaluatedNodes: feasible.length + diagnosis.nodeToStatus.size,
-      feasibleNodes: feasible.length,
-      scores,
-    };
+    const scored = this.prioritizeNodes(state, pod, feasible);
+    return new ScoredOutcome(feasible[selectHost(scored.totals)]!.node.name, feasible.length + diagnosis.nodeToStatus.size, feasible.length, scored);
   }
 
   private findNodesThatFitPod(state: CycleState, pod: Pod, allNodes: readonly NodeInfo[], diagnosis: Diagnosis): NodeInfo[] {
@@ -190,11 +199,16 @@ export class Scheduler implements Handle {
       const names = pre.nodeNames;
       // Upstream iterates a Go map here; berth keeps node-tree order for determinism.
       nodes = this.cluster.nodeInfosNamed(names);
-      // Upstream formats the set it shares with the diagnosis, so plugins that just
-      // rejected the nominated node are named too.
-      diagnosis.nodeToStatus.absentNodesStatus = Status.unresolvable(`node(s) didn't satisfy plugin(s) [${[...diagnosis.unschedulablePlugins].sort().join(' ')}]`);
     }
+    // Upstream formats the set it shares with the diagnosis at this point, so plugins
+    // that just rejected the nominated node are named too. Only read when nothing fits,
+    // so it is formatted then, from the plugins in the set now (a set keeps insertion order).
+    const namedPlugins = diagnosis.unschedulablePlugins.size;
     const feasible = this.findNodesThatPassFilters(state, pod, diagnosis, nodes);
+    if (pre.nodeNames !== null && feasible.length === 0) {
+      const named = [...diagnosis.unschedulablePlugins].slice(0, namedPlugins).sort();
+      diagnosis.nodeToStatus.absentNodesStatus = Status.unresolvable(`node(s) didn't satisfy plugin(s) [${named.join(' ')}]`);
+    }
     // Like upstream, statuses from a failed nominated-node attempt count as processed too.
     const processed = feasible.length + diagnosis.nodeToStatus.size;
     this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % this.cluster.numNodes;
@@ -206,19 +220,26 @@ export class Scheduler implements Handle {
     let numNodesToFind = numFeasibleNodesToFind(this.framework.percentageOfNodesToScore, numAllNodes);
     if (!this.framework.hasScorePlugins) numNodesToFind = 1;
     const feasible: NodeInfo[] = [];
+    const statuses = diagnosis.nodeToStatus;
+    // Statuses go in unchecked unless an earlier pass (the nominated node's) may have recorded one of these nodes.
+    const distinct = statuses.size === 0;
     if (!this.framework.hasFilterPlugins) {
       for (let i = 0; i < numNodesToFind; i++) feasible.push(nodes[(this.nextStartNodeIndex + i) % numAllNodes]!);
     } else {
       // Like upstream with parallelism 1, the search stops at the first feasible node
       // beyond the quota (which is dropped), so rejections met before it still count.
+      const fw = this.framework;
+      // Without nominated pods anywhere, each node runs the cycle's filters directly.
+      const plugins = this.nominated.size === 0 ? fw.filtersFor(state) : null;
       for (let i = 0; i < numAllNodes; i++) {
         const info = nodes[(this.nextStartNodeIndex + i) % numAllNodes]!;
-        const status = this.runFilterPluginsWithNominatedPods(state, pod, info);
+        const status = plugins !== null ? fw.runFilters(plugins, state, pod, info) : this.runFilterPluginsWithNominatedPods(state, pod, info);
         if (status.isSuccess()) {
           if (feasible.length === numNodesToFind) break;
           feasible.push(info);
         } else {
-          diagnosis.nodeToStatus.set(info.node.name, status);
+          if (distinct) statuses.add(info.node.name, status);
+          else statuses.set(info.node.name, status);
           addPluginStatus(diagnosis, status);
         }
       }
@@ -226,8 +247,8 @@ export class Scheduler implements Handle {
     return feasible;
   }
 
-  private prioritizeNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodePluginScores[] {
-    if (!this.framework.hasScorePlugins) return nodes.map((n) => ({ name: n.node.name, rawScores: [], scores: [], totalScore: 1 }));
+  private prioritizeNodes(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoredNodes {
+    if (!this.framework.hasScorePlugins) return ScoredNodes.uniform(nodes, 1);
     this.framework.runPreScorePlugins(state, pod, nodes);
     return this.framework.runScorePlugins(state, pod, nodes);
   }

@@ -29,9 +29,9 @@ describe('adoption of a dump\'s running pods', () => {
     const r = run(load(readFileSync(DUMP, 'utf8')));
     assert.deepEqual(created(r), []);
     assert.deepEqual(podsOnNodes(r), ['default/db-0', 'default/db-1', 'default/web-6d4cf56db6-abcde', 'default/web-6d4cf56db6-fghij', 'kube-system/agent-x1x1x', 'kube-system/agent-y2y2y']);
-    const d = r.sim.deployments.deployments.get('default/web')!;
+    const d = r.sim.deployments.objects.get('default/web')!;
     assert.deepEqual([d.status.updatedReplicas, d.status.availableReplicas], [2, 2]);
-    assert.equal(r.sim.statefulSets.statefulSets.get('default/db')!.status.updatedReplicas, 2);
+    assert.equal(r.sim.statefulSets.objects.get('default/db')!.status.updatedReplicas, 2);
   });
 
   it('a rollout of each replaces exactly the adopted pods', () => {
@@ -78,8 +78,8 @@ describe('adoption with the ReplicaSet in the dump', () => {
     assert.deepEqual(input.workloads.find((w) => w.kind === 'ReplicaSet')?.owner, { kind: 'Deployment', name: 'web' });
     const r = run(input);
     assert.deepEqual(created(r), []);
-    const d = r.sim.deployments.deployments.get('default/web')!;
+    const d = r.sim.deployments.objects.get('default/web')!;
     assert.deepEqual(r.sim.deployments.replicaSetsOf(d).map((x) => x.name), ['web-6d4cf56db6']);
-    assert.equal(r.sim.replicaSets.replicaSets.size, 1);
+    assert.equal(r.sim.replicaSets.objects.size, 1);
   });
 });

@@ -11,6 +11,7 @@ import type { NodePool } from '../model/nodepool.js';
 import type { Taint } from '../model/taints.js';
 import type { CapacityType, InstanceType, Offering } from '../provisioner/catalog/types.js';
 import { launchedNode } from '../provisioner/launched-node.js';
+import { matchesOffering, UnavailableOfferings, type OfferingMatch } from '../provisioner/unavailable-offerings.js';
 import { TAINT_NOT_READY } from './admission.js';
 import type { NodeLifecycle } from './node-lifecycle.js';
 import type { World } from './world.js';
@@ -28,12 +29,8 @@ export interface LaunchTiming {
 
 export const DEFAULT_LAUNCH_TIMING: LaunchTiming = { launchMs: 15_000, registerMs: 15_000, readyMs: 10_000, startupTaintMs: 5_000 };
 export const SPOT_INTERRUPTION_NOTICE_MS = 120_000;
-/** Karpenter keeps an offering that returned insufficient capacity out of its choices for 3 minutes. */
-export const UNAVAILABLE_OFFERING_TTL_MS = 180_000;
 
-export interface IceWindow {
-  readonly instanceType?: string;
-  readonly zone?: string;
+export interface IceWindow extends OfferingMatch {
   readonly capacityType?: CapacityType;
   readonly from: number;
   readonly until: number;
@@ -65,8 +62,8 @@ const NOT_READY_NO_SCHEDULE: Taint = { key: TAINT_NOT_READY, value: '', effect: 
 export class SimCloud {
   readonly instances = new Map<string, Instance>();
   private readonly iceWindows: IceWindow[] = [];
-  /** Offerings that failed with insufficient capacity → until when they are skipped. */
-  private readonly unavailable = new Map<string, number>();
+  /** Offerings that failed with insufficient capacity, skipped for a while. */
+  private readonly unavailable = new UnavailableOfferings();
   private readonly startupTaints = new Map<string, readonly Taint[]>();
   private readonly interruptionListeners: ((instance: Instance) => void)[] = [];
 
@@ -87,18 +84,12 @@ export class SimCloud {
 
   /** The instance types with offerings marked unavailable while they are known to lack capacity. */
   availableTypes(types: readonly InstanceType[]): InstanceType[] {
-    const now = this.world.engine.now;
-    return types.map((it) => {
-      if (!it.offerings.some((o) => (this.unavailable.get(offeringKey(it.name, o)) ?? -1) > now)) return it;
-      return { ...it, offerings: it.offerings.map((o) => ((this.unavailable.get(offeringKey(it.name, o)) ?? -1) > now ? { ...o, available: false } : o)) };
-    });
+    return this.unavailable.apply(types, this.world.engine.now);
   }
 
   private insufficientCapacity(it: string, o: Offering): boolean {
     const now = this.world.engine.now;
-    return this.iceWindows.some(
-      (w) => w.from <= now && now < w.until && (!w.instanceType || w.instanceType === it) && (!w.zone || w.zone === o.zone) && (!w.capacityType || w.capacityType === o.capacityType),
-    );
+    return this.iceWindows.some((w) => w.from <= now && now < w.until && matchesOffering(w, it, o));
   }
 
   /** Launches an instance, or reports insufficient capacity (and remembers the offering as unavailable). */
@@ -106,7 +97,7 @@ export class SimCloud {
     const { engine } = this.world;
     const { name, pool, instanceType: it, offering } = req;
     if (this.insufficientCapacity(it.name, offering)) {
-      this.unavailable.set(offeringKey(it.name, offering), engine.now + UNAVAILABLE_OFFERING_TTL_MS);
+      this.unavailable.mark(it.name, offering, engine.now);
       engine.record('InsufficientCapacity', { nodeClaim: name, instanceType: it.name, zone: offering.zone, capacityType: offering.capacityType });
       return 'InsufficientCapacity';
     }
@@ -203,8 +194,4 @@ export class SimCloud {
     for (const i of this.instances.values()) if (i.state !== 'terminated') sum += i.pricePerHour;
     return Math.round(sum * 1e6) / 1e6;
   }
-}
-
-function offeringKey(instanceType: string, o: Pick<Offering, 'zone' | 'capacityType'>): string {
-  return `${instanceType}/${o.zone}/${o.capacityType}`;
 }

@@ -17,18 +17,12 @@ import { replacementName, type Decision } from '../disruption/consolidate.js';
 import { driftReason, NODEPOOL_HASH_ANNOTATION, nodePoolHash } from '../disruption/drift.js';
 import { expiry, nextDisruption, revalidate, type DisruptionInput } from '../disruption/disrupt.js';
 import { catalogPrices } from '../disruption/pricing.js';
-import type { InstanceType } from '../provisioner/catalog/types.js';
-import type { SchedulerConfig } from '../scheduler/profile.js';
 import type { SimCloud } from './cloud.js';
 import type { DisruptionController } from './controllers/disruption.js';
-import type { ProvisionerLoop } from './provisioner-loop.js';
+import type { NodePlanningOptions, ProvisionerLoop } from './provisioner-loop.js';
 import type { World } from './world.js';
 
-export interface DisruptionLoopOptions {
-  readonly pools: readonly NodePool[];
-  readonly instanceTypes: readonly InstanceType[];
-  readonly daemonSetPods?: () => readonly Pod[];
-  readonly config?: SchedulerConfig;
+export interface DisruptionLoopOptions extends NodePlanningOptions {
   /** Karpenter's SpotToSpotConsolidation feature gate. */
   readonly spotToSpot?: boolean;
   readonly pollMs?: number;

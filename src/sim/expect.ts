@@ -100,7 +100,7 @@ export function evaluate(sim: Simulation, c: Check, rollouts: RolloutTracker): {
       return { passed: waited >= c.forMs, detail: `incomplete for ${fmt(waited)}${deploymentDetail(sim, c.deployment)}` };
     }
     case 'availableReplicas': {
-      const d = sim.deployments.deployments.get(c.deployment);
+      const d = sim.deployments.objects.get(c.deployment);
       if (!d) return { passed: false, detail: `no Deployment ${c.deployment}` };
       return { passed: d.status.availableReplicas >= c.min, detail: `${d.status.availableReplicas} available` };
     }
@@ -129,7 +129,7 @@ function disruptionCounts(sim: Simulation, reason: string | undefined): { done: 
 }
 
 function deploymentDetail(sim: Simulation, key: string): string {
-  const d = sim.deployments.deployments.get(key);
+  const d = sim.deployments.objects.get(key);
   if (!d) return '';
   const progressing = sim.deployments.condition(d, 'Progressing');
   const s = d.status;

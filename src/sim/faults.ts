@@ -59,23 +59,23 @@ export function applyAction(sim: Simulation, a: Action): void {
   engine.record('Step', { action: a.type, ...describe(a) });
   switch (a.type) {
     case 'scale':
-      if (a.kind === 'Deployment') sim.deployments.scaleDeployment(mustHave(sim.deployments.deployments, a.name, a.kind), a.replicas);
-      else if (a.kind === 'StatefulSet') sim.statefulSets.scale(mustHave(sim.statefulSets.statefulSets, a.name, a.kind), a.replicas);
-      else sim.replicaSets.scale(sim.replicaSets.replicaSets.get(mustHave(sim.replicaSets.replicaSets, a.name, a.kind))!, a.replicas);
+      if (a.kind === 'Deployment') sim.deployments.scaleDeployment(mustHave(sim.deployments.objects, a.name, a.kind), a.replicas);
+      else if (a.kind === 'StatefulSet') sim.statefulSets.scale(mustHave(sim.statefulSets.objects, a.name, a.kind), a.replicas);
+      else sim.replicaSets.scale(sim.replicaSets.objects.get(mustHave(sim.replicaSets.objects, a.name, a.kind))!, a.replicas);
       return;
     case 'rollout': {
       if (a.kind === 'Deployment') {
-        const d = sim.deployments.deployments.get(mustHave(sim.deployments.deployments, a.name, a.kind))!;
+        const d = sim.deployments.objects.get(mustHave(sim.deployments.objects, a.name, a.kind))!;
         const next = changedTemplate(d.template, d.templatePod, a, engine.now);
         sim.deployments.setTemplate(d.key, next.template, next.templatePod);
       } else if (a.kind === 'StatefulSet') {
-        const s = sim.statefulSets.statefulSets.get(mustHave(sim.statefulSets.statefulSets, a.name, a.kind))!;
+        const s = sim.statefulSets.objects.get(mustHave(sim.statefulSets.objects, a.name, a.kind))!;
         const current = s.revisions.get(s.updateRevision)!;
         // The set keeps compiled revisions only; the written form it hashes is the change applied to the last revision.
         const next = changedTemplate({ spec: { containers: current.images.map((image, i) => ({ name: `c${i}`, image })) } }, current, a, engine.now);
         sim.statefulSets.setTemplate(s.key, { revision: s.updateRevision, ...next.template }, next.templatePod);
       } else {
-        const ds = sim.daemonSets.daemonSets.get(mustHave(sim.daemonSets.daemonSets, a.name, a.kind))!;
+        const ds = sim.daemonSets.objects.get(mustHave(sim.daemonSets.objects, a.name, a.kind))!;
         const next = changedTemplate(ds.template, ds.templatePod, a, engine.now);
         sim.daemonSets.setTemplate(ds.key, next.template as typeof ds.template);
       }

@@ -85,8 +85,8 @@ export function recordHistory(sim: Simulation, maxFrames = 5000): () => History 
     if (!ref) return pod.key;
     if (ref.kind !== 'ReplicaSet') return ref.name;
     // A Deployment's ReplicaSets change with every rollout; the Deployment is what the user wrote.
-    const rs = sim.replicaSets.replicaSets.get(`${pod.namespace}/${ref.name}`);
-    const deployment = rs?.owner ? [...sim.deployments.deployments.values()].find((d) => d.uid === rs.owner) : undefined;
+    const rs = sim.replicaSets.objects.get(`${pod.namespace}/${ref.name}`);
+    const deployment = rs?.owner ? [...sim.deployments.objects.values()].find((d) => d.uid === rs.owner) : undefined;
     return deployment?.name ?? ref.name;
   };
 

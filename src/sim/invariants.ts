@@ -202,11 +202,11 @@ function checkPoolLimits(sim: Simulation, pool: NodePool, types: readonly Instan
 export function checkConverged(sim: Simulation): Violation[] {
   const out: Violation[] = [];
   const t = sim.engine.now;
-  for (const rs of sim.replicaSets.replicaSets.values()) {
+  for (const rs of sim.replicaSets.objects.values()) {
     const active = sim.replicaSets.podsOf(rs).filter((p) => !p.terminating).length;
     if (active !== rs.replicas) out.push({ t, invariant: 'replicas converge', detail: `ReplicaSet ${rs.key}: ${active} active pods for ${rs.replicas} replicas` });
   }
-  for (const s of sim.statefulSets.statefulSets.values()) {
+  for (const s of sim.statefulSets.objects.values()) {
     const all = sim.world.podsControlledBy(s.uid);
     const pods = all.filter((p) => !p.terminating);
     const names = new Set(pods.map((p) => p.name));
@@ -216,7 +216,7 @@ export function checkConverged(sim: Simulation): Violation[] {
     const stalled = all.some((p) => p.terminating || !sim.world.isReady(p.key));
     if (pods.length !== s.replicas && !stalled) out.push({ t, invariant: 'replicas converge', detail: `StatefulSet ${s.key}: ${pods.length} pods for ${s.replicas} replicas` });
   }
-  for (const d of sim.deployments.deployments.values()) {
+  for (const d of sim.deployments.objects.values()) {
     const sets = sim.deployments.replicaSetsOf(d);
     const total = sets.reduce((n, rs) => n + rs.replicas, 0);
     // Recreate creates the new ReplicaSet only once every old pod is gone; one stuck Terminating on a dead node holds it (as upstream).

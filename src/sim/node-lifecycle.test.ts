@@ -34,7 +34,7 @@ describe('node failure timing', () => {
     assert.deepEqual(times(sim.engine.log, 'NodeReady'), [125_000]);
     assert.deepEqual(sim.world.cluster.nodeInfo('a')!.node.taints, []);
     assert.equal(times(sim.engine.log, 'PodTerminating').length, 0, 'recovered before tolerationSeconds ran out');
-    assert.equal(sim.deployments.deployments.get('default/web')!.status.availableReplicas, 1);
+    assert.equal(sim.deployments.objects.get('default/web')!.status.availableReplicas, 1);
   });
 
   it('a deleted node: orphaned pods are removed by pod GC after the 40 s quarantine and recreated elsewhere', () => {

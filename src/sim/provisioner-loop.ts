@@ -19,12 +19,16 @@ import type { SimCloud } from './cloud.js';
 import type { SchedulerLoop } from './scheduler-loop.js';
 import type { World } from './world.js';
 
-export interface ProvisionerOptions {
+/** What planning new nodes needs, in the provisioner and in consolidation's replacements. */
+export interface NodePlanningOptions {
   readonly pools: readonly NodePool[];
   readonly instanceTypes: readonly InstanceType[];
   /** The DaemonSet pods every new node will run (their requests are reserved on it). */
   readonly daemonSetPods?: () => readonly Pod[];
   readonly config?: SchedulerConfig;
+}
+
+export interface ProvisionerOptions extends NodePlanningOptions {
   readonly batchIdleMs?: number;
   readonly batchMaxMs?: number;
   readonly enabled?: boolean;

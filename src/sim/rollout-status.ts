@@ -21,7 +21,7 @@ export interface RolloutProgress {
 
 export function rolloutProgress(sim: Simulation, kind: RolloutKind, key: string): RolloutProgress | undefined {
   if (kind === 'Deployment') {
-    const d = sim.deployments.deployments.get(key);
+    const d = sim.deployments.objects.get(key);
     if (!d) return undefined;
     const s = d.status;
     const pods = sim.deployments.replicaSetsOf(d).flatMap((rs) => sim.replicaSets.podsOf(rs));
@@ -29,14 +29,14 @@ export function rolloutProgress(sim: Simulation, kind: RolloutKind, key: string)
     return { desired: d.replicas, updated: s.updatedReplicas, available: s.availableReplicas, outdated: Math.max(0, s.replicas - s.updatedReplicas), complete, pods };
   }
   if (kind === 'StatefulSet') {
-    const s = sim.statefulSets.statefulSets.get(key);
+    const s = sim.statefulSets.objects.get(key);
     if (!s) return undefined;
     const st = s.status;
     const pods = sim.statefulSets.podsOf(s);
     const complete = st.updatedReplicas === s.replicas && st.readyReplicas === s.replicas && st.replicas === s.replicas && s.currentRevision === s.updateRevision;
     return { desired: s.replicas, updated: st.updatedReplicas, available: st.availableReplicas, outdated: pods.filter((p) => !p.terminating).length - st.updatedReplicas, complete, pods };
   }
-  const ds = sim.daemonSets.daemonSets.get(key);
+  const ds = sim.daemonSets.objects.get(key);
   if (!ds) return undefined;
   const st = sim.daemonSets.status(ds);
   const d = st.desiredNumberScheduled;

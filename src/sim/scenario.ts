@@ -153,7 +153,7 @@ function trackRollouts(sim: Simulation): RolloutTracker {
       }
     }
     for (const [key, at] of inProgress) {
-      const d = sim.deployments.deployments.get(key);
+      const d = sim.deployments.objects.get(key);
       if (!d) continue;
       const s = d.status;
       if (sim.engine.now > at && s.updatedReplicas === d.replicas && s.replicas === d.replicas && s.availableReplicas === d.replicas) {

@@ -126,13 +126,13 @@ describe('invariants over small random runs', () => {
           sim.engine.run(900_000);
           assert.deepEqual(violations, []);
           // No pod lost or duplicated: every ReplicaSet ends with exactly spec.replicas active pods, and keys are unique.
-          for (const rs of sim.replicaSets.replicaSets.values()) {
+          for (const rs of sim.replicaSets.objects.values()) {
             assert.equal(sim.replicaSets.podsOf(rs).filter((p) => !p.terminating).length, rs.replicas, `replicas of ${rs.key}`);
           }
           const keys = [...sim.world.cluster.pods()].map((p) => p.key);
           assert.equal(new Set(keys).size, keys.length);
           // Each Deployment's ReplicaSets add up to its replicas once nothing moves (surge pods are never left behind).
-          for (const d of sim.deployments.deployments.values()) {
+          for (const d of sim.deployments.objects.values()) {
             const total = sim.deployments.replicaSetsOf(d).reduce((s, rs) => s + rs.replicas, 0);
             assert.ok(total <= d.replicas + 2, `${d.key}: ${total} pods for ${d.replicas} replicas`);
           }

@@ -40,13 +40,13 @@ describe('addWorkloads', () => {
     assert.ok(loaded.ok);
     const sim = createSimulation(buildClusterState({ ...loaded.input, pods: [] }));
     addWorkloads(sim, loaded.input.workloads);
-    const d = sim.deployments.deployments.get('default/web')!;
+    const d = sim.deployments.objects.get('default/web')!;
     assert.deepEqual(d.strategy, { type: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 });
     assert.equal(d.progressDeadlineSeconds, 120);
-    const s = sim.statefulSets.statefulSets.get('default/db')!;
+    const s = sim.statefulSets.objects.get('default/db')!;
     assert.equal(s.podManagementPolicy, 'Parallel');
     assert.deepEqual(s.updateStrategy, { type: 'RollingUpdate', partition: 2, maxUnavailable: 2 });
-    assert.deepEqual(sim.daemonSets.daemonSets.get('default/agent')!.updateStrategy, { type: 'OnDelete' });
+    assert.deepEqual(sim.daemonSets.objects.get('default/agent')!.updateStrategy, { type: 'OnDelete' });
   });
 
   it('both rolling-update bounds zero is refused at load, with upstream’s message', () => {

@@ -2,12 +2,14 @@
 // berth controller processes run with the least-privilege identity of
 // deploy/rbac.yaml, and polling helpers. Tests run one at a time (one cluster).
 
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import https from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { Kube, statusCode } from '../../src/live/kube.js';
 import type { KubeObject } from '../../src/live/objects.js';
@@ -103,10 +105,15 @@ export interface ControllerProcess {
 }
 
 let controllers = 0;
+const logged = new Set<string>();
 /** `berth controller` as the berth-controller service account (client certificate from cluster.sh). */
 export async function startController(extra: string[] = [], identity = `e2e-${++controllers}`): Promise<ControllerProcess> {
   await mkdir(LOGS, { recursive: true });
   const log = join(LOGS, `${identity}.log`);
+  // A log starts empty in each test run (emptied now, not when the stream opens, so
+  // nothing reads a previous run's lines); a replica started again in the same run appends.
+  if (!logged.has(identity)) writeFileSync(log, '');
+  logged.add(identity);
   const out = createWriteStream(log, { flags: 'a' });
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'controller', '--kubeconfig', join(RUN, 'berth.kubeconfig'),
     '--identity', identity, '--port', '0', '--bind-address', '127.0.0.1', '--batch-idle', '500ms', '--batch-max', '3s', '--resync', '2s',
@@ -154,13 +161,16 @@ export async function pods(namespace: string, labelSelector: string): Promise<Po
 export async function cleanUp(namespace: string): Promise<void> {
   const k = kube();
   await k.delete('v1', 'Namespace', namespace);
+  // Pods first, while their nodes are there for kwok to finish them: a pod whose
+  // node is gone waits for kube-controller-manager's pod GC (40 s and more).
+  await waitFor(`pods of ${namespace} gone`, async () => (await list('v1', 'Pod', namespace)).length === 0, 120_000);
   for (const np of await list('karpenter.sh/v1', 'NodePool')) await k.delete('karpenter.sh/v1', 'NodePool', np.metadata!.name!);
   for (const c of await nodeClaims()) await k.delete('berth.dev/v1alpha1', 'NodeClaim', c.metadata!.name!);
   for (const n of await kwokNodes()) await k.delete('v1', 'Node', n.metadata!.name!);
   await waitFor('clean cluster', async () => (await kwokNodes()).length === 0 && (await nodeClaims()).length === 0 && !(await k.read('v1', 'Namespace', namespace)), 120_000);
 }
 
-export function nodePool(name: string, spec: { zones?: string[]; arch?: string; limits?: Record<string, string> } = {}): KubeObject {
+export function nodePool(name: string, spec: { zones?: string[]; arch?: string; limits?: Record<string, string>; disruption?: Record<string, unknown> } = {}): KubeObject {
   return {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
@@ -177,6 +187,7 @@ export function nodePool(name: string, spec: { zones?: string[]; arch?: string; 
         },
       },
       ...(spec.limits ? { limits: spec.limits } : {}),
+      ...(spec.disruption ? { disruption: spec.disruption } : {}),
     },
   };
 }
@@ -204,7 +215,97 @@ export async function namespace(name: string): Promise<void> {
   await waitFor(`ServiceAccount ${name}/default`, async () => Boolean(await kube().read('v1', 'ServiceAccount', 'default', name)));
 }
 
+/**
+ * A test file's hooks: the cluster up and berth installed before its tests; its
+ * controllers stopped and its timings printed after them.
+ */
+export function e2eFile(label: string): Record<string, number> {
+  const timings: Record<string, number> = {};
+  before(async () => {
+    cluster('up');
+    await installBerth();
+  });
+  after(async () => {
+    await stopAll();
+    if (Object.keys(timings).length > 0) console.log(`${label} timings (ms): ${JSON.stringify(timings)}`);
+  });
+  return timings;
+}
+
+/** Controllers a test file started, stopped together when a scenario ends. */
+let running: ControllerProcess[] = [];
+
+/** Starts a controller and waits until it serves (leading or standing by). */
+export async function controller(extra: string[] = [], identity?: string): Promise<ControllerProcess> {
+  const c = await startController(extra, identity);
+  running.push(c);
+  // The first start compiles the CLI (tsx): over 30 s on a busy machine.
+  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 60_000);
+  return c;
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all(running.map((c) => stopController(c)));
+  running = [];
+}
+
+export async function allRunning(ns: string, app: string, n: number): Promise<PodView[]> {
+  return await waitFor(`${n} ${app} pods Running`, async () => {
+    const ps = await pods(ns, `app=${app}`);
+    return ps.length === n && ps.every((p) => p.phase === 'Running') ? ps : undefined;
+  }, 120_000);
+}
+
+/** Runs `body` in a fresh namespace with the given NodePools, then removes everything it made. */
+export async function scenario(ns: string, pools: Parameters<typeof nodePool>[], body: () => Promise<void>): Promise<void> {
+  try {
+    await namespace(ns);
+    for (const args of pools) await apply(nodePool(...args));
+    await body();
+  } finally {
+    await stopAll();
+    await cleanUp(ns);
+  }
+}
+
 export async function scale(namespace: string, name: string, replicas: number): Promise<void> {
   const d = await kube().read('apps/v1', 'Deployment', name, namespace);
   await kube().replace({ ...d!, spec: { ...(d!.spec as object), replicas } });
+}
+
+export interface ClaimView {
+  name: string;
+  instanceType: string;
+  labels: Record<string, string>;
+  /** condition type → status */
+  conditions: Record<string, string>;
+  providerID: string;
+}
+export async function claimViews(): Promise<ClaimView[]> {
+  return (await nodeClaims()).map((c) => {
+    const status = (c.status ?? {}) as { providerID?: string; conditions?: { type: string; status: string }[] };
+    return {
+      name: c.metadata!.name!,
+      instanceType: (c.spec as { instanceType: string }).instanceType,
+      labels: c.metadata?.labels ?? {},
+      conditions: Object.fromEntries((status.conditions ?? []).map((x) => [x.type, x.status])),
+      providerID: status.providerID ?? '',
+    };
+  });
+}
+
+/**
+ * Nothing duplicated, nothing leaked: every berth node has its claim, every claim
+ * its node, Launched and Registered; `n` of each.
+ */
+export async function claimsMatchNodes(n: number): Promise<void> {
+  // Registered is recorded by the next reconcile pass after the node joins.
+  const claims = await waitFor('claims Launched and Registered', async () => {
+    const cs = await claimViews();
+    return cs.every((c) => c.conditions.Launched === 'True' && c.conditions.Registered === 'True') && cs;
+  }, 30_000).catch(async () => await claimViews());
+  const nodes = (await kwokNodes()).map((x) => x.metadata!.labels!['berth.dev/nodeclaim']!);
+  assert.deepEqual(nodes.sort(), claims.map((c) => c.name).sort(), 'one node per claim, one claim per node');
+  assert.equal(claims.length, n, `${n} claims`);
+  for (const c of claims) assert.deepEqual([c.name, c.conditions.Launched, c.conditions.Registered], [c.name, 'True', 'True']);
 }

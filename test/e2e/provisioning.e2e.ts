@@ -3,58 +3,17 @@
 // `npm run test:e2e` (starts the cluster if needed; CI builds it first).
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
-  apply, cleanUp, cluster, controllerLog, deployment, installBerth, kube, kwokNodes, leaseHolder, list, namespace, nodeClaims, nodePool, pods, scale,
-  sleep, startController, stopController, waitFor, type ControllerProcess,
+  allRunning, apply, cleanUp, cluster, controller, controllerLog, deployment, e2eFile, kube, kwokNodes, leaseHolder, list, nodeClaims, scale, scenario,
+  sleep, stopAll, stopController, waitFor,
 } from './harness.js';
 
 const ANTI_AFFINITY = {
   affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'apiserver' } } }] } },
 };
 
-let running: ControllerProcess[] = [];
-async function controller(extra: string[] = [], identity?: string): Promise<ControllerProcess> {
-  const c = await startController(extra, identity);
-  running.push(c);
-  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 30_000);
-  return c;
-}
-async function stopAll(): Promise<void> {
-  await Promise.all(running.map((c) => stopController(c)));
-  running = [];
-}
-
-async function allRunning(ns: string, app: string, n: number) {
-  return await waitFor(`${n} ${app} pods Running`, async () => {
-    const ps = await pods(ns, `app=${app}`);
-    return ps.length === n && ps.every((p) => p.phase === 'Running') ? ps : undefined;
-  }, 120_000);
-}
-
-const timings: Record<string, number> = {};
-
-/** Runs `body` in a fresh namespace with the given NodePools, then removes everything it made. */
-async function scenario(ns: string, pools: Parameters<typeof nodePool>[], body: () => Promise<void>): Promise<void> {
-  try {
-    await namespace(ns);
-    for (const args of pools) await apply(nodePool(...args));
-    await body();
-  } finally {
-    await stopAll();
-    await cleanUp(ns);
-  }
-}
-
-before(async () => {
-  cluster('up');
-  await installBerth();
-});
-
-after(async () => {
-  await stopAll();
-  if (Object.keys(timings).length > 0) console.log(`e2e timings (ms): ${JSON.stringify(timings)}`);
-});
+const timings = e2eFile('e2e');
 
 test('the apiserver incident live: 1 replica with hostname anti-affinity scaled to 3 → exactly 2 more nodes, 3 pods on 3 nodes', async () => {
   const ns = 'e2e-incident';

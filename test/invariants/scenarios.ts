@@ -147,7 +147,7 @@ export function runWithInvariants(text: string, opts: { poolLimitOverride?: Reco
     observe: (sim) => {
       const pdbs: PdbRule[] = loaded.input.pdbs.map((b) => {
         const selector = b.selector;
-        const owner = [...sim.deployments.deployments.values()].find((d) => d.namespace === b.namespace && d.name === b.name);
+        const owner = [...sim.deployments.objects.values()].find((d) => d.namespace === b.namespace && d.name === b.name);
         return {
           name: b.name,
           namespace: b.namespace,

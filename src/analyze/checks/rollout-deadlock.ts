@@ -109,7 +109,7 @@ function failureMessages(run: ScenarioRun, after: number): Map<string, { t: numb
 
 function strategyText(run: ScenarioRun, w: WorkloadSummary & { kind: RolloutKind }): string {
   if (w.kind === 'Deployment') {
-    const d = run.sim.deployments.deployments.get(w.key)!;
+    const d = run.sim.deployments.objects.get(w.key)!;
     return d.strategy.type === 'Recreate' ? 'Recreate' : `maxSurge ${maxSurge(d)}, maxUnavailable ${maxUnavailable(d)}`;
   }
   const ru = w.rollout.updateStrategy?.rollingUpdate;
@@ -150,7 +150,7 @@ function explain(w: WorkloadSummary & { kind: RolloutKind }, o: RolloutOutcome):
  */
 function antiAffinityHint(w: WorkloadSummary & { kind: RolloutKind }, run: ScenarioRun, message: string): string {
   if (w.kind !== 'Deployment' || !selfAntiAffinity(w.template).required.some((t) => t.topologyKey === LABEL_HOSTNAME)) return '';
-  const d = run.sim.deployments.deployments.get(w.key);
+  const d = run.sim.deployments.objects.get(w.key);
   const eligible = /(\d+) node\(s\) didn't match pod anti-affinity rules/.exec(message)?.[1];
   if (!d || eligible === undefined || maxSurge(d) === 0) return '';
   return `; required ${LABEL_HOSTNAME} anti-affinity with ${d.replicas} replicas + ${maxSurge(d)} surge pod(s) on ${eligible} eligible node(s)`;
@@ -164,7 +164,7 @@ function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKi
   const out: Candidate[] = [];
   const input = ctx.input;
   if (w.kind === 'Deployment') {
-    const d = o.run.sim.deployments.deployments.get(w.key)!;
+    const d = o.run.sim.deployments.objects.get(w.key)!;
     if (d.strategy.type === 'RollingUpdate' && !(maxSurge(d) === 0 && maxUnavailable(d) >= 1)) {
       out.push({
         description: `set ${workloadRef(w)} spec.strategy.rollingUpdate to maxSurge: 0, maxUnavailable: 1 (replace one pod at a time instead of adding a surge pod)`,

@@ -5,7 +5,7 @@ import type { CycleState, PreScorePlugin, ScorePlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Status } from '../status.js';
 import { parseBalancedAllocationArgs } from './resource-args.js';
-import { balancedScorer, perPod, scoreNode, scoreScratch } from './resource-scoring.js';
+import { balancedScorer, perPod, scoreNode, scoreNodes, scoreScratch } from './resource-scoring.js';
 
 export const BALANCED_ALLOCATION = 'NodeResourcesBalancedAllocation';
 
@@ -20,6 +20,11 @@ export const newBalancedAllocation: PluginFactory = ({ args }): PreScorePlugin &
     score: (_state, pod, nodeInfo) => {
       const reqs = podRequests(pod);
       return reqs.every((r) => r === 0) ? 0 : scoreNode(nodeInfo, reqs, resources, true, balancedScorer, scratch);
+    },
+    scoreAll: (_state, pod, nodes, out, offset) => {
+      const reqs = podRequests(pod);
+      if (reqs.every((r) => r === 0)) out.fill(0, offset, offset + nodes.length);
+      else scoreNodes(nodes, reqs, resources, true, balancedScorer, scratch, out, offset);
     },
   };
 };

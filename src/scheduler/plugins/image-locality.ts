@@ -1,7 +1,7 @@
 // ImageLocality: prefers nodes that already have the pod's images, weighted by
 // image size and by how widely the image is spread (to avoid piling onto one node).
 
-import { normalizedImageName } from '../../cluster/node-info.js';
+import { normalizedImageName, type NodeInfo } from '../../cluster/node-info.js';
 import type { ScorePlugin } from '../framework.js';
 import { MAX_NODE_SCORE } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
@@ -18,19 +18,31 @@ export function imageLocalityScore(sumScores: number, imageCount: number): numbe
   return Math.trunc((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
 }
 
+/** The node's score for the pod's normalised `images` (of `count` containers) in a cluster of `totalNodes`. */
+function nodeScore(images: readonly string[], count: number, totalNodes: number, nodeInfo: NodeInfo): number {
+  let sum = 0;
+  for (const image of images) {
+    const state = nodeInfo.imageStates.get(image);
+    if (state) sum += Math.trunc(state.sizeBytes * (state.numNodes / totalNodes));
+  }
+  return imageLocalityScore(sum, count);
+}
+
 export const newImageLocality: PluginFactory = ({ handle }): ScorePlugin => {
   // Normalised once per pod rather than once per node.
   const images = perPod((pod) => pod.images.map(normalizedImageName));
   return {
     name: IMAGE_LOCALITY,
-    score: (_state, pod, nodeInfo) => {
-      const totalNodes = handle.cluster.numNodes;
-      let sum = 0;
-      for (const image of images(pod)) {
-        const state = nodeInfo.imageStates.get(image);
-        if (state) sum += Math.trunc(state.sizeBytes * (state.numNodes / totalNodes));
+    score: (_state, pod, nodeInfo) => nodeScore(images(pod), pod.images.length, handle.cluster.numNodes, nodeInfo),
+    scoreAll: (_state, pod, nodes, out, offset) => {
+      const cluster = handle.cluster;
+      const own = images(pod);
+      // When no node has any of the images, every node scores as an empty one.
+      if (!own.some((image) => cluster.hasImage(image))) {
+        out.fill(imageLocalityScore(0, pod.images.length), offset, offset + nodes.length);
+        return;
       }
-      return imageLocalityScore(sum, pod.images.length);
+      for (let j = 0; j < nodes.length; j++) out[offset + j] = nodeScore(own, pod.images.length, cluster.numNodes, nodes[j]!);
     },
   };
 };

@@ -514,6 +514,26 @@ describe('InterPodAffinity addPod/removePod', () => {
     assert.equal(verdictOf(pl.filter(state, pod, n1)), 'ok');
     assert.deepEqual(state.read<PreFilterState>(PRE_FILTER_STATE_KEY).antiAffinityCounts.entries(), []);
   });
+
+  it('changing the original state after a clone leaves the clone alone', () => {
+    const cluster = clusterOf(zoned(), [mkPod({ name: 'b', node: 'n2', labels: { app: 'db' } })]);
+    const state = computePreFilterState(incoming, cluster.nodeInfos(), cluster.nodesWithRequiredAntiAffinityPods(), nsLabelsOf(cluster));
+    const cloned = state.clone();
+    const before = countsOf(cloned);
+    state.updateWithPod(mkPod({ name: 'x', node: 'n1', labels: { app: 'db' } }), cluster.nodeInfo('n1')!.node, 1);
+    assert.notDeepEqual(countsOf(state), before);
+    assert.deepEqual(countsOf(cloned), before);
+  });
+
+  it('counts shared with the cluster tally are copied before addPod changes them', () => {
+    const cluster = clusterOf(zoned(), [mkPod({ name: 'b', node: 'n2', labels: { app: 'db' } })]);
+    const fromTally = () => computePreFilterState(incoming, cluster.nodeInfos(), cluster.nodesWithRequiredAntiAffinityPods(), nsLabelsOf(cluster), cluster);
+    const state = fromTally();
+    const before = countsOf(state);
+    state.updateWithPod(mkPod({ name: 'x', node: 'n1', labels: { app: 'db' } }), cluster.nodeInfo('n1')!.node, 1);
+    assert.notDeepEqual(countsOf(state), before);
+    assert.deepEqual(countsOf(fromTally()), before, 'the next cycle reads the tally unchanged');
+  });
 });
 
 // ---------------------------------------------------------------- scoring

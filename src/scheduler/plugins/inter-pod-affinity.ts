@@ -6,7 +6,7 @@ import type { CycleState, FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePl
 import type { PluginFactory } from '../registry.js';
 import { SchedulerError, Status } from '../status.js';
 import { parseInterPodAffinityArgs } from './inter-pod-affinity/args.js';
-import { computePreFilterState, filterNode, PRE_FILTER_STATE_KEY, PreFilterState } from './inter-pod-affinity/filtering.js';
+import { computePreFilterState, filterNode, INTER_POD_AFFINITY, PRE_FILTER_STATE_KEY, PreFilterState } from './inter-pod-affinity/filtering.js';
 import { computePreScoreState, normalizeTopologyScores, PRE_SCORE_STATE_KEY, PreScoreState, scoreNode } from './inter-pod-affinity/scoring.js';
 
 export {
@@ -15,7 +15,7 @@ export {
   ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
 } from './inter-pod-affinity/filtering.js';
 
-export const INTER_POD_AFFINITY = 'InterPodAffinity';
+export { INTER_POD_AFFINITY };
 
 function preFilterState(state: CycleState): PreFilterState | Status {
   const s = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);

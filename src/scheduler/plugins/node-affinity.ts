@@ -26,15 +26,21 @@ function scoreTerms(terms: readonly WeightedTerm[], node: NodeLike): number {
  * `matchFields: metadata.name In [...]`: the union over terms of each term's
  * intersection; null when some term does not restrict by name.
  */
-function nodeNamesFromAffinity(pod: Pod): Set<string> | null {
+function nodeNamesFromAffinity(pod: Pod): ReadonlySet<string> | null {
   const terms = pod.requiredNodeAffinity?.terms ?? [];
   if (terms.length === 0) return null;
   let union: Set<string> | null = null;
   for (const term of terms) {
-    const nameSets = (term.matchFields ?? []).filter((f) => f.key === 'metadata.name' && f.operator === 'In').map((f) => new Set(f.values));
-    if (nameSets.length === 0) return null;
-    const names = nameSets.reduce((acc, s) => new Set([...acc].filter((v) => s.has(v))));
-    union = new Set([...(union ?? []), ...names]);
+    let names: Set<string> | null = null;
+    for (const f of term.matchFields ?? []) {
+      if (f.key !== 'metadata.name' || f.operator !== 'In') continue;
+      const values = new Set(f.values);
+      if (names === null) names = values;
+      else for (const v of names) if (!values.has(v)) names.delete(v);
+    }
+    if (names === null) return null;
+    if (union === null) union = names;
+    else for (const v of names) union.add(v);
   }
   return union;
 }

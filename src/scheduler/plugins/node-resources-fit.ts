@@ -8,7 +8,7 @@ import type { NodeInfo } from '../../cluster/node-info.js';
 import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Code, Status } from '../status.js';
-import { leastAllocatedScorer, mostAllocatedScorer, perPod, requestedToCapacityRatioScorer, scoreNode, scoreScratch, type ResourceScorer } from './resource-scoring.js';
+import { leastAllocatedScorer, mostAllocatedScorer, perPod, requestedToCapacityRatioScorer, scoreNode, scoreNodes, scoreScratch, type ResourceScorer } from './resource-scoring.js';
 import { parseFitArgs, type FitArgs } from './resource-args.js';
 
 export const NODE_RESOURCES_FIT = 'NodeResourcesFit';
@@ -35,18 +35,12 @@ function scorerFor(a: FitArgs): ResourceScorer {
 }
 
 /** The scalar resources a pod requests (non-zero), in name order; computed once per pod. */
-const scalarRequests = new WeakMap<Pod, readonly string[]>();
-function scalarsOf(pod: Pod): readonly string[] {
-  let scalars = scalarRequests.get(pod);
-  if (scalars === undefined) {
-    const req = pod.resources.requests;
-    scalars = Object.keys(req)
-      .filter((k) => isScalarResourceName(k) && (req[k] ?? 0) !== 0)
-      .sort();
-    scalarRequests.set(pod, scalars);
-  }
-  return scalars;
-}
+const scalarsOf = perPod((pod): readonly string[] => {
+  const req = pod.resources.requests;
+  return Object.keys(req)
+    .filter((k) => isScalarResourceName(k) && (req[k] ?? 0) !== 0)
+    .sort();
+});
 
 function insufficient(out: InsufficientResource[], name: string, amount: number, nodeInfo: NodeInfo): InsufficientResource[] {
   const capacity = nodeInfo.node.allocatable[name] ?? 0;
@@ -118,5 +112,6 @@ export const newNodeResourcesFit: PluginFactory = ({ args }): PreFilterPlugin & 
     },
     preScore: () => Status.SUCCESS,
     score: (_state, pod, nodeInfo) => scoreNode(nodeInfo, podRequests(pod), a.resources, false, scorer, scratch),
+    scoreAll: (_state, pod, nodes, out, offset) => scoreNodes(nodes, podRequests(pod), a.resources, false, scorer, scratch, out, offset),
   };
 };

@@ -17,34 +17,52 @@ export const DEFAULT_RESOURCE_SPEC: readonly ResourceSpec[] = [
 ];
 
 /** (requested incl. the pod, allocated before it, allocatable) → score. */
-export type ResourceScorer = (requested: readonly number[], allocated: readonly number[], allocatable: readonly number[]) => number;
+export type ResourceScorer = (requested: ArrayLike<number>, allocated: ArrayLike<number>, allocatable: ArrayLike<number>) => number;
 
-/** Memoizes a per-pod derivation (the pod's requests as a scorer reads them) for the pod's lifetime. */
+/**
+ * Memoizes a per-pod derivation (the pod's requests as a scorer reads them) for
+ * the pod being scheduled: Filter and Score ask for the same pod node after node.
+ * Only the last pod is remembered (a WeakMap entry per pod ever scheduled costs
+ * the garbage collector more than deriving again).
+ */
 export function perPod<T>(derive: (pod: Pod) => T): (pod: Pod) => T {
-  const memo = new WeakMap<Pod, T>();
-  // The Score loop asks for the same pod node after node: remember the last answer in front of the WeakMap.
   let lastPod: Pod | undefined;
   let last: T | undefined;
   return (pod) => {
-    if (pod === lastPod) return last!;
-    let v = memo.get(pod);
-    if (v === undefined) memo.set(pod, (v = derive(pod)));
-    lastPod = pod;
-    last = v;
-    return v;
+    if (pod !== lastPod) {
+      last = derive(pod);
+      lastPod = pod;
+    }
+    return last!;
   };
 }
 
-/** Arrays one plugin instance reuses for every node it scores (scoring is synchronous), so the Score loop allocates nothing. */
+// How scoreNode reads a resource off a node, decided once per plugin rather than by name per node.
+const CPU = 0;
+const MEMORY = 1;
+const EPHEMERAL_STORAGE = 2;
+const SCALAR = 3;
+/** Neither cpu, memory, ephemeral-storage nor a scalar resource: a node never offers it. */
+const UNKNOWN = 4;
+
+function kindOf(name: string): number {
+  if (name === 'cpu') return CPU;
+  if (name === 'memory') return MEMORY;
+  if (name === 'ephemeral-storage') return EPHEMERAL_STORAGE;
+  return isScalarResourceName(name) ? SCALAR : UNKNOWN;
+}
+
+/** What one plugin instance reuses for every node it scores (scoring is synchronous), so the Score loop allocates nothing. */
 export interface ScoreScratch {
-  readonly requested: number[];
-  readonly allocated: number[];
-  readonly allocatable: number[];
+  readonly kinds: Uint8Array;
+  readonly requested: Float64Array;
+  readonly allocated: Float64Array;
+  readonly allocatable: Float64Array;
 }
 
 export function scoreScratch(resources: readonly ResourceSpec[]): ScoreScratch {
-  const zeros = () => new Array<number>(resources.length).fill(0);
-  return { requested: zeros(), allocated: zeros(), allocatable: zeros() };
+  const n = resources.length;
+  return { kinds: Uint8Array.from(resources, (r) => kindOf(r.name)), requested: new Float64Array(n), allocated: new Float64Array(n), allocatable: new Float64Array(n) };
 }
 
 export function scoreNode(
@@ -53,33 +71,41 @@ export function scoreNode(
   resources: readonly ResourceSpec[],
   useRequested: boolean,
   scorer: ResourceScorer,
-  scratch: ScoreScratch = scoreScratch(resources),
+  scratch: ScoreScratch,
 ): number {
-  const n = resources.length;
-  const { requested, allocated, allocatable } = scratch;
+  const { kinds, requested, allocated, allocatable } = scratch;
   const alloc = nodeInfo.node.allocatable;
-  for (let i = 0; i < n; i++) {
+  const inUse = nodeInfo.requested;
+  for (let i = 0; i < kinds.length; i++) {
     requested[i] = allocated[i] = allocatable[i] = 0;
-    const name = resources[i]!.name;
     const podReq = podRequests[i]!;
     let a: number;
     let used: number;
     // Node allocatable and allocated amounts: cpu and memory use the non-zero sums
     // unless `useRequested`; other resources always use real requests.
-    if (name === 'cpu') {
-      a = alloc.cpu ?? 0;
-      used = useRequested ? (nodeInfo.requested.cpu ?? 0) : nodeInfo.nonZeroCpu;
-    } else if (name === 'memory') {
-      a = alloc.memory ?? 0;
-      used = useRequested ? (nodeInfo.requested.memory ?? 0) : nodeInfo.nonZeroMemory;
-    } else if (name === 'ephemeral-storage') {
-      a = alloc[name] ?? 0;
-      used = nodeInfo.requested[name] ?? 0;
-    } else {
-      if (podReq === 0 && isScalarResourceName(name)) continue;
-      const scalar = name in alloc && isScalarResourceName(name);
-      a = scalar ? (alloc[name] ?? 0) : 0;
-      used = scalar ? (nodeInfo.requested[name] ?? 0) : 0;
+    switch (kinds[i]) {
+      case CPU:
+        a = alloc.cpu ?? 0;
+        used = useRequested ? (inUse.cpu ?? 0) : nodeInfo.nonZeroCpu;
+        break;
+      case MEMORY:
+        a = alloc.memory ?? 0;
+        used = useRequested ? (inUse.memory ?? 0) : nodeInfo.nonZeroMemory;
+        break;
+      case EPHEMERAL_STORAGE:
+        a = alloc['ephemeral-storage'] ?? 0;
+        used = inUse['ephemeral-storage'] ?? 0;
+        break;
+      case SCALAR: {
+        if (podReq === 0) continue;
+        const name = resources[i]!.name;
+        if (!(name in alloc)) continue;
+        a = alloc[name] ?? 0;
+        used = inUse[name] ?? 0;
+        break;
+      }
+      default:
+        continue;
     }
     if (a === 0) continue;
     allocatable[i] = a;
@@ -89,7 +115,21 @@ export function scoreNode(
   return scorer(requested, allocated, allocatable);
 }
 
-function weightedMean(resources: readonly ResourceSpec[], requested: readonly number[], allocatable: readonly number[], perResource: (req: number, cap: number) => number): number {
+/** scoreNode for each of `nodes` into out[offset + j] (a plugin's scoreAll). */
+export function scoreNodes(
+  nodes: readonly NodeInfo[],
+  podRequests: readonly number[],
+  resources: readonly ResourceSpec[],
+  useRequested: boolean,
+  scorer: ResourceScorer,
+  scratch: ScoreScratch,
+  out: number[],
+  offset: number,
+): void {
+  for (let j = 0; j < nodes.length; j++) out[offset + j] = scoreNode(nodes[j]!, podRequests, resources, useRequested, scorer, scratch);
+}
+
+function weightedMean(resources: readonly ResourceSpec[], requested: ArrayLike<number>, allocatable: ArrayLike<number>, perResource: (req: number, cap: number) => number): number {
   let nodeScore = 0;
   let weightSum = 0;
   for (let i = 0; i < requested.length; i++) {
@@ -172,7 +212,7 @@ export function goRound(x: number): number {
 }
 
 /** Fractions of allocatable in use, capped at 1, and their standard deviation → 0..100 (no allocation: it runs per node). */
-function balancedResourceScore(requested: readonly number[], allocatable: readonly number[]): number {
+function balancedResourceScore(requested: ArrayLike<number>, allocatable: ArrayLike<number>): number {
   let count = 0;
   let total = 0;
   let first = 0;

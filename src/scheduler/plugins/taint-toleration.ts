@@ -1,6 +1,7 @@
 // TaintToleration: NoSchedule/NoExecute taints must be tolerated; untolerated
 // PreferNoSchedule taints lower a node's score.
 
+import type { NodeInfo } from '../../cluster/node-info.js';
 import { doNotScheduleTaints, findUntoleratedTaint, tolerationsTolerateTaint, type Toleration } from '../../model/taints.js';
 import type { CycleState, FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin, StateData } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
@@ -23,6 +24,15 @@ function preferNoScheduleTolerations(state: CycleState, tolerations: readonly To
   return s ? s.tolerationsPreferNoSchedule : tolerations.filter((t) => t.effect === '' || t.effect === 'PreferNoSchedule');
 }
 
+/** The raw score: how many PreferNoSchedule taints of the node the tolerations leave untolerated. */
+function intolerablePreferNoSchedule(tolerations: readonly Toleration[], nodeInfo: NodeInfo): number {
+  let intolerable = 0;
+  for (const taint of nodeInfo.node.taints) {
+    if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint)) intolerable++;
+  }
+  return intolerable;
+}
+
 export const newTaintToleration: PluginFactory = (): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin => ({
   name: TAINT_TOLERATION,
   // Upstream's PreFilter only skips pods with a deferred resize (an alpha gate); it is kept so configs may list it.
@@ -33,13 +43,10 @@ export const newTaintToleration: PluginFactory = (): PreFilterPlugin & FilterPlu
     state.write(PRE_SCORE_KEY, new PreScoreState(pod.tolerations.filter((t) => t.effect === '' || t.effect === 'PreferNoSchedule')));
     return Status.SUCCESS;
   },
-  score: (state, pod, nodeInfo) => {
+  score: (state, pod, nodeInfo) => intolerablePreferNoSchedule(preferNoScheduleTolerations(state, pod.tolerations), nodeInfo),
+  scoreAll: (state, pod, nodes, out, offset) => {
     const tolerations = preferNoScheduleTolerations(state, pod.tolerations);
-    let intolerable = 0;
-    for (const taint of nodeInfo.node.taints) {
-      if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, taint)) intolerable++;
-    }
-    return intolerable;
+    for (let j = 0; j < nodes.length; j++) out[offset + j] = intolerablePreferNoSchedule(tolerations, nodes[j]!);
   },
   normalizeScore: normalizeToMax(true),
 });

@@ -17,6 +17,7 @@ import type { Selector } from '../../model/selector.js';
 import { findUntoleratedTaint } from '../../model/taints.js';
 import type { World } from '../world.js';
 import { scaledValue } from './int-or-percent.js';
+import { KeyedController } from './keyed-controller.js';
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -63,19 +64,18 @@ export interface SimDaemonSet {
   readonly minReadySeconds: number;
 }
 
-export class DaemonSetController {
-  readonly daemonSets = new Map<string, SimDaemonSet>();
-  private readonly byUid = new Map<string, SimDaemonSet>();
-  private readonly queued = new Set<string>();
+export class DaemonSetController extends KeyedController<SimDaemonSet> {
   /** Pod uid → the node its affinity pins it to (for pods the scheduler has not bound yet). */
   private readonly targetNode = new Map<string, string>();
 
-  constructor(readonly world: World) {}
+  constructor(world: World) {
+    super(world, 'daemonset', 'ds-sync');
+  }
 
   start(): void {
     this.world.onChange((c) => {
       if (c.kind === 'nodeAdded' || c.kind === 'nodeUpdated' || c.kind === 'nodeDeleted') {
-        for (const ds of this.daemonSets.values()) this.enqueue(ds);
+        for (const ds of this.objects.values()) this.enqueue(ds);
         return;
       }
       if (!('pod' in c)) return;
@@ -88,7 +88,7 @@ export class DaemonSetController {
 
   add(init: DaemonSetInit): SimDaemonSet {
     const key = `${init.namespace}/${init.name}`;
-    if (this.daemonSets.has(key)) throw new Error(`daemonset ${key} already exists`);
+    this.assertNew(key);
     const ds: SimDaemonSet = {
       namespace: init.namespace,
       name: init.name,
@@ -102,8 +102,7 @@ export class DaemonSetController {
       updateStrategy: init.updateStrategy ?? { type: 'RollingUpdate' },
       minReadySeconds: init.minReadySeconds ?? 0,
     };
-    this.daemonSets.set(key, ds);
-    this.byUid.set(ds.uid, ds);
+    this.register(ds);
     this.world.engine.record('DaemonSetCreated', { daemonSet: key });
     this.enqueue(ds);
     return ds;
@@ -111,19 +110,13 @@ export class DaemonSetController {
 
   /** A template change: a new generation and hash, which starts a rolling update. */
   setTemplate(key: string, template: PodTemplateManifest): void {
-    const ds = this.daemonSets.get(key);
-    if (!ds) throw new Error(`daemonset ${key} does not exist`);
+    const ds = this.mustGet(key);
     ds.template = template;
     ds.templatePod = this.compileTemplate(ds.namespace, ds.name, template);
     ds.generation++;
     ds.hash = templateHash(template);
     this.world.engine.record('DaemonSetTemplateChanged', { daemonSet: key, generation: ds.generation, hash: ds.hash });
     this.enqueue(ds);
-  }
-
-  ownerOf(pod: Pod): SimDaemonSet | undefined {
-    const ref = pod.ownerReferences.find((r) => r.controller);
-    return ref ? this.byUid.get(ref.uid) : undefined;
   }
 
   podsOf(ds: SimDaemonSet): Pod[] {
@@ -133,15 +126,6 @@ export class DaemonSetController {
   private compileTemplate(namespace: string, name: string, t: PodTemplateManifest): Pod {
     const spec = { ...t.spec, tolerations: daemonPodTolerations(t.spec) };
     return compilePod({ metadata: { ...t.metadata, name, namespace }, spec }, { order: 0 });
-  }
-
-  private enqueue(ds: SimDaemonSet): void {
-    if (this.queued.has(ds.key)) return;
-    this.queued.add(ds.key);
-    this.world.engine.at(this.world.engine.now, 'ds-sync', () => {
-      this.queued.delete(ds.key);
-      this.sync(ds);
-    });
   }
 
   /** Where the pod is or will be: its node, else the node its required affinity pins it to. */
@@ -186,7 +170,7 @@ export class DaemonSetController {
     return { maxSurge, maxUnavailable };
   }
 
-  private sync(ds: SimDaemonSet): void {
+  protected sync(ds: SimDaemonSet): void {
     const nodes = this.world.cluster.nodeInfos().map((ni) => ni.node);
     const byNode = this.nodeToPods(ds);
     let desired = 0;

@@ -71,7 +71,7 @@ describe('Deployment rollout with required hostname anti-affinity on 2 nodes (2 
     assert.match(pending[0]!.name, /^web-/);
     const failed = sim.engine.log.filter((r) => r.type === 'FailedScheduling');
     assert.equal(failed[0]!['message'], "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
-    const d = sim.deployments.deployments.get('default/web')!;
+    const d = sim.deployments.objects.get('default/web')!;
     const progressing = sim.deployments.condition(d, 'Progressing')!;
     assert.deepEqual([progressing.status, progressing.reason], ['False', 'ProgressDeadlineExceeded']);
     // Last progress at the rollout (the surge pod was created); the deadline is 60 s, checked 1 s after it passes.
@@ -84,7 +84,7 @@ describe('Deployment rollout with required hostname anti-affinity on 2 nodes (2 
     const sim = setup(2, o(0, 1));
     sim.engine.run(ROLLOUT_AT + 600_000);
     assert.deepEqual(steps(sim), ['+0s 1/1', '+32s 0/2']);
-    const d = sim.deployments.deployments.get('default/web')!;
+    const d = sim.deployments.objects.get('default/web')!;
     const progressing = sim.deployments.condition(d, 'Progressing')!;
     assert.deepEqual([progressing.status, progressing.reason], ['True', 'NewReplicaSetAvailable']);
     assert.equal(sim.world.cluster.pendingPods().length, 0);
@@ -175,7 +175,7 @@ describe('sync errors', () => {
     sim.engine.at(10_000, 'scale', () => sim.deployments.scaleDeployment('default/app0', 1));
     sim.engine.run(900_000);
     assert.ok(sim.engine.log.some((r) => r.type === 'DeploymentSyncError'));
-    const d = sim.deployments.deployments.get('default/app0')!;
+    const d = sim.deployments.objects.get('default/app0')!;
     assert.deepEqual([d.status.replicas, d.status.updatedReplicas, d.status.availableReplicas], [1, 1, 1]);
   });
 });

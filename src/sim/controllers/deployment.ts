@@ -13,6 +13,7 @@ import { compileLabelSelector, type Selector } from '../../model/selector.js';
 import { goSortSlice } from '../../scheduler/go-sort.js';
 import type { World } from '../world.js';
 import { resolveFenceposts, validateRollingUpdate } from './int-or-percent.js';
+import { KeyedController } from './keyed-controller.js';
 import type { ReplicaSetController, SimReplicaSet } from './replicaset.js';
 
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
@@ -117,22 +118,21 @@ const specReplicas = (list: readonly SimReplicaSet[]) => list.reduce((s, rs) => 
 /** A sync that upstream ends with an error: the Deployment is requeued with backoff. */
 class SyncError extends Error {}
 
-export class DeploymentController {
-  readonly deployments = new Map<string, SimDeployment>();
+export class DeploymentController extends KeyedController<SimDeployment> {
   /** Consecutive failed syncs per Deployment (the workqueue's NumRequeues). */
   private readonly failures = new Map<string, number>();
-  private readonly byUid = new Map<string, SimDeployment>();
-  private readonly queued = new Set<string>();
   private readonly timers = new Map<string, number>();
 
   constructor(
-    readonly world: World,
+    world: World,
     readonly rsc: ReplicaSetController,
-  ) {}
+  ) {
+    super(world, 'deployment', 'deployment-sync');
+  }
 
   start(): void {
     this.rsc.onReplicaSetChange((rs) => {
-      const d = this.byUid.get(rs.owner);
+      const d = this.withUid(rs.owner);
       if (d) this.enqueue(d);
     });
   }
@@ -158,8 +158,7 @@ export class DeploymentController {
       progressDeadlineSeconds: init.progressDeadlineSeconds === undefined ? DEFAULT_PROGRESS_DEADLINE_SECONDS : init.progressDeadlineSeconds,
       status: { replicas: 0, updatedReplicas: 0, readyReplicas: 0, availableReplicas: 0, unavailableReplicas: 0, conditions: [] },
     };
-    this.deployments.set(key, d);
-    this.byUid.set(d.uid, d);
+    this.register(d);
     this.enqueue(d);
     return d;
   }
@@ -190,29 +189,18 @@ export class DeploymentController {
     return d.status.conditions.find((c) => c.type === type);
   }
 
-  private mustGet(key: string): SimDeployment {
-    const d = this.deployments.get(key);
-    if (!d) throw new Error(`deployment ${key} does not exist`);
-    return d;
-  }
-
-  private enqueue(d: SimDeployment): void {
-    if (this.queued.has(d.key)) return;
-    this.queued.add(d.key);
-    this.world.engine.at(this.world.engine.now, 'deployment-sync', () => {
-      this.queued.delete(d.key);
-      try {
-        this.sync(d);
-        this.failures.delete(d.key);
-      } catch (e) {
-        if (!(e instanceof SyncError)) throw e;
-        // A failed sync is retried with the workqueue's per-item backoff: 5 ms doubling, at most 1000 s.
-        const n = this.failures.get(d.key) ?? 0;
-        this.failures.set(d.key, n + 1);
-        this.world.engine.record('DeploymentSyncError', { deployment: d.key, message: e.message });
-        this.enqueueAt(d, this.world.engine.now + Math.min(5 * 2 ** n, 1_000_000));
-      }
-    });
+  protected sync(d: SimDeployment): void {
+    try {
+      this.syncDeployment(d);
+      this.failures.delete(d.key);
+    } catch (e) {
+      if (!(e instanceof SyncError)) throw e;
+      // A failed sync is retried with the workqueue's per-item backoff: 5 ms doubling, at most 1000 s.
+      const n = this.failures.get(d.key) ?? 0;
+      this.failures.set(d.key, n + 1);
+      this.world.engine.record('DeploymentSyncError', { deployment: d.key, message: e.message });
+      this.enqueueAt(d, this.world.engine.now + Math.min(5 * 2 ** n, 1_000_000));
+    }
   }
 
   /** enqueueAfter with one timer per Deployment: a later request is covered by the pending earlier one. */
@@ -228,7 +216,7 @@ export class DeploymentController {
 
   // --- syncDeployment ---
 
-  private sync(d: SimDeployment): void {
+  private syncDeployment(d: SimDeployment): void {
     const { newRS, oldRSs } = this.splitReplicaSets(d);
     if (this.isScalingEvent(d, [...oldRSs, ...(newRS ? [newRS] : [])])) {
       this.proportionalScale(d, newRS, oldRSs);

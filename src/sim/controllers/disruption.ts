@@ -137,14 +137,14 @@ export class DisruptionController {
   /** The finders: a ReplicaSet not run by a Deployment, the Deployment behind one, a StatefulSet. */
   private controllerScale(kind: string, uid: string): { uid: string; scale: number } | undefined {
     if (kind === 'ReplicaSet') {
-      const rs = [...this.replicaSets.replicaSets.values()].find((r) => r.uid === uid);
+      const rs = [...this.replicaSets.objects.values()].find((r) => r.uid === uid);
       if (!rs) return undefined;
       if (!rs.owner) return { uid, scale: rs.replicas };
-      const d = [...this.deployments.deployments.values()].find((x) => x.uid === rs.owner);
+      const d = [...this.deployments.objects.values()].find((x) => x.uid === rs.owner);
       return d ? { uid: d.uid, scale: d.replicas } : undefined;
     }
     if (kind === 'StatefulSet') {
-      const s = [...this.statefulSets.statefulSets.values()].find((x) => x.uid === uid);
+      const s = [...this.statefulSets.objects.values()].find((x) => x.uid === uid);
       return s ? { uid, scale: s.replicas } : undefined;
     }
     return undefined;

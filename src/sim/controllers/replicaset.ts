@@ -14,6 +14,7 @@ import type { Pod } from '../../model/pod.js';
 import type { Selector } from '../../model/selector.js';
 import type { World } from '../world.js';
 import { podsToDelete } from './active-pods.js';
+import { KeyedController } from './keyed-controller.js';
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -48,15 +49,14 @@ export interface ReplicaSetStatus {
 
 export type ReplicaSetInit = Omit<SimReplicaSet, 'key' | 'creation'> & { readonly creation?: number };
 
-export class ReplicaSetController {
-  readonly replicaSets = new Map<string, SimReplicaSet>();
-  private readonly byUid = new Map<string, SimReplicaSet>();
+export class ReplicaSetController extends KeyedController<SimReplicaSet> {
   /** Owner uid → its ReplicaSets in creation order (ReplicaSets are never removed). */
   private readonly byOwner = new Map<string, SimReplicaSet[]>();
-  private readonly queued = new Set<string>();
   private readonly listeners: ((rs: SimReplicaSet) => void)[] = [];
 
-  constructor(readonly world: World) {}
+  constructor(world: World) {
+    super(world, 'replicaset', 'rs-sync');
+  }
 
   start(): void {
     this.world.onChange((c) => {
@@ -78,16 +78,14 @@ export class ReplicaSetController {
   }
 
   private changed(rs: SimReplicaSet): void {
-    if (!this.byUid.has(rs.uid)) return;
+    if (!this.withUid(rs.uid)) return;
     for (const l of this.listeners) l(rs);
   }
 
   add(init: ReplicaSetInit): SimReplicaSet {
     const key = `${init.namespace}/${init.name}`;
-    if (this.replicaSets.has(key)) throw new Error(`replicaset ${key} already exists`);
     const rs: SimReplicaSet = { ...init, key, creation: init.creation ?? this.world.engine.now };
-    this.replicaSets.set(key, rs);
-    this.byUid.set(rs.uid, rs);
+    this.register(rs);
     const siblings = this.byOwner.get(rs.owner);
     if (siblings) siblings.push(rs);
     else this.byOwner.set(rs.owner, [rs]);
@@ -111,11 +109,6 @@ export class ReplicaSetController {
     this.changed(rs);
   }
 
-  ownerOf(pod: Pod): SimReplicaSet | undefined {
-    const ref = pod.ownerReferences.find((r) => r.controller);
-    return ref ? this.byUid.get(ref.uid) : undefined;
-  }
-
   /** Pods the ReplicaSet controls, terminating ones included, in store order. */
   podsOf(rs: SimReplicaSet): Pod[] {
     return this.world.podsControlledBy(rs.uid);
@@ -137,17 +130,8 @@ export class ReplicaSetController {
     return { replicas, readyReplicas: ready, availableReplicas: available };
   }
 
-  private enqueue(rs: SimReplicaSet): void {
-    if (this.queued.has(rs.key)) return;
-    this.queued.add(rs.key);
-    this.world.engine.at(this.world.engine.now, 'rs-sync', () => {
-      this.queued.delete(rs.key);
-      this.sync(rs);
-    });
-  }
-
   /** manageReplicas */
-  private sync(rs: SimReplicaSet): void {
+  protected sync(rs: SimReplicaSet): void {
     const active = this.podsOf(rs).filter((p) => !p.terminating);
     const diff = active.length - rs.replicas;
     if (diff < 0) {

@@ -14,6 +14,7 @@ import type { Pod } from '../../model/pod.js';
 import type { Selector } from '../../model/selector.js';
 import type { World } from '../world.js';
 import { scaledValue } from './int-or-percent.js';
+import { KeyedController } from './keyed-controller.js';
 
 export type StatefulSetUpdateStrategy =
   | { readonly type: 'RollingUpdate'; readonly partition?: number; readonly maxUnavailable?: IntOrString }
@@ -79,12 +80,10 @@ function ordinalOf(s: SimStatefulSet, pod: Pod): number {
   return Number.isSafeInteger(n) && n <= 2147483647 ? n : -1;
 }
 
-export class StatefulSetController {
-  readonly statefulSets = new Map<string, SimStatefulSet>();
-  private readonly byUid = new Map<string, SimStatefulSet>();
-  private readonly queued = new Set<string>();
-
-  constructor(readonly world: World) {}
+export class StatefulSetController extends KeyedController<SimStatefulSet> {
+  constructor(world: World) {
+    super(world, 'statefulset', 'sts-sync');
+  }
 
   start(): void {
     this.world.onChange((c) => {
@@ -101,7 +100,7 @@ export class StatefulSetController {
 
   add(init: StatefulSetInit): SimStatefulSet {
     const key = `${init.namespace}/${init.name}`;
-    if (this.statefulSets.has(key)) throw new Error(`statefulset ${key} already exists`);
+    this.assertNew(key);
     const revision = init.revision ?? this.revisionName(init.name, init.template);
     const s: SimStatefulSet = {
       namespace: init.namespace,
@@ -119,8 +118,7 @@ export class StatefulSetController {
       updateRevision: revision,
       status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, currentReplicas: 0, updatedReplicas: 0, currentRevision: revision, updateRevision: revision },
     };
-    this.statefulSets.set(key, s);
-    this.byUid.set(s.uid, s);
+    this.register(s);
     // PodTopologySpread's system default constraints look owner selectors up here.
     if (!this.world.cluster.statefulSets.some((x) => x.uid === s.uid)) this.world.cluster.statefulSets.push({ namespace: s.namespace, name: s.name, uid: s.uid, selector: s.selector });
     this.world.engine.record('StatefulSetCreated', { statefulSet: key, replicas: s.replicas, revision });
@@ -146,11 +144,6 @@ export class StatefulSetController {
     this.enqueue(s);
   }
 
-  ownerOf(pod: Pod): SimStatefulSet | undefined {
-    const ref = pod.ownerReferences.find((r) => r.controller);
-    return ref ? this.byUid.get(ref.uid) : undefined;
-  }
-
   /** Pods the set controls with an ordinal name, terminating ones included, in store order. */
   podsOf(s: SimStatefulSet): Pod[] {
     return this.world.podsControlledBy(s.uid).filter((p) => ordinalOf(s, p) >= 0);
@@ -158,22 +151,6 @@ export class StatefulSetController {
 
   private revisionName(name: string, template: unknown): string {
     return `${name}-${templateHash(template)}`;
-  }
-
-  private mustGet(key: string): SimStatefulSet {
-    const s = this.statefulSets.get(key);
-    if (!s) throw new Error(`statefulset ${key} does not exist`);
-    return s;
-  }
-
-  private enqueue(s: SimStatefulSet): void {
-    if (this.queued.has(s.key)) return;
-    this.queued.add(s.key);
-    this.world.engine.at(this.world.engine.now, 'sts-sync', () => {
-      this.queued.delete(s.key);
-      this.sync(s);
-      this.updateStatus(s);
-    });
   }
 
   private runningAndReady(p: Pod): boolean {
@@ -200,8 +177,13 @@ export class StatefulSetController {
     this.world.deletePod(p.key, reason);
   }
 
-  /** updateStatefulSet: one pass of establishing the invariant, then the rolling update. */
-  private sync(s: SimStatefulSet): void {
+  protected sync(s: SimStatefulSet): void {
+    this.updateStatefulSet(s);
+    this.updateStatus(s);
+  }
+
+  /** One pass of establishing the invariant, then the rolling update. */
+  private updateStatefulSet(s: SimStatefulSet): void {
     const start = s.ordinalStart;
     const replicas: (Pod | undefined)[] = new Array<Pod | undefined>(s.replicas).fill(undefined);
     const condemned: Pod[] = [];

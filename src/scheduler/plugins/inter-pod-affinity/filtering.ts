@@ -13,45 +13,75 @@ import type { Node } from '../../../model/node.js';
 import type { Pod } from '../../../model/pod.js';
 import type { Labels } from '../../../model/selector.js';
 import type { StateData } from '../../framework.js';
-import { Status } from '../../status.js';
+import { Code, Status } from '../../status.js';
 import { clusterTally } from '../../../cluster/node-tally.js';
 import type { ClusterState } from '../../../cluster/state.js';
 import { fixedNamespaces, labelsKey, matchesAllTerms, mergeTermNamespaces, termKey, termMatches, type MergedTerm } from './terms.js';
 import { labelValue, TopologyCounts } from './topology-counts.js';
 
+export const INTER_POD_AFFINITY = 'InterPodAffinity';
 export const PRE_FILTER_STATE_KEY = 'PreFilterInterPodAffinity';
 
 export const ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't satisfy existing pods anti-affinity rules";
 export const ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules";
 export const ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
 
+/** The three counters of the PreFilter state. */
+interface Counters {
+  readonly existingAntiAffinity: TopologyCounts;
+  readonly affinity: TopologyCounts;
+  readonly antiAffinity: TopologyCounts;
+}
+
+const copyCounters = (c: Counters): Counters => ({ existingAntiAffinity: c.existingAntiAffinity.clone(), affinity: c.affinity.clone(), antiAffinity: c.antiAffinity.clone() });
+
 export class PreFilterState implements StateData {
+  /**
+   * The counters may be shared (with the cluster's tally, which stays unchanged
+   * for the cycle, or with clones of this state): they are copied before the
+   * first AddPod/RemovePod changes them, so most cycles copy nothing.
+   */
+  private counters: Counters;
+  private owned: boolean;
+
   constructor(
     readonly pod: Pod,
     /** The incoming pod's namespace labels, for existing pods' namespace selectors. */
     readonly namespaceLabels: Labels,
     readonly affinityTerms: readonly MergedTerm[],
     readonly antiAffinityTerms: readonly MergedTerm[],
-    readonly existingAntiAffinityCounts: TopologyCounts,
-    readonly affinityCounts: TopologyCounts,
-    readonly antiAffinityCounts: TopologyCounts,
-  ) {}
+    counters: Counters,
+    owned: boolean,
+  ) {
+    this.counters = counters;
+    this.owned = owned;
+  }
+
+  get existingAntiAffinityCounts(): TopologyCounts {
+    return this.counters.existingAntiAffinity;
+  }
+
+  get affinityCounts(): TopologyCounts {
+    return this.counters.affinity;
+  }
+
+  get antiAffinityCounts(): TopologyCounts {
+    return this.counters.antiAffinity;
+  }
 
   clone(): PreFilterState {
-    return new PreFilterState(
-      this.pod,
-      this.namespaceLabels,
-      this.affinityTerms,
-      this.antiAffinityTerms,
-      this.existingAntiAffinityCounts.clone(),
-      this.affinityCounts.clone(),
-      this.antiAffinityCounts.clone(),
-    );
+    // Both now share the counters: whichever changes them first copies.
+    this.owned = false;
+    return new PreFilterState(this.pod, this.namespaceLabels, this.affinityTerms, this.antiAffinityTerms, this.counters, false);
   }
 
   /** updateWithPod: accounts `pod` on `node` (multiplier 1) or takes it back (-1), for AddPod/RemovePod. */
   updateWithPod(pod: Pod, node: Node, multiplier: 1 | -1): void {
-    countExistingAntiAffinity(this.existingAntiAffinityCounts, pod, this.pod, this.namespaceLabels, node.labels, multiplier);
+    if (!this.owned) {
+      this.counters = copyCounters(this.counters);
+      this.owned = true;
+    }
+    countExistingAntiAffinity(this.counters.existingAntiAffinity, pod, this.pod, this.namespaceLabels, node.labels, multiplier);
     countIncomingTerms(this, pod, node.labels, multiplier);
   }
 
@@ -101,12 +131,6 @@ function nodeCounts(info: NodeInfo, incoming: Pod, nsLabels: Labels, affinityTer
   return c;
 }
 
-interface Counters {
-  readonly existingAntiAffinity: TopologyCounts;
-  readonly affinity: TopologyCounts;
-  readonly antiAffinity: TopologyCounts;
-}
-
 function applyNodeCounts(t: Counters, c: NodeCounts, sign: 1 | -1): void {
   for (const key of c.existingAntiAffinity) t.existingAntiAffinity.addForNode(c.labels, key, sign);
   for (const key of c.affinity) t.affinity.addForNode(c.labels, key, sign);
@@ -133,6 +157,7 @@ export function computePreFilterState(
   const affinityTerms = pod.requiredAffinity.map((t) => mergeTermNamespaces(t, namespaceLabels));
   const antiAffinityTerms = pod.requiredAntiAffinity.map((t) => mergeTermNamespaces(t, namespaceLabels));
   let counters: Counters;
+  let owned = true;
   const incomingTerms = affinityTerms.length > 0 || antiAffinityTerms.length > 0;
   // A pod without terms of its own only looks at the nodes hosting anti-affinity pods: few of them are cheaper to walk than the tally.
   const worthTally = incomingTerms || antiAffinityNodes.length * 8 > nodes.length;
@@ -143,13 +168,14 @@ export function computePreFilterState(
       contribution: (info) => nodeCounts(info, pod, nsLabels, affinityTerms, antiAffinityTerms),
       apply: applyNodeCounts,
     }));
-    // The state may be changed by AddPod/RemovePod on clones; it gets copies of the kept counts.
-    counters = { existingAntiAffinity: kept.existingAntiAffinity.clone(), affinity: kept.affinity.clone(), antiAffinity: kept.antiAffinity.clone() };
+    // Shared with the tally: the state copies them before AddPod/RemovePod change them.
+    counters = kept;
+    owned = false;
   } else {
     counters = freshCounters();
     for (const info of incomingTerms ? nodes : antiAffinityNodes) applyNodeCounts(counters, nodeCounts(info, pod, nsLabels, affinityTerms, antiAffinityTerms), 1);
   }
-  return new PreFilterState(pod, nsLabels, affinityTerms, antiAffinityTerms, counters.existingAntiAffinity, counters.affinity, counters.antiAffinity);
+  return new PreFilterState(pod, nsLabels, affinityTerms, antiAffinityTerms, counters, owned);
 }
 
 /**
@@ -179,12 +205,16 @@ function satisfiesAntiAffinity(s: PreFilterState, labels: Labels): boolean {
   return true;
 }
 
+// The Filter verdicts, shared by every rejected node (already naming the plugin, so the framework copies none).
+const rejection = (code: Code, reason: string) => Object.freeze(new Status(code, Object.freeze([reason]), INTER_POD_AFFINITY));
+const AFFINITY_REJECTED = rejection(Code.UnschedulableAndUnresolvable, ERR_REASON_AFFINITY_RULES_NOT_MATCH);
+const ANTI_AFFINITY_REJECTED = rejection(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
+const EXISTING_ANTI_AFFINITY_REJECTED = rejection(Code.Unschedulable, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
+
 export function filterNode(s: PreFilterState, info: NodeInfo): Status {
   const labels = info.node.labels;
-  if (!satisfiesAffinity(s, labels)) return Status.unresolvable(ERR_REASON_AFFINITY_RULES_NOT_MATCH);
-  if (!satisfiesAntiAffinity(s, labels)) return Status.unschedulable(ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH);
-  if (s.existingAntiAffinityCounts.size > 0 && s.existingAntiAffinityCounts.anyPositiveFor(labels)) {
-    return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH);
-  }
+  if (!satisfiesAffinity(s, labels)) return AFFINITY_REJECTED;
+  if (!satisfiesAntiAffinity(s, labels)) return ANTI_AFFINITY_REJECTED;
+  if (s.existingAntiAffinityCounts.size > 0 && s.existingAntiAffinityCounts.anyPositiveFor(labels)) return EXISTING_ANTI_AFFINITY_REJECTED;
   return Status.SUCCESS;
 }

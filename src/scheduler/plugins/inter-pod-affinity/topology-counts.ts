@@ -11,6 +11,8 @@ export function labelValue(labels: Labels, key: string): string | undefined {
 export class TopologyCounts {
   private readonly byKey = new Map<string, Map<string, number>>();
   private pairs = 0;
+  /** byKey's entries as a list, for the per-node anyPositiveFor (no Map iterator per node); dropped when a key comes or goes. */
+  private keyList: [string, Map<string, number>][] | null = null;
 
   /** Number of pairs with a non-zero count (len() of the upstream map). */
   get size(): number {
@@ -31,16 +33,20 @@ export class TopologyCounts {
     const value = labelValue(nodeLabels, key);
     if (value === undefined) return;
     let values = this.byKey.get(key);
-    if (!values) this.byKey.set(key, (values = new Map()));
+    if (!values) {
+      this.byKey.set(key, (values = new Map()));
+      this.keyList = null;
+    }
     const before = values.get(value);
     const after = (before ?? 0) + delta;
     if (after === 0) {
       if (before !== undefined) {
         values.delete(value);
         this.pairs--;
-        if (values.size === 0) this.byKey.delete(key);
-      } else if (values.size === 0) {
+      }
+      if (values.size === 0) {
         this.byKey.delete(key);
+        this.keyList = null;
       }
       return;
     }
@@ -50,7 +56,9 @@ export class TopologyCounts {
 
   /** True when some label of the node forms a pair with a positive count. */
   anyPositiveFor(nodeLabels: Labels): boolean {
-    for (const [key, values] of this.byKey) {
+    const list = (this.keyList ??= [...this.byKey]);
+    for (let i = 0; i < list.length; i++) {
+      const [key, values] = list[i]!;
       const value = labelValue(nodeLabels, key);
       if (value !== undefined && (values.get(value) ?? 0) > 0) return true;
     }

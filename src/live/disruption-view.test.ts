@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { nextDisruption } from '../disruption/disrupt.js';
+import { boundPod, CATALOG, disruptionPool, launched } from './disruption-fakes.js';
+import { disruptionView, podsToEvict, provisioningInFlight, withDisruptedTaint } from './disruption-view.js';
+import { liveObjects, pod, T0 } from './test-objects.js';
+
+const NOW = T0 + 3_600_000;
+
+function rejections(parts: Parameters<typeof liveObjects>[0]) {
+  const view = disruptionView(liveObjects({ nodePools: [disruptionPool()], ...parts }), { instanceTypes: CATALOG, nowMs: NOW, lastPodEventMs: new Map() });
+  if (!view.ok) assert.fail(view.errors.join('\n'));
+  const { decision, rejected } = nextDisruption(view.input);
+  return { decision, reasons: Object.fromEntries(rejected.map((r) => [r.node, r.reason])) };
+}
+
+test('the engine sees what the API server says: tainted nodes are being disrupted, NotReady nodes are not initialized, PDB status blocks', () => {
+  const tainted = withDisruptedTaint(launched('tainted'), true)!;
+  const notReady = { ...launched('booting'), status: { ...(launched('booting').status as object), conditions: [{ type: 'Ready', status: 'False' }] } };
+  const pdb = { metadata: { name: 'web', namespace: 'default' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } }, status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 } };
+  const { decision, reasons } = rejections({ nodes: [tainted, notReady, launched('guarded')], pods: [boundPod('web-1', 'guarded')], pdbs: [pdb] });
+  assert.equal(decision, undefined);
+  assert.deepEqual(reasons, { tainted: 'node is already being disrupted', booting: 'node is not initialized', guarded: 'pdb "default/web" prevents pod evictions' });
+});
+
+test('an empty Ready node is an Empty decision; the same node with a pod pinned by do-not-disrupt is not a candidate', () => {
+  assert.deepEqual(rejections({ nodes: [launched('n1')] }).decision?.reason, 'Empty');
+  const pinned = rejections({ nodes: [launched('n1')], pods: [boundPod('p', 'n1', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })] });
+  assert.equal(pinned.decision, undefined);
+  assert.match(pinned.reasons.n1!, /do-not-disrupt/);
+});
+
+test('the disrupted taint goes on once and comes off, other taints kept', () => {
+  const n = { ...launched('n1'), spec: { taints: [{ key: 'gpu', effect: 'NoSchedule' }] } };
+  const on = withDisruptedTaint(n, true)!;
+  assert.deepEqual((on.spec as { taints: unknown[] }).taints, [{ key: 'gpu', effect: 'NoSchedule' }, { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }]);
+  assert.equal(withDisruptedTaint(on, true), undefined);
+  assert.deepEqual((withDisruptedTaint(on, false)!.spec as { taints: unknown[] }).taints, [{ key: 'gpu', effect: 'NoSchedule' }]);
+});
+
+test('a drain evicts the node’s own pods, not DaemonSet, mirror or finished ones', () => {
+  const pods = [boundPod('web', 'n1'), boundPod('ds', 'n1', { owner: 'DaemonSet' }), boundPod('static', 'n1', { annotations: { 'kubernetes.io/config.mirror': 'h' } }), pod('done', { node: 'n1', phase: 'Succeeded' }), boundPod('other', 'n2')];
+  assert.deepEqual(podsToEvict(pods, 'n1').map((p) => p.metadata?.name), ['web']);
+});
+
+test('disruption waits while pods wait for capacity or claims launch', () => {
+  assert.match(provisioningInFlight(liveObjects({ pods: [pod('p', { unschedulable: true })] }))!, /1 pod\(s\) wait/);
+  const claims = [{ metadata: { name: 'c1' }, spec: { nodePool: 'default', instanceType: 'c5a.large', zone: 'us-west-2a', capacityType: 'on-demand' } }];
+  assert.match(provisioningInFlight(liveObjects({ nodeClaims: claims }))!, /c1 has no node yet/);
+  assert.equal(provisioningInFlight(liveObjects({ nodeClaims: claims, nodes: [launched('c1')] })), undefined);
+});
