@@ -8,7 +8,6 @@ import {
   allRunning, apply, controller, controllerLog, deployment, e2eFile, kube, kwokNodes, list, nodeClaims, pods, scale, scenario, sleep,
   stopController, waitFor,
 } from './harness.js';
-import { statusCode } from '../../src/live/kube.js';
 import type { KubeObject } from '../../src/live/objects.js';
 
 /** Fast polls so each test stays short; Karpenter's are 10 s and 15 s. */
@@ -57,19 +56,13 @@ async function twoNodesOneEmpty(ns: string): Promise<{ empty: string; busy: stri
 }
 
 async function setNodeAnnotation(name: string, key: string, value: string | undefined): Promise<void> {
-  await waitFor(`annotate node ${name}`, async () => {
-    const node = (await kube().read('v1', 'Node', name))!;
+  const set = await kube().update('v1', 'Node', name, (node) => {
     const annotations = { ...node.metadata?.annotations };
     if (value === undefined) delete annotations[key];
     else annotations[key] = value;
-    try {
-      await kube().replace({ ...node, metadata: { ...node.metadata, annotations } });
-      return true;
-    } catch (e) {
-      if (statusCode(e) === 409) return false;
-      throw e;
-    }
+    return { ...node, metadata: { ...node.metadata, annotations } };
   });
+  assert.ok(set, `node ${name} exists`);
 }
 
 async function disruptingEvents(node: string): Promise<KubeObject[]> {
@@ -185,9 +178,11 @@ test('replace: an over-sized node is replaced by a cheaper one, Ready before its
     const typeOf = (n: KubeObject) => n.metadata!.labels!['node.kubernetes.io/instance-type'];
     // The pods shrink (a rollout: the new pods still fit on the big node), leaving it mostly idle.
     const t0 = Date.now();
-    const current = (await kube().read('apps/v1', 'Deployment', 'web', ns))!;
-    (current.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0]!.resources = resources('250m');
-    await kube().replace(current);
+    const rolled = await kube().update('apps/v1', 'Deployment', 'web', (current) => {
+      (current.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0]!.resources = resources('250m');
+      return current;
+    }, { namespace: ns });
+    assert.ok(rolled, 'Deployment web exists');
     await waitFor(`node ${big!.metadata!.name} replaced`, async () => !(await kube().read('v1', 'Node', big!.metadata!.name!)), 90_000);
     const ps = await allRunning(ns, 'web', 2);
     timings.rolloutToReplaced = Date.now() - t0;

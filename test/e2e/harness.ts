@@ -269,8 +269,8 @@ export async function scenario(ns: string, pools: Parameters<typeof nodePool>[],
 }
 
 export async function scale(namespace: string, name: string, replicas: number): Promise<void> {
-  const d = await kube().read('apps/v1', 'Deployment', name, namespace);
-  await kube().replace({ ...d!, spec: { ...(d!.spec as object), replicas } });
+  const scaled = await kube().update('apps/v1', 'Deployment', name, (d) => ({ ...d, spec: { ...(d.spec as object), replicas } }), { namespace });
+  if (!scaled) throw new Error(`Deployment ${namespace}/${name} not found`);
 }
 
 export interface ClaimView {
