@@ -90,9 +90,12 @@ export function applyAction(sim: Simulation, a: Action): void {
       world.setKubeletRunning(a.node, true);
       return;
     case 'failZone':
+      // The zone is gone for launches too: replacements must come up elsewhere.
+      sim.cloud.zoneDown(a.zone);
       for (const n of nodesOfZone(sim, a.zone)) world.setKubeletRunning(n, false);
       return;
     case 'recoverZone':
+      sim.cloud.zoneUp(a.zone);
       for (const n of nodesOfZone(sim, a.zone)) world.setKubeletRunning(n, true);
       return;
     case 'terminateNode':
