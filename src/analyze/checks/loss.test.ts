@@ -38,6 +38,7 @@ describe('node-loss and zone-loss', () => {
     describe(check.rule, () =>
       checkCases(check, cases.filter((c) => c.check === check), (f) => {
         assert.ok(f.evidence.some((e) => /fail(Node|Zone)/.test(e)), 'the evidence shows the simulated loss');
+        assert.match(f.evidence[0]!, check === nodeLossCheck ? /^failure model "node loss"/ : /^failure model "zone loss"/);
         assert.ok(f.remedies && f.remedies.length > 0, 'a machine-applicable fix');
       }),
     );
@@ -51,6 +52,28 @@ describe('node-loss and zone-loss', () => {
     assert.equal(f.severity, 'info');
     assert.match(f.message, /1 of 2 replicas are down for .*they come back only on capacity the provisioner launches/);
     assert.ok(f.evidence.some((e) => /NodeClaimLaunched/.test(e)), f.evidence.join('\n'));
+  });
+});
+
+describe('eviction timing in the evidence', () => {
+  it('the only node lost: nothing is evicted, and the message says why (every node NotReady stops all evictions)', () => {
+    const [f] = nodeLossCheck.run(contextFor(loadInput({ file: 'examples/kube-dns-preferred.yaml' })));
+    assert.match(f!.message, /not back 10m00s later \(no pod is evicted: every node is NotReady/);
+  });
+
+  it('one of several nodes lost: the NoExecute taint and the 300 s toleration are in the evidence', () => {
+    const [f] = nodeLossCheck.run(contextFor(loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'a'), deploymentYaml('web', 1)) })));
+    assert.ok(f!.evidence.some((e) => /n1 gets the node.kubernetes.io\/unreachable:NoExecute taint .*300 s/.test(e)), f!.evidence.join('\n'));
+  });
+
+  it('zone loss with a NodePool: no replacement is launched into the failed zone', () => {
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'us-west-2a'), nodeYaml('n2', 'us-west-2b', '0.2'), deploymentYaml('web', 2)) }, { file: 'examples/nodepools/default.yaml' });
+    const findings = zoneLossCheck.run(contextFor(input, { provisioner: true }));
+    assert.ok(findings.length > 0);
+    for (const f of findings) {
+      assert.ok(!f.evidence.some((e) => /NodeClaimLaunched .* in us-west-2a/.test(e)), f.evidence.join('\n'));
+      assert.ok(f.evidence.some((e) => /NodeClaimLaunched .* in us-west-2[bcd]/.test(e)), f.evidence.join('\n'));
+    }
   });
 });
 

@@ -201,7 +201,8 @@ const on = (u: Unit) => (u.action.type === 'failNode' ? `on ${u.label}` : `in ${
 function message(o: Outcome): string {
   const { window: w, group, unit } = o;
   const hosted = unit.hosts.get(group) ?? 0;
-  const back = w.wholeAgainAt === undefined ? `${w.before} ready replicas are not back ${dur(o.trial.horizonMs)} later` : `${w.before} ready again ${dur(w.wholeAgainAt - w.minAt)} after the outage began`;
+  const stalled = w.wholeAgainAt === undefined ? evictionNote(o)?.stalled : undefined;
+  const back = w.wholeAgainAt === undefined ? `${w.before} ready replicas are not back ${dur(o.trial.horizonMs)} later${stalled ? ` (${stalled})` : ''}` : `${w.before} ready again ${dur(w.wholeAgainAt - w.minAt)} after the outage began`;
   if (lostAll(o)) {
     if (group.replicas === 1) return `its only replica runs ${on(unit)}: losing it leaves ${group.object} with no ready pod; ${back}`;
     const pending = group.replicas > w.before ? ` (the other ${group.replicas - w.before} of ${group.replicas} never got a place)` : '';
@@ -212,10 +213,48 @@ function message(o: Outcome): string {
   return `after losing ${unit.label}, ${w.before - w.min} of ${w.before} replicas are down for ${dur(outageOf(o))}${o.needsProvisioner ? '; they come back only on capacity the provisioner launches (with it off they stay pending)' : ''}`;
 }
 
+/** What the simulated failure is, in the words of the evidence's first line. */
+export const FAILURE_MODEL: Record<Scope, string> = {
+  node: 'failure model "node loss": the node stops answering (crash, kernel hang, network partition); its Node and pods stay until the node lifecycle controller taints it and taint-based eviction removes the pods',
+  zone: 'failure model "zone loss": every node of the zone stops answering and the zone takes no launches (every offering there insufficient-capacity) until it returns',
+};
+
+/**
+ * Why the lost replicas were (or were not) evicted when they were: the
+ * unreachable NoExecute taint, the 300 s default toleration, and the node
+ * lifecycle controller's rule that a cluster whose every zone is fully disrupted
+ * (all nodes NotReady) is a control-plane problem, not a node one, so nothing is
+ * evicted; a partially disrupted zone of a small cluster (≤ 50 nodes) is not
+ * evicted from either.
+ */
+function evictionNote(o: Outcome): { line: string; stalled?: string } | undefined {
+  const { run, t0 } = o.trial;
+  const lost = new Set(o.unit.nodes.map((n) => n.name));
+  const tainted = run.events.find((e) => e.t >= t0 && e.type === 'NodeUpdated' && e['reason'] === 'NodeUnreachable' && lost.has(String(e['node'])));
+  if (tainted) {
+    const seconds = o.group.templatePod.tolerations.find((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute')?.tolerationSeconds;
+    const tol = seconds === undefined ? 'the 300 s the DefaultTolerationSeconds admission plugin gives every pod' : `their own tolerationSeconds ${seconds}`;
+    return { line: `t=${formatTime(tainted.t)} ${String(tainted['node'])} gets the node.kubernetes.io/unreachable:NoExecute taint (NotReady, then queued by the node lifecycle controller at 0.1 node/s per zone); its pods tolerate it for ${tol}, then taint-based eviction deletes them` };
+  }
+  const nodes = run.sim.world.cluster.nodeInfos();
+  const notReady = nodes.filter((i) => run.sim.nodeLifecycle.isNotReady(i.node.name)).length;
+  if (notReady === 0) return undefined;
+  if (notReady === nodes.length) {
+    const stalled = 'no pod is evicted: every node is NotReady, which kube-controller-manager treats as a control-plane outage (all zones fully disrupted) and stops all evictions';
+    return { line: `${stalled}; the lost replicas stay bound, NotReady, until their nodes return`, stalled };
+  }
+  const stalled = "no pod is evicted from the lost node(s): their zone is partially disrupted (more than 2 and at least 55% of its nodes NotReady), where kube-controller-manager's node lifecycle controller evicts at 0.01 node/s in clusters over 50 nodes and not at all in smaller ones";
+  return { line: stalled, stalled };
+}
+
 /** The simulated steps that show an outcome: the loss, the group's pods and the ready count over time. */
-function evidence(o: Outcome): string[] {
+function evidence(o: Outcome, scope: Scope): string[] {
   const { run, tracker, provisioner, batchSize, t0 } = o.trial;
-  const lines: string[] = [`simulated with the provisioner ${provisioner ? 'on' : 'off'}${batchSize > 1 ? `, ${batchSize - 1} other node(s) that run none of its pods failing at the same time` : ''}`];
+  const lines: string[] = [
+    FAILURE_MODEL[scope],
+    `simulated with the provisioner ${provisioner ? 'on' : 'off'}${batchSize > 1 ? `, ${batchSize - 1} other node(s) that run none of its pods failing at the same time` : ''}`,
+  ];
+  const note = evictionNote(o);
   const at = (t: number) => `t=${formatTime(t)}`;
   const seenMessages = new Set<string>();
   let zoneNotReady = 0;
@@ -235,6 +274,7 @@ function evidence(o: Outcome): string[] {
       lines.push(`${at(e.t)} FailedScheduling ${pod}: ${String(e['message'])}`);
     } else if (e.type === 'NodeClaimLaunched') lines.push(`${at(e.t)} NodeClaimLaunched ${String(e['instanceType'])} in ${String(e['zone'])}`);
   }
+  if (note) lines.push(note.line);
   const series = tracker.series(o.group).filter((p) => p.t >= t0);
   lines.push(`ready replicas: ${series.map((p) => `${p.ready} at ${formatTime(p.t)}`).join(', ') || `${o.window.before} throughout`}`);
   return lines;
@@ -318,7 +358,7 @@ function findings(ctx: AnalysisContext, scope: Scope): Finding[] {
       rule,
       object: group.object,
       message: message(worst) + (alike.length > 0 ? ` (likewise for ${scope} ${alike.join(', ')})` : ''),
-      evidence: evidence(worst),
+      evidence: evidence(worst, scope),
       fix,
       ...(remedies.length > 0 ? { remedies } : {}),
     });
