@@ -19,10 +19,16 @@ export interface Finding {
   readonly fix: readonly string[];
   /** Machine-applicable forms of `fix`, so a suggested fix can be re-checked. */
   readonly remedies?: readonly Remedy[];
+  /** Set when the finding is "every replica in one place" ("node n1"): findings of one workload that say the same are merged. */
+  readonly stacking?: string;
 }
 
 /** A change to the inputs that a fix describes; applying it and re-running the check must clear the finding. */
 export interface Remedy {
   readonly description: string;
   apply(input: LoadedInput): LoadedInput;
+  /** The remedies it combines (combine()), so a proven fix can be reduced part by part. */
+  readonly parts?: readonly Remedy[];
+  /** The same change made smaller (one node fewer...), when there is a smaller one. */
+  shrink?(): Remedy | undefined;
 }

@@ -6,7 +6,8 @@
 import type { LoadedInput, WorkloadSummary } from '../io/load.js';
 import type { PodAffinityTermManifest, PodSpecManifest, PodTemplateManifest, RolloutFieldsManifest, TopologySpreadConstraintManifest } from '../model/manifest.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../model/node.js';
-import { compilePod, type Pod } from '../model/pod.js';
+import { compilePod, matchesRequiredNodeAffinity, type Pod } from '../model/pod.js';
+import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
 import { compileLabelSelector } from '../model/selector.js';
 import type { Remedy } from './finding.js';
 import type { PodGroup } from './pod-groups.js';
@@ -211,13 +212,34 @@ export function scaleTo(group: PodGroup, replicas: number): Remedy {
   if (!group.workload) throw new Error(`${group.object} has no controller to scale`);
   return {
     description: `set replicas to ${replicas}`,
+    shrink: () => (replicas - 1 > group.replicas ? scaleTo(group, replicas - 1) : undefined),
     apply: (input) => editGroup(input, group, { spec: (s) => s, pod: (p) => p }, replicas),
   };
 }
 
 /** Several remedies applied in order, as one fix. */
 export function combine(...parts: readonly Remedy[]): Remedy {
-  return { description: parts.map((r) => r.description).join(', and '), apply: (input) => parts.reduce((acc, r) => r.apply(acc), input) };
+  if (parts.length === 1) return parts[0]!;
+  return { description: parts.map((r) => r.description).join(', and '), apply: (input) => parts.reduce((acc, r) => r.apply(acc), input), parts };
+}
+
+const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
+
+/**
+ * Whether a copy of `node` would take the group's pods: not cordoned, not a
+ * control-plane node, no NoSchedule/NoExecute taint the pods do not tolerate, and
+ * inside their nodeSelector and required node affinity. Only such a node is a
+ * template for "add a node like".
+ */
+export function usableTemplate(pod: Pod, node: Node): boolean {
+  if (node.unschedulable || CONTROL_PLANE_LABELS.some((l) => l in node.labels)) return false;
+  if (findUntoleratedTaint(node.taints, pod.tolerations, doNotScheduleTaints)) return false;
+  return matchesRequiredNodeAffinity(pod, node);
+}
+
+/** The first of `nodes` (in order of preference) that is a usable template for the pod's replicas. */
+export function templateNodeFor(pod: Pod, nodes: readonly Node[]): Node | undefined {
+  return nodes.find((n) => usableTemplate(pod, n));
 }
 
 /** `count` more nodes like `model` (same labels, taints and size; their own hostname), in its zone or `zone`. */
@@ -226,6 +248,7 @@ export function addNodesLike(model: Node, count: number, zone?: string): Remedy 
   const where = zone !== undefined && zone !== modelZone ? ` in zone ${zone}` : '';
   return {
     description: `add ${count} node(s) like ${model.name}${where}`,
+    shrink: () => (count > 1 ? addNodesLike(model, count - 1, zone) : undefined),
     apply: (input) => {
       let out = input;
       for (let i = 1, added = 0; added < count; i++) {

@@ -2,11 +2,11 @@
 
 import type { Check } from '../check.js';
 import { coLocationCheck } from './co-location.js';
-import { nodeLossCheck, zoneLossCheck } from './loss.js';
+import { capacityLossCheck, nodeLossCheck, spotInterruptionCheck, zoneLossCheck } from './loss.js';
 import { pdbCheck } from './pdb.js';
 import { requiredVsPreferred } from './required-vs-preferred.js';
 import { rolloutDeadlock } from './rollout-deadlock.js';
 import { scaleUpCheck } from './scale-up.js';
 import { unsatisfiableCheck } from './unsatisfiable.js';
 
-export const ALL_CHECKS: readonly Check[] = [rolloutDeadlock, requiredVsPreferred, nodeLossCheck, zoneLossCheck, coLocationCheck, scaleUpCheck, unsatisfiableCheck, pdbCheck];
+export const ALL_CHECKS: readonly Check[] = [rolloutDeadlock, requiredVsPreferred, nodeLossCheck, zoneLossCheck, spotInterruptionCheck, capacityLossCheck, coLocationCheck, scaleUpCheck, unsatisfiableCheck, pdbCheck];

@@ -16,7 +16,7 @@ import type { RolloutKind } from '../../sim/scenario-spec.js';
 import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
-import { antiAffinityVariant, currentVariant, findWorkload, selfAntiAffinity, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
+import { antiAffinityVariant, currentVariant, findWorkload, selfAntiAffinity, templateNodeFor, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
 import { baseline, sharedWhatIf } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
@@ -186,7 +186,7 @@ function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKi
     out.push({ description: `raise the limits of NodePool ${np.name} (now ${limits}) so the provisioner can add a node`, apply: (i) => withoutPoolLimits(i, np.name) });
   }
   if (limited.length === 0) {
-    for (const { like, zone } of nodeChoices(input.nodes, o.progress.pods)) {
+    for (const { like, zone } of nodeChoices(input.nodes, o.progress.pods, w.templatePod)) {
       const name = uniqueName(input.nodes, `${like.name}-extra`);
       out.push({ description: `add one node like ${like.name} in zone ${zone} (e.g. ${name})`, apply: (i) => withNode(i, like, name, zone), addsNode: true });
     }
@@ -208,10 +208,14 @@ function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKi
   return out;
 }
 
-/** A node already running the workload (a kind that fits its pods), in each zone, zones with fewest of its pods first. */
-function nodeChoices(nodes: readonly Node[], pods: readonly Pod[]): { like: Node; zone: string }[] {
+/**
+ * A node to copy — one already running the workload (a kind that fits its pods),
+ * else any — that the pods can use (not tainted against them, cordoned or a
+ * control-plane node), in each zone, zones with fewest of its pods first.
+ */
+function nodeChoices(nodes: readonly Node[], pods: readonly Pod[], templatePod: Pod): { like: Node; zone: string }[] {
   const hosting = nodes.filter((n) => pods.some((p) => p.nodeName === n.name));
-  const like = hosting[0] ?? nodes[0];
+  const like = templateNodeFor(templatePod, [...hosting, ...nodes]);
   if (!like) return [];
   const count = new Map<string, number>();
   for (const n of nodes) {
