@@ -226,20 +226,22 @@ export function combine(...parts: readonly Remedy[]): Remedy {
 const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
 
 /**
- * Whether a copy of `node` would take the group's pods: not cordoned, not a
- * control-plane node, no NoSchedule/NoExecute taint the pods do not tolerate, and
- * inside their nodeSelector and required node affinity. Only such a node is a
- * template for "add a node like".
+ * Whether a copy of `node` would take the pods: not cordoned, no NoSchedule/
+ * NoExecute taint the pods do not tolerate, inside their nodeSelector and required
+ * node affinity, and not a control-plane node unless they are control-plane pods
+ * (controller-less, as static pods are, or selecting the control-plane role).
+ * Only such a node is a template for "add a node like".
  */
-export function usableTemplate(pod: Pod, node: Node): boolean {
-  if (node.unschedulable || CONTROL_PLANE_LABELS.some((l) => l in node.labels)) return false;
+export function usableTemplate(pod: Pod, node: Node, controllerLess = false): boolean {
+  const controlPlanePod = controllerLess || CONTROL_PLANE_LABELS.some((l) => l in pod.nodeSelector);
+  if (node.unschedulable || (!controlPlanePod && CONTROL_PLANE_LABELS.some((l) => l in node.labels))) return false;
   if (findUntoleratedTaint(node.taints, pod.tolerations, doNotScheduleTaints)) return false;
   return matchesRequiredNodeAffinity(pod, node);
 }
 
 /** The first of `nodes` (in order of preference) that is a usable template for the pod's replicas. */
-export function templateNodeFor(pod: Pod, nodes: readonly Node[]): Node | undefined {
-  return nodes.find((n) => usableTemplate(pod, n));
+export function templateNodeFor(pod: Pod, nodes: readonly Node[], controllerLess = false): Node | undefined {
+  return nodes.find((n) => usableTemplate(pod, n, controllerLess));
 }
 
 /** `count` more nodes like `model` (same labels, taints and size; their own hostname), in its zone or `zone`. */

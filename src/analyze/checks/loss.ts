@@ -421,7 +421,7 @@ function candidates(o: Outcome, scope: Scope, ctx: AnalysisContext): Remedy[] {
   const replicas = Math.max(group.replicas, o.floor + 1, 2);
   const provisioning = ctx.provisioner && ctx.input.nodePools.length > 0;
   // Only a node the pods can use is copied (never a cordoned, tainted or control-plane one).
-  const template = templateNodeFor(group.templatePod, [...unit.nodes, ...ctx.input.nodes]);
+  const template = templateNodeFor(group.templatePod, [...unit.nodes, ...ctx.input.nodes], group.kind === 'Pod');
   const otherZone = ctx.input.nodes.map((n) => n.labels[LABEL_ZONE]).find((z) => z !== undefined && !unit.nodes.some((n) => n.labels[LABEL_ZONE] === z));
   const capacity = (): Remedy | undefined => {
     if (provisioning || !template) return undefined;

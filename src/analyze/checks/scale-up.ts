@@ -107,7 +107,7 @@ export const scaleUpCheck: Check = {
   rule: 'scale-up',
   description: 'Scales each workload to its HPA maxReplicas (or twice its replicas): do the replicas fit, how many nodes would the provisioner add, at what $/h',
   run(ctx) {
-    const targets = scaleTargets(podGroups(ctx.input), ctx.input.hpas);
+    const targets = scaleTargets(podGroups(ctx.input), ctx.input.hpas, ctx.scaleUp);
     if (targets.length === 0) return [];
     const base = settled(ctx);
     return targets.flatMap((t) => finding(ctx, t, base) ?? []);
