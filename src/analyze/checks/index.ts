@@ -7,6 +7,7 @@ import { pdbCheck } from './pdb.js';
 import { requiredVsPreferred } from './required-vs-preferred.js';
 import { rolloutDeadlock } from './rollout-deadlock.js';
 import { scaleUpCheck } from './scale-up.js';
+import { stackedAfterRecovery } from './stacked-after-recovery.js';
 import { unsatisfiableCheck } from './unsatisfiable.js';
 
-export const ALL_CHECKS: readonly Check[] = [rolloutDeadlock, requiredVsPreferred, nodeLossCheck, zoneLossCheck, spotInterruptionCheck, capacityLossCheck, coLocationCheck, scaleUpCheck, unsatisfiableCheck, pdbCheck];
+export const ALL_CHECKS: readonly Check[] = [rolloutDeadlock, requiredVsPreferred, nodeLossCheck, zoneLossCheck, spotInterruptionCheck, capacityLossCheck, stackedAfterRecovery, coLocationCheck, scaleUpCheck, unsatisfiableCheck, pdbCheck];

@@ -46,7 +46,8 @@ import { budgetFloor, podGroups, type PodGroup } from '../pod-groups.js';
 import { readyWindow, trackReady, type ReadyTracker, type ReadyWindow } from '../ready-replicas.js';
 import { proveFixes } from '../prove.js';
 import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross, templateNodeFor } from '../remedies.js';
-import { baseline, simulateWhatIf } from '../what-if.js';
+import { settle, type Placement } from '../settle.js';
+import { simulateWhatIf } from '../what-if.js';
 
 /**
  * How long after the loss a workload may take to be whole again. A node: its pods'
@@ -112,24 +113,6 @@ interface Outcome {
 
 const groupsForLoss = (input: LoadedInput) => podGroups(input).filter((g) => g.workload && g.replicas > 0);
 
-/** The time the unchanged cluster has settled (its last pod turned ready), and the placement then. */
-function settle(ctx: AnalysisContext, groups: readonly PodGroup[]) {
-  const run = baseline(ctx);
-  const lastReady = Math.max(0, ...run.events.filter((e) => e.type === 'PodReady' || e.type === 'NodeReady').map((e) => e.t));
-  const t0 = (Math.floor(lastReady / 10_000) + 1) * 10_000;
-  const placement = run.sim.world.cluster.nodeInfos().map((info) => {
-    const hosts = new Map<PodGroup, number>();
-    for (const p of info.pods) {
-      if (p.terminating) continue;
-      const g = groups.find((x) => x.has(p));
-      if (g) hosts.set(g, (hosts.get(g) ?? 0) + 1);
-    }
-    return { node: info.node, hosts };
-  });
-  return { t0, placement };
-}
-
-type Placement = ReturnType<typeof settle>['placement'];
 
 function units(scope: Scope, placement: Placement, ctx: AnalysisContext): Unit[] {
   const fail = (node: string): Action => ({ type: 'failNode', node });
