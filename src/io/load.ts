@@ -25,6 +25,7 @@ import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
 import { generatedName } from './names.js';
 import { collectObjects, isNamespaced, positionOf, type RawObject } from './objects.js';
 import { Reporter } from './reporter.js';
+import { skippedObject, type SkippedObject } from './skipped.js';
 import { parseSource, type SourceInput } from './yaml-source.js';
 
 export type { SourceInput } from './yaml-source.js';
@@ -59,6 +60,8 @@ export interface LoadedInput extends ClusterInput {
   readonly catalogs: InstanceType[][];
   /** Where each object is written ("Kind/namespace/name", or "Kind/name" for cluster-scoped kinds), for reports. */
   readonly locations: ReadonlyMap<string, SourceLocation>;
+  /** Objects of kinds berth does not read, in input order. */
+  readonly skipped?: readonly SkippedObject[];
 }
 
 export interface SourceLocation {
@@ -180,6 +183,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const reporter = new Reporter();
   const parsed: ParsedObject[] = [];
   const invalidKinds = new Set<string>();
+  const skipped: SkippedObject[] = [];
   inputs.forEach((input, i) => {
     const source = input.parsed ?? parseSource(input);
     for (const d of source.diagnostics) reporter.add(i, d);
@@ -190,7 +194,8 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
       for (const raw of objects) {
         const p = parseObject(raw, reporter);
         if (p === 'invalid') invalidKinds.add(raw.kind);
-        else if (p !== 'skipped') parsed.push(p);
+        else if (p === 'skipped') skipped.push(skippedObject(raw));
+        else parsed.push(p);
       }
     }
   });
@@ -274,6 +279,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
       nodePools,
       catalogs,
       locations: locationsOf(objects),
+      skipped,
     },
     warnings,
   };
