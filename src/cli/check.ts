@@ -15,6 +15,12 @@ function parseCheckOutput(value: string): CheckOutput {
   return value;
 }
 
+function parseFactor(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 1 || n > 100) throw new InvalidArgumentError('must be a number above 1 and at most 100');
+  return n;
+}
+
 function parseSwitch(value: string): boolean {
   if (value !== 'on' && value !== 'off') throw new InvalidArgumentError('must be "on" or "off"');
   return value === 'on';
@@ -29,18 +35,21 @@ export function registerCheck(program: Command): void {
     .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')
     .option('--provisioner <on|off>', 'let NodePools launch nodes in the simulations (default: on when the input has a dynamic NodePool)', parseSwitch)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
+    .option('--scale-up <factor>', 'also scale workloads without an autoscaler to FACTOR × replicas in the scale-up checks (default: only autoscaled ones, to maxReplicas)', parseFactor)
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
-    .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; output: CheckOutput }) => {
+    .option('-v, --verbose', 'evidence and fixes under each finding, and every skipped object')
+    .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; output: CheckOutput; verbose?: boolean }) => {
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const { input } = await loadCluster([...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const { input } = await loadCluster([...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, { summarizeSkipped: !opts.verbose });
       const instanceTypes = instanceTypesOf(input, opts.catalog);
-      const findings = analyze({ input, instanceTypes, provisioner: opts.provisioner ?? input.nodePools.some((np) => np.replicas === null), seed: opts.seed });
+      const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
+      const findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}) });
       const out =
         opts.output === 'json'
           ? JSON.stringify(toJson(findings), null, 2)
           : opts.output === 'sarif'
             ? JSON.stringify(toSarif(findings, ALL_CHECKS, input.locations, program.version() ?? ''), null, 2)
-            : formatText(findings);
+            : formatText(findings, { verbose: opts.verbose ?? false });
       process.stdout.write(`${out}\n`);
       if (hasErrors(findings)) process.exitCode = 1;
     });
