@@ -24,6 +24,11 @@ describe('report', () => {
     });
   });
 
+  it('JSON carries each fix\'s patches, aligned with the fixes (null for advice)', () => {
+    const patched: Finding = { ...f, fix: ['maxSurge 0', 'advice: more nodes'], remedies: [{ ...f.remedies![0]!, patches: [{ object: 'Deployment/default/web', type: 'merge', patch: { spec: { replicas: 3 } } }] }] };
+    assert.deepEqual(toJson([patched]).findings[0]!.patches, [[{ object: 'Deployment/default/web', type: 'merge', patch: { spec: { replicas: 3 } } }], null]);
+  });
+
   it('table: a verdict line per object (its most severe finding), one line per finding, and a count', () => {
     const warn: Finding = { ...info, severity: 'warning', object: 'Deployment/default/web', rule: 'node-loss', message: 'slow' };
     const text = formatText([info, warn, f]);

@@ -4,7 +4,7 @@
 
 import type { SourceLocation } from '../io/load.js';
 import type { Check } from './check.js';
-import type { Finding, Severity } from './finding.js';
+import type { Finding, ObjectPatch, Severity } from './finding.js';
 
 export interface FindingJson {
   severity: Severity;
@@ -13,12 +13,24 @@ export interface FindingJson {
   message: string;
   evidence: string[];
   fix: string[];
+  /** Per fix (same index), the patches that apply it to the written objects; null for advice or a change that has none. Absent when no fix has patches. */
+  patches?: (readonly ObjectPatch[] | null)[];
+}
+
+/** Each fix's patches, aligned with `fix` (re-simulated remedies come first, advice after). */
+export function fixPatches(f: Finding): (readonly ObjectPatch[] | null)[] | undefined {
+  const remedies = f.remedies ?? [];
+  if (!remedies.some((r) => r.patches && r.patches.length > 0)) return undefined;
+  return f.fix.map((_, i) => remedies[i]?.patches ?? null);
 }
 
 export function toJson(findings: readonly Finding[]): { verdicts: { object: string; severity: Severity }[]; findings: FindingJson[] } {
   return {
     verdicts: verdicts(findings).map((v) => ({ object: v.object, severity: v.severity })),
-    findings: findings.map((f) => ({ severity: f.severity, rule: f.rule, object: f.object, message: f.message, evidence: [...f.evidence], fix: [...f.fix] })),
+    findings: findings.map((f) => {
+      const patches = fixPatches(f);
+      return { severity: f.severity, rule: f.rule, object: f.object, message: f.message, evidence: [...f.evidence], fix: [...f.fix], ...(patches ? { patches } : {}) };
+    }),
   };
 }
 

@@ -6,7 +6,9 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { analyze, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
+import { readSources } from '../io/read-files.js';
 import { collect, instanceTypesOf, loadCluster, parseSeed } from './common.js';
+import { writeFixDir } from './fix-dir.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
 
@@ -37,8 +39,9 @@ export function registerCheck(program: Command): void {
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('--scale-up <factor>', 'also scale workloads without an autoscaler to FACTOR × replicas in the scale-up checks (default: only autoscaled ones, to maxReplicas)', parseFactor)
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
+    .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included)')
     .option('-v, --verbose', 'evidence and fixes under each finding, and every skipped object')
-    .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; output: CheckOutput; verbose?: boolean }) => {
+    .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; output: CheckOutput; verbose?: boolean; fixDir?: string }) => {
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
       const { input } = await loadCluster([...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, { summarizeSkipped: !opts.verbose });
       const instanceTypes = instanceTypesOf(input, opts.catalog);
@@ -51,6 +54,12 @@ export function registerCheck(program: Command): void {
             ? JSON.stringify(toSarif(findings, ALL_CHECKS, input.locations, program.version() ?? ''), null, 2)
             : formatText(findings, { verbose: opts.verbose ?? false });
       process.stdout.write(`${out}\n`);
+      if (opts.fixDir !== undefined) {
+        // Standard input was read already: objects that came from it are left out.
+        const sources = await readSources([...opts.filename, ...opts.cluster].filter((f) => f !== '-'));
+        const { written, notes } = await writeFixDir(opts.fixDir, findings, sources);
+        process.stderr.write(`--fix-dir: wrote ${written.length} object(s) to ${opts.fixDir}${notes.map((n) => `\n  ${n}`).join('')}\n`);
+      }
       if (hasErrors(findings)) process.exitCode = 1;
     });
 }

@@ -31,12 +31,13 @@ function spec(b: PodDisruptionBudget): string {
 function allowOne(b: PodDisruptionBudget): Remedy {
   return {
     description: `set ${objectOf(b)} to maxUnavailable 1 (instead of ${spec(b)})`,
+    patches: [{ object: objectOf(b), type: 'merge', patch: { spec: { maxUnavailable: 1, minAvailable: null } } }],
     apply: (input) => ({ ...input, pdbs: input.pdbs.map((x) => (x.key === b.key ? { namespace: x.namespace, name: x.name, key: x.key, selector: x.selector, maxUnavailable: 1 } : x)) }),
   };
 }
 
 function withoutBudget(b: PodDisruptionBudget): Remedy {
-  return { description: `delete ${objectOf(b)}`, apply: (input) => ({ ...input, pdbs: input.pdbs.filter((x) => x.key !== b.key) }) };
+  return { description: `delete ${objectOf(b)}`, patches: [{ object: objectOf(b), type: 'delete' }], apply: (input) => ({ ...input, pdbs: input.pdbs.filter((x) => x.key !== b.key) }) };
 }
 
 /** Drains the node of the first selected pod and reports what the drain did. */

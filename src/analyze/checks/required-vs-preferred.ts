@@ -15,7 +15,7 @@ import type { RolloutKind } from '../../sim/scenario-spec.js';
 import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
-import { antiAffinityVariant, currentVariant, withTemplate, workloadRef, type AntiAffinityVariant } from '../remedies.js';
+import { antiAffinityVariant, currentVariant, placementPatch, withTemplate, workloadRef, type AntiAffinityVariant } from '../remedies.js';
 import { baseline, sharedWhatIf } from '../what-if.js';
 import { isRollable, simulateRollout } from './rollout-deadlock.js';
 
@@ -105,6 +105,7 @@ export const requiredVsPreferred: Check = {
       if (better.length === 0) continue;
       const remedies: Remedy[] = better.map((r) => ({
         description: `use ${VARIANT_TEXT[r.variant]} instead of ${VARIANT_TEXT[current]} in ${workloadRef(w)}`,
+        patches: [placementPatch(w, antiAffinityVariant(w.template, r.variant))],
         apply: (i: LoadedInput) => inputFor(i, w, r.variant, current),
       }));
       findings.push({
