@@ -164,8 +164,9 @@ interface GroupEdit {
 
 function editGroup(input: LoadedInput, group: PodGroup, edit: GroupEdit, replicas?: number): LoadedInput {
   const target = group.workload;
+  // By kind and key, not identity: the input may be a copy (a remedy applied after another, a reload).
   const workloads = input.workloads.map((w): WorkloadSummary => {
-    if (w !== target) return w;
+    if (!target || w.kind !== target.kind || w.key !== target.key) return w;
     return {
       ...w,
       replicas: replicas ?? w.replicas,

@@ -65,6 +65,8 @@ export const SPOT_WAVE_SHARE = 0.5;
 /** After the instance is gone, the cloud node controller deletes its Node once the node lifecycle controller has seen it NotReady (grace 40-50 s). */
 const NODE_DELETED_AFTER_MS = SPOT_INTERRUPTION_NOTICE_MS + 50_000;
 const LABEL_INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
+/** The notice comes a second after the wave's start, so the ready count before it is read undisturbed (the drain acts at once). */
+const NOTICE_AT_MS = 1_000;
 
 /** The capacity type a node's provider labels say it has (Karpenter, EKS managed node groups, GKE). */
 function capacityTypeOf(node: Node): string | undefined {
@@ -109,6 +111,8 @@ interface Outcome {
   readonly needsProvisioner?: boolean;
   /** Set when the provisioner is off and turning it on would make the group whole again. */
   readonly provisionerWouldRecover?: boolean;
+  /** The nodes that ran the group's pods before the failure. */
+  readonly hostNodes?: readonly string[];
 }
 
 const groupsForLoss = (input: LoadedInput) => podGroups(input).filter((g) => g.workload && g.replicas > 0);
@@ -149,9 +153,9 @@ function units(scope: Scope, placement: Placement, ctx: AnalysisContext): Unit[]
           steps: [
             { offsetMs: 0, action: { type: 'insufficientCapacity', instanceType: type, zone, capacityType: 'spot', durationMs: LOSS_HORIZON_MS.spot } },
             ...names.flatMap((node) => [
-              { offsetMs: 0, action: { type: 'spotInterruption', node } as Action },
-              { offsetMs: 0, action: { type: 'drain', node } as Action },
-              { offsetMs: NODE_DELETED_AFTER_MS, action: { type: 'removeNode', node } as Action },
+              { offsetMs: NOTICE_AT_MS, action: { type: 'spotInterruption', node } as Action },
+              { offsetMs: NOTICE_AT_MS, action: { type: 'drain', node } as Action },
+              { offsetMs: NOTICE_AT_MS + NODE_DELETED_AFTER_MS, action: { type: 'removeNode', node } as Action },
             ]),
           ],
           nodes: chosen.map((p) => p.node),
@@ -273,7 +277,7 @@ function lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compare
           const withIt = outcome(ctx, unit, group, simulate(ctx, scope, [unit], [group], t0, true));
           if (!notWhole(withIt)) o = { ...o, provisionerWouldRecover: true };
         }
-        out.push(o);
+        out.push({ ...o, hostNodes: placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name) });
       }
     }
   }
@@ -288,7 +292,9 @@ function lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compare
 
 /** Whether the group still has a problem under this failure model on (a changed) input: what a fix must clear. */
 function stillFails(ctx: AnalysisContext, scope: Scope, object: string): boolean {
-  return lossOutcomes(ctx, scope, object, false).some(hasProblem);
+  const outcomes = lossOutcomes(ctx, scope, object, false);
+  // No outcome proves nothing: the changed input left the group with no placed pod to fail.
+  return outcomes.length === 0 || outcomes.some(hasProblem);
 }
 
 const dur = (ms: number) => formatTime(ms);
@@ -466,7 +472,8 @@ function findings(ctx: AnalysisContext, scope: Scope): Finding[] {
       evidence: evidence(worst, scope),
       fix: [...remedies.map((r) => `${r.description} (re-simulated: clears the finding)`), ...notes.map((n) => `advice: ${n}`)],
       ...(remedies.length > 0 ? { remedies } : {}),
-      ...(lostAll(worst) && group.replicas >= 2 && worst.unit.nodes.length === 1 ? { stacking: `node ${worst.unit.name}` } : {}),
+      // Every replica on one node: the same problem whichever failure takes that node (node, zone, spot wave).
+      ...(lostAll(worst) && worst.hostNodes?.length === 1 ? { stacking: `node ${worst.hostNodes[0]}` } : {}),
     });
   }
   return out;
