@@ -28,7 +28,7 @@ function nodes(n: number, firstAnnotations = '{}'): string {
     metadata:
       name: n${i}
       annotations: ${i === 0 ? firstAnnotations : '{}'}
-      labels: {karpenter.sh/nodepool: default, karpenter.sh/capacity-type: on-demand, node.kubernetes.io/instance-type: m5.xlarge, topology.kubernetes.io/zone: us-west-2a}
+      labels: {karpenter.sh/nodepool: default, karpenter.sh/capacity-type: on-demand, node.kubernetes.io/instance-type: m5.xlarge, karpenter.k8s.aws/instance-family: m5, topology.kubernetes.io/zone: us-west-2a}
     status: {allocatable: {cpu: 3920m, memory: 14Gi, pods: "58"}}`).join('');
 }
 
