@@ -20,7 +20,10 @@ export interface Candidate {
 
 export interface Rejection {
   readonly node: string;
+  /** Worded as Karpenter's event for it where it publishes one. */
   readonly reason: string;
+  /** The Kubernetes event Karpenter publishes on the Node and NodeClaim (none for a candidate already being disrupted or not yet consolidatable). */
+  readonly event?: 'DisruptionBlocked' | 'Unconsolidatable';
 }
 
 export interface CandidateInput {
@@ -167,10 +170,10 @@ export function findCandidates(input: CandidateInput): CandidateReport {
     const node = info.node;
     const poolName = node.labels[LABEL_NODEPOOL];
     if (poolName === undefined) continue; // Not Karpenter's node: never a candidate, not worth a reason.
-    const reject = (reason: string): void => void rejected.push({ node: node.name, reason });
+    const reject = (reason: string): void => void rejected.push({ node: node.name, reason, event: 'DisruptionBlocked' });
     const pool = pools.get(poolName);
     // Reasons as Karpenter's DisruptionBlocked events word them.
-    if (input.disrupting?.has(node.name)) { reject('Candidate is already being disrupted'); continue; }
+    if (input.disrupting?.has(node.name)) { rejected.push({ node: node.name, reason: 'Candidate is already being disrupted' }); continue; }
     if (input.uninitialized?.has(node.name)) { reject("Node isn't initialized"); continue; }
     if (node.annotations[DO_NOT_DISRUPT] === 'true') { reject(`Disruption is blocked through the "${DO_NOT_DISRUPT}" annotation`); continue; }
     if (!pool) { reject(`NodePool not found (NodePool=${poolName})`); continue; }
@@ -202,6 +205,14 @@ export function evictionCost(pod: Pod): number {
   const deletionCost = Number(pod.annotations['controller.kubernetes.io/pod-deletion-cost'] ?? '');
   if (Number.isFinite(deletionCost)) cost += deletionCost / 2 ** 27;
   return Math.min(10, Math.max(-10, cost));
+}
+
+/**
+ * Karpenter v1.14's emptiness: no pod on the node has a positive eviction cost (a node
+ * whose pods all have a very negative pod-deletion-cost or priority counts as empty).
+ */
+export function isEmpty(c: Candidate): boolean {
+  return c.reschedulable.every((p) => evictionCost(p) <= 0);
 }
 
 /**

@@ -20,8 +20,8 @@ function pool(budgetNodes = '100%'): ReturnType<typeof compileNodePool> {
   };
   return compileNodePool(m);
 }
-function node(name: string, annotations: Record<string, string> = {}) {
-  return compileNode({ metadata: { name, annotations, labels: { 'karpenter.sh/nodepool': 'default', 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'a' } }, status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } } }, order++);
+function node(name: string, annotations: Record<string, string> = {}, labels: Record<string, string> = { 'karpenter.sh/capacity-type': 'on-demand' }) {
+  return compileNode({ metadata: { name, annotations, labels: { 'karpenter.sh/nodepool': 'default', 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'a', ...labels } }, status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } } }, order++);
 }
 function pod(name: string, nodeName: string, opts: { anti?: boolean; annotations?: Record<string, string> } = {}): Pod {
   const affinity = opts.anti ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'x' } }, topologyKey: 'kubernetes.io/hostname' }] } } : undefined;
@@ -116,6 +116,23 @@ describe('budgets', () => {
 });
 
 describe('consolidation', () => {
+  it('upstream: "should consider candidates that do not have the karpenter.sh/capacity-type label" (suite_test.go): a candidate, but Unconsolidatable', () => {
+    const c = cluster([node('a', {}, {}), node('b')], [pod('p1', 'a'), pod('p2', 'b')]);
+    const input = { cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price };
+    assert.equal(findCandidates(input).candidates.length, 2);
+    const r = consolidate(input);
+    assert.deepEqual(r.rejected.find((x) => x.node === 'a'), { node: 'a', reason: 'Node does not have label "karpenter.sh/capacity-type"', event: 'Unconsolidatable' });
+    assert.ok(r.decisions.every((d) => !d.nodes.includes('a')));
+  });
+  it('an empty node without the capacity-type label is still deleted by emptiness', () => {
+    const r = consolidate({ cluster: cluster([node('a', {}, {})], []), pools: [pool()], nowMs: 1e12, pricePerHour: price });
+    assert.deepEqual(r.decisions.map((d) => [d.reason, d.nodes]), [['Empty', ['a']]]);
+  });
+  it('a node whose pods all have a negative eviction cost is empty (v1.14 IsEmpty)', () => {
+    const cheap = pod('p', 'a', { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(-(2 ** 28)) } });
+    const r = consolidate({ cluster: cluster([node('a'), node('b')], [cheap, pod('q', 'b')]), pools: [pool()], nowMs: 1e12, pricePerHour: price });
+    assert.deepEqual(r.decisions.map((d) => [d.reason, d.nodes]), [['Empty', ['a']]]);
+  });
   it('moves pods off underutilized nodes (multi-node delete), predicting targets', () => {
     const c = cluster([node('a'), node('b'), node('c')], [pod('p1', 'a'), pod('p2', 'b'), pod('p3', 'c')]);
     const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price });

@@ -48,7 +48,7 @@ export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decis
     // Capacity only for the pods that will actually leave (a terminationGracePeriod lets protected ones hold the drain).
     const d = replaceDecision(input, [{ ...c, reschedulable: currentlyReschedulable(input.cluster, c, input.nowMs) }], 'Drifted');
     if (d) return d;
-    rejected.push({ node: c.node.name, reason: 'drifted, but not all pods would schedule' });
+    rejected.push({ node: c.node.name, reason: 'Drifted, but not all pods would schedule', event: 'DisruptionBlocked' });
   }
   return undefined;
 }

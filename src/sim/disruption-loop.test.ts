@@ -85,6 +85,17 @@ describe('disruption loop', () => {
     for (const e of placed) assert.notEqual(e['node'], e['from']);
   });
 
+  it('reports why a node is not disrupted as Karpenter\'s DisruptionBlocked event, once per node per 2 minutes', () => {
+    const pinned = app(1, '500m').replace('metadata: {labels: {app: web}}', 'metadata: {labels: {app: web}, annotations: {karpenter.sh/do-not-disrupt: "true"}}');
+    const r = run(`  until: 12m
+  disruption: {enabled: true}
+  objects:${pool('{consolidationPolicy: WhenEmptyOrUnderutilized, budgets: [{nodes: "100%"}]}')}${nodes(1)}${pinned}`);
+    const blocked = r.events.filter((e) => e.type === 'DisruptionBlocked');
+    assert.ok(blocked.length >= 2, `${blocked.length} events`);
+    assert.match(String(blocked[0]!['message']), /^Pod has "karpenter.sh\/do-not-disrupt" annotation \(Pod=default\/web-/);
+    for (let i = 1; i < blocked.length; i++) assert.ok(blocked[i]!.t - blocked[i - 1]!.t >= 120_000);
+  });
+
   it('waits consolidateAfter from the last pod event, then consolidates within a poll and the 15 s check', () => {
     const r = run(`  until: 10m
   disruption: {enabled: true}

@@ -12,7 +12,7 @@
 import type { Node } from '../model/node.js';
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
-import { isDaemonSetPod, isDoNotDisruptActive } from '../disruption/candidates.js';
+import { isDaemonSetPod, isDoNotDisruptActive, type Rejection } from '../disruption/candidates.js';
 import { replacementName, type Decision } from '../disruption/consolidate.js';
 import { claimHashOf, driftReason, type ClaimHash } from '../disruption/drift.js';
 import { NODEPOOL_HASH_VERSION } from '../model/nodepool-hash.js';
@@ -61,6 +61,8 @@ export class DisruptionLoop {
   private readonly lastPodEvent = new Map<string, number>();
   /** When each drifted node was first seen drifted (its NodeClaim's Drifted condition); drift orders by it. */
   private readonly driftedAt = new Map<string, number>();
+  /** Event key (reason/node) → until when Karpenter's recorder drops a repeat. */
+  private readonly publishedUntil = new Map<string, number>();
   /** Controller uid → pods evicted by a disruption whose stand-in has not been placed yet, oldest first. */
   private readonly awaitingStandIn = new Map<string, { pod: string; node: string; predicted: string }[]>();
   private validating = false;
@@ -162,7 +164,8 @@ export class DisruptionLoop {
     const input = this.input();
     const state = { version: this.world.cluster.version, pdbs: JSON.stringify([...(input.pdbAllowances ?? [])]) };
     if (this.idle && this.idle.version === state.version && this.idle.pdbs === state.pdbs && input.nowMs < this.idle.until) return;
-    const { decision } = nextDisruption(input);
+    const { decision, rejected } = nextDisruption(input);
+    this.publish(rejected);
     this.idle = decision ? undefined : { ...state, until: this.nextQuietEnd(input.nowMs) };
     if (!decision) return;
     if (decision.reason === 'Drifted') {
@@ -177,6 +180,21 @@ export class DisruptionLoop {
       if ('invalid' in again) this.world.engine.record('DisruptionInvalidated', { reason: decision.reason, nodes: decision.nodes.join(','), message: again.invalid });
       else this.execute(again);
     });
+  }
+
+  /**
+   * Why-not events, as Karpenter publishes them on the Node: DisruptionBlocked and
+   * Unconsolidatable, each deduplicated per node (not per message) for 2 and 15 minutes.
+   */
+  private publish(rejected: readonly Rejection[]): void {
+    const now = this.world.engine.now;
+    for (const r of rejected) {
+      if (r.event === undefined) continue;
+      const key = `${r.event}/${r.node}`;
+      if (now < (this.publishedUntil.get(key) ?? -Infinity)) continue;
+      this.publishedUntil.set(key, now + (r.event === 'Unconsolidatable' ? 15 : 2) * 60_000);
+      this.world.engine.record(r.event, { node: r.node, message: r.reason });
+    }
   }
 
   /** When the answer "nothing to do" may change with no cluster change: a node's consolidateAfter passing, or 5 min. */
