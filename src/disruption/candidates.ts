@@ -216,12 +216,10 @@ export function isEmpty(c: Candidate): boolean {
 }
 
 /**
- * The cost of disrupting a candidate: its pods' eviction costs, scaled by the share
- * of the node's lifetime left before expireAfter (nodes near expiry are cheap).
+ * Karpenter v1.14's savings ratio of a candidate: its price (of its offering; 0 when
+ * unknown) per unit of reschedule disruption cost (1 for the node, plus each pod's
+ * positive eviction cost). Consolidation tries the highest ratios first.
  */
-export function disruptionCost(c: Candidate, nowMs: number): number {
-  const pods = c.reschedulable.reduce((s, p) => s + evictionCost(p), 0);
-  const ttl = c.pool.expireAfterSeconds;
-  const remaining = ttl === null ? 1 : Math.min(1, Math.max(0, 1 - (nowMs - c.node.creation) / (ttl * 1000)));
-  return pods * remaining;
+export function savingsRatio(c: Candidate, price: number | undefined): number {
+  return (price ?? 0) / c.reschedulable.reduce((s, p) => s + Math.max(0, evictionCost(p)), 1);
 }

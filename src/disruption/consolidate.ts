@@ -1,5 +1,5 @@
 // Consolidation decisions as Karpenter v1 makes them: emptiness, multi-node
-// consolidation (the longest cheapest-to-disrupt prefix of candidates that can go,
+// consolidation (the longest prefix, by savings ratio, of candidates that can go,
 // replaced by at most one new node) and single-node consolidation (delete, or
 // replace with one strictly cheaper node). Every decision is validated by running
 // the real scheduler over the displaced pods on a copy of the cluster without the
@@ -18,7 +18,7 @@ import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../pro
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { remainingDisruptions } from './budgets.js';
-import { disruptionCost, findCandidates, isConsolidatable, isEmpty, type Candidate, type Rejection } from './candidates.js';
+import { findCandidates, savingsRatio, isConsolidatable, isEmpty, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster } from './cluster-copy.js';
 
 export interface DisplacedPod {
@@ -239,9 +239,28 @@ function round(n: number): number {
   return Math.round(n * 1e6) / 1e6;
 }
 
-/** Candidates cheapest to disrupt first (Karpenter's disruption cost), then by name. */
-export function byDisruptionCost(nowMs: number): (a: Candidate, b: Candidate) => number {
-  return (a, b) => disruptionCost(a, nowMs) - disruptionCost(b, nowMs) || (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0);
+/**
+ * Candidates in Karpenter v1.14's consolidation order: highest savings ratio first.
+ * Karpenter's sort is unstable, so equal ratios come in no fixed order; berth puts them
+ * by name.
+ */
+function sortBySavingsRatio(candidates: Candidate[], price: ConsolidationInput['pricePerHour']): void {
+  const ratio = new Map(candidates.map((c) => [c, savingsRatio(c, price(c.node))]));
+  candidates.sort((a, b) => ratio.get(b)! - ratio.get(a)! || (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0));
+}
+
+/**
+ * Single-node consolidation's order: by savings ratio, then interleaved across NodePools
+ * (the first of each pool, then the second of each...). Karpenter visits the pools in Go
+ * map order; berth in name order.
+ */
+function interleaveByPool(candidates: readonly Candidate[]): Candidate[] {
+  const byPool = new Map<string, Candidate[]>();
+  for (const c of candidates) byPool.set(c.pool.name, [...(byPool.get(c.pool.name) ?? []), c]);
+  const pools = [...byPool.keys()].sort();
+  const out: Candidate[] = [];
+  for (let i = 0; out.length < candidates.length; i++) for (const p of pools) { const c = byPool.get(p)![i]; if (c) out.push(c); }
+  return out;
 }
 
 function take(budget: Map<string, number>, c: Candidate): boolean {
@@ -265,7 +284,7 @@ function unconsolidatable(input: ConsolidationInput, c: Candidate): string | und
   return undefined;
 }
 
-/** The consolidatable candidates, cheapest to disrupt first; the others join `rejected`. */
+/** The consolidatable candidates, highest savings ratio first; the others join `rejected`. */
 export function consolidationCandidates(input: ConsolidationInput): { eligible: Candidate[]; rejected: Rejection[] } {
   const { candidates, rejected } = findCandidates(input);
   const eligible: Candidate[] = [];
@@ -275,7 +294,7 @@ export function consolidationCandidates(input: ConsolidationInput): { eligible: 
     else if (!isConsolidatable(c, input.nowMs, input.lastPodEventMs)) rejected.push({ node: c.node.name, reason: 'Node is not consolidatable yet: consolidateAfter has not passed since its last pod event' });
     else eligible.push(c);
   }
-  eligible.sort(byDisruptionCost(input.nowMs));
+  sortBySavingsRatio(eligible, input.pricePerHour);
   return { eligible, rejected };
 }
 
@@ -306,9 +325,9 @@ export function multiNode(input: ConsolidationInput, eligible: readonly Candidat
   return best;
 }
 
-/** Single-node: the first candidate, cheapest to disrupt first, that can be deleted or replaced by a cheaper node. */
+/** Single-node: the first candidate, in savings-ratio order interleaved across NodePools, that can be deleted or replaced by a cheaper node. */
 export function singleNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
-  for (const c of underutilized(input, eligible)) {
+  for (const c of interleaveByPool(underutilized(input, eligible))) {
     const r = computeConsolidation(input, [c], 'Underutilized');
     if ('decision' in r) return r.decision;
     rejected?.push({ node: c.node.name, reason: r.unconsolidatable, event: 'Unconsolidatable' });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogPrices } from './pricing.js';
-import { consolidate, MIN_SPOT_TO_SPOT_OPTIONS, type ConsolidationInput } from './consolidate.js';
+import { consolidate, consolidationCandidates, MIN_SPOT_TO_SPOT_OPTIONS, type ConsolidationInput } from './consolidate.js';
 import { drift, expiry, nextDisruption } from './disrupt.js';
 import { driftReason, hashAnnotations, NODEPOOL_HASH_ANNOTATION, NODEPOOL_HASH_VERSION_ANNOTATION } from './drift.js';
 import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './test-fixtures.js';
@@ -232,6 +232,18 @@ describe('drift method (upstream disruption/drift_test.go)', () => {
     const c = clusterOf([node('a')], [boundPod('p', 'a', '3', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })]);
     const d = drift(input(c, withTgp))!;
     assert.deepEqual([d.kind, d.nodes, d.replacements], ['delete', ['a'], []]);
+  });
+});
+
+describe('candidate order (v1.14 sortCandidates)', () => {
+  it('highest savings ratio first: price over 1 plus the pods\' eviction costs', () => {
+    const pool = nodePool();
+    const c = clusterOf(
+      [catalogNode('small', pool, 'm5.large'), catalogNode('big', pool, 'm5.2xlarge'), catalogNode('busy', pool, 'm5.2xlarge')],
+      [boundPod('p1', 'small', '100m'), boundPod('p2', 'big', '100m'), boundPod('p3', 'busy', '100m'), boundPod('p4', 'busy', '100m'), boundPod('p5', 'busy', '100m')],
+    );
+    // big: 0.384/2, busy: 0.384/4, small: 0.096/2.
+    assert.deepEqual(consolidationCandidates(input(c, pool)).eligible.map((x) => x.node.name), ['big', 'busy', 'small']);
   });
 });
 
