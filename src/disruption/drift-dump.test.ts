@@ -10,7 +10,7 @@ import { loadSources, type LoadedInput } from '../io/load.js';
 import { catalogPrices } from './pricing.js';
 import { drift } from './disrupt.js';
 import { driftReason } from './drift.js';
-import { CATALOG } from './test-fixtures.js';
+import { CATALOG } from './fixtures.test-support.js';
 
 const DUMP = readFileSync(new URL('../../test/fixtures/karpenter-cluster-dump.yaml', import.meta.url), 'utf8');
 const NOW = Date.parse('2026-12-03T21:00:00Z');
