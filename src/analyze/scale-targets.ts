@@ -4,7 +4,7 @@
 // neither is not scaled: nothing says it will grow.
 
 import type { HorizontalPodAutoscaler } from '../model/hpa.js';
-import type { ScalableKind } from '../sim/scenario-spec.js';
+import type { ScalableKind } from '../io/scenario-spec.js';
 import type { PodGroup } from './pod-groups.js';
 
 export interface ScaleTarget {

@@ -4,7 +4,7 @@ import { compileNodePool } from '../model/nodepool.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { applyAction } from './faults.js';
 import { createSimulation } from './simulation.js';
-import { app, clusterWithNodes } from './test-fixtures.js';
+import { app, clusterWithNodes } from './fixtures.test-support.js';
 
 const pool = compileNodePool({
   apiVersion: 'karpenter.sh/v1',

@@ -37,7 +37,7 @@ import type { LoadedInput } from '../../io/load.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import { LABEL_CAPACITY_TYPE } from '../../model/nodepool.js';
 import { SPOT_INTERRUPTION_NOTICE_MS } from '../../sim/cloud.js';
-import type { Action } from '../../sim/scenario-spec.js';
+import type { Action } from '../../io/scenario-spec.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
 import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
