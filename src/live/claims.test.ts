@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { claimObject, gcDecisions, readClaim, statusDecisions, withCondition, type Claim } from './claims.js';
 import { isProvisionable } from './objects.js';
-import { nodeClaim, pod, T0 } from './test-objects.js';
+import { nodeClaim, pod, T0 } from './test-objects.test-support.js';
 
 const claim = (name: string, created = T0, terminating = false): Claim => ({ name, nodePool: 'default', instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'on-demand', created, terminating, launched: false, registered: false });
 const gc = (claims: Claim[], nodes: { name: string; claim: string; created: number }[], now: number) => gcDecisions({ now, claims, nodes, registrationTtlMs: 60_000, orphanGraceMs: 15_000 });

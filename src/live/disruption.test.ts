@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { claimFor, boundPod, disruptionPool, FakeCluster, launched } from './disruption-fakes.js';
+import { claimFor, boundPod, disruptionPool, FakeCluster, launched } from './disruption-fakes.test-support.js';
 import { DEFAULT_DISRUPTION_OPTIONS, LiveDisruption, type DisruptionOptions } from './disruption.js';
 import { Metrics } from './metrics.js';
-import { T0 } from './test-objects.js';
+import { T0 } from './test-objects.test-support.js';
 
 const FAST: DisruptionOptions = { ...DEFAULT_DISRUPTION_OPTIONS, pollMs: 0, validationMs: 0, checkMs: 0, evictionRetryMs: 0, drainTimeoutMs: 5_000, replacementTimeoutMs: 5_000 };
 

@@ -5,7 +5,7 @@ import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { InsufficientCapacityError, type CloudProvider, type Instance, type Launch } from './cloud-provider.js';
 import { FaultInjectingProvider } from './fault-provider.js';
 import { liveNodePools } from './plan-batch.js';
-import { nodePool } from './test-objects.js';
+import { nodePool } from './test-objects.test-support.js';
 
 class RecordingProvider implements CloudProvider {
   readonly name = 'recording';

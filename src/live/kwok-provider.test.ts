@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { kwokNode } from './kwok-provider.js';
 import { liveNodePools } from './plan-batch.js';
-import { nodePool } from './test-objects.js';
+import { nodePool } from './test-objects.test-support.js';
 
 test('the kwok Node of a claim: named after it, kwok-managed, with the labels, taints and capacity kube-scheduler needs', () => {
   const np = nodePool('gpu');

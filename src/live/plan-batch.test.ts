@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { planBatch } from './plan-batch.js';
-import { liveObjects, node, nodeClaim, nodePool, pod } from './test-objects.js';
+import { liveObjects, node, nodeClaim, nodePool, pod } from './test-objects.test-support.js';
 
 const instanceTypes = bundledInstanceTypes();
 

@@ -9,7 +9,7 @@ import type { Evict, EvictionResult } from './eviction.js';
 import { kwokNode } from './kwok-provider.js';
 import type { KubeObject } from './objects.js';
 import { liveNodePools, type LiveObjects } from './plan-batch.js';
-import { iso, liveObjects, nodePool, pod, T0 } from './test-objects.js';
+import { iso, liveObjects, nodePool, pod, T0 } from './test-objects.test-support.js';
 
 export const CATALOG: readonly InstanceType[] = bundledInstanceTypes();
 
