@@ -4,7 +4,6 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { pino, type Logger } from 'pino';
 import { parseGoDuration } from '../model/go-duration.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { Controller } from '../live/controller.js';
@@ -14,6 +13,7 @@ import { FaultInjectingProvider, faultsSchema, type Faults } from '../live/fault
 import { Kube } from '../live/kube.js';
 import { KwokProvider } from '../live/kwok-provider.js';
 import { LeaderElector } from '../live/leader.js';
+import { controllerLogger } from '../live/logger.js';
 import { Metrics } from '../live/metrics.js';
 import { startServer } from '../live/server.js';
 import { CliError } from './common.js';
@@ -47,15 +47,6 @@ function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CliError(`berth: --port ${JSON.stringify(value)}: not a port number`);
   return n;
-}
-
-/**
- * JSON lines with the level as a name ("level":"info") and the time as ISO 8601
- * ("time":"2026-12-03T21:00:00.000Z"), as operators read and log pipelines parse them.
- */
-export function controllerLogger(level: string, identity: string, destination?: NodeJS.WritableStream): Logger {
-  const options = { level, base: { identity }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } };
-  return destination ? pino(options, destination) : pino(options);
 }
 
 /** package.json's version (the build_info metric): two levels up from src/cli/ and from dist/cli/ alike. */

@@ -2,7 +2,7 @@
 // as the Node informer delivers it (Karpenter's registration and initialization):
 // a Node carrying the claim's label has registered; it is initialized once Ready,
 // with the claim's startup taints and the known ephemeral taints (not-ready,
-// unreachable, uninitialized) gone. Registration also puts the termination
+// unreachable, uninitialized, unregistered, readiness.k8s.io/*) gone. Registration also puts the termination
 // finalizer and karpenter.sh/registered on the Node, initialization
 // karpenter.sh/initialized.
 
@@ -14,8 +14,21 @@ import type { KubeObject } from './objects.js';
 export const LABEL_REGISTERED = 'karpenter.sh/registered';
 export const LABEL_INITIALIZED = 'karpenter.sh/initialized';
 
-/** Taints the node lifecycle controller and cloud controller manager put on and take off by themselves. */
-const EPHEMERAL_TAINT_KEYS = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'node.cloudprovider.kubernetes.io/uninitialized'];
+/** Karpenter's KnownEphemeralTaints (key and effect): put on and taken off by the node lifecycle controller, the cloud controller manager and registration. */
+const EPHEMERAL_TAINTS: readonly (readonly [string, string])[] = [
+  ['node.kubernetes.io/not-ready', 'NoSchedule'],
+  ['node.kubernetes.io/not-ready', 'NoExecute'],
+  ['node.kubernetes.io/unreachable', 'NoSchedule'],
+  ['node.cloudprovider.kubernetes.io/uninitialized', 'NoSchedule'],
+  ['karpenter.sh/unregistered', 'NoExecute'],
+];
+/** And its KnownEphemeralTaintKeyPrefixes (the Node Readiness Controller's taints). */
+const EPHEMERAL_TAINT_PREFIXES = ['readiness.k8s.io/'];
+
+function isEphemeral(t: TaintFields): boolean {
+  const key = t.key ?? '';
+  return EPHEMERAL_TAINTS.some(([k, e]) => k === key && e === t.effect) || EPHEMERAL_TAINT_PREFIXES.some((p) => key.startsWith(p));
+}
 
 export interface TaintFields {
   readonly key?: string;
@@ -36,9 +49,10 @@ export function startupTaints(claim: KubeObject): readonly TaintFields[] {
 export function notInitialized(node: KubeObject, claim: KubeObject): string | undefined {
   if (!isNodeReady(node)) return 'Node status is NotReady';
   const taints = taintsOf(node);
-  const startup = startupTaints(claim).find((s) => taints.some((t) => t.key === s.key && (t.value ?? '') === (s.value ?? '') && t.effect === s.effect));
+  // core/v1 Taint.MatchTaint: key and effect.
+  const startup = startupTaints(claim).find((s) => taints.some((t) => t.key === s.key && t.effect === s.effect));
   if (startup) return `StartupTaint "${startup.key}${startup.value ? `=${startup.value}` : ''}:${startup.effect}" still exists`;
-  const ephemeral = taints.find((t) => EPHEMERAL_TAINT_KEYS.includes(t.key ?? ''));
+  const ephemeral = taints.find(isEphemeral);
   if (ephemeral) return `KnownEphemeralTaint "${ephemeral.key}:${ephemeral.effect}" still exists`;
   return undefined;
 }
