@@ -46,7 +46,7 @@ export class Metrics {
   constructor(version = 'unknown') {
     collectDefaultMetrics({ register: this.registry });
     this.buildInfo.set({ version, nodeversion: process.version }, 1);
-    const metrics = this;
+    const claims = () => this.source?.claims() ?? [];
     new Gauge({
       name: 'berth_nodeclaims',
       help: 'NodeClaims now, by NodePool and state (launching, launched, registered, initialized, terminating)',
@@ -54,7 +54,7 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const c of metrics.source?.claims() ?? []) this.inc({ nodepool: c.nodePool, state: c.state });
+        for (const c of claims()) this.inc({ nodepool: c.nodePool, state: c.state });
       },
     });
     new Gauge({
@@ -64,7 +64,7 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const c of metrics.source?.claims() ?? []) if (c.state !== 'terminating' && c.pricePerHour !== null) this.inc({ nodepool: c.nodePool }, c.pricePerHour);
+        for (const c of claims()) if (c.state !== 'terminating' && c.pricePerHour !== null) this.inc({ nodepool: c.nodePool }, c.pricePerHour);
       },
     });
   }
