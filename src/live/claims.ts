@@ -180,7 +180,9 @@ export function inFlightNodes(claims: readonly Claim[], registered: ReadonlySet<
     const pool = pools.find((p) => p.name === c.nodePool);
     const it = instanceTypes.find((t) => t.name === c.instanceType);
     if (!pool || !it) continue;
-    out.push(launchedNode(c.name, pool, it, { zone: c.zone, capacityType: c.capacityType === 'spot' ? 'spot' : 'on-demand' }, c.created));
+    // Planned as it will be once initialized: without its startup taints (Karpenter's in-flight StateNode).
+    const node = launchedNode(c.name, pool, it, { zone: c.zone, capacityType: c.capacityType === 'spot' ? 'spot' : 'on-demand' }, c.created);
+    out.push({ ...node, taints: pool.taints });
   }
   return out;
 }

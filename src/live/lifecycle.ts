@@ -25,7 +25,7 @@ const EPHEMERAL_TAINTS: readonly (readonly [string, string])[] = [
 /** And its KnownEphemeralTaintKeyPrefixes (the Node Readiness Controller's taints). */
 const EPHEMERAL_TAINT_PREFIXES = ['readiness.k8s.io/'];
 
-function isEphemeral(t: TaintFields): boolean {
+export function isEphemeralTaint(t: TaintFields): boolean {
   const key = t.key ?? '';
   return EPHEMERAL_TAINTS.some(([k, e]) => k === key && e === t.effect) || EPHEMERAL_TAINT_PREFIXES.some((p) => key.startsWith(p));
 }
@@ -52,7 +52,7 @@ export function notInitialized(node: KubeObject, claim: KubeObject): string | un
   // core/v1 Taint.MatchTaint: key and effect.
   const startup = startupTaints(claim).find((s) => taints.some((t) => t.key === s.key && t.effect === s.effect));
   if (startup) return `StartupTaint "${startup.key}${startup.value ? `=${startup.value}` : ''}:${startup.effect}" still exists`;
-  const ephemeral = taints.find(isEphemeral);
+  const ephemeral = taints.find(isEphemeralTaint);
   if (ephemeral) return `KnownEphemeralTaint "${ephemeral.key}:${ephemeral.effect}" still exists`;
   return undefined;
 }
