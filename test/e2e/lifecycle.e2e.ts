@@ -94,7 +94,7 @@ test('kwok nodes register NotReady with startup taints, Ready after the stage de
     const row = Object.fromEntries(columns.map((c, i) => [c, t.rows[0]!.cells[i]]));
     assert.equal(row.Node, name);
     assert.match(String(row.Price), /^\d+\.\d{4}$/);
-    console.log(`kubectl get nodeclaims:\n${columns.join('\t')}\n${columns.map((c) => String(row[c])).join('\t')}`);
+    console.log(`kubectl get nodeclaims -o wide: ${columns.map((c) => `${c}=${String(row[c])}`).join(' ')}`);
     // The binaries carry their version (build.sh's -ldflags): what `kubectl version` prints for the server.
     assert.equal((await getJson<{ gitVersion: string }>('/version')).gitVersion, 'v1.37.2');
   });
@@ -123,7 +123,7 @@ test('termination: deleting a NodeClaim, then a Node, taints and drains through 
     timings.claimDeleteToTainted = Date.now() - t1;
     await waitFor('node A gone', async () => !(await kube().read('v1', 'Node', nodeA)), 180_000);
     timings.claimDeleteDrain = Date.now() - t1;
-    assert.equal(await kube().read('berth.dev/v1alpha1', 'NodeClaim', nodeA), undefined, 'the claim went after its node');
+    await waitFor('claim A gone after its node', async () => !(await kube().read('berth.dev/v1alpha1', 'NodeClaim', nodeA)), 15_000);
     const second = await allRunning(ns, 'web', 2);
     timings.claimDeleteToAllRunning = Date.now() - t1;
     const log = controllerLog(c);
@@ -140,7 +140,7 @@ test('termination: deleting a NodeClaim, then a Node, taints and drains through 
     await kube().delete('v1', 'Node', nodeB);
     await waitFor('node B gone', async () => !(await kube().read('v1', 'Node', nodeB)), 180_000);
     timings.nodeDeleteDrain = Date.now() - t2;
-    assert.equal(await kube().read('berth.dev/v1alpha1', 'NodeClaim', nodeB), undefined, 'deleting the Node deleted its claim');
+    await waitFor('deleting the Node deleted its claim', async () => !(await kube().read('berth.dev/v1alpha1', 'NodeClaim', nodeB)), 15_000);
     const third = await allRunning(ns, 'web', 2);
     timings.nodeDeleteToAllRunning = Date.now() - t2;
     assert.ok(third.every((p) => p.node !== nodeA && p.node !== nodeB));
