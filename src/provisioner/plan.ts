@@ -22,13 +22,14 @@ import type { ClusterState } from '../cluster/state.js';
 import { orderNodePools } from '../model/nodepool.js';
 import { LABEL_HOSTNAME } from '../model/node.js';
 import { bindPod, type Pod } from '../model/pod.js';
-import { addInto, type ResourceList } from '../model/resources.js';
+import type { ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
 import { CycleState, Framework } from '../scheduler/framework.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { LABEL_CAPACITY_TYPE, LABEL_ZONE, type InstanceType } from './catalog/types.js';
+import { withDaemonOverhead } from './daemon-overhead.js';
 import { LABEL_NODEPOOL } from './labels.js';
 import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
 import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplate } from './nodeclaim.js';
@@ -113,15 +114,8 @@ export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceTyp
   const zoneReq = requirements.get(LABEL_ZONE);
   const domainZones =
     zoneReq.operator() === 'In' ? zoneReq.values() : [...new Set(instanceTypes.flatMap((it) => it.offerings.map((o) => o.zone)))].filter((z) => zoneReq.has(z)).sort();
-  const daemonOverhead: Record<string, number> = {};
-  let daemonPods = 0;
-  for (const ds of daemonSetPods) {
-    if (untoleratedTaint(spec.taints, ds) !== undefined) continue;
-    if (!requirements.isCompatible(podRequirements(ds), { allowUndefinedWellKnownLabels: true })) continue;
-    addInto(daemonOverhead, ds.resources.requests);
-    daemonPods++;
-  }
-  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: types, zones, domainZones, daemonOverhead, daemonPods };
+  const daemons = withDaemonOverhead(requirements, spec.taints, types, daemonSetPods);
+  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: daemons.types, zones, domainZones, daemonLoad: daemons.load };
 }
 
 /** Karpenter's queue order: larger pods first (cpu, then memory), after priority. */
@@ -136,6 +130,34 @@ function planningOrder(pods: readonly Pod[]): Pod[] {
   });
 }
 
+/**
+ * Karpenter's scheduling queue: a pod that fails goes to the back and is tried again
+ * (from its full preferences) as long as the queue makes progress; it stops once every
+ * pod left was tried since the last one placed. Returns the pods left, in the order they
+ * first failed, with their last reason.
+ */
+function planQueue(ordered: readonly Pod[], place: (pod: Pod) => string | undefined): Map<string, string> {
+  const queue = [...ordered];
+  // Per pod, the queue length right after it was last pushed back.
+  const lastLen = new Map<string, number>();
+  const failed = new Map<string, string>();
+  let head = 0;
+  while (head < queue.length) {
+    const pod = queue[head]!;
+    if (lastLen.get(pod.key) === queue.length - head) break;
+    head++;
+    const reason = place(pod);
+    if (reason === undefined) {
+      failed.delete(pod.key);
+      continue;
+    }
+    failed.set(pod.key, reason);
+    queue.push(pod);
+    lastLen.set(pod.key, queue.length - head);
+  }
+  return failed;
+}
+
 type Narrowed = { requirements: Requirements; options: readonly InstanceType[] };
 
 class Planner {
@@ -146,6 +168,8 @@ class Planner {
   private readonly zoneTopology: ZoneTopology;
   private readonly templates: string[] = [];
   private claimSeq = 0;
+  /** Karpenter adds the PreferNoSchedule relaxation step when some NodePool has such a taint. */
+  private readonly toleratePreferNoSchedule: boolean;
 
   constructor(
     private readonly cluster: ClusterState,
@@ -159,6 +183,7 @@ class Planner {
     const fw = this.sched.framework;
     this.claimFramework = new Framework(fw.profileName, { ...fw.plugins, filter: fw.plugins.filter.filter((p) => !CLAIM_CHECKED_ELSEWHERE.has(p.name)) }, fw.percentageOfNodesToScore);
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
+    this.toleratePreferNoSchedule = specs.some((s) => s.taints.some((t) => t.effect === 'PreferNoSchedule'));
     this.zoneTopology = new ZoneTopology(cluster);
     this.addTemplates();
   }
@@ -176,7 +201,7 @@ class Planner {
   /** Plans one pod; returns the claim it joined or the reason nothing can take it. */
   plan(pod: Pod): PlannedClaim | { reason: string } {
     let lastReason = '';
-    for (const attempt of podAttempts(pod)) {
+    for (const attempt of podAttempts(pod, this.toleratePreferNoSchedule)) {
       const r = this.tryAttempt(attempt);
       if (r instanceof PlannedClaim) {
         this.cluster.updatePod(bindPod(pod, r.name));
@@ -397,11 +422,12 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
   const planner = new Planner(cluster, pools, input.pools, input.config, input.seed);
   try {
-    for (const pod of planningOrder(toPlan)) {
+    const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);
       if (r instanceof PlannedClaim) placements.push({ pod: pod.key, node: r.name });
-      else unschedulable.push({ pod: pod.key, message: `could not schedule pod: ${r.reason}` });
-    }
+      return r instanceof PlannedClaim ? undefined : r.reason;
+    });
+    for (const [pod, reason] of failed) unschedulable.push({ pod, message: `could not schedule pod: ${reason}` });
   } finally {
     planner.removeTemplates();
   }
