@@ -31,6 +31,11 @@ function runsOn(poolReqs: Requirements, it: InstanceType, ds: Pod): boolean {
   return false;
 }
 
+/** The DaemonSet pods that would run on a node of type `it` from a pool with these requirements and taints. */
+export function daemonPodsOn(poolReqs: Requirements, taints: readonly Taint[], it: InstanceType, daemonSetPods: readonly Pod[]): Pod[] {
+  return daemonSetPods.filter((ds) => toleratesPool(taints, ds) && runsOn(poolReqs, it, ds));
+}
+
 /** The DaemonSet pods' total on one instance type of a pool. */
 export interface DaemonLoad {
   readonly requests: ResourceList;

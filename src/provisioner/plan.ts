@@ -60,6 +60,8 @@ export interface ProvisionInput {
   readonly seed?: number;
   /** Also list each claim's launchable offerings (consolidation filters them by price). */
   readonly withOfferings?: boolean;
+  /** The number in the first new claim's name (`<pool>-0001` by default); later batches continue the count. */
+  readonly firstClaimNumber?: number;
 }
 
 /** One offering a planned claim could launch as: a fitting instance type in a zone the claim allows. */
@@ -101,12 +103,18 @@ function untoleratedTaint(taints: readonly Taint[], pod: Pod): Taint | undefined
   return taints.find((t) => !tolerationsTolerateTaint(pod.tolerations, t));
 }
 
-/** A NodePool as the planner sees it: requirements, compatible instance types and the zones their offerings cover. */
-export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[]): PoolTemplate {
+/** What every node of the pool satisfies: its requirements, template labels and karpenter.sh/nodepool. */
+export function poolRequirements(spec: PoolSpec): Requirements {
   const requirements = Requirements.fromNodeSelectorRequirements(spec.requirements);
   requirements.addAll(Requirements.fromLabels({ ...spec.labels, [LABEL_NODEPOOL]: spec.name }));
   // A NodePool that does not constrain the capacity type launches on-demand capacity (AWS provider default).
   if (!requirements.has(LABEL_CAPACITY_TYPE)) requirements.add(Requirement.of(LABEL_CAPACITY_TYPE, 'In', ['on-demand']));
+  return requirements;
+}
+
+/** A NodePool as the planner sees it: requirements, compatible instance types and the zones their offerings cover. */
+export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[]): PoolTemplate {
+  const requirements = poolRequirements(spec);
   const types = instanceTypes.filter((it) => instanceTypeCompatible(it, requirements) && compatibleOfferings(it, requirements).length > 0);
   const zones = [...new Set(types.flatMap((it) => compatibleOfferings(it, requirements).map((o) => o.zone)))].sort();
   // Karpenter's topology domains of a pool: the zones its requirement names (In), else every zone of the
@@ -177,6 +185,7 @@ class Planner {
     specs: readonly PoolSpec[],
     config: SchedulerConfig,
     seed: number | undefined,
+    private readonly firstClaimNumber = 1,
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
@@ -367,7 +376,7 @@ class Planner {
 
   private materialize(pool: PoolTemplate, options: readonly InstanceType[], pod: Pod, next: Narrowed): PlannedClaim {
     const seq = this.claimSeq++;
-    const claim = new PlannedClaim(`${pool.name}-${String(seq + 1).padStart(4, '0')}`, pool, pool.requirements.clone(), options, seq);
+    const claim = new PlannedClaim(`${pool.name}-${String(seq + this.firstClaimNumber).padStart(4, '0')}`, pool, pool.requirements.clone(), options, seq);
     claim.add(pod, next);
     this.claims.push(claim);
     // Reserve the largest capacity the claim could still take, as Karpenter's subtractMax does.
@@ -420,7 +429,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     else toPlan.push(pod);
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed);
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, input.firstClaimNumber);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);
