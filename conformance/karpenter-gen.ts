@@ -163,10 +163,6 @@ export function groupPods(g: GroupGen, gi: number, start: number, groups: number
     const spec: Obj = { containers: [container] };
     const tolerations: Obj[] = [];
     if (g.tolerate) tolerations.push({ key: DEDICATED_TAINT.key, operator: 'Equal', value: DEDICATED_TAINT.value, effect: DEDICATED_TAINT.effect });
-    // Spread pods tolerate the PreferNoSchedule taint outright: when Karpenter relaxes a pod to tolerate it, it
-    // builds the pod's spread counts anew and forgets the pods planned earlier in the batch (an open divergence:
-    // karpenter-regressions/s11-171.json, s11-183.json).
-    if (g.kind === 'zoneSpread') tolerations.push({ key: PREFER_NO_SCHEDULE_TAINT.key, operator: 'Exists', effect: PREFER_NO_SCHEDULE_TAINT.effect });
     if (tolerations.length > 0) spec['tolerations'] = tolerations;
     if (g.kind === 'zoneSpread') {
       spec['topologySpreadConstraints'] = [

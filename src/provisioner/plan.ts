@@ -36,6 +36,7 @@ import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplat
 import { nodeAffinityRequirements, podRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt } from './preferences.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
+import { SpreadGroups } from './spread-groups.js';
 import { settleZone, ZoneTopology } from './zone-topology.js';
 
 /** What the planner needs of a NodePool. */
@@ -185,6 +186,7 @@ class Planner {
     specs: readonly PoolSpec[],
     config: SchedulerConfig,
     seed: number | undefined,
+    private readonly spreadGroups: SpreadGroups,
     private readonly firstClaimNumber = 1,
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
@@ -213,7 +215,9 @@ class Planner {
     for (const attempt of podAttempts(pod, this.toleratePreferNoSchedule)) {
       const r = this.tryAttempt(attempt);
       if (r instanceof PlannedClaim) {
-        this.cluster.updatePod(bindPod(pod, r.name));
+        const bound = bindPod(pod, r.name);
+        this.cluster.updatePod(bound);
+        this.spreadGroups.record(bound);
         return r;
       }
       lastReason = r.reason;
@@ -227,6 +231,7 @@ class Planner {
     const { launchable, reasons } = this.launchable();
     const state = this.preFilter(pod);
     if (!state.ok) return { reason: state.reason };
+    this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
     // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
     // Karpenter, sort the list itself, so claims with as many pods keep the order the last sort left
     // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
@@ -429,7 +434,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     else toPlan.push(pod);
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, input.firstClaimNumber);
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);
