@@ -3,6 +3,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { provisionInBatches } from '../provisioner/batches.js';
 import type { ProvisionPlan } from '../provisioner/plan.js';
+import type { PreferencePolicy } from '../provisioner/preferences.js';
 import { ProfileError } from '../scheduler/profile.js';
 import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed } from './common.js';
 import { renderTable } from './table.js';
@@ -25,6 +26,11 @@ function parseBatches(value: string): number {
   return n;
 }
 
+function parsePreferencePolicy(value: string): PreferencePolicy {
+  if (value !== 'Respect' && value !== 'Ignore') throw new InvalidArgumentError('must be Respect or Ignore');
+  return value;
+}
+
 export function registerProvision(program: Command): void {
   program
     .command('provision')
@@ -35,8 +41,9 @@ export function registerProvision(program: Command): void {
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--batches <n>', "at most this many provisioning batches (1: a single pass); default: Karpenter's loop until a batch launches nothing", parseBatches)
+    .option('--preference-policy <policy>', "Karpenter's preferencePolicy: Respect (preferences first, then relaxed) or Ignore", parsePreferencePolicy, 'Respect')
     .option('--fail-on-pending', 'exit 1 when some pod stays pending')
-    .action(async (opts: { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json'; batches?: number; failOnPending?: boolean }) => {
+    .action(async (opts: { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; failOnPending?: boolean }) => {
       const config = await loadConfig(opts.config);
       const files = opts.catalog ? [...opts.filename, opts.catalog] : opts.filename;
       const { input, cluster } = await loadCluster(files);
@@ -52,6 +59,7 @@ export function registerProvision(program: Command): void {
           daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
           config,
           seed: opts.seed,
+          preferencePolicy: opts.preferencePolicy,
           ...(opts.batches === undefined ? {} : { maxBatches: opts.batches }),
         });
       } catch (e) {

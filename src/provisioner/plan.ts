@@ -34,7 +34,7 @@ import { LABEL_NODEPOOL } from './labels.js';
 import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
 import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplate } from './nodeclaim.js';
 import { nodeAffinityRequirements, podRequirements } from './pod-requirements.js';
-import { podAttempts, type PodAttempt } from './preferences.js';
+import { podAttempts, type PodAttempt, type PreferencePolicy } from './preferences.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
 import { SpreadGroups } from './spread-groups.js';
 import { settleZone, ZoneTopology } from './zone-topology.js';
@@ -63,6 +63,8 @@ export interface ProvisionInput {
   readonly withOfferings?: boolean;
   /** The number in the first new claim's name (`<pool>-0001` by default); later batches continue the count. */
   readonly firstClaimNumber?: number;
+  /** Karpenter's preferencePolicy setting (default Respect). */
+  readonly preferencePolicy?: PreferencePolicy;
 }
 
 /** One offering a planned claim could launch as: a fitting instance type in a zone the claim allows. */
@@ -188,6 +190,7 @@ class Planner {
     seed: number | undefined,
     private readonly spreadGroups: SpreadGroups,
     private readonly firstClaimNumber = 1,
+    private readonly preferencePolicy: PreferencePolicy = 'Respect',
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
@@ -212,7 +215,7 @@ class Planner {
   /** Plans one pod; returns the claim it joined or the reason nothing can take it. */
   plan(pod: Pod): PlannedClaim | { reason: string } {
     let lastReason = '';
-    for (const attempt of podAttempts(pod, this.toleratePreferNoSchedule)) {
+    for (const attempt of podAttempts(pod, this.toleratePreferNoSchedule, this.preferencePolicy)) {
       const r = this.tryAttempt(attempt);
       if (r instanceof PlannedClaim) {
         const bound = bindPod(pod, r.name);
@@ -434,7 +437,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     else toPlan.push(pod);
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber);
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);

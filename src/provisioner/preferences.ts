@@ -34,6 +34,13 @@ interface SoftState {
   readonly tolerations: readonly Toleration[];
 }
 
+/**
+ * Karpenter's preferencePolicy: Respect treats preferences as requirements first and
+ * relaxes them; Ignore leaves them out from the start (only the required node affinity
+ * terms and the PreferNoSchedule step remain to relax).
+ */
+export type PreferencePolicy = 'Respect' | 'Ignore';
+
 /** The toleration Karpenter's last relaxation step adds. */
 const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { key: '', operator: 'Exists', value: '', effect: 'PreferNoSchedule' };
 
@@ -89,14 +96,15 @@ function relaxOnce(s: SoftState): { state: SoftState; relaxed: string } | undefi
  * (and, with `toleratePreferNoSchedule`, as Karpenter sets it when a NodePool has a
  * PreferNoSchedule taint, with those taints tolerated).
  */
-export function podAttempts(pod: Pod, toleratePreferNoSchedule = false): PodAttempt[] {
+export function podAttempts(pod: Pod, toleratePreferNoSchedule = false, policy: PreferencePolicy = 'Respect'): PodAttempt[] {
+  const respect = policy === 'Respect';
   let state: SoftState = {
     original: pod,
     requiredTerms: pod.requiredNodeAffinity?.terms ?? [],
-    preferredTerms: byWeightDesc(pod.preferredNodeAffinityTerms),
-    preferredAffinity: byWeightDesc(pod.preferredAffinity),
-    preferredAntiAffinity: byWeightDesc(pod.preferredAntiAffinity),
-    spread: pod.topologySpreadConstraints,
+    preferredTerms: respect ? byWeightDesc(pod.preferredNodeAffinityTerms) : [],
+    preferredAffinity: respect ? byWeightDesc(pod.preferredAffinity) : [],
+    preferredAntiAffinity: respect ? byWeightDesc(pod.preferredAntiAffinity) : [],
+    spread: respect ? pod.topologySpreadConstraints : pod.topologySpreadConstraints.filter((c) => c.whenUnsatisfiable === 'DoNotSchedule'),
     preferNoSchedule: toleratePreferNoSchedule,
     tolerations: pod.tolerations,
   };

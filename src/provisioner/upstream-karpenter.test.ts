@@ -65,10 +65,11 @@ const nodeRequirement = (key: string, operator: 'In' | 'NotIn', values: string[]
   affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key, operator, values }] }] } } },
 });
 
-function provision(pods: Pod[], opts: { pools?: PoolSpec[]; daemonSets?: Pod[] } = {}): ProvisionPlan {
+function provision(pods: Pod[], opts: { pools?: PoolSpec[]; daemonSets?: Pod[]; preferencePolicy?: 'Respect' | 'Ignore' } = {}): ProvisionPlan {
   const cluster = new ClusterState();
   for (const p of pods) cluster.addPod(p);
-  return planProvisioning({ cluster, pools: opts.pools ?? [nodePool()], instanceTypes: FAKE_TYPES, daemonSetPods: opts.daemonSets ?? [], config: {} });
+  const policy = opts.preferencePolicy ? { preferencePolicy: opts.preferencePolicy } : {};
+  return planProvisioning({ cluster, pools: opts.pools ?? [nodePool()], instanceTypes: FAKE_TYPES, daemonSetPods: opts.daemonSets ?? [], config: {}, ...policy });
 }
 
 /** The claim a pod was planned onto (ExpectScheduled), failing when it stayed pending. */
@@ -251,4 +252,33 @@ describe('upstream Karpenter: the queue (scheduling/topology_test.go)', () => {
       for (const p of affPods) notScheduled(plan, p);
     },
   );
+});
+
+describe('upstream Karpenter: preferencePolicy Ignore (provisioning/suite_test.go)', () => {
+  it('upstream: "should ignore node affinity preferences" (suite_test.go)', () => {
+    const zone1Pod = pod('zone1', { nodeSelector: { [LABEL_ZONE]: 'test-zone-1' } }, { labels: { app: 'foo' }, cpu: '2' });
+    const zone2Pods = [0, 1].map((i) => pod(`zone2-${i}`, { nodeSelector: { [LABEL_ZONE]: 'test-zone-2' } }, { labels: { app: 'bar' }, cpu: '3' }));
+    const preference = { matchExpressions: [{ key: LABEL_ZONE, operator: 'In' as const, values: ['test-zone-2'] }] };
+    const affinityPod = pod('aff', { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference }] } } }, { labels: { app: 'baz' }, cpu: '1' });
+    const plan = provision([zone1Pod, ...zone2Pods, affinityPod], { preferencePolicy: 'Ignore' });
+    for (const p of zone2Pods) claimOf(plan, p);
+    assert.equal(claimOf(plan, affinityPod).name, claimOf(plan, zone1Pod).name);
+    assert.notEqual(claimOf(plan, affinityPod).name, claimOf(plan, zone2Pods[0]!).name);
+  });
+
+  it('with Respect (the default) the same preference takes the pod to test-zone-2', () => {
+    const zone1Pod = pod('zone1', { nodeSelector: { [LABEL_ZONE]: 'test-zone-1' } }, { labels: { app: 'foo' }, cpu: '2' });
+    const preference = { matchExpressions: [{ key: LABEL_ZONE, operator: 'In' as const, values: ['test-zone-2'] }] };
+    const affinityPod = pod('aff', { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference }] } } }, { labels: { app: 'baz' }, cpu: '1' });
+    assert.equal(claimOf(provision([zone1Pod, affinityPod]), affinityPod).zone, 'test-zone-2');
+  });
+
+  it('upstream: "should ignore topologySpreadConstraint preferences" (suite_test.go), hostname key: ScheduleAnyway spread does not keep pods apart', () => {
+    const labels = { app: 'foo' };
+    const spread = { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: HOST, whenUnsatisfiable: 'ScheduleAnyway' as const, labelSelector: { matchLabels: labels } }] };
+    const pods = (prefix: string) => [0, 1, 2, 3, 4].map((i) => pod(`${prefix}-${i}`, spread, { labels }));
+    assert.equal(provision(pods('p'), { preferencePolicy: 'Ignore' }).nodeClaims.length, 1);
+    // Respected, the preference keeps them on separate nodes.
+    assert.equal(provision(pods('q')).nodeClaims.length, 5);
+  });
 });
