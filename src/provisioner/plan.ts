@@ -28,7 +28,7 @@ import { CycleState, Framework } from '../scheduler/framework.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { LABEL_CAPACITY_TYPE, LABEL_ZONE, type InstanceType } from './catalog/types.js';
+import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type InstanceType } from './catalog/types.js';
 import { withDaemonOverhead } from './daemon-overhead.js';
 import { LABEL_NODEPOOL } from './labels.js';
 import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
@@ -83,6 +83,14 @@ export interface NodeClaimPlan {
   readonly capacityType: string;
   readonly pricePerHour: number;
   readonly pods: readonly string[];
+  /** The NodeClaim's labels at creation: the pool's template labels, karpenter.sh/nodepool and custom keys its requirements resolve. */
+  readonly labels: Readonly<Record<string, string>>;
+  /**
+   * The NodeClaim's requirements as the cloud provider receives them: the final ones, with the
+   * instance type narrowed to the (at most 60) cheapest remaining options and the capacity
+   * type to what their offerings allow. Sorted by key.
+   */
+  readonly requirements: readonly NodeSelectorRequirementWithMinValues[];
   /** Every fitting offering, cheapest first; only with `withOfferings`. */
   readonly offerings?: readonly ClaimOffering[];
 }
@@ -413,10 +421,29 @@ class Planner {
         capacityType: best.offering.capacityType,
         pricePerHour: best.offering.price,
         pods: c.pods.map((p) => p.key),
+        ...nodeClaimSpec(c, fitting),
         ...(offerings ? { offerings } : {}),
       };
     });
   }
+}
+
+/** Karpenter caps a NodeClaim's instance-type requirement at this many options, cheapest first. */
+const MAX_INSTANCE_TYPES = 60;
+
+/** What Karpenter's NodeClaimTemplate.ToNodeClaim writes for a claim with these remaining options. */
+function nodeClaimSpec(c: PlannedClaim, options: readonly InstanceType[]): Pick<NodeClaimPlan, 'labels' | 'requirements'> {
+  const reqs = c.requirements.clone();
+  reqs.delete(LABEL_HOSTNAME);
+  const priced = options.map((it) => ({ it, price: cheapestOffering([it], reqs)?.offering.price ?? Infinity }));
+  priced.sort((a, b) => a.price - b.price || (a.it.name < b.it.name ? -1 : a.it.name > b.it.name ? 1 : 0));
+  const chosen = priced.slice(0, MAX_INSTANCE_TYPES).map((p) => p.it);
+  const minValues = reqs.has(LABEL_INSTANCE_TYPE) ? reqs.get(LABEL_INSTANCE_TYPE).minValues : undefined;
+  reqs.set(Requirement.of(LABEL_INSTANCE_TYPE, 'In', chosen.map((it) => it.name), minValues));
+  const capacityTypes = [...new Set(chosen.flatMap((it) => usableOfferings(it, reqs).map((o) => o.capacityType)))];
+  if (capacityTypes.length > 0) reqs.add(Requirement.of(LABEL_CAPACITY_TYPE, 'In', capacityTypes));
+  const requirements = reqs.nodeSelectorRequirements().sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { labels: { ...c.pool.labels, ...reqs.labels() }, requirements };
 }
 
 function claimOfferings(types: readonly InstanceType[], reqs: Requirements): ClaimOffering[] {
