@@ -2,6 +2,7 @@
 
 import { InvalidArgumentError, type Command } from 'commander';
 import { provisionInBatches } from '../provisioner/batches.js';
+import type { MinValuesPolicy } from '../provisioner/nodeclaim.js';
 import type { ProvisionPlan } from '../provisioner/plan.js';
 import type { PreferencePolicy } from '../provisioner/preferences.js';
 import { ProfileError } from '../scheduler/profile.js';
@@ -31,6 +32,11 @@ function parsePreferencePolicy(value: string): PreferencePolicy {
   return value;
 }
 
+function parseMinValuesPolicy(value: string): MinValuesPolicy {
+  if (value !== 'Strict' && value !== 'BestEffort') throw new InvalidArgumentError('must be Strict or BestEffort');
+  return value;
+}
+
 export function registerProvision(program: Command): void {
   program
     .command('provision')
@@ -42,8 +48,9 @@ export function registerProvision(program: Command): void {
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--batches <n>', "at most this many provisioning batches (1: a single pass); default: Karpenter's loop until a batch launches nothing", parseBatches)
     .option('--preference-policy <policy>', "Karpenter's preferencePolicy: Respect (preferences first, then relaxed) or Ignore", parsePreferencePolicy, 'Respect')
+    .option('--min-values-policy <policy>', "Karpenter's minValuesPolicy: Strict (a claim must meet minValues) or BestEffort (lower them)", parseMinValuesPolicy, 'Strict')
     .option('--fail-on-pending', 'exit 1 when some pod stays pending')
-    .action(async (opts: { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; failOnPending?: boolean }) => {
+    .action(async (opts: { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; minValuesPolicy: MinValuesPolicy; failOnPending?: boolean }) => {
       const config = await loadConfig(opts.config);
       const files = opts.catalog ? [...opts.filename, opts.catalog] : opts.filename;
       const { input, cluster } = await loadCluster(files);
@@ -60,6 +67,7 @@ export function registerProvision(program: Command): void {
           config,
           seed: opts.seed,
           preferencePolicy: opts.preferencePolicy,
+          minValuesPolicy: opts.minValuesPolicy,
           ...(opts.batches === undefined ? {} : { maxBatches: opts.batches }),
         });
       } catch (e) {

@@ -30,7 +30,11 @@ export interface PoolTemplate {
   readonly domainZones: readonly string[];
   /** Per instance type name, the DaemonSet pods a node of the type would run (its allocatable above already excludes them). */
   readonly daemonLoad: ReadonlyMap<string, DaemonLoad>;
+  /** Karpenter's minValuesPolicy: Strict refuses a claim whose types cannot meet minValues, BestEffort lowers them. */
+  readonly minValuesPolicy: MinValuesPolicy;
 }
+
+export type MinValuesPolicy = 'Strict' | 'BestEffort';
 
 /** Offerings of `it` a claim with `reqs` could launch (the zone and capacity type are among the requirements). */
 export function usableOfferings(it: InstanceType, reqs: Requirements): Offering[] {
@@ -70,6 +74,8 @@ export function cheapestOffering(types: readonly InstanceType[], reqs: Requireme
 
 export class PlannedClaim {
   readonly pods: Pod[] = [];
+  /** Whether the claim's first pod needed some of the pool's minValues lowered (BestEffort). */
+  minValuesRelaxed = false;
   /** The pods' summed requests (the daemons' are taken off each option's allocatable). */
   readonly requests: Record<string, number> = {};
 
@@ -111,9 +117,15 @@ export class PlannedClaim {
     const kept = this.options.filter((it) => fits(requests, podCount, it) && (!narrowed || stillSuits(it, requirements, changed)) && this.portsFree(pod, it));
     if (kept.length === 0) return { reason: `no instance type satisfied resources ${formatRequests(requests, podCount)} and requirements ${requirements.toString()}` };
     const minValues = satisfiesMinValues(kept, requirements);
-    if (minValues.error) return { reason: minValues.error };
+    let relaxed = false;
+    if (minValues.error) {
+      if (this.pool.minValuesPolicy !== 'BestEffort') return { reason: minValues.error };
+      // BestEffort: each unmet minValues drops to the number of values the remaining types offer.
+      for (const [key, n] of minValues.unsatisfied) requirements.set(requirements.get(key).withMinValues(n));
+      relaxed = true;
+    }
     // Unchanged state is handed back as the same objects, so node() knows the claim's node did not change.
-    return { requirements: narrowed ? requirements : this.requirements, options: kept.length === this.options.length ? this.options : kept };
+    return { requirements: narrowed || relaxed ? requirements : this.requirements, options: kept.length === this.options.length ? this.options : kept };
   }
 
   /** Whether the pod's host ports are free of the ports the type's DaemonSet pods hold. */

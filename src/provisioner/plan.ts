@@ -32,7 +32,7 @@ import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type InstanceType
 import { withDaemonOverhead } from './daemon-overhead.js';
 import { LABEL_NODEPOOL } from './labels.js';
 import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
-import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplate } from './nodeclaim.js';
+import { cheapestOffering, fits, PlannedClaim, usableOfferings, type MinValuesPolicy, type PoolTemplate } from './nodeclaim.js';
 import { nodeAffinityRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt, type PreferencePolicy } from './preferences.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
@@ -65,6 +65,8 @@ export interface ProvisionInput {
   readonly firstClaimNumber?: number;
   /** Karpenter's preferencePolicy setting (default Respect). */
   readonly preferencePolicy?: PreferencePolicy;
+  /** Karpenter's minValuesPolicy setting (default Strict). */
+  readonly minValuesPolicy?: MinValuesPolicy;
 }
 
 /** One offering a planned claim could launch as: a fitting instance type in a zone the claim allows. */
@@ -83,6 +85,8 @@ export interface NodeClaimPlan {
   readonly capacityType: string;
   readonly pricePerHour: number;
   readonly pods: readonly string[];
+  /** The NodeClaim's annotations: karpenter.sh/nodeclaim-min-values-relaxed, "true" when its first pod needed minValues lowered. */
+  readonly annotations: Readonly<Record<string, string>>;
   /** The NodeClaim's labels at creation: the pool's template labels, karpenter.sh/nodepool and custom keys its requirements resolve. */
   readonly labels: Readonly<Record<string, string>>;
   /**
@@ -124,7 +128,7 @@ export function poolRequirements(spec: PoolSpec): Requirements {
 }
 
 /** A NodePool as the planner sees it: requirements, compatible instance types and the zones their offerings cover. */
-export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[]): PoolTemplate {
+export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[], minValuesPolicy: MinValuesPolicy = 'Strict'): PoolTemplate {
   const requirements = poolRequirements(spec);
   const types = instanceTypes.filter((it) => instanceTypeCompatible(it, requirements) && compatibleOfferings(it, requirements).length > 0);
   const zones = [...new Set(types.flatMap((it) => compatibleOfferings(it, requirements).map((o) => o.zone)))].sort();
@@ -134,7 +138,7 @@ export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceTyp
   const domainZones =
     zoneReq.operator() === 'In' ? zoneReq.values() : [...new Set(instanceTypes.flatMap((it) => it.offerings.map((o) => o.zone)))].filter((z) => zoneReq.has(z)).sort();
   const daemons = withDaemonOverhead(requirements, spec.taints, types, daemonSetPods);
-  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: daemons.types, zones, domainZones, daemonLoad: daemons.load };
+  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: daemons.types, zones, domainZones, daemonLoad: daemons.load, minValuesPolicy };
 }
 
 /** Karpenter's queue order: larger pods first (cpu, then memory), after priority. */
@@ -394,6 +398,8 @@ class Planner {
     const seq = this.claimSeq++;
     const claim = new PlannedClaim(`${pool.name}-${String(seq + this.firstClaimNumber).padStart(4, '0')}`, pool, pool.requirements.clone(), options, seq);
     claim.add(pod, next);
+    // Karpenter notes at creation whether the first pod lowered some minValues of the pool.
+    claim.minValuesRelaxed = next.requirements.values().some((r) => r.minValues !== undefined && pool.requirements.has(r.key) && r.minValues < (pool.requirements.get(r.key).minValues ?? 0));
     this.claims.push(claim);
     // Reserve the largest capacity the claim could still take, as Karpenter's subtractMax does.
     const remaining = this.remaining.get(pool.name);
@@ -421,12 +427,15 @@ class Planner {
         capacityType: best.offering.capacityType,
         pricePerHour: best.offering.price,
         pods: c.pods.map((p) => p.key),
+        annotations: { [ANNOTATION_MIN_VALUES_RELAXED]: String(c.minValuesRelaxed) },
         ...nodeClaimSpec(c, fitting),
         ...(offerings ? { offerings } : {}),
       };
     });
   }
 }
+
+const ANNOTATION_MIN_VALUES_RELAXED = 'karpenter.sh/nodeclaim-min-values-relaxed';
 
 /** Karpenter caps a NodeClaim's instance-type requirement at this many options, cheapest first. */
 const MAX_INSTANCE_TYPES = 60;
@@ -463,7 +472,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     if (!pod || u.message === SCHEDULING_GATED_MESSAGE || isDaemonSetPod(pod)) unschedulable.push(u);
     else toPlan.push(pod);
   }
-  const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
+  const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
   const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {

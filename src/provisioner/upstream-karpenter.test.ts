@@ -282,3 +282,55 @@ describe('upstream Karpenter: preferencePolicy Ignore (provisioning/suite_test.g
     assert.equal(provision(pods('q')).nodeClaims.length, 5);
   });
 });
+
+describe('upstream Karpenter: minValuesPolicy (provisioning/suite_test.go, "with instance type requirements")', () => {
+  // Two spot-only arm64 types; the pools name capacity type spot (berth's pools default to on-demand, as the AWS provider does).
+  const spotType = (name: string, zone: string) =>
+    makeInstanceType({
+      name,
+      labels: { [LABEL_INSTANCE_TYPE]: name, [LABEL_ARCH]: 'arm64', [LABEL_OS]: 'linux' },
+      capacity: { cpu: 4000, memory: 4 * GI, pods: 5 },
+      overhead: { kubeReserved: { cpu: 100, memory: 10 * 2 ** 20 }, systemReserved: {}, evictionThreshold: {} },
+      offerings: [{ zone, capacityType: 'spot', price: 0.52, available: true }],
+    });
+  const types = [spotType('instance-type-1', 'test-zone-1-spot'), spotType('instance-type-2', 'test-zone-2-spot')];
+  const names = ['instance-type-1', 'instance-type-2', 'instance-type-3'];
+  const spot = { key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: ['spot'] };
+  const withMinValues = nodePool('default', { weight: 100, requirements: [spot, { key: LABEL_INSTANCE_TYPE, operator: 'In', values: names, minValues: 3 }] });
+  const withoutMinValues = nodePool('fallback', { weight: 10, requirements: [spot, { key: LABEL_INSTANCE_TYPE, operator: 'In', values: names }] });
+
+  function run(pools: PoolSpec[], minValuesPolicy: 'Strict' | 'BestEffort') {
+    const p = pod('p', {}, { cpu: '900m', memory: `${Math.round(0.9 * 1024)}Mi` });
+    const cluster = new ClusterState();
+    cluster.addPod(p);
+    return { p, plan: planProvisioning({ cluster, pools, instanceTypes: types, daemonSetPods: [], config: {}, minValuesPolicy }) };
+  }
+
+  it('upstream: "should not schedule when minValues requirement is not met" (suite_test.go, Strict)', () => {
+    const { p, plan } = run([withMinValues], 'Strict');
+    notScheduled(plan, p);
+  });
+
+  it('upstream: "should schedule even when minValues requirement is not met" (suite_test.go, BestEffort)', () => {
+    const { p, plan } = run([withMinValues], 'BestEffort');
+    const claim = claimOf(plan, p);
+    assert.equal(claim.instanceType, 'instance-type-1');
+    assert.equal(claim.annotations['karpenter.sh/nodeclaim-min-values-relaxed'], 'true');
+    assert.deepEqual(
+      claim.requirements.find((r) => r.key === LABEL_INSTANCE_TYPE),
+      { key: LABEL_INSTANCE_TYPE, operator: 'In', values: ['instance-type-1', 'instance-type-2'], minValues: 2 },
+    );
+  });
+
+  it('upstream: "should relax minValues before falling back to other nodepools" (suite_test.go, BestEffort)', () => {
+    const { p, plan } = run([withMinValues, withoutMinValues], 'BestEffort');
+    const claim = claimOf(plan, p);
+    assert.equal(claim.nodePool, 'default');
+    assert.equal(claim.annotations['karpenter.sh/nodeclaim-min-values-relaxed'], 'true');
+  });
+
+  it('a claim whose minValues held is annotated "false"', () => {
+    const { plan } = run([withoutMinValues], 'BestEffort');
+    assert.equal(plan.nodeClaims[0]!.annotations['karpenter.sh/nodeclaim-min-values-relaxed'], 'false');
+  });
+});
