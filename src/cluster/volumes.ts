@@ -134,6 +134,16 @@ export class VolumeStore {
     this.version++;
   }
 
+  /** Adds or replaces a StorageClass (a scenario step). */
+  setStorageClass(sc: StorageClass): void {
+    this.classes.set(sc.name, sc);
+    this.version++;
+  }
+
+  removeStorageClass(name: string): void {
+    if (this.classes.delete(name)) this.version++;
+  }
+
   /** A copy that can be changed without touching this one (objects are immutable, only the indexes are copied). */
   clone(): VolumeStore {
     const c = new VolumeStore({
