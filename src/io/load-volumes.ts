@@ -63,12 +63,12 @@ function compileAll<M, T>(ctx: LoadContext, objects: readonly { readonly raw: Ra
 }
 
 /** GetDefaultClass: among classes marked default, the last one (upstream picks the newest by creation time). */
-function defaultClass(classes: readonly StorageClass[]): StorageClass | undefined {
-  return classes.filter((c) => c.isDefault).at(-1);
+export function defaultClass(classes: Iterable<StorageClass>): StorageClass | undefined {
+  return [...classes].filter((c) => c.isDefault).at(-1);
 }
 
 /** DefaultStorageClass admission: a claim that does not name a class (not even "") gets the default one. */
-function admitClass(m: PersistentVolumeClaimManifest, dflt: StorageClass | undefined): PersistentVolumeClaimManifest {
+export function admitClass(m: PersistentVolumeClaimManifest, dflt: StorageClass | undefined): PersistentVolumeClaimManifest {
   if (!dflt || m.spec.storageClassName !== undefined || m.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] !== undefined) return m;
   return { ...m, spec: { ...m.spec, storageClassName: dflt.name } };
 }

@@ -181,6 +181,8 @@ export class SchedulerLoop {
       case 'nodeAdded':
       case 'nodeUpdated':
       case 'nodeDeleted':
+      // PV, claim and StorageClass events are VolumeBinding's and VolumeZone's cluster events.
+      case 'storage':
         this.moveAllUnschedulable();
         return;
       case 'podReady':
