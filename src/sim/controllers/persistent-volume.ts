@@ -51,7 +51,8 @@ function matchingVolume(pvc: PersistentVolumeClaim, candidates: readonly Persist
       if (isVolumeBoundToClaim(pv, pvc)) return pv;
       continue;
     }
-    if (pv.phase !== 'Available') continue;
+    // Only Available volumes ('' : the input did not say, and the controller makes a new volume Available).
+    if (pv.phase !== 'Available' && pv.phase !== '') continue;
     if (pvc.selector && !pvc.selector.matches(pv.labels)) continue;
     if (!best || pv.capacity < best.capacity) best = pv;
   }
