@@ -48,7 +48,7 @@ const zoneOf = (sim: ReturnType<typeof setup>['sim'], claimName: string) => {
   const volumes = sim.world.cluster.volumes;
   const pvc = volumes.claim('default', claimName)!;
   const pv = volumes.persistentVolume(pvc.volumeName);
-  return pv?.nodeAffinity?.terms[0]?.matchExpressions[0]?.values[0];
+  return pv?.nodeAffinity?.terms[0]?.matchExpressions?.[0]?.values[0];
 };
 
 describe('PersistentVolume controller', () => {
