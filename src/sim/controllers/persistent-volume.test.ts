@@ -144,3 +144,13 @@ describe('PersistentVolume controller', () => {
     assert.deepEqual(volumes.persistentVolume('later')!.claimRef?.name, 'c');
   });
 });
+
+describe('PersistentVolume controller, drivers without topology', () => {
+  it('provisions a volume reachable from every node for a driver that reports no topology (EFS)', () => {
+    const { sim, volumes } = setup('Immediate', 'efs.csi.aws.com');
+    sim.world.setClaim(claim('shared'), 'ClaimCreated');
+    sim.engine.run(10_000);
+    const pv = volumes.persistentVolume(volumes.claim('default', 'shared')!.volumeName)!;
+    assert.equal(pv.nodeAffinity, null);
+  });
+});

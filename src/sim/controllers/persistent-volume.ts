@@ -7,9 +7,10 @@
 // topology after the provisioning delay. A claim's deletion deletes the volume
 // provisioned for it (the class's reclaimPolicy defaults to Delete) and releases a
 // static one (Retain, the default for PVs written by hand). Claims outlive their
-// pods. Without CSINode objects in the input every node is taken to run every
-// driver with the well-known zone key as its topology key, as the EBS, GCE PD and
-// Azure Disk drivers report it.
+// pods. Without CSINode objects in the input every node is taken to run the
+// zonal block-storage drivers (EBS, GCE PD, Azure Disk) with the well-known zone key
+// as their topology key, as those drivers report it; other drivers (EFS, NFS, ...)
+// report no topology, so their volumes are reachable from every node.
 
 import { LABEL_ZONE } from '../../model/node.js';
 import type { Pod } from '../../model/pod.js';
@@ -29,6 +30,9 @@ import {
 } from '../../model/volumes.js';
 import type { World } from '../world.js';
 import { chooseTopology, type DriverNode, type TopologyTerm } from './volume-topology.js';
+
+/** CSI drivers whose volumes live in one zone, and the topology key their node plugins report. */
+const ZONAL_DRIVERS: ReadonlySet<string> = new Set(['ebs.csi.aws.com', 'pd.csi.storage.gke.io', 'disk.csi.azure.com']);
 
 /** How long CreateVolume takes before the PV exists (an EBS gp3 volume: seconds). */
 export const DEFAULT_PROVISION_DELAY_MS = 10_000;
@@ -160,7 +164,15 @@ export class PersistentVolumeController {
     const driver = driverOf(sc);
     const nodes = this.driverNodes(driver);
     const selectedNode = selectedName === undefined ? undefined : nodes.find((n) => n.name === selectedName);
-    const choice = selectedName !== undefined && !selectedNode ? { error: `node "${selectedName}" not found` } : chooseTopology(sc, pvc.name, nodes, selectedNode);
+    const selected = selectedName === undefined ? undefined : (selectedNode ?? { name: selectedName, labels: {}, topologyKeys: [] });
+    // A driver no node reports topology for does not take part in topology (no accessibility constraints).
+    const topologyAware = nodes.some((n) => n.topologyKeys.length > 0);
+    const choice =
+      selectedName !== undefined && !this.world.cluster.nodeInfo(selectedName)
+        ? { error: `node "${selectedName}" not found` }
+        : !topologyAware
+          ? { topology: null }
+          : chooseTopology(sc, pvc.name, nodes, selected);
     if ('error' in choice) {
       this.world.engine.record('ProvisioningFailed', { claim: key, message: choice.error });
       if (selectedName !== undefined) {
@@ -184,7 +196,7 @@ export class PersistentVolumeController {
     const out: DriverNode[] = [];
     for (const { node } of infos) {
       if (!withCSINodes) {
-        out.push({ name: node.name, labels: node.labels, topologyKeys: [LABEL_ZONE] });
+        out.push({ name: node.name, labels: node.labels, topologyKeys: ZONAL_DRIVERS.has(driver) ? [LABEL_ZONE] : [] });
         continue;
       }
       const d = cluster.volumes.csiNode(node.name)?.drivers.find((x) => x.name === driver);
