@@ -28,6 +28,7 @@ import type { Finding, Remedy, Severity } from '../finding.js';
 import { budgetFloor, podGroups, type PodGroup } from '../pod-groups.js';
 import { readyWindow, trackReady, type ReadyTracker, type ReadyWindow } from '../ready-replicas.js';
 import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross } from '../remedies.js';
+import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
 import { baseline, simulateWhatIf } from '../what-if.js';
 
 /**
@@ -71,6 +72,8 @@ interface Outcome {
   readonly needsProvisioner?: boolean;
   /** Set when the provisioner is off and turning it on would make the group whole again. */
   readonly provisionerWouldRecover?: boolean;
+  /** Replicas whose volumes no surviving node can reach (they cannot come back elsewhere). */
+  readonly volumeBound?: readonly VolumeBoundReplica[];
 }
 
 const groupsForLoss = (input: LoadedInput) => podGroups(input).filter((g) => g.workload && g.replicas > 0);
@@ -188,6 +191,8 @@ function lossOutcomes(ctx: AnalysisContext, scope: Scope): Outcome[] {
           const withIt = outcome(ctx, unit, group, simulate(ctx, scope, [unit], [group], t0, true));
           if (!notWhole(withIt)) o = { ...o, provisionerWouldRecover: true };
         }
+        const bound = hasProblem(o) ? volumeBoundReplicas(o.trial.run, group, unit.nodes) : [];
+        if (bound.length > 0) o = { ...o, volumeBound: bound };
         out.push(o);
       }
     }
@@ -199,6 +204,11 @@ const dur = (ms: number) => formatTime(ms);
 const on = (u: Unit) => (u.action.type === 'failNode' ? `on ${u.label}` : `in ${u.label}`);
 
 function message(o: Outcome): string {
+  const text = lossMessage(o);
+  return o.volumeBound ? `${text}; ${describeVolumeBound(o.volumeBound, o.group.replicas, o.unit.label)}` : text;
+}
+
+function lossMessage(o: Outcome): string {
   const { window: w, group, unit } = o;
   const hosted = unit.hosts.get(group) ?? 0;
   const back = w.wholeAgainAt === undefined ? `${w.before} ready replicas are not back ${dur(o.trial.horizonMs)} later` : `${w.before} ready again ${dur(w.wholeAgainAt - w.minAt)} after the outage began`;
@@ -235,6 +245,7 @@ function evidence(o: Outcome): string[] {
       lines.push(`${at(e.t)} FailedScheduling ${pod}: ${String(e['message'])}`);
     } else if (e.type === 'NodeClaimLaunched') lines.push(`${at(e.t)} NodeClaimLaunched ${String(e['instanceType'])} in ${String(e['zone'])}`);
   }
+  for (const b of o.volumeBound ?? []) lines.push(`${b.pod} mounts claim ${b.claim}, bound to PersistentVolume ${b.volume} in ${b.where}: no surviving node matches its node affinity`);
   const series = tracker.series(o.group).filter((p) => p.t >= t0);
   lines.push(`ready replicas: ${series.map((p) => `${p.ready} at ${formatTime(p.t)}`).join(', ') || `${o.window.before} throughout`}`);
   return lines;
@@ -284,9 +295,17 @@ function fixes(o: Outcome, scope: Scope, ctx: AnalysisContext): { fix: string[];
     // Zones: no minDomains (with a zone lost, fewer domains than it would block the survivors),
     // and Honor taints so the lost zone's unreachable nodes stop counting as a domain.
     const spread = scope === 'node' ? spreadAcross(group, key, { minDomains: replicas }) : spreadAcross(group, key, { honorTaints: true });
-    add(apart(spread), scope === 'node' ? `replicas spread over ${replicas} nodes before any node gets two` : 'replicas spread over the zones, and a lost zone stops counting so its replicas come back in the others');
+    // Volumes a class confines to the lost zone would hold every replica there, spread or not.
+    const confining = scope === 'zone' && o.volumeBound ? confiningClasses(ctx.input, o.volumeBound, unit.name) : [];
+    if (confining.length > 0) add(apart(combine(spread, allowEveryZone(confining))), 'replicas spread over the zones, each with its volume in its own zone, so a zone loss strands one');
+    else add(apart(spread), scope === 'node' ? `replicas spread over ${replicas} nodes before any node gets two` : 'replicas spread over the zones, and a lost zone stops counting so its replicas come back in the others');
   }
-  if (notWhole(o) && group.kind === 'StatefulSet') {
+  if (notWhole(o) && o.volumeBound) {
+    // No capacity and no Node deletion brings these back: their data is where the loss is.
+    fix.push(
+      `the ${o.volumeBound.length} replica(s) whose volumes are in ${unit.label} return only when it does: keep one replica per ${scope === 'zone' ? 'zone (zone topology spread with a WaitForFirstConsumer class)' : 'node'} so a loss strands one, and enough replicas that the rest keep quorum, or use storage reachable from the surviving ${scope === 'zone' ? 'zones (a regional or replicated class)' : 'nodes (network storage instead of a node-local volume)'}`,
+    );
+  } else if (notWhole(o) && group.kind === 'StatefulSet') {
     // Not capacity: the StatefulSet controller never runs two pods of one identity, so the
     // lost pod stays Terminating on the unreachable node until its Node object goes.
     fix.push('a StatefulSet pod on an unreachable node is replaced only once its Node object is deleted (or the pod force-deleted): have the failed node removed — the cloud node controller does so for a terminated instance — or use non-graceful node shutdown (the out-of-service taint)');
