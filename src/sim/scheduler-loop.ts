@@ -181,8 +181,7 @@ export class SchedulerLoop {
       case 'nodeAdded':
       case 'nodeUpdated':
       case 'nodeDeleted':
-      // PV, claim and StorageClass events are VolumeBinding's and VolumeZone's cluster events.
-      case 'storage':
+      case 'storage': // PV, claim and StorageClass events are VolumeBinding's and VolumeZone's cluster events.
         this.moveAllUnschedulable();
         return;
       case 'podReady':
