@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadSources } from '../io/load.js';
-import { runScenarioText } from '../sim/test-fixtures.js';
+import { runScenarioText } from '../sim/fixtures.test-support.js';
 import { podGroups } from './pod-groups.js';
 import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas } from './volume-bound.js';
 

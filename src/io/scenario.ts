@@ -18,7 +18,7 @@ import {
   type PersistentVolumeManifest,
   type StorageClassManifest,
 } from '../model/volumes.js';
-import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type Action, type Check, type Expectation, type PodSelection, type ScenarioSpec, type Step } from '../sim/scenario-spec.js';
+import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type Action, type Check, type Expectation, type PodSelection, type ScenarioSpec, type Step } from './scenario-spec.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
 import { compileDescheduler, deschedulerSchema } from './scenario-descheduler.js';
 import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';

@@ -8,7 +8,7 @@ import {
   type PersistentVolumeClaim,
 } from '../../model/volumes.js';
 import { createSimulation } from '../simulation.js';
-import { clusterWithNodes } from '../test-fixtures.js';
+import { clusterWithNodes } from '../fixtures.test-support.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 

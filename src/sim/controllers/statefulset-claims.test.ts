@@ -4,7 +4,7 @@ import { compilePod } from '../../model/pod.js';
 import { compileLabelSelector } from '../../model/selector.js';
 import { compileStorageClass } from '../../model/volumes.js';
 import { createSimulation } from '../simulation.js';
-import { clusterWithNodes } from '../test-fixtures.js';
+import { clusterWithNodes } from '../fixtures.test-support.js';
 import type { StatefulSetStorage } from './statefulset-claims.js';
 
 function setup(storage: Partial<StatefulSetStorage> = {}) {

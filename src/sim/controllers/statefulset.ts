@@ -7,7 +7,7 @@
 // the slot is recreated. Each ordinal's claims are created before its pod
 // (statefulset-claims.ts). The Recreate strategy (alpha) is not modelled.
 
-import { templateHash } from '../../io/names.js';
+import { templateHash } from '../../model/names.js';
 import { CONTROLLER_REVISION_HASH_LABEL, POD_INDEX_LABEL, STATEFULSET_POD_NAME_LABEL } from '../../io/workloads.js';
 import type { IntOrString } from '../../model/manifest.js';
 import type { Pod } from '../../model/pod.js';
