@@ -202,7 +202,7 @@ export interface PersistentVolume {
   /** spec.nodeAffinity.required, compiled; null when the volume is reachable from every node. */
   readonly nodeAffinity: NodeSelector | null;
   readonly source: VolumeSource;
-  /** status.phase; '' when the input does not say. */
+  /** status.phase; when the input does not say, Bound for a volume with a claimRef and Available otherwise. */
   readonly phase: string;
   readonly deleting: boolean;
 }
@@ -359,7 +359,8 @@ export function compilePersistentVolume(m: PersistentVolumeManifest): Persistent
   const required = spec.nodeAffinity?.required;
   if (spec.nodeAffinity && !required) throw new FieldError('Required value: must have at least one node affinity term', ['spec', 'nodeAffinity', 'required']);
   if (required && required.nodeSelectorTerms.length === 0) throw new FieldError('Required value: must have at least one node selector term', ['spec', 'nodeAffinity', 'required', 'nodeSelectorTerms']);
-  const nodeAffinity = required ? compileNodeSelector(required, ['spec', 'nodeAffinity', 'required']) : null;
+  // CheckNodeAffinity matches lazily, as a pod's required node affinity: a bad Gt/Lt value fails only its term.
+  const nodeAffinity = required ? compileNodeSelector(required, ['spec', 'nodeAffinity', 'required'], { lazyValueErrors: true }) : null;
   const ref = spec.claimRef;
   return {
     name,
@@ -373,7 +374,8 @@ export function compilePersistentVolume(m: PersistentVolumeManifest): Persistent
     claimRef: ref ? { namespace: ref.namespace || 'default', name: ref.name ?? '', uid: ref.uid ?? '' } : null,
     nodeAffinity,
     source: sourceOf(spec) ?? { kind: 'other', type: spec.other?.[0] ?? '' },
-    phase: m.status?.phase ?? '',
+    // The PV controller makes a volume Available once created; one that names a claim, Bound (a hand-written PV often has no status).
+    phase: m.status?.phase ?? (ref ? 'Bound' : 'Available'),
     deleting: m.metadata.deletionTimestamp != null,
   };
 }
@@ -604,4 +606,38 @@ export function volumeModesMatch(claim: PersistentVolumeClaim, pv: PersistentVol
 /** volume.CheckAccessModes: every mode the claim asks for is one the volume offers. */
 export function accessModesSatisfied(claim: PersistentVolumeClaim, pv: PersistentVolume): boolean {
   return claim.accessModes.every((m) => pv.accessModes.includes(m));
+}
+
+const GA_ZONE = 'topology.kubernetes.io/zone';
+const BETA_ZONE = 'failure-domain.beta.kubernetes.io/zone';
+const GA_REGION = 'topology.kubernetes.io/region';
+const BETA_REGION = 'failure-domain.beta.kubernetes.io/region';
+
+/**
+ * csi-translation-lib's TranslateInTreePVToCSI for EBS and GCE PD, as the scheduler
+ * sees the result: the CSI driver and handle, and node affinity whose zone key
+ * (GA or beta, whichever the PV uses) becomes the driver's topology key (zones
+ * taken from the PV's zone label when its node affinity has none) and whose beta
+ * region key becomes the GA one. Other volumes are returned unchanged.
+ */
+export function translateInTreePV(pv: PersistentVolume): PersistentVolume {
+  const plugin = inTreePluginOf(pv.source);
+  if (!plugin) return pv;
+  const terms = pv.nodeAffinity?.terms ?? [];
+  const hasKey = (key: string) => terms.some((t) => (t.matchExpressions ?? []).some((e) => e.key === key));
+  const beta = hasKey(GA_ZONE) ? false : hasKey(BETA_ZONE) ? true : GA_ZONE in pv.labels ? false : BETA_ZONE in pv.labels;
+  const zoneKey = beta ? BETA_ZONE : GA_ZONE;
+  const rename = (key: string) => (key === zoneKey ? plugin.topologyKey : beta && key === BETA_REGION ? GA_REGION : key);
+  let newTerms = terms.map((t) => ({ ...t, matchExpressions: (t.matchExpressions ?? []).map((e) => ({ ...e, key: rename(e.key) })) }));
+  if (!hasKey(zoneKey)) {
+    const zones = [...new Set((pv.labels[zoneKey] ?? '').split('__').map((z) => z.trim()).filter((z) => z !== ''))].sort();
+    if (zones.length > 0) {
+      const req = { key: plugin.topologyKey, operator: 'In' as const, values: zones };
+      newTerms = newTerms.length === 0 ? [{ matchExpressions: [req] }] : newTerms.map((t) => ({ ...t, matchExpressions: [...t.matchExpressions, req] }));
+    }
+  }
+  const nodeAffinity = newTerms.length > 0 ? compileNodeSelector({ nodeSelectorTerms: newTerms }, [], { lazyValueErrors: true }) : null;
+  // The GCE translator reads the beta zone label first.
+  const volumeHandle = translatedVolumeHandle(pv.source, pv.labels[BETA_ZONE] || pv.labels[GA_ZONE]);
+  return { ...pv, nodeAffinity, source: { kind: 'csi', driver: plugin.driver, volumeHandle, readOnly: 'readOnly' in pv.source ? pv.source.readOnly : false } };
 }
