@@ -158,8 +158,13 @@ const notWhole = (o: Outcome) => o.window.wholeAgainAt === undefined;
 const hasProblem = (o: Outcome) => lostAll(o) || belowBudget(o) || notWhole(o);
 const launchedAfter = (run: ScenarioRun, t0: number) => run.events.some((e) => e.type === 'NodeClaimLaunched' && e.t >= t0);
 
+/** Not whole only because the replicas lost with their volumes cannot come back, the others all running. */
+const onlyVolumeBound = (o: Outcome) => !lostAll(o) && !belowBudget(o) && o.volumeBound !== undefined && o.window.min + o.volumeBound.length >= o.window.before;
+
 function severityOf(o: Outcome): Severity {
   if (lostAll(o)) return o.group.replicas >= 2 ? 'error' : 'warning';
+  // Zonal volumes strand their replica in a lost zone whatever the spec says; the rest keep running.
+  if (onlyVolumeBound(o)) return 'info';
   if (notWhole(o) || belowBudget(o)) return 'warning';
   return 'info';
 }
@@ -302,8 +307,11 @@ function fixes(o: Outcome, scope: Scope, ctx: AnalysisContext): { fix: string[];
   }
   if (notWhole(o) && o.volumeBound) {
     // No capacity and no Node deletion brings these back: their data is where the loss is.
+    const elsewhere = `use storage reachable from the surviving ${scope === 'zone' ? 'zones (a regional or replicated class)' : 'nodes (network storage instead of a node-local volume)'}`;
     fix.push(
-      `the ${o.volumeBound.length} replica(s) whose volumes are in ${unit.label} return only when it does: keep one replica per ${scope === 'zone' ? 'zone (zone topology spread with a WaitForFirstConsumer class)' : 'node'} so a loss strands one, and enough replicas that the rest keep quorum, or use storage reachable from the surviving ${scope === 'zone' ? 'zones (a regional or replicated class)' : 'nodes (network storage instead of a node-local volume)'}`,
+      onlyVolumeBound(o)
+        ? `the ${o.volumeBound.length} replica(s) whose volumes are in ${unit.label} return only when it does, and ${o.window.min} of ${o.window.before} keep running meanwhile; for them to come back elsewhere, ${elsewhere}`
+        : `the ${o.volumeBound.length} replica(s) whose volumes are in ${unit.label} return only when it does: keep one replica per ${scope === 'zone' ? 'zone (zone topology spread with a WaitForFirstConsumer class)' : 'node'} so a loss strands one, or ${elsewhere}`,
     );
   } else if (notWhole(o) && group.kind === 'StatefulSet') {
     // Not capacity: the StatefulSet controller never runs two pods of one identity, so the

@@ -217,7 +217,8 @@ function driverOf(sc: StorageClass): string {
 
 /** The PV the provisioner creates: named pvc-<claim uid>, sized as requested, pinned to the topology the driver chose. */
 function provisionedVolume(pvc: PersistentVolumeClaim, sc: StorageClass, driver: string, topology: TopologyTerm | null): PersistentVolume {
-  const name = `pvc-${pvc.uid}`;
+  // pvc-<claim uid>; a claim from the input may have namespace/name as its uid, which a name cannot hold.
+  const name = `pvc-${pvc.uid.replaceAll('/', '-')}`;
   const nodeAffinity = topology && topology.length > 0 ? compileNodeSelector({ nodeSelectorTerms: [{ matchExpressions: topology.map((s) => ({ key: s.key, operator: 'In' as const, values: [s.value] })) }] }) : null;
   return {
     name,
