@@ -20,7 +20,6 @@ const BETA_ZONE = 'failure-domain.beta.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';
 const HOSTNAME = 'kubernetes.io/hostname';
 const ZONES = ['zone-a', 'zone-b', 'zone-c'] as const;
-const GI = 1024 ** 3;
 
 const EBS = 'ebs.csi.aws.com';
 const CAP_DRIVER = 'cap.csi.example.com';

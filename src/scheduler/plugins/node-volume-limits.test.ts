@@ -64,11 +64,15 @@ function run(c: Case) {
   return { code: s.code, reasons: [...s.reasons] };
 }
 
-const ok = { code: Code.Success, reasons: [] };
-const exceeded = { code: Code.Unschedulable, reasons: [ERR_REASON_MAX_VOLUME_COUNT] };
+interface Verdict {
+  code: Code;
+  reasons: string[];
+}
+const ok: Verdict = { code: Code.Success, reasons: [] };
+const exceeded: Verdict = { code: Code.Unschedulable, reasons: [ERR_REASON_MAX_VOLUME_COUNT] };
 
 describe('NodeVolumeLimits (csi_test.go TestCSILimits)', () => {
-  const cases: [string, () => Case, typeof ok][] = [
+  const cases: [string, () => Case, Verdict][] = [
     ['should count VolumeAttachments towards volume limit when no pods exist', () => ({ newPod: csiEBSOneVolPod(), limits: { [EBS]: 2 }, vaCount: 2 }), exceeded],
     ['should schedule pod when VolumeAttachments count does not exceed limit', () => ({ newPod: csiEBSOneVolPod(), limits: { [EBS]: 2 }, vaCount: 1 }), ok],
     ['fits when node volume limit >= new pods CSI volume', () => ({ newPod: csiEBSOneVolPod(), existing: [runningPod(), csiEBSTwoVolPod()], limits: { [EBS]: 4 } }), ok],

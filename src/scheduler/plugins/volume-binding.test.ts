@@ -29,7 +29,7 @@ function run(pod: ReturnType<typeof podWith>, nodes: Node[], storage: StorageInp
   return { pre, filters: filters.map((s) => ({ code: s.code, reasons: [...s.reasons] })), scores, plugin, state, cluster };
 }
 
-const ok = { code: Code.Success, reasons: [] };
+const ok: { code: Code; reasons: string[] } = { code: Code.Success, reasons: [] };
 
 describe('VolumeBinding (volume_binding_test.go TestVolumeBinding)', () => {
   it('upstream: "pod has not pvcs"', () => assert.equal(run(mkPod('pod-a'), [mkNode('node-a')], {}).pre.code, Code.Skip));
