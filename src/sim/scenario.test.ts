@@ -112,3 +112,38 @@ ${extra}`;
     assert.match(`${s.errors[0]!.line}: ${s.errors[0]!.field}: ${s.errors[0]!.message}`, /^20: spec\.steps\[2\]\.addPersistentVolumeClaim\.spec\.accessModes\[0\]: Unsupported value: "ReadWriteSometimes"/);
   });
 });
+
+describe('bad storage input in a simulation', () => {
+  it('an unknown class, a claim bound to a missing PV and an access-mode mismatch leave their pods Pending with the scheduler\'s messages', () => {
+    const pod = (name: string, claim: string) => `  - apiVersion: v1
+    kind: Pod
+    metadata: {name: ${name}, namespace: default}
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: ${claim}}}]
+`;
+    const claim = (name: string, extra: string, status = '') => `  - {apiVersion: v1, kind: PersistentVolumeClaim, metadata: {name: ${name}, namespace: default}, spec: {accessModes: [ReadWriteMany], resources: {requests: {storage: 1Gi}}, ${extra}}${status}}
+`;
+    const text = `apiVersion: berth.dev/v1alpha1
+kind: Scenario
+metadata: {name: bad-storage}
+spec:
+  objects:
+  - {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: us-west-2a}}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}
+  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: static}, provisioner: kubernetes.io/no-provisioner}
+  - {apiVersion: v1, kind: PersistentVolume, metadata: {name: rwo}, spec: {capacity: {storage: 5Gi}, accessModes: [ReadWriteOnce], storageClassName: static, csi: {driver: ebs.csi.aws.com, volumeHandle: v}}}
+${claim('unknown-class', 'storageClassName: missing')}${claim('lost', 'storageClassName: static, volumeName: gone', ', status: {phase: Bound}')}${claim('mismatch', 'storageClassName: static')}${pod('a', 'unknown-class')}${pod('b', 'lost')}${pod('c', 'mismatch')}
+  expect:
+  - pending: {selector: {}, count: 3}
+`;
+    const r = runScenarioText('bad.yaml', text, { untilMs: 60_000 });
+    for (const e of r.expectations) assert.ok(e.passed, `${e.name}: ${e.detail}`);
+    const last = (pod: string) => String(r.events.filter((e) => e.type === 'FailedScheduling' && e['pod'] === pod).at(-1)?.['message']);
+    assert.match(last('default/a'), /pod has unbound immediate PersistentVolumeClaims/);
+    assert.match(last('default/c'), /pod has unbound immediate PersistentVolumeClaims/);
+    // The PV controller marks the bound claim Lost; VolumeBinding's PreFilter names it.
+    assert.match(last('default/b'), /persistentvolumeclaim "lost" bound to non-existent persistentvolume "gone"/);
+    assert.equal(r.sim.world.cluster.volumes.claim('default', 'lost')!.phase, 'Lost');
+    assert.equal(r.sim.world.cluster.volumes.persistentVolume('rwo')!.claimRef, null);
+  });
+});
