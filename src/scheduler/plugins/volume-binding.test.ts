@@ -70,6 +70,9 @@ describe('VolumeBinding (volume_binding_test.go TestVolumeBinding)', () => {
     });
     assert.deepEqual(r.filters, [ok, ok, { code: Code.UnschedulableAndUnresolvable, reasons: [ERR_REASON_BIND_CONFLICT] }]);
     assert.deepEqual(r.scores, [75, 50, 0]);
+    const all: number[] = [];
+    r.plugin.scoreAll!(r.state, podWith('pvc-a'), r.cluster.nodeInfos(), all, 0);
+    assert.deepEqual(all, r.scores, 'scoreAll gives what score gives node by node');
   });
 });
 

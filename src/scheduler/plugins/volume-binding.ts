@@ -345,6 +345,12 @@ function volumeBindingPlugin(handle: Handle, binder: Binder, scorer: ReturnType<
     // With StorageCapacityScoring on, PreScore never skips: pods without claims score 0 everywhere.
     preScore: () => Status.SUCCESS,
 
+    // Most pods have no claims: every node scores 0 without a lookup per node.
+    scoreAll(state, pod, nodes, out, offset) {
+      const s = state.tryRead<VolumeBindingState>(STATE_KEY);
+      for (let j = 0; j < nodes.length; j++) out[offset + j] = s && s.podVolumesByNode.size > 0 ? this.score(state, pod, nodes[j]!) : 0;
+    },
+
     score(state, _pod, nodeInfo) {
       const podVolumes = state.tryRead<VolumeBindingState>(STATE_KEY)?.podVolumesByNode.get(nodeInfo.node.name);
       if (!podVolumes) return 0;
