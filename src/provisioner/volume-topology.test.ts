@@ -37,9 +37,15 @@ function pv(name: string, terms: { key: string; values: string[] }[][], source: 
   });
 }
 
-function claim(name: string, volumeName = '') {
+function claim(name: string, volumeName = '', ownerPod?: string) {
   return compilePersistentVolumeClaim({
-    metadata: { name, namespace: 'default', annotations: volumeName ? { 'pv.kubernetes.io/bind-completed': 'yes' } : {} },
+    metadata: {
+      name,
+      namespace: 'default',
+      annotations: volumeName ? { 'pv.kubernetes.io/bind-completed': 'yes' } : {},
+      // An ephemeral volume's claim is controlled by its pod (VolumeBinding checks it).
+      ...(ownerPod ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: ownerPod, uid: `uid-${ownerPod}`, controller: true }] } : {}),
+    },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } }, storageClassName: 'wffc', ...(volumeName ? { volumeName } : {}) },
   });
 }
@@ -48,7 +54,7 @@ let order = 0;
 function pod(name: string, claims: string[], zones?: string[], spec: Partial<PodSpecManifest> = {}): Pod {
   return compilePod(
     {
-      metadata: { name, namespace: 'default' },
+      metadata: { name, namespace: 'default', uid: `uid-${name}` },
       spec: {
         ...spec,
         containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi' } } }],
@@ -82,7 +88,7 @@ describe('Karpenter volume topology', () => {
 
   it('upstream: "should schedule to volume zones if volume already bound (ephemeral volume)" (suite_test.go)', () => {
     const p = pod('p', [], undefined, { volumes: [{ name: 'tmp', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'wffc', resources: { requests: { storage: '1Gi' } } } } } }] });
-    assert.equal(provision(p, { persistentVolumeClaims: [claim('p-tmp', 'pv')], persistentVolumes: [pv('pv', [[{ key: ZONE, values: ['us-west-2c'] }]])] }).zone, 'us-west-2c');
+    assert.equal(provision(p, { persistentVolumeClaims: [claim('p-tmp', 'pv', 'p')], persistentVolumes: [pv('pv', [[{ key: ZONE, values: ['us-west-2c'] }]])] }).zone, 'us-west-2c');
   });
 
   it('upstream: "should not schedule if volume zones are incompatible" (suite_test.go)', () => {
