@@ -20,6 +20,7 @@ import { LoadContext } from './context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { parseObject, type KnownKind, type ParsedObject } from './kinds.js';
 import { loadHpas } from './load-hpas.js';
+import { loadStorage, type LoadedStorage, type PodSource } from './load-volumes.js';
 import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
 import { generatedName } from '../model/names.js';
@@ -58,6 +59,8 @@ export interface LoadedInput extends ClusterInput {
   readonly nodePools: NodePool[];
   /** The instance types of each berth.dev/v1alpha1 InstanceTypeCatalog, in input order. */
   readonly catalogs: InstanceType[][];
+  /** PersistentVolumes, claims (with those berth created for StatefulSets and ephemeral volumes), classes and CSI objects. */
+  readonly storage: LoadedStorage;
   /** Where each object is written ("Kind/namespace/name", or "Kind/name" for cluster-scoped kinds), for reports. */
   readonly locations: ReadonlyMap<string, SourceLocation>;
   /** Objects of kinds berth does not read, in input order. */
@@ -277,6 +280,32 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const workloads = loadWorkloads(ctx, workloadObjects, nodes, pods);
 
   const hpas = loadHpas(ctx, of('HorizontalPodAutoscaler'), workloads.summaries);
+  const workloadRaw = new Map(workloadObjects.map((p) => [`${p.kind}/${p.manifest.metadata.namespace || 'default'}/${p.manifest.metadata.name ?? ''}`, p.raw]));
+  const workloadSources = workloads.summaries.flatMap((summary) => {
+    const raw = workloadRaw.get(`${summary.kind}/${summary.key}`);
+    return raw ? [{ summary, raw }] : [];
+  });
+  const generatedByKey = new Map(workloads.pods.map((p) => [p.key, p]));
+  const generatedSources: PodSource[] = workloadSources.flatMap(({ summary, raw }) =>
+    summary.generatedPods.flatMap((key) => {
+      const pod = generatedByKey.get(key);
+      return pod ? [{ pod, raw, at: ['spec', 'template'] }] : [];
+    }),
+  );
+  const storage = loadStorage(
+    ctx,
+    {
+      persistentVolumes: of('PersistentVolume'),
+      persistentVolumeClaims: of('PersistentVolumeClaim'),
+      storageClasses: of('StorageClass'),
+      csiNodes: of('CSINode'),
+      csiDrivers: of('CSIDriver'),
+      csiStorageCapacities: of('CSIStorageCapacity'),
+      volumeAttachments: of('VolumeAttachment'),
+    },
+    [...pods.map((pod) => ({ pod, raw: podSources.get(pod)!, at: [] })), ...generatedSources],
+    workloadSources,
+  );
   const nodePools = loadNodePools(reporter, of('NodePool'));
   const catalogs = loadCatalogs(ctx, of('InstanceTypeCatalog'));
 
@@ -306,6 +335,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
       hpas,
       nodePools,
       catalogs,
+      storage,
       locations: locationsOf(objects),
       skipped,
     },

@@ -33,8 +33,9 @@ import { withDaemonOverhead } from './daemon-overhead.js';
 import { LABEL_NODEPOOL } from './labels.js';
 import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
 import { cheapestOffering, fits, PlannedClaim, usableOfferings, type MinValuesPolicy, type PoolTemplate } from './nodeclaim.js';
-import { nodeAffinityRequirements } from './pod-requirements.js';
+import { nodeAffinityRequirements, podRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt, type PreferencePolicy } from './preferences.js';
+import { volumeRequirementAlternatives } from './volume-topology.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
 import { SpreadGroups } from './spread-groups.js';
 import { settleZone, ZoneTopology } from './zone-topology.js';
@@ -240,9 +241,13 @@ class Planner {
     return { reason: lastReason };
   }
 
+  /** The volume topology alternatives of the pod being planned (volume-topology.ts). */
+  private volumeAlternatives: Requirements[] = [];
+
   private tryAttempt(attempt: PodAttempt): PlannedClaim | { reason: string } {
     const pod = attempt.pod;
     const podReqs = nodeAffinityRequirements(pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
+    this.volumeAlternatives = volumeRequirementAlternatives(pod, this.cluster.volumes);
     const { launchable, reasons } = this.launchable();
     const state = this.preFilter(pod);
     if (!state.ok) return { reason: state.reason };
@@ -278,6 +283,26 @@ class Planner {
    * in a decided zone is judged in each zone the claim may take and settles one.
    */
   private check(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): Narrowed | { reason: string } {
+    if (this.volumeAlternatives.length === 0) return this.checkRequirements(state, pod, claim, podReqs, false);
+    // Karpenter's CanAdd: the first volume topology alternative the claim can take, added to the claim's requirements only.
+    let last = { reason: '' };
+    for (const alt of this.volumeAlternatives) {
+      const incompatible = podReqs.compatible(alt, ALLOW_UNDEFINED_WELL_KNOWN) ?? claim.requirements.compatible(alt, ALLOW_UNDEFINED_WELL_KNOWN);
+      if (incompatible !== undefined) {
+        last = { reason: `incompatible volume requirements, ${incompatible}` };
+        continue;
+      }
+      const withVolumes = podReqs.clone();
+      withVolumes.addAll(alt);
+      const next = this.checkRequirements(state, pod, claim, withVolumes, alt.has(LABEL_ZONE));
+      if (!('reason' in next)) return next;
+      last = next;
+    }
+    return last;
+  }
+
+  /** check for one set of requirements; `volumeZoned`: a volume decides the zone, so the pod is judged per zone. */
+  private checkRequirements(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements, volumeZoned: boolean): Narrowed | { reason: string } {
     const taint = untoleratedTaint(claim.pool.taints, pod);
     if (taint) return { reason: `did not tolerate taint ${taint.key}=${taint.value}:${taint.effect}` };
     const podZones = podReqs.get(LABEL_ZONE);
@@ -285,7 +310,7 @@ class Planner {
     const claimZone = claim.requirements.get(LABEL_ZONE);
     const decided = claimZone.operator() === 'In' && claimZone.len() === 1;
     // A claim whose zone is decided carries the zone label already.
-    if (zones.length === 0 || decided || !this.zoneTopology.fixesZone(pod)) {
+    if (zones.length === 0 || decided || !(volumeZoned || this.zoneTopology.fixesZone(pod))) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
       if (!status.isSuccess()) return { reason: status.message() };
       return claim.canAdd(pod, podReqs);

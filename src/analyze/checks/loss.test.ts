@@ -100,3 +100,28 @@ describe('node-loss of a StatefulSet', () => {
     }
   });
 });
+
+describe('zone-loss of a StatefulSet with zonal volumes', () => {
+  it('one replica per zone (examples/etcd-zonal-volumes.yaml): the one in the lost zone cannot return, its volume is there; 2/3 keep running (info)', () => {
+    const input = loadInput({ file: 'examples/etcd-zonal-volumes.yaml' });
+    const findings = zoneLossCheck.run(contextFor(input, {}));
+    assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), ['info StatefulSet/kube-system/etcd']);
+    const f = findings[0]!;
+    assert.match(f.message, /; 1 of 3 replica\(s\) cannot return outside zone (us-west-2[abc]): their volumes are there — kube-system\/etcd-\d \(claim data-etcd-\d → PersistentVolume pvc-kube-system-data-etcd-\d in zone \1\)/);
+    assert.match(f.fix[0]!, /return only when it does, and 2 of 3 keep running meanwhile; .*a regional or replicated class/);
+  });
+
+  it('a class pinned to one zone (examples/etcd-single-zone-volumes.yaml): all 3 replicas are stranded (error); spreading them and unpinning the class, re-checked, leaves one stranded replica of 3', () => {
+    const input = loadInput({ file: 'examples/etcd-single-zone-volumes.yaml' });
+    const findings = zoneLossCheck.run(contextFor(input, {}));
+    assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), ['error StatefulSet/kube-system/etcd']);
+    const f = findings[0]!;
+    assert.match(f.message, /3 of 3 replica\(s\) cannot return outside zone us-west-2a: their volumes are there/);
+    assert.equal(f.evidence.filter((e) => /no surviving node matches its node affinity/.test(e)).length, 3);
+    const remedy = f.remedies![0]!;
+    assert.match(remedy.description, /topology spread constraint on topology.kubernetes.io\/zone.*remove allowedTopologies from StorageClass gp3-us-west-2a/);
+    const again = zoneLossCheck.run(contextFor(remedy.apply(input), {}));
+    assert.deepEqual(again.map((x) => x.severity), ['info']);
+    assert.match(again[0]!.message, /1 of 3 replica\(s\) cannot return/);
+  });
+});

@@ -47,6 +47,7 @@ import { readyWindow, trackReady, type ReadyTracker, type ReadyWindow } from '..
 import { proveFixes } from '../prove.js';
 import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross, templateNodeFor } from '../remedies.js';
 import { settle, type Placement } from '../settle.js';
+import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
 import { simulateWhatIf } from '../what-if.js';
 
 /**
@@ -113,6 +114,8 @@ interface Outcome {
   readonly provisionerWouldRecover?: boolean;
   /** The nodes that ran the group's pods before the failure. */
   readonly hostNodes?: readonly string[];
+  /** Replicas whose volumes no surviving node can reach (they cannot come back elsewhere). */
+  readonly volumeBound?: readonly VolumeBoundReplica[];
 }
 
 const groupsForLoss = (input: LoadedInput) => podGroups(input).filter((g) => g.workload && g.replicas > 0);
@@ -239,8 +242,13 @@ const notWhole = (o: Outcome) => o.window.wholeAgainAt === undefined;
 const hasProblem = (o: Outcome) => lostAll(o) || belowBudget(o) || notWhole(o);
 const launchedAfter = (run: ScenarioRun, t0: number) => run.events.some((e) => e.type === 'NodeClaimLaunched' && e.t >= t0);
 
+/** Not whole only because the replicas lost with their volumes cannot come back, the others all running. */
+const onlyVolumeBound = (o: Outcome) => !lostAll(o) && !belowBudget(o) && o.volumeBound !== undefined && o.window.min + o.volumeBound.length >= o.window.before;
+
 function severityOf(o: Outcome): Severity {
   if (lostAll(o)) return o.group.replicas >= 2 ? 'error' : 'warning';
+  // Zonal volumes strand their replica in a lost zone whatever the spec says; the rest keep running.
+  if (onlyVolumeBound(o)) return 'info';
   if (notWhole(o) || belowBudget(o)) return 'warning';
   return 'info';
 }
@@ -277,6 +285,8 @@ function lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compare
           const withIt = outcome(ctx, unit, group, simulate(ctx, scope, [unit], [group], t0, true));
           if (!notWhole(withIt)) o = { ...o, provisionerWouldRecover: true };
         }
+        const bound = hasProblem(o) ? volumeBoundReplicas(o.trial.run, group, unit.nodes) : [];
+        if (bound.length > 0) o = { ...o, volumeBound: bound };
         out.push({ ...o, hostNodes: placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name) });
       }
     }
@@ -294,13 +304,18 @@ function lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compare
 function stillFails(ctx: AnalysisContext, scope: Scope, object: string): boolean {
   const outcomes = lossOutcomes(ctx, scope, object, false);
   // No outcome proves nothing: the changed input left the group with no placed pod to fail.
-  return outcomes.length === 0 || outcomes.some(hasProblem);
+  return outcomes.length === 0 || outcomes.some((o) => hasProblem(o) && !onlyVolumeBound(o));
 }
 
 const dur = (ms: number) => formatTime(ms);
 const on = (u: Unit) => (u.label.startsWith('zone ') ? `in ${u.label}` : `on ${u.label}`);
 
 function message(o: Outcome): string {
+  const text = lossMessage(o);
+  return o.volumeBound ? `${text}; ${describeVolumeBound(o.volumeBound, o.group.replicas, o.unit.label)}` : text;
+}
+
+function lossMessage(o: Outcome): string {
   const { window: w, group, unit } = o;
   const hosted = unit.hosts.get(group) ?? 0;
   const stalled = w.wholeAgainAt === undefined ? evictionNote(o)?.stalled : undefined;
@@ -387,6 +402,7 @@ function evidence(o: Outcome, scope: Scope): string[] {
       lines.push(`${at(e.t)} FailedScheduling ${pod}: ${String(e['message'])}`);
     } else if (e.type === 'NodeClaimLaunched') lines.push(`${at(e.t)} NodeClaimLaunched ${String(e['instanceType'])} in ${String(e['zone'])}`);
   }
+  for (const b of o.volumeBound ?? []) lines.push(`${b.pod} mounts claim ${b.claim}, bound to PersistentVolume ${b.volume} in ${b.where}: no surviving node matches its node affinity`);
   if (note) lines.push(note.line);
   const series = tracker.series(o.group).filter((p) => p.t >= t0);
   lines.push(`ready replicas: ${series.map((p) => `${p.ready} at ${formatTime(p.t)}`).join(', ') || `${o.window.before} throughout`}`);
@@ -428,7 +444,10 @@ function candidates(o: Outcome, scope: Scope, ctx: AnalysisContext): Remedy[] {
     if (scope !== 'zone') out.push(withCapacity(requireAntiAffinity(group, key)));
     // Zones: no minDomains (with a zone lost, fewer domains than it would block the survivors),
     // and Honor taints so the lost zone's unreachable nodes stop counting as a domain.
-    out.push(withCapacity(scope === 'zone' ? spreadAcross(group, key, { honorTaints: true }) : spreadAcross(group, key, { minDomains: replicas })));
+    const spread = scope === 'zone' ? spreadAcross(group, key, { honorTaints: true }) : spreadAcross(group, key, { minDomains: replicas });
+    // Volumes a class confines to the lost zone would hold every replica there, spread or not.
+    const confining = scope === 'zone' && o.volumeBound ? confiningClasses(ctx.input, o.volumeBound, unit.name) : [];
+    out.push(withCapacity(confining.length > 0 ? combine(spread, allowEveryZone(confining)) : spread));
   }
   const more = capacity();
   if (more) out.push(more);
@@ -438,7 +457,15 @@ function candidates(o: Outcome, scope: Scope, ctx: AnalysisContext): Remedy[] {
 /** Changes berth cannot simulate from the input but that address the finding, stated as advice. */
 function advice(o: Outcome, scope: Scope): string[] {
   const out: string[] = [];
-  if (notWhole(o) && o.group.kind === 'StatefulSet') {
+  if (notWhole(o) && o.volumeBound) {
+    // No capacity and no Node deletion brings these back: their data is where the loss is.
+    const elsewhere = `use storage reachable from the surviving ${scope === 'zone' ? 'zones (a regional or replicated class)' : 'nodes (network storage instead of a node-local volume)'}`;
+    out.push(
+      onlyVolumeBound(o)
+        ? `the ${o.volumeBound.length} replica(s) whose volumes are in ${o.unit.label} return only when it does, and ${o.window.min} of ${o.window.before} keep running meanwhile; for them to come back elsewhere, ${elsewhere}`
+        : `the ${o.volumeBound.length} replica(s) whose volumes are in ${o.unit.label} return only when it does: keep one replica per ${scope === 'zone' ? 'zone (zone topology spread with a WaitForFirstConsumer class)' : 'node'} so a loss strands one, or ${elsewhere}`,
+    );
+  } else if (notWhole(o) && o.group.kind === 'StatefulSet') {
     // Not capacity: the StatefulSet controller never runs two pods of one identity, so the
     // lost pod stays Terminating on the unreachable node until its Node object goes.
     out.push('a StatefulSet pod on an unreachable node is replaced only once its Node object is deleted (or the pod force-deleted): have the failed node removed — the cloud node controller does so for a terminated instance — or use non-graceful node shutdown (the out-of-service taint)');
@@ -461,7 +488,7 @@ function findings(ctx: AnalysisContext, scope: Scope): Finding[] {
     const sorted = [...list].sort((a, b) => RANK[severityOf(a)] - RANK[severityOf(b)] || outageOf(b) - outageOf(a));
     const worst = sorted[0]!;
     const alike = sorted.slice(1).filter((o) => severityOf(o) === severityOf(worst)).map((o) => o.unit.name);
-    const remedies = hasProblem(worst) ? proveFixes(candidates(worst, scope, ctx), ctx.input, (input) => !stillFails({ ...ctx, input }, scope, group.object)) : [];
+    const remedies = hasProblem(worst) && !onlyVolumeBound(worst) ? proveFixes(candidates(worst, scope, ctx), ctx.input, (input) => !stillFails({ ...ctx, input }, scope, group.object)) : [];
     // Advice only where no re-simulated fix was found, or for what no fix of the input changes.
     const notes = advice(worst, scope).filter((n, i) => remedies.length === 0 || (i === 0 && worst.group.kind === 'StatefulSet' && notWhole(worst)));
     out.push({
