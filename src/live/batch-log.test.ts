@@ -10,7 +10,7 @@ function captured(): { lines: Record<string, unknown>[]; stream: Writable } {
   return { lines, stream };
 }
 
-const claim = { name: 'p', nodePool: 'default', instanceType: 'c5a.large', zone: 'us-west-2a', capacityType: 'on-demand', pricePerHour: 0.077, pods: ['ns/web-1', 'ns/web-2'] };
+const claim = { name: 'p', nodePool: 'default', instanceType: 'c5a.large', zone: 'us-west-2a', capacityType: 'on-demand', pricePerHour: 0.077, pods: ['ns/web-1', 'ns/web-2'], annotations: {}, labels: {}, requirements: [] };
 const launch: PlannedBatch = { pods: ['ns/web-2', 'ns/web-1'], nodes: 3, inFlight: [], plan: { nodeClaims: [claim], unschedulable: [], costPerHour: 0.077 } };
 
 test('a batch line names the decision in words', () => {
