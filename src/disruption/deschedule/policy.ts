@@ -1,15 +1,14 @@
-// The descheduler's policy as berth runs it: the DefaultEvictor's arguments, the
-// eviction limits and one entry per enabled strategy, with the upstream
-// descheduler's argument names (descheduler/v1alpha2 pluginConfig args).
+// The descheduler's policy as berth runs it, in the shape of descheduler/v1alpha2:
+// profiles, each with its DefaultEvictor arguments and its enabled Deschedule
+// and Balance plugins (with that plugin's args), plus the global eviction limits.
+// Upstream runs the Deschedule plugins of every profile, then the Balance plugins
+// of every profile, all through one evictor that keeps the limits.
 
-export const STRATEGY_NAMES = [
-  'RemovePodsViolatingNodeAffinity',
-  'RemovePodsViolatingInterPodAntiAffinity',
-  'RemoveDuplicates',
-  'RemovePodsViolatingTopologySpreadConstraint',
-  'LowNodeUtilization',
-  'HighNodeUtilization',
-] as const;
+import type { Selector } from '../../model/selector.js';
+
+export const DESCHEDULE_PLUGINS = ['RemovePodsViolatingNodeAffinity', 'RemovePodsViolatingInterPodAntiAffinity', 'RemovePodsViolatingNodeTaints'] as const;
+export const BALANCE_PLUGINS = ['RemoveDuplicates', 'RemovePodsViolatingTopologySpreadConstraint', 'LowNodeUtilization', 'HighNodeUtilization'] as const;
+export const STRATEGY_NAMES = [...DESCHEDULE_PLUGINS, ...BALANCE_PLUGINS] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 /** Namespaces a strategy works on: only `include`, or all but `exclude` (never both). */
@@ -18,13 +17,30 @@ export interface NamespaceFilter {
   readonly exclude?: readonly string[];
 }
 
+/** Pod protections of the DefaultEvictor (podProtections, or the deprecated booleans that stand for them). */
+export type PodProtection = 'PodsWithLocalStorage' | 'DaemonSetPods' | 'SystemCriticalPods' | 'FailedBarePods' | 'PodsWithPVC' | 'PodsWithoutPDB' | 'PodsWithResourceClaims';
+export const DEFAULT_POD_PROTECTIONS: readonly PodProtection[] = ['PodsWithLocalStorage', 'SystemCriticalPods', 'FailedBarePods', 'DaemonSetPods'];
+export const EXTRA_POD_PROTECTIONS: readonly PodProtection[] = ['PodsWithPVC', 'PodsWithoutPDB', 'PodsWithResourceClaims'];
+
 export interface EvictorArgs {
   readonly evictLocalStoragePods?: boolean;
   readonly evictSystemCriticalPods?: boolean;
   readonly evictDaemonSetPods?: boolean;
+  readonly evictFailedBarePods?: boolean;
   readonly ignorePvcPods?: boolean;
-  /** Pods at or above this priority stay; system-cluster-critical (2000000000) when unset. */
+  readonly ignorePodsWithoutPDB?: boolean;
+  /** The new-style protections; when either list is non-empty the deprecated booleans are ignored, as upstream. */
+  readonly podProtections?: { readonly extraEnabled?: readonly PodProtection[]; readonly defaultDisabled?: readonly PodProtection[] };
+  /** Pods at or above this priority stay (only while SystemCriticalPods protection is on, as upstream). */
   readonly priorityThreshold?: number;
+  readonly labelSelector?: Selector;
+  readonly namespaceLabelSelector?: Selector;
+  /** Evict a pod only if it fits some other Ready node (selector, affinity, taints, cordon, anti-affinity, resources). */
+  readonly nodeFit?: boolean;
+  readonly nodeSelector?: Selector;
+  /** Pods of owners with fewer pods than this stay (values ≤ 1 mean no check). */
+  readonly minReplicas?: number;
+  readonly noEvictionPolicy?: 'Preferred' | 'Mandatory';
 }
 
 export type NodeAffinityType = 'requiredDuringSchedulingIgnoredDuringExecution' | 'preferredDuringSchedulingIgnoredDuringExecution';
@@ -32,35 +48,82 @@ export type NodeAffinityType = 'requiredDuringSchedulingIgnoredDuringExecution' 
 /** Percent of allocatable per resource (cpu, memory, pods or an extended resource). */
 export type Thresholds = Readonly<Record<string, number>>;
 
+interface Filtered {
+  readonly namespaces?: NamespaceFilter;
+  readonly labelSelector?: Selector;
+}
+
 export interface StrategyArgs {
-  readonly RemovePodsViolatingNodeAffinity: { readonly nodeAffinityType: readonly NodeAffinityType[]; readonly namespaces?: NamespaceFilter };
-  readonly RemovePodsViolatingInterPodAntiAffinity: { readonly namespaces?: NamespaceFilter };
+  readonly RemovePodsViolatingNodeAffinity: Filtered & { readonly nodeAffinityType: readonly NodeAffinityType[] };
+  readonly RemovePodsViolatingInterPodAntiAffinity: Filtered;
+  readonly RemovePodsViolatingNodeTaints: Filtered & { readonly includePreferNoSchedule?: boolean; readonly excludedTaints?: readonly string[]; readonly includedTaints?: readonly string[] };
   readonly RemoveDuplicates: { readonly excludeOwnerKinds?: readonly string[]; readonly namespaces?: NamespaceFilter };
-  readonly RemovePodsViolatingTopologySpreadConstraint: { readonly constraints: readonly ('DoNotSchedule' | 'ScheduleAnyway')[]; readonly namespaces?: NamespaceFilter };
-  readonly LowNodeUtilization: { readonly thresholds: Thresholds; readonly targetThresholds: Thresholds; readonly numberOfNodes?: number; readonly evictableNamespaces?: NamespaceFilter };
-  readonly HighNodeUtilization: { readonly thresholds: Thresholds; readonly numberOfNodes?: number; readonly evictableNamespaces?: NamespaceFilter };
+  readonly RemovePodsViolatingTopologySpreadConstraint: Filtered & { readonly constraints: readonly ('DoNotSchedule' | 'ScheduleAnyway')[]; readonly topologyBalanceNodeFit?: boolean };
+  readonly LowNodeUtilization: {
+    readonly thresholds: Thresholds;
+    readonly targetThresholds: Thresholds;
+    readonly useDeviationThresholds?: boolean;
+    readonly numberOfNodes?: number;
+    readonly evictableNamespaces?: NamespaceFilter;
+    readonly evictionLimits?: { readonly node?: number };
+  };
+  readonly HighNodeUtilization: { readonly thresholds: Thresholds; readonly numberOfNodes?: number; readonly evictableNamespaces?: NamespaceFilter; readonly evictionModes?: readonly 'OnlyThresholdingResources'[] };
+}
+
+export type PluginEntry = { readonly [K in StrategyName]: { readonly name: K; readonly args: StrategyArgs[K] } }[StrategyName];
+
+export interface DeschedulerProfile {
+  readonly name: string;
+  readonly evictor: EvictorArgs;
+  /** Enabled Deschedule plugins, in the order the profile lists them. */
+  readonly deschedule: readonly PluginEntry[];
+  /** Enabled Balance plugins, in the order the profile lists them. */
+  readonly balance: readonly PluginEntry[];
 }
 
 export interface DeschedulerPolicy {
-  readonly evictor?: EvictorArgs;
+  readonly profiles: readonly DeschedulerProfile[];
+  /** Only nodes whose labels match are processed. */
+  readonly nodeSelector?: Selector;
   readonly maxNoOfPodsToEvictPerNode?: number;
   readonly maxNoOfPodsToEvictPerNamespace?: number;
   readonly maxNoOfPodsToEvictTotal?: number;
-  readonly strategies: { readonly [K in StrategyName]?: StrategyArgs[K] };
+  /**
+   * berth's option, off by default (upstream evicts whatever a plugin selects):
+   * evict a pod only when the scheduler, run on a prediction of the cluster with
+   * the evicted pod still on its node while it terminates, places the replacement
+   * on another node where the plugin's complaint is gone.
+   */
+  readonly predictPlacement?: boolean;
 }
 
-/** The upstream defaults of each strategy's arguments (what `Strategy: {}` means). */
+/** The upstream defaults of each plugin's arguments (what `args: {}` means). */
 export const DEFAULT_STRATEGY_ARGS: { readonly [K in StrategyName]: StrategyArgs[K] } = {
   RemovePodsViolatingNodeAffinity: { nodeAffinityType: ['requiredDuringSchedulingIgnoredDuringExecution'] },
   RemovePodsViolatingInterPodAntiAffinity: {},
+  RemovePodsViolatingNodeTaints: {},
   RemoveDuplicates: {},
   RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule'] },
   LowNodeUtilization: { thresholds: {}, targetThresholds: {} },
   HighNodeUtilization: { thresholds: {} },
 };
 
+export function isBalancePlugin(name: StrategyName): boolean {
+  return (BALANCE_PLUGINS as readonly string[]).includes(name);
+}
+
 export function inNamespaces(filter: NamespaceFilter | undefined, namespace: string): boolean {
   if (!filter) return true;
-  if (filter.include) return filter.include.includes(namespace);
+  if (filter.include && filter.include.length > 0) return filter.include.includes(namespace);
   return !(filter.exclude ?? []).includes(namespace);
+}
+
+/** A one-profile policy running `plugins` (args as given, upstream's order) with `evictor`; the shape the Scenario shorthand compiles to. */
+export function singleProfilePolicy(
+  plugins: { readonly [K in StrategyName]?: StrategyArgs[K] },
+  opts: Omit<DeschedulerPolicy, 'profiles'> & { readonly evictor?: EvictorArgs } = {},
+): DeschedulerPolicy {
+  const { evictor, ...rest } = opts;
+  const entries = (names: readonly StrategyName[]) => names.filter((n) => plugins[n] !== undefined).map((name) => ({ name, args: plugins[name] }) as PluginEntry);
+  return { ...rest, profiles: [{ name: 'default', evictor: evictor ?? {}, deschedule: entries(DESCHEDULE_PLUGINS), balance: entries(BALANCE_PLUGINS) }] };
 }
