@@ -14,7 +14,7 @@ import { notEvictable } from './deschedule/evictor.js';
 import { singleProfilePolicy, type EvictorArgs, type StrategyArgs, type StrategyName } from './deschedule/policy.js';
 
 let order = 0;
-function node(name: string, milli: number, mem: number, pods: number, labels: Record<string, string> = {}, extra: { unschedulable?: boolean; taints?: { key: string; value?: string; effect: string }[] } = {}) {
+function node(name: string, milli: number, mem: number, pods: number, labels: Record<string, string> = {}, extra: { unschedulable?: boolean; taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[] } = {}) {
   return compileNode(
     { metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } }, spec: { unschedulable: extra.unschedulable ?? false, taints: extra.taints ?? [] }, status: { allocatable: { cpu: `${milli}m`, memory: String(mem), pods: String(pods) } } },
     order++,

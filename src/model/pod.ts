@@ -6,6 +6,7 @@
 
 import { atPath, FieldError, type FieldPath } from './errors.js';
 import type {
+  ContainerStatusManifest,
   ContainerManifest,
   LabelSelectorManifest,
   NodeSelectorTermManifest,
@@ -77,6 +78,21 @@ export interface TopologySpreadConstraint {
   readonly nodeTaintsPolicy: 'Honor' | 'Ignore';
 }
 
+export interface ContainerStatusInfo {
+  readonly restartCount: number;
+  readonly waitingReason?: string;
+  readonly terminatedReason?: string;
+  readonly exitCode?: number;
+}
+
+export interface PodStatusInfo {
+  readonly reason: string;
+  /** status.startTime in ms since the epoch. */
+  readonly startTime?: number;
+  readonly containers: readonly ContainerStatusInfo[];
+  readonly initContainers: readonly ContainerStatusInfo[];
+}
+
 export interface HostPort {
   readonly hostIP: string;
   readonly protocol: 'TCP' | 'UDP' | 'SCTP';
@@ -116,6 +132,8 @@ export interface Pod {
   readonly preemptedByScheduler?: boolean;
   readonly schedulingGates: readonly string[];
   readonly terminationGracePeriodSeconds: number;
+  /** What the kubelet reported (status.reason, startTime, container states); the descheduler's restart, lifetime and failed-pod plugins read it. */
+  readonly status?: PodStatusInfo;
 
   readonly nodeSelector: Labels;
   /** null when the pod has no required node affinity. */
@@ -468,7 +486,23 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 30,
     nodeSelector: spec.nodeSelector ?? {},
     ...compiled,
+    ...podStatus(m.status),
   };
+}
+
+function containerStatuses(list: readonly ContainerStatusManifest[] | undefined): ContainerStatusInfo[] {
+  return (list ?? []).map((c) => ({
+    restartCount: c.restartCount ?? 0,
+    ...(c.state?.waiting ? { waitingReason: c.state.waiting.reason ?? '' } : {}),
+    ...(c.state?.terminated ? { terminatedReason: c.state.terminated.reason ?? '', exitCode: c.state.terminated.exitCode ?? 0 } : {}),
+  }));
+}
+
+/** The status fields the descheduler reads, present only when the manifest reports any of them. */
+function podStatus(s: PodManifest['status']): { status?: PodStatusInfo } {
+  if (!s || (s.reason === undefined && s.startTime === undefined && !s.containerStatuses && !s.initContainerStatuses)) return {};
+  const startTime = parseTimestamp(s.startTime, ['status', 'startTime']);
+  return { status: { reason: s.reason ?? '', ...(startTime !== undefined ? { startTime } : {}), containers: containerStatuses(s.containerStatuses), initContainers: containerStatuses(s.initContainerStatuses) } };
 }
 
 /** A copy of `pod` bound to `nodeName` (what the binder writes). */
