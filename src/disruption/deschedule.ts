@@ -10,9 +10,12 @@ import { pdbAllowances } from './candidates.js';
 import { removePodsViolatingInterPodAntiAffinity } from './deschedule/anti-affinity.js';
 import { removeDuplicates } from './deschedule/duplicates.js';
 import { removePodsViolatingNodeAffinity } from './deschedule/node-affinity.js';
+import { removeFailedPods } from './deschedule/failed-pods.js';
 import { removePodsViolatingNodeTaints } from './deschedule/node-taints.js';
+import { podLifeTime } from './deschedule/pod-lifetime.js';
 import { EvictionPlanner, type Eviction, type Skip } from './deschedule/planner.js';
 import type { DeschedulerPolicy, PluginEntry, StrategyArgs, StrategyName } from './deschedule/policy.js';
+import { removePodsHavingTooManyRestarts } from './deschedule/too-many-restarts.js';
 import { removePodsViolatingTopologySpreadConstraint } from './deschedule/topology-spread.js';
 import { highNodeUtilization, lowNodeUtilization } from './deschedule/utilization.js';
 
@@ -26,6 +29,8 @@ export interface DeschedulingInput {
   /** PDB key → evictions it allows now; computed from the cluster's pods when absent. */
   readonly pdbAllowances?: ReadonlyMap<string, number>;
   readonly seed?: number;
+  /** When the pass runs (ms; the simulator's clock or the wall clock): pod ages for PodLifeTime, RemoveFailedPods and minPodAge. 0 when absent. */
+  readonly nowMs?: number;
 }
 
 export interface DeschedulingResult {
@@ -37,6 +42,9 @@ const PLUGINS: { readonly [K in StrategyName]: (planner: EvictionPlanner, args: 
   RemovePodsViolatingNodeAffinity: removePodsViolatingNodeAffinity,
   RemovePodsViolatingInterPodAntiAffinity: removePodsViolatingInterPodAntiAffinity,
   RemovePodsViolatingNodeTaints: removePodsViolatingNodeTaints,
+  RemovePodsHavingTooManyRestarts: removePodsHavingTooManyRestarts,
+  PodLifeTime: podLifeTime,
+  RemoveFailedPods: removeFailedPods,
   RemoveDuplicates: removeDuplicates,
   RemovePodsViolatingTopologySpreadConstraint: removePodsViolatingTopologySpreadConstraint,
   LowNodeUtilization: lowNodeUtilization,
@@ -49,7 +57,7 @@ function run(planner: EvictionPlanner, entry: PluginEntry): void {
 
 export function deschedule(input: DeschedulingInput): DeschedulingResult {
   const allowances = new Map(input.pdbAllowances ?? pdbAllowances(input.cluster));
-  const planner = new EvictionPlanner(input.cluster, input.policy, input.scheduler ?? {}, allowances, input.seed ?? 0);
+  const planner = new EvictionPlanner(input.cluster, input.policy, input.scheduler ?? {}, allowances, input.seed ?? 0, input.nowMs ?? 0);
   for (const point of ['deschedule', 'balance'] as const) {
     for (const profile of input.policy.profiles) {
       planner.useProfile(profile);

@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClusterState } from '../cluster/state.js';
-import type { PodSpecManifest } from '../model/manifest.js';
+import type { PodManifest, PodSpecManifest } from '../model/manifest.js';
 import { compileNode } from '../model/node.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { deschedule } from './deschedule.js';
@@ -14,13 +14,14 @@ import { notEvictable } from './deschedule/evictor.js';
 import { singleProfilePolicy, type EvictorArgs, type StrategyArgs, type StrategyName } from './deschedule/policy.js';
 
 let order = 0;
+const NOW = Date.parse('2026-01-01T12:00:00Z');
 function node(name: string, milli: number, mem: number, pods: number, labels: Record<string, string> = {}, extra: { unschedulable?: boolean; taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[] } = {}) {
   return compileNode(
     { metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } }, spec: { unschedulable: extra.unschedulable ?? false, taints: extra.taints ?? [] }, status: { allocatable: { cpu: `${milli}m`, memory: String(mem), pods: String(pods) } } },
     order++,
   );
 }
-function pod(name: string, milli: number, nodeName: string, o: { labels?: Record<string, string>; spec?: Partial<PodSpecManifest>; owner?: string | null; priority?: number; ns?: string; annotations?: Record<string, string>; image?: string } = {}): Pod {
+function pod(name: string, milli: number, nodeName: string, o: { labels?: Record<string, string>; spec?: Partial<PodSpecManifest>; owner?: string | null; ownerKind?: string; priority?: number; ns?: string; annotations?: Record<string, string>; image?: string; status?: PodManifest['status']; created?: string } = {}): Pod {
   const owner = o.owner === undefined ? 'rs' : o.owner;
   return compilePod(
     {
@@ -29,19 +30,20 @@ function pod(name: string, milli: number, nodeName: string, o: { labels?: Record
         namespace: o.ns ?? 'ns1',
         labels: o.labels ?? {},
         annotations: o.annotations ?? {},
-        ownerReferences: owner === null ? [] : [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner, uid: `uid-${owner}`, controller: true }],
+        ownerReferences: owner === null ? [] : [{ apiVersion: 'apps/v1', kind: o.ownerKind ?? 'ReplicaSet', name: owner, uid: `uid-${owner}`, controller: true }],
+        ...(o.created ? { creationTimestamp: o.created } : {}),
       },
       spec: { nodeName, priority: o.priority ?? 0, containers: [{ name: 'c', image: o.image ?? 'img', resources: { requests: milli > 0 ? { cpu: `${milli}m` } : {} } }], ...o.spec },
-      status: { phase: 'Running' },
+      status: { phase: 'Running', ...o.status },
     },
     { order: order++ },
   );
 }
-function run<K extends StrategyName>(nodes: ReturnType<typeof node>[], pods: Pod[], name: K, args: StrategyArgs[K], evictor: EvictorArgs = {}, limits: { maxNoOfPodsToEvictPerNode?: number } = {}) {
+function run<K extends StrategyName>(nodes: ReturnType<typeof node>[], pods: Pod[], name: K, args: StrategyArgs[K], evictor: EvictorArgs = {}, limits: { maxNoOfPodsToEvictPerNode?: number; maxNoOfPodsToEvictPerNamespace?: number; maxNoOfPodsToEvictTotal?: number } = {}, nowMs = NOW) {
   const c = new ClusterState();
   for (const n of nodes) c.addNode(n);
   for (const p of pods) c.addPod(p);
-  return deschedule({ cluster: c, policy: singleProfilePolicy({ [name]: args } as never, { evictor, ...limits }) });
+  return deschedule({ cluster: c, policy: singleProfilePolicy({ [name]: args } as never, { evictor, ...limits }), nowMs });
 }
 const count = (r: ReturnType<typeof run>) => r.evictions.length;
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => i + from);
@@ -263,4 +265,109 @@ describe('upstream: DefaultEvictor', () => {
       assert.equal(why === undefined, tc.evictable, why);
     });
   }
+});
+
+const TMR = 'toomanyrestarts_test.go';
+describe('upstream: RemovePodsHavingTooManyRestarts', () => {
+  // pod-i: init container 5*i restarts, two containers 10*i each; pod-6 a DaemonSet pod, pod-7 with local storage, pod-8 a mirror pod.
+  const restarts = (i: number, waiting?: string) => ({
+    initContainerStatuses: [{ restartCount: 5 * i }],
+    containerStatuses: [{ restartCount: 10 * i, ...(waiting ? { state: { waiting: { reason: waiting } } } : {}) }, { restartCount: 10 * i }],
+  });
+  const pods = (waiting?: string, phase = 'Running') =>
+    range(10).map((i) =>
+      pod(`pod-${i}`, 100, 'node1', {
+        ...(i === 6 ? { ownerKind: 'DaemonSet' } : {}),
+        ...(i === 7 ? { spec: { volumes: [{ name: 'v', emptyDir: {} }] } } : {}),
+        ...(i === 8 ? { annotations: { 'kubernetes.io/config.mirror': 'x' } } : {}),
+        status: { phase, ...restarts(i, waiting) },
+      }),
+    );
+  const nodes = () => [node('node1', 2000, 3000, 10)];
+  const cases: { name: string; args: StrategyArgs['RemovePodsHavingTooManyRestarts']; want: number; limits?: Parameters<typeof run>[5]; waiting?: string; phase?: string }[] = [
+    { name: 'All pods have total restarts under threshold, no pod evictions', args: { podRestartThreshold: 10000, includingInitContainers: true }, want: 0 },
+    { name: 'Some pods have total restarts bigger than threshold', args: { podRestartThreshold: 1, includingInitContainers: true }, want: 6 },
+    { name: 'Nine pods have total restarts equals threshold(includingInitContainers=true), 6 pod evictions', args: { podRestartThreshold: 25, includingInitContainers: true }, want: 6 },
+    { name: 'Nine pods have total restarts equals threshold(includingInitContainers=false), 5 pod evictions', args: { podRestartThreshold: 25, includingInitContainers: false }, want: 5 },
+    { name: 'Five pods have total restarts bigger than threshold(includingInitContainers=true), but only 1 pod eviction', args: { podRestartThreshold: 5 * 25 + 1, includingInitContainers: true }, want: 1 },
+    { name: 'All pods have total restarts equals threshold(maxPodsToEvictPerNode=3), 3 pod evictions', args: { podRestartThreshold: 1, includingInitContainers: true }, want: 3, limits: { maxNoOfPodsToEvictPerNode: 3 } },
+    { name: 'All pods have total restarts equals threshold(maxNoOfPodsToEvictPerNamespace=3), 3 pod evictions', args: { podRestartThreshold: 1, includingInitContainers: true }, want: 3, limits: { maxNoOfPodsToEvictPerNamespace: 3 } },
+    { name: 'pods are in CrashLoopBackOff with states=CrashLoopBackOff, 3 pod evictions', args: { podRestartThreshold: 1, includingInitContainers: true, states: ['CrashLoopBackOff'] }, want: 3, limits: { maxNoOfPodsToEvictPerNode: 3 }, waiting: 'CrashLoopBackOff' },
+    { name: 'pods without CrashLoopBackOff with states=CrashLoopBackOff, 0 pod evictions', args: { podRestartThreshold: 1, includingInitContainers: true, states: ['CrashLoopBackOff'] }, want: 0, limits: { maxNoOfPodsToEvictPerNode: 3 } },
+    { name: 'pods pending with state=Running, 0 pod evictions', args: { podRestartThreshold: 1, includingInitContainers: true, states: ['Running'] }, want: 0, limits: { maxNoOfPodsToEvictPerNode: 3 }, phase: 'Pending' },
+  ];
+  for (const c of cases) {
+    it(`upstream: "${c.name}" (${TMR})`, () => {
+      assert.equal(count(run(nodes(), pods(c.waiting, c.phase ?? 'Running'), 'RemovePodsHavingTooManyRestarts', c.args, {}, c.limits ?? {})), c.want);
+    });
+  }
+});
+
+const PLT = 'pod_lifetime_test.go';
+describe('upstream: PodLifeTime', () => {
+  const nodes = () => [node('n1', 2000, 3000, 10)];
+  const old = '2026-01-01T10:00:00Z';
+  const fresh = '2026-01-01T11:59:30Z';
+  it(`upstream: "2 Oldest pods should be evicted when maxPodsToEvictPerNode and maxPodsToEvictPerNamespace are not set" (${PLT})`, () => {
+    const pods = [pod('p1', 100, 'n1', { created: old }), pod('p2', 100, 'n1', { created: old }), pod('p3', 100, 'n1', { created: fresh })];
+    assert.equal(count(run(nodes(), pods, 'PodLifeTime', { maxPodLifeTimeSeconds: 600 })), 2);
+  });
+  it(`upstream: "1 Oldest pod should be evicted when maxPodsToEvictTotal is set to 1" (${PLT})`, () => {
+    const pods = [pod('p1', 100, 'n1', { created: '2026-01-01T09:00:00Z' }), pod('p2', 100, 'n1', { created: old })];
+    assert.deepEqual(run(nodes(), pods, 'PodLifeTime', { maxPodLifeTimeSeconds: 600 }, {}, { maxNoOfPodsToEvictTotal: 1 }).evictions.map((e) => e.pod), ['ns1/p1']);
+  });
+  it(`upstream: "No pod should be evicted since pod terminating" (${PLT})`, () => {
+    const p = { ...pod('p1', 100, 'n1', { created: old }), terminating: true };
+    assert.equal(count(run(nodes(), [p], 'PodLifeTime', { maxPodLifeTimeSeconds: 600 })), 0);
+  });
+  it(`upstream: "1 pod with container status CrashLoopBackOff should be evicted" (${PLT})`, () => {
+    const pods = [pod('p1', 100, 'n1', { created: fresh, status: { containerStatuses: [{ state: { waiting: { reason: 'CrashLoopBackOff' } } }] } }), pod('p2', 100, 'n1', { created: fresh })];
+    assert.equal(count(run(nodes(), pods, 'PodLifeTime', { states: ['CrashLoopBackOff'] })), 1);
+  });
+  it(`upstream: "1 pod with init container status CreateContainerError should not be evicted without includingInitContainers" (${PLT})`, () => {
+    const pods = [pod('p1', 100, 'n1', { created: fresh, status: { initContainerStatuses: [{ state: { waiting: { reason: 'CreateContainerError' } } }] } })];
+    assert.equal(count(run(nodes(), pods, 'PodLifeTime', { states: ['CreateContainerError'] })), 0);
+    assert.equal(count(run(nodes(), pods, 'PodLifeTime', { states: ['CreateContainerError'], includingInitContainers: true })), 1);
+  });
+  it(`upstream: "1 pod with pod status reason NodeLost should be evicted" (${PLT})`, () => {
+    const pods = [pod('p1', 100, 'n1', { created: fresh, status: { reason: 'NodeLost' } })];
+    assert.equal(count(run(nodes(), pods, 'PodLifeTime', { states: ['NodeLost'] })), 1);
+  });
+  it(`upstream: "1 pod with ImagePullBackOff status should be ignored when States filter is ContainerCreating" (${PLT})`, () => {
+    const pods = [pod('p1', 100, 'n1', { created: fresh, status: { containerStatuses: [{ state: { waiting: { reason: 'ImagePullBackOff' } } }] } })];
+    assert.equal(count(run(nodes(), pods, 'PodLifeTime', { states: ['ContainerCreating'] })), 0);
+  });
+});
+
+const RFP = 'failedpods_test.go';
+describe('upstream: RemoveFailedPods', () => {
+  const nodes = () => [node('node1', 2000, 3000, 10)];
+  const failed = (name: string, status: PodManifest['status'], o: { ownerKind?: string } = {}) => pod(name, 1, 'node1', { status: { phase: 'Failed', ...status }, created: '2026-01-01T11:59:59Z', ...o });
+  const terminated = (t: { reason?: string; exitCode?: number }) => ({ containerStatuses: [{ state: { terminated: t } }] });
+  const cases: { name: string; pods: Pod[]; args: StrategyArgs['RemoveFailedPods']; want: number; nodes?: ReturnType<typeof node>[]; evictor?: EvictorArgs }[] = [
+    { name: '1 container terminated with reason NodeAffinity, 1 eviction', pods: [failed('p1', terminated({ reason: 'NodeAffinity' }))], args: {}, want: 1 },
+    { name: '1 container terminated with exitCode 1, 1 eviction', pods: [failed('p1', terminated({ exitCode: 1 }))], args: { exitCodes: [1] }, want: 1 },
+    { name: '1 container terminated with exitCode 1, expected exitCode 2, 0 eviction', pods: [failed('p1', terminated({ exitCode: 1 }))], args: { exitCodes: [2] }, want: 0 },
+    { name: 'include reason=CreateContainerConfigError, 1 container terminated with reason NodeAffinity, 0 eviction', pods: [failed('p1', terminated({ reason: 'NodeAffinity' }))], args: { reasons: ['CreateContainerConfigError'] }, want: 0 },
+    { name: 'include init container=false, 1 init container waiting with reason CreateContainerConfigError, 0 eviction', pods: [failed('p1', { initContainerStatuses: [{ state: { waiting: { reason: 'CreateContainerConfigError' } } }] })], args: { reasons: ['CreateContainerConfigError'] }, want: 0 },
+    { name: 'lifetime 1 hour, 1 container terminated with reason NodeAffinity, 0 eviction', pods: [failed('p1', terminated({ reason: 'NodeAffinity' }))], args: { minPodLifetimeSeconds: 3600 }, want: 0 },
+    { name: 'excluded owner kind=ReplicaSet, 1 init container terminated with owner kind=ReplicaSet, 0 eviction', pods: [failed('p1', terminated({ reason: 'NodeAffinity' }))], args: { excludeOwnerKinds: ['ReplicaSet'] }, want: 0 },
+    { name: 'excluded owner kind=DaemonSet, 1 init container terminated with owner kind=ReplicaSet, 1 eviction', pods: [failed('p1', terminated({ reason: 'NodeAffinity' }))], args: { excludeOwnerKinds: ['DaemonSet'] }, want: 1 },
+    { name: '1 container terminated with reason ShutDown, 0 evictions', pods: [failed('p1', { reason: 'Shutdown' })], args: {}, want: 0, evictor: { nodeFit: true } },
+    { name: 'include reason=Shutdown, 2 containers terminated with reason ShutDown, 2 evictions', pods: [failed('p1', { reason: 'Shutdown' }), failed('p2', { reason: 'Shutdown' })], args: { reasons: ['Shutdown'] }, want: 2 },
+  ];
+  for (const c of cases) {
+    it(`upstream: "${c.name}" (${RFP})`, () => {
+      assert.equal(count(run(c.nodes ?? nodes(), c.pods, 'RemoveFailedPods', c.args, c.evictor ?? {})), c.want);
+    });
+  }
+});
+
+describe('upstream: DefaultEvictor minPodAge', () => {
+  it(`upstream: a pod started less than minPodAge ago stays, an older one may go (${DE})`, () => {
+    const started = (t: string) => pod('p', 0, 'n1', { status: { startTime: t } });
+    assert.match(notEvictable(started('2026-01-01T11:59:00Z'), { minPodAgeMs: 5 * 60_000 }, undefined, NOW) ?? '', /minPodAge/);
+    assert.equal(notEvictable(started('2026-01-01T11:00:00Z'), { minPodAgeMs: 5 * 60_000 }, undefined, NOW), undefined);
+    assert.match(notEvictable(pod('p', 0, 'n1'), { minPodAgeMs: 1 }, undefined, NOW) ?? '', /minPodAge/);
+  });
 });

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { compileLabelSelector, type Requirement, type Selector } from '../model/selector.js';
 import { atPath, FieldError, type FieldPath } from '../model/errors.js';
+import { parseGoDuration } from '../model/go-duration.js';
 import {
   BALANCE_PLUGINS,
   DEFAULT_STRATEGY_ARGS,
@@ -25,7 +26,9 @@ import { parseSource, type SourceInput } from './yaml-source.js';
 
 export const DESCHEDULER_API_VERSION = 'descheduler/v1alpha2';
 /** Upstream plugins berth does not run yet: a policy enabling one is refused, not half-run. */
-const UNSUPPORTED = ['RemovePodsHavingTooManyRestarts', 'PodLifeTime', 'RemoveFailedPods'];
+const UNSUPPORTED: readonly string[] = [];
+const RESTART_STATES = ['Running', 'CrashLoopBackOff'];
+const LIFETIME_STATES = ['Running', 'Pending', 'Succeeded', 'Failed', 'Unknown', 'NodeAffinity', 'NodeLost', 'Shutdown', 'UnexpectedAdmissionError', 'PodInitializing', 'ContainerCreating', 'ImagePullBackOff', 'CrashLoopBackOff', 'CreateContainerConfigError', 'ErrImagePull', 'CreateContainerError', 'InvalidImageName', 'OOMKilled', 'Error', 'Completed', 'DeadlineExceeded', 'Evicted', 'ContainerCannotRun', 'StartError'];
 
 const uint = z.int().min(0);
 const strictSelector = labelSelector.strict();
@@ -72,6 +75,7 @@ const evictorArgs = z
     nodeFit: z.boolean(),
     minReplicas: uint,
     noEvictionPolicy: z.enum(['Preferred', 'Mandatory']),
+    minPodAge: z.string(),
     podProtections: z
       .object({
         extraEnabled: z.array(protection),
@@ -97,6 +101,29 @@ const pluginArgs: { readonly [K in StrategyName]: z.ZodType } = {
   RemovePodsViolatingInterPodAntiAffinity: z.object(filtered).strict(),
   RemovePodsViolatingNodeTaints: z
     .object({ ...filtered, includePreferNoSchedule: z.boolean().optional(), excludedTaints: z.array(z.string()).optional(), includedTaints: z.array(z.string()).optional() })
+    .strict(),
+  RemovePodsHavingTooManyRestarts: z
+    .object({ ...filtered, podRestartThreshold: z.int().optional(), includingInitContainers: z.boolean().optional(), states: z.array(z.string()).optional() })
+    .strict(),
+  PodLifeTime: z
+    .object({
+      ...filtered,
+      maxPodLifeTimeSeconds: uint.optional(),
+      states: z.array(z.string()).optional(),
+      ownerKinds: namespaces.optional(),
+      exitCodes: z.array(z.int()).optional(),
+      includingInitContainers: z.boolean().optional(),
+    })
+    .strict(),
+  RemoveFailedPods: z
+    .object({
+      ...filtered,
+      excludeOwnerKinds: z.array(z.string().min(1)).optional(),
+      minPodLifetimeSeconds: uint.optional(),
+      reasons: z.array(z.string()).optional(),
+      exitCodes: z.array(z.int()).optional(),
+      includingInitContainers: z.boolean().optional(),
+    })
     .strict(),
   RemoveDuplicates: z.object({ namespaces: namespaces.optional(), excludeOwnerKinds: z.array(z.string().min(1)).optional() }).strict(),
   RemovePodsViolatingTopologySpreadConstraint: z
@@ -174,6 +201,8 @@ function compileEvictor(raw: z.infer<typeof evictorArgs>, path: FieldPath): Evic
     labelSelector: sel(raw.labelSelector, 'labelSelector'),
     namespaceLabelSelector: sel(raw.namespaceLabelSelector, 'namespaceLabelSelector'),
     nodeSelector: raw.nodeSelector ? parseSelectorString(raw.nodeSelector, [...path, 'nodeSelector']) : undefined,
+    minPodAge: undefined,
+    minPodAgeMs: raw.minPodAge === undefined ? undefined : atPath([...path, 'minPodAge'], () => Number(parseGoDuration(raw.minPodAge!) / 1_000_000n)),
   }) as EvictorArgs;
 }
 
@@ -197,8 +226,24 @@ function compileArgs(name: StrategyName, raw: Record<string, unknown>, path: Fie
     }
   }
   if (name === 'HighNodeUtilization') checkThresholds(args['thresholds'] as Record<string, number>, [...path, 'thresholds']);
+  if (name === 'RemovePodsHavingTooManyRestarts') {
+    if (((args['podRestartThreshold'] as number | undefined) ?? 0) < 1) throw new FieldError('Invalid value: invalid PodsHavingTooManyRestarts threshold', [...path, 'podRestartThreshold']);
+    states(args['states'], RESTART_STATES, [...path, 'states']);
+  }
+  if (name === 'PodLifeTime') {
+    states(args['states'], LIFETIME_STATES, [...path, 'states']);
+    namespaceFilter(args['ownerKinds'] as NamespaceFilter | undefined, [...path, 'ownerKinds']);
+    if (args['maxPodLifeTimeSeconds'] === undefined && !(args['states'] as unknown[] | undefined)?.length && !(args['exitCodes'] as unknown[] | undefined)?.length) {
+      throw new FieldError('Required value: at least one filtering criterion must be specified (maxPodLifeTimeSeconds, states, conditions, or exitCodes)', path);
+    }
+  }
   if (name === 'RemovePodsViolatingNodeTaints' && args['excludedTaints'] && args['includedTaints']) throw new FieldError('Invalid value: either includedTaints or excludedTaints can be set, not both', path);
   return out as PluginEntry['args'];
+}
+
+function states(list: unknown, allowed: readonly string[], path: FieldPath): void {
+  const bad = ((list as string[] | undefined) ?? []).findIndex((s) => !allowed.includes(s));
+  if (bad >= 0) throw new FieldError(`Unsupported value: states must be one of [${[...allowed].sort().join(' ')}]`, [...path, bad]);
 }
 
 type RawProfile = z.infer<typeof profileSchema>;

@@ -34,7 +34,7 @@ export function effectiveProtections(args: EvictorArgs): Set<PodProtection> {
 }
 
 /** Why the DefaultEvictor's Filter refuses `pod`, or undefined when it may be evicted. */
-export function notEvictable(pod: Pod, args: EvictorArgs = {}, cluster?: ClusterState): string | undefined {
+export function notEvictable(pod: Pod, args: EvictorArgs = {}, cluster?: ClusterState, nowMs?: number): string | undefined {
   if (pod.annotations[EVICT_ANNOTATION] !== undefined) return undefined;
   if (args.noEvictionPolicy === 'Mandatory' && pod.annotations[NO_EVICTION_ANNOTATION] !== undefined) return 'pod has the prefer-no-eviction annotation and noEvictionPolicy is Mandatory';
   if (pod.annotations[MIRROR_ANNOTATION] !== undefined) return 'pod is a mirror pod';
@@ -59,6 +59,10 @@ export function notEvictable(pod: Pod, args: EvictorArgs = {}, cluster?: Cluster
     const uid = pod.ownerReferences[0]!.uid;
     const replicas = [...cluster.pods()].filter((p) => p.ownerReferences.some((o) => o.uid === uid)).length;
     if (replicas < args.minReplicas!) return `owner has ${replicas} replicas, fewer than minReplicas ${args.minReplicas}`;
+  }
+  if (args.minPodAgeMs !== undefined) {
+    const start = pod.status?.startTime;
+    if (start === undefined || nowMs === undefined || nowMs - start < args.minPodAgeMs) return `pod started less than minPodAge (${args.minPodAgeMs / 1000}s) ago`;
   }
   return undefined;
 }

@@ -74,6 +74,8 @@ export class EvictionPlanner {
     private readonly config: SchedulerConfig,
     private readonly allowances: Map<string, number>,
     private readonly seed: number,
+    /** The time the pass runs at (ms since the epoch, or the simulator's clock): pod ages are measured against it. */
+    readonly nowMs: number,
   ) {
     this.cluster = copyCluster(live);
     this.predict = policy.predictPlacement === true;
@@ -94,6 +96,11 @@ export class EvictionPlanner {
     return this.cluster.nodeInfos().filter((i) => nodeReady(i.node) && (!sel || sel.matches(i.node.labels)));
   }
 
+  /** Every pod bound to `info`'s node, Succeeded and Failed ones included (the restart, lifetime and failed-pod plugins). */
+  allPodsOn(info: NodeInfo): Pod[] {
+    return info.pods.filter((p) => !this.predict || p.phase === 'Running' || p.phase === 'Failed' || p.phase === 'Succeeded');
+  }
+
   /** Pods bound to `info`'s node that plugins look at: not Succeeded or Failed (and, predicting, only Running ones). */
   podsOn(info: NodeInfo): Pod[] {
     return info.pods.filter((p) => p.phase !== 'Succeeded' && p.phase !== 'Failed' && (!this.predict || p.phase === 'Running'));
@@ -106,7 +113,7 @@ export class EvictionPlanner {
 
   /** The DefaultEvictor's Filter. */
   evictable(pod: Pod): boolean {
-    return notEvictable(pod, this.evictor, this.cluster) === undefined;
+    return notEvictable(pod, this.evictor, this.cluster, this.nowMs) === undefined;
   }
 
   /** The DefaultEvictor's PreEvictionFilter. */

@@ -6,7 +6,14 @@
 
 import type { Selector } from '../../model/selector.js';
 
-export const DESCHEDULE_PLUGINS = ['RemovePodsViolatingNodeAffinity', 'RemovePodsViolatingInterPodAntiAffinity', 'RemovePodsViolatingNodeTaints'] as const;
+export const DESCHEDULE_PLUGINS = [
+  'RemovePodsViolatingNodeAffinity',
+  'RemovePodsViolatingInterPodAntiAffinity',
+  'RemovePodsViolatingNodeTaints',
+  'RemovePodsHavingTooManyRestarts',
+  'PodLifeTime',
+  'RemoveFailedPods',
+] as const;
 export const BALANCE_PLUGINS = ['RemoveDuplicates', 'RemovePodsViolatingTopologySpreadConstraint', 'LowNodeUtilization', 'HighNodeUtilization'] as const;
 export const STRATEGY_NAMES = [...DESCHEDULE_PLUGINS, ...BALANCE_PLUGINS] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
@@ -41,6 +48,8 @@ export interface EvictorArgs {
   /** Pods of owners with fewer pods than this stay (values ≤ 1 mean no check). */
   readonly minReplicas?: number;
   readonly noEvictionPolicy?: 'Preferred' | 'Mandatory';
+  /** Pods started less than this long ago (or not started) stay. */
+  readonly minPodAgeMs?: number;
 }
 
 export type NodeAffinityType = 'requiredDuringSchedulingIgnoredDuringExecution' | 'preferredDuringSchedulingIgnoredDuringExecution';
@@ -57,6 +66,22 @@ export interface StrategyArgs {
   readonly RemovePodsViolatingNodeAffinity: Filtered & { readonly nodeAffinityType: readonly NodeAffinityType[] };
   readonly RemovePodsViolatingInterPodAntiAffinity: Filtered;
   readonly RemovePodsViolatingNodeTaints: Filtered & { readonly includePreferNoSchedule?: boolean; readonly excludedTaints?: readonly string[]; readonly includedTaints?: readonly string[] };
+  readonly RemovePodsHavingTooManyRestarts: Filtered & { readonly podRestartThreshold: number; readonly includingInitContainers?: boolean; readonly states?: readonly string[] };
+  readonly PodLifeTime: Filtered & {
+    readonly maxPodLifeTimeSeconds?: number;
+    readonly states?: readonly string[];
+    readonly ownerKinds?: NamespaceFilter;
+    readonly exitCodes?: readonly number[];
+    readonly includingInitContainers?: boolean;
+  };
+  readonly RemoveFailedPods: Filtered & {
+    readonly excludeOwnerKinds?: readonly string[];
+    /** 3600 from the policy's defaults; no age check when unset. */
+    readonly minPodLifetimeSeconds?: number;
+    readonly reasons?: readonly string[];
+    readonly exitCodes?: readonly number[];
+    readonly includingInitContainers?: boolean;
+  };
   readonly RemoveDuplicates: { readonly excludeOwnerKinds?: readonly string[]; readonly namespaces?: NamespaceFilter };
   readonly RemovePodsViolatingTopologySpreadConstraint: Filtered & { readonly constraints: readonly ('DoNotSchedule' | 'ScheduleAnyway')[]; readonly topologyBalanceNodeFit?: boolean };
   readonly LowNodeUtilization: {
@@ -102,6 +127,9 @@ export const DEFAULT_STRATEGY_ARGS: { readonly [K in StrategyName]: StrategyArgs
   RemovePodsViolatingNodeAffinity: { nodeAffinityType: ['requiredDuringSchedulingIgnoredDuringExecution'] },
   RemovePodsViolatingInterPodAntiAffinity: {},
   RemovePodsViolatingNodeTaints: {},
+  RemovePodsHavingTooManyRestarts: { podRestartThreshold: 0 },
+  PodLifeTime: {},
+  RemoveFailedPods: { minPodLifetimeSeconds: 3600 },
   RemoveDuplicates: {},
   RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule'] },
   LowNodeUtilization: { thresholds: {}, targetThresholds: {} },
