@@ -274,7 +274,13 @@ function compileProfile(p: RawProfile, path: FieldPath): DeschedulerProfile {
       }
       if (disabled.includes(name) || disabled.includes('*')) return [];
       const a = argsFor(name);
-      return [{ name, args: compileArgs(name as StrategyName, a.raw, a.path) } as PluginEntry];
+      if (configs.some((c) => c.name === name)) return [{ name, args: compileArgs(name as StrategyName, a.raw, a.path) } as PluginEntry];
+      try {
+        return [{ name, args: compileArgs(name as StrategyName, {}, at) } as PluginEntry];
+      } catch (e) {
+        if (e instanceof FieldError) throw new FieldError(`${e.message} (no pluginConfig entry gives ${name} its args)`, at);
+        throw e;
+      }
     });
   };
   for (const ext of ['filter', 'preevictionfilter', 'sort', 'presort'] as const) {
@@ -317,7 +323,17 @@ export function loadDeschedulerPolicy(input: SourceInput, predictPlacement = fal
     return { severity: 'error', file: input.name, line: pos.line, column: pos.column, object: 'DeschedulerPolicy', field: formatFieldPath(path), message };
   };
   const result = policySchema.safeParse(doc.value);
-  if (!result.success) return { ok: false, errors: result.error.issues.map((i) => at(i.path.map((p) => (typeof p === 'number' ? p : String(p))), i.message)) };
+  if (!result.success) {
+    return {
+      ok: false,
+      errors: result.error.issues.map((i) => {
+        const path = i.path.map((p) => (typeof p === 'number' ? p : String(p)));
+        // An unknown field is located at the field itself, reported at its parent's path.
+        const d = at(i.code === 'unrecognized_keys' ? [...path, i.keys[0]!] : path, i.message);
+        return { ...d, field: formatFieldPath(path) };
+      }),
+    };
+  }
   try {
     return { ok: true, policy: compileDeschedulerPolicy(result.data, [], predictPlacement) };
   } catch (e) {
