@@ -5,6 +5,7 @@
 
 import type { LoadedInput } from '../io/load.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
+import type { ScenarioDescheduler } from '../sim/scenario-spec.js';
 import type { Finding } from './finding.js';
 
 export interface AnalysisContext {
@@ -15,6 +16,8 @@ export interface AnalysisContext {
   /** Whether NodePools may launch capacity in the simulations (--provisioner on|off). */
   readonly provisioner: boolean;
   readonly seed: number;
+  /** The descheduler running in every simulation (check --descheduler-policy), as the cluster runs it. */
+  readonly descheduler?: ScenarioDescheduler;
 }
 
 export interface Check {

@@ -6,7 +6,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { analyze, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
-import { collect, instanceTypesOf, loadCluster, parseSeed } from './common.js';
+import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../sim/descheduler-loop.js';
+import { CliError, collect, instanceTypesOf, loadCluster, loadDeschedulerPolicyFile, parseSeed } from './common.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
 
@@ -29,12 +30,18 @@ export function registerCheck(program: Command): void {
     .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')
     .option('--provisioner <on|off>', 'let NodePools launch nodes in the simulations (default: on when the input has a dynamic NodePool)', parseSwitch)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
+    .option('--descheduler-policy <file>', 'run the descheduler with this DeschedulerPolicy (descheduler/v1alpha2) in every simulation, every 5 minutes')
+    .option('--predict-placement', "with --descheduler-policy: berth's option, evict only when the scheduler would place the pod somewhere better")
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
-    .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; output: CheckOutput }) => {
+    .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; deschedulerPolicy?: string; predictPlacement?: boolean; output: CheckOutput }) => {
+      if (opts.predictPlacement && !opts.deschedulerPolicy) throw new CliError('berth: --predict-placement needs --descheduler-policy');
+      const descheduler = opts.deschedulerPolicy
+        ? { enabled: true, intervalMs: DEFAULT_DESCHEDULING_INTERVAL_MS, policy: await loadDeschedulerPolicyFile(opts.deschedulerPolicy, opts.predictPlacement === true) }
+        : undefined;
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
       const { input } = await loadCluster([...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
-      const findings = analyze({ input, instanceTypes, provisioner: opts.provisioner ?? input.nodePools.some((np) => np.replicas === null), seed: opts.seed });
+      const findings = analyze({ input, instanceTypes, provisioner: opts.provisioner ?? input.nodePools.some((np) => np.replicas === null), seed: opts.seed, ...(descheduler ? { descheduler } : {}) });
       const out =
         opts.output === 'json'
           ? JSON.stringify(toJson(findings), null, 2)
