@@ -8,7 +8,7 @@ import { ClusterState } from '../src/cluster/state.js';
 import { compileNode } from '../src/model/node.js';
 import { bindPod, compilePod } from '../src/model/pod.js';
 import { deschedule, type DeschedulerPolicy } from '../src/disruption/deschedule.js';
-import { singleProfilePolicy } from '../src/disruption/deschedule/policy.js';
+import { singleProfilePolicy } from '../src/model/descheduler-policy.js';
 
 const c = new ClusterState();
 const NODES = 500;

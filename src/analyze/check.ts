@@ -5,7 +5,7 @@
 
 import type { LoadedInput } from '../io/load.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
-import type { ScenarioDescheduler } from '../sim/scenario-spec.js';
+import type { ScenarioDescheduler } from '../io/scenario-spec.js';
 import type { Finding } from './finding.js';
 
 export interface AnalysisContext {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { contextOf, inputOf, nodesYaml, webDeployment } from './test-input.js';
-import { singleProfilePolicy } from '../disruption/deschedule/policy.js';
+import { singleProfilePolicy } from '../model/descheduler-policy.js';
 import { baseline, sharedWhatIf } from './what-if.js';
 
 describe('sharedWhatIf', () => {

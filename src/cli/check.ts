@@ -6,7 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { analyze, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
-import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../sim/descheduler-loop.js';
+import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../io/scenario-spec.js';
 import { CliError, collect, instanceTypesOf, loadCluster, loadDeschedulerPolicyFile, parseSeed } from './common.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';

@@ -1,6 +1,6 @@
 // Shared CLI plumbing: reading inputs, printing diagnostics, parsing options.
 
-import type { DeschedulerPolicy } from '../disruption/deschedule/policy.js';
+import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
 import { loadDeschedulerPolicy } from '../io/descheduler-policy.js';
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';

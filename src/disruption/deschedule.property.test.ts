@@ -8,7 +8,7 @@ import type { PodSpecManifest } from '../model/manifest.js';
 import { compileNode } from '../model/node.js';
 import { bindPod, compilePod } from '../model/pod.js';
 import { deschedule, type DeschedulerPolicy } from './deschedule.js';
-import { singleProfilePolicy } from './deschedule/policy.js';
+import { singleProfilePolicy } from '../model/descheduler-policy.js';
 
 const APPS = ['a', 'b', 'c'] as const;
 type Rule = 'none' | 'preferredAnti' | 'requiredAnti' | 'hardSpread' | 'softSpread' | 'zoneAffinity';

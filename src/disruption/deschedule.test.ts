@@ -7,7 +7,7 @@ import { compilePdb } from '../model/pdb.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { deschedule, type DeschedulerPolicy } from './deschedule.js';
 import { notEvictable } from './deschedule/evictor.js';
-import { singleProfilePolicy } from './deschedule/policy.js';
+import { singleProfilePolicy } from '../model/descheduler-policy.js';
 
 let order = 0;
 interface NodeOpts { cpu?: string; zone?: string; labels?: Record<string, string>; unschedulable?: boolean }

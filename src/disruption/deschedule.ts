@@ -14,13 +14,13 @@ import { removeFailedPods } from './deschedule/failed-pods.js';
 import { removePodsViolatingNodeTaints } from './deschedule/node-taints.js';
 import { podLifeTime } from './deschedule/pod-lifetime.js';
 import { EvictionPlanner, type Eviction, type Skip } from './deschedule/planner.js';
-import type { DeschedulerPolicy, PluginEntry, StrategyArgs, StrategyName } from './deschedule/policy.js';
+import type { DeschedulerPolicy, PluginEntry, StrategyArgs, StrategyName } from '../model/descheduler-policy.js';
 import { removePodsHavingTooManyRestarts } from './deschedule/too-many-restarts.js';
 import { removePodsViolatingTopologySpreadConstraint } from './deschedule/topology-spread.js';
 import { highNodeUtilization, lowNodeUtilization } from './deschedule/utilization.js';
 
 export type { Eviction, Skip } from './deschedule/planner.js';
-export type { DeschedulerPolicy, StrategyName } from './deschedule/policy.js';
+export type { DeschedulerPolicy, StrategyName } from '../model/descheduler-policy.js';
 
 export interface DeschedulingInput {
   readonly cluster: ClusterState;

@@ -11,7 +11,7 @@ import { compileNode } from '../model/node.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { deschedule } from './deschedule.js';
 import { notEvictable } from './deschedule/evictor.js';
-import { singleProfilePolicy, type EvictorArgs, type StrategyArgs, type StrategyName } from './deschedule/policy.js';
+import { singleProfilePolicy, type EvictorArgs, type StrategyArgs, type StrategyName } from '../model/descheduler-policy.js';
 
 let order = 0;
 const NOW = Date.parse('2026-01-01T12:00:00Z');

@@ -4,7 +4,7 @@ import { catalogPrices } from './pricing.js';
 import { consolidate, MIN_SPOT_TO_SPOT_OPTIONS, type ConsolidationInput } from './consolidate.js';
 import { drift, expiry, nextDisruption } from './disrupt.js';
 import { driftReason, NODEPOOL_HASH_ANNOTATION, nodePoolHash } from './drift.js';
-import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './test-fixtures.js';
+import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './fixtures.test-support.js';
 import type { ClusterState } from '../cluster/state.js';
 import type { NodePool } from '../model/nodepool.js';
 

@@ -6,7 +6,7 @@
 // A node whose hash differs from its NodePool's current one is drifted. Requirement
 // drift: the node's labels no longer satisfy the NodePool's requirements.
 
-import { templateHash } from '../io/names.js';
+import { templateHash } from '../model/names.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirements } from '../provisioner/requirements.js';

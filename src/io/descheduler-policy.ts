@@ -19,7 +19,7 @@ import {
   type NamespaceFilter,
   type PluginEntry,
   type StrategyName,
-} from '../disruption/deschedule/policy.js';
+} from '../model/descheduler-policy.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
 import { labelSelector, mapOf } from './schemas.js';
 import { parseSource, type SourceInput } from './yaml-source.js';

@@ -22,7 +22,7 @@ import { parseObject, type KnownKind, type ParsedObject } from './kinds.js';
 import { loadHpas } from './load-hpas.js';
 import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
-import { generatedName } from './names.js';
+import { generatedName } from '../model/names.js';
 import { collectObjects, isNamespaced, positionOf, type RawObject } from './objects.js';
 import { Reporter } from './reporter.js';
 import { parseSource, type SourceInput } from './yaml-source.js';

@@ -3,14 +3,13 @@
 // descheduler/v1alpha2 DeschedulerPolicy, exactly as the descheduler reads it)
 // or as the shorthand `evictor` + `strategies` (one profile, the DefaultEvictor's
 // args, one entry per plugin with its args, run in upstream's default order).
-// `predictPlacement` switches on berth's option (see disruption/deschedule/policy.ts).
+// `predictPlacement` switches on berth's option (see model/descheduler-policy.ts).
 
 import { z } from 'zod';
 import { FieldError, type FieldPath } from '../model/errors.js';
-import { BALANCE_PLUGINS, DESCHEDULE_PLUGINS, type DeschedulerPolicy } from '../disruption/deschedule/policy.js';
-import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../sim/descheduler-loop.js';
-import type { ScenarioDescheduler } from '../sim/scenario-spec.js';
+import { BALANCE_PLUGINS, DESCHEDULE_PLUGINS, type DeschedulerPolicy } from '../model/descheduler-policy.js';
 import { compileDeschedulerPolicy, policyFields } from './descheduler-policy.js';
+import { DEFAULT_DESCHEDULING_INTERVAL_MS, type ScenarioDescheduler } from './scenario-spec.js';
 
 const count = z.int().min(0);
 const strategies = z.record(z.string(), z.record(z.string(), z.unknown()).nullish());

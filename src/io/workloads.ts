@@ -9,7 +9,7 @@ import type { Node } from '../model/node.js';
 import { matchesRequiredNodeAffinity, type Pod } from '../model/pod.js';
 import type { Labels } from '../model/selector.js';
 import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
-import { generatedName, templateHash } from './names.js';
+import { generatedName, templateHash } from '../model/names.js';
 
 export type WorkloadKind = 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet';
 

@@ -11,7 +11,7 @@ import type { ClusterState } from '../../cluster/state.js';
 import type { Pod } from '../../model/pod.js';
 import { mergeTermNamespaces } from '../../scheduler/plugins/inter-pod-affinity/terms.js';
 import type { EvictionPlanner } from './planner.js';
-import { inNamespaces, type StrategyArgs } from './policy.js';
+import { inNamespaces, type StrategyArgs } from '../../model/descheduler-policy.js';
 
 const NAME = 'RemovePodsViolatingInterPodAntiAffinity';
 

@@ -12,7 +12,7 @@ import type { NodeInfo } from '../../cluster/node-info.js';
 import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
 import { doNotScheduleTaints, findUntoleratedTaint } from '../../model/taints.js';
 import type { EvictionPlanner } from './planner.js';
-import type { StrategyArgs } from './policy.js';
+import type { StrategyArgs } from '../../model/descheduler-policy.js';
 
 const NAME = 'RemoveDuplicates';
 

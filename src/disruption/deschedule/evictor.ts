@@ -7,7 +7,7 @@ import type { ClusterState } from '../../cluster/state.js';
 import type { Pod } from '../../model/pod.js';
 import { isDaemonSetPod } from '../candidates.js';
 import { nodeFitError } from './node-fit.js';
-import { DEFAULT_POD_PROTECTIONS, type EvictorArgs, type PodProtection } from './policy.js';
+import { DEFAULT_POD_PROTECTIONS, type EvictorArgs, type PodProtection } from '../../model/descheduler-policy.js';
 
 /** system-cluster-critical: pods at or above it are critical. */
 export const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;

@@ -6,7 +6,7 @@
 import type { Pod } from '../../model/pod.js';
 import type { EvictionPlanner } from './planner.js';
 import { ageSeconds, exitCodes, terminatedReasons, waitingReasons } from './pod-state.js';
-import type { StrategyArgs } from './policy.js';
+import type { StrategyArgs } from '../../model/descheduler-policy.js';
 
 const NAME = 'RemoveFailedPods';
 

@@ -8,7 +8,7 @@ import type { Node } from '../../model/node.js';
 import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
 import { fitsAnyNode } from './node-fit.js';
 import type { EvictionPlanner } from './planner.js';
-import type { StrategyArgs } from './policy.js';
+import type { StrategyArgs } from '../../model/descheduler-policy.js';
 
 const NAME = 'RemovePodsViolatingNodeAffinity';
 

@@ -5,7 +5,7 @@
 
 import { tolerationsTolerateTaint, type Taint } from '../../model/taints.js';
 import { nodeCouldHost, type EvictionPlanner } from './planner.js';
-import type { StrategyArgs } from './policy.js';
+import type { StrategyArgs } from '../../model/descheduler-policy.js';
 
 const NAME = 'RemovePodsViolatingNodeTaints';
 

@@ -25,7 +25,7 @@ import { Scheduler } from '../../scheduler/scheduler.js';
 import { blockingPdb } from '../candidates.js';
 import { copyCluster, unbind } from '../cluster-copy.js';
 import { byEvictionOrder, notEvictable, preEvictionRefusal } from './evictor.js';
-import { inNamespaces, type DeschedulerPolicy, type DeschedulerProfile, type EvictorArgs, type NamespaceFilter, type StrategyName } from './policy.js';
+import { inNamespaces, type DeschedulerPolicy, type DeschedulerProfile, type EvictorArgs, type NamespaceFilter, type StrategyName } from '../../model/descheduler-policy.js';
 
 export interface Eviction {
   readonly pod: string;

@@ -6,7 +6,7 @@
 
 import type { EvictionPlanner } from './planner.js';
 import { totalRestarts, waitingReasons } from './pod-state.js';
-import type { StrategyArgs } from './policy.js';
+import type { StrategyArgs } from '../../model/descheduler-policy.js';
 
 const NAME = 'RemovePodsHavingTooManyRestarts';
 

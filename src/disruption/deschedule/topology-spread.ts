@@ -17,7 +17,7 @@ import { matchesRequiredNodeAffinity } from '../../model/pod.js';
 import { doNotScheduleTaints, findUntoleratedTaint } from '../../model/taints.js';
 import { fitsAnyNode } from './node-fit.js';
 import type { EvictionPlanner } from './planner.js';
-import type { StrategyArgs } from './policy.js';
+import type { StrategyArgs } from '../../model/descheduler-policy.js';
 
 const NAME = 'RemovePodsViolatingTopologySpreadConstraint';
 

@@ -14,7 +14,7 @@ import type { NodeInfo } from '../../cluster/node-info.js';
 import type { Pod } from '../../model/pod.js';
 import { tolerationsTolerateTaint } from '../../model/taints.js';
 import type { EvictionPlanner } from './planner.js';
-import { inNamespaces, type StrategyArgs, type Thresholds } from './policy.js';
+import { inNamespaces, type StrategyArgs, type Thresholds } from '../../model/descheduler-policy.js';
 
 const BASIC = ['cpu', 'memory', 'pods'];
 

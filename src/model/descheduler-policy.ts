@@ -1,10 +1,11 @@
-// The descheduler's policy as berth runs it, in the shape of descheduler/v1alpha2:
+// The descheduler's policy as berth runs it, in the shape of descheduler/v1alpha2 (model/:
+// io/ reads it, disruption/ runs it):
 // profiles, each with its DefaultEvictor arguments and its enabled Deschedule
 // and Balance plugins (with that plugin's args), plus the global eviction limits.
 // Upstream runs the Deschedule plugins of every profile, then the Balance plugins
 // of every profile, all through one evictor that keeps the limits.
 
-import type { Selector } from '../../model/selector.js';
+import type { Selector } from './selector.js';
 
 export const DESCHEDULE_PLUGINS = [
   'RemovePodsViolatingNodeAffinity',

@@ -3,7 +3,7 @@
 // The YAML form (berth.dev/v1alpha1 Scenario) is parsed by io/scenario.ts.
 
 import type { DecisionReason } from '../disruption/consolidate.js';
-import type { DeschedulerPolicy } from '../disruption/deschedule/policy.js';
+import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Selector } from '../model/selector.js';
@@ -86,6 +86,9 @@ export interface ScenarioTiming {
 }
 
 /** The descheduler loop: on or off, how often it runs, what it does. */
+/** The descheduler's --descheduling-interval when a scenario does not set one: 5 minutes. */
+export const DEFAULT_DESCHEDULING_INTERVAL_MS = 5 * 60_000;
+
 export interface ScenarioDescheduler {
   readonly enabled: boolean;
   readonly intervalMs: number;
