@@ -267,11 +267,11 @@ export const podSchema = z.object({
     .object({
       phase: str.optional(),
       nominatedNodeName: str.optional(),
+      startTime: str.optional(),
       // Preemption reads the DisruptionTarget condition to tell its own victims apart.
       conditions: z.array(z.object({ type: str, status: str, reason: str.optional() })).optional(),
       // The descheduler's restart, lifetime and failed-pod plugins read these.
       reason: str.optional(),
-      startTime: str.optional(),
       containerStatuses: z.array(containerStatus).optional(),
       initContainerStatuses: z.array(containerStatus).optional(),
     })

@@ -87,8 +87,6 @@ export interface ContainerStatusInfo {
 
 export interface PodStatusInfo {
   readonly reason: string;
-  /** status.startTime in ms since the epoch. */
-  readonly startTime?: number;
   readonly containers: readonly ContainerStatusInfo[];
   readonly initContainers: readonly ContainerStatusInfo[];
 }
@@ -127,12 +125,14 @@ export interface Pod {
   readonly priorityClassName: string;
   readonly preemptionPolicy: 'PreemptLowerPriority' | 'Never';
   readonly phase: string;
+  /** status.startTime (ms since epoch): when the kubelet started the pod; absent when not known. */
+  readonly startTime?: number;
   readonly terminating: boolean;
   /** status has the DisruptionTarget=True condition with reason PreemptionByScheduler (a preemption victim). */
   readonly preemptedByScheduler?: boolean;
   readonly schedulingGates: readonly string[];
   readonly terminationGracePeriodSeconds: number;
-  /** What the kubelet reported (status.reason, startTime, container states); the descheduler's restart, lifetime and failed-pod plugins read it. */
+  /** What the kubelet reported (status.reason, container states); the descheduler's restart, lifetime and failed-pod plugins read it. */
   readonly status?: PodStatusInfo;
 
   readonly nodeSelector: Labels;
@@ -464,6 +464,7 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
   const spec = m.spec;
   const compiled = compileSpec(spec, namespace, labels);
   const created = parseTimestamp(m.metadata.creationTimestamp, ['metadata', 'creationTimestamp']);
+  const startTime = parseTimestamp(m.status?.startTime ?? undefined, ['status', 'startTime']);
   return {
     namespace,
     name,
@@ -480,6 +481,7 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     priorityClassName: spec.priorityClassName ?? '',
     preemptionPolicy: spec.preemptionPolicy ?? ctx.resolvedPreemptionPolicy ?? 'PreemptLowerPriority',
     phase: m.status?.phase ?? (spec.nodeName ? 'Running' : 'Pending'),
+    ...(startTime !== undefined && { startTime }),
     terminating: m.metadata.deletionTimestamp != null,
     preemptedByScheduler: preemptedByScheduler(m.status?.conditions),
     schedulingGates: (spec.schedulingGates ?? []).map((g) => g.name),
@@ -500,9 +502,8 @@ function containerStatuses(list: readonly ContainerStatusManifest[] | undefined)
 
 /** The status fields the descheduler reads, present only when the manifest reports any of them. */
 function podStatus(s: PodManifest['status']): { status?: PodStatusInfo } {
-  if (!s || (s.reason === undefined && s.startTime === undefined && !s.containerStatuses && !s.initContainerStatuses)) return {};
-  const startTime = parseTimestamp(s.startTime, ['status', 'startTime']);
-  return { status: { reason: s.reason ?? '', ...(startTime !== undefined ? { startTime } : {}), containers: containerStatuses(s.containerStatuses), initContainers: containerStatuses(s.initContainerStatuses) } };
+  if (!s || (s.reason === undefined && !s.containerStatuses && !s.initContainerStatuses)) return {};
+  return { status: { reason: s.reason ?? '', containers: containerStatuses(s.containerStatuses), initContainers: containerStatuses(s.initContainerStatuses) } };
 }
 
 /** A copy of `pod` bound to `nodeName` (what the binder writes). */

@@ -61,7 +61,7 @@ export function notEvictable(pod: Pod, args: EvictorArgs = {}, cluster?: Cluster
     if (replicas < args.minReplicas!) return `owner has ${replicas} replicas, fewer than minReplicas ${args.minReplicas}`;
   }
   if (args.minPodAgeMs !== undefined) {
-    const start = pod.status?.startTime;
+    const start = pod.startTime;
     if (start === undefined || nowMs === undefined || nowMs - start < args.minPodAgeMs) return `pod started less than minPodAge (${args.minPodAgeMs / 1000}s) ago`;
   }
   return undefined;
