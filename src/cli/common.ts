@@ -1,5 +1,7 @@
 // Shared CLI plumbing: reading inputs, printing diagnostics, parsing options.
 
+import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
+import { loadDeschedulerPolicy } from '../io/descheduler-policy.js';
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import { buildClusterState, loadSources, type LoadedInput } from '../io/load.js';
@@ -92,6 +94,22 @@ export async function loadConfig(path: string | undefined): Promise<SchedulerCon
     throw new CliError(`berth: invalid scheduler configuration ${path}`);
   }
   return result.config;
+}
+
+/** The DeschedulerPolicy in `path` (descheduler/v1alpha2), validated; errors are printed with their positions. */
+export async function loadDeschedulerPolicyFile(path: string, predictPlacement: boolean): Promise<DeschedulerPolicy> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`berth: cannot read --policy ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const result = loadDeschedulerPolicy({ name: path, text }, predictPlacement);
+  if (!result.ok) {
+    printDiagnostics(result.errors);
+    throw new CliError(`berth: invalid descheduler policy ${path}`);
+  }
+  return result.policy;
 }
 
 /** The catalog the provisioner plans from: the input's InstanceTypeCatalogs (required when --catalog names a file), else the bundled one. */
