@@ -6,7 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { analyze, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
-import { collect, instanceTypesOf, loadCluster, parseSeed } from './common.js';
+import { collect, instanceTypesOf, loadCluster, parseSeed, inputOptions, type InputFlags } from './common.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
 
@@ -21,8 +21,7 @@ function parseSwitch(value: string): boolean {
 }
 
 export function registerCheck(program: Command): void {
-  program
-    .command('check')
+  inputOptions(program.command('check'))
     .description('prove rollout and failure properties of workloads on their cluster by simulation; exit 1 on an error-level finding')
     .option('-f, --filename <path>', 'workloads (Deployments, StatefulSets, DaemonSets, PDBs...), file, folder or - (repeatable)', collect, [])
     .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a `kubectl get nodes,pods,deploy,sts,ds,pdb -A -o yaml` dump (repeatable)', collect, [])
@@ -30,9 +29,9 @@ export function registerCheck(program: Command): void {
     .option('--provisioner <on|off>', 'let NodePools launch nodes in the simulations (default: on when the input has a dynamic NodePool)', parseSwitch)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
-    .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; output: CheckOutput }) => {
+    .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; output: CheckOutput }) => {
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const { input } = await loadCluster([...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const { input } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
       const findings = analyze({ input, instanceTypes, provisioner: opts.provisioner ?? input.nodePools.some((np) => np.replicas === null), seed: opts.seed });
       const out =

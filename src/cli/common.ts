@@ -1,11 +1,12 @@
 // Shared CLI plumbing: reading inputs, printing diagnostics, parsing options.
 
 import { readFile } from 'node:fs/promises';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { buildClusterState, loadSources, type LoadedInput } from '../io/load.js';
 import { readSources } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
+import { VALIDATION_MODES, type ValidationMode } from '../io/strict-fields.js';
 import type { ClusterState } from '../cluster/state.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
@@ -34,11 +35,31 @@ export function printDiagnostics(ds: readonly Diagnostic[]): void {
   for (const d of ds) process.stderr.write(`${d.severity === 'warning' ? 'warning: ' : 'error: '}${formatDiagnostic(d)}\n`);
 }
 
+/** How the input files are read: the flags every command that takes -f shares. */
+export interface InputFlags {
+  readonly validate: ValidationMode;
+}
+
+function parseValidate(value: string): ValidationMode {
+  if (!(VALIDATION_MODES as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${VALIDATION_MODES.join(', ')}`);
+  return value as ValidationMode;
+}
+
+/** Adds the input flags (InputFlags) to a command. */
+export function inputOptions(command: Command): Command {
+  return command.option(
+    '--validate <mode>',
+    'strict: fields the kind does not declare, and fields written twice, are errors (as kubectl); warn: warnings; ignore: dropped',
+    parseValidate,
+    'strict',
+  );
+}
+
 /**
  * Reads and loads `files`, then `clusterFiles` (the running cluster: objects the
  * files define too are taken from the files, see LoadOptions.clusterFrom).
  */
-export async function loadCluster(files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState }> {
+export async function loadCluster(flags: InputFlags, files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState }> {
   if (files.length + clusterFiles.length === 0) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
   let sources;
   let clusterSources;
@@ -48,7 +69,7 @@ export async function loadCluster(files: readonly string[], clusterFiles: readon
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length });
+  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length, validate: flags.validate });
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { planProvisioning, type ProvisionPlan } from '../provisioner/plan.js';
 import { ProfileError } from '../scheduler/profile.js';
-import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed } from './common.js';
+import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatProvisionTable(plan: ProvisionPlan): string {
@@ -19,18 +19,17 @@ export function formatProvisionTable(plan: ProvisionPlan): string {
 }
 
 export function registerProvision(program: Command): void {
-  program
-    .command('provision')
+  inputOptions(program.command('provision'))
     .description('plan the cheapest new nodes (Karpenter NodeClaims) that let every pending pod schedule')
     .option('-f, --filename <path>', 'manifests incl. karpenter.sh/v1 NodePools, file, folder or - (repeatable)', collect, [])
     .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
-    .action(async (opts: { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json' }) => {
+    .action(async (opts: InputFlags & { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json' }) => {
       const config = await loadConfig(opts.config);
       const files = opts.catalog ? [...opts.filename, opts.catalog] : opts.filename;
-      const { input, cluster } = await loadCluster(files);
+      const { input, cluster } = await loadCluster(opts, files);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
       if (input.nodePools.length === 0) process.stderr.write('warning: no karpenter.sh/v1 NodePool in the input: no node can be planned\n');
       let plan: ProvisionPlan;

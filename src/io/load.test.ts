@@ -169,9 +169,9 @@ describe('load errors', () => {
     assert.match(got[0]!, /^in\.yaml:5:1: invalid YAML: /);
   });
 
-  test('duplicate YAML keys are malformed YAML', () => {
+  test('a field written twice is an error naming the field, at the second key', () => {
     const text = lines('apiVersion: v1', 'kind: Node', 'metadata:', '  name: a', '  name: b');
-    assert.deepEqual(errors(text), ['in.yaml:5:3: invalid YAML: Map keys must be unique']);
+    assert.deepEqual(errors(text), ['in.yaml:5:3: metadata.name: duplicate field "name"']);
   });
 
   test('malformed JSON reports the parser position', () => {

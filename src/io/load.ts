@@ -25,6 +25,7 @@ import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
 import { generatedName } from '../model/names.js';
 import { collectObjects, isNamespaced, positionOf, type RawObject } from './objects.js';
 import { Reporter } from './reporter.js';
+import type { ValidationMode } from './strict-fields.js';
 import { parseSource, type SourceInput } from './yaml-source.js';
 
 export type { SourceInput } from './yaml-source.js';
@@ -99,6 +100,8 @@ export interface LoadOptions {
    * earlier one — the change under review — instead of being a duplicate.
    */
   readonly clusterFrom?: number;
+  /** Fields the kind's schema does not declare, and fields written twice: errors (the default, as kubectl), warnings, or ignored. */
+  readonly validate?: ValidationMode;
 }
 
 /** Objects of the same kind and name (and namespace, when namespaced): later ones are errors and dropped. */
@@ -181,14 +184,14 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const parsed: ParsedObject[] = [];
   const invalidKinds = new Set<string>();
   inputs.forEach((input, i) => {
-    const source = input.parsed ?? parseSource(input);
+    const source = input.parsed ?? parseSource(input, opts.validate);
     for (const d of source.diagnostics) reporter.add(i, d);
     for (const doc of source.documents) {
       const found: Diagnostic[] = [];
       const objects = collectObjects(doc, i, found);
       for (const d of found) reporter.add(i, d);
       for (const raw of objects) {
-        const p = parseObject(raw, reporter);
+        const p = parseObject(raw, reporter, opts.validate);
         if (p === 'invalid') invalidKinds.add(raw.kind);
         else if (p !== 'skipped') parsed.push(p);
       }

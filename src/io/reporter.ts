@@ -17,8 +17,8 @@ export class Reporter {
     this.entries.push({ input, diagnostic });
   }
 
-  private at(severity: Diagnostic['severity'], obj: RawObject, path: FieldPath, message: string, withObject: boolean): void {
-    const { line, column } = positionOf(obj, path);
+  private at(severity: Diagnostic['severity'], obj: RawObject, path: FieldPath, message: string, withObject: boolean, where: 'value' | 'key' = 'value'): void {
+    const { line, column } = positionOf(obj, path, where);
     const field = formatFieldPath(path);
     this.entries.push({
       input: obj.input,
@@ -40,6 +40,11 @@ export class Reporter {
 
   warn(obj: RawObject, path: FieldPath, message: string): void {
     this.at('warning', obj, path, message, true);
+  }
+
+  /** A problem with a field's name rather than its value (an unknown field): reported at the key. */
+  fieldName(severity: Diagnostic['severity'], obj: RawObject, path: FieldPath, message: string): void {
+    this.at(severity, obj, path, message, true, 'key');
   }
 
   /** A warning about an object berth does not read: position only, no object label or field. */

@@ -4,7 +4,8 @@
 
 import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document, type Pair, type Tags } from 'yaml';
 import type { FieldPath } from '../model/errors.js';
-import { boundMessage, type Diagnostic } from './diagnostics.js';
+import { boundMessage, formatFieldPath, type Diagnostic } from './diagnostics.js';
+import type { ValidationMode } from './strict-fields.js';
 
 /** A named text: a file's path and contents, or "<stdin>" and what was piped in. */
 export interface SourceInput {
@@ -29,7 +30,9 @@ export interface Position {
 const GO_YAML_V2_TAGS = (tags: Tags): Tags =>
   tags.filter((t) => !(typeof t === 'object' && (t.tag === 'tag:yaml.org,2002:timestamp' || ('format' in t && t.format === 'TIME'))));
 
-const PARSE_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: true, merge: true, customTags: GO_YAML_V2_TAGS } as const;
+// Duplicate keys are found by duplicateKeys below, which names the field and follows --validate;
+// as for go-yaml outside strict mode, the last one wins.
+const PARSE_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: false, merge: true, customTags: GO_YAML_V2_TAGS } as const;
 
 type YamlNode = NonNullable<Document.Parsed['contents']>;
 
@@ -52,18 +55,19 @@ export class SourceDocument {
   /**
    * Where the value at `path` is written. A scalar is reported at the scalar; a
    * mapping or list (or an empty value) at its key, which is where a reader looks.
-   * A path that does not exist is reported at its nearest existing ancestor.
+   * A path that does not exist is reported at its nearest existing ancestor. With
+   * `at: 'key'`, a mapping's field is reported at its key (an unknown field).
    */
-  locate(path: FieldPath): Position {
+  locate(path: FieldPath, at: 'value' | 'key' = 'value'): Position {
     let node: unknown = this.doc.contents;
     let offset = rangeStart(node) ?? this.doc.range[0];
-    for (const seg of path) {
+    for (const [i, seg] of path.entries()) {
       const target = this.deref(node);
       if (isMap(target)) {
         const pair = this.findPair(target, String(seg));
         if (!pair) break;
         node = pair.value;
-        offset = this.pairOffset(pair);
+        offset = at === 'key' && i === path.length - 1 ? (rangeStart(pair.key) ?? 0) : this.pairOffset(pair);
       } else if (isSeq(target) && typeof seg === 'number') {
         const item = target.items[seg];
         if (item === undefined) break;
@@ -150,8 +154,29 @@ function tooDeepAt(doc: CST.Token): number | undefined {
 // anywhere in the stream, which is how binary data is told from text.
 const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
-/** Splits a text into its documents; malformed documents become diagnostics with the parser's position. */
-export function parseSource(input: SourceInput): ParsedSource {
+/** Every key written twice in one mapping (after the first), with its path; merge keys (`<<`) may repeat. */
+function duplicateKeys(node: unknown, path: (string | number)[], out: { path: FieldPath; offset: number }[]): void {
+  if (isMap(node)) {
+    const seen = new Set<string>();
+    for (const pair of node.items) {
+      if (!isScalar(pair.key) || isMergeKey(pair.key)) continue;
+      const key = String(pair.key.value);
+      if (seen.has(key)) out.push({ path: [...path, key], offset: rangeStart(pair.key) ?? 0 });
+      seen.add(key);
+      duplicateKeys(pair.value, [...path, key], out);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => duplicateKeys(item, [...path, i], out));
+  }
+}
+
+/**
+ * Splits a text into its documents; malformed documents become diagnostics with the
+ * parser's position. A field written twice in one mapping is an error under
+ * `validate: 'strict'` (the default, as kubectl's strict field validation), a
+ * warning under 'warn', nothing under 'ignore'; the last value is used.
+ */
+export function parseSource(input: SourceInput, validate: ValidationMode = 'strict'): ParsedSource {
   const lines = new LineCounter();
   const documents: SourceDocument[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -188,6 +213,14 @@ export function parseSource(input: SourceInput): ParsedSource {
       return;
     }
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return;
+    if (validate !== 'ignore') {
+      const duplicates: { path: FieldPath; offset: number }[] = [];
+      duplicateKeys(doc.contents, [], duplicates);
+      for (const d of duplicates) {
+        const { line, col } = at(d.offset);
+        diagnostics.push({ severity: validate === 'strict' ? 'error' : 'warning', file: input.name, line, column: col, field: formatFieldPath(d.path), message: `duplicate field ${JSON.stringify(String(d.path[d.path.length - 1]))}` });
+      }
+    }
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: 100 });
