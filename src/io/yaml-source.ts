@@ -2,8 +2,9 @@
 // from, so a problem found at a field path can be reported at its line and column.
 // JSON is read by the same parser (it is a subset of YAML), so it gets positions too.
 
-import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document, type Pair, type Tags } from 'yaml';
+import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document, type Pair } from 'yaml';
 import type { FieldPath } from '../model/errors.js';
+import { goYamlV2Tags } from './go-yaml-scalars.js';
 import { boundMessage, formatFieldPath, type Diagnostic } from './diagnostics.js';
 import type { ValidationMode } from './strict-fields.js';
 
@@ -22,17 +23,12 @@ export interface Position {
   readonly offset: number;
 }
 
-// kubectl reads YAML through sigs.k8s.io/yaml (go-yaml v2, YAML 1.1 rules): `yes`,
-// `no`, `on`, `off`, `y` and `n` are booleans there, so a label value written `on`
-// is rejected as a non-string by the API server; parsing as 1.1 reports the same.
-// go-yaml v2 does not read timestamps or sexagesimal numbers (`12:30`), though:
-// those stay strings, so the 1.1 tags for them are left out.
-const GO_YAML_V2_TAGS = (tags: Tags): Tags =>
-  tags.filter((t) => !(typeof t === 'object' && (t.tag === 'tag:yaml.org,2002:timestamp' || ('format' in t && t.format === 'TIME'))));
-
+// kubectl reads YAML through sigs.k8s.io/yaml (go-yaml v2, YAML 1.1 rules): scalars
+// resolve as go-yaml v2 resolves them (go-yaml-scalars.ts), so `on` is a boolean
+// (and a label value written so is refused, as by the API server) and `e1` a string.
 // Duplicate keys are found by duplicateKeys below, which names the field and follows --validate;
 // as for go-yaml outside strict mode, the last one wins.
-const PARSE_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: false, merge: true, customTags: GO_YAML_V2_TAGS } as const;
+const PARSE_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: false, merge: true, customTags: goYamlV2Tags } as const;
 
 type YamlNode = NonNullable<Document.Parsed['contents']>;
 
