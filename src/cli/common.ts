@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { buildClusterState, loadSources, type LoadedInput } from '../io/load.js';
-import { readSources } from '../io/read-files.js';
+import { readSources, type ReadOptions } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
 import { VALIDATION_MODES, type ValidationMode } from '../io/strict-fields.js';
@@ -38,6 +38,8 @@ export function printDiagnostics(ds: readonly Diagnostic[]): void {
 /** How the input files are read: the flags every command that takes -f shares. */
 export interface InputFlags {
   readonly validate: ValidationMode;
+  readonly recursive?: boolean;
+  readonly allowMissing?: boolean;
 }
 
 function parseValidate(value: string): ValidationMode {
@@ -47,12 +49,23 @@ function parseValidate(value: string): ValidationMode {
 
 /** Adds the input flags (InputFlags) to a command. */
 export function inputOptions(command: Command): Command {
-  return command.option(
-    '--validate <mode>',
-    'strict: fields the kind does not declare, and fields written twice, are errors (as kubectl); warn: warnings; ignore: dropped',
-    parseValidate,
-    'strict',
-  );
+  return command
+    .option('-R, --recursive', 'read the sub-folders of folders given with -f too (as kubectl)')
+    .option(
+      '--validate <mode>',
+      'strict: fields the kind does not declare, and fields written twice, are errors (as kubectl); warn: warnings; ignore: dropped',
+      parseValidate,
+      'strict',
+    )
+    .option('--allow-missing', 'a pod naming a PriorityClass that is not in the input gets the priority of a pod naming none (a warning, not an error)');
+}
+
+/** How -f arguments are read: -R, and a warning for each sub-folder left out without it. */
+export function readOptions(flags: InputFlags): ReadOptions {
+  return {
+    recursive: flags.recursive ?? false,
+    onSkippedFolder: (folder) => process.stderr.write(`warning: ${folder}: folder not read (pass -R to read sub-folders)\n`),
+  };
 }
 
 /**
@@ -64,12 +77,12 @@ export async function loadCluster(flags: InputFlags, files: readonly string[], c
   let sources;
   let clusterSources;
   try {
-    sources = await readSources(files);
-    clusterSources = await readSources(clusterFiles);
+    sources = await readSources(files, readOptions(flags));
+    clusterSources = await readSources(clusterFiles, readOptions(flags));
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length, validate: flags.validate });
+  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false });
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);

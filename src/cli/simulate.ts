@@ -13,7 +13,7 @@ import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
-import { CliError, parseOutput, parseSeed, printDiagnostics, inputOptions, type InputFlags } from './common.js';
+import { CliError, parseOutput, parseSeed, printDiagnostics, inputOptions, readOptions, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatRun(run: ScenarioRun, opts: { events: boolean }): string {
@@ -68,11 +68,11 @@ export function registerSimulate(program: Command): void {
       }
       let sources;
       try {
-        sources = [{ name: file, text, parsed: scenario.source }, ...(await readSources(scenario.scenario.files))];
+        sources = [{ name: file, text, parsed: scenario.source }, ...(await readSources(scenario.scenario.files, readOptions(opts)))];
       } catch (e) {
         throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      const loaded = loadSources(sources, { validate: opts.validate });
+      const loaded = loadSources(sources, { validate: opts.validate, allowMissing: opts.allowMissing ?? false });
       if (!loaded.ok) {
         printDiagnostics(loaded.errors);
         throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);

@@ -284,7 +284,7 @@ describe('pod priority', () => {
   test('an unknown class in a workload template is an error under spec.template', () => {
     const r = loadSources([{ name: 'w.yaml', text: workload('Deployment', 'api', { podSpec: '      priorityClassName: gold' }) }]);
     assert.equal(r.ok, false);
-    if (!r.ok) assert.deepEqual(r.errors.map(formatDiagnostic), ['w.yaml:12:26: Deployment default/api: spec.template.spec.priorityClassName: Not found: no PriorityClass with name gold was found']);
+    if (!r.ok) assert.deepEqual(r.errors.map(formatDiagnostic), ['w.yaml:12:26: Deployment default/api: spec.template.spec.priorityClassName: Not found: no PriorityClass with name gold was found (add it to the input, or pass --allow-missing to give the pod the priority of one naming none)']);
   });
 
   test('a preemptionPolicy that contradicts the class is forbidden', () => {

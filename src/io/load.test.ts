@@ -212,7 +212,19 @@ describe('load errors', () => {
 
   test('unknown PriorityClass is reported at spec.priorityClassName', () => {
     const text = lines(...POD_HEAD, '  priorityClassName: gold');
-    assert.deepEqual(errors(text), ['in.yaml:8:22: Pod default/web: spec.priorityClassName: Not found: no PriorityClass with name gold was found']);
+    assert.deepEqual(errors(text), ['in.yaml:8:22: Pod default/web: spec.priorityClassName: Not found: no PriorityClass with name gold was found (add it to the input, or pass --allow-missing to give the pod the priority of one naming none)']);
+  });
+
+  test('--allow-missing: a missing PriorityClass is a warning and the pod gets the priority of one naming none', () => {
+    const text = lines(...POD_HEAD, '  priorityClassName: gold');
+    const plain = loadSources([{ name: 'in.yaml', text }], { allowMissing: true });
+    assert.ok(plain.ok);
+    assert.equal(plain.input.pods[0]!.priority, 0);
+    assert.deepEqual(plain.warnings.map(formatDiagnostic), ['in.yaml:8:22: Pod default/web: spec.priorityClassName: PriorityClass "gold" is not in the input; the pod gets priority 0 as if it named none (--allow-missing)']);
+    const globalDefault = lines('apiVersion: scheduling.k8s.io/v1', 'kind: PriorityClass', 'metadata: {name: base}', 'value: 7', 'globalDefault: true');
+    const withDefault = loadSources([{ name: 'in.yaml', text: `${globalDefault}---\n${text}` }], { allowMissing: true });
+    assert.ok(withDefault.ok);
+    assert.equal(withDefault.input.pods[0]!.priority, 7);
   });
 
   test('spec.priority that contradicts the PriorityClass is forbidden', () => {

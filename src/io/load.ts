@@ -102,6 +102,11 @@ export interface LoadOptions {
   readonly clusterFrom?: number;
   /** Fields the kind's schema does not declare, and fields written twice: errors (the default, as kubectl), warnings, or ignored. */
   readonly validate?: ValidationMode;
+  /**
+   * A pod naming a PriorityClass the input lacks gets the priority of a pod that names
+   * none (the global default class, else 0), with a warning; otherwise it is an error.
+   */
+  readonly allowMissing?: boolean;
 }
 
 /** Objects of the same kind and name (and namespace, when namespaced): later ones are errors and dropped. */
@@ -202,7 +207,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
 
   const priorityClasses = compilePriorityClasses(reporter, of('PriorityClass'));
   const classesComplete = !invalidKinds.has('PriorityClass') && priorityClasses.length === of('PriorityClass').length;
-  const ctx = new LoadContext(reporter, new PriorityResolver(priorityClasses), classesComplete);
+  const ctx = new LoadContext(reporter, new PriorityResolver(priorityClasses), classesComplete, opts.allowMissing ?? false);
 
   const nodes: Node[] = [];
   of('Node').forEach((p, order) => {
