@@ -46,6 +46,13 @@ export type ManifestOf<K extends KnownKind> = z.output<(typeof KINDS)[K]['schema
 /** A validated object: its kind, where it came from, and its manifest as the model types it. */
 export type ParsedObject = { [K in KnownKind]: { readonly kind: K; readonly raw: RawObject; readonly manifest: ManifestOf<K> } }[KnownKind];
 
+/**
+ * Kinds berth does not read that make pods (batch Jobs and CronJobs, Argo Rollouts,
+ * KubeVirt VMs...): skipping one leaves pods out of the analysis, so each is named
+ * rather than counted in a summary.
+ */
+const POD_CREATING_KINDS = new Set(['Job', 'CronJob', 'Rollout', 'VirtualMachine', 'VirtualMachineInstance', 'PodTemplate', 'SparkApplication', 'Workflow', 'TFJob', 'PyTorchJob', 'MPIJob', 'RayCluster', 'RayJob', 'JobSet']);
+
 function isKnownKind(kind: string): kind is KnownKind {
   return Object.hasOwn(KINDS, kind);
 }
@@ -86,12 +93,13 @@ export function parseObject(raw: RawObject, reporter: Reporter, validate: Valida
     return 'skipped';
   }
   if (!isKnownKind(raw.kind)) {
-    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): not used by berth`);
+    const createsPods = POD_CREATING_KINDS.has(raw.kind);
+    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): not used by berth${createsPods ? ': the pods it would create are not in the analysis' : ''}`, createsPods);
     return 'skipped';
   }
   const spec = KINDS[raw.kind];
   if (raw.apiVersion !== '' && raw.apiVersion !== spec.apiVersion) {
-    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): berth reads ${raw.kind} at ${spec.apiVersion}`);
+    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): berth reads ${raw.kind} at ${spec.apiVersion}`, true);
     return 'skipped';
   }
   const declared = checkFields(raw, spec.apiVersion, reporter, validate);
