@@ -36,6 +36,13 @@ describe('load inputs', () => {
     const { input, warnings } = loaded({ name: 'm.yaml', text });
     assert.deepEqual(input.nodes.map((n) => n.name), ['n1', 'n2']);
     assert.deepEqual(input.pods.map((p) => p.key), ['default/p1']);
+    assert.deepEqual(warnings, ['m.yaml:1:1: 2 empty document(s) skipped (only `---`, comments or null)']);
+  });
+
+  test('a List nested in a List', () => {
+    const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }] }, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } }] });
+    const { input, warnings } = loaded({ name: 'l.json', text });
+    assert.deepEqual(input.nodes.map((n) => n.name), ['n1', 'n2']);
     assert.deepEqual(warnings, []);
   });
 
