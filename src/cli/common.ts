@@ -40,6 +40,13 @@ export interface InputFlags {
   readonly validate: ValidationMode;
   readonly recursive?: boolean;
   readonly allowMissing?: boolean;
+  readonly kubeletDefaults: boolean;
+}
+
+function parseBool(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('must be true or false');
 }
 
 function parseValidate(value: string): ValidationMode {
@@ -57,7 +64,8 @@ export function inputOptions(command: Command): Command {
       parseValidate,
       'strict',
     )
-    .option('--allow-missing', 'a pod naming a PriorityClass that is not in the input gets the priority of a pod naming none (a warning, not an error)');
+    .option('--allow-missing', 'a pod naming a PriorityClass that is not in the input gets the priority of a pod naming none (a warning, not an error)')
+    .option('--kubelet-defaults <bool>', 'false: take Nodes as written (no kubernetes.io/hostname label, pod capacity or allocatable added where they lack them)', parseBool, true);
 }
 
 /** How -f arguments are read: -R, and a warning for each sub-folder left out without it. */
@@ -82,7 +90,7 @@ export async function loadCluster(flags: InputFlags, files: readonly string[], c
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false });
+  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults });
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);

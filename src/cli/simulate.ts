@@ -72,7 +72,7 @@ export function registerSimulate(program: Command): void {
       } catch (e) {
         throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      const loaded = loadSources(sources, { validate: opts.validate, allowMissing: opts.allowMissing ?? false });
+      const loaded = loadSources(sources, { validate: opts.validate, allowMissing: opts.allowMissing ?? false, kubeletDefaults: opts.kubeletDefaults });
       if (!loaded.ok) {
         printDiagnostics(loaded.errors);
         throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);

@@ -215,6 +215,17 @@ describe('load errors', () => {
     assert.deepEqual(errors(text), ['in.yaml:8:22: Pod default/web: spec.priorityClassName: Not found: no PriorityClass with name gold was found (add it to the input, or pass --allow-missing to give the pod the priority of one naming none)']);
   });
 
+  test('kubeletDefaults: false takes a Node as written: no hostname label, no pod capacity added', () => {
+    const text = lines('apiVersion: v1', 'kind: Node', 'metadata: {name: n1}', 'status: {capacity: {cpu: "2"}}');
+    const kubelet = loadSources([{ name: 'in.yaml', text }]);
+    const asWritten = loadSources([{ name: 'in.yaml', text }], { kubeletDefaults: false });
+    assert.ok(kubelet.ok && asWritten.ok);
+    assert.deepEqual(kubelet.input.nodes[0]!.labels, { 'kubernetes.io/hostname': 'n1' });
+    assert.equal(kubelet.input.nodes[0]!.allocatable['pods'], 110);
+    assert.deepEqual(asWritten.input.nodes[0]!.labels, {});
+    assert.equal(asWritten.input.nodes[0]!.allocatable['pods'], undefined);
+  });
+
   test('--allow-missing: a missing PriorityClass is a warning and the pod gets the priority of one naming none', () => {
     const text = lines(...POD_HEAD, '  priorityClassName: gold');
     const plain = loadSources([{ name: 'in.yaml', text }], { allowMissing: true });

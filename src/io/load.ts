@@ -107,6 +107,8 @@ export interface LoadOptions {
    * none (the global default class, else 0), with a warning; otherwise it is an error.
    */
   readonly allowMissing?: boolean;
+  /** Whether hand-written Nodes get what a kubelet adds (NodeCompileOptions.kubeletDefaults); default true. */
+  readonly kubeletDefaults?: boolean;
 }
 
 /** Objects of the same kind and name (and namespace, when namespaced): later ones are errors and dropped. */
@@ -211,7 +213,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
 
   const nodes: Node[] = [];
   of('Node').forEach((p, order) => {
-    const node = reporter.attempt(p.raw, () => compileNode(p.manifest, order));
+    const node = reporter.attempt(p.raw, () => compileNode(p.manifest, order, { kubeletDefaults: opts.kubeletDefaults ?? true }));
     if (node) nodes.push(node);
   });
 
