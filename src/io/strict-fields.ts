@@ -65,22 +65,31 @@ export function unknownFields(apiVersion: string, kind: string, value: unknown):
   return out;
 }
 
+/** `path` is the walk's own stack (pushed and popped, copied only into a finding): the walk runs over every field of every object. */
 function walk(at: number, value: unknown, path: (string | number)[], out: UnknownField[]): void {
   const node = TABLE.nodes[at];
   if (node === undefined || node === LEAF || node === ANY || value === null || typeof value !== 'object') return;
   if ('a' in node) {
-    if (Array.isArray(value)) value.forEach((item, i) => walk(node.a, item, [...path, i], out));
+    if (!Array.isArray(value)) return;
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      walk(node.a, value[i], path, out);
+      path.pop();
+    }
     return;
   }
   if (Array.isArray(value)) return;
-  for (const [key, child] of Object.entries(value)) {
-    const declared = 'p' in node && Object.hasOwn(node.p, key) ? node.p[key] : undefined;
-    const next = declared ?? node.m;
-    if (next !== undefined) walk(next, child, [...path, key], out);
+  const declared = 'p' in node ? node.p : undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const next = declared !== undefined && Object.hasOwn(declared, key) ? declared[key]! : node.m;
+    path.push(key);
+    if (next !== undefined) walk(next, (value as Record<string, unknown>)[key], path, out);
     else {
-      const suggestion = 'p' in node ? closest(key, Object.keys(node.p)) : undefined;
-      out.push({ path: [...path, key], ...(suggestion ? { suggestion } : {}) });
+      const suggestion = declared ? closest(key, Object.keys(declared)) : undefined;
+      out.push({ path: [...path], ...(suggestion ? { suggestion } : {}) });
     }
+    path.pop();
   }
 }
 
