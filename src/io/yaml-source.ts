@@ -152,19 +152,32 @@ function tooDeepAt(doc: CST.Token): number | undefined {
 // anywhere in the stream, which is how binary data is told from text.
 const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
-/** Every key written twice in one mapping (after the first), with its path; merge keys (`<<`) may repeat. */
+/**
+ * Every key written twice in one mapping (after the first), with its path; merge keys
+ * (`<<`) may repeat. `path` is the walk's own stack, copied only into a finding: the
+ * walk visits every node of every document.
+ */
 function duplicateKeys(node: unknown, path: (string | number)[], out: { path: FieldPath; offset: number }[]): void {
   if (isMap(node)) {
-    const seen = new Set<string>();
+    let seen: Set<string> | undefined;
     for (const pair of node.items) {
       if (!isScalar(pair.key) || isMergeKey(pair.key)) continue;
       const key = String(pair.key.value);
-      if (seen.has(key)) out.push({ path: [...path, key], offset: rangeStart(pair.key) ?? 0 });
+      path.push(key);
+      seen ??= new Set();
+      if (seen.has(key)) out.push({ path: [...path], offset: rangeStart(pair.key) ?? 0 });
       seen.add(key);
-      duplicateKeys(pair.value, [...path, key], out);
+      if (isMap(pair.value) || isSeq(pair.value)) duplicateKeys(pair.value, path, out);
+      path.pop();
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, i) => duplicateKeys(item, [...path, i], out));
+    for (let i = 0; i < node.items.length; i++) {
+      const item = node.items[i];
+      if (!isMap(item) && !isSeq(item)) continue;
+      path.push(i);
+      duplicateKeys(item, path, out);
+      path.pop();
+    }
   }
 }
 
