@@ -19,7 +19,7 @@ import {
   serviceSchema,
   statefulSetSchema,
 } from './schemas.js';
-import { instanceTypeCatalogSchema, nodePoolSchema } from './nodepool-schema.js';
+import { instanceTypeCatalogSchema, nodeClaimSchema, nodePoolSchema } from './nodepool-schema.js';
 import { unknownFieldMessage, unknownFields, type ValidationMode } from './strict-fields.js';
 
 const KINDS = {
@@ -36,6 +36,7 @@ const KINDS = {
   DaemonSet: { apiVersion: 'apps/v1', schema: daemonSetSchema },
   HorizontalPodAutoscaler: { apiVersion: 'autoscaling/v2', schema: hpaSchema },
   NodePool: { apiVersion: 'karpenter.sh/v1', schema: nodePoolSchema },
+  NodeClaim: { apiVersion: 'karpenter.sh/v1', schema: nodeClaimSchema },
   InstanceTypeCatalog: { apiVersion: 'berth.dev/v1alpha1', schema: instanceTypeCatalogSchema },
 } as const;
 
