@@ -4,7 +4,7 @@
 
 import { InvalidArgumentError, type Command } from 'commander';
 import { deschedule, type DeschedulingResult } from '../disruption/deschedule.js';
-import { collect, loadCluster, loadConfig, loadDeschedulerPolicyFile, parseOutput, parseSeed } from './common.js';
+import { collect, inputOptions, loadCluster, loadConfig, loadDeschedulerPolicyFile, parseOutput, parseSeed, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 function parseTime(v: string): string {
@@ -21,8 +21,7 @@ export function formatDescheduleTable(result: DeschedulingResult): string {
 }
 
 export function registerDeschedule(program: Command): void {
-  program
-    .command('deschedule')
+  inputOptions(program.command('deschedule'))
     .description("run one descheduler pass with a DeschedulerPolicy: the pods it evicts and where the scheduler would place each")
     .option('-f, --filename <path>', 'manifest file, folder or - for stdin (repeatable)', collect, [])
     .requiredOption('--policy <file>', 'DeschedulerPolicy (descheduler/v1alpha2)')
@@ -31,10 +30,10 @@ export function registerDeschedule(program: Command): void {
     .option('--seed <n>', 'seed for the scheduler decisions upstream makes at random', parseSeed, 0)
     .option('--now <time>', 'RFC 3339 time the pass runs at, for pod ages (default: now)', parseTime)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
-    .action(async (opts: { filename: string[]; policy: string; predictPlacement?: boolean; config?: string; seed: number; now?: string; output: 'table' | 'json' }) => {
+    .action(async (opts: InputFlags & { filename: string[]; policy: string; predictPlacement?: boolean; config?: string; seed: number; now?: string; output: 'table' | 'json' }) => {
       const policy = await loadDeschedulerPolicyFile(opts.policy, opts.predictPlacement === true);
       const config = await loadConfig(opts.config);
-      const { cluster } = await loadCluster(opts.filename);
+      const { cluster } = await loadCluster(opts, opts.filename);
       // Pod ages (PodLifeTime, RemoveFailedPods, minPodAge) are measured against the wall clock, as the descheduler does.
       const result = deschedule({ cluster, policy, scheduler: config, seed: opts.seed, nowMs: opts.now === undefined ? Date.now() : Date.parse(opts.now) });
       const json = { evictions: result.evictions, skipped: result.skipped };
