@@ -2,7 +2,7 @@
 // HorizontalPodAutoscaler that targets it, otherwise to twice its replicas.
 
 import type { HorizontalPodAutoscaler } from '../model/hpa.js';
-import type { ScalableKind } from '../sim/scenario-spec.js';
+import type { ScalableKind } from '../io/scenario-spec.js';
 import type { PodGroup } from './pod-groups.js';
 
 export interface ScaleTarget {

@@ -5,7 +5,7 @@
 
 import type { ScenarioRun } from '../sim/scenario.js';
 import { runScenario } from '../sim/scenario.js';
-import type { Action, Check as Expect } from '../sim/scenario-spec.js';
+import type { Action, Check as Expect } from '../io/scenario-spec.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { AnalysisContext } from './check.js';
 

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT } from '../sim/scenario-spec.js';
+import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT } from '../io/scenario-spec.js';
 import { InvalidArgumentError } from 'commander';
 import { loadSources } from '../io/load.js';
 import { readSources } from '../io/read-files.js';

@@ -6,6 +6,8 @@ import { disruptionsAllowed } from '../model/pdb.js';
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
 import type { Node } from '../model/node.js';
+import { DurationError, parseGoDuration } from '../model/go-duration.js';
+import { toleratesTaint, type Taint } from '../model/taints.js';
 
 export const DO_NOT_DISRUPT = 'karpenter.sh/do-not-disrupt';
 
@@ -18,7 +20,10 @@ export interface Candidate {
 
 export interface Rejection {
   readonly node: string;
+  /** Worded as Karpenter's event for it where it publishes one. */
   readonly reason: string;
+  /** The Kubernetes event Karpenter publishes on the Node and NodeClaim (none for a candidate already being disrupted or not yet consolidatable). */
+  readonly event?: 'DisruptionBlocked' | 'Unconsolidatable';
 }
 
 export interface CandidateInput {
@@ -54,9 +59,44 @@ export function isTerminal(pod: Pod): boolean {
   return pod.phase === 'Succeeded' || pod.phase === 'Failed';
 }
 
-/** Pods that would have to be evicted and rescheduled if the node went away (not DaemonSet, mirror, finished or terminating pods). */
+const isActive = (pod: Pod): boolean => !isTerminal(pod) && !pod.terminating;
+const isStatefulSetPod = (pod: Pod): boolean => pod.ownerReferences.some((o) => o.controller && o.kind === 'StatefulSet');
+
+/**
+ * Pods that would have to be rescheduled if the node went away: active pods, and
+ * terminating StatefulSet pods (their replacement waits for them to go, so Karpenter
+ * makes room for it now); never DaemonSet or mirror pods.
+ */
 export function reschedulablePods(pods: Iterable<Pod>): Pod[] {
-  return [...pods].filter((p) => !isDaemonSetPod(p) && !isNodeOwnedPod(p) && !isTerminal(p) && !p.terminating);
+  return [...pods].filter((p) => (isActive(p) || (isStatefulSetPod(p) && p.terminating)) && !isDaemonSetPod(p) && !isNodeOwnedPod(p));
+}
+
+/**
+ * Whether karpenter.sh/do-not-disrupt still protects the pod: "true" always; a positive
+ * Go duration ("2m", "1h") until the pod has run that long since status.startTime (an
+ * unknown start time protects it); any other value is ignored, as Karpenter does.
+ */
+export function isDoNotDisruptActive(pod: Pod, nowMs: number): boolean {
+  const value = pod.annotations[DO_NOT_DISRUPT];
+  if (value === undefined) return false;
+  if (value === 'true') return true;
+  let nanos: bigint;
+  try {
+    nanos = parseGoDuration(value);
+  } catch (e) {
+    if (e instanceof DurationError) return false;
+    throw e;
+  }
+  if (nanos <= 0n) return false;
+  return pod.startTime === undefined || nowMs - pod.startTime < Number(nanos / 1_000_000n);
+}
+
+/** The taint Karpenter puts on nodes it disrupts; a pod tolerating it is never evicted by Karpenter. */
+const DISRUPTED_NO_SCHEDULE: Taint = { key: 'karpenter.sh/disrupted', value: '', effect: 'NoSchedule' };
+
+/** Karpenter's IsEvictable: active, not a mirror pod, not tolerating the disrupted taint, not protected by do-not-disrupt. */
+function isEvictable(pod: Pod, nowMs: number): boolean {
+  return isActive(pod) && !isNodeOwnedPod(pod) && !pod.tolerations.some((t) => toleratesTaint(t, DISRUPTED_NO_SCHEDULE)) && !isDoNotDisruptActive(pod, nowMs);
 }
 
 /** PDB name → allowed disruptions now: the status when given, otherwise computed from the cluster's pods. */
@@ -84,6 +124,36 @@ export function blockingPdb(cluster: ClusterState, allowances: ReadonlyMap<strin
   return undefined;
 }
 
+/**
+ * Why the PDBs stop Karpenter evicting the pods (Karpenter's CanEvictPods), worded as its
+ * DisruptionBlocked event, or undefined. Every evictable pod counts, DaemonSet pods too;
+ * a pod under two PDBs cannot be evicted at all.
+ */
+function pdbBlocker(cluster: ClusterState, allowances: ReadonlyMap<string, number>, pods: readonly Pod[], nowMs: number): string | undefined {
+  for (const pod of pods) {
+    if (!isEvictable(pod, nowMs)) continue;
+    const matching = cluster.pdbs.filter((pdb) => pdb.namespace === pod.namespace && pdb.selector.matches(pod.labels));
+    if (matching.length > 1) return `Eviction does not support multiple PDBs (PodDisruptionBudget(s)=[${matching.map((p) => p.key).join(' ')}])`;
+    const [pdb] = matching;
+    if (pdb && (allowances.get(pdb.key) ?? 0) <= 0) return `Pdb prevents pod evictions (PodDisruptionBudget=[${pdb.key}])`;
+  }
+  return undefined;
+}
+
+/** Whether a PDB blocks every eviction whatever the pods' health (maxUnavailable 0 or 0%, minAvailable 100%). */
+function fullyBlocks(pdb: ClusterState['pdbs'][number]): boolean {
+  return pdb.maxUnavailable === 0 || pdb.maxUnavailable === '0%' || pdb.minAvailable === '100%';
+}
+
+/**
+ * The candidate's pods Karpenter makes room for when it disrupts the node (its
+ * IsCurrentlyReschedulable): not those do-not-disrupt still protects, nor those a fully
+ * blocking PDB will never let go — no capacity is launched for pods that stay.
+ */
+export function currentlyReschedulable(cluster: ClusterState, c: Candidate, nowMs: number): Pod[] {
+  return c.reschedulable.filter((p) => !isDoNotDisruptActive(p, nowMs) && !cluster.pdbs.some((pdb) => pdb.namespace === p.namespace && pdb.selector.matches(p.labels) && isEvictable(p, nowMs) && fullyBlocks(pdb)));
+}
+
 export interface CandidateReport {
   readonly candidates: Candidate[];
   readonly rejected: Rejection[];
@@ -100,22 +170,19 @@ export function findCandidates(input: CandidateInput): CandidateReport {
     const node = info.node;
     const poolName = node.labels[LABEL_NODEPOOL];
     if (poolName === undefined) continue; // Not Karpenter's node: never a candidate, not worth a reason.
-    const reject = (reason: string): void => void rejected.push({ node: node.name, reason });
+    const reject = (reason: string): void => void rejected.push({ node: node.name, reason, event: 'DisruptionBlocked' });
     const pool = pools.get(poolName);
-    if (!pool) { reject(`nodepool "${poolName}" not found`); continue; }
-    if (input.disrupting?.has(node.name)) { reject('node is already being disrupted'); continue; }
-    if (input.uninitialized?.has(node.name)) { reject('node is not initialized'); continue; }
-    if (node.annotations[DO_NOT_DISRUPT] === 'true') { reject(`disruption is blocked through the "${DO_NOT_DISRUPT}" annotation`); continue; }
+    // Reasons as Karpenter's DisruptionBlocked events word them.
+    if (input.disrupting?.has(node.name)) { rejected.push({ node: node.name, reason: 'Candidate is already being disrupted' }); continue; }
+    if (input.uninitialized?.has(node.name)) { reject("Node isn't initialized"); continue; }
+    if (node.annotations[DO_NOT_DISRUPT] === 'true') { reject(`Disruption is blocked through the "${DO_NOT_DISRUPT}" annotation`); continue; }
+    if (!pool) { reject(`NodePool not found (NodePool=${poolName})`); continue; }
     const pods = [...info.pods];
     const reschedulable = reschedulablePods(pods);
-    if (input.terminationGracePeriodOverridesPods && pool.terminationGracePeriodSeconds !== null) {
-      candidates.push({ node, pool, reschedulable });
-      continue;
-    }
-    const pinned = pods.find((p) => p.annotations[DO_NOT_DISRUPT] === 'true' && !isTerminal(p));
-    if (pinned) { reject(`pod "${pinned.key}" has "${DO_NOT_DISRUPT}" annotation`); continue; }
-    const pdbPod = reschedulable.map((p) => ({ p, pdb: blockingPdb(cluster, allowances, p) })).find((x) => x.pdb !== undefined);
-    if (pdbPod) { reject(`pdb "${pdbPod.pdb}" prevents pod evictions`); continue; }
+    const pinned = pods.find((p) => isActive(p) && isDoNotDisruptActive(p, input.nowMs));
+    const blocker = pinned ? `Pod has "${DO_NOT_DISRUPT}" annotation (Pod=${pinned.key})` : pdbBlocker(cluster, allowances, pods, input.nowMs);
+    // Drift (eventual disruption) of a NodePool with a terminationGracePeriod: the drain is bounded, so such pods do not block.
+    if (blocker !== undefined && !(input.terminationGracePeriodOverridesPods && pool.terminationGracePeriodSeconds !== null)) { reject(blocker); continue; }
     candidates.push({ node, pool, reschedulable });
   }
   return { candidates, rejected };
@@ -141,12 +208,18 @@ export function evictionCost(pod: Pod): number {
 }
 
 /**
- * The cost of disrupting a candidate: its pods' eviction costs, scaled by the share
- * of the node's lifetime left before expireAfter (nodes near expiry are cheap).
+ * Karpenter v1.14's emptiness: no pod on the node has a positive eviction cost (a node
+ * whose pods all have a very negative pod-deletion-cost or priority counts as empty).
  */
-export function disruptionCost(c: Candidate, nowMs: number): number {
-  const pods = c.reschedulable.reduce((s, p) => s + evictionCost(p), 0);
-  const ttl = c.pool.expireAfterSeconds;
-  const remaining = ttl === null ? 1 : Math.min(1, Math.max(0, 1 - (nowMs - c.node.creation) / (ttl * 1000)));
-  return pods * remaining;
+export function isEmpty(c: Candidate): boolean {
+  return c.reschedulable.every((p) => evictionCost(p) <= 0);
+}
+
+/**
+ * Karpenter v1.14's savings ratio of a candidate: its price (of its offering; 0 when
+ * unknown) per unit of reschedule disruption cost (1 for the node, plus each pod's
+ * positive eviction cost). Consolidation tries the highest ratios first.
+ */
+export function savingsRatio(c: Candidate, price: number | undefined): number {
+  return (price ?? 0) / c.reschedulable.reduce((s, p) => s + Math.max(0, evictionCost(p)), 1);
 }

@@ -10,7 +10,7 @@ import { LABEL_ZONE } from '../model/node.js';
 import { scheduleAll } from '../scheduler/run.js';
 import { applyDecision, consolidate, replacementNode } from './consolidate.js';
 import { catalogPrices } from './pricing.js';
-import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './test-fixtures.js';
+import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './fixtures.test-support.js';
 
 const ZONES = ['us-west-2a', 'us-west-2b'];
 // A small catalog keeps the planner quick; two zones so zone spread has something to balance.

@@ -5,7 +5,8 @@ import { compileNode } from '../model/node.js';
 import { compileNodePool, type NodePoolManifest } from '../model/nodepool.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { consolidate } from './consolidate.js';
-import { findCandidates } from './candidates.js';
+import { findCandidates, type CandidateInput } from './candidates.js';
+import { compilePdb } from '../model/pdb.js';
 import { remainingDisruptions } from './budgets.js';
 
 let order = 0;
@@ -19,8 +20,8 @@ function pool(budgetNodes = '100%'): ReturnType<typeof compileNodePool> {
   };
   return compileNodePool(m);
 }
-function node(name: string, annotations: Record<string, string> = {}) {
-  return compileNode({ metadata: { name, annotations, labels: { 'karpenter.sh/nodepool': 'default', 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'a' } }, status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } } }, order++);
+function node(name: string, annotations: Record<string, string> = {}, labels: Record<string, string> = { 'karpenter.sh/capacity-type': 'on-demand' }) {
+  return compileNode({ metadata: { name, annotations, labels: { 'karpenter.sh/nodepool': 'default', 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': 'a', ...labels } }, status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } } }, order++);
 }
 function pod(name: string, nodeName: string, opts: { anti?: boolean; annotations?: Record<string, string> } = {}): Pod {
   const affinity = opts.anti ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'x' } }, topologyKey: 'kubernetes.io/hostname' }] } } : undefined;
@@ -37,7 +38,7 @@ const price = () => 1;
 describe('candidates', () => {
   const cases = [
     { name: 'node annotation blocks', nodes: [node('n1', { 'karpenter.sh/do-not-disrupt': 'true' })], pods: [], want: /annotation/ },
-    { name: 'pod annotation blocks', nodes: [node('n1')], pods: [pod('p', 'n1', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })], want: /pod "default\/p"/ },
+    { name: 'pod annotation blocks', nodes: [node('n1')], pods: [pod('p', 'n1', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })], want: /^Pod has "karpenter.sh\/do-not-disrupt" annotation \(Pod=default\/p\)$/ },
   ];
   for (const tc of cases) {
     it(tc.name, () => {
@@ -46,6 +47,59 @@ describe('candidates', () => {
       assert.match(r.rejected[0]!.reason, tc.want);
     });
   }
+});
+
+describe('candidates (upstream disruption/suite_test.go)', () => {
+  const NOW = 1e12;
+  type PodOpts = { annotations?: Record<string, string>; owner?: string; terminating?: boolean; phase?: string; startTime?: number; labels?: Record<string, string> };
+  const podOn = (name: string, o: PodOpts = {}): Pod => {
+    const p = compilePod({ metadata: { name, namespace: 'default', labels: o.labels ?? { app: 'x' }, annotations: o.annotations ?? {}, ...(o.owner && { ownerReferences: [{ apiVersion: 'apps/v1', kind: o.owner, name: 'o', uid: 'o', controller: true }] }), ...(o.terminating && { deletionTimestamp: '2026-01-01T00:00:00Z' }) }, spec: { nodeName: 'n1', containers: [{ name: 'c', resources: { requests: { cpu: '100m' } } }] }, ...(o.phase && { status: { phase: o.phase } }) }, { order: order++ });
+    return o.startTime === undefined ? p : { ...p, startTime: o.startTime };
+  };
+  const pdb = (name: string, maxUnavailable: number | string) => compilePdb({ metadata: { name, namespace: 'default' }, spec: { maxUnavailable, selector: { matchLabels: { app: 'x' } } } });
+  const candidates = (pods: Pod[], o: { pdbs?: ReturnType<typeof pdb>[]; tgp?: boolean; eventual?: boolean } = {}) => {
+    const c = cluster([node('n1')], pods);
+    c.pdbs = o.pdbs ?? [];
+    const p = o.tgp ? compileNodePool({ metadata: { name: 'default' }, spec: { template: { spec: { requirements: [], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, terminationGracePeriod: '1h' } } } }) : pool();
+    const input: CandidateInput = { cluster: c, pools: [p], nowMs: NOW, ...(o.eventual && { terminationGracePeriodOverridesPods: true }) };
+    return findCandidates(input);
+  };
+  const dnd = { 'karpenter.sh/do-not-disrupt': 'true' };
+  const cases: [string, () => ReturnType<typeof candidates>, boolean][] = [
+    ['should not consider candidates that have do-not-disrupt pods scheduled and no terminationGracePeriod', () => candidates([podOn('p', { annotations: dnd })]), false],
+    ['should not consider candidates that have do-not-disrupt daemonset pods scheduled', () => candidates([podOn('p', { annotations: dnd, owner: 'DaemonSet' })]), false],
+    ['should consider candidates that have do-not-disrupt pods scheduled with a terminationGracePeriod set for eventual disruption', () => candidates([podOn('p', { annotations: dnd })], { tgp: true, eventual: true }), true],
+    ['should consider candidates that have PDB-blocked pods scheduled with a terminationGracePeriod set for eventual disruption', () => candidates([podOn('p')], { pdbs: [pdb('web', 0)], tgp: true, eventual: true }), true],
+    ['should not consider candidates that have do-not-disrupt pods scheduled with a terminationGracePeriod set for graceful disruption', () => candidates([podOn('p', { annotations: dnd })], { tgp: true }), false],
+    ['should not consider candidates that have do-not-disrupt pods scheduled without a terminationGracePeriod set for eventual disruption', () => candidates([podOn('p', { annotations: dnd })], { eventual: true }), false],
+    ['should consider candidates that have do-not-disrupt terminating pods', () => candidates([podOn('p', { annotations: dnd, terminating: true })]), true],
+    ['should consider candidates that have do-not-disrupt terminal pods', () => candidates([podOn('p', { annotations: dnd, phase: 'Succeeded' })]), true],
+    ['should not consider candidates that have multiple PDBs on the same pod', () => candidates([podOn('p')], { pdbs: [pdb('a', 1), pdb('b', 1)] }), false],
+    ['should not consider candidates that have fully blocking PDBs', () => candidates([podOn('p')], { pdbs: [pdb('web', 0)] }), false],
+    ['should not consider candidates that have fully blocking PDBs on daemonset pods', () => candidates([podOn('p', { owner: 'DaemonSet' })], { pdbs: [pdb('web', 0)] }), false],
+    ['should consider candidates that have fully blocking PDBs on mirror pods', () => candidates([podOn('p', { owner: 'Node' })], { pdbs: [pdb('web', 0)] }), true],
+    ['should consider candidates that have fully blocking PDBs on terminal pods', () => candidates([podOn('p', { phase: 'Failed' })], { pdbs: [pdb('web', 0)] }), true],
+    ['should consider candidates that have fully blocking PDBs on terminating pods', () => candidates([podOn('p', { terminating: true })], { pdbs: [pdb('web', 0)] }), true],
+    ['should not drift nodes with pods that have a duration-based do-not-disrupt annotation that is still active', () => candidates([podOn('p', { annotations: { 'karpenter.sh/do-not-disrupt': '1h' }, startTime: NOW - 60_000 })]), false],
+    ['should drift nodes with pods that have an invalid do-not-disrupt annotation format', () => candidates([podOn('p', { annotations: { 'karpenter.sh/do-not-disrupt': 'invalid' } })]), true],
+  ];
+  for (const [name, run, candidate] of cases) {
+    it(`upstream: "${name}"`, () => assert.equal(run().candidates.length, candidate ? 1 : 0, JSON.stringify(run().rejected)));
+  }
+  it('a duration-valued do-not-disrupt stops protecting the pod once it has run that long; an unknown start time protects it', () => {
+    const ann = { 'karpenter.sh/do-not-disrupt': '2m' };
+    assert.equal(candidates([podOn('p', { annotations: ann, startTime: NOW - 121_000 })]).candidates.length, 1);
+    assert.equal(candidates([podOn('p', { annotations: ann })]).candidates.length, 0);
+  });
+  it('rejections name the PDBs as Karpenter\'s DisruptionBlocked events do', () => {
+    assert.equal(candidates([podOn('p')], { pdbs: [pdb('web', 0)] }).rejected[0]?.reason, 'Pdb prevents pod evictions (PodDisruptionBudget=[default/web])');
+    assert.equal(candidates([podOn('p')], { pdbs: [pdb('a', 1), pdb('b', 1)] }).rejected[0]?.reason, 'Eviction does not support multiple PDBs (PodDisruptionBudget(s)=[default/a default/b])');
+  });
+  it('a terminating StatefulSet pod still needs a place; another terminating pod does not', () => {
+    const [sts] = candidates([podOn('s', { owner: 'StatefulSet', terminating: true })]).candidates;
+    const [rs] = candidates([podOn('r', { owner: 'ReplicaSet', terminating: true })]).candidates;
+    assert.deepEqual([sts?.reschedulable.length, rs?.reschedulable.length], [1, 0]);
+  });
 });
 
 describe('budgets', () => {
@@ -62,6 +116,23 @@ describe('budgets', () => {
 });
 
 describe('consolidation', () => {
+  it('upstream: "should consider candidates that do not have the karpenter.sh/capacity-type label" (suite_test.go): a candidate, but Unconsolidatable', () => {
+    const c = cluster([node('a', {}, {}), node('b')], [pod('p1', 'a'), pod('p2', 'b')]);
+    const input = { cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price };
+    assert.equal(findCandidates(input).candidates.length, 2);
+    const r = consolidate(input);
+    assert.deepEqual(r.rejected.find((x) => x.node === 'a'), { node: 'a', reason: 'Node does not have label "karpenter.sh/capacity-type"', event: 'Unconsolidatable' });
+    assert.ok(r.decisions.every((d) => !d.nodes.includes('a')));
+  });
+  it('an empty node without the capacity-type label is still deleted by emptiness', () => {
+    const r = consolidate({ cluster: cluster([node('a', {}, {})], []), pools: [pool()], nowMs: 1e12, pricePerHour: price });
+    assert.deepEqual(r.decisions.map((d) => [d.reason, d.nodes]), [['Empty', ['a']]]);
+  });
+  it('a node whose pods all have a negative eviction cost is empty (v1.14 IsEmpty)', () => {
+    const cheap = pod('p', 'a', { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(-(2 ** 28)) } });
+    const r = consolidate({ cluster: cluster([node('a'), node('b')], [cheap, pod('q', 'b')]), pools: [pool()], nowMs: 1e12, pricePerHour: price });
+    assert.deepEqual(r.decisions.map((d) => [d.reason, d.nodes]), [['Empty', ['a']]]);
+  });
   it('moves pods off underutilized nodes (multi-node delete), predicting targets', () => {
     const c = cluster([node('a'), node('b'), node('c')], [pod('p1', 'a'), pod('p2', 'b'), pod('p3', 'c')]);
     const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price });

@@ -1,5 +1,5 @@
 // Consolidation decisions as Karpenter v1 makes them: emptiness, multi-node
-// consolidation (the longest cheapest-to-disrupt prefix of candidates that can go,
+// consolidation (the longest prefix, by savings ratio, of candidates that can go,
 // replaced by at most one new node) and single-node consolidation (delete, or
 // replace with one strictly cheaper node). Every decision is validated by running
 // the real scheduler over the displaced pods on a copy of the cluster without the
@@ -9,7 +9,7 @@
 // place the evicted pods once it is up.
 
 import type { ClusterState } from '../cluster/state.js';
-import type { Node } from '../model/node.js';
+import { LABEL_ZONE, type Node } from '../model/node.js';
 import { LABEL_CAPACITY_TYPE, type DisruptionReason, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
 import { LABEL_INSTANCE_TYPE, type InstanceType } from '../provisioner/catalog/types.js';
@@ -18,7 +18,7 @@ import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../pro
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { remainingDisruptions } from './budgets.js';
-import { disruptionCost, findCandidates, isConsolidatable, type Candidate, type Rejection } from './candidates.js';
+import { findCandidates, savingsRatio, isConsolidatable, isEmpty, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster } from './cluster-copy.js';
 
 export interface DisplacedPod {
@@ -180,14 +180,14 @@ export type CommandResult = { readonly decision: Decision } | { readonly unconso
  */
 export function computeConsolidation(input: ConsolidationInput, candidates: readonly Candidate[], reason: DisruptionReason): CommandResult {
   const removal = simulateRemoval(input, candidates);
-  if (!removal) return { unconsolidatable: 'not all pods would schedule' };
+  if (!removal) return { unconsolidatable: 'Not all pods would schedule' };
   const prices = candidates.map((c) => input.pricePerHour(c.node));
   const known = prices.every((p) => p !== undefined);
   const candidatePrice = known ? prices.reduce<number>((s, p) => s + p!, 0) : 0;
   const nodes = candidates.map((c) => c.node.name);
   if (removal.claims.length === 0) return { decision: { kind: 'delete', nodes, replacements: [], savingsPerHour: round(candidatePrice), reason, displacedPods: removal.moves } };
-  if (removal.claims.length > 1) return { unconsolidatable: `can't remove without creating ${removal.claims.length} nodes` };
-  if (!known) return { unconsolidatable: 'unable to determine the price of the candidate' };
+  if (removal.claims.length > 1) return { unconsolidatable: `Can't remove without creating ${removal.claims.length} candidates` };
+  if (!known) return { unconsolidatable: 'Unable to determine the price of the candidate' };
   const claim = removal.claims[0]!;
   const offerings = claim.offerings ?? [];
   const allSpot = candidates.every((c) => c.node.labels[LABEL_CAPACITY_TYPE] === 'spot');
@@ -196,7 +196,7 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
   if (allSpot && canBeSpot) {
     if (!input.replacement?.spotToSpot) return { unconsolidatable: "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node" };
     options = cheapestPerType(offerings.filter((o) => o.capacityType === 'spot')).filter((o) => o.price < candidatePrice);
-    if (options.length === 0) return { unconsolidatable: "can't replace with a cheaper node" };
+    if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     if (candidates.length === 1) {
       if (options.length < MIN_SPOT_TO_SPOT_OPTIONS) {
         return { unconsolidatable: `SpotToSpotConsolidation requires ${MIN_SPOT_TO_SPOT_OPTIONS} cheaper instance type options than the current candidate to consolidate, got ${options.length}` };
@@ -206,18 +206,18 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
     }
   } else {
     const cheaper = new Set(cheapestPerType(offerings).filter((o) => o.price < candidatePrice).map((o) => o.instanceType));
-    if (cheaper.size === 0) return { unconsolidatable: "can't replace with a cheaper node" };
+    if (cheaper.size === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     // Priced on the assumption spot launches, so spot it must be: an on-demand fallback could cost more.
     const onlySpot = canBeSpot && offerings.some((o) => o.capacityType === 'on-demand');
     options = cheapestPerType(offerings.filter((o) => cheaper.has(o.instanceType) && (!onlySpot || o.capacityType === 'spot')));
   }
   if (candidates.length > 1) {
     options = withoutSameType(options, candidates, input.pricePerHour);
-    if (options.length === 0) return { unconsolidatable: 'the replacement would be of a type being removed' };
+    if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
   }
   const replacement = toReplacement(claim, options);
   const moves = placeWithReplacements(input, candidates, [replacement]);
-  if (!moves) return { unconsolidatable: 'not all pods would schedule once the replacement is up' };
+  if (!moves) return { unconsolidatable: 'Not all pods would schedule once the replacement is up' };
   return { decision: { kind: 'replace', nodes, replacements: [replacement], savingsPerHour: round(candidatePrice - replacement.pricePerHour), reason, displacedPods: moves } };
 }
 
@@ -239,9 +239,28 @@ function round(n: number): number {
   return Math.round(n * 1e6) / 1e6;
 }
 
-/** Candidates cheapest to disrupt first (Karpenter's disruption cost), then by name. */
-export function byDisruptionCost(nowMs: number): (a: Candidate, b: Candidate) => number {
-  return (a, b) => disruptionCost(a, nowMs) - disruptionCost(b, nowMs) || (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0);
+/**
+ * Candidates in Karpenter v1.14's consolidation order: highest savings ratio first.
+ * Karpenter's sort is unstable, so equal ratios come in no fixed order; berth puts them
+ * by name.
+ */
+function sortBySavingsRatio(candidates: Candidate[], price: ConsolidationInput['pricePerHour']): void {
+  const ratio = new Map(candidates.map((c) => [c, savingsRatio(c, price(c.node))]));
+  candidates.sort((a, b) => ratio.get(b)! - ratio.get(a)! || (a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0));
+}
+
+/**
+ * Single-node consolidation's order: by savings ratio, then interleaved across NodePools
+ * (the first of each pool, then the second of each...). Karpenter visits the pools in Go
+ * map order; berth in name order.
+ */
+function interleaveByPool(candidates: readonly Candidate[]): Candidate[] {
+  const byPool = new Map<string, Candidate[]>();
+  for (const c of candidates) byPool.set(c.pool.name, [...(byPool.get(c.pool.name) ?? []), c]);
+  const pools = [...byPool.keys()].sort();
+  const out: Candidate[] = [];
+  for (let i = 0; out.length < candidates.length; i++) for (const p of pools) { const c = byPool.get(p)![i]; if (c) out.push(c); }
+  return out;
 }
 
 function take(budget: Map<string, number>, c: Candidate): boolean {
@@ -251,23 +270,38 @@ function take(budget: Map<string, number>, c: Candidate): boolean {
   return true;
 }
 
-/** The consolidatable candidates, cheapest to disrupt first; the others join `rejected`. */
+/**
+ * Why consolidation (Karpenter's consolidation ShouldDisrupt) passes over a non-empty
+ * candidate, worded as its Unconsolidatable event, or undefined. Empty ones are left to
+ * emptiness, which needs none of this.
+ */
+function unconsolidatable(input: ConsolidationInput, c: Candidate): string | undefined {
+  if (isEmpty(c)) return undefined;
+  if (input.pricePerHour(c.node) === undefined) return `Instance Type ${JSON.stringify(c.node.labels[LABEL_INSTANCE_TYPE] ?? '')} not found`;
+  if (c.node.labels[LABEL_CAPACITY_TYPE] === undefined) return `Node does not have label "${LABEL_CAPACITY_TYPE}"`;
+  if (c.node.labels[LABEL_ZONE] === undefined) return `Node does not have label "${LABEL_ZONE}"`;
+  if (c.pool.disruption.consolidationPolicy === 'WhenEmpty') return `NodePool "${c.pool.name}" has consolidation policy WhenEmpty, but node is not empty`;
+  return undefined;
+}
+
+/** The consolidatable candidates, highest savings ratio first; the others join `rejected`. */
 export function consolidationCandidates(input: ConsolidationInput): { eligible: Candidate[]; rejected: Rejection[] } {
   const { candidates, rejected } = findCandidates(input);
   const eligible: Candidate[] = [];
   for (const c of candidates) {
-    if (c.pool.disruption.consolidateAfterSeconds === null) rejected.push({ node: c.node.name, reason: `NodePool "${c.pool.name}" has consolidation disabled` });
-    else if (!isConsolidatable(c, input.nowMs, input.lastPodEventMs)) rejected.push({ node: c.node.name, reason: 'node has not been quiet for consolidateAfter' });
+    const why = c.pool.disruption.consolidateAfterSeconds === null ? `NodePool "${c.pool.name}" has consolidation disabled` : unconsolidatable(input, c);
+    if (why !== undefined) rejected.push({ node: c.node.name, reason: why, event: 'Unconsolidatable' });
+    else if (!isConsolidatable(c, input.nowMs, input.lastPodEventMs)) rejected.push({ node: c.node.name, reason: 'Node is not consolidatable yet: consolidateAfter has not passed since its last pod event' });
     else eligible.push(c);
   }
-  eligible.sort(byDisruptionCost(input.nowMs));
+  sortBySavingsRatio(eligible, input.pricePerHour);
   return { eligible, rejected };
 }
 
 /** Emptiness: every consolidatable node with nothing to move, within the Empty budgets. */
 export function emptiness(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting);
-  const empty = eligible.filter((c) => c.reschedulable.length === 0 && take(budget, c));
+  const empty = eligible.filter((c) => isEmpty(c) && take(budget, c));
   if (empty.length === 0) return undefined;
   const savings = empty.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0);
   return { kind: 'delete', nodes: empty.map((c) => c.node.name), replacements: [], savingsPerHour: round(savings), reason: 'Empty', displacedPods: [] };
@@ -276,7 +310,7 @@ export function emptiness(input: ConsolidationInput, eligible: readonly Candidat
 /** Candidates of pools that consolidate underutilized nodes, in order, as many as the Underutilized budgets allow. */
 function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]): Candidate[] {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
-  return eligible.filter((c) => c.pool.disruption.consolidationPolicy === 'WhenEmptyOrUnderutilized' && c.reschedulable.length > 0 && take(budget, c));
+  return eligible.filter((c) => !isEmpty(c) && take(budget, c));
 }
 
 /** Multi-node: binary search for the longest prefix (of at least 2) that can be deleted or replaced by one cheaper node. */
@@ -291,12 +325,12 @@ export function multiNode(input: ConsolidationInput, eligible: readonly Candidat
   return best;
 }
 
-/** Single-node: the first candidate, cheapest to disrupt first, that can be deleted or replaced by a cheaper node. */
+/** Single-node: the first candidate, in savings-ratio order interleaved across NodePools, that can be deleted or replaced by a cheaper node. */
 export function singleNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
-  for (const c of underutilized(input, eligible)) {
+  for (const c of interleaveByPool(underutilized(input, eligible))) {
     const r = computeConsolidation(input, [c], 'Underutilized');
     if ('decision' in r) return r.decision;
-    rejected?.push({ node: c.node.name, reason: r.unconsolidatable });
+    rejected?.push({ node: c.node.name, reason: r.unconsolidatable, event: 'Unconsolidatable' });
   }
   return undefined;
 }

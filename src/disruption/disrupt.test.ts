@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogPrices } from './pricing.js';
-import { consolidate, MIN_SPOT_TO_SPOT_OPTIONS, type ConsolidationInput } from './consolidate.js';
+import { consolidate, consolidationCandidates, MIN_SPOT_TO_SPOT_OPTIONS, type ConsolidationInput } from './consolidate.js';
 import { drift, expiry, nextDisruption } from './disrupt.js';
-import { driftReason, NODEPOOL_HASH_ANNOTATION, nodePoolHash } from './drift.js';
-import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './test-fixtures.js';
+import { driftReason, hashAnnotations, NODEPOOL_HASH_ANNOTATION, NODEPOOL_HASH_VERSION_ANNOTATION } from './drift.js';
+import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './fixtures.test-support.js';
 import type { ClusterState } from '../cluster/state.js';
 import type { NodePool } from '../model/nodepool.js';
 
@@ -115,7 +115,7 @@ describe('consolidation policy and consolidateAfter', () => {
 describe('drift', () => {
   const v1 = nodePool({ labels: { team: 'a' } });
   const v2 = nodePool({ labels: { team: 'b' } });
-  const hashed = (name: string, type = 'm5.xlarge') => catalogNode(name, v1, type, { annotations: { [NODEPOOL_HASH_ANNOTATION]: nodePoolHash(v1) } });
+  const hashed = (name: string, type = 'm5.xlarge') => catalogNode(name, v1, type, { annotations: hashAnnotations(v1) });
   it('a template change drifts nodes stamped with the old hash; a requirement change drifts nodes whose labels no longer fit', () => {
     assert.equal(driftReason(hashed('n'), v1), undefined);
     assert.equal(driftReason(hashed('n'), v2), 'NodePoolDrifted');
@@ -132,7 +132,7 @@ describe('drift', () => {
     assert.equal(drift(input(c, pool, { disrupting: new Set(['a']) })), undefined);
   });
   it('honours karpenter.sh/do-not-disrupt on pods and nodes', () => {
-    const c = clusterOf([catalogNode('a', v1, 'm5.xlarge', { annotations: { [NODEPOOL_HASH_ANNOTATION]: nodePoolHash(v1), 'karpenter.sh/do-not-disrupt': 'true' } }), hashed('b')], [
+    const c = clusterOf([catalogNode('a', v1, 'm5.xlarge', { annotations: { ...hashAnnotations(v1), 'karpenter.sh/do-not-disrupt': 'true' } }), hashed('b')], [
       boundPod('p1', 'a', '3'),
       boundPod('p2', 'b', '3', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
     ]);
@@ -147,6 +147,103 @@ describe('drift', () => {
   it('comes after emptiness and before consolidation', () => {
     const c = clusterOf([hashed('a'), hashed('e')], [boundPod('p1', 'a', '3')]);
     assert.deepEqual(nextDisruption(input(c, v2)).decision?.nodes, ['e']);
+  });
+});
+
+describe('drift detection (upstream nodeclaim/disruption/drift_test.go)', () => {
+  const ct = 'karpenter.sh/capacity-type';
+  const os = 'kubernetes.io/os';
+  const arch = 'kubernetes.io/arch';
+  type Req = { key: string; operator: string; values?: string[] };
+  const poolWith = (reqs: Req[]) => nodePool({ capacityTypes: reqs.find((r) => r.key === ct)?.values ?? ['on-demand'], requirements: reqs.filter((r) => r.key !== ct) });
+  /** A node whose labels are exactly `labels` (and its NodePool's), stamped with the NodePool's current hash. */
+  const labelled = (pool: NodePool, labels: Record<string, string>) => {
+    const n = catalogNode('n', pool, 'm5.xlarge', { annotations: hashAnnotations(pool) });
+    return { ...n, labels: { 'karpenter.sh/nodepool': pool.name, ...labels } };
+  };
+  // DescribeTable "NodeRequirement Drift": (old requirements, new requirements, labels, drifted).
+  const table: [string, Req[], Req[], Record<string, string>, boolean][] = [
+    ['should return drifted if the nodePool node requirement is updated', [{ key: arch, operator: 'In', values: ['amd64'] }, { key: os, operator: 'In', values: ['linux'] }], [{ key: ct, operator: 'In', values: ['spot'] }], { [ct]: 'on-demand', [arch]: 'amd64', [os]: 'linux' }, true],
+    ['should return drifted if a new node requirement is added', [{ key: os, operator: 'In', values: ['linux'] }], [{ key: os, operator: 'In', values: ['linux'] }, { key: arch, operator: 'In', values: ['amd64'] }], { [ct]: 'on-demand', [os]: 'linux' }, true],
+    ['should return drifted if a node requirement is reduced', [{ key: os, operator: 'In', values: ['linux', 'windows'] }], [{ key: os, operator: 'In', values: ['windows'] }], { [ct]: 'on-demand', [os]: 'linux' }, true],
+    ['should not return drifted if a node requirement is expanded', [{ key: os, operator: 'In', values: ['linux'] }], [{ key: os, operator: 'In', values: ['linux', 'windows'] }], { [ct]: 'on-demand', [os]: 'linux' }, false],
+    ['should not return drifted if a node requirement set to Exists', [{ key: os, operator: 'In', values: ['linux'] }], [{ key: os, operator: 'Exists' }], { [ct]: 'on-demand', [os]: 'linux' }, false],
+    ['should return drifted if a node requirement set to DoesNotExists', [{ key: os, operator: 'In', values: ['linux'] }], [{ key: os, operator: 'DoesNotExist' }], { [ct]: 'on-demand', [os]: 'linux' }, true],
+    ['should not return drifted if a nodeClaim is greater then node requirement', [{ key: 'test-label', operator: 'Gt', values: ['2'] }], [{ key: 'test-label', operator: 'Gt', values: ['10'] }], { [ct]: 'on-demand', 'test-label': '5' }, true],
+    ['should not return drifted if a nodeClaim is less then node requirement', [{ key: 'test-label', operator: 'Lt', values: ['5'] }], [{ key: 'test-label', operator: 'Lt', values: ['1'] }], { [ct]: 'on-demand', 'test-label': '2' }, true],
+  ];
+  for (const [name, before, after, labels, drifted] of table) {
+    it(`upstream: "${name}" (drift_test.go)`, () => {
+      assert.equal(driftReason(labelled(poolWith(before), labels), poolWith(before)), undefined);
+      const now = poolWith(after);
+      assert.equal(driftReason(labelled(poolWith(before), labels), now), drifted ? 'RequirementsDrifted' : undefined);
+    });
+  }
+  it('a NotIn on a label the node lacks holds; an In on it drifts the node', () => {
+    const base = nodePool();
+    const n = catalogNode('n', base, 'm5.xlarge', { annotations: hashAnnotations(base) });
+    assert.equal(driftReason(n, nodePool({ requirements: [{ key: 'example.com/team', operator: 'NotIn', values: ['a'] }] })), undefined);
+    assert.equal(driftReason(n, nodePool({ requirements: [{ key: 'example.com/team', operator: 'In', values: ['a'] }] })), 'RequirementsDrifted');
+  });
+
+  const v1 = nodePool({ labels: { team: 'a' } });
+  const v2 = nodePool({ labels: { team: 'b' } });
+  const stamped = (annotations: Record<string, string>) => catalogNode('n', v1, 'm5.xlarge', { annotations });
+  it('upstream: "should return drifted if the NodePool\'s labels change" (static drift)', () => {
+    assert.equal(driftReason(stamped(hashAnnotations(v1)), v1), undefined);
+    assert.equal(driftReason(stamped(hashAnnotations(v1)), v2), 'NodePoolDrifted');
+  });
+  it('upstream: "should not return drifted if karpenter.sh/nodepool-hash annotation is not present on the NodeClaim" (drift_test.go)', () => {
+    assert.equal(driftReason(stamped({ [NODEPOOL_HASH_VERSION_ANNOTATION]: 'v3' }), v2), undefined);
+  });
+  it('upstream: "should not return drifted if the NodeClaim\'s karpenter.sh/nodepool-hash-version annotation does not match the NodePool\'s" (drift_test.go)', () => {
+    assert.equal(driftReason(stamped({ [NODEPOOL_HASH_ANNOTATION]: '123456789', [NODEPOOL_HASH_VERSION_ANNOTATION]: 'v2' }), v1), undefined);
+  });
+  it('upstream: "should not return drifted if karpenter.sh/nodepool-hash-version annotation is not present on the NodeClaim" (drift_test.go)', () => {
+    assert.equal(driftReason(stamped({ [NODEPOOL_HASH_ANNOTATION]: '123456789' }), v1), undefined);
+  });
+});
+
+describe('drift method (upstream disruption/drift_test.go)', () => {
+  const v1 = nodePool({ labels: { team: 'a' } });
+  const v2 = nodePool({ labels: { team: 'b' }, disruption: { budgets: [{ nodes: '100%' }] } });
+  const node = (name: string, creation = 0) => catalogNode(name, v1, 'm5.xlarge', { annotations: hashAnnotations(v1), creation });
+  it('upstream: "should drift empty nodes before non-empty nodes" (drift_test.go)', () => {
+    const c = clusterOf([node('busy', 0), node('empty', 10)], [boundPod('p', 'busy', '1')]);
+    const d = drift(input(c, v2, { driftedAt: new Map([['busy', 0], ['empty', 1000]]) } as Partial<ConsolidationInput>))!;
+    assert.deepEqual([d.kind, d.nodes], ['delete', ['empty']]);
+  });
+  it('deletes one empty drifted node per command, in the order they drifted', () => {
+    const c = clusterOf([node('a'), node('b'), node('c')], []);
+    const d = drift(input(c, v2, { driftedAt: new Map([['a', 3000], ['b', 1000], ['c', 2000]]) } as Partial<ConsolidationInput>))!;
+    assert.deepEqual(d.nodes, ['b']);
+  });
+  it('upstream: "should drift one non-empty node at a time, starting with the earliest drift" (drift_test.go)', () => {
+    const c = clusterOf([node('a'), node('b')], [boundPod('pa', 'a', '3'), boundPod('pb', 'b', '3')]);
+    const d = drift(input(c, v2, { driftedAt: new Map([['a', 5000], ['b', 1000]]) } as Partial<ConsolidationInput>))!;
+    assert.deepEqual([d.kind, d.nodes], ['replace', ['b']]);
+  });
+  it('upstream: "should ignore nodes with the karpenter.sh/do-not-disrupt annotation set to true" (drift_test.go)', () => {
+    const c = clusterOf([catalogNode('a', v1, 'm5.xlarge', { annotations: { ...hashAnnotations(v1), 'karpenter.sh/do-not-disrupt': 'true' } })], []);
+    assert.equal(drift(input(c, v2)), undefined);
+  });
+  it('upstream: "should not create replacements for drifted nodes that have pods with the karpenter.sh/do-not-disrupt annotation set to true when the NodePool\'s TerminationGracePeriod is not nil" (drift_test.go)', () => {
+    const withTgp = nodePool({ labels: { team: 'b' }, terminationGracePeriod: '300s' });
+    const c = clusterOf([node('a')], [boundPod('p', 'a', '3', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })]);
+    const d = drift(input(c, withTgp))!;
+    assert.deepEqual([d.kind, d.nodes, d.replacements], ['delete', ['a'], []]);
+  });
+});
+
+describe('candidate order (v1.14 sortCandidates)', () => {
+  it('highest savings ratio first: price over 1 plus the pods\' eviction costs', () => {
+    const pool = nodePool();
+    const c = clusterOf(
+      [catalogNode('small', pool, 'm5.large'), catalogNode('big', pool, 'm5.2xlarge'), catalogNode('busy', pool, 'm5.2xlarge')],
+      [boundPod('p1', 'small', '100m'), boundPod('p2', 'big', '100m'), boundPod('p3', 'busy', '100m'), boundPod('p4', 'busy', '100m'), boundPod('p5', 'busy', '100m')],
+    );
+    // big: 0.384/2, busy: 0.384/4, small: 0.096/2.
+    assert.deepEqual(consolidationCandidates(input(c, pool)).eligible.map((x) => x.node.name), ['big', 'busy', 'small']);
   });
 });
 

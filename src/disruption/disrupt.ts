@@ -4,13 +4,15 @@
 
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import { remainingDisruptions } from './budgets.js';
-import { findCandidates, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
+import { currentlyReschedulable, findCandidates, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
 import { cheapestPerType, computeConsolidation, consolidationCandidates, emptiness, multiNode, placeWithReplacements, simulateRemoval, singleNode, toReplacement, type ConsolidationInput, type Decision } from './consolidate.js';
-import { driftReason, isExpired, NODEPOOL_HASH_ANNOTATION } from './drift.js';
+import { claimHashOf, driftReason, isExpired, type ClaimHash } from './drift.js';
 
 export interface DisruptionInput extends ConsolidationInput {
   /** The NodePool hash each node's NodeClaim was launched with, when the node carries no annotation. */
-  readonly claimHashes?: ReadonlyMap<string, string>;
+  readonly claimHashes?: ReadonlyMap<string, ClaimHash>;
+  /** When each node was first seen drifted (its NodeClaim's Drifted condition); unknown ones count as now. */
+  readonly driftedAt?: ReadonlyMap<string, number>;
 }
 
 function replaceDecision(input: ConsolidationInput, cs: readonly Candidate[], reason: Decision['reason']): Decision | undefined {
@@ -25,25 +27,28 @@ function replaceDecision(input: ConsolidationInput, cs: readonly Candidate[], re
 }
 
 /**
- * Drift: drifted candidates, oldest first. Empty ones within the Drifted budgets are
- * deleted together; otherwise the first whose pods can all be placed — on other
- * nodes or on new nodes from the (current) NodePools — is replaced.
+ * Drift, as Karpenter v1.14.1's drift method: drifted candidates in the order they
+ * drifted (Karpenter leaves equal times to an unstable sort; berth breaks them by
+ * creation, then name), the empty ones first. The first whose NodePool's Drifted
+ * budget allows one more and whose pods can all be placed — on other nodes or on new
+ * nodes from the current NodePools — is the command: one node per command.
  */
 export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decision | undefined {
   const { candidates } = findCandidates({ ...input, terminationGracePeriodOverridesPods: true });
+  const since = (c: Candidate) => input.driftedAt?.get(c.node.name) ?? input.nowMs;
   const drifted = candidates
-    .filter((c) => driftReason(c.node, c.pool, c.node.annotations[NODEPOOL_HASH_ANNOTATION] ?? input.claimHashes?.get(c.node.name)) !== undefined)
-    .sort((a, b) => a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));
+    .filter((c) => driftReason(c.node, c.pool, claimHashOf(c.node) ?? input.claimHashes?.get(c.node.name)) !== undefined)
+    .sort((a, b) => since(a) - since(b) || a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));
   if (drifted.length === 0) return undefined;
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Drifted', input.disrupting);
-  const take = (c: Candidate) => (budget.get(c.pool.name) ?? 0) > 0 && (budget.set(c.pool.name, budget.get(c.pool.name)! - 1), true);
-  const empty = drifted.filter((c) => c.reschedulable.length === 0 && take(c));
-  if (empty.length > 0) return { kind: 'delete', nodes: empty.map((c) => c.node.name), replacements: [], savingsPerHour: 0, reason: 'Drifted', displacedPods: [] };
-  for (const c of drifted) {
+  const ordered = [...drifted.filter((c) => c.reschedulable.length === 0), ...drifted.filter((c) => c.reschedulable.length > 0)];
+  for (const c of ordered) {
     if ((budget.get(c.pool.name) ?? 0) <= 0) continue;
-    const d = replaceDecision(input, [c], 'Drifted');
+    if (c.reschedulable.length === 0) return { kind: 'delete', nodes: [c.node.name], replacements: [], savingsPerHour: 0, reason: 'Drifted', displacedPods: [] };
+    // Capacity only for the pods that will actually leave (a terminationGracePeriod lets protected ones hold the drain).
+    const d = replaceDecision(input, [{ ...c, reschedulable: currentlyReschedulable(input.cluster, c, input.nowMs) }], 'Drifted');
     if (d) return d;
-    rejected.push({ node: c.node.name, reason: 'drifted, but not all pods would schedule' });
+    rejected.push({ node: c.node.name, reason: 'Drifted, but not all pods would schedule', event: 'DisruptionBlocked' });
   }
   return undefined;
 }

@@ -1,42 +1,61 @@
-// Drift (Karpenter's static and requirement drift) and expiry of a NodePool's nodes.
+// Drift (Karpenter's static and requirement drift) and expiry of a NodePool's nodes,
+// as Karpenter v1.14.1's NodeClaim drift controller decides it.
 //
 // Static drift: every NodeClaim carries the hash of the NodePool template it was
-// launched from (labels, annotations, taints, startup taints, nodeClassRef,
-// expireAfter and terminationGracePeriod; requirements are left out of the hash).
-// A node whose hash differs from its NodePool's current one is drifted. Requirement
-// drift: the node's labels no longer satisfy the NodePool's requirements.
+// launched from (karpenter.sh/nodepool-hash) and the version of the hash algorithm
+// (karpenter.sh/nodepool-hash-version). It has drifted when both are present, the
+// version is the current one and the hash differs from the NodePool's (NodePool.hash,
+// Karpenter's own algorithm). Another version is not drift: Karpenter re-stamps such
+// NodeClaims rather than comparing hashes computed differently. Requirement drift: the
+// node's labels no longer meet the NodePool's requirements, a key the node lacks
+// included (an In or Exists on it fails, NotIn and DoesNotExist hold).
 
-import { templateHash } from '../io/names.js';
+import type { Labels } from '../model/selector.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
-import { ALLOW_UNDEFINED_WELL_KNOWN, Requirements } from '../provisioner/requirements.js';
+import { NODEPOOL_HASH_VERSION } from '../model/nodepool-hash.js';
+import { Requirements } from '../provisioner/requirements.js';
 
 export const NODEPOOL_HASH_ANNOTATION = 'karpenter.sh/nodepool-hash';
+export const NODEPOOL_HASH_VERSION_ANNOTATION = 'karpenter.sh/nodepool-hash-version';
 
 export type DriftReason = 'NodePoolDrifted' | 'RequirementsDrifted';
 
-/** The hash of the fields of a NodePool's template whose change drifts its nodes. */
-export function nodePoolHash(pool: NodePool): string {
-  return templateHash({
-    labels: pool.labels,
-    annotations: pool.annotations,
-    taints: pool.taints,
-    startupTaints: pool.startupTaints,
-    nodeClassRef: pool.nodeClassRef,
-    expireAfter: pool.expireAfterSeconds,
-    terminationGracePeriod: pool.terminationGracePeriodSeconds,
-  });
+/** The hash and hash version a NodeClaim was stamped with (either may be absent). */
+export interface ClaimHash {
+  readonly hash: string | undefined;
+  readonly version: string | undefined;
+}
+
+/** The stamp Karpenter puts on a NodeClaim it launches from `pool` (and the Node copies at registration). */
+export function hashAnnotations(pool: NodePool): Record<string, string> {
+  return { [NODEPOOL_HASH_ANNOTATION]: pool.hash, [NODEPOOL_HASH_VERSION_ANNOTATION]: NODEPOOL_HASH_VERSION };
+}
+
+/** The stamp a node carries (its NodeClaim's annotations are copied to it when it registers). */
+export function claimHashOf(node: Node): ClaimHash | undefined {
+  const hash = node.annotations[NODEPOOL_HASH_ANNOTATION];
+  const version = node.annotations[NODEPOOL_HASH_VERSION_ANNOTATION];
+  return hash === undefined && version === undefined ? undefined : { hash, version };
+}
+
+function staticDrift(pool: NodePool, claim: ClaimHash | undefined): boolean {
+  if (claim?.hash === undefined || claim.version === undefined) return false;
+  return claim.version === NODEPOOL_HASH_VERSION && claim.hash !== pool.hash;
+}
+
+/** Whether labels fail the NodePool's requirements, an undefined In/Exists key included (Karpenter's Compatible without allowances). */
+export function requirementsDrifted(labels: Labels, pool: NodePool): boolean {
+  return Requirements.fromLabels(labels).compatible(Requirements.fromNodeSelectorRequirements(pool.requirements)) !== undefined;
 }
 
 /**
- * Why a node no longer matches its NodePool, or undefined. `claimHash` is the hash the
- * node's NodeClaim was stamped with; without one only requirement drift is checked.
+ * Why a node no longer matches its NodePool, or undefined. `claim` is the stamp of the
+ * node's NodeClaim: by default the node's own annotations.
  */
-export function driftReason(node: Node, pool: NodePool, claimHash: string | undefined = node.annotations[NODEPOOL_HASH_ANNOTATION]): DriftReason | undefined {
-  if (claimHash !== undefined && claimHash !== nodePoolHash(pool)) return 'NodePoolDrifted';
-  // A launched node carries every well-known label of its instance type; one written by hand may
-  // leave them out, and a label it does not have cannot have drifted.
-  if (Requirements.fromLabels(node.labels).compatible(Requirements.fromNodeSelectorRequirements(pool.requirements), ALLOW_UNDEFINED_WELL_KNOWN) !== undefined) return 'RequirementsDrifted';
+export function driftReason(node: Node, pool: NodePool, claim: ClaimHash | undefined = claimHashOf(node)): DriftReason | undefined {
+  if (staticDrift(pool, claim)) return 'NodePoolDrifted';
+  if (requirementsDrifted(node.labels, pool)) return 'RequirementsDrifted';
   return undefined;
 }
 

@@ -19,7 +19,7 @@ import {
   serviceSchema,
   statefulSetSchema,
 } from './schemas.js';
-import { instanceTypeCatalogSchema, nodePoolSchema } from './nodepool-schema.js';
+import { instanceTypeCatalogSchema, nodeClaimSchema, nodePoolSchema } from './nodepool-schema.js';
 import {
   csiDriverSchema,
   csiNodeSchema,
@@ -51,6 +51,7 @@ const KINDS = {
   CSIStorageCapacity: { apiVersion: 'storage.k8s.io/v1', schema: csiStorageCapacitySchema },
   VolumeAttachment: { apiVersion: 'storage.k8s.io/v1', schema: volumeAttachmentSchema },
   NodePool: { apiVersion: 'karpenter.sh/v1', schema: nodePoolSchema },
+  NodeClaim: { apiVersion: 'karpenter.sh/v1', schema: nodeClaimSchema },
   InstanceTypeCatalog: { apiVersion: 'berth.dev/v1alpha1', schema: instanceTypeCatalogSchema },
 } as const;
 

@@ -100,16 +100,11 @@ describe('NodePools', () => {
       'apiVersion: example.com/v1',
       'kind: FooNodeClass',
       'metadata: {name: foo}',
-      '---',
-      'apiVersion: karpenter.sh/v1',
-      'kind: NodeClaim',
-      'metadata: {name: default-abcde}',
     );
     assert.deepEqual(loaded(text).warnings, [
       'np.yaml:1:1: AKSNodeClass default: accepted and ignored: berth plans with its instance-type catalog',
       'np.yaml:5:1: KWOKNodeClass kwok: accepted and ignored: berth plans with its instance-type catalog',
       'np.yaml:10:7: skipping kind FooNodeClass (apiVersion example.com/v1): not used by berth',
-      'np.yaml:14:7: skipping kind NodeClaim (apiVersion karpenter.sh/v1): not used by berth',
     ]);
   });
 

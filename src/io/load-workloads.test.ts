@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import type { Pod } from '../model/pod.js';
 import { formatDiagnostic } from './diagnostics.js';
 import { loadSources, type LoadedInput } from './load.js';
-import { SAFE_ALPHABET } from './names.js';
+import { SAFE_ALPHABET } from '../model/names.js';
 
 function loaded(text: string): { input: LoadedInput; warnings: string[] } {
   const r = loadSources([{ name: 'w.yaml', text }]);

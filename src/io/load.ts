@@ -23,7 +23,7 @@ import { loadHpas } from './load-hpas.js';
 import { loadStorage, type LoadedStorage, type PodSource } from './load-volumes.js';
 import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
-import { generatedName } from './names.js';
+import { generatedName } from '../model/names.js';
 import { collectObjects, isNamespaced, positionOf, type RawObject } from './objects.js';
 import { Reporter } from './reporter.js';
 import { parseSource, type SourceInput } from './yaml-source.js';
@@ -178,6 +178,33 @@ function mapSelectors<M extends { metadata: ObjectMetaManifest }>(ctx: LoadConte
   return out;
 }
 
+const HASH_KEYS = ['karpenter.sh/nodepool-hash', 'karpenter.sh/nodepool-hash-version'] as const;
+
+/** Node name → the NodePool hash stamp of its NodeClaim (absent keys included, as undefined). */
+function nodeClaimStamps(claims: readonly Of<'NodeClaim'>[]): Map<string, Record<string, string | undefined>> {
+  const out = new Map<string, Record<string, string | undefined>>();
+  for (const c of claims) {
+    const nodeName = c.manifest.status?.nodeName;
+    if (nodeName) out.set(nodeName, Object.fromEntries(HASH_KEYS.map((k) => [k, c.manifest.metadata.annotations?.[k]])));
+  }
+  return out;
+}
+
+/**
+ * A Node copies its NodeClaim's annotations only when it registers; Karpenter decides
+ * drift on the NodeClaim's, which it re-stamps when the hash version changes. With the
+ * NodeClaim in the input, its stamp replaces the Node's.
+ */
+function withStamp(node: Node, stamp: Record<string, string | undefined> | undefined): Node {
+  if (!stamp) return node;
+  const annotations: Record<string, string> = { ...node.annotations };
+  for (const [k, v] of Object.entries(stamp)) {
+    if (v === undefined) delete annotations[k];
+    else annotations[k] = v;
+  }
+  return { ...node, annotations };
+}
+
 /** Loads all inputs together (objects in one may refer to objects in another). */
 export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = {}): LoadResult {
   const reporter = new Reporter();
@@ -204,10 +231,11 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const classesComplete = !invalidKinds.has('PriorityClass') && priorityClasses.length === of('PriorityClass').length;
   const ctx = new LoadContext(reporter, new PriorityResolver(priorityClasses), classesComplete);
 
+  const stamps = nodeClaimStamps(of('NodeClaim'));
   const nodes: Node[] = [];
   of('Node').forEach((p, order) => {
     const node = reporter.attempt(p.raw, () => compileNode(p.manifest, order));
-    if (node) nodes.push(node);
+    if (node) nodes.push(withStamp(node, stamps.get(node.name)));
   });
 
   const namespaces: NamespaceInfo[] = [];

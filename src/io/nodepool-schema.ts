@@ -42,6 +42,16 @@ export const nodePoolSchema = z.object({
   }),
 }) satisfies z.ZodType<Omit<NodePoolManifest, 'kind'>>;
 
+/**
+ * A Karpenter NodeClaim, read for what decides drift: its hash stamp (annotations) and
+ * the Node it became (status.nodeName). Everything else about it is on that Node.
+ */
+export const nodeClaimSchema = z.object({
+  apiVersion: str.optional(),
+  metadata: objectMeta.default({}),
+  status: z.object({ nodeName: str.optional() }).optional(),
+});
+
 /** Only the envelope: parseInstanceTypeCatalog validates `spec` with its own messages. */
 export const instanceTypeCatalogSchema = z.object({
   apiVersion: str.optional(),

@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { FieldError, type FieldPath } from '../model/errors.js';
 import { DEFAULT_STRATEGY_ARGS, type DeschedulerPolicy, type NamespaceFilter, type StrategyName } from '../disruption/deschedule/policy.js';
-import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../sim/descheduler-loop.js';
-import type { ScenarioDescheduler } from '../sim/scenario-spec.js';
+import { DEFAULT_DESCHEDULING_INTERVAL_MS, type ScenarioDescheduler } from './scenario-spec.js';
 import { mapOf } from './schemas.js';
 
 const count = z.int().min(0);

@@ -10,7 +10,7 @@ import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { compileNode } from '../model/node.js';
 import { compileNodePool, nodePoolErrors, type NodePool, type NodePoolManifest } from '../model/nodepool.js';
 import { compileLabelSelector } from '../model/selector.js';
-import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type Action, type Check, type Expectation, type PodSelection, type ScenarioSpec, type Step } from '../sim/scenario-spec.js';
+import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type Action, type Check, type Expectation, type PodSelection, type ScenarioSpec, type Step } from './scenario-spec.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
 import { compileDescheduler, deschedulerSchema } from './scenario-descheduler.js';
 import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';

@@ -276,6 +276,7 @@ export const podSchema = z.object({
     .object({
       phase: str.optional(),
       nominatedNodeName: str.optional(),
+      startTime: str.optional(),
       // Preemption reads the DisruptionTarget condition to tell its own victims apart.
       conditions: z.array(z.object({ type: str, status: str, reason: str.optional() })).optional(),
     })

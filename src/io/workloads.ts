@@ -10,7 +10,7 @@ import { matchesRequiredNodeAffinity, type Pod } from '../model/pod.js';
 import type { Labels } from '../model/selector.js';
 import type { PersistentVolumeClaimManifest, PodVolumeManifest } from '../model/volumes.js';
 import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
-import { generatedName, templateHash } from './names.js';
+import { generatedName, templateHash } from '../model/names.js';
 
 export type WorkloadKind = 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'DaemonSet';
 

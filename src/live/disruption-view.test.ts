@@ -20,7 +20,7 @@ test('the engine sees what the API server says: tainted nodes are being disrupte
   const pdb = { metadata: { name: 'web', namespace: 'default' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } }, status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 } };
   const { decision, reasons } = rejections({ nodes: [tainted, notReady, launched('guarded')], pods: [boundPod('web-1', 'guarded')], pdbs: [pdb] });
   assert.equal(decision, undefined);
-  assert.deepEqual(reasons, { tainted: 'node is already being disrupted', booting: 'node is not initialized', guarded: 'pdb "default/web" prevents pod evictions' });
+  assert.deepEqual(reasons, { tainted: 'Candidate is already being disrupted', booting: "Node isn't initialized", guarded: 'Pdb prevents pod evictions (PodDisruptionBudget=[default/web])' });
 });
 
 test('an empty Ready node is an Empty decision; the same node with a pod pinned by do-not-disrupt is not a candidate', () => {

@@ -128,7 +128,7 @@ export interface PodManifest {
   kind?: 'Pod';
   metadata: ObjectMetaManifest;
   spec: PodSpecManifest;
-  status?: { phase?: string; nominatedNodeName?: string; conditions?: { type: string; status: string; reason?: string }[] } | null;
+  status?: { phase?: string; nominatedNodeName?: string; startTime?: string; conditions?: { type: string; status: string; reason?: string }[] } | null;
 }
 
 export interface PodTemplateManifest {

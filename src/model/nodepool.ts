@@ -14,6 +14,7 @@
 import { FieldError, type FieldPath } from './errors.js';
 import { parseGoDuration, NANOS_PER_SECOND } from './go-duration.js';
 import { CronError, nextCronTime, parseCronSchedule, type CronSchedule } from './cron.js';
+import { isRfc3339, nodePoolHash } from './nodepool-hash.js';
 import { labelValueErrors, qualifiedNameErrors } from './label-syntax.js';
 import type { ObjectMetaManifest, Quantity } from './manifest.js';
 import { parseQuantity, QuantityError } from './quantity.js';
@@ -181,6 +182,11 @@ export interface NodePool {
   /** null when unset: draining waits indefinitely. */
   readonly terminationGracePeriodSeconds: number | null;
   /**
+   * Karpenter's NodePool.Hash() of the template (karpenter.sh/nodepool-hash, hash version
+   * NODEPOOL_HASH_VERSION): a NodeClaim stamped with another hash has drifted.
+   */
+  readonly hash: string;
+  /**
    * Only the resources written: cpu in millicores, memory and storage in bytes, nodes
    * and other resources as counts. Floored to those units, so for the engine's integer
    * usage `usage > limit` is exactly Karpenter's Quantity comparison.
@@ -331,6 +337,10 @@ function compileTaints(p: Problems, taints: readonly NodePoolTaintManifest[], pa
         p.add([...at, 'value'], `Invalid value: ${show(value)}: ${reasons.join('; ')}`);
         ok = false;
       }
+    }
+    if (t.timeAdded !== undefined && !isRfc3339(t.timeAdded)) {
+      p.add([...at, 'timeAdded'], `Invalid value: ${show(t.timeAdded)}: must be an RFC 3339 date-time`);
+      ok = false;
     }
     const effect = enumField(p, [...at, 'effect'], t.effect, TAINT_EFFECTS);
     if (!effect) return;
@@ -552,6 +562,8 @@ function check(m: NodePoolManifest): { pool: NodePool; problems: FieldError[] } 
     nodeClassRef,
     expireAfterSeconds: expireAfterSeconds === undefined ? null : expireAfterSeconds,
     terminationGracePeriodSeconds,
+    // Hashed only once valid: the hash parses the durations and times the checks above accept.
+    hash: p.list.length === 0 ? nodePoolHash(m) : '',
     limits,
     disruption,
   };

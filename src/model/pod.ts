@@ -112,6 +112,8 @@ export interface Pod {
   readonly priorityClassName: string;
   readonly preemptionPolicy: 'PreemptLowerPriority' | 'Never';
   readonly phase: string;
+  /** status.startTime (ms since epoch): when the kubelet started the pod; absent when not known. */
+  readonly startTime?: number;
   readonly terminating: boolean;
   /** status has the DisruptionTarget=True condition with reason PreemptionByScheduler (a preemption victim). */
   readonly preemptedByScheduler?: boolean;
@@ -449,6 +451,7 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
   const spec = m.spec;
   const compiled = compileSpec(spec, namespace, labels);
   const created = parseTimestamp(m.metadata.creationTimestamp, ['metadata', 'creationTimestamp']);
+  const startTime = parseTimestamp(m.status?.startTime ?? undefined, ['status', 'startTime']);
   return {
     namespace,
     name,
@@ -465,6 +468,7 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     priorityClassName: spec.priorityClassName ?? '',
     preemptionPolicy: spec.preemptionPolicy ?? ctx.resolvedPreemptionPolicy ?? 'PreemptLowerPriority',
     phase: m.status?.phase ?? (spec.nodeName ? 'Running' : 'Pending'),
+    ...(startTime !== undefined && { startTime }),
     terminating: m.metadata.deletionTimestamp != null,
     preemptedByScheduler: preemptedByScheduler(m.status?.conditions),
     ...podVolumes(name, spec.volumes),

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { loadSources, type LoadedInput } from '../io/load.js';
 import { runScenario } from './scenario.js';
-import type { Action } from './scenario-spec.js';
+import type { Action } from '../io/scenario-spec.js';
 
 const DUMP = 'test/fixtures/kubectl-dump-workloads.yaml';
 

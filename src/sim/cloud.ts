@@ -5,7 +5,7 @@
 // node controller deletes the Node once the node controller has seen it NotReady);
 // spot interruptions with their two-minute notice.
 
-import { NODEPOOL_HASH_ANNOTATION, nodePoolHash } from '../disruption/drift.js';
+import { hashAnnotations } from '../disruption/drift.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Taint } from '../model/taints.js';
@@ -126,7 +126,7 @@ export class SimCloud {
         instance.registered = true;
         const node = launchedNode(name, pool, it, offering, engine.now);
         // The NodeClaim remembers the template it came from: a later NodePool change drifts it.
-        const annotations = { ...node.annotations, [NODEPOOL_HASH_ANNOTATION]: nodePoolHash(pool) };
+        const annotations = { ...node.annotations, ...hashAnnotations(pool) };
         this.world.addNode({ ...node, annotations, taints: [...node.taints, NOT_READY_NO_SCHEDULE] });
         engine.after(t.readyMs, 'node-ready', () => {
           if (!alive()) return;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { LogRecord } from './engine.js';
 import { timeline } from './timeline.js';
-import { runScenarioText } from './test-fixtures.js';
+import { runScenarioText } from './fixtures.test-support.js';
 
 const FILE = 'examples/scenarios/kube-dns-descheduler.yaml';
 const TEXT = readFileSync(FILE, 'utf8');

@@ -12,8 +12,7 @@ import type { Pod } from '../model/pod.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import type { DisruptionController } from './controllers/disruption.js';
 import type { World } from './world.js';
-
-export const DEFAULT_DESCHEDULING_INTERVAL_MS = 5 * 60_000;
+import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../io/scenario-spec.js';
 
 export interface DeschedulerOptions {
   readonly policy: DeschedulerPolicy;

@@ -28,7 +28,7 @@ function nodes(n: number, firstAnnotations = '{}'): string {
     metadata:
       name: n${i}
       annotations: ${i === 0 ? firstAnnotations : '{}'}
-      labels: {karpenter.sh/nodepool: default, karpenter.sh/capacity-type: on-demand, node.kubernetes.io/instance-type: m5.xlarge, topology.kubernetes.io/zone: us-west-2a}
+      labels: {karpenter.sh/nodepool: default, karpenter.sh/capacity-type: on-demand, node.kubernetes.io/instance-type: m5.xlarge, karpenter.k8s.aws/instance-family: m5, topology.kubernetes.io/zone: us-west-2a}
     status: {allocatable: {cpu: 3920m, memory: 14Gi, pods: "58"}}`).join('');
 }
 
@@ -83,6 +83,17 @@ describe('disruption loop', () => {
     const placed = r.events.filter((e) => e.type === 'DisruptedPodPlaced');
     assert.deepEqual(placed.map((e) => e['evicted']).sort(), [...evicted].sort());
     for (const e of placed) assert.notEqual(e['node'], e['from']);
+  });
+
+  it('reports why a node is not disrupted as Karpenter\'s DisruptionBlocked event, once per node per 2 minutes', () => {
+    const pinned = app(1, '500m').replace('metadata: {labels: {app: web}}', 'metadata: {labels: {app: web}, annotations: {karpenter.sh/do-not-disrupt: "true"}}');
+    const r = run(`  until: 12m
+  disruption: {enabled: true}
+  objects:${pool('{consolidationPolicy: WhenEmptyOrUnderutilized, budgets: [{nodes: "100%"}]}')}${nodes(1)}${pinned}`);
+    const blocked = r.events.filter((e) => e.type === 'DisruptionBlocked');
+    assert.ok(blocked.length >= 2, `${blocked.length} events`);
+    assert.match(String(blocked[0]!['message']), /^Pod has "karpenter.sh\/do-not-disrupt" annotation \(Pod=default\/web-/);
+    for (let i = 1; i < blocked.length; i++) assert.ok(blocked[i]!.t - blocked[i - 1]!.t >= 120_000);
   });
 
   it('waits consolidateAfter from the last pod event, then consolidates within a poll and the 15 s check', () => {

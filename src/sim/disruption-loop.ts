@@ -12,9 +12,10 @@
 import type { Node } from '../model/node.js';
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
-import { DO_NOT_DISRUPT, isDaemonSetPod } from '../disruption/candidates.js';
+import { isDaemonSetPod, isDoNotDisruptActive, type Rejection } from '../disruption/candidates.js';
 import { replacementName, type Decision } from '../disruption/consolidate.js';
-import { driftReason, NODEPOOL_HASH_ANNOTATION, nodePoolHash } from '../disruption/drift.js';
+import { claimHashOf, driftReason, type ClaimHash } from '../disruption/drift.js';
+import { NODEPOOL_HASH_VERSION } from '../model/nodepool-hash.js';
 import { expiry, nextDisruption, revalidate, type DisruptionInput } from '../disruption/disrupt.js';
 import { catalogPrices } from '../disruption/pricing.js';
 import type { SimCloud } from './cloud.js';
@@ -56,9 +57,12 @@ export class DisruptionLoop {
   /** Node → the command disrupting it. */
   private readonly disrupting = new Map<string, Command>();
   /** NodePool hash of nodes that carry no annotation: the pool as it was when the run started. */
-  private readonly claimHashes = new Map<string, string>();
+  private readonly claimHashes = new Map<string, ClaimHash>();
   private readonly lastPodEvent = new Map<string, number>();
-  private readonly reportedDrift = new Set<string>();
+  /** When each drifted node was first seen drifted (its NodeClaim's Drifted condition); drift orders by it. */
+  private readonly driftedAt = new Map<string, number>();
+  /** Event key (reason/node) → until when Karpenter's recorder drops a repeat. */
+  private readonly publishedUntil = new Map<string, number>();
   /** Controller uid → pods evicted by a disruption whose stand-in has not been placed yet, oldest first. */
   private readonly awaitingStandIn = new Map<string, { pod: string; node: string; predicted: string }[]>();
   private validating = false;
@@ -109,13 +113,12 @@ export class DisruptionLoop {
   /** A NodePool changed (same name): decisions and drift use the new spec from now on. */
   updatePool(pool: NodePool): void {
     this.pools = this.pools.map((p) => (p.name === pool.name ? pool : p));
-    this.reportedDrift.clear();
     this.idle = undefined;
   }
 
   private stampHash(node: Node): void {
     const pool = this.pools.find((p) => p.name === node.labels[LABEL_NODEPOOL]);
-    if (pool && node.annotations[NODEPOOL_HASH_ANNOTATION] === undefined && !this.claimHashes.has(node.name)) this.claimHashes.set(node.name, nodePoolHash(pool));
+    if (pool && claimHashOf(node) === undefined && !this.claimHashes.has(node.name)) this.claimHashes.set(node.name, { hash: pool.hash, version: NODEPOOL_HASH_VERSION });
   }
 
   private arm(): void {
@@ -146,6 +149,7 @@ export class DisruptionLoop {
       uninitialized,
       pdbAllowances,
       claimHashes: this.claimHashes,
+      driftedAt: this.driftedAt,
       replacement: { instanceTypes: this.cloud.availableTypes(this.opts.instanceTypes), daemonSetPods: this.opts.daemonSetPods?.() ?? [], spotToSpot: this.opts.spotToSpot ?? false },
     };
   }
@@ -160,7 +164,8 @@ export class DisruptionLoop {
     const input = this.input();
     const state = { version: this.world.cluster.version, pdbs: JSON.stringify([...(input.pdbAllowances ?? [])]) };
     if (this.idle && this.idle.version === state.version && this.idle.pdbs === state.pdbs && input.nowMs < this.idle.until) return;
-    const { decision } = nextDisruption(input);
+    const { decision, rejected } = nextDisruption(input);
+    this.publish(rejected);
     this.idle = decision ? undefined : { ...state, until: this.nextQuietEnd(input.nowMs) };
     if (!decision) return;
     if (decision.reason === 'Drifted') {
@@ -177,6 +182,21 @@ export class DisruptionLoop {
     });
   }
 
+  /**
+   * Why-not events, as Karpenter publishes them on the Node: DisruptionBlocked and
+   * Unconsolidatable, each deduplicated per node (not per message) for 2 and 15 minutes.
+   */
+  private publish(rejected: readonly Rejection[]): void {
+    const now = this.world.engine.now;
+    for (const r of rejected) {
+      if (r.event === undefined) continue;
+      const key = `${r.event}/${r.node}`;
+      if (now < (this.publishedUntil.get(key) ?? -Infinity)) continue;
+      this.publishedUntil.set(key, now + (r.event === 'Unconsolidatable' ? 15 : 2) * 60_000);
+      this.world.engine.record(r.event, { node: r.node, message: r.reason });
+    }
+  }
+
   /** When the answer "nothing to do" may change with no cluster change: a node's consolidateAfter passing, or 5 min. */
   private nextQuietEnd(now: number): number {
     let until = now + CONSOLIDATED_TTL_MS;
@@ -189,15 +209,18 @@ export class DisruptionLoop {
     return until;
   }
 
-  /** A NodeDrifted event the first time each node is seen drifted (since the last NodePool change). */
+  /** A NodeDrifted event when a node turns drifted; a node that no longer is loses its drift time. */
   private reportDrift(): void {
     for (const info of this.world.cluster.nodeInfos()) {
       const pool = this.pools.find((p) => p.name === info.node.labels[LABEL_NODEPOOL]);
-      if (!pool || this.reportedDrift.has(info.node.name)) continue;
-      const why = driftReason(info.node, pool, info.node.annotations[NODEPOOL_HASH_ANNOTATION] ?? this.claimHashes.get(info.node.name));
-      if (why === undefined) continue;
-      this.reportedDrift.add(info.node.name);
-      this.world.engine.record('NodeDrifted', { node: info.node.name, nodePool: pool.name, reason: why });
+      const why = pool && driftReason(info.node, pool, claimHashOf(info.node) ?? this.claimHashes.get(info.node.name));
+      if (why === undefined) {
+        this.driftedAt.delete(info.node.name);
+        continue;
+      }
+      if (this.driftedAt.has(info.node.name)) continue;
+      this.driftedAt.set(info.node.name, this.world.engine.now);
+      this.world.engine.record('NodeDrifted', { node: info.node.name, nodePool: pool!.name, reason: why });
     }
   }
 
@@ -278,7 +301,7 @@ export class DisruptionLoop {
         world.deletePod(p.key, 'TerminationGracePeriodExceeded');
         continue;
       }
-      if (p.annotations[DO_NOT_DISRUPT] === 'true') {
+      if (isDoNotDisruptActive(p, world.engine.now)) {
         retry = true;
         continue;
       }

@@ -5,7 +5,7 @@
 import type { Pod } from '../model/pod.js';
 import { LABEL_ZONE } from '../model/node.js';
 import { LABEL_NODEPOOL } from '../provisioner/labels.js';
-import type { Check, Expectation, PodSelection } from './scenario-spec.js';
+import type { Check, Expectation, PodSelection } from '../io/scenario-spec.js';
 import type { Simulation } from './simulation.js';
 
 export interface ExpectationResult {

@@ -5,7 +5,7 @@
 
 import { LABEL_ZONE } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
-import type { Action } from './scenario-spec.js';
+import type { Action } from '../io/scenario-spec.js';
 import type { Simulation } from './simulation.js';
 
 /** The annotation `kubectl rollout restart` sets; used when a rollout names no image. */

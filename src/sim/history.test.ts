@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { frameAt, readySeries, recordHistory } from './history.js';
 import { createSimulation } from './simulation.js';
-import { app, clusterWithNodes, node } from './test-fixtures.js';
+import { app, clusterWithNodes, node } from './fixtures.test-support.js';
 
 /** web: 2 replicas with required hostname anti-affinity on 2 nodes; node b fails at 60 s, node c joins at 20 min. */
 function run(record: boolean, maxFrames?: number) {

@@ -5,7 +5,7 @@ import { compilePod } from '../model/pod.js';
 import type { PodSpecManifest } from '../model/manifest.js';
 import { watchInvariants } from './invariants.js';
 import { createSimulation } from './simulation.js';
-import { clusterWithNodes, pod } from './test-fixtures.js';
+import { clusterWithNodes, pod } from './fixtures.test-support.js';
 
 // Each check must fire when the simulator breaks its rule; here the rule is broken
 // by hand (binding without the scheduler), which the simulator itself never does.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSimulation } from './simulation.js';
-import { app, clusterWithNodes } from './test-fixtures.js';
+import { app, clusterWithNodes } from './fixtures.test-support.js';
 
 const times = (log: readonly { t: number; type: string }[], type: string) => log.filter((r) => r.type === type).map((r) => r.t);
 

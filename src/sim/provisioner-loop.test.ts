@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { compileNodePool } from '../model/nodepool.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { createSimulation } from './simulation.js';
-import { app, clusterWithNodes } from './test-fixtures.js';
+import { app, clusterWithNodes } from './fixtures.test-support.js';
 
 const pool = compileNodePool({
   apiVersion: 'karpenter.sh/v1',

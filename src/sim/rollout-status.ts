@@ -3,7 +3,7 @@
 // StatefulSets and DaemonSets alike, with the pods that belong to it.
 
 import type { Pod } from '../model/pod.js';
-import type { RolloutKind } from './scenario-spec.js';
+import type { RolloutKind } from '../io/scenario-spec.js';
 import type { Simulation } from './simulation.js';
 
 export interface RolloutProgress {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { loadScenario, scenarioJsonSchema } from '../io/scenario.js';
-import { runScenarioText } from './test-fixtures.js';
+import { runScenarioText } from './fixtures.test-support.js';
 
 const DIR = 'examples/scenarios';
 

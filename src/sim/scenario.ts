@@ -15,7 +15,7 @@ import type { LogRecord } from './engine.js';
 import { armExpectations, type ExpectationResult, type RolloutTracker } from './expect.js';
 import { ActionError, applyAction } from './faults.js';
 import { DEFAULT_POD_TIMING } from './pod-lifecycle.js';
-import type { ScenarioSpec } from './scenario-spec.js';
+import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { createSimulation, type Simulation, type SimulationOptions } from './simulation.js';
 import { addWorkloads } from './workloads.js';
 

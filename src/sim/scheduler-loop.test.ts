@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { backoffDurationMs } from './scheduler-loop.js';
 import { createSimulation } from './simulation.js';
 import { compilePod } from '../model/pod.js';
-import { clusterWithNodes, node, pod } from './test-fixtures.js';
+import { clusterWithNodes, node, pod } from './fixtures.test-support.js';
 
 describe('backoffDurationMs', () => {
   const cases: { name: string; attempts: number; want: number }[] = [

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Pod } from '../model/pod.js';
 import { createSimulation, type Simulation } from './simulation.js';
-import { app, clusterWithNodes, node, pod, rolloutTemplate, type AppOptions } from './test-fixtures.js';
+import { app, clusterWithNodes, node, pod, rolloutTemplate, type AppOptions } from './fixtures.test-support.js';
 
 /** A scenario with two Deployments, a rollout, a scale-up and a preemption. */
 function scenario(seed: number): Simulation {

@@ -108,7 +108,7 @@ export class World {
     const old = this.cluster.getPod(key);
     if (!old || old.terminating || old.phase === 'Running') return;
     this.engine.record('PodRunning', { pod: key, node: old.nodeName });
-    this.replacePod(old, { ...old, phase: 'Running' });
+    this.replacePod(old, { ...old, phase: 'Running', startTime: this.engine.now });
   }
 
   markReady(key: string): void {

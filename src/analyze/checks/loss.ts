@@ -20,7 +20,7 @@
 
 import type { LoadedInput } from '../../io/load.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
-import type { Action } from '../../sim/scenario-spec.js';
+import type { Action } from '../../io/scenario-spec.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
 import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';

@@ -10,7 +10,7 @@
 
 import type { LoadedInput, WorkloadSummary } from '../../io/load.js';
 import { rolloutProgress } from '../../sim/rollout-status.js';
-import type { RolloutKind } from '../../sim/scenario-spec.js';
+import type { RolloutKind } from '../../io/scenario-spec.js';
 import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';

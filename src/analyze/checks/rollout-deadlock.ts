@@ -12,7 +12,7 @@ import type { Pod } from '../../model/pod.js';
 import { maxSurge, maxUnavailable } from '../../sim/controllers/deployment.js';
 import { rolloutProgress, type RolloutProgress } from '../../sim/rollout-status.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
-import type { RolloutKind } from '../../sim/scenario-spec.js';
+import type { RolloutKind } from '../../io/scenario-spec.js';
 import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod } from '../../model/pod.js';
-import { pod } from '../test-fixtures.js';
+import { pod } from '../fixtures.test-support.js';
 import { lessActivePod, podsToDelete, POD_DELETION_COST_ANNOTATION, type RankedPod } from './active-pods.js';
 
 const NOW = 1_000_000;

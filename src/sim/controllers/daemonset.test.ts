@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { PodTemplateManifest } from '../../model/manifest.js';
 import { compileLabelSelector } from '../../model/selector.js';
 import { createSimulation } from '../simulation.js';
-import { clusterWithNodes, node } from '../test-fixtures.js';
+import { clusterWithNodes, node } from '../fixtures.test-support.js';
 import type { DaemonSetUpdateStrategy } from './daemonset.js';
 
 const tmpl = (image: string): PodTemplateManifest => ({

@@ -8,7 +8,7 @@
 // walks them in node-tree order so runs are reproducible. Failed-pod backoff and
 // ControllerRevision history are not modelled.
 
-import { templateHash } from '../../io/names.js';
+import { templateHash } from '../../model/names.js';
 import { CONTROLLER_REVISION_HASH_LABEL, DAEMONSET_TEMPLATE_GENERATION_LABEL, daemonNodeAffinity, daemonPodTolerations, daemonShouldRun } from '../../io/workloads.js';
 import type { IntOrString, PodTemplateManifest } from '../../model/manifest.js';
 import type { Node } from '../../model/node.js';

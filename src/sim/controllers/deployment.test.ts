@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { IntOrString } from '../../model/manifest.js';
 import { createSimulation, type Simulation } from '../simulation.js';
-import { app, clusterWithNodes, node, rolloutTemplate, type AppOptions } from '../test-fixtures.js';
+import { app, clusterWithNodes, node, rolloutTemplate, type AppOptions } from '../fixtures.test-support.js';
 
 const ROLLOUT_AT = 60_000;
 

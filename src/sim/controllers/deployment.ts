@@ -6,7 +6,7 @@
 // rollback objects, revisionHistoryLimit cleanup of old ReplicaSets, and hash
 // collisions (collisionCount stays unset).
 
-import { templateHash } from '../../io/names.js';
+import { templateHash } from '../../model/names.js';
 import type { IntOrString, LabelSelectorManifest } from '../../model/manifest.js';
 import type { Pod } from '../../model/pod.js';
 import { compileLabelSelector, type Selector } from '../../model/selector.js';

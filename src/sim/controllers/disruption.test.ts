@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { IntOrString } from '../../model/manifest.js';
 import { compilePdb } from '../../model/pdb.js';
 import { createSimulation } from '../simulation.js';
-import { app, clusterWithNodes } from '../test-fixtures.js';
+import { app, clusterWithNodes } from '../fixtures.test-support.js';
 import { allowedDisruptions, expectedAndDesired } from './disruption.js';
 
 describe('PDB arithmetic', () => {

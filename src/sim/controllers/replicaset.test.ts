@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileLabelSelector } from '../../model/selector.js';
 import { createSimulation } from '../simulation.js';
-import { clusterWithNodes, pod } from '../test-fixtures.js';
+import { clusterWithNodes, pod } from '../fixtures.test-support.js';
 
 function setup() {
   const cluster = clusterWithNodes([{ name: 'n1', cpu: '1' }, { name: 'n2', cpu: '1' }]);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { compilePod } from '../../model/pod.js';
 import { compileLabelSelector } from '../../model/selector.js';
 import { createSimulation } from '../simulation.js';
-import { clusterWithNodes } from '../test-fixtures.js';
+import { clusterWithNodes } from '../fixtures.test-support.js';
 import type { StatefulSetInit } from './statefulset.js';
 
 function template(image: string) {

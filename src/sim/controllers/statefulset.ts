@@ -7,7 +7,7 @@
 // the slot is recreated. Volumes, PVC retention and the Recreate strategy (alpha)
 // are not modelled.
 
-import { templateHash } from '../../io/names.js';
+import { templateHash } from '../../model/names.js';
 import { CONTROLLER_REVISION_HASH_LABEL, POD_INDEX_LABEL, STATEFULSET_POD_NAME_LABEL } from '../../io/workloads.js';
 import type { IntOrString } from '../../model/manifest.js';
 import type { Pod } from '../../model/pod.js';

@@ -86,6 +86,9 @@ export interface ScenarioTiming {
 }
 
 /** The descheduler loop: on or off, how often it runs, what it does. */
+/** The descheduler's --descheduling-interval when a scenario does not set one: 5 minutes. */
+export const DEFAULT_DESCHEDULING_INTERVAL_MS = 5 * 60_000;
+
 export interface ScenarioDescheduler {
   readonly enabled: boolean;
   readonly intervalMs: number;
