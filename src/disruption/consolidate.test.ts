@@ -141,6 +141,12 @@ describe('consolidation', () => {
     assert.equal(r.decisions[0]!.displacedPods.length, 2);
     assert.equal(r.decisions[0]!.savingsPerHour, 2);
   });
+  it('multi-node batches reach one past the bound, as upstream\'s binary search counts it from the second candidate (multinodeconsolidation.go: 101 of more than 100)', () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const c = cluster(names.map((n) => node(n)), names.map((n) => pod(`p-${n}`, n)));
+    const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price, maxMultiNodeCandidates: 3 });
+    assert.deepEqual(r.decisions.map((d) => d.nodes), [['a', 'b', 'c', 'd']]);
+  });
   it('never breaks required anti-affinity', () => {
     const c = cluster([node('a'), node('b')], [pod('p1', 'a', { anti: true }), pod('p2', 'b', { anti: true })]);
     const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price });

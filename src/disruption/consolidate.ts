@@ -76,7 +76,10 @@ export interface ConsolidationInput {
   readonly uninitialized?: ReadonlySet<string>;
   readonly pdbAllowances?: ReadonlyMap<string, number>;
   readonly replacement?: ReplacementOptions;
-  /** Karpenter caps multi-node consolidation at 100 candidates. */
+  /**
+   * Karpenter's multi-node bound (100): its binary search tries batches of up to this
+   * many plus one candidates when there are more than that.
+   */
   readonly maxMultiNodeCandidates?: number;
 }
 
@@ -165,6 +168,18 @@ export function cheapestPerType(offerings: NonNullable<NodeClaimPlan['offerings'
   return offerings.filter((o) => !seen.has(o.instanceType) && seen.add(o.instanceType));
 }
 
+/**
+ * What launching `type` may cost at worst (Karpenter's WorstLaunchPrice): the launch
+ * takes spot when the claim allows it, on-demand otherwise, in whichever zone has
+ * capacity, so a type is only cheaper when its dearest offering of that capacity type
+ * is — one cheap zone does not make it a saving.
+ */
+export function worstLaunchPrice(offerings: readonly ClaimOffering[], type: string): number {
+  const ofType = offerings.filter((o) => o.instanceType === type);
+  const spot = ofType.filter((o) => o.capacityType === 'spot');
+  return Math.max(...(spot.length > 0 ? spot : ofType).map((o) => o.price));
+}
+
 export function toReplacement(claim: NodeClaimPlan, options: readonly ClaimOffering[]): Replacement {
   const best = options[0]!;
   return { nodePool: claim.nodePool, zone: best.zone, capacityType: best.capacityType, instanceType: best.instanceType, pricePerHour: best.price, instanceTypeOptions: options.map((o) => o.instanceType), pods: claim.pods };
@@ -195,7 +210,8 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
   let options: ClaimOffering[];
   if (allSpot && canBeSpot) {
     if (!input.replacement?.spotToSpot) return { unconsolidatable: "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node" };
-    options = cheapestPerType(offerings.filter((o) => o.capacityType === 'spot')).filter((o) => o.price < candidatePrice);
+    const spot = offerings.filter((o) => o.capacityType === 'spot');
+    options = cheapestPerType(spot).filter((o) => worstLaunchPrice(spot, o.instanceType) < candidatePrice);
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     if (candidates.length === 1) {
       if (options.length < MIN_SPOT_TO_SPOT_OPTIONS) {
@@ -205,14 +221,14 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
       options = options.slice(0, MIN_SPOT_TO_SPOT_OPTIONS);
     }
   } else {
-    const cheaper = new Set(cheapestPerType(offerings).filter((o) => o.price < candidatePrice).map((o) => o.instanceType));
+    const cheaper = new Set(cheapestPerType(offerings).filter((o) => worstLaunchPrice(offerings, o.instanceType) < candidatePrice).map((o) => o.instanceType));
     if (cheaper.size === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     // Priced on the assumption spot launches, so spot it must be: an on-demand fallback could cost more.
     const onlySpot = canBeSpot && offerings.some((o) => o.capacityType === 'on-demand');
     options = cheapestPerType(offerings.filter((o) => cheaper.has(o.instanceType) && (!onlySpot || o.capacityType === 'spot')));
   }
   if (candidates.length > 1) {
-    options = withoutSameType(options, candidates, input.pricePerHour);
+    options = withoutSameType(options, offerings, candidates, input.pricePerHour);
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
   }
   const replacement = toReplacement(claim, options);
@@ -226,13 +242,13 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
  * than that candidate: otherwise keeping it and deleting the others is the same
  * result with fewer pods moved (Karpenter's filterOutSameType).
  */
-function withoutSameType<O extends { instanceType: string; price: number }>(options: O[], candidates: readonly Candidate[], price: (n: Node) => number | undefined): O[] {
+function withoutSameType(options: ClaimOffering[], offerings: readonly ClaimOffering[], candidates: readonly Candidate[], price: (n: Node) => number | undefined): ClaimOffering[] {
   let max = Infinity;
   for (const c of candidates) {
     const type = c.node.labels[LABEL_INSTANCE_TYPE];
     if (type !== undefined && options.some((o) => o.instanceType === type)) max = Math.min(max, price(c.node) ?? Infinity);
   }
-  return options.filter((o) => o.price < max);
+  return options.filter((o) => worstLaunchPrice(offerings, o.instanceType) < max);
 }
 
 function round(n: number): number {
@@ -313,9 +329,13 @@ function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]
   return eligible.filter((c) => !isEmpty(c) && take(budget, c));
 }
 
-/** Multi-node: binary search for the longest prefix (of at least 2) that can be deleted or replaced by one cheaper node. */
+/**
+ * Multi-node: binary search for the longest prefix (of at least 2) that can be deleted
+ * or replaced by one cheaper node. Karpenter searches batch sizes up to its bound plus
+ * one (it counts the bound from the second candidate), so 101 of more than 100.
+ */
 export function multiNode(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
-  const within = underutilized(input, eligible).slice(0, input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT);
+  const within = underutilized(input, eligible).slice(0, (input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT) + 1);
   let lo = 2, hi = within.length, best: Decision | undefined;
   while (lo <= hi) {
     const mid = Math.trunc((lo + hi) / 2);
