@@ -12,13 +12,14 @@ import type { ClusterState } from '../cluster/state.js';
 import { LABEL_ZONE, type Node } from '../model/node.js';
 import { LABEL_CAPACITY_TYPE, type DisruptionReason, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
+import type { Taint } from '../model/taints.js';
 import { LABEL_INSTANCE_TYPE, type InstanceType } from '../provisioner/catalog/types.js';
 import { launchedNode } from '../provisioner/launched-node.js';
 import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../provisioner/plan.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { remainingDisruptions } from './budgets.js';
-import { findCandidates, savingsRatio, isConsolidatable, isEmpty, type Candidate, type Rejection } from './candidates.js';
+import { findCandidates, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster } from './cluster-copy.js';
 
 export interface DisplacedPod {
@@ -99,13 +100,33 @@ interface Removal {
   readonly claims: NodeClaimPlan[];
 }
 
-/** A copy of the cluster without the candidates and the nodes already being disrupted; the candidates' reschedulable pods pending in it. */
-function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[]): { copy: ClusterState; moving: Set<string> } {
+/**
+ * Marks, on a scratch copy, the nodes consolidation may not move pods onto: a NoSchedule
+ * taint the moving pods do not tolerate (pods that were pending already do).
+ */
+const UNDER_CONSOLIDATE_AFTER: Taint = { key: 'simulation.berth.dev/under-consolidate-after', value: '', effect: 'NoSchedule' };
+
+/**
+ * A copy of the cluster without the candidates and the nodes already being disrupted;
+ * the candidates' reschedulable pods pending in it. With `consolidating`, nodes inside
+ * their consolidateAfter window take none of them (Karpenter's consolidation
+ * simulation); drift and expiry move pods onto any node.
+ */
+function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[], consolidating: boolean): { copy: ClusterState; moving: Set<string> } {
   const gone = new Set([...candidates.map((c) => c.node.name), ...(input.disrupting ?? [])]);
   const moving = new Set(candidates.flatMap((c) => c.reschedulable.map((p) => p.key)));
   const copy = copyCluster(input.cluster, { withoutNodes: gone });
   // Non-reschedulable pods of the removed nodes (DaemonSet, terminal) go with the node.
   for (const p of copy.pendingPods()) if (gone.has(input.cluster.getPod(p.key)?.nodeName ?? '') && !moving.has(p.key)) copy.removePod(p.key);
+  if (consolidating) {
+    const o = { ...(input.lastPodEventMs && { lastPodEventMs: input.lastPodEventMs }), ...(input.uninitialized && { uninitialized: input.uninitialized }) };
+    const closed = [...copy.nodeInfos()].map((i) => i.node).filter((n) => isUnderConsolidateAfter(n, input.pools, input.nowMs, o));
+    for (const n of closed) copy.updateNode({ ...n, taints: [...n.taints, UNDER_CONSOLIDATE_AFTER] });
+    if (closed.length > 0) {
+      const exempt = { key: UNDER_CONSOLIDATE_AFTER.key, operator: 'Exists' as const, value: '', effect: '' as const };
+      for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.updatePod({ ...p, tolerations: [...p.tolerations, exempt] });
+    }
+  }
   return { copy, moving };
 }
 
@@ -121,9 +142,9 @@ function placementsOf(report: ReturnType<typeof scheduleAll>, moving: ReadonlySe
  * with the real scheduler; when some fit nowhere and replacements are allowed, the
  * provisioner's planner plans new claims for them. Null when some pod fits nowhere.
  */
-export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[]): Removal | null {
+export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[], consolidating = false): Removal | null {
   const config = input.scheduler ?? {};
-  const { copy, moving } = removalCopy(input, candidates);
+  const { copy, moving } = removalCopy(input, candidates, consolidating);
   const report = scheduleAll(copy, config);
   if (report.preemptions.length > 0) return null;
   const moves = placementsOf(report, moving);
@@ -155,7 +176,7 @@ export function replacementName(i: number): string {
  * when some pod would not fit.
  */
 export function placeWithReplacements(input: ConsolidationInput, candidates: readonly Candidate[], replacements: readonly Replacement[]): DisplacedPod[] | null {
-  const { copy, moving } = removalCopy(input, candidates);
+  const { copy, moving } = removalCopy(input, candidates, false);
   for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   const types = input.replacement?.instanceTypes ?? [];
   replacements.forEach((r, i) => copy.addNode(replacementNode(r, input.pools, types, replacementName(i), input.nowMs)));
@@ -194,7 +215,7 @@ export type CommandResult = { readonly decision: Decision } | { readonly unconso
  * rules); otherwise nothing, with the reason.
  */
 export function computeConsolidation(input: ConsolidationInput, candidates: readonly Candidate[], reason: DisruptionReason): CommandResult {
-  const removal = simulateRemoval(input, candidates);
+  const removal = simulateRemoval(input, candidates, true);
   if (!removal) return { unconsolidatable: 'Not all pods would schedule' };
   const prices = candidates.map((c) => input.pricePerHour(c.node));
   const known = prices.every((p) => p !== undefined);
