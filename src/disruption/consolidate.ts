@@ -137,19 +137,32 @@ function placementsOf(report: ReturnType<typeof scheduleAll>, moving: ReadonlySe
   return moves.length === moving.size ? moves : null;
 }
 
+/** A displaced pod that would fit nowhere, with its scheduling error. */
+export interface PodError {
+  readonly pod: string;
+  readonly message: string;
+}
+
 /**
  * Removes `candidates` on a copy and schedules their pods onto the remaining nodes
  * with the real scheduler; when some fit nowhere and replacements are allowed, the
- * provisioner's planner plans new claims for them. Null when some pod fits nowhere.
+ * provisioner's planner plans new claims for them. Null when some pod fits nowhere;
+ * then `errors` gets each such pod's scheduling error.
  */
-export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[], consolidating = false): Removal | null {
+export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[], consolidating = false, errors: PodError[] = []): Removal | null {
   const config = input.scheduler ?? {};
   const { copy, moving } = removalCopy(input, candidates, consolidating);
   const report = scheduleAll(copy, config);
-  if (report.preemptions.length > 0) return null;
+  if (report.preemptions.length > 0) {
+    errors.push(...report.preemptions.filter((p) => moving.has(p.pod)).map((p) => ({ pod: p.pod, message: `would preempt ${p.victims.join(', ')}` })));
+    return null;
+  }
   const moves = placementsOf(report, moving);
   if (moves) return { moves, claims: [] };
-  if (!input.replacement) return null;
+  if (!input.replacement) {
+    errors.push(...report.unschedulable.filter((u) => moving.has(u.pod)));
+    return null;
+  }
   // Pods that were pending before are the provisioner's business, not this decision's.
   for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   const plan = planProvisioning({
@@ -161,7 +174,22 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
     seed: 0,
     withOfferings: true,
   });
-  return plan.unschedulable.length > 0 ? null : { moves: [], claims: plan.nodeClaims };
+  if (plan.unschedulable.length === 0) return { moves: [], claims: plan.nodeClaims };
+  errors.push(...plan.unschedulable.map((u) => ({ pod: u.pod, message: u.message.replace(/^could not schedule pod: /, '') })));
+  return null;
+}
+
+/**
+ * Karpenter's Unconsolidatable text for pods that would not schedule: each pod with its
+ * scheduling error, five at most (upstream walks a map, so its order varies; berth
+ * lists them by pod).
+ */
+export function notAllPodsWouldSchedule(errors: readonly PodError[]): string {
+  const MAX = 5;
+  const sorted = [...errors].sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
+  if (sorted.length === 0) return 'No Pod Scheduling Errors';
+  const listed = sorted.slice(0, MAX).map((e) => `${e.pod} => ${e.message} `).join('');
+  return `Not all pods would schedule, ${listed}${sorted.length >= MAX ? ` and ${sorted.length - MAX} other(s)` : ''}`;
 }
 
 /** How predicted placements name the i-th replacement of a decision. */
@@ -215,8 +243,9 @@ export type CommandResult = { readonly decision: Decision } | { readonly unconso
  * rules); otherwise nothing, with the reason.
  */
 export function computeConsolidation(input: ConsolidationInput, candidates: readonly Candidate[], reason: DisruptionReason): CommandResult {
-  const removal = simulateRemoval(input, candidates, true);
-  if (!removal) return { unconsolidatable: 'Not all pods would schedule' };
+  const errors: PodError[] = [];
+  const removal = simulateRemoval(input, candidates, true, errors);
+  if (!removal) return { unconsolidatable: notAllPodsWouldSchedule(errors) };
   const prices = candidates.map((c) => input.pricePerHour(c.node));
   const known = prices.every((p) => p !== undefined);
   const candidatePrice = known ? prices.reduce<number>((s, p) => s + p!, 0) : 0;
