@@ -68,6 +68,13 @@ export function toOracleCase(c: ConformanceCase, id: string): Json {
     ...(c.services?.length ? { services: c.services } : {}),
     ...(c.replicaSets?.length ? { replicaSets: c.replicaSets } : {}),
     ...(c.statefulSets?.length ? { statefulSets: c.statefulSets } : {}),
+    ...(c.pvs?.length ? { pvs: c.pvs } : {}),
+    ...(c.pvcs?.length ? { pvcs: c.pvcs } : {}),
+    ...(c.storageClasses?.length ? { storageClasses: c.storageClasses } : {}),
+    ...(c.csiNodes?.length ? { csiNodes: c.csiNodes } : {}),
+    ...(c.csiDrivers?.length ? { csiDrivers: c.csiDrivers } : {}),
+    ...(c.csiStorageCapacities?.length ? { csiStorageCapacities: c.csiStorageCapacities } : {}),
+    ...(c.volumeAttachments?.length ? { volumeAttachments: c.volumeAttachments } : {}),
     ...(c.config ? { config: c.config } : {}),
     preemptionOffset: c.preemptionOffset,
   };

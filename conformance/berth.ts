@@ -47,7 +47,8 @@ const DEFAULT_CONFIG: SchedulerConfig = {};
 
 /** Every object of the case as one `kind: List` document. */
 export function caseAsList(c: ConformanceCase): string {
-  const items = [...c.priorityClasses, ...c.namespaces, ...c.nodes, ...c.pods, c.pod, ...c.pdbs, ...(c.services ?? []), ...(c.replicaSets ?? []), ...(c.statefulSets ?? [])];
+  const storage = [...(c.storageClasses ?? []), ...(c.pvs ?? []), ...(c.pvcs ?? []), ...(c.csiNodes ?? []), ...(c.csiDrivers ?? []), ...(c.csiStorageCapacities ?? []), ...(c.volumeAttachments ?? [])];
+  const items = [...c.priorityClasses, ...c.namespaces, ...c.nodes, ...c.pods, c.pod, ...c.pdbs, ...(c.services ?? []), ...(c.replicaSets ?? []), ...(c.statefulSets ?? []), ...storage];
   return JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
 }
 

@@ -9,6 +9,7 @@
 // that fit a node exactly.
 
 import fc from 'fast-check';
+import { assembleStorage, storageDrawArb, type StorageDraw } from './storage-gen.js';
 
 export type Json = Record<string, unknown>;
 
@@ -25,6 +26,14 @@ export interface ConformanceCase {
   readonly services?: Json[];
   readonly replicaSets?: Json[];
   readonly statefulSets?: Json[];
+  /** PersistentVolumes, claims, classes and CSI objects (storage-gen.ts); absent in cases without storage. */
+  readonly pvs?: Json[];
+  readonly pvcs?: Json[];
+  readonly storageClasses?: Json[];
+  readonly csiNodes?: Json[];
+  readonly csiDrivers?: Json[];
+  readonly csiStorageCapacities?: Json[];
+  readonly volumeAttachments?: Json[];
   /** A KubeSchedulerConfiguration (v1) for both sides; absent means the default profile. */
   readonly config?: Json;
   /** DefaultPreemption's start offset into the potential nodes (taken modulo their number). */
@@ -771,6 +780,8 @@ interface CaseDraw {
   readonly offset: number;
   /** Make one node's free resources equal the pending pod's requests (cpu, memory, pods). */
   readonly exactFit: { node: number; cpu: boolean; mem: boolean; pods: boolean } | undefined;
+  /** Volumes, claims and classes, and the volumes pods mount. */
+  readonly storage: StorageDraw | undefined;
 }
 
 // Mostly a few nodes, sometimes up to 60; both branches shrink down to one node.
@@ -799,6 +810,7 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
   ghostNomination: fc.oneof({ weight: 10, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   offset: fc.nat(1000),
   exactFit: maybe(fc.record({ node: fc.nat(59), cpu: fc.boolean(), mem: fc.boolean(), pods: fc.boolean() }), 30),
+  storage: maybe(storageDrawArb, 35),
 });
 
 function assemble(d: CaseDraw): ConformanceCase {
@@ -837,7 +849,9 @@ function assemble(d: CaseDraw): ConformanceCase {
     if (d.exactFit.pods) a.pods = u.pods + 1;
     if (pending.req.gpu > 0) a.gpu = u.req.gpu + pending.req.gpu;
   }
+  const storage = d.storage ? assembleStorage(d.storage, names, pending.json, pods) : undefined;
   const c: ConformanceCase = {
+    ...storage,
     nodes: d.nodes.map((n, i) => nodeJson(names[i]!, n, allocs[i]!)),
     pods,
     pod: pending.json,

@@ -4,6 +4,7 @@
 import type { ClusterState } from '../src/cluster/state.js';
 import { buildClusterState, formatDiagnostic, loadSources } from '../src/io/load.js';
 import { bundledInstanceTypes } from '../src/provisioner/catalog/catalog.js';
+import type { Pod } from '../src/model/pod.js';
 import type { InstanceType } from '../src/provisioner/catalog/types.js';
 import { planProvisioning, type PoolSpec, type ProvisionPlan } from '../src/provisioner/plan.js';
 import type { KarpenterCase } from './karpenter-gen.js';
@@ -11,15 +12,25 @@ import type { KarpenterCase } from './karpenter-gen.js';
 export const INSTANCE_TYPES: InstanceType[] = bundledInstanceTypes();
 
 /** The case as the planner takes it: the cluster holding its pending pods, and its dynamic NodePools. */
-export function loadCase(c: KarpenterCase): { cluster: ClusterState; pools: PoolSpec[] } | { error: string } {
-  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...c.pods] });
-  const loaded = loadSources([{ name: `${c.id}.json`, text }]);
-  if (!loaded.ok) return { error: `berth rejected the input: ${loaded.errors.map(formatDiagnostic).join('; ')}` };
-  return { cluster: buildClusterState(loaded.input), pools: loaded.input.nodePools.filter((np) => np.replicas === null) };
+export interface LoadedCase {
+  cluster: ClusterState;
+  pools: PoolSpec[];
+  daemonSetPods: Pod[];
 }
 
-export function planCase(loaded: { cluster: ClusterState; pools: PoolSpec[] }): ProvisionPlan {
-  return planProvisioning({ cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: [], config: {}, seed: 0 });
+export function loadCase(c: KarpenterCase): LoadedCase | { error: string } {
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...(c.daemonSets ?? []), ...c.pods] });
+  const loaded = loadSources([{ name: `${c.id}.json`, text }]);
+  if (!loaded.ok) return { error: `berth rejected the input: ${loaded.errors.map(formatDiagnostic).join('; ')}` };
+  return {
+    cluster: buildClusterState(loaded.input),
+    pools: loaded.input.nodePools.filter((np) => np.replicas === null),
+    daemonSetPods: loaded.input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
+  };
+}
+
+export function planCase(loaded: LoadedCase): ProvisionPlan {
+  return planProvisioning({ cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: loaded.daemonSetPods, config: {}, seed: 0 });
 }
 
 export function runBerth(c: KarpenterCase): ProvisionPlan | { error: string } {

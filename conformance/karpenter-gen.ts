@@ -1,7 +1,10 @@
 // Random provisioning cases for the Karpenter differential run: no existing nodes,
-// 1–3 NodePools, 1–60 pending pods in groups (plain, zone spread, hostname
-// anti-affinity, node selector / node affinity). Objects are plain Kubernetes JSON
-// so both berth's loader and the Go oracle read the very same case.
+// 1–3 NodePools (some tainted NoSchedule or PreferNoSchedule), 0–2 DaemonSets (some
+// limited to an architecture or instance category, some holding a host port), 1–60
+// pending pods in groups (plain, zone spread, hostname anti-affinity, node selector /
+// node affinity, a host port, required hostname affinity to another group's pods,
+// some tolerating the NoSchedule taint). Objects are plain Kubernetes JSON so both
+// berth's loader and the Go oracle read the very same case.
 
 import fc from 'fast-check';
 
@@ -20,9 +23,29 @@ export interface PoolGen {
   capacityType: string[];
   zone: string[] | null;
   limitCpu: number | null;
+  taint: PoolTaint;
 }
 
-export type GroupKind = 'plain' | 'zoneSpread' | 'antiAffinity' | 'selector' | 'affinity';
+export type PoolTaint = 'none' | 'noSchedule' | 'preferNoSchedule';
+
+/** The NoSchedule taint some pools carry and some groups tolerate. */
+export const DEDICATED_TAINT = { key: 'dedicated', value: 'batch', effect: 'NoSchedule' } as const;
+export const PREFER_NO_SCHEDULE_TAINT = { key: 'spare', value: 'true', effect: 'PreferNoSchedule' } as const;
+
+/** The host port DaemonSets and hostPort groups use (they conflict on it). */
+export const HOST_PORT = 9100;
+
+export interface DaemonSetGen {
+  cpuMilli: number;
+  memMi: number;
+  /** Required node affinity `key In values`, or none. */
+  key: string | null;
+  values: string[];
+  hostPort: boolean;
+  tolerateAll: boolean;
+}
+
+export type GroupKind = 'plain' | 'zoneSpread' | 'antiAffinity' | 'selector' | 'affinity' | 'hostPort' | 'podAffinity';
 
 export interface GroupGen {
   kind: GroupKind;
@@ -32,12 +55,15 @@ export interface GroupGen {
   /** selector / affinity: the constrained key and allowed values. */
   key: string;
   values: string[];
+  /** Whether the pods tolerate the NoSchedule taint of dedicated pools. */
+  tolerate: boolean;
 }
 
 export interface KarpenterCase {
   id: string;
   nodePools: Obj[];
   pods: Obj[];
+  daemonSets?: Obj[];
 }
 
 const subset = <T extends string>(all: readonly T[]) => fc.subarray([...all], { minLength: 1 }).map((xs) => [...xs].sort());
@@ -51,6 +77,7 @@ const poolArb = (i: number): fc.Arbitrary<PoolGen> =>
     capacityType: subset(CAPACITY_TYPES),
     zone: fc.option(subset(ZONES), { nil: null, freq: 2 }),
     limitCpu: fc.option(fc.constantFrom(4, 8, 16, 32, 64, 256), { nil: null, freq: 2 }),
+    taint: fc.constantFrom<PoolTaint>('none', 'none', 'none', 'noSchedule', 'preferNoSchedule'),
   });
 
 const CPU = [100, 250, 500, 1000, 1500, 2000, 3500, 4000, 7000, 16000, 48000];
@@ -58,7 +85,7 @@ const MEM = [128, 256, 512, 1024, 2048, 4096, 8192, 15000, 30000, 120000];
 
 const groupArb: fc.Arbitrary<GroupGen> = fc
   .record({
-    kind: fc.constantFrom<GroupKind>('plain', 'plain', 'zoneSpread', 'antiAffinity', 'selector', 'affinity'),
+    kind: fc.constantFrom<GroupKind>('plain', 'plain', 'zoneSpread', 'antiAffinity', 'selector', 'affinity', 'hostPort', 'podAffinity'),
     count: fc.integer({ min: 1, max: 12 }),
     cpuMilli: fc.constantFrom(...CPU),
     memMi: fc.constantFrom(...MEM),
@@ -67,24 +94,46 @@ const groupArb: fc.Arbitrary<GroupGen> = fc
     zone: subset(ZONES),
     ct: subset(CAPACITY_TYPES),
     cat: subset(CATEGORIES),
+    tolerate: fc.boolean(),
   })
   .map((g) => {
     const values =
       g.keyPick === 'kubernetes.io/arch' ? g.arch : g.keyPick === 'topology.kubernetes.io/zone' ? g.zone : g.keyPick === 'karpenter.sh/capacity-type' ? g.ct : g.cat;
     // A nodeSelector takes one value.
     const vs = g.kind === 'selector' ? values.slice(0, 1) : values;
-    return { kind: g.kind, count: g.count, cpuMilli: g.cpuMilli, memMi: g.memMi, key: g.keyPick, values: vs };
+    return { kind: g.kind, count: g.count, cpuMilli: g.cpuMilli, memMi: g.memMi, key: g.keyPick, values: vs, tolerate: g.tolerate };
   });
+
+const daemonSetArb: fc.Arbitrary<DaemonSetGen> = fc
+  .record({
+    cpuMilli: fc.constantFrom(50, 100, 250, 500, 1000),
+    memMi: fc.constantFrom(64, 128, 512, 1024),
+    keyPick: fc.constantFrom(null, null, 'kubernetes.io/arch', 'karpenter.k8s.aws/instance-category'),
+    arch: subset(ARCHS),
+    cat: subset(CATEGORIES),
+    hostPort: fc.boolean(),
+    tolerateAll: fc.boolean(),
+  })
+  .map((d) => ({
+    cpuMilli: d.cpuMilli,
+    memMi: d.memMi,
+    key: d.keyPick,
+    values: d.keyPick === 'kubernetes.io/arch' ? d.arch : d.keyPick === null ? [] : d.cat,
+    hostPort: d.hostPort,
+    tolerateAll: d.tolerateAll,
+  }));
 
 export interface CaseGen {
   pools: PoolGen[];
   groups: GroupGen[];
+  daemonSets: DaemonSetGen[];
 }
 
 export const caseGenArb: fc.Arbitrary<CaseGen> = fc.integer({ min: 1, max: 3 }).chain((n) =>
   fc.record({
     pools: fc.tuple(...Array.from({ length: n }, (_, i) => poolArb(i))),
     groups: fc.array(groupArb, { minLength: 1, maxLength: 6 }),
+    daemonSets: fc.array(daemonSetArb, { maxLength: 2 }),
   }),
 );
 
@@ -98,16 +147,23 @@ export function nodePoolObject(p: PoolGen): Obj {
   };
   if (p.weight !== null) spec['weight'] = p.weight;
   if (p.limitCpu !== null) spec['limits'] = { cpu: String(p.limitCpu) };
+  if (p.taint !== 'none') {
+    ((spec['template'] as Obj)['spec'] as Obj)['taints'] = [p.taint === 'noSchedule' ? DEDICATED_TAINT : PREFER_NO_SCHEDULE_TAINT];
+  }
   return { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: p.name }, spec };
 }
 
-export function groupPods(g: GroupGen, gi: number, start: number): Obj[] {
+/** `groups` is how many groups the case has: a podAffinity group wants the next group's pods (the first one's when last). */
+export function groupPods(g: GroupGen, gi: number, start: number, groups: number): Obj[] {
   const app = `g${gi}`;
   const pods: Obj[] = [];
   for (let i = 0; i < g.count; i++) {
-    const spec: Obj = {
-      containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: `${g.cpuMilli}m`, memory: `${g.memMi}Mi` } } }],
-    };
+    const container: Obj = { name: 'c', image: 'x', resources: { requests: { cpu: `${g.cpuMilli}m`, memory: `${g.memMi}Mi` } } };
+    if (g.kind === 'hostPort') container['ports'] = [{ containerPort: HOST_PORT, hostPort: HOST_PORT, protocol: 'TCP' }];
+    const spec: Obj = { containers: [container] };
+    const tolerations: Obj[] = [];
+    if (g.tolerate) tolerations.push({ key: DEDICATED_TAINT.key, operator: 'Equal', value: DEDICATED_TAINT.value, effect: DEDICATED_TAINT.effect });
+    if (tolerations.length > 0) spec['tolerations'] = tolerations;
     if (g.kind === 'zoneSpread') {
       spec['topologySpreadConstraints'] = [
         { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app } } },
@@ -115,6 +171,11 @@ export function groupPods(g: GroupGen, gi: number, start: number): Obj[] {
     } else if (g.kind === 'antiAffinity') {
       spec['affinity'] = {
         podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app } }, topologyKey: 'kubernetes.io/hostname' }] },
+      };
+    } else if (g.kind === 'podAffinity') {
+      const target = `g${(gi + 1) % groups}`;
+      spec['affinity'] = {
+        podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: target } }, topologyKey: 'kubernetes.io/hostname' }] },
       };
     } else if (g.kind === 'selector') {
       spec['nodeSelector'] = { [g.key]: g.values[0]! };
@@ -133,11 +194,30 @@ export function groupPods(g: GroupGen, gi: number, start: number): Obj[] {
   return pods;
 }
 
+export function daemonSetObject(d: DaemonSetGen, i: number): Obj {
+  const name = `ds${i}`;
+  const container: Obj = { name: 'd', image: 'x', resources: { requests: { cpu: `${d.cpuMilli}m`, memory: `${d.memMi}Mi` } } };
+  if (d.hostPort) container['ports'] = [{ containerPort: HOST_PORT, hostPort: HOST_PORT, protocol: 'TCP' }];
+  const spec: Obj = { containers: [container] };
+  if (d.key !== null) {
+    spec['affinity'] = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: d.key, operator: 'In', values: d.values }] }] } } };
+  }
+  if (d.tolerateAll) spec['tolerations'] = [{ operator: 'Exists' }];
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name, namespace: 'kube-system', uid: `uid-ds-${i}` },
+    spec: { selector: { matchLabels: { ds: name } }, template: { metadata: { labels: { ds: name } }, spec } },
+  };
+}
+
 /** Caps the pods at 60, as the brief asks. */
 export function buildCase(id: string, g: CaseGen): KarpenterCase {
   const pods: Obj[] = [];
   g.groups.forEach((grp, gi) => {
-    for (const p of groupPods(grp, gi, pods.length)) if (pods.length < 60) pods.push(p);
+    for (const p of groupPods(grp, gi, pods.length, g.groups.length)) if (pods.length < 60) pods.push(p);
   });
-  return { id, nodePools: g.pools.map(nodePoolObject), pods };
+  const c: KarpenterCase = { id, nodePools: g.pools.map(nodePoolObject), pods };
+  if (g.daemonSets.length > 0) c.daemonSets = g.daemonSets.map(daemonSetObject);
+  return c;
 }

@@ -312,11 +312,11 @@ async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Outcom
   return { ...first, reasked, unstable, sortedTieBreak: false };
 }
 
-/** Greedy shrink: drop NodePools, then pods, one at a time while the disagreement stays. */
+/** Greedy shrink: drop NodePools, DaemonSets, then pods, one at a time while the disagreement stays. */
 async function minimize(oracle: KarpenterOracle, c: KarpenterCase): Promise<KarpenterCase> {
-  let cur = c;
+  let cur: Required<KarpenterCase> = { daemonSets: [], ...c };
   let budget = 150;
-  for (const field of ['nodePools', 'pods'] as const) {
+  for (const field of ['nodePools', 'daemonSets', 'pods'] as const) {
     let i = 0;
     while (i < cur[field].length && budget-- > 0) {
       if (field === 'nodePools' && cur.nodePools.length === 1) break;

@@ -23,7 +23,8 @@ describe('berth check', () => {
     const findings = findingsOf(r.stdout);
     const f = findings.find((x) => x.rule === 'rollout-deadlock');
     assert.ok(f, r.stdout);
-    assert.deepEqual(Object.keys(f), ['severity', 'rule', 'object', 'message', 'evidence', 'fix']);
+    assert.deepEqual(Object.keys(f), ['severity', 'rule', 'object', 'message', 'evidence', 'fix', 'patches']);
+    assert.deepEqual(f.patches![0], [{ object: 'Deployment/default/web', type: 'merge', patch: { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } } } }]);
     assert.equal(f.severity, 'error');
     assert.equal(f.object, 'Deployment/default/web');
     assert.match(f.fix[0]!, /maxSurge: 0, maxUnavailable: 1/);

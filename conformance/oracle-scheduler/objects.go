@@ -198,6 +198,12 @@ func populate(c *Case) (*fake.Clientset, informers.SharedInformerFactory, error)
 	for _, o := range c.CSIDrivers {
 		objs = append(objs, o)
 	}
+	for _, o := range c.CSIStorageCapacities {
+		objs = append(objs, o)
+	}
+	for _, o := range c.VolumeAttachments {
+		objs = append(objs, o)
+	}
 	for _, o := range c.PriorityClasses {
 		objs = append(objs, o)
 	}
@@ -250,6 +256,12 @@ func populate(c *Case) (*fake.Clientset, informers.SharedInformerFactory, error)
 	}
 	for _, o := range c.CSIDrivers {
 		must(add(f.Storage().V1().CSIDrivers().Informer().GetIndexer(), o))
+	}
+	for _, o := range c.CSIStorageCapacities {
+		must(add(f.Storage().V1().CSIStorageCapacities().Informer().GetIndexer(), o))
+	}
+	for _, o := range c.VolumeAttachments {
+		must(add(f.Storage().V1().VolumeAttachments().Informer().GetIndexer(), o))
 	}
 	for _, o := range c.PriorityClasses {
 		must(add(f.Scheduling().V1().PriorityClasses().Informer().GetIndexer(), o))

@@ -33,6 +33,8 @@ type Case struct {
 	StorageClasses         []*storagev1.StorageClass       `json:"storageClasses,omitempty"`
 	CSINodes               []*storagev1.CSINode            `json:"csiNodes,omitempty"`
 	CSIDrivers             []*storagev1.CSIDriver          `json:"csiDrivers,omitempty"`
+	CSIStorageCapacities   []*storagev1.CSIStorageCapacity `json:"csiStorageCapacities,omitempty"`
+	VolumeAttachments      []*storagev1.VolumeAttachment   `json:"volumeAttachments,omitempty"`
 	// PriorityClasses, when given, resolve spec.priorityClassName into
 	// spec.priority/preemptionPolicy for pods that have no spec.priority yet
 	// (what the Priority admission plugin does on create).

@@ -16,7 +16,33 @@ function compareFindings(a: Finding, b: Finding): number {
 }
 
 export function analyze(ctx: AnalysisContext, checks: readonly Check[] = ALL_CHECKS): Finding[] {
-  return checks.flatMap((c) => c.run(ctx)).sort(compareFindings);
+  return mergeStacking(checks.flatMap((c) => c.run(ctx))).sort(compareFindings);
+}
+
+/**
+ * Findings of one workload that report the same stacking ("every replica on node
+ * n1": co-location today, node-loss) are one problem: the most severe is kept (the
+ * one with re-simulated fixes first) and the others' messages join its evidence.
+ */
+export function mergeStacking(findings: readonly Finding[]): Finding[] {
+  const kept = new Map<string, Finding>();
+  const absorbed = new Map<string, string[]>();
+  for (const f of findings) {
+    if (f.stacking === undefined) continue;
+    const key = `${f.object}\u0000${f.stacking}`;
+    const k = kept.get(key);
+    const better = !k || SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[k.severity] || (f.severity === k.severity && (f.remedies?.length ?? 0) > (k.remedies?.length ?? 0));
+    const loser = better ? k : f;
+    if (better) kept.set(key, f);
+    if (loser) absorbed.set(key, [...(absorbed.get(key) ?? []), `also ${loser.rule}: ${loser.message}`]);
+  }
+  return findings.flatMap((f) => {
+    if (f.stacking === undefined) return [f];
+    const key = `${f.object}\u0000${f.stacking}`;
+    if (kept.get(key) !== f) return [];
+    const also = absorbed.get(key) ?? [];
+    return [also.length > 0 ? { ...f, evidence: [...also, ...f.evidence] } : f];
+  });
 }
 
 /** Whether a finding of the CI-failing level is among them (`berth check` exits 1). */

@@ -15,6 +15,8 @@ export interface AnalysisContext {
   /** Whether NodePools may launch capacity in the simulations (--provisioner on|off). */
   readonly provisioner: boolean;
   readonly seed: number;
+  /** `--scale-up F`: scale workloads without an autoscaler to F × replicas in the scale-up checks (absent: only autoscaled ones). */
+  readonly scaleUp?: number;
 }
 
 export interface Check {

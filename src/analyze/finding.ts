@@ -19,10 +19,31 @@ export interface Finding {
   readonly fix: readonly string[];
   /** Machine-applicable forms of `fix`, so a suggested fix can be re-checked. */
   readonly remedies?: readonly Remedy[];
+  /** Set when the finding is "every replica in one place" ("node n1"): findings of one workload that say the same are merged. */
+  readonly stacking?: string;
+}
+
+/**
+ * A fix as the user applies it, to one object: a JSON merge patch (RFC 7386,
+ * `kubectl patch --type merge -p`: objects merge, lists are replaced whole, null
+ * removes a field), a new object to create, or an object to delete.
+ */
+export interface ObjectPatch {
+  /** Kind/namespace/name, or Kind/name for cluster-scoped kinds. */
+  readonly object: string;
+  readonly type: 'merge' | 'create' | 'delete';
+  /** The merge patch, or the whole object to create. */
+  readonly patch?: unknown;
 }
 
 /** A change to the inputs that a fix describes; applying it and re-running the check must clear the finding. */
 export interface Remedy {
   readonly description: string;
   apply(input: LoadedInput): LoadedInput;
+  /** The change as patches to the written objects (absent when it cannot be written as one, e.g. a bare pod's spec). */
+  readonly patches?: readonly ObjectPatch[];
+  /** The remedies it combines (combine()), so a proven fix can be reduced part by part. */
+  readonly parts?: readonly Remedy[];
+  /** The same change made smaller (one node fewer...), when there is a smaller one. */
+  shrink?(): Remedy | undefined;
 }

@@ -6,12 +6,53 @@
 import type { LoadedInput, WorkloadSummary } from '../io/load.js';
 import type { PodAffinityTermManifest, PodSpecManifest, PodTemplateManifest, RolloutFieldsManifest, TopologySpreadConstraintManifest } from '../model/manifest.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../model/node.js';
-import { compilePod, type Pod } from '../model/pod.js';
+import { compilePod, matchesRequiredNodeAffinity, type Pod } from '../model/pod.js';
+import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
 import { compileLabelSelector } from '../model/selector.js';
-import type { Remedy } from './finding.js';
+import type { ObjectPatch, Remedy } from './finding.js';
+import { composeMergePatches } from './patches.js';
 import type { PodGroup } from './pod-groups.js';
 
 export const workloadRef = (w: Pick<WorkloadSummary, 'kind' | 'key'>): string => `${w.kind}/${w.key}`;
+
+/** A JSON merge patch of a workload's pod template spec (none for bare pods, whose spec cannot change). */
+function templatePatch(group: PodGroup, spec: (written: PodSpecManifest) => Record<string, unknown>): ObjectPatch[] | undefined {
+  const w = group.workload;
+  return w ? [{ object: group.object, type: 'merge', patch: { spec: { template: { spec: spec(w.template.spec) } } } }] : undefined;
+}
+
+/** The JSON merge patch that turns a workload's written template into `next`'s placement fields. */
+export function placementPatch(w: WorkloadSummary, next: PodTemplateManifest): ObjectPatch {
+  return {
+    object: workloadRef(w),
+    type: 'merge',
+    patch: { spec: { template: { spec: { affinity: next.spec.affinity ?? null, topologySpreadConstraints: next.spec.topologySpreadConstraints ?? null } } } },
+  };
+}
+
+/** The patches of several remedies, one per object where they are merge patches of the same object. */
+export function combinePatches(parts: readonly Remedy[]): ObjectPatch[] | undefined {
+  if (parts.some((p) => p.patches === undefined)) return undefined;
+  const out: ObjectPatch[] = [];
+  for (const p of parts.flatMap((r) => r.patches ?? [])) {
+    const i = out.findIndex((x) => x.object === p.object && x.type === 'merge' && p.type === 'merge');
+    if (i >= 0) out[i] = { ...p, patch: composeMergePatches(out[i]!.patch, p.patch) };
+    else out.push(p);
+  }
+  return out;
+}
+
+/** A Node manifest for a node of the model (what `berth check --cluster` reads back). */
+export function nodeManifest(node: Node): Record<string, unknown> {
+  const quantities = Object.fromEntries(Object.entries(node.allocatable).map(([k, v]) => [k, k === 'cpu' ? `${v}m` : String(v)]));
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: node.name, labels: { ...node.labels } },
+    ...(node.taints.length > 0 ? { spec: { taints: node.taints.map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect })) } } : {}),
+    status: { allocatable: quantities, capacity: quantities },
+  };
+}
 
 function replaceWorkload(input: LoadedInput, w: WorkloadSummary, next: WorkloadSummary): LoadedInput {
   return { ...input, workloads: input.workloads.map((x) => (x.kind === w.kind && x.key === w.key ? next : x)) };
@@ -123,8 +164,9 @@ interface GroupEdit {
 
 function editGroup(input: LoadedInput, group: PodGroup, edit: GroupEdit, replicas?: number): LoadedInput {
   const target = group.workload;
+  // By kind and key, not identity: the input may be a copy (a remedy applied after another, a reload).
   const workloads = input.workloads.map((w): WorkloadSummary => {
-    if (w !== target) return w;
+    if (!target || w.kind !== target.kind || w.key !== target.key) return w;
     return {
       ...w,
       replicas: replicas ?? w.replicas,
@@ -152,8 +194,12 @@ function groupTerm(group: PodGroup, topologyKey: string): PodAffinityTermManifes
 export function requireAntiAffinity(group: PodGroup, topologyKey: string): Remedy {
   const term = groupTerm(group, topologyKey);
   const compiled = compiledFragment(group, { ...NO_CONTAINERS, affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } }).requiredAntiAffinity;
+  const patches = templatePatch(group, (s) => ({
+    affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [...(s.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []), term] } },
+  }));
   return {
     description: `add required pod anti-affinity on ${topologyKey} against the group's own pods`,
+    ...(patches ? { patches } : {}),
     apply: (input) =>
       editGroup(input, group, {
         spec: (s) => {
@@ -183,7 +229,9 @@ export function spreadAcross(group: PodGroup, topologyKey: string, opts: { minDo
     ...(honorTaints ? { nodeTaintsPolicy: 'Honor' as const } : {}),
   };
   const compiled = compiledFragment(group, { ...NO_CONTAINERS, topologySpreadConstraints: [written] }).topologySpreadConstraints;
+  const patches = templatePatch(group, (s) => ({ topologySpreadConstraints: [...(s.topologySpreadConstraints ?? []), written] }));
   return {
+    ...(patches ? { patches } : {}),
     description: `add a DoNotSchedule topology spread constraint on ${topologyKey} (maxSkew 1${minDomains !== undefined ? `, minDomains ${minDomains}` : ''}${honorTaints ? ', nodeTaintsPolicy Honor' : ''})`,
     apply: (input) =>
       editGroup(input, group, {
@@ -196,7 +244,9 @@ export function spreadAcross(group: PodGroup, topologyKey: string, opts: { minDo
 /** minDomains on the group's DoNotSchedule spread constraints over `topologyKey`. */
 export function setMinDomains(group: PodGroup, topologyKey: string, minDomains: number): Remedy {
   const applies = (c: { topologyKey: string; whenUnsatisfiable: string }) => c.topologyKey === topologyKey && c.whenUnsatisfiable === 'DoNotSchedule';
+  const patches = templatePatch(group, (s) => ({ topologySpreadConstraints: (s.topologySpreadConstraints ?? []).map((c) => (applies(c) ? { ...c, minDomains } : c)) }));
   return {
+    ...(patches ? { patches } : {}),
     description: `set minDomains ${minDomains} on the topology spread constraint over ${topologyKey}`,
     apply: (input) =>
       editGroup(input, group, {
@@ -211,38 +261,65 @@ export function scaleTo(group: PodGroup, replicas: number): Remedy {
   if (!group.workload) throw new Error(`${group.object} has no controller to scale`);
   return {
     description: `set replicas to ${replicas}`,
+    patches: [{ object: group.object, type: 'merge', patch: { spec: { replicas } } }],
+    shrink: () => (replicas - 1 > group.replicas ? scaleTo(group, replicas - 1) : undefined),
     apply: (input) => editGroup(input, group, { spec: (s) => s, pod: (p) => p }, replicas),
   };
 }
 
 /** Several remedies applied in order, as one fix. */
 export function combine(...parts: readonly Remedy[]): Remedy {
-  return { description: parts.map((r) => r.description).join(', and '), apply: (input) => parts.reduce((acc, r) => r.apply(acc), input) };
+  if (parts.length === 1) return parts[0]!;
+  const patches = combinePatches(parts);
+  return { description: parts.map((r) => r.description).join(', and '), ...(patches ? { patches } : {}), apply: (input) => parts.reduce((acc, r) => r.apply(acc), input), parts };
+}
+
+const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'];
+
+/**
+ * Whether a copy of `node` would take the pods: not cordoned, no NoSchedule/
+ * NoExecute taint the pods do not tolerate, inside their nodeSelector and required
+ * node affinity, and not a control-plane node unless they are control-plane pods
+ * (controller-less, as static pods are, or selecting the control-plane role).
+ * Only such a node is a template for "add a node like".
+ */
+export function usableTemplate(pod: Pod, node: Node, controllerLess = false): boolean {
+  const controlPlanePod = controllerLess || CONTROL_PLANE_LABELS.some((l) => l in pod.nodeSelector);
+  if (node.unschedulable || (!controlPlanePod && CONTROL_PLANE_LABELS.some((l) => l in node.labels))) return false;
+  if (findUntoleratedTaint(node.taints, pod.tolerations, doNotScheduleTaints)) return false;
+  return matchesRequiredNodeAffinity(pod, node);
+}
+
+/** The first of `nodes` (in order of preference) that is a usable template for the pod's replicas. */
+export function templateNodeFor(pod: Pod, nodes: readonly Node[], controllerLess = false): Node | undefined {
+  return nodes.find((n) => usableTemplate(pod, n, controllerLess));
 }
 
 /** `count` more nodes like `model` (same labels, taints and size; their own hostname), in its zone or `zone`. */
 export function addNodesLike(model: Node, count: number, zone?: string): Remedy {
   const modelZone = model.labels[LABEL_ZONE];
   const where = zone !== undefined && zone !== modelZone ? ` in zone ${zone}` : '';
+  const names = (nodes: readonly Node[]) => {
+    const out: string[] = [];
+    for (let i = 1; out.length < count; i++) if (!nodes.some((n) => n.name === `${model.name}-spare-${i}`)) out.push(`${model.name}-spare-${i}`);
+    return out;
+  };
+  const copy = (name: string): Node => ({ ...model, name, uid: name, labels: { ...model.labels, [LABEL_HOSTNAME]: name, [LABEL_ZONE]: zone ?? modelZone ?? '' }, unschedulable: false });
   return {
     description: `add ${count} node(s) like ${model.name}${where}`,
-    apply: (input) => {
-      let out = input;
-      for (let i = 1, added = 0; added < count; i++) {
-        const name = `${model.name}-spare-${i}`;
-        if (out.nodes.some((n) => n.name === name)) continue;
-        out = withNode(out, model, name, zone ?? modelZone ?? '');
-        added++;
-      }
-      return out;
-    },
+    // Named as apply names them on an input without spare nodes yet.
+    patches: names([]).map((name) => ({ object: `Node/${name}`, type: 'create' as const, patch: nodeManifest(copy(name)) })),
+    shrink: () => (count > 1 ? addNodesLike(model, count - 1, zone) : undefined),
+    apply: (input) => ({ ...input, nodes: [...input.nodes, ...names(input.nodes).map(copy)] }),
   };
 }
 
 /** The group's nodeSelector without `key`. */
 export function dropNodeSelector(group: PodGroup, key: string): Remedy {
   const without = (m: Readonly<Record<string, string>> | undefined) => Object.fromEntries(Object.entries(m ?? {}).filter(([k]) => k !== key));
+  const patches = templatePatch(group, () => ({ nodeSelector: { [key]: null } }));
   return {
+    ...(patches ? { patches } : {}),
     description: `remove ${key} from the nodeSelector`,
     apply: (input) =>
       editGroup(input, group, {

@@ -17,17 +17,38 @@ const info: Finding = { severity: 'info', rule: 'other', object: 'Deployment/def
 const checks: Check[] = [{ rule: 'rollout-deadlock', description: 'rollouts complete', run: () => [] }];
 
 describe('report', () => {
-  it('JSON is exactly the contract: severity, rule, object, message, evidence, fix — no remedies', () => {
+  it('JSON is exactly the contract: a verdict per object, and per finding severity, rule, object, message, evidence, fix — no remedies', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(toJson([f]))), {
+      verdicts: [{ object: 'Deployment/default/web', severity: 'error' }],
       findings: [{ severity: 'error', rule: 'rollout-deadlock', object: 'Deployment/default/web', message: 'stuck', evidence: ['t=1m0s: change'], fix: ['maxSurge 0'] }],
     });
   });
 
-  it('text lists each finding with its evidence and numbered fixes, and a count', () => {
-    const text = formatText([f, info]);
-    assert.match(text, /^ERROR {3}rollout-deadlock {2}Deployment\/default\/web\n {2}stuck\n {2}evidence:\n {4}- t=1m0s: change\n {2}fix:\n {4}1\. maxSurge 0\n/);
-    assert.match(text, /2 finding\(s\): 1 error\(s\), 0 warning\(s\), 1 info$/);
+  it('JSON carries each fix\'s patches, aligned with the fixes (null for advice)', () => {
+    const patched: Finding = { ...f, fix: ['maxSurge 0', 'advice: more nodes'], remedies: [{ ...f.remedies![0]!, patches: [{ object: 'Deployment/default/web', type: 'merge', patch: { spec: { replicas: 3 } } }] }] };
+    assert.deepEqual(toJson([patched]).findings[0]!.patches, [[{ object: 'Deployment/default/web', type: 'merge', patch: { spec: { replicas: 3 } } }], null]);
+  });
+
+  it('table: a verdict line per object (its most severe finding), one line per finding, and a count', () => {
+    const warn: Finding = { ...info, severity: 'warning', object: 'Deployment/default/web', rule: 'node-loss', message: 'slow' };
+    const text = formatText([info, warn, f]);
+    assert.equal(
+      text,
+      [
+        'ERROR   Deployment/default/web',
+        '  warning node-loss         slow',
+        '  error   rollout-deadlock  stuck [1 fix]',
+        'INFO    Deployment/default/api',
+        '  info    other             fine',
+        '',
+        '3 finding(s) on 2 object(s): 1 error(s), 1 warning(s), 1 info; -v shows evidence and fixes',
+      ].join('\n'),
+    );
     assert.equal(formatText([]), 'no findings');
+  });
+
+  it('-v: evidence and numbered fixes under each finding', () => {
+    assert.match(formatText([f], { verbose: true }), /^ERROR {3}Deployment\/default\/web\n {2}error {3}rollout-deadlock {2}stuck\n {4}evidence:\n {6}- t=1m0s: change\n {4}fix:\n {6}1\. maxSurge 0\n/);
   });
 
   it('SARIF 2.1.0: a rule per check, levels mapped, located at the object in its file when known', () => {

@@ -4,7 +4,7 @@
 
 import type { SourceLocation } from '../io/load.js';
 import type { Check } from './check.js';
-import type { Finding, Severity } from './finding.js';
+import type { Finding, ObjectPatch, Severity } from './finding.js';
 
 export interface FindingJson {
   severity: Severity;
@@ -13,24 +13,67 @@ export interface FindingJson {
   message: string;
   evidence: string[];
   fix: string[];
+  /** Per fix (same index), the patches that apply it to the written objects; null for advice or a change that has none. Absent when no fix has patches. */
+  patches?: (readonly ObjectPatch[] | null)[];
 }
 
-export function toJson(findings: readonly Finding[]): { findings: FindingJson[] } {
+/** Each fix's patches, aligned with `fix` (re-simulated remedies come first, advice after). */
+export function fixPatches(f: Finding): (readonly ObjectPatch[] | null)[] | undefined {
+  const remedies = f.remedies ?? [];
+  if (!remedies.some((r) => r.patches && r.patches.length > 0)) return undefined;
+  return f.fix.map((_, i) => remedies[i]?.patches ?? null);
+}
+
+export function toJson(findings: readonly Finding[]): { verdicts: { object: string; severity: Severity }[]; findings: FindingJson[] } {
   return {
-    findings: findings.map((f) => ({ severity: f.severity, rule: f.rule, object: f.object, message: f.message, evidence: [...f.evidence], fix: [...f.fix] })),
+    verdicts: verdicts(findings).map((v) => ({ object: v.object, severity: v.severity })),
+    findings: findings.map((f) => {
+      const patches = fixPatches(f);
+      return { severity: f.severity, rule: f.rule, object: f.object, message: f.message, evidence: [...f.evidence], fix: [...f.fix], ...(patches ? { patches } : {}) };
+    }),
   };
 }
 
-export function formatText(findings: readonly Finding[]): string {
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+export interface Verdict {
+  readonly object: string;
+  /** The most severe of its findings: one severity per workload. */
+  readonly severity: Severity;
+  readonly findings: readonly Finding[];
+}
+
+/** Findings grouped by the object at fault, most severe verdict first, then by object. */
+export function verdicts(findings: readonly Finding[]): Verdict[] {
+  const by = new Map<string, Finding[]>();
+  for (const f of findings) by.set(f.object, [...(by.get(f.object) ?? []), f]);
+  return [...by]
+    .map(([object, list]) => ({ object, severity: list.reduce<Severity>((s, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[s] ? f.severity : s), 'info'), findings: list }))
+    .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.object < b.object ? -1 : a.object > b.object ? 1 : 0));
+}
+
+/**
+ * One block per object with its verdict, one line per finding (rule and
+ * message); with `verbose`, each finding's evidence and fixes under it.
+ */
+export function formatText(findings: readonly Finding[], opts: { verbose?: boolean } = {}): string {
   if (findings.length === 0) return 'no findings';
-  const blocks = findings.map((f) => {
-    const lines = [`${f.severity.toUpperCase().padEnd(7)} ${f.rule}  ${f.object}`, `  ${f.message}`];
-    if (f.evidence.length > 0) lines.push('  evidence:', ...f.evidence.map((e) => `    - ${e}`));
-    if (f.fix.length > 0) lines.push('  fix:', ...f.fix.map((x, i) => `    ${i + 1}. ${x}`));
+  const groups = verdicts(findings);
+  const width = Math.max(...findings.map((f) => f.rule.length));
+  const blocks = groups.map((v) => {
+    const lines = [`${v.severity.toUpperCase().padEnd(7)} ${v.object}`];
+    for (const f of v.findings) {
+      const fixes = f.fix.length > 0 && !opts.verbose ? ` [${f.fix.length} fix${f.fix.length > 1 ? 'es' : ''}]` : '';
+      lines.push(`  ${f.severity.padEnd(7)} ${f.rule.padEnd(width)}  ${f.message}${fixes}`);
+      if (!opts.verbose) continue;
+      if (f.evidence.length > 0) lines.push('    evidence:', ...f.evidence.map((e) => `      - ${e}`));
+      if (f.fix.length > 0) lines.push('    fix:', ...f.fix.map((x, i) => `      ${i + 1}. ${x}`));
+    }
     return lines.join('\n');
   });
   const count = (s: Severity) => findings.filter((f) => f.severity === s).length;
-  return `${blocks.join('\n\n')}\n\n${findings.length} finding(s): ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info`;
+  const hint = opts.verbose ? '' : '; -v shows evidence and fixes';
+  return `${blocks.join(opts.verbose ? '\n\n' : '\n')}\n\n${findings.length} finding(s) on ${groups.length} object(s): ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info${hint}`;
 }
 
 const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };

@@ -1,5 +1,7 @@
 // How far the checks scale each workload: to the maxReplicas of the
-// HorizontalPodAutoscaler that targets it, otherwise to twice its replicas.
+// HorizontalPodAutoscaler that targets it; others only when `berth check
+// --scale-up F` asks, to F times their replicas (rounded up). A workload with
+// neither is not scaled: nothing says it will grow.
 
 import type { HorizontalPodAutoscaler } from '../model/hpa.js';
 import type { ScalableKind } from '../io/scenario-spec.js';
@@ -15,11 +17,12 @@ export interface ScaleTarget {
 }
 
 /** The scale-up target of each workload group that has a controller to scale and would grow. */
-export function scaleTargets(groups: readonly PodGroup[], hpas: readonly HorizontalPodAutoscaler[]): ScaleTarget[] {
+export function scaleTargets(groups: readonly PodGroup[], hpas: readonly HorizontalPodAutoscaler[], factor?: number): ScaleTarget[] {
   return groups.flatMap((g): ScaleTarget[] => {
     if (!g.workload || g.kind === 'Pod') return [];
     const hpa = hpas.find((h) => h.namespace === g.namespace && h.target.kind === g.kind && h.target.name === g.name);
     if (hpa) return hpa.maxReplicas > g.replicas ? [{ group: g, kind: g.kind, replicas: hpa.maxReplicas, why: `HorizontalPodAutoscaler ${hpa.name} maxReplicas`, hpa }] : [];
-    return g.replicas >= 1 ? [{ group: g, kind: g.kind, replicas: g.replicas * 2, why: `twice its ${g.replicas} replicas` }] : [];
+    const replicas = factor === undefined ? g.replicas : Math.ceil(g.replicas * factor);
+    return g.replicas >= 1 && replicas > g.replicas ? [{ group: g, kind: g.kind, replicas, why: `--scale-up ${factor} of its ${g.replicas} replicas` }] : [];
   });
 }

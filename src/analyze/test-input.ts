@@ -59,8 +59,8 @@ export function loadInput(...sources: readonly ({ text: string } | { file: strin
 }
 
 /** contextOf with seed 1, the provisioner on when the input has NodePools unless told. */
-export function contextFor(input: LoadedInput, opts: { provisioner?: boolean } = {}): AnalysisContext {
-  return { ...contextOf(input, opts.provisioner ?? input.nodePools.length > 0), seed: 1 };
+export function contextFor(input: LoadedInput, opts: { provisioner?: boolean; scaleUp?: number } = {}): AnalysisContext {
+  return { ...contextOf(input, opts.provisioner ?? input.nodePools.length > 0), seed: 1, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}) };
 }
 
 /** A node with hostname and zone labels, as a YAML list item. */
@@ -90,6 +90,8 @@ export interface CheckCase {
   readonly input: () => LoadedInput;
   /** Defaults to on when the input has NodePools. */
   readonly provisioner?: boolean;
+  /** --scale-up F. */
+  readonly scaleUp?: number;
   /** "severity object" of each finding, in order; [] for a clean input. */
   readonly want: readonly string[];
   /** What every finding's message must say. */
@@ -105,7 +107,7 @@ export function checkCases(check: Check, cases: readonly CheckCase[], more?: (f:
   for (const c of cases) {
     it(c.name, () => {
       const input = c.input();
-      const opts = c.provisioner === undefined ? {} : { provisioner: c.provisioner };
+      const opts = { ...(c.provisioner === undefined ? {} : { provisioner: c.provisioner }), ...(c.scaleUp === undefined ? {} : { scaleUp: c.scaleUp }) };
       const findings = check.run(contextFor(input, opts));
       assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), c.want, findings.map((f) => f.message).join('\n'));
       for (const f of findings) {

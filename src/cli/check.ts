@@ -6,13 +6,21 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { analyze, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
+import { readSources } from '../io/read-files.js';
 import { collect, instanceTypesOf, loadCluster, parseSeed } from './common.js';
+import { writeFixDir } from './fix-dir.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
 
 function parseCheckOutput(value: string): CheckOutput {
   if (value !== 'table' && value !== 'json' && value !== 'sarif') throw new InvalidArgumentError('must be "table", "json" or "sarif"');
   return value;
+}
+
+function parseFactor(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 1 || n > 100) throw new InvalidArgumentError('must be a number above 1 and at most 100');
+  return n;
 }
 
 function parseSwitch(value: string): boolean {
@@ -29,19 +37,29 @@ export function registerCheck(program: Command): void {
     .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')
     .option('--provisioner <on|off>', 'let NodePools launch nodes in the simulations (default: on when the input has a dynamic NodePool)', parseSwitch)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
+    .option('--scale-up <factor>', 'also scale workloads without an autoscaler to FACTOR × replicas in the scale-up checks (default: only autoscaled ones, to maxReplicas)', parseFactor)
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
-    .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; output: CheckOutput }) => {
+    .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included)')
+    .option('-v, --verbose', 'evidence and fixes under each finding, and every skipped object')
+    .action(async (opts: { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; output: CheckOutput; verbose?: boolean; fixDir?: string }) => {
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const { input } = await loadCluster([...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const { input } = await loadCluster([...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, { summarizeSkipped: !opts.verbose });
       const instanceTypes = instanceTypesOf(input, opts.catalog);
-      const findings = analyze({ input, instanceTypes, provisioner: opts.provisioner ?? input.nodePools.some((np) => np.replicas === null), seed: opts.seed });
+      const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
+      const findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}) });
       const out =
         opts.output === 'json'
           ? JSON.stringify(toJson(findings), null, 2)
           : opts.output === 'sarif'
             ? JSON.stringify(toSarif(findings, ALL_CHECKS, input.locations, program.version() ?? ''), null, 2)
-            : formatText(findings);
+            : formatText(findings, { verbose: opts.verbose ?? false });
       process.stdout.write(`${out}\n`);
+      if (opts.fixDir !== undefined) {
+        // Standard input was read already: objects that came from it are left out.
+        const sources = await readSources([...opts.filename, ...opts.cluster].filter((f) => f !== '-'));
+        const { written, notes } = await writeFixDir(opts.fixDir, findings, sources);
+        process.stderr.write(`--fix-dir: wrote ${written.length} object(s) to ${opts.fixDir}${notes.map((n) => `\n  ${n}`).join('')}\n`);
+      }
       if (hasErrors(findings)) process.exitCode = 1;
     });
 }

@@ -34,11 +34,28 @@ export function printDiagnostics(ds: readonly Diagnostic[]): void {
   for (const d of ds) process.stderr.write(`${d.severity === 'warning' ? 'warning: ' : 'error: '}${formatDiagnostic(d)}\n`);
 }
 
+const SKIPPED_KIND = /^skipping kind (\S+) /;
+
+/** The warnings with the "skipping kind" ones folded into one line that counts them by kind (a cluster dump has hundreds). */
+export function summarizeSkipped(ds: readonly Diagnostic[]): { diagnostics: Diagnostic[]; summary?: string } {
+  const counts = new Map<string, number>();
+  const diagnostics = ds.filter((d) => {
+    const kind = SKIPPED_KIND.exec(d.message)?.[1];
+    if (kind === undefined) return true;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    return false;
+  });
+  if (counts.size === 0) return { diagnostics };
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const kinds = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, n]) => (n > 1 ? `${k} ×${n}` : k));
+  return { diagnostics, summary: `skipped ${total} object(s) of ${counts.size} kind(s) berth does not read: ${kinds.join(', ')} (-v lists them)` };
+}
+
 /**
  * Reads and loads `files`, then `clusterFiles` (the running cluster: objects the
  * files define too are taken from the files, see LoadOptions.clusterFrom).
  */
-export async function loadCluster(files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState }> {
+export async function loadCluster(files: readonly string[], clusterFiles: readonly string[] = [], opts: { summarizeSkipped?: boolean } = {}): Promise<{ input: LoadedInput; cluster: ClusterState }> {
   if (files.length + clusterFiles.length === 0) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
   let sources;
   let clusterSources;
@@ -53,7 +70,11 @@ export async function loadCluster(files: readonly string[], clusterFiles: readon
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);
   }
-  printDiagnostics(result.warnings);
+  if (opts.summarizeSkipped) {
+    const { diagnostics, summary } = summarizeSkipped(result.warnings);
+    printDiagnostics(diagnostics);
+    if (summary) process.stderr.write(`warning: ${summary}\n`);
+  } else printDiagnostics(result.warnings);
   return { input: result.input, cluster: buildClusterState(result.input) };
 }
 

@@ -3,7 +3,7 @@
 
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { pino } from 'pino';
+import { readFileSync } from 'node:fs';
 import { parseGoDuration } from '../model/go-duration.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { Controller } from '../live/controller.js';
@@ -13,6 +13,7 @@ import { FaultInjectingProvider, faultsSchema, type Faults } from '../live/fault
 import { Kube } from '../live/kube.js';
 import { KwokProvider } from '../live/kwok-provider.js';
 import { LeaderElector } from '../live/leader.js';
+import { controllerLogger } from '../live/logger.js';
 import { Metrics } from '../live/metrics.js';
 import { startServer } from '../live/server.js';
 import { CliError } from './common.js';
@@ -46,6 +47,15 @@ function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CliError(`berth: --port ${JSON.stringify(value)}: not a port number`);
   return n;
+}
+
+/** package.json's version (the build_info metric): two levels up from src/cli/ and from dist/cli/ alike. */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 interface ControllerFlags {
@@ -103,14 +113,14 @@ export function registerController(program: Command): void {
       if (flags.provider !== 'kwok') throw new CliError(`berth: --provider ${JSON.stringify(flags.provider)}: unknown (supported: kwok)`);
       // A leader must stop acting before a standby may take over (see live/leader.ts).
       if (flags.renewDeadline >= flags.leaseDuration) throw new CliError(`berth: --renew-deadline (${flags.renewDeadline} ms) must be shorter than --lease-duration (${flags.leaseDuration} ms)`);
-      const log = pino({ level: flags.logLevel, base: { identity: flags.identity } });
+      const log = controllerLogger(flags.logLevel, flags.identity);
       let kube: Kube;
       try {
         kube = Kube.fromFile(flags.kubeconfig);
       } catch (e) {
         throw new CliError(`berth: --kubeconfig ${flags.kubeconfig ?? '(default)'}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      const metrics = new Metrics();
+      const metrics = new Metrics(packageVersion());
       const kwok = new KwokProvider(kube, bundledInstanceTypes(), flags.launchDelay);
       const cloud: CloudProvider = flags.injectFaults ? new FaultInjectingProvider(kwok, flags.injectFaults) : kwok;
       const controller = new Controller(kube, cloud, {
@@ -126,7 +136,7 @@ export function registerController(program: Command): void {
         throw new CliError(`berth: --port ${flags.port}: ${e instanceof Error ? e.message : String(e)}`);
       });
       const address = server.address();
-      log.info({ port: typeof address === 'object' && address ? address.port : flags.port, provider: cloud.name, disruption: flags.disruption, ...(flags.injectFaults ? { injectFaults: flags.injectFaults } : {}) }, 'serving /healthz /readyz /metrics');
+      log.info({ port: typeof address === 'object' && address ? address.port : flags.port, provider: cloud.name, disruption: flags.disruption, version: packageVersion(), ...(flags.injectFaults ? { injectFaults: flags.injectFaults } : {}) }, 'serving /livez /readyz /metrics');
       const elector = new LeaderElector(
         kube,
         { namespace: flags.leaseNamespace, name: flags.leaseName, identity: flags.identity, leaseDurationMs: flags.leaseDuration, renewDeadlineMs: flags.renewDeadline, retryPeriodMs: flags.retryPeriod },
@@ -137,24 +147,32 @@ export function registerController(program: Command): void {
           // server (NodeClaims, Nodes), so resuming later needs no clean restart.
           onStoppedLeading: () => controller.setLeading(false),
           onError: (message) => log.warn({ err: message }, 'leader election'),
+          onNewLeader: (leader) => {
+            if (leader !== flags.identity) log.info({ leader: leader || '(none)', lease: `${flags.leaseNamespace}/${flags.leaseName}` }, 'standing by; current leader');
+          },
         },
       );
       controller.leadership = () => elector.mayAct;
       controller.start();
       elector.start();
       let closing = false;
-      const shutdown = async (): Promise<void> => {
+      const shutdown = async (signal: string): Promise<void> => {
         if (closing) return;
         closing = true;
-        log.info('shutting down');
+        log.info({ signal }, 'shutting down');
+        // Within the pod's terminationGracePeriodSeconds (30 s) even if a write hangs.
+        setTimeout(() => {
+          log.error('shutdown did not finish in 20s; exiting');
+          process.exit(1);
+        }, 20_000).unref();
         await controller.stop();
         await elector.release();
         server.close();
         log.info('stopped');
         process.exit(0);
       };
-      process.once('SIGTERM', () => void shutdown());
-      process.once('SIGINT', () => void shutdown());
+      process.once('SIGTERM', () => void shutdown('SIGTERM'));
+      process.once('SIGINT', () => void shutdown('SIGINT'));
       await new Promise<never>(() => {});
     });
 }

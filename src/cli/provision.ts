@@ -1,7 +1,10 @@
 // `berth provision`: the NodeClaims that let every pending pod schedule.
 
-import type { Command } from 'commander';
-import { planProvisioning, type ProvisionPlan } from '../provisioner/plan.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import { provisionInBatches } from '../provisioner/batches.js';
+import type { MinValuesPolicy } from '../provisioner/nodeclaim.js';
+import type { ProvisionPlan } from '../provisioner/plan.js';
+import type { PreferencePolicy } from '../provisioner/preferences.js';
 import { ProfileError } from '../scheduler/profile.js';
 import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed } from './common.js';
 import { renderTable } from './table.js';
@@ -18,6 +21,22 @@ export function formatProvisionTable(plan: ProvisionPlan): string {
   return `${claims}\n\n${pods}\n\ntotal: ${plan.nodeClaims.length} new node(s), ${plan.costPerHour.toFixed(4)} $/h`;
 }
 
+function parseBatches(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function parsePreferencePolicy(value: string): PreferencePolicy {
+  if (value !== 'Respect' && value !== 'Ignore') throw new InvalidArgumentError('must be Respect or Ignore');
+  return value;
+}
+
+function parseMinValuesPolicy(value: string): MinValuesPolicy {
+  if (value !== 'Strict' && value !== 'BestEffort') throw new InvalidArgumentError('must be Strict or BestEffort');
+  return value;
+}
+
 export function registerProvision(program: Command): void {
   program
     .command('provision')
@@ -27,7 +46,11 @@ export function registerProvision(program: Command): void {
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
-    .action(async (opts: { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json' }) => {
+    .option('--batches <n>', "at most this many provisioning batches (1: a single pass); default: Karpenter's loop until a batch launches nothing", parseBatches)
+    .option('--preference-policy <policy>', "Karpenter's preferencePolicy: Respect (preferences first, then relaxed) or Ignore", parsePreferencePolicy, 'Respect')
+    .option('--min-values-policy <policy>', "Karpenter's minValuesPolicy: Strict (a claim must meet minValues) or BestEffort (lower them)", parseMinValuesPolicy, 'Strict')
+    .option('--fail-on-pending', 'exit 1 when some pod stays pending')
+    .action(async (opts: { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; minValuesPolicy: MinValuesPolicy; failOnPending?: boolean }) => {
       const config = await loadConfig(opts.config);
       const files = opts.catalog ? [...opts.filename, opts.catalog] : opts.filename;
       const { input, cluster } = await loadCluster(files);
@@ -35,7 +58,7 @@ export function registerProvision(program: Command): void {
       if (input.nodePools.length === 0) process.stderr.write('warning: no karpenter.sh/v1 NodePool in the input: no node can be planned\n');
       let plan: ProvisionPlan;
       try {
-        plan = planProvisioning({
+        plan = provisionInBatches({
           cluster,
           // Static NodePools keep a fixed node count and never provision for pending pods.
           pools: input.nodePools.filter((np) => np.replicas === null),
@@ -43,11 +66,15 @@ export function registerProvision(program: Command): void {
           daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
           config,
           seed: opts.seed,
+          preferencePolicy: opts.preferencePolicy,
+          minValuesPolicy: opts.minValuesPolicy,
+          ...(opts.batches === undefined ? {} : { maxBatches: opts.batches }),
         });
       } catch (e) {
         if (e instanceof ProfileError) throw new CliError(`berth: ${opts.config ?? 'scheduler configuration'}: ${e.message}`);
         throw e;
       }
       process.stdout.write(`${opts.output === 'json' ? JSON.stringify(plan, null, 2) : formatProvisionTable(plan)}\n`);
+      if (opts.failOnPending && plan.unschedulable.length > 0) process.exitCode = 1;
     });
 }

@@ -7,6 +7,7 @@ import type { PodDisruptionBudget } from '../model/pdb.js';
 import type { Pod } from '../model/pod.js';
 import type { Labels, Selector } from '../model/selector.js';
 import { NodeInfo, type ImageSummary } from './node-info.js';
+import { VolumeStore, type StorageInput } from './volumes.js';
 
 const BETA_ZONE = 'failure-domain.beta.kubernetes.io/zone';
 const BETA_REGION = 'failure-domain.beta.kubernetes.io/region';
@@ -47,6 +48,8 @@ export class ClusterState {
   readonly replicationControllers: OwnerSelector[] = [];
   readonly replicaSets: OwnerSelector[] = [];
   readonly statefulSets: OwnerSelector[] = [];
+  /** PersistentVolumes, claims, StorageClasses and CSI objects (the volume plugins' listers). */
+  volumes = new VolumeStore();
   /** Bumped on every change; lets callers cache derived data. */
   version = 0;
   /**
@@ -120,6 +123,7 @@ export class ClusterState {
     const info = this.infos.get(name);
     if (!info) return [];
     this.infos.delete(name);
+    for (const pod of info.pods) this.countClaimUsers(pod, -1);
     this.untree(zoneKey(info.node.labels), name);
     this.indexLabels(info.node.labels, -1);
     this.attachImages(info, -1);
@@ -207,7 +211,10 @@ export class ClusterState {
     if (this.podsByKey.has(pod.key)) throw new Error(`pod ${pod.key} already exists`);
     this.podsByKey.set(pod.key, pod);
     const info = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
-    if (info) this.changePods(info, (i) => i.addPod(pod));
+    if (info) {
+      this.changePods(info, (i) => i.addPod(pod));
+      this.countClaimUsers(pod, 1);
+    }
     this.version++;
   }
 
@@ -216,9 +223,30 @@ export class ClusterState {
     if (!pod) return undefined;
     this.podsByKey.delete(key);
     const info = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
-    if (info) this.changePods(info, (i) => i.removePod(pod));
+    if (info) {
+      this.changePods(info, (i) => i.removePod(pod));
+      this.countClaimUsers(pod, -1);
+    }
     this.version++;
     return pod;
+  }
+
+  /** namespace/claim → how many pods on nodes mount it through a persistentVolumeClaim volume (the snapshot's PVC ref counts). */
+  private readonly claimUsers = new Map<string, number>();
+
+  private countClaimUsers(pod: Pod, sign: 1 | -1): void {
+    for (const v of pod.volumes ?? []) {
+      if (v.kind !== 'claim' || v.ephemeral) continue;
+      const key = `${pod.namespace}/${v.claimName}`;
+      const n = (this.claimUsers.get(key) ?? 0) + sign;
+      if (n > 0) this.claimUsers.set(key, n);
+      else this.claimUsers.delete(key);
+    }
+  }
+
+  /** Snapshot.IsPVCUsedByPods: some pod on a node mounts the claim `namespace/name`. */
+  isClaimUsedByPods(key: string): boolean {
+    return this.claimUsers.has(key);
   }
 
   /** Replaces a pod (e.g. when binding it), keeping indexes consistent. */
@@ -323,6 +351,8 @@ export interface ClusterInput {
   readonly replicationControllers?: readonly OwnerSelector[];
   readonly replicaSets?: readonly OwnerSelector[];
   readonly statefulSets?: readonly OwnerSelector[];
+  /** PersistentVolumes, claims, classes and CSI objects the volume plugins read. */
+  readonly storage?: StorageInput;
 }
 
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
@@ -345,5 +375,6 @@ export function buildClusterState(input: ClusterInput): ClusterState {
   state.replicationControllers.push(...(input.replicationControllers ?? []));
   state.replicaSets.push(...(input.replicaSets ?? []));
   state.statefulSets.push(...(input.statefulSets ?? []));
+  state.volumes = new VolumeStore(input.storage);
   return state;
 }

@@ -9,7 +9,7 @@ export interface CopyOptions {
   readonly withoutNodes?: ReadonlySet<string>;
 }
 
-/** Copies nodes (node-tree order is preserved: zones keep their first-appearance order), pods and policy objects. */
+/** Copies nodes (node-tree order is preserved: zones keep their first-appearance order), pods, policy and storage objects. */
 export function copyCluster(src: ClusterState, opts: CopyOptions = {}): ClusterState {
   const dst = new ClusterState();
   const gone = opts.withoutNodes ?? new Set<string>();
@@ -21,6 +21,7 @@ export function copyCluster(src: ClusterState, opts: CopyOptions = {}): ClusterS
   dst.replicationControllers.push(...src.replicationControllers);
   dst.replicaSets.push(...src.replicaSets);
   dst.statefulSets.push(...src.statefulSets);
+  dst.volumes = src.volumes.clone();
   return dst;
 }
 

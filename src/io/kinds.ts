@@ -20,6 +20,15 @@ import {
   statefulSetSchema,
 } from './schemas.js';
 import { instanceTypeCatalogSchema, nodeClaimSchema, nodePoolSchema } from './nodepool-schema.js';
+import {
+  csiDriverSchema,
+  csiNodeSchema,
+  csiStorageCapacitySchema,
+  persistentVolumeClaimSchema,
+  persistentVolumeSchema,
+  storageClassSchema,
+  volumeAttachmentSchema,
+} from './volume-schemas.js';
 
 const KINDS = {
   Namespace: { apiVersion: 'v1', schema: namespaceSchema },
@@ -34,6 +43,13 @@ const KINDS = {
   StatefulSet: { apiVersion: 'apps/v1', schema: statefulSetSchema },
   DaemonSet: { apiVersion: 'apps/v1', schema: daemonSetSchema },
   HorizontalPodAutoscaler: { apiVersion: 'autoscaling/v2', schema: hpaSchema },
+  PersistentVolume: { apiVersion: 'v1', schema: persistentVolumeSchema },
+  PersistentVolumeClaim: { apiVersion: 'v1', schema: persistentVolumeClaimSchema },
+  StorageClass: { apiVersion: 'storage.k8s.io/v1', schema: storageClassSchema },
+  CSINode: { apiVersion: 'storage.k8s.io/v1', schema: csiNodeSchema },
+  CSIDriver: { apiVersion: 'storage.k8s.io/v1', schema: csiDriverSchema },
+  CSIStorageCapacity: { apiVersion: 'storage.k8s.io/v1', schema: csiStorageCapacitySchema },
+  VolumeAttachment: { apiVersion: 'storage.k8s.io/v1', schema: volumeAttachmentSchema },
   NodePool: { apiVersion: 'karpenter.sh/v1', schema: nodePoolSchema },
   NodeClaim: { apiVersion: 'karpenter.sh/v1', schema: nodeClaimSchema },
   InstanceTypeCatalog: { apiVersion: 'berth.dev/v1alpha1', schema: instanceTypeCatalogSchema },

@@ -23,6 +23,7 @@ import {
   POD_TEMPLATE_HASH_LABEL,
   replicaSetPods,
   statefulSetPods,
+  type ClaimTemplate,
   type WorkloadKind,
   type WorkloadObject,
   MAX_GENERATED_PODS,
@@ -50,6 +51,14 @@ export interface WorkloadSummary {
   readonly rollout: RolloutFieldsManifest;
   /** The controlling owner as written (e.g. the Deployment of a ReplicaSet), when there is one. */
   readonly owner?: { readonly kind: string; readonly name: string };
+  /** A StatefulSet's first ordinal (spec.ordinals.start, 0 by default). */
+  readonly ordinalStart?: number;
+  /** A StatefulSet's volumeClaimTemplates and what happens to their claims (persistentVolumeClaimRetentionPolicy, Retain by default). */
+  readonly storage?: {
+    readonly volumeClaimTemplates: readonly ClaimTemplate[];
+    readonly whenDeleted: 'Retain' | 'Delete';
+    readonly whenScaled: 'Retain' | 'Delete';
+  };
 }
 
 export interface LoadedWorkloads {
@@ -71,6 +80,16 @@ const SELECTOR_OWNER_WORD: Record<WorkloadKind, string> = {
   StatefulSet: 'statefulset',
   DaemonSet: 'daemonset',
 };
+
+function statefulSetStorage(spec: Extract<WorkloadParsed, { kind: 'StatefulSet' }>['manifest']['spec'], ordinalStart = 0): Pick<WorkloadSummary, 'ordinalStart' | 'storage'> {
+  const policy = spec.persistentVolumeClaimRetentionPolicy;
+  return {
+    ordinalStart,
+    ...(spec.volumeClaimTemplates?.length
+      ? { storage: { volumeClaimTemplates: spec.volumeClaimTemplates, whenDeleted: policy?.whenDeleted ?? 'Retain', whenScaled: policy?.whenScaled ?? 'Retain' } }
+      : {}),
+  };
+}
 
 function rawTemplateOf(raw: RawObject): unknown {
   const spec = raw.value['spec'];
@@ -118,6 +137,7 @@ function prepare(ctx: LoadContext, p: WorkloadParsed): Prepared | undefined {
     rawTemplate: rawTemplateOf(p.raw),
     ...(status.collisionCount !== undefined ? { collisionCount: status.collisionCount } : {}),
     ...(spec.ordinals?.start !== undefined ? { ordinalStart: spec.ordinals.start } : {}),
+    ...(p.kind === 'StatefulSet' && p.manifest.spec.volumeClaimTemplates?.length ? { volumeClaimTemplates: p.manifest.spec.volumeClaimTemplates } : {}),
   };
   const template = p.kind === 'DaemonSet' ? daemonSetTemplate(w) : m.spec.template;
   const admitted = ctx.admit(p.raw, template.spec, TEMPLATE);
@@ -244,6 +264,7 @@ export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed
       generatedPods: generated,
       rollout: rolloutFields(p.manifest.spec),
       ...controllerOf(p.manifest.metadata.ownerReferences),
+      ...(p.kind === 'StatefulSet' ? statefulSetStorage(p.manifest.spec, w.ordinalStart) : {}),
     });
   }
 

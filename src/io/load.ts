@@ -20,11 +20,13 @@ import { LoadContext } from './context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { parseObject, type KnownKind, type ParsedObject } from './kinds.js';
 import { loadHpas } from './load-hpas.js';
+import { loadStorage, type LoadedStorage, type PodSource } from './load-volumes.js';
 import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
 import { generatedName } from '../model/names.js';
 import { collectObjects, isNamespaced, positionOf, type RawObject } from './objects.js';
 import { Reporter } from './reporter.js';
+import { skippedObject, type SkippedObject } from './skipped.js';
 import { parseSource, type SourceInput } from './yaml-source.js';
 
 export type { SourceInput } from './yaml-source.js';
@@ -57,8 +59,12 @@ export interface LoadedInput extends ClusterInput {
   readonly nodePools: NodePool[];
   /** The instance types of each berth.dev/v1alpha1 InstanceTypeCatalog, in input order. */
   readonly catalogs: InstanceType[][];
+  /** PersistentVolumes, claims (with those berth created for StatefulSets and ephemeral volumes), classes and CSI objects. */
+  readonly storage: LoadedStorage;
   /** Where each object is written ("Kind/namespace/name", or "Kind/name" for cluster-scoped kinds), for reports. */
   readonly locations: ReadonlyMap<string, SourceLocation>;
+  /** Objects of kinds berth does not read, in input order. */
+  readonly skipped?: readonly SkippedObject[];
 }
 
 export interface SourceLocation {
@@ -207,6 +213,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const reporter = new Reporter();
   const parsed: ParsedObject[] = [];
   const invalidKinds = new Set<string>();
+  const skipped: SkippedObject[] = [];
   inputs.forEach((input, i) => {
     const source = input.parsed ?? parseSource(input);
     for (const d of source.diagnostics) reporter.add(i, d);
@@ -217,7 +224,8 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
       for (const raw of objects) {
         const p = parseObject(raw, reporter);
         if (p === 'invalid') invalidKinds.add(raw.kind);
-        else if (p !== 'skipped') parsed.push(p);
+        else if (p === 'skipped') skipped.push(skippedObject(raw));
+        else parsed.push(p);
       }
     }
   });
@@ -272,6 +280,32 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const workloads = loadWorkloads(ctx, workloadObjects, nodes, pods);
 
   const hpas = loadHpas(ctx, of('HorizontalPodAutoscaler'), workloads.summaries);
+  const workloadRaw = new Map(workloadObjects.map((p) => [`${p.kind}/${p.manifest.metadata.namespace || 'default'}/${p.manifest.metadata.name ?? ''}`, p.raw]));
+  const workloadSources = workloads.summaries.flatMap((summary) => {
+    const raw = workloadRaw.get(`${summary.kind}/${summary.key}`);
+    return raw ? [{ summary, raw }] : [];
+  });
+  const generatedByKey = new Map(workloads.pods.map((p) => [p.key, p]));
+  const generatedSources: PodSource[] = workloadSources.flatMap(({ summary, raw }) =>
+    summary.generatedPods.flatMap((key) => {
+      const pod = generatedByKey.get(key);
+      return pod ? [{ pod, raw, at: ['spec', 'template'] }] : [];
+    }),
+  );
+  const storage = loadStorage(
+    ctx,
+    {
+      persistentVolumes: of('PersistentVolume'),
+      persistentVolumeClaims: of('PersistentVolumeClaim'),
+      storageClasses: of('StorageClass'),
+      csiNodes: of('CSINode'),
+      csiDrivers: of('CSIDriver'),
+      csiStorageCapacities: of('CSIStorageCapacity'),
+      volumeAttachments: of('VolumeAttachment'),
+    },
+    [...pods.map((pod) => ({ pod, raw: podSources.get(pod)!, at: [] })), ...generatedSources],
+    workloadSources,
+  );
   const nodePools = loadNodePools(reporter, of('NodePool'));
   const catalogs = loadCatalogs(ctx, of('InstanceTypeCatalog'));
 
@@ -301,7 +335,9 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
       hpas,
       nodePools,
       catalogs,
+      storage,
       locations: locationsOf(objects),
+      skipped,
     },
     warnings,
   };

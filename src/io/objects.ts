@@ -41,7 +41,7 @@ export function positionOf(obj: RawObject, path: FieldPath): Position {
 }
 
 /** Cluster-scoped kinds are named without a namespace. */
-const CLUSTER_SCOPED = new Set(['Node', 'Namespace', 'PriorityClass', 'NodePool', 'InstanceTypeCatalog']);
+const CLUSTER_SCOPED = new Set(['Node', 'Namespace', 'PriorityClass', 'NodePool', 'InstanceTypeCatalog', 'PersistentVolume', 'StorageClass', 'CSINode', 'CSIDriver', 'VolumeAttachment']);
 
 export function isNamespaced(kind: string): boolean {
   // Karpenter NodeClasses (EC2NodeClass, AKSNodeClass...) are cluster-scoped too.

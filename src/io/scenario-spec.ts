@@ -7,6 +7,7 @@ import type { DeschedulerPolicy } from '../disruption/deschedule/policy.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Selector } from '../model/selector.js';
+import type { PersistentVolume, PersistentVolumeClaimManifest, StorageClass } from '../model/volumes.js';
 import type { CapacityType } from '../provisioner/catalog/types.js';
 
 /**
@@ -39,7 +40,14 @@ export type Action =
   | { readonly type: 'deletePod'; readonly pod: string }
   | { readonly type: 'provisioner'; readonly enabled: boolean }
   /** A NodePool's new spec (same name): nodes that no longer match it drift. */
-  | { readonly type: 'updateNodePool'; readonly pool: NodePool };
+  | { readonly type: 'updateNodePool'; readonly pool: NodePool }
+  | { readonly type: 'addPersistentVolume'; readonly volume: PersistentVolume }
+  | { readonly type: 'deletePersistentVolume'; readonly name: string }
+  /** The claim as written: the default StorageClass is admitted when the step runs. */
+  | { readonly type: 'addPersistentVolumeClaim'; readonly claim: PersistentVolumeClaimManifest }
+  | { readonly type: 'deletePersistentVolumeClaim'; readonly claim: string }
+  | { readonly type: 'addStorageClass'; readonly storageClass: StorageClass }
+  | { readonly type: 'deleteStorageClass'; readonly name: string };
 
 export interface Step {
   readonly at: number;
@@ -83,6 +91,8 @@ export interface ScenarioTiming {
   readonly nodeRegisterMs?: number;
   readonly nodeReadyMs?: number;
   readonly startupTaintMs?: number;
+  /** How long a CSI driver takes to create a dynamically provisioned volume. */
+  readonly volumeProvisionMs?: number;
 }
 
 /** The descheduler loop: on or off, how often it runs, what it does. */

@@ -10,11 +10,20 @@ import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { compileNode } from '../model/node.js';
 import { compileNodePool, nodePoolErrors, type NodePool, type NodePoolManifest } from '../model/nodepool.js';
 import { compileLabelSelector } from '../model/selector.js';
+import {
+  compilePersistentVolume,
+  compilePersistentVolumeClaim,
+  compileStorageClass,
+  type PersistentVolumeClaimManifest,
+  type PersistentVolumeManifest,
+  type StorageClassManifest,
+} from '../model/volumes.js';
 import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type Action, type Check, type Expectation, type PodSelection, type ScenarioSpec, type Step } from './scenario-spec.js';
 import { formatFieldPath, type Diagnostic } from './diagnostics.js';
 import { compileDescheduler, deschedulerSchema } from './scenario-descheduler.js';
 import { SCENARIO_API_VERSION, SCENARIO_KIND } from './objects.js';
 import { nodePoolSchema } from './nodepool-schema.js';
+import { persistentVolumeClaimSchema, persistentVolumeSchema, storageClassSchema } from './volume-schemas.js';
 import { issueMessage, labelSelector, nodeSchema } from './schemas.js';
 import { MAX_GENERATED_PODS } from './workloads.js';
 import { parseSource, type ParsedSource, type SourceDocument, type SourceInput } from './yaml-source.js';
@@ -57,6 +66,12 @@ const actions = {
   deletePod: z.object({ pod: z.string().min(1) }).strict(),
   provisioner: z.object({ enabled: z.boolean() }).strict(),
   updateNodePool: z.record(z.string(), z.unknown()),
+  addPersistentVolume: z.record(z.string(), z.unknown()),
+  deletePersistentVolume: z.object({ name: z.string().min(1) }).strict(),
+  addPersistentVolumeClaim: z.record(z.string(), z.unknown()),
+  deletePersistentVolumeClaim: z.object({ claim: z.string().min(1) }).strict(),
+  addStorageClass: z.record(z.string(), z.unknown()),
+  deleteStorageClass: z.object({ name: z.string().min(1) }).strict(),
 } as const;
 export const ACTION_NAMES = Object.keys(actions) as (keyof typeof actions)[];
 
@@ -98,7 +113,7 @@ export const scenarioSchema = z
           .strict()
           .optional(),
         timing: z
-          .object({ podStart: duration, podReady: duration, nodeLaunch: duration, nodeRegister: duration, nodeReady: duration, startupTaints: duration })
+          .object({ podStart: duration, podReady: duration, nodeLaunch: duration, nodeRegister: duration, nodeReady: duration, startupTaints: duration, volumeProvision: duration })
           .partial()
           .strict()
           .optional(),
@@ -217,6 +232,7 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
       nodeRegisterMs: ms(timing.nodeRegister),
       nodeReadyMs: ms(timing.nodeReady),
       startupTaintMs: ms(timing.startupTaints),
+      volumeProvisionMs: ms(timing.volumeProvision),
     }),
     ...(spec.descheduler ? { descheduler: compileDescheduler(spec.descheduler, ['spec', 'descheduler'], toMs) } : {}),
     steps,
@@ -311,6 +327,25 @@ function compileAction(name: (typeof ACTION_NAMES)[number], s: RawStep, path: Fi
       return { type: 'provisioner', enabled: s.provisioner!.enabled };
     case 'updateNodePool':
       return { type: 'updateNodePool', pool: compileUpdatedNodePool(s.updateNodePool, path) };
+    case 'addPersistentVolume': {
+      const m = parseInline(persistentVolumeSchema, s.addPersistentVolume, path) as PersistentVolumeManifest;
+      return { type: 'addPersistentVolume', volume: atPath(path, () => compilePersistentVolume(m)) };
+    }
+    case 'addPersistentVolumeClaim': {
+      const m = parseInline(persistentVolumeClaimSchema, s.addPersistentVolumeClaim, path) as PersistentVolumeClaimManifest;
+      // Validated now; compiled again when the step runs, with the default class admitted.
+      atPath(path, () => compilePersistentVolumeClaim(m));
+      return { type: 'addPersistentVolumeClaim', claim: m };
+    }
+    case 'addStorageClass': {
+      const m = parseInline(storageClassSchema, s.addStorageClass, path) as StorageClassManifest;
+      return { type: 'addStorageClass', storageClass: atPath(path, () => compileStorageClass(m)) };
+    }
+    case 'deletePersistentVolume':
+    case 'deleteStorageClass':
+      return { type: name, name: s[name]!.name };
+    case 'deletePersistentVolumeClaim':
+      return { type: name, claim: withNamespace(s.deletePersistentVolumeClaim!.claim) };
     default:
       return { type: name, node: s[name]!.node };
   }

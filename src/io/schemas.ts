@@ -87,7 +87,7 @@ export const strMap = mapOf(z.string());
 export const strList = z.array(z.string());
 
 /** A resource quantity: "100m", "1Gi" or a bare number. Parsed later, with its own errors. */
-const quantity = z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number', {
+export const quantity = z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number', {
   error: (iss) => `Invalid type: expected a quantity (string or number), got ${describeValue(iss.input)}`,
 });
 export const quantityMap = mapOf(quantity);
@@ -126,7 +126,7 @@ export const objectMeta = z.object({
   ownerReferences: z.array(ownerReference).optional(),
 });
 
-const metadata = objectMeta.default({});
+export const metadata = objectMeta.default({});
 
 const labelSelectorRequirement = z.object({
   key: str,
@@ -145,7 +145,7 @@ export const labelSelector = z.object({
   matchExpressions: z.array(labelSelectorRequirement).optional(),
 });
 
-const nodeSelectorTerm = z.object({
+export const nodeSelectorTerm = z.object({
   matchExpressions: z.array(nodeSelectorRequirement).optional(),
   matchFields: z.array(nodeSelectorRequirement).optional(),
 });
@@ -216,6 +216,36 @@ const container = z.object({
   restartPolicy: str.optional(),
 });
 
+/** PersistentVolumeClaimSpec: shared by claims, StatefulSet claim templates and ephemeral volumes. */
+export const claimSpec = z.object({
+  accessModes: strList.optional(),
+  resources: z.object({ requests: quantityMap.optional(), limits: quantityMap.optional() }).nullable().optional(),
+  storageClassName: str.optional(),
+  volumeName: str.optional(),
+  volumeMode: z.enum(['Filesystem', 'Block']).optional(),
+  selector: labelSelector.nullable().optional(),
+});
+
+const readOnly = { readOnly: bool.optional() };
+/** The in-tree and CSI disk sources the volume plugins compare (VolumeRestrictions, NodeVolumeLimits). */
+export const diskSources = {
+  awsElasticBlockStore: z.object({ volumeID: str, ...readOnly }).nullable().optional(),
+  gcePersistentDisk: z.object({ pdName: str, ...readOnly }).nullable().optional(),
+  iscsi: z.object({ iqn: str, ...readOnly }).nullable().optional(),
+  rbd: z.object({ monitors: strList, image: str, pool: str.optional(), ...readOnly }).nullable().optional(),
+};
+
+const podVolume = z.object({
+  name: str,
+  image: z.object({ reference: str.optional() }).nullable().optional(),
+  emptyDir: z.object({}).loose().nullable().optional(),
+  hostPath: z.object({}).loose().nullable().optional(),
+  persistentVolumeClaim: z.object({ claimName: str.optional(), ...readOnly }).nullable().optional(),
+  ephemeral: z.object({ volumeClaimTemplate: z.object({ metadata: objectMeta.nullable().optional(), spec: claimSpec }).nullable().optional() }).nullable().optional(),
+  csi: z.object({ driver: str, ...readOnly }).nullable().optional(),
+  ...diskSources,
+});
+
 const podSpec = z.object({
   nodeName: str.optional(),
   nodeSelector: strMap.optional(),
@@ -233,17 +263,7 @@ const podSpec = z.object({
   schedulingGates: z.array(z.object({ name: str })).optional(),
   terminationGracePeriodSeconds: int.optional(),
   hostNetwork: bool.optional(),
-  volumes: z
-    .array(
-      z.object({
-        name: str,
-        image: z.object({ reference: str.optional() }).nullable().optional(),
-        emptyDir: z.object({}).loose().nullable().optional(),
-        hostPath: z.object({}).loose().nullable().optional(),
-        persistentVolumeClaim: z.object({}).loose().nullable().optional(),
-      }),
-    )
-    .optional(),
+  volumes: z.array(podVolume).optional(),
 });
 
 const podTemplate = z.object({ metadata: objectMeta.optional(), spec: podSpec }) satisfies z.ZodType<PodTemplateManifest>;
@@ -398,6 +418,8 @@ export const statefulSetSchema = z.object({
     ordinals: z.object({ start: int.min(0).optional() }).optional(),
     podManagementPolicy: z.enum(['OrderedReady', 'Parallel']).optional(),
     updateStrategy: statefulSetStrategy.nullable().optional(),
+    volumeClaimTemplates: z.array(z.object({ metadata, spec: claimSpec })).optional(),
+    persistentVolumeClaimRetentionPolicy: z.object({ whenDeleted: z.enum(['Retain', 'Delete']).optional(), whenScaled: z.enum(['Retain', 'Delete']).optional() }).nullable().optional(),
   }),
 }) satisfies z.ZodType<Omit<StatefulSetManifest, 'kind'>>;
 

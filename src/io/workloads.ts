@@ -8,6 +8,7 @@ import type { AffinityManifest, PodManifest, PodSpecManifest, PodTemplateManifes
 import type { Node } from '../model/node.js';
 import { matchesRequiredNodeAffinity, type Pod } from '../model/pod.js';
 import type { Labels } from '../model/selector.js';
+import type { PersistentVolumeClaimManifest, PodVolumeManifest } from '../model/volumes.js';
 import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
 import { generatedName, templateHash } from '../model/names.js';
 
@@ -42,7 +43,12 @@ export interface WorkloadObject {
   readonly collisionCount?: number;
   /** StatefulSet spec.ordinals.start. */
   readonly ordinalStart?: number;
+  /** StatefulSet spec.volumeClaimTemplates. */
+  readonly volumeClaimTemplates?: readonly ClaimTemplate[];
 }
+
+/** A StatefulSet volumeClaimTemplate as written. */
+export type ClaimTemplate = Pick<PersistentVolumeClaimManifest, 'metadata' | 'spec'>;
 
 export interface Owner {
   readonly apiVersion: string;
@@ -108,9 +114,47 @@ export function statefulSetPods(sts: WorkloadObject): PodManifest[] {
   for (let ordinal = start; ordinal < start + sts.replicas; ordinal++) {
     const name = `${sts.name}-${ordinal}`;
     const labels = { [STATEFULSET_POD_NAME_LABEL]: name, [POD_INDEX_LABEL]: String(ordinal), [CONTROLLER_REVISION_HASH_LABEL]: revision };
-    pods.push(podFromTemplate(sts.template, sts.namespace, name, labels, owner));
+    const pod = podFromTemplate(sts.template, sts.namespace, name, labels, owner);
+    pods.push({ ...pod, spec: { ...pod.spec, volumes: withClaimVolumes(pod.spec.volumes ?? [], sts, ordinal) } });
   }
   return pods;
+}
+
+/** getPersistentVolumeClaimName: `<template>-<statefulset>-<ordinal>`. */
+export function statefulSetClaimName(templateName: string, stsName: string, ordinal: number): string {
+  return `${templateName}-${stsName}-${ordinal}`;
+}
+
+/**
+ * updateStorage: every claim template becomes the pod volume of its name (replacing
+ * a template volume of the same name), backed by the ordinal's claim.
+ */
+function withClaimVolumes(volumes: readonly PodVolumeManifest[], sts: WorkloadObject, ordinal: number): PodVolumeManifest[] {
+  const templates = sts.volumeClaimTemplates ?? [];
+  if (templates.length === 0) return [...volumes];
+  const claimed = new Map(templates.map((t) => [t.metadata.name ?? '', statefulSetClaimName(t.metadata.name ?? '', sts.name, ordinal)]));
+  const out = volumes.filter((v) => !claimed.has(v.name));
+  for (const [name, claimName] of claimed) out.push({ name, persistentVolumeClaim: { claimName } });
+  return out;
+}
+
+/**
+ * The claims the StatefulSet controller creates for one ordinal (getPersistentVolumeClaims):
+ * the template's metadata and spec, named for the ordinal, labelled with the pod's
+ * selector labels, in the StatefulSet's namespace.
+ */
+export function statefulSetClaims(sts: Pick<WorkloadObject, 'namespace' | 'name' | 'volumeClaimTemplates'>, selectorLabels: Labels, ordinal: number): PersistentVolumeClaimManifest[] {
+  return (sts.volumeClaimTemplates ?? []).map((t) => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: {
+      ...t.metadata,
+      name: statefulSetClaimName(t.metadata.name ?? '', sts.name, ordinal),
+      namespace: sts.namespace,
+      labels: { ...t.metadata.labels, ...selectorLabels },
+    },
+    spec: t.spec,
+  }));
 }
 
 const sameToleration = (a: TolerationManifest, b: TolerationManifest): boolean =>

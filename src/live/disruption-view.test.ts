@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nextDisruption } from '../disruption/disrupt.js';
-import { boundPod, CATALOG, disruptionPool, launched } from './disruption-fakes.js';
+import { boundPod, CATALOG, disruptionPool, launched } from './disruption-fakes.test-support.js';
 import { disruptionView, podsToEvict, provisioningInFlight, withDisruptedTaint } from './disruption-view.js';
-import { liveObjects, pod, T0 } from './test-objects.js';
+import { liveObjects, pod, T0 } from './test-objects.test-support.js';
 
 const NOW = T0 + 3_600_000;
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
-import { claimFor, boundPod, disruptionPool, FakeCluster, launched } from './disruption-fakes.js';
+import { claimFor, boundPod, disruptionPool, FakeCluster, launched } from './disruption-fakes.test-support.js';
 import { DEFAULT_DISRUPTION_OPTIONS, LiveDisruption, type DisruptionOptions } from './disruption.js';
 import { Metrics } from './metrics.js';
-import { T0 } from './test-objects.js';
+import { T0 } from './test-objects.test-support.js';
 
 const FAST: DisruptionOptions = { ...DEFAULT_DISRUPTION_OPTIONS, pollMs: 0, validationMs: 0, checkMs: 0, evictionRetryMs: 0, drainTimeoutMs: 5_000, replacementTimeoutMs: 5_000 };
 
@@ -29,8 +29,8 @@ test('an empty node: tainted, an Event, its NodeClaim then its instance deleted;
   assert.deepEqual((c.events[0] as { reason?: string; message?: string }).reason, 'Disrupting');
   assert.match((c.events[0] as { message: string }).message, /Empty\/Delete/);
   assert.deepEqual(c.nodes.map((n) => n.metadata?.name), ['n2']);
-  assert.deepEqual(await counter(metrics, 'berth_disruption_decisions_total'), { 'Empty/delete': 1 });
-  assert.deepEqual(await counter(metrics, 'berth_nodes_disrupted_total'), { Empty: 1 });
+  assert.deepEqual(await counter(metrics, 'berth_voluntary_disruption_decisions_total'), { 'Empty/delete': 1 });
+  assert.deepEqual(await counter(metrics, 'berth_nodeclaims_disrupted_total'), { 'Empty/default': 1 });
 });
 
 test('consolidation drains through the Eviction API: DaemonSet and mirror pods stay, the node goes once the rest is evicted', async () => {
@@ -42,8 +42,8 @@ test('consolidation drains through the Eviction API: DaemonSet and mirror pods s
   assert.match(evicted[0]!, /^evicted:web-[12]$/);
   assert.ok(!c.calls.some(([v, w]) => v === 'delete' && w.startsWith('Pod/')), 'no pod deleted directly');
   assert.equal(c.nodes.length, 1, 'one node consolidated away');
-  assert.deepEqual(await counter(metrics, 'berth_pod_evictions_total'), { evicted: 1 });
-  assert.deepEqual(await counter(metrics, 'berth_disruption_decisions_total'), { 'Underutilized/delete': 1 });
+  assert.deepEqual(await counter(metrics, 'berth_pods_eviction_requests_total'), { evicted: 1 });
+  assert.deepEqual(await counter(metrics, 'berth_voluntary_disruption_decisions_total'), { 'Underutilized/delete': 1 });
 });
 
 test('a PDB refusing the eviction (429): retried, never forced; past the drain timeout the decision is abandoned and the node untainted', async () => {
@@ -58,8 +58,8 @@ test('a PDB refusing the eviction (429): retried, never forced; past the drain t
   assert.equal(c.nodes.length, 2);
   assert.ok(!c.tainted('n1') && !c.tainted('n2'), 'the taint is gone again');
   assert.equal(c.pods.length, 2);
-  assert.deepEqual(await counter(metrics, 'berth_disruption_abandoned_total'), { 'Underutilized/drain': 1 });
-  assert.ok((await counter(metrics, 'berth_pod_evictions_total')).blocked! >= 2);
+  assert.deepEqual(await counter(metrics, 'berth_voluntary_disruption_abandoned_total'), { 'Underutilized/drain': 1 });
+  assert.ok((await counter(metrics, 'berth_pods_eviction_requests_total')).blocked! >= 2);
   assert.ok(c.events.some((e) => (e as { reason?: string }).reason === 'DisruptionAbandoned'));
 });
 
@@ -87,7 +87,7 @@ test('revalidation: a decision that no longer holds after the wait is dropped be
   const { d, metrics } = disruption(c, { validationMs: 1 });
   await d.pass();
   assert.deepEqual(c.calls, []);
-  assert.deepEqual(await counter(metrics, 'berth_disruption_abandoned_total'), { 'Empty/validation': 1 });
+  assert.deepEqual(await counter(metrics, 'berth_voluntary_disruption_abandoned_total'), { 'Empty/validation': 1 });
 });
 
 test('replace: the cheaper replacement is launched and Ready before the node is tainted and drained', async () => {
@@ -97,7 +97,7 @@ test('replace: the cheaper replacement is launched and Ready before the node is 
   const verbs = c.calls.map(([v, w]) => `${v} ${w.replace(/^(NodeClaim|Event)\/.*/, '$1')}`);
   assert.deepEqual(verbs, ['create Event', 'update Node/big', 'create NodeClaim', 'launch default-xxxx2', 'evict evicted:web-1', 'delete NodeClaim', 'cloud.delete big']);
   assert.deepEqual(c.nodes.map((n) => n.metadata?.name), ['default-xxxx2']);
-  assert.deepEqual(await counter(metrics, 'berth_disruption_decisions_total'), { 'Underutilized/replace': 1 });
+  assert.deepEqual(await counter(metrics, 'berth_voluntary_disruption_decisions_total'), { 'Underutilized/replace': 1 });
 });
 
 test('a replacement that never becomes Ready: abandoned, the replacement claim deleted, the node untainted and untouched', async () => {
@@ -109,7 +109,7 @@ test('a replacement that never becomes Ready: abandoned, the replacement claim d
   assert.ok(c.calls.some(([v, w]) => v === 'delete' && w === 'NodeClaim/default-xxxx2'));
   assert.deepEqual(c.nodeClaims.map((n) => n.metadata?.name), ['big']);
   assert.ok(!c.tainted('big'));
-  assert.deepEqual(await counter(metrics, 'berth_disruption_abandoned_total'), { 'Underutilized/replacement': 1 });
+  assert.deepEqual(await counter(metrics, 'berth_voluntary_disruption_abandoned_total'), { 'Underutilized/replacement': 1 });
 });
 
 test('no decision while provisioning is in flight, for nodes not Ready, or within consolidateAfter of a pod event', async () => {

@@ -19,6 +19,7 @@ import { revalidate, nextDisruption } from '../disruption/disrupt.js';
 import type { Decision } from '../disruption/consolidate.js';
 import { DO_NOT_DISRUPT } from '../disruption/candidates.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
+import { LABEL_NODEPOOL } from '../provisioner/labels.js';
 import { DEFAULT_DISRUPTION_POLL_MS, DEFAULT_VALIDATION_MS, EVICTION_RETRY_MS, REPLACEMENT_TIMEOUT_MS } from '../sim/disruption-loop.js';
 import { claimObject, NODECLAIM_API_VERSION, NODECLAIM_KIND, nodeClaimOf } from './claims.js';
 import type { CloudProvider } from './cloud-provider.js';
@@ -28,7 +29,7 @@ import { eventObject } from './events.js';
 import { errorText, type Kube } from './kube.js';
 import type { Metrics } from './metrics.js';
 import { isTerminating, objectKey, type KubeObject } from './objects.js';
-import type { LiveObjects } from './plan-batch.js';
+import { liveNodePools, type LiveObjects } from './plan-batch.js';
 
 export interface DisruptionOptions {
   readonly pollMs: number;
@@ -233,7 +234,7 @@ export class LiveDisruption {
     for (const r of d.replacements) {
       this.check();
       try {
-        const claim = await this.kube.create(claimObject(r));
+        const claim = await this.kube.create(claimObject(r, liveNodePools(this.host.objects()).find((p) => p.name === r.nodePool)));
         replacements.push(claim.metadata?.name ?? '');
         this.host.launched(claim);
         this.log.info({ nodeClaim: claim.metadata?.name, instanceType: r.instanceType, zone: r.zone, replaces: d.nodes }, 'created replacement NodeClaim');
@@ -314,10 +315,11 @@ export class LiveDisruption {
   /** The drained node goes: its NodeClaim first (so garbage collection never launches it again), then the instance. */
   private async finish(d: Decision, name: string): Promise<void> {
     this.check();
-    const claim = nodeClaimOf(this.node(name) ?? {});
+    const node = this.node(name) ?? {};
+    const claim = nodeClaimOf(node);
     if (claim !== '') await this.kube.delete(NODECLAIM_API_VERSION, NODECLAIM_KIND, claim);
     await this.cloud.delete({ nodeName: name });
-    this.metrics.nodesDisrupted.inc({ reason: d.reason });
+    this.metrics.claimsDisrupted.inc({ reason: d.reason, nodepool: node.metadata?.labels?.[LABEL_NODEPOOL] ?? '' });
     this.log.info({ node: name, nodeClaim: claim, reason: d.reason }, 'node disrupted');
   }
 

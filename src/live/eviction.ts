@@ -1,7 +1,7 @@
 // Evicting a pod through the Eviction API (POST pods/{name}/eviction, policy/v1),
 // so the API server checks its PodDisruptionBudgets: 429 means a PDB (or the API
 // server's own throttling) refuses it now and the caller tries again later. Pods
-// are never deleted directly.
+// are deleted directly only when a NodeClaim's terminationGracePeriod runs out (termination.ts).
 
 import { CoreV1Api } from '@kubernetes/client-node';
 import { statusCode, type Kube } from './kube.js';
@@ -38,6 +38,27 @@ export function apiEvictor(kube: Kube): Evict {
       // A changed uid fails its precondition with 409: the pod we meant is gone.
       if (statusCode(e) === 409) return 'gone';
       return evictionFailure(e);
+    }
+  };
+}
+
+/** Deletes a pod with the given grace period (termination past the node's deadline); a pod already gone is not an error. */
+export type DeletePod = (pod: KubeObject, graceSeconds: number) => Promise<void>;
+
+export function apiPodDeleter(kube: Kube): DeletePod {
+  const core = kube.config.makeApiClient(CoreV1Api);
+  return async (pod, graceSeconds) => {
+    const uid = pod.metadata?.uid;
+    try {
+      await core.deleteNamespacedPod({
+        name: pod.metadata?.name ?? '',
+        namespace: pod.metadata?.namespace ?? 'default',
+        gracePeriodSeconds: graceSeconds,
+        body: { gracePeriodSeconds: graceSeconds, ...(uid ? { preconditions: { uid } } : {}) },
+      });
+    } catch (e) {
+      const code = statusCode(e);
+      if (code !== 404 && code !== 409) throw e;
     }
   };
 }

@@ -5,7 +5,7 @@ import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { InsufficientCapacityError, type CloudProvider, type Instance, type Launch } from './cloud-provider.js';
 import { FaultInjectingProvider } from './fault-provider.js';
 import { liveNodePools } from './plan-batch.js';
-import { nodePool } from './test-objects.js';
+import { claimOf, nodePool } from './test-objects.test-support.js';
 
 class RecordingProvider implements CloudProvider {
   readonly name = 'recording';
@@ -26,7 +26,7 @@ class RecordingProvider implements CloudProvider {
 const pool = liveNodePools({ nodePools: [nodePool('default')] })[0]!;
 function launch(name: string, instanceType: string, zone: string, capacityType = 'on-demand'): Launch {
   const it = bundledInstanceTypes().find((t) => t.name === instanceType)!;
-  return { claim: { name, nodePool: 'default', instanceType, zone, capacityType, created: 0, terminating: false, launched: false, registered: false }, pool, instanceType: it };
+  return { claim: claimOf(name, { instanceType, zone, capacityType, created: 0 }), pool, instanceType: it };
 }
 
 test('the first N creates fail, then creates pass through', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { readClaim, withCondition } from './claims.js';
-import { FakeApiServer, MemoryKube } from './fake-apiserver.js';
+import { FakeApiServer, MemoryKube } from './fake-apiserver.test-support.js';
 import { CONFLICT_ATTEMPTS, Kube, type Informer } from './kube.js';
 import type { KubeObject } from './objects.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nextBackoff } from './kube.js';
-import { MemoryKube } from './fake-apiserver.js';
+import { MemoryKube } from './fake-apiserver.test-support.js';
 import { LeaderElector, leaseAction, microTime } from './leader.js';
 
 const T = Date.parse('2026-12-03T08:00:00Z');

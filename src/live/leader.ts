@@ -55,6 +55,8 @@ export interface ElectionEvents {
   onStartedLeading(): void;
   onStoppedLeading(): void;
   onError(message: string): void;
+  /** The lease names a different holder than last time (client-go's OnNewLeader): what a standby logs. */
+  onNewLeader?(identity: string): void;
 }
 
 export class LeaderElector {
@@ -64,6 +66,7 @@ export class LeaderElector {
   private observedAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private reportedLeader: string | undefined;
 
   constructor(
     private readonly kube: Kube,
@@ -115,6 +118,11 @@ export class LeaderElector {
         await this.kube.replace(next);
       }
       if (this.stopped) return; // released while this round was under way
+      const holder = action === 'wait' ? (spec?.holderIdentity ?? '') : this.opts.identity;
+      if (holder !== this.reportedLeader) {
+        this.reportedLeader = holder;
+        this.events.onNewLeader?.(holder);
+      }
       if (action === 'wait') this.setLeading(false);
       else {
         this.lastRenew = now;

@@ -10,6 +10,7 @@ export interface ObjectMeta {
   readonly resourceVersion?: string;
   readonly creationTimestamp?: string | Date;
   readonly deletionTimestamp?: string | Date;
+  readonly finalizers?: readonly string[];
   readonly labels?: Record<string, string>;
   readonly annotations?: Record<string, string>;
 }

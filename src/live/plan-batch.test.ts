@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { planBatch } from './plan-batch.js';
-import { liveObjects, node, nodeClaim, nodePool, pod } from './test-objects.js';
+import { liveObjects, node, nodeClaim, nodePool, pod } from './test-objects.test-support.js';
 
 const instanceTypes = bundledInstanceTypes();
 
@@ -73,7 +73,7 @@ test('an invalid object is reported, not planned around', () => {
   assert.equal(r.ok, false);
 });
 
-test('a launched node not Ready yet is planned without its not-ready taint: no second launch', () => {
+test('a launched node not Initialized yet is planned without its not-ready and startup taints: no second launch', () => {
   const pools = [nodePool('default')];
   const fresh = node('default-abcde', { 'berth.dev/nodeclaim': 'default-abcde', 'karpenter.sh/nodepool': 'default' });
   const tainted = { ...fresh, spec: { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] } };
@@ -84,10 +84,24 @@ test('a launched node not Ready yet is planned without its not-ready taint: no s
   // Ready already (the taint is about to be lifted): planned without it too.
   const readyTainted = { ...tainted, status: { ...(tainted.status as object), conditions: [{ type: 'Ready', status: 'True' }] } };
   assert.deepEqual(plan({ nodePools: pools, nodes: [readyTainted], nodeClaims: claims, pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']).nodeClaims, []);
-  // A launched node that went NotReady keeps the taint: its pods need another node.
+  // Registered NotReady with a startup taint, not Initialized: planned without either.
+  const startupClaim = { ...claims[0]!, spec: { ...(claims[0]!.spec as object), startupTaints: [{ key: 'agent-not-ready', effect: 'NoExecute' }] } };
+  const registering = { ...tainted, spec: { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'agent-not-ready', effect: 'NoExecute' }] }, status: { ...(tainted.status as object), conditions: [{ type: 'Ready', status: 'False' }] } };
+  assert.deepEqual(plan({ nodePools: pools, nodes: [registering], nodeClaims: [startupClaim], pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']).nodeClaims, []);
+  // An Initialized node that went NotReady keeps the taint: its pods need another node.
+  const initialized = { ...claims[0]!, status: { conditions: [{ type: 'Initialized', status: 'True' }] } };
   const broken = { ...tainted, status: { ...(tainted.status as object), conditions: [{ type: 'Ready', status: 'False' }] } };
-  assert.equal(plan({ nodePools: pools, nodes: [broken], nodeClaims: claims, pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']).nodeClaims.length, 1);
+  assert.equal(plan({ nodePools: pools, nodes: [broken], nodeClaims: [initialized], pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']).nodeClaims.length, 1);
   // A node berth did not launch keeps its taint.
   const other = { ...tainted, metadata: { ...tainted.metadata, name: 'static', labels: { 'kubernetes.io/hostname': 'static' } } };
   assert.equal(plan({ nodePools: pools, nodes: [other], pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']).nodeClaims.length, 1);
+});
+
+test('a claim still launching, of a NodePool with startup taints, counts as capacity without them: no second launch', () => {
+  const np = nodePool('default');
+  const spec = (np.spec as { template: { spec: object } }).template.spec;
+  const pool = { ...np, spec: { ...(np.spec as object), template: { spec: { ...spec, startupTaints: [{ key: 'agent-not-ready', effect: 'NoExecute' }] } } } };
+  const claims = [nodeClaim('default-abcde', { nodePool: 'default', instanceType: 'm5.large', zone: 'us-west-2a' })];
+  const p = plan({ nodePools: [pool], nodeClaims: claims, pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']);
+  assert.deepEqual(p.nodeClaims, []);
 });

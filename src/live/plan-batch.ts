@@ -12,8 +12,8 @@ import type { Pod } from '../model/pod.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { planProvisioning, type ProvisionPlan } from '../provisioner/plan.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
-import { TAINT_NOT_READY } from '../sim/admission.js';
 import { inFlightNodes, nodeClaimOf, readClaim, type Claim } from './claims.js';
+import { isEphemeralTaint, startupTaints, type TaintFields } from './lifecycle.js';
 import { isBound, isFinished, objectKey, type KubeObject } from './objects.js';
 
 /** Cached objects by resource; list items carry no kind, so each group names its own. */
@@ -60,33 +60,33 @@ function withoutManagedFields(o: KubeObject): KubeObject {
 }
 
 interface NodeFields {
-  readonly spec?: { readonly taints?: readonly { readonly key?: string }[] };
-  readonly status?: { readonly conditions?: readonly { readonly type?: string; readonly status?: string }[] };
+  readonly spec?: { readonly taints?: readonly TaintFields[] };
 }
 
 /**
- * A node berth launched is planned as it will be once initialized: without the
- * not-ready taint the node lifecycle controller puts on every new node (as the
- * simulator's planning view does), while it has no Ready condition yet or is
- * already Ready (the controller lifts the taint on its next pass). Otherwise pods
- * waiting for it look unplaceable and trigger a second launch. A node that reports
- * Ready=False or Unknown keeps the taint.
+ * A node berth launched is planned as it will be once initialized (Karpenter's
+ * StateNode taints): until its claim is Initialized, without the claim's startup
+ * taints and the known ephemeral taints (not-ready and the like), which will go
+ * away. Otherwise pods waiting for it look unplaceable and trigger a second
+ * launch. Once Initialized, every taint counts: a node that went NotReady keeps
+ * the not-ready taint and its pods need another node.
  */
-export function planningNode(node: KubeObject): KubeObject {
-  const n = node as NodeFields;
-  const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready');
-  const initializing = ready === undefined || ready.status === 'True';
-  if (!initializing || nodeClaimOf(node) === '' || !n.spec?.taints?.some((t) => t.key === TAINT_NOT_READY)) return node;
-  return { ...node, spec: { ...n.spec, taints: n.spec.taints.filter((t) => t.key !== TAINT_NOT_READY) } };
+export function planningNode(node: KubeObject, claim: KubeObject | undefined): KubeObject {
+  const taints = (node as NodeFields).spec?.taints ?? [];
+  if (nodeClaimOf(node) === '' || !claim || readClaim(claim)?.initialized !== false || taints.length === 0) return node;
+  const startup = startupTaints(claim);
+  const kept = taints.filter((t) => !isEphemeralTaint(t) && !startup.some((s) => s.key === t.key && s.effect === t.effect));
+  return kept.length === taints.length ? node : { ...node, spec: { ...(node.spec as object), taints: kept } };
 }
 
 /** The objects as one v1 List text, pods limited to bound ones and the batch's. */
 export function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): { name: string; text: string } {
   const items: unknown[] = [];
+  const claims = new Map(objects.nodeClaims.map((c) => [c.metadata?.name ?? '', c]));
   for (const [group, apiVersion, kind] of KINDS) {
     for (const o of objects[group]) {
       if (group === 'pods' && (isFinished(o) || !(isBound(o) || batch.has(objectKey(o))))) continue;
-      items.push({ ...withoutManagedFields(group === 'nodes' ? planningNode(o) : o), apiVersion, kind });
+      items.push({ ...withoutManagedFields(group === 'nodes' ? planningNode(o, claims.get(nodeClaimOf(o))) : o), apiVersion, kind });
     }
   }
   return { name: '<api-server>', text: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) };

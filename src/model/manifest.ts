@@ -3,6 +3,7 @@
 // into these shapes; model/ compiles them into scheduler-ready objects.
 
 import type { Requirement } from './selector.js';
+import type { PersistentVolumeClaimManifest, PodVolumeManifest } from './volumes.js';
 
 export type Quantity = string | number;
 export type QuantityMap = Readonly<Record<string, Quantity>>;
@@ -119,7 +120,7 @@ export interface PodSpecManifest {
   terminationGracePeriodSeconds?: number;
   hostNetwork?: boolean;
   /** Image volumes (ImageLocality counts their images); local and claimed storage (the descheduler's evictor reads them). */
-  volumes?: { name: string; image?: { reference?: string } | null; emptyDir?: object | null; hostPath?: object | null; persistentVolumeClaim?: object | null }[];
+  volumes?: PodVolumeManifest[];
 }
 
 export interface PodManifest {
@@ -217,7 +218,14 @@ export interface StatefulSetManifest {
   apiVersion?: string;
   kind?: 'StatefulSet';
   metadata: ObjectMetaManifest;
-  spec: WorkloadSpecManifest & { serviceName?: string; ordinals?: { start?: number } | null } & Pick<RolloutFieldsManifest, 'minReadySeconds' | 'podManagementPolicy' | 'updateStrategy'>;
+  spec: WorkloadSpecManifest & {
+    serviceName?: string;
+    ordinals?: { start?: number } | null;
+    /** One claim per template and ordinal, `<template>-<sts>-<ordinal>`, mounted as the volume of the template's name. */
+    volumeClaimTemplates?: Pick<PersistentVolumeClaimManifest, 'metadata' | 'spec'>[];
+    /** What happens to those claims when the StatefulSet is deleted or scaled down (both Retain by default). */
+    persistentVolumeClaimRetentionPolicy?: { whenDeleted?: 'Retain' | 'Delete'; whenScaled?: 'Retain' | 'Delete' } | null;
+  } & Pick<RolloutFieldsManifest, 'minReadySeconds' | 'podManagementPolicy' | 'updateStrategy'>;
 }
 
 export interface DaemonSetManifest {

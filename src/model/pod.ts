@@ -39,6 +39,7 @@ import {
 } from './selector.js';
 import type { Toleration } from './taints.js';
 import { isStandardContainerResourceName } from './resource-names.js';
+import { compilePodVolumes, type PodVolume } from './volumes.js';
 
 export interface PodAffinityTerm {
   /** labelSelector with matchLabelKeys (In) and mismatchLabelKeys (NotIn) merged in. */
@@ -139,6 +140,8 @@ export interface Pod {
   readonly localStorage?: boolean;
   /** Has a persistentVolumeClaim volume (set only when true). */
   readonly persistentVolumeClaims?: boolean;
+  /** The volumes the volume plugins read (claims, ephemeral claims, CSI and in-tree disks), in spec order; absent when none. */
+  readonly volumes?: readonly PodVolume[];
 }
 
 export function hasAffinityTerms(pod: Pod): boolean {
@@ -468,11 +471,17 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     ...(startTime !== undefined && { startTime }),
     terminating: m.metadata.deletionTimestamp != null,
     preemptedByScheduler: preemptedByScheduler(m.status?.conditions),
+    ...podVolumes(name, spec.volumes),
     schedulingGates: (spec.schedulingGates ?? []).map((g) => g.name),
     terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 30,
     nodeSelector: spec.nodeSelector ?? {},
     ...compiled,
   };
+}
+
+function podVolumes(name: string, volumes: PodSpecManifest['volumes']): { volumes?: readonly PodVolume[] } {
+  const compiled = compilePodVolumes(name, volumes, ['spec', 'volumes']);
+  return compiled.length > 0 ? { volumes: compiled } : {};
 }
 
 /** A copy of `pod` bound to `nodeName` (what the binder writes). */

@@ -176,7 +176,8 @@ export function compileNodeSelectorTerm(term: NodeSelectorTermSpec, path: (strin
   const exprTest = andRequirements(exprs, true, [...path, 'matchExpressions']);
   return (node) => {
     if (!exprTest(node.labels)) return false;
-    for (const t of fieldTests) if (!t(node)) return false;
+    // A node known by its labels alone (volume.CheckNodeAffinity builds one) has no fields: matchFields are not checked.
+    if (node.name !== '') for (const t of fieldTests) if (!t(node)) return false;
     return true;
   };
 }

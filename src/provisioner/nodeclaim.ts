@@ -11,6 +11,7 @@ import type { Pod } from '../model/pod.js';
 import { addInto, type ResourceList } from '../model/resources.js';
 import type { Taint } from '../model/taints.js';
 import { LABEL_CAPACITY_TYPE, LABEL_ZONE, type InstanceType, type Offering } from './catalog/types.js';
+import { daemonLoad, type DaemonLoad } from './daemon-overhead.js';
 import { compatibleOfferings, instanceTypeRequirements, satisfiesMinValues } from './instance-requirements.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirements } from './requirements.js';
 
@@ -27,17 +28,20 @@ export interface PoolTemplate {
   readonly zones: readonly string[];
   /** Zones that are topology domains for the pool's nodes (Karpenter's domain groups), sorted. */
   readonly domainZones: readonly string[];
-  /** Requests of the DaemonSet pods that would run on every node of this pool. */
-  readonly daemonOverhead: ResourceList;
-  readonly daemonPods: number;
+  /** Per instance type name, the DaemonSet pods a node of the type would run (its allocatable above already excludes them). */
+  readonly daemonLoad: ReadonlyMap<string, DaemonLoad>;
+  /** Karpenter's minValuesPolicy: Strict refuses a claim whose types cannot meet minValues, BestEffort lowers them. */
+  readonly minValuesPolicy: MinValuesPolicy;
 }
+
+export type MinValuesPolicy = 'Strict' | 'BestEffort';
 
 /** Offerings of `it` a claim with `reqs` could launch (the zone and capacity type are among the requirements). */
 export function usableOfferings(it: InstanceType, reqs: Requirements): Offering[] {
   return compatibleOfferings(it, reqs);
 }
 
-/** requests + daemon overhead + pod count fit what the instance type leaves allocatable. */
+/** requests and pod count fit what the instance type leaves allocatable (to pods, after the pool's daemons). */
 export function fits(requests: ResourceList, pods: number, it: InstanceType): boolean {
   return withinAllocatable(requests, undefined, pods, it.allocatable);
 }
@@ -70,8 +74,10 @@ export function cheapestOffering(types: readonly InstanceType[], reqs: Requireme
 
 export class PlannedClaim {
   readonly pods: Pod[] = [];
-  /** Pod requests plus the pool's daemon overhead. */
-  readonly requests: Record<string, number>;
+  /** Whether the claim's first pod needed some of the pool's minValues lowered (BestEffort). */
+  minValuesRelaxed = false;
+  /** The pods' summed requests (the daemons' are taken off each option's allocatable). */
+  readonly requests: Record<string, number> = {};
 
   constructor(
     readonly name: string,
@@ -80,9 +86,7 @@ export class PlannedClaim {
     public options: readonly InstanceType[],
     /** Creation order, for stable iteration. */
     readonly seq: number,
-  ) {
-    this.requests = { ...pool.daemonOverhead };
-  }
+  ) {}
 
   /** Zones the claim may still launch in: the pool's zones its requirements allow, sorted. */
   zones(): string[] {
@@ -90,9 +94,9 @@ export class PlannedClaim {
     return this.pool.zones.filter((z) => zone.has(z));
   }
 
-  /** Pods the node would run: planned pods and the pool's daemons. */
+  /** Pods planned onto the node (its daemons are counted in each option's allocatable). */
   get podCount(): number {
-    return this.pods.length + this.pool.daemonPods;
+    return this.pods.length;
   }
 
   /**
@@ -110,12 +114,25 @@ export class PlannedClaim {
     addInto(requests, pod.resources.requests);
     const podCount = this.podCount + 1;
     // Every option already suits the claim's requirements (they were filtered by them): only the keys the pod narrows can rule one out.
-    const kept = this.options.filter((it) => fits(requests, podCount, it) && (!narrowed || stillSuits(it, requirements, changed)));
+    const kept = this.options.filter((it) => fits(requests, podCount, it) && (!narrowed || stillSuits(it, requirements, changed)) && this.portsFree(pod, it));
     if (kept.length === 0) return { reason: `no instance type satisfied resources ${formatRequests(requests, podCount)} and requirements ${requirements.toString()}` };
     const minValues = satisfiesMinValues(kept, requirements);
-    if (minValues.error) return { reason: minValues.error };
+    let relaxed = false;
+    if (minValues.error) {
+      if (this.pool.minValuesPolicy !== 'BestEffort') return { reason: minValues.error };
+      // BestEffort: each unmet minValues drops to the number of values the remaining types offer.
+      for (const [key, n] of minValues.unsatisfied) requirements.set(requirements.get(key).withMinValues(n));
+      relaxed = true;
+    }
     // Unchanged state is handed back as the same objects, so node() knows the claim's node did not change.
-    return { requirements: narrowed ? requirements : this.requirements, options: kept.length === this.options.length ? this.options : kept };
+    return { requirements: narrowed || relaxed ? requirements : this.requirements, options: kept.length === this.options.length ? this.options : kept };
+  }
+
+  /** Whether the pod's host ports are free of the ports the type's DaemonSet pods hold. */
+  private portsFree(pod: Pod, it: InstanceType): boolean {
+    if (pod.hostPorts.length === 0 || this.pool.daemonLoad.size === 0) return true;
+    const used = daemonLoad(this.pool.daemonLoad, it).hostPorts;
+    return !pod.hostPorts.some((p) => used.conflicts(p));
   }
 
   /** Whether some remaining option could still hold `pod` on top of the claim's pods (size only): canAdd refuses it otherwise, whatever the requirements. */

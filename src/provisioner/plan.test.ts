@@ -223,6 +223,19 @@ describe('provisioning plan', () => {
       { numRuns: 40, seed: 11 },
     );
   });
+  it('a claim carries the NodeClaim Karpenter would create: template labels, final requirements without the hostname, at most 60 instance types, cheapest first among them', () => {
+    const pool: PoolSpec = { ...generalPool, labels: { team: 'web' } };
+    const { plan: p } = plan([pod('x', { nodeSelector: { [ZONE]: 'us-west-2b' } })], { pools: [pool] });
+    const claim = p.nodeClaims[0]!;
+    assert.deepEqual(claim.labels, { team: 'web', 'karpenter.sh/nodepool': 'default' });
+    const byKey = new Map(claim.requirements.map((r) => [r.key, r]));
+    assert.equal(byKey.has(HOST), false);
+    assert.deepEqual(byKey.get(ZONE)!.values, ['us-west-2b']);
+    const types = byKey.get('node.kubernetes.io/instance-type')!.values;
+    assert.ok(types.length > 0 && types.length <= 60);
+    assert.ok(types.includes(claim.instanceType));
+    assert.deepEqual(byKey.get('karpenter.sh/capacity-type')!.values, ['on-demand']);
+  });
 });
 
 function clusterWith(pods: Pod[]): ClusterState {

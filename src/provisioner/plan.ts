@@ -22,19 +22,22 @@ import type { ClusterState } from '../cluster/state.js';
 import { orderNodePools } from '../model/nodepool.js';
 import { LABEL_HOSTNAME } from '../model/node.js';
 import { bindPod, type Pod } from '../model/pod.js';
-import { addInto, type ResourceList } from '../model/resources.js';
+import type { ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
 import { CycleState, Framework } from '../scheduler/framework.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { LABEL_CAPACITY_TYPE, LABEL_ZONE, type InstanceType } from './catalog/types.js';
+import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type InstanceType } from './catalog/types.js';
+import { withDaemonOverhead } from './daemon-overhead.js';
 import { LABEL_NODEPOOL } from './labels.js';
 import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
-import { cheapestOffering, fits, PlannedClaim, usableOfferings, type PoolTemplate } from './nodeclaim.js';
+import { cheapestOffering, fits, PlannedClaim, usableOfferings, type MinValuesPolicy, type PoolTemplate } from './nodeclaim.js';
 import { nodeAffinityRequirements, podRequirements } from './pod-requirements.js';
-import { podAttempts, type PodAttempt } from './preferences.js';
+import { podAttempts, type PodAttempt, type PreferencePolicy } from './preferences.js';
+import { volumeRequirementAlternatives } from './volume-topology.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
+import { SpreadGroups } from './spread-groups.js';
 import { settleZone, ZoneTopology } from './zone-topology.js';
 
 /** What the planner needs of a NodePool. */
@@ -59,6 +62,12 @@ export interface ProvisionInput {
   readonly seed?: number;
   /** Also list each claim's launchable offerings (consolidation filters them by price). */
   readonly withOfferings?: boolean;
+  /** The number in the first new claim's name (`<pool>-0001` by default); later batches continue the count. */
+  readonly firstClaimNumber?: number;
+  /** Karpenter's preferencePolicy setting (default Respect). */
+  readonly preferencePolicy?: PreferencePolicy;
+  /** Karpenter's minValuesPolicy setting (default Strict). */
+  readonly minValuesPolicy?: MinValuesPolicy;
 }
 
 /** One offering a planned claim could launch as: a fitting instance type in a zone the claim allows. */
@@ -77,6 +86,16 @@ export interface NodeClaimPlan {
   readonly capacityType: string;
   readonly pricePerHour: number;
   readonly pods: readonly string[];
+  /** The NodeClaim's annotations: karpenter.sh/nodeclaim-min-values-relaxed, "true" when its first pod needed minValues lowered. */
+  readonly annotations: Readonly<Record<string, string>>;
+  /** The NodeClaim's labels at creation: the pool's template labels, karpenter.sh/nodepool and custom keys its requirements resolve. */
+  readonly labels: Readonly<Record<string, string>>;
+  /**
+   * The NodeClaim's requirements as the cloud provider receives them: the final ones, with the
+   * instance type narrowed to the (at most 60) cheapest remaining options and the capacity
+   * type to what their offerings allow. Sorted by key.
+   */
+  readonly requirements: readonly NodeSelectorRequirementWithMinValues[];
   /** Every fitting offering, cheapest first; only with `withOfferings`. */
   readonly offerings?: readonly ClaimOffering[];
 }
@@ -100,12 +119,18 @@ function untoleratedTaint(taints: readonly Taint[], pod: Pod): Taint | undefined
   return taints.find((t) => !tolerationsTolerateTaint(pod.tolerations, t));
 }
 
-/** A NodePool as the planner sees it: requirements, compatible instance types and the zones their offerings cover. */
-export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[]): PoolTemplate {
+/** What every node of the pool satisfies: its requirements, template labels and karpenter.sh/nodepool. */
+export function poolRequirements(spec: PoolSpec): Requirements {
   const requirements = Requirements.fromNodeSelectorRequirements(spec.requirements);
   requirements.addAll(Requirements.fromLabels({ ...spec.labels, [LABEL_NODEPOOL]: spec.name }));
   // A NodePool that does not constrain the capacity type launches on-demand capacity (AWS provider default).
   if (!requirements.has(LABEL_CAPACITY_TYPE)) requirements.add(Requirement.of(LABEL_CAPACITY_TYPE, 'In', ['on-demand']));
+  return requirements;
+}
+
+/** A NodePool as the planner sees it: requirements, compatible instance types and the zones their offerings cover. */
+export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[], minValuesPolicy: MinValuesPolicy = 'Strict'): PoolTemplate {
+  const requirements = poolRequirements(spec);
   const types = instanceTypes.filter((it) => instanceTypeCompatible(it, requirements) && compatibleOfferings(it, requirements).length > 0);
   const zones = [...new Set(types.flatMap((it) => compatibleOfferings(it, requirements).map((o) => o.zone)))].sort();
   // Karpenter's topology domains of a pool: the zones its requirement names (In), else every zone of the
@@ -113,15 +138,8 @@ export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceTyp
   const zoneReq = requirements.get(LABEL_ZONE);
   const domainZones =
     zoneReq.operator() === 'In' ? zoneReq.values() : [...new Set(instanceTypes.flatMap((it) => it.offerings.map((o) => o.zone)))].filter((z) => zoneReq.has(z)).sort();
-  const daemonOverhead: Record<string, number> = {};
-  let daemonPods = 0;
-  for (const ds of daemonSetPods) {
-    if (untoleratedTaint(spec.taints, ds) !== undefined) continue;
-    if (!requirements.isCompatible(podRequirements(ds), { allowUndefinedWellKnownLabels: true })) continue;
-    addInto(daemonOverhead, ds.resources.requests);
-    daemonPods++;
-  }
-  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: types, zones, domainZones, daemonOverhead, daemonPods };
+  const daemons = withDaemonOverhead(requirements, spec.taints, types, daemonSetPods);
+  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: daemons.types, zones, domainZones, daemonLoad: daemons.load, minValuesPolicy };
 }
 
 /** Karpenter's queue order: larger pods first (cpu, then memory), after priority. */
@@ -136,6 +154,34 @@ function planningOrder(pods: readonly Pod[]): Pod[] {
   });
 }
 
+/**
+ * Karpenter's scheduling queue: a pod that fails goes to the back and is tried again
+ * (from its full preferences) as long as the queue makes progress; it stops once every
+ * pod left was tried since the last one placed. Returns the pods left, in the order they
+ * first failed, with their last reason.
+ */
+function planQueue(ordered: readonly Pod[], place: (pod: Pod) => string | undefined): Map<string, string> {
+  const queue = [...ordered];
+  // Per pod, the queue length right after it was last pushed back.
+  const lastLen = new Map<string, number>();
+  const failed = new Map<string, string>();
+  let head = 0;
+  while (head < queue.length) {
+    const pod = queue[head]!;
+    if (lastLen.get(pod.key) === queue.length - head) break;
+    head++;
+    const reason = place(pod);
+    if (reason === undefined) {
+      failed.delete(pod.key);
+      continue;
+    }
+    failed.set(pod.key, reason);
+    queue.push(pod);
+    lastLen.set(pod.key, queue.length - head);
+  }
+  return failed;
+}
+
 type Narrowed = { requirements: Requirements; options: readonly InstanceType[] };
 
 class Planner {
@@ -146,6 +192,8 @@ class Planner {
   private readonly zoneTopology: ZoneTopology;
   private readonly templates: string[] = [];
   private claimSeq = 0;
+  /** Karpenter adds the PreferNoSchedule relaxation step when some NodePool has such a taint. */
+  private readonly toleratePreferNoSchedule: boolean;
 
   constructor(
     private readonly cluster: ClusterState,
@@ -153,12 +201,16 @@ class Planner {
     specs: readonly PoolSpec[],
     config: SchedulerConfig,
     seed: number | undefined,
+    private readonly spreadGroups: SpreadGroups,
+    private readonly firstClaimNumber = 1,
+    private readonly preferencePolicy: PreferencePolicy = 'Respect',
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
     const fw = this.sched.framework;
     this.claimFramework = new Framework(fw.profileName, { ...fw.plugins, filter: fw.plugins.filter.filter((p) => !CLAIM_CHECKED_ELSEWHERE.has(p.name)) }, fw.percentageOfNodesToScore);
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
+    this.toleratePreferNoSchedule = specs.some((s) => s.taints.some((t) => t.effect === 'PreferNoSchedule'));
     this.zoneTopology = new ZoneTopology(cluster);
     this.addTemplates();
   }
@@ -176,10 +228,12 @@ class Planner {
   /** Plans one pod; returns the claim it joined or the reason nothing can take it. */
   plan(pod: Pod): PlannedClaim | { reason: string } {
     let lastReason = '';
-    for (const attempt of podAttempts(pod)) {
+    for (const attempt of podAttempts(pod, this.toleratePreferNoSchedule, this.preferencePolicy)) {
       const r = this.tryAttempt(attempt);
       if (r instanceof PlannedClaim) {
-        this.cluster.updatePod(bindPod(pod, r.name));
+        const bound = bindPod(pod, r.name);
+        this.cluster.updatePod(bound);
+        this.spreadGroups.record(bound);
         return r;
       }
       lastReason = r.reason;
@@ -187,12 +241,17 @@ class Planner {
     return { reason: lastReason };
   }
 
+  /** The volume topology alternatives of the pod being planned (volume-topology.ts). */
+  private volumeAlternatives: Requirements[] = [];
+
   private tryAttempt(attempt: PodAttempt): PlannedClaim | { reason: string } {
     const pod = attempt.pod;
     const podReqs = nodeAffinityRequirements(pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
+    this.volumeAlternatives = volumeRequirementAlternatives(pod, this.cluster.volumes);
     const { launchable, reasons } = this.launchable();
     const state = this.preFilter(pod);
     if (!state.ok) return { reason: state.reason };
+    this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
     // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
     // Karpenter, sort the list itself, so claims with as many pods keep the order the last sort left
     // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
@@ -224,6 +283,26 @@ class Planner {
    * in a decided zone is judged in each zone the claim may take and settles one.
    */
   private check(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): Narrowed | { reason: string } {
+    if (this.volumeAlternatives.length === 0) return this.checkRequirements(state, pod, claim, podReqs, false);
+    // Karpenter's CanAdd: the first volume topology alternative the claim can take, added to the claim's requirements only.
+    let last = { reason: '' };
+    for (const alt of this.volumeAlternatives) {
+      const incompatible = podReqs.compatible(alt, ALLOW_UNDEFINED_WELL_KNOWN) ?? claim.requirements.compatible(alt, ALLOW_UNDEFINED_WELL_KNOWN);
+      if (incompatible !== undefined) {
+        last = { reason: `incompatible volume requirements, ${incompatible}` };
+        continue;
+      }
+      const withVolumes = podReqs.clone();
+      withVolumes.addAll(alt);
+      const next = this.checkRequirements(state, pod, claim, withVolumes, alt.has(LABEL_ZONE));
+      if (!('reason' in next)) return next;
+      last = next;
+    }
+    return last;
+  }
+
+  /** check for one set of requirements; `volumeZoned`: a volume decides the zone, so the pod is judged per zone. */
+  private checkRequirements(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements, volumeZoned: boolean): Narrowed | { reason: string } {
     const taint = untoleratedTaint(claim.pool.taints, pod);
     if (taint) return { reason: `did not tolerate taint ${taint.key}=${taint.value}:${taint.effect}` };
     const podZones = podReqs.get(LABEL_ZONE);
@@ -231,7 +310,7 @@ class Planner {
     const claimZone = claim.requirements.get(LABEL_ZONE);
     const decided = claimZone.operator() === 'In' && claimZone.len() === 1;
     // A claim whose zone is decided carries the zone label already.
-    if (zones.length === 0 || decided || !this.zoneTopology.fixesZone(pod)) {
+    if (zones.length === 0 || decided || !(volumeZoned || this.zoneTopology.fixesZone(pod))) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
       if (!status.isSuccess()) return { reason: status.message() };
       return claim.canAdd(pod, podReqs);
@@ -342,8 +421,10 @@ class Planner {
 
   private materialize(pool: PoolTemplate, options: readonly InstanceType[], pod: Pod, next: Narrowed): PlannedClaim {
     const seq = this.claimSeq++;
-    const claim = new PlannedClaim(`${pool.name}-${String(seq + 1).padStart(4, '0')}`, pool, pool.requirements.clone(), options, seq);
+    const claim = new PlannedClaim(`${pool.name}-${String(seq + this.firstClaimNumber).padStart(4, '0')}`, pool, pool.requirements.clone(), options, seq);
     claim.add(pod, next);
+    // Karpenter notes at creation whether the first pod lowered some minValues of the pool.
+    claim.minValuesRelaxed = next.requirements.values().some((r) => r.minValues !== undefined && pool.requirements.has(r.key) && r.minValues < (pool.requirements.get(r.key).minValues ?? 0));
     this.claims.push(claim);
     // Reserve the largest capacity the claim could still take, as Karpenter's subtractMax does.
     const remaining = this.remaining.get(pool.name);
@@ -371,10 +452,32 @@ class Planner {
         capacityType: best.offering.capacityType,
         pricePerHour: best.offering.price,
         pods: c.pods.map((p) => p.key),
+        annotations: { [ANNOTATION_MIN_VALUES_RELAXED]: String(c.minValuesRelaxed) },
+        ...nodeClaimSpec(c, fitting),
         ...(offerings ? { offerings } : {}),
       };
     });
   }
+}
+
+const ANNOTATION_MIN_VALUES_RELAXED = 'karpenter.sh/nodeclaim-min-values-relaxed';
+
+/** Karpenter caps a NodeClaim's instance-type requirement at this many options, cheapest first. */
+const MAX_INSTANCE_TYPES = 60;
+
+/** What Karpenter's NodeClaimTemplate.ToNodeClaim writes for a claim with these remaining options. */
+function nodeClaimSpec(c: PlannedClaim, options: readonly InstanceType[]): Pick<NodeClaimPlan, 'labels' | 'requirements'> {
+  const reqs = c.requirements.clone();
+  reqs.delete(LABEL_HOSTNAME);
+  const priced = options.map((it) => ({ it, price: cheapestOffering([it], reqs)?.offering.price ?? Infinity }));
+  priced.sort((a, b) => a.price - b.price || (a.it.name < b.it.name ? -1 : a.it.name > b.it.name ? 1 : 0));
+  const chosen = priced.slice(0, MAX_INSTANCE_TYPES).map((p) => p.it);
+  const minValues = reqs.has(LABEL_INSTANCE_TYPE) ? reqs.get(LABEL_INSTANCE_TYPE).minValues : undefined;
+  reqs.set(Requirement.of(LABEL_INSTANCE_TYPE, 'In', chosen.map((it) => it.name), minValues));
+  const capacityTypes = [...new Set(chosen.flatMap((it) => usableOfferings(it, reqs).map((o) => o.capacityType)))];
+  if (capacityTypes.length > 0) reqs.add(Requirement.of(LABEL_CAPACITY_TYPE, 'In', capacityTypes));
+  const requirements = reqs.nodeSelectorRequirements().sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { labels: { ...c.pool.labels, ...reqs.labels() }, requirements };
 }
 
 function claimOfferings(types: readonly InstanceType[], reqs: Requirements): ClaimOffering[] {
@@ -394,14 +497,15 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     if (!pod || u.message === SCHEDULING_GATED_MESSAGE || isDaemonSetPod(pod)) unschedulable.push(u);
     else toPlan.push(pod);
   }
-  const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed);
+  const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy);
   try {
-    for (const pod of planningOrder(toPlan)) {
+    const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);
       if (r instanceof PlannedClaim) placements.push({ pod: pod.key, node: r.name });
-      else unschedulable.push({ pod: pod.key, message: `could not schedule pod: ${r.reason}` });
-    }
+      return r instanceof PlannedClaim ? undefined : r.reason;
+    });
+    for (const [pod, reason] of failed) unschedulable.push({ pod, message: `could not schedule pod: ${reason}` });
   } finally {
     planner.removeTemplates();
   }

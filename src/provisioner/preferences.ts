@@ -1,9 +1,12 @@
 // Karpenter's treatment of soft constraints: a pod is first planned as if its
 // preferences were required (preferred pod affinity/anti-affinity terms and
 // ScheduleAnyway spread constraints), then relaxed one step at a time, in
-// Karpenter's order, while it still fits nowhere.
+// Karpenter's order, while it still fits nowhere. When some NodePool taints its
+// nodes PreferNoSchedule, the last step tolerates those taints (Karpenter treats
+// every taint of a new node as binding until then).
 
 import type { Pod, WeightedPodAffinityTerm } from '../model/pod.js';
+import type { Toleration } from '../model/taints.js';
 import type { NodeSelectorTermSpec } from '../model/selector.js';
 
 /** A pod as the planner tries it: the constraints to enforce, and how the node requirements are derived. */
@@ -24,18 +27,28 @@ interface SoftState {
   readonly preferredTerms: readonly { readonly weight: number; readonly preference: NodeSelectorTermSpec }[];
   readonly preferredAffinity: readonly WeightedPodAffinityTerm[];
   readonly preferredAntiAffinity: readonly WeightedPodAffinityTerm[];
-  /** Indexes (into the original constraints) of ScheduleAnyway constraints still enforced. */
-  readonly softSpread: readonly number[];
+  /** The pod's spread constraints as Karpenter's relaxation leaves them (it swaps the last into a removed slot). */
+  readonly spread: readonly Pod['topologySpreadConstraints'][number][];
+  /** Whether the last step, tolerating PreferNoSchedule taints, is still to come. */
+  readonly preferNoSchedule: boolean;
+  readonly tolerations: readonly Toleration[];
 }
+
+/**
+ * Karpenter's preferencePolicy: Respect treats preferences as requirements first and
+ * relaxes them; Ignore leaves them out from the start (only the required node affinity
+ * terms and the PreferNoSchedule step remain to relax).
+ */
+export type PreferencePolicy = 'Respect' | 'Ignore';
+
+/** The toleration Karpenter's last relaxation step adds. */
+const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { key: '', operator: 'Exists', value: '', effect: 'PreferNoSchedule' };
 
 const byWeightDesc = <T extends { weight: number }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => b.weight - a.weight);
 
 function attemptOf(s: SoftState, relaxed: string): PodAttempt {
   const p = s.original;
-  const spread = p.topologySpreadConstraints.flatMap((c, i) => {
-    if (c.whenUnsatisfiable === 'DoNotSchedule') return [c];
-    return s.softSpread.includes(i) ? [{ ...c, whenUnsatisfiable: 'DoNotSchedule' as const }] : [];
-  });
+  const spread = s.spread.map((c) => (c.whenUnsatisfiable === 'DoNotSchedule' ? c : { ...c, whenUnsatisfiable: 'DoNotSchedule' as const }));
   const pod: Pod = {
     ...p,
     requiredAffinity: [...p.requiredAffinity, ...s.preferredAffinity.map((w) => w.term)],
@@ -43,6 +56,7 @@ function attemptOf(s: SoftState, relaxed: string): PodAttempt {
     requiredAntiAffinity: [...p.requiredAntiAffinity, ...s.preferredAntiAffinity.map((w) => w.term)],
     preferredAntiAffinity: [],
     topologySpreadConstraints: spread,
+    tolerations: s.tolerations,
   };
   return { pod, requiredTerms: s.requiredTerms, preferredTerms: s.preferredTerms, relaxed };
 }
@@ -61,22 +75,38 @@ function relaxOnce(s: SoftState): { state: SoftState; relaxed: string } | undefi
   if (s.preferredTerms.length > 0) {
     return { state: { ...s, preferredTerms: s.preferredTerms.slice(1) }, relaxed: 'removing: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]' };
   }
-  if (s.softSpread.length > 0) {
-    const idx = s.softSpread[0]!;
-    return { state: { ...s, softSpread: s.softSpread.slice(1) }, relaxed: `removing: spec.topologySpreadConstraints[${idx}] (ScheduleAnyway)` };
+  const idx = s.spread.findIndex((c) => c.whenUnsatisfiable === 'ScheduleAnyway');
+  if (idx >= 0) {
+    const spread = [...s.spread];
+    spread[idx] = spread[spread.length - 1]!;
+    spread.pop();
+    return { state: { ...s, spread }, relaxed: `removing: spec.topologySpreadConstraints[${idx}] (ScheduleAnyway)` };
+  }
+  if (s.preferNoSchedule) {
+    const done = { ...s, preferNoSchedule: false };
+    // A pod that already tolerates every PreferNoSchedule taint this way has nothing left to relax.
+    if (s.tolerations.some((t) => t.key === '' && t.operator === 'Exists' && t.effect === 'PreferNoSchedule')) return undefined;
+    return { state: { ...done, tolerations: [...s.tolerations, TOLERATE_PREFER_NO_SCHEDULE] }, relaxed: 'adding: toleration for PreferNoSchedule taints' };
   }
   return undefined;
 }
 
-/** Every attempt for a pod, strictest first, ending with only its hard constraints. */
-export function podAttempts(pod: Pod): PodAttempt[] {
+/**
+ * Every attempt for a pod, strictest first, ending with only its hard constraints
+ * (and, with `toleratePreferNoSchedule`, as Karpenter sets it when a NodePool has a
+ * PreferNoSchedule taint, with those taints tolerated).
+ */
+export function podAttempts(pod: Pod, toleratePreferNoSchedule = false, policy: PreferencePolicy = 'Respect'): PodAttempt[] {
+  const respect = policy === 'Respect';
   let state: SoftState = {
     original: pod,
     requiredTerms: pod.requiredNodeAffinity?.terms ?? [],
-    preferredTerms: byWeightDesc(pod.preferredNodeAffinityTerms),
-    preferredAffinity: byWeightDesc(pod.preferredAffinity),
-    preferredAntiAffinity: byWeightDesc(pod.preferredAntiAffinity),
-    softSpread: pod.topologySpreadConstraints.flatMap((c, i) => (c.whenUnsatisfiable === 'ScheduleAnyway' ? [i] : [])),
+    preferredTerms: respect ? byWeightDesc(pod.preferredNodeAffinityTerms) : [],
+    preferredAffinity: respect ? byWeightDesc(pod.preferredAffinity) : [],
+    preferredAntiAffinity: respect ? byWeightDesc(pod.preferredAntiAffinity) : [],
+    spread: respect ? pod.topologySpreadConstraints : pod.topologySpreadConstraints.filter((c) => c.whenUnsatisfiable === 'DoNotSchedule'),
+    preferNoSchedule: toleratePreferNoSchedule,
+    tolerations: pod.tolerations,
   };
   const out = [attemptOf(state, '')];
   for (let next = relaxOnce(state); next; next = relaxOnce(state)) {

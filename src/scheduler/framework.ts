@@ -8,6 +8,7 @@ import type { Rand } from '../model/rand.js';
 import { Code, SchedulerError, Status } from './status.js';
 
 export const MAX_NODE_SCORE = 100;
+const DYNAMIC_RESOURCES = 'DynamicResources';
 export const MIN_NODE_SCORE = 0;
 
 /** Per-cycle plugin data. Values must implement clone() when they hold mutable state. */
@@ -97,6 +98,19 @@ export interface ScorePlugin extends Plugin {
   scoreAll?(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], out: number[], offset: number): void;
   /** Rescales raw scores in place into [0, 100]. */
   normalizeScore?(state: CycleState, pod: Pod, scores: NodeScore[]): void;
+}
+
+/**
+ * Reserve: the pod is going to `nodeName`; a plugin that keeps per-pod resources
+ * (VolumeBinding's assumed volume bindings) records them so the next pod sees them.
+ */
+export interface ReservePlugin extends Plugin {
+  reserve(state: CycleState, pod: Pod, nodeName: string): Status;
+}
+
+/** PreBind: what must be true in the cluster before the pod is bound (VolumeBinding: its claims bound or being provisioned). */
+export interface PreBindPlugin extends Plugin {
+  preBind(state: CycleState, pod: Pod, nodeName: string): Status;
 }
 
 export interface NominatingInfo {
@@ -251,6 +265,9 @@ export interface ProfilePlugins {
   readonly postFilter: readonly PostFilterPlugin[];
   readonly preScore: readonly PreScorePlugin[];
   readonly score: readonly { plugin: ScorePlugin; weight: number }[];
+  /** Absent: none (test frameworks built by hand). */
+  readonly reserve?: readonly ReservePlugin[];
+  readonly preBind?: readonly PreBindPlugin[];
 }
 
 function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string>): ReadonlySet<string> {
@@ -268,9 +285,24 @@ export class Framework {
     readonly plugins: ProfilePlugins,
     /** 0 means the adaptive default. */
     readonly percentageOfNodesToScore: number,
+    /** Every plugin the profile enables at PreFilter and PostFilter, berth's and pass-through ones, in order. */
+    readonly configured?: { readonly preFilter: readonly string[]; readonly postFilter: readonly string[] },
   ) {}
 
-  runPreFilterPlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { nodeNames: ReadonlySet<string> | null; status: Status; pluginsWithNodes: Set<string> } {
+  /**
+   * Whether PostFilter fails for want of cycle state after PreFilter stopped at
+   * `stoppedAt`: DynamicResources (not modeled by berth, on by default) reads the
+   * state its PreFilter writes, and answers Error "not found" when an earlier
+   * plugin's rejection kept its PreFilter from running.
+   */
+  postFilterLacksState(stoppedAt: string): boolean {
+    const c = this.configured;
+    if (!c || !c.postFilter.includes(DYNAMIC_RESOURCES)) return false;
+    const dra = c.preFilter.indexOf(DYNAMIC_RESOURCES);
+    return dra < 0 || c.preFilter.indexOf(stoppedAt) < dra;
+  }
+
+  runPreFilterPlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { nodeNames: ReadonlySet<string> | null; status: Status; pluginsWithNodes: Set<string>; stoppedAt?: string } {
     state.skipFilterPlugins = new Set();
     let nodeNames: ReadonlySet<string> | null = null;
     const pluginsWithNodes = new Set<string>();
@@ -283,7 +315,7 @@ export class Framework {
       }
       if (!status.isSuccess()) {
         const s = status.withPlugin(pl.name);
-        if (s.code === Code.UnschedulableAndUnresolvable) return { nodeNames: null, status: s, pluginsWithNodes: new Set() };
+        if (s.code === Code.UnschedulableAndUnresolvable) return { nodeNames: null, status: s, pluginsWithNodes: new Set(), stoppedAt: pl.name };
         if (s.code === Code.Unschedulable) {
           returnStatus = s;
           continue;
@@ -297,7 +329,7 @@ export class Framework {
         if (nodeNames.size === 0) {
           const names = [...pluginsWithNodes].sort();
           const msg = names.length === 1 ? `node(s) didn't satisfy plugin ${names[0]}` : `node(s) didn't satisfy plugin(s) [${names.join(' ')}] simultaneously`;
-          return { nodeNames, status: Status.unresolvable(msg), pluginsWithNodes };
+          return { nodeNames, status: Status.unresolvable(msg), pluginsWithNodes, stoppedAt: pl.name };
         }
       }
     }
@@ -454,6 +486,19 @@ export class Framework {
       }
     }
     return new ScoredNodes(nodes, totals, table);
+  }
+
+  /** Reserve then PreBind for the node the cycle chose; the first failure stops (upstream then unreserves and retries the pod). */
+  runReserveAndPreBind(state: CycleState, pod: Pod, nodeName: string): Status {
+    for (const pl of this.plugins.reserve ?? []) {
+      const s = pl.reserve(state, pod, nodeName);
+      if (!s.isSuccess()) return s.withPlugin(pl.name);
+    }
+    for (const pl of this.plugins.preBind ?? []) {
+      const s = pl.preBind(state, pod, nodeName);
+      if (!s.isSuccess() && !s.isSkip()) return s.withPlugin(pl.name);
+    }
+    return Status.SUCCESS;
   }
 
   get hasScorePlugins(): boolean {

@@ -12,6 +12,8 @@ export interface Diagnosis {
   readonly pendingPlugins: Set<string>;
   preFilterMsg: string;
   postFilterMsg: string;
+  /** The PreFilter plugin whose rejection ended PreFilter early (the later ones did not run). */
+  preFilterStoppedAt?: string;
 }
 
 export function addPluginStatus(d: Diagnosis, s: Status): void {

@@ -223,6 +223,8 @@ function names(fw: Framework) {
     postFilter: fw.plugins.postFilter.map((p) => p.name),
     preScore: fw.plugins.preScore.map((p) => p.name),
     score: fw.plugins.score.map((s) => `${s.plugin.name}:${s.weight}`),
+    reserve: (fw.plugins.reserve ?? []).map((p) => p.name),
+    preBind: (fw.plugins.preBind ?? []).map((p) => p.name),
   };
 }
 
@@ -240,11 +242,13 @@ describe('the v1.37 default profile', () => {
   it('builds the framework berth runs: pass-through plugins left out', () => {
     assert.deepEqual(names(build({}, {})), {
       queueSort: ['PrioritySort'],
-      preFilter: ['NodeName', 'NodeUnschedulable', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity'],
-      filter: ['NodeName', 'NodeUnschedulable', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity'],
+      preFilter: ['NodeName', 'NodeUnschedulable', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeRestrictions', 'NodeVolumeLimits', 'VolumeBinding', 'VolumeZone', 'PodTopologySpread', 'InterPodAffinity'],
+      filter: ['NodeName', 'NodeUnschedulable', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeRestrictions', 'NodeVolumeLimits', 'VolumeBinding', 'VolumeZone', 'PodTopologySpread', 'InterPodAffinity'],
       postFilter: ['DefaultPreemption'],
-      preScore: ['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity', 'NodeResourcesBalancedAllocation'],
-      score: ['TaintToleration:3', 'NodeAffinity:2', 'NodeResourcesFit:1', 'PodTopologySpread:2', 'InterPodAffinity:2', 'NodeResourcesBalancedAllocation:1', 'ImageLocality:1'],
+      preScore: ['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'VolumeBinding', 'PodTopologySpread', 'InterPodAffinity', 'NodeResourcesBalancedAllocation'],
+      score: ['TaintToleration:3', 'NodeAffinity:2', 'NodeResourcesFit:1', 'VolumeBinding:1', 'PodTopologySpread:2', 'InterPodAffinity:2', 'NodeResourcesBalancedAllocation:1', 'ImageLocality:1'],
+      reserve: ['VolumeBinding'],
+      preBind: ['VolumeBinding'],
     });
   });
 
@@ -253,19 +257,19 @@ describe('the v1.37 default profile', () => {
       name: 'a disabled score plugin keeps filtering',
       profile: { plugins: { score: { disabled: [{ name: 'NodeResourcesBalancedAllocation' }, { name: 'ImageLocality' }] } } },
       check: (n) => {
-        assert.deepEqual(n.score, ['TaintToleration:3', 'NodeAffinity:2', 'NodeResourcesFit:1', 'PodTopologySpread:2', 'InterPodAffinity:2']);
+        assert.deepEqual(n.score, ['TaintToleration:3', 'NodeAffinity:2', 'NodeResourcesFit:1', 'VolumeBinding:1', 'PodTopologySpread:2', 'InterPodAffinity:2']);
         assert.ok(n.preScore.includes('NodeResourcesBalancedAllocation'));
       },
     },
     {
       name: 'a MultiPoint weight override replaces the default in place',
       profile: { plugins: { multiPoint: { enabled: [{ name: 'ImageLocality', weight: 5 }, { name: 'NodeResourcesFit', weight: 4 }] } } },
-      check: (n) => assert.deepEqual(n.score, ['TaintToleration:3', 'NodeAffinity:2', 'NodeResourcesFit:4', 'PodTopologySpread:2', 'InterPodAffinity:2', 'NodeResourcesBalancedAllocation:1', 'ImageLocality:5']),
+      check: (n) => assert.deepEqual(n.score, ['TaintToleration:3', 'NodeAffinity:2', 'NodeResourcesFit:4', 'VolumeBinding:1', 'PodTopologySpread:2', 'InterPodAffinity:2', 'NodeResourcesBalancedAllocation:1', 'ImageLocality:5']),
     },
     {
       name: 'a score entry moves the plugin first and sets its weight',
       profile: { plugins: { score: { enabled: [{ name: 'ImageLocality', weight: 10 }] } } },
-      check: (n) => assert.deepEqual(n.score, ['ImageLocality:10', 'TaintToleration:3', 'NodeAffinity:2', 'NodeResourcesFit:1', 'PodTopologySpread:2', 'InterPodAffinity:2', 'NodeResourcesBalancedAllocation:1']),
+      check: (n) => assert.deepEqual(n.score, ['ImageLocality:10', 'TaintToleration:3', 'NodeAffinity:2', 'NodeResourcesFit:1', 'VolumeBinding:1', 'PodTopologySpread:2', 'InterPodAffinity:2', 'NodeResourcesBalancedAllocation:1']),
     },
     {
       name: 'score disabled "*" with an explicit list keeps only that list',

@@ -2,19 +2,23 @@
 // (v1) plugin enable/disable merging, pluginConfig args and MultiPoint expansion,
 // following setDefaults_KubeSchedulerProfile and frameworkImpl's construction.
 
-import { Framework, type FilterPlugin, type Handle, type Plugin, type PostFilterPlugin, type PreFilterPlugin, type PreScorePlugin, type QueueSortPlugin, type ScorePlugin } from './framework.js';
+import { Framework, type FilterPlugin, type Handle, type Plugin, type PostFilterPlugin, type PreBindPlugin, type PreFilterPlugin, type PreScorePlugin, type QueueSortPlugin, type ReservePlugin, type ScorePlugin } from './framework.js';
 import { newBalancedAllocation } from './plugins/balanced-allocation.js';
 import { newDefaultPreemption } from './plugins/default-preemption.js';
 import { newImageLocality } from './plugins/image-locality.js';
 import { newInterPodAffinity } from './plugins/inter-pod-affinity.js';
 import { newNodeAffinity } from './plugins/node-affinity.js';
 import { newNodeName } from './plugins/node-name.js';
+import { newNodeVolumeLimits } from './plugins/node-volume-limits.js';
 import { newNodePorts } from './plugins/node-ports.js';
 import { newNodeResourcesFit } from './plugins/node-resources-fit.js';
 import { newNodeUnschedulable } from './plugins/node-unschedulable.js';
 import { newPodTopologySpread } from './plugins/pod-topology-spread.js';
 import { newPrioritySort } from './plugins/priority-sort.js';
 import { newTaintToleration } from './plugins/taint-toleration.js';
+import { newVolumeBinding } from './plugins/volume-binding.js';
+import { newVolumeRestrictions } from './plugins/volume-restrictions.js';
+import { newVolumeZone } from './plugins/volume-zone.js';
 import type { PluginFactory } from './registry.js';
 
 export interface PluginRef {
@@ -28,7 +32,7 @@ export interface PluginSet {
 }
 
 /** The extension points berth's framework runs. */
-export const EXTENSION_POINTS = ['queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score'] as const;
+export const EXTENSION_POINTS = ['queueSort', 'preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'preBind'] as const;
 export type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
 
 /** Every extension point a v1 profile configures (besides multiPoint), in the order frameworkImpl fills them. */
@@ -77,6 +81,10 @@ export const IN_TREE_REGISTRY: Readonly<Record<string, PluginFactory>> = {
   NodeAffinity: newNodeAffinity,
   NodePorts: newNodePorts,
   NodeResourcesFit: newNodeResourcesFit,
+  VolumeRestrictions: newVolumeRestrictions,
+  NodeVolumeLimits: newNodeVolumeLimits,
+  VolumeBinding: newVolumeBinding,
+  VolumeZone: newVolumeZone,
   PodTopologySpread: newPodTopologySpread,
   InterPodAffinity: newInterPodAffinity,
   DefaultPreemption: newDefaultPreemption,
@@ -85,17 +93,13 @@ export const IN_TREE_REGISTRY: Readonly<Record<string, PluginFactory>> = {
 };
 
 /**
- * Default plugins berth does not model because they only act on volumes, resource
+ * Default plugins berth does not model because they only act on resource
  * claims, declared node features, gates or binding; for pods without those they
  * pass every node. Accepted in configurations (at the extension points they
  * implement upstream) and otherwise ignored.
  */
 export const PASS_THROUGH_PLUGINS: Readonly<Record<string, readonly ConfigExtensionPoint[]>> = {
   SchedulingGates: ['preEnqueue'],
-  VolumeRestrictions: ['preFilter', 'filter'],
-  NodeVolumeLimits: ['preFilter', 'filter'],
-  VolumeBinding: ['preFilter', 'filter', 'reserve', 'preScore', 'score', 'preBind'],
-  VolumeZone: ['preFilter', 'filter'],
   DynamicResources: ['preEnqueue', 'preFilter', 'filter', 'postFilter', 'score', 'reserve', 'preBind'],
   DefaultBinder: ['bind'],
   NodeDeclaredFeatures: ['preFilter', 'filter'],
@@ -329,7 +333,7 @@ export function buildFramework(config: SchedulerConfig, profile: ProfileConfig, 
     if (factory && ARGS_VALIDATED_BY_CONFIG.has(name)) create(name, factory);
   }
   const instances = new Map<string, Plugin>();
-  const { points, weights } = resolveProfile(profile, (name) => {
+  const { points, weights, configured } = resolveProfile(profile, (name) => {
     const factory = IN_TREE_REGISTRY[name];
     if (!factory) return undefined;
     const plugin = create(name, factory);
@@ -346,7 +350,10 @@ export function buildFramework(config: SchedulerConfig, profile: ProfileConfig, 
       postFilter: get<PostFilterPlugin>('postFilter'),
       preScore: get<PreScorePlugin>('preScore'),
       score: get<ScorePlugin>('score').map((plugin) => ({ plugin, weight: weights.get(plugin.name) ?? 1 })),
+      reserve: get<ReservePlugin>('reserve'),
+      preBind: get<PreBindPlugin>('preBind'),
     },
     profilePct ?? globalPct,
+    { preFilter: configured.preFilter, postFilter: configured.postFilter },
   );
 }

@@ -4,7 +4,7 @@
 
 import type { ClusterState } from '../cluster/state.js';
 import { bindPod, type Pod } from '../model/pod.js';
-import type { QueuedPod } from './framework.js';
+import { CycleState, type QueuedPod } from './framework.js';
 import { buildFramework, DEFAULT_SCHEDULER_NAME, type ProfileConfig, type SchedulerConfig } from './profile.js';
 import { Scheduler, type ScheduleOutcome } from './scheduler.js';
 
@@ -73,9 +73,12 @@ export function scheduleAll(cluster: ClusterState, config: SchedulerConfig, opts
         continue;
       }
       const current = cluster.getPod(pod.key) ?? pod;
-      const outcome = sched.schedulePod(current);
+      const state = new CycleState();
+      const outcome = sched.schedulePod(current, state);
       opts.onAttempt?.(current, outcome, sched);
       if (outcome.kind === 'scheduled') {
+        // Reserve and PreBind: the pod's volume bindings are assumed, so the next pod sees them.
+        sched.framework.runReserveAndPreBind(state, current, outcome.node);
         sched.clearNomination(current);
         cluster.updatePod(bindPod(current, outcome.node));
         report.placements.push({ pod: pod.key, node: outcome.node });

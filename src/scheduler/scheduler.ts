@@ -160,7 +160,9 @@ export class Scheduler implements Handle {
     if (feasible.length === 0) {
       let preemption: PostFilterResult | undefined;
       let clear = false;
-      if (this.framework.plugins.postFilter.length > 0) {
+      if (diagnosis.preFilterStoppedAt !== undefined && this.framework.postFilterLacksState(diagnosis.preFilterStoppedAt)) {
+        diagnosis.postFilterMsg = 'not found';
+      } else if (this.framework.plugins.postFilter.length > 0) {
         const { result, status } = this.framework.runPostFilterPlugins(state, pod, diagnosis.nodeToStatus);
         diagnosis.postFilterMsg = status.message();
         if (status.isSuccess() && result) preemption = result;
@@ -179,6 +181,7 @@ export class Scheduler implements Handle {
     const pre = this.framework.runPreFilterPlugins(state, pod, allNodes);
     for (const p of pre.pluginsWithNodes) diagnosis.unschedulablePlugins.add(p);
     if (!pre.status.isSuccess()) {
+      if (pre.stoppedAt !== undefined) diagnosis.preFilterStoppedAt = pre.stoppedAt;
       diagnosis.nodeToStatus.absentNodesStatus = pre.status;
       diagnosis.preFilterMsg = pre.status.message();
       addPluginStatus(diagnosis, pre.status);

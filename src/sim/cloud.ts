@@ -62,6 +62,8 @@ const NOT_READY_NO_SCHEDULE: Taint = { key: TAINT_NOT_READY, value: '', effect: 
 export class SimCloud {
   readonly instances = new Map<string, Instance>();
   private readonly iceWindows: IceWindow[] = [];
+  /** Zones that are down: no launch there succeeds until the zone returns. */
+  private readonly zonesDown = new Set<string>();
   /** Offerings that failed with insufficient capacity, skipped for a while. */
   private readonly unavailable = new UnavailableOfferings();
   private readonly startupTaints = new Map<string, readonly Taint[]>();
@@ -82,6 +84,20 @@ export class SimCloud {
     this.iceWindows.push(w);
   }
 
+  /**
+   * A zone outage: every offering there reports insufficient capacity until
+   * zoneUp (as EC2 does for an impaired AZ), and instances still launching there
+   * never come up.
+   */
+  zoneDown(zone: string): void {
+    this.zonesDown.add(zone);
+    for (const i of this.instances.values()) if (i.zone === zone && i.state === 'launching') this.terminate(i.name, 'ZoneOutage');
+  }
+
+  zoneUp(zone: string): void {
+    this.zonesDown.delete(zone);
+  }
+
   /** The instance types with offerings marked unavailable while they are known to lack capacity. */
   availableTypes(types: readonly InstanceType[]): InstanceType[] {
     return this.unavailable.apply(types, this.world.engine.now);
@@ -89,6 +105,7 @@ export class SimCloud {
 
   private insufficientCapacity(it: string, o: Offering): boolean {
     const now = this.world.engine.now;
+    if (this.zonesDown.has(o.zone)) return true;
     return this.iceWindows.some((w) => w.from <= now && now < w.until && matchesOffering(w, it, o));
   }
 

@@ -3,8 +3,10 @@
 // faults (a node or zone failing and recovering, an instance terminated, a spot
 // interruption, insufficient capacity for some offerings).
 
+import { admitClass, defaultClass } from '../io/load-volumes.js';
 import { LABEL_ZONE } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
+import { compilePersistentVolumeClaim } from '../model/volumes.js';
 import type { Action } from '../io/scenario-spec.js';
 import type { Simulation } from './simulation.js';
 
@@ -56,6 +58,7 @@ function setUnschedulable(sim: Simulation, name: string, unschedulable: boolean)
 
 export function applyAction(sim: Simulation, a: Action): void {
   const { world, engine } = sim;
+  const volumes = world.cluster.volumes;
   engine.record('Step', { action: a.type, ...describe(a) });
   switch (a.type) {
     case 'scale':
@@ -90,9 +93,12 @@ export function applyAction(sim: Simulation, a: Action): void {
       world.setKubeletRunning(a.node, true);
       return;
     case 'failZone':
+      // The zone is gone for launches too: replacements must come up elsewhere.
+      sim.cloud.zoneDown(a.zone);
       for (const n of nodesOfZone(sim, a.zone)) world.setKubeletRunning(n, false);
       return;
     case 'recoverZone':
+      sim.cloud.zoneUp(a.zone);
       for (const n of nodesOfZone(sim, a.zone)) world.setKubeletRunning(n, true);
       return;
     case 'terminateNode':
@@ -143,6 +149,34 @@ export function applyAction(sim: Simulation, a: Action): void {
       if (!sim.provisioner?.updatePool(a.pool)) throw new ActionError(`no NodePool ${JSON.stringify(a.pool.name)}`);
       sim.nodeDisruption?.updatePool(a.pool);
       return;
+    case 'addPersistentVolume':
+      if (volumes.persistentVolume(a.volume.name)) throw new ActionError(`PersistentVolume ${JSON.stringify(a.volume.name)} already exists`);
+      world.setPersistentVolume(a.volume, 'VolumeCreated');
+      return;
+    case 'deletePersistentVolume':
+      if (!volumes.persistentVolume(a.name)) throw new ActionError(`no PersistentVolume ${JSON.stringify(a.name)}`);
+      world.deletePersistentVolume(a.name, 'Deleted');
+      return;
+    case 'addPersistentVolumeClaim': {
+      const pvc = compilePersistentVolumeClaim(admitClass({ ...a.claim, metadata: { ...a.claim.metadata, uid: world.newUid() } }, defaultClass(volumes.storageClasses())));
+      if (volumes.claim(pvc.namespace, pvc.name)) throw new ActionError(`PersistentVolumeClaim ${pvc.key} already exists`);
+      world.setClaim(pvc, 'ClaimCreated');
+      return;
+    }
+    case 'deletePersistentVolumeClaim': {
+      const slash = a.claim.indexOf('/');
+      if (!volumes.claim(a.claim.slice(0, slash), a.claim.slice(slash + 1))) throw new ActionError(`no PersistentVolumeClaim ${a.claim}`);
+      world.deleteClaim(a.claim, 'Deleted');
+      return;
+    }
+    case 'addStorageClass':
+      if (volumes.storageClass(a.storageClass.name)) throw new ActionError(`StorageClass ${JSON.stringify(a.storageClass.name)} already exists`);
+      world.setStorageClass(a.storageClass);
+      return;
+    case 'deleteStorageClass':
+      if (!volumes.storageClass(a.name)) throw new ActionError(`no StorageClass ${JSON.stringify(a.name)}`);
+      world.deleteStorageClass(a.name);
+      return;
   }
 }
 
@@ -155,5 +189,8 @@ function mustHave(map: ReadonlyMap<string, unknown>, key: string, kind: string):
 function describe(a: Action): Record<string, unknown> {
   const { type: _type, ...rest } = a;
   if (a.type === 'addNode') return { node: a.node.name };
+  if (a.type === 'addPersistentVolume') return { volume: a.volume.name };
+  if (a.type === 'addPersistentVolumeClaim') return { claim: `${a.claim.metadata.namespace || 'default'}/${a.claim.metadata.name ?? ''}` };
+  if (a.type === 'addStorageClass') return { storageClass: a.storageClass.name };
   return a.type === 'updateNodePool' ? { nodePool: a.pool.name } : rest;
 }

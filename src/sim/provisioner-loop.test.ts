@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileNodePool } from '../model/nodepool.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
+import { applyAction } from './faults.js';
 import { createSimulation } from './simulation.js';
 import { app, clusterWithNodes } from './fixtures.test-support.js';
 
@@ -53,6 +54,30 @@ describe('provisioner loop', () => {
     assert.ok(ice.length >= 1);
     assert.ok(launched.length >= 1 && launched.every((r) => r['zone'] !== 'us-west-2a' && r['zone'] !== 'us-west-2b'));
     assert.equal([...sim.world.cluster.pods()].filter((p) => !p.nodeName).length, 0);
+  });
+
+  it('a failed zone is down for launches too: replacements launch only in the other zones, and the zone takes launches again once it returns', () => {
+    const sim = createSimulation(
+      clusterWithNodes([
+        { name: 'a', cpu: '1', zone: 'us-west-2a' },
+        { name: 'b', cpu: '1', zone: 'us-west-2b' },
+      ]),
+      { seed: 1, provisioner: { pools: [pool], instanceTypes: bundledInstanceTypes() } },
+    );
+    sim.deployments.add(app('web', { replicas: 2, cpu: '800m' }));
+    sim.engine.run(60_000);
+    applyAction(sim, { type: 'failZone', zone: 'us-west-2a' });
+    sim.engine.run(20 * 60_000);
+    const launched = sim.engine.log.filter((r) => r.type === 'NodeClaimLaunched');
+    assert.ok(launched.length >= 1, 'the lost replica gets a node');
+    assert.ok(launched.every((r) => r['zone'] !== 'us-west-2a'), JSON.stringify(launched.map((r) => r['zone'])));
+    applyAction(sim, { type: 'recoverZone', zone: 'us-west-2a' });
+    sim.cloud.addIceWindow({ zone: 'us-west-2b', from: sim.engine.now, until: Infinity });
+    sim.cloud.addIceWindow({ zone: 'us-west-2c', from: sim.engine.now, until: Infinity });
+    sim.cloud.addIceWindow({ zone: 'us-west-2d', from: sim.engine.now, until: Infinity });
+    sim.deployments.scaleDeployment('default/web', 4);
+    sim.engine.run(40 * 60_000);
+    assert.ok(sim.engine.log.some((r) => r.type === 'NodeClaimLaunched' && r['zone'] === 'us-west-2a' && r.t > 20 * 60_000));
   });
 
   it('disabled: nothing is launched and the pods stay pending', () => {

@@ -61,3 +61,89 @@ describe('scenario JSON Schema', () => {
     assert.deepEqual(JSON.parse(readFileSync('docs/scenario.schema.json', 'utf8')), scenarioJsonSchema());
   });
 });
+
+describe('storage in scenarios', () => {
+  it('etcd-zonal-volumes-zone-loss: the replica recreated after its zone is gone waits with the scheduler\'s PV node affinity message', () => {
+    const r = run(`${DIR}/etcd-zonal-volumes-zone-loss.yaml`);
+    const failed = r.events.filter((e) => e.type === 'FailedScheduling' && e.t >= 180_000);
+    assert.ok(failed.length > 0);
+    assert.match(String(failed[0]!['message']), /^0\/4 nodes are available: 4 node\(s\) didn't match PersistentVolume's node affinity\./);
+    // The volumes were provisioned, one per zone, where the scheduler put each replica.
+    const provisioned = r.events.filter((e) => e.type === 'VolumeProvisioned').map((e) => e['topology']).sort();
+    assert.deepEqual(provisioned, ['topology.kubernetes.io/zone=us-west-2a', 'topology.kubernetes.io/zone=us-west-2b', 'topology.kubernetes.io/zone=us-west-2c']);
+  });
+
+  const steps = (extra: string) => `apiVersion: berth.dev/v1alpha1
+kind: Scenario
+metadata: {name: storage-steps}
+spec:
+  timing: {volumeProvision: 20s}
+  objects:
+  - {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: us-west-2a}}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}
+  - apiVersion: v1
+    kind: Pod
+    metadata: {name: db, namespace: default}
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+  steps:
+  - at: 30s
+    addStorageClass: {metadata: {name: gp3, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}, provisioner: ebs.csi.aws.com}
+  - at: 1m
+    addPersistentVolumeClaim: {metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}
+${extra}`;
+
+  it('classes and claims added by steps: the default class is admitted, the volume provisioned after timing.volumeProvision, the pod then scheduled', () => {
+    const r = runScenarioText('s.yaml', steps('  expect:\n  - at: 79s\n    pending: {selector: {}, count: 1}\n  - allScheduled: {}\n'));
+    for (const e of r.expectations) assert.ok(e.passed, `${e.name}: ${e.detail}`);
+    const pvc = r.sim.world.cluster.volumes.claim('default', 'data')!;
+    assert.equal(pvc.storageClassName, 'gp3');
+    assert.equal(r.events.find((e) => e.type === 'VolumeProvisioned')!.t, 80_000);
+  });
+
+  it('a step naming a claim that does not exist fails with a clear message, the run goes on', () => {
+    const r = runScenarioText('s.yaml', steps('  - at: 2m\n    deletePersistentVolumeClaim: {claim: other}\n  expect:\n  - allScheduled: {}\n'));
+    assert.ok(r.events.some((e) => e.type === 'StepFailed' && e['message'] === 'no PersistentVolumeClaim default/other'));
+  });
+
+  it('a bad claim in a step is an error at its field', () => {
+    const s = loadScenario({ name: 's.yaml', text: steps('  - at: 2m\n    addPersistentVolumeClaim: {metadata: {name: x}, spec: {accessModes: [ReadWriteSometimes]}}\n') });
+    assert.ok(!s.ok);
+    assert.match(`${s.errors[0]!.line}: ${s.errors[0]!.field}: ${s.errors[0]!.message}`, /^20: spec\.steps\[2\]\.addPersistentVolumeClaim\.spec\.accessModes\[0\]: Unsupported value: "ReadWriteSometimes"/);
+  });
+});
+
+describe('bad storage input in a simulation', () => {
+  it('an unknown class, a claim bound to a missing PV and an access-mode mismatch leave their pods Pending with the scheduler\'s messages', () => {
+    const pod = (name: string, claim: string) => `  - apiVersion: v1
+    kind: Pod
+    metadata: {name: ${name}, namespace: default}
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: ${claim}}}]
+`;
+    const claim = (name: string, extra: string, status = '') => `  - {apiVersion: v1, kind: PersistentVolumeClaim, metadata: {name: ${name}, namespace: default}, spec: {accessModes: [ReadWriteMany], resources: {requests: {storage: 1Gi}}, ${extra}}${status}}
+`;
+    const text = `apiVersion: berth.dev/v1alpha1
+kind: Scenario
+metadata: {name: bad-storage}
+spec:
+  objects:
+  - {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: us-west-2a}}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}
+  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: static}, provisioner: kubernetes.io/no-provisioner}
+  - {apiVersion: v1, kind: PersistentVolume, metadata: {name: rwo}, spec: {capacity: {storage: 5Gi}, accessModes: [ReadWriteOnce], storageClassName: static, csi: {driver: ebs.csi.aws.com, volumeHandle: v}}}
+${claim('unknown-class', 'storageClassName: missing')}${claim('lost', 'storageClassName: static, volumeName: gone', ', status: {phase: Bound}')}${claim('mismatch', 'storageClassName: static')}${pod('a', 'unknown-class')}${pod('b', 'lost')}${pod('c', 'mismatch')}
+  expect:
+  - pending: {selector: {}, count: 3}
+`;
+    const r = runScenarioText('bad.yaml', text, { untilMs: 60_000 });
+    for (const e of r.expectations) assert.ok(e.passed, `${e.name}: ${e.detail}`);
+    const last = (pod: string) => String(r.events.filter((e) => e.type === 'FailedScheduling' && e['pod'] === pod).at(-1)?.['message']);
+    assert.match(last('default/a'), /pod has unbound immediate PersistentVolumeClaims/);
+    assert.match(last('default/c'), /pod has unbound immediate PersistentVolumeClaims/);
+    // The PV controller marks the bound claim Lost; VolumeBinding's PreFilter names it.
+    assert.match(last('default/b'), /persistentvolumeclaim "lost" bound to non-existent persistentvolume "gone"/);
+    assert.equal(r.sim.world.cluster.volumes.claim('default', 'lost')!.phase, 'Lost');
+    assert.equal(r.sim.world.cluster.volumes.persistentVolume('rwo')!.claimRef, null);
+  });
+});

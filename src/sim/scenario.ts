@@ -77,6 +77,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
       : {}),
     ...(pools.length > 0 && spec.disruption?.enabled ? { nodeDisruption: disruptionOptions(spec.disruption) } : {}),
     ...(spec.descheduler?.enabled ? { descheduler: { policy: spec.descheduler.policy, intervalMs: spec.descheduler.intervalMs } } : {}),
+    ...(t.volumeProvisionMs !== undefined ? { volumes: { provisionDelayMs: t.volumeProvisionMs } } : {}),
     launchTiming: () => ({
       launchMs: t.nodeLaunchMs ?? DEFAULT_LAUNCH_TIMING.launchMs,
       registerMs: t.nodeRegisterMs ?? DEFAULT_LAUNCH_TIMING.registerMs,

@@ -13,7 +13,7 @@
 // simulated time. Pods with scheduling gates are left alone (they never enter
 // the queue here).
 
-import type { QueuedPod } from '../scheduler/framework.js';
+import { CycleState, type QueuedPod } from '../scheduler/framework.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Pod } from '../model/pod.js';
 import { IndexedHeap, type HeapItem } from './indexed-heap.js';
@@ -181,6 +181,7 @@ export class SchedulerLoop {
       case 'nodeAdded':
       case 'nodeUpdated':
       case 'nodeDeleted':
+      case 'storage': // PV, claim and StorageClass events are VolumeBinding's and VolumeZone's cluster events.
         this.moveAllUnschedulable();
         return;
       case 'podReady':
@@ -270,9 +271,12 @@ export class SchedulerLoop {
       return true;
     }
     e.attempts++;
-    const outcome = this.scheduler.schedulePod(pod);
+    const state = new CycleState();
+    const outcome = this.scheduler.schedulePod(pod, state);
     const { engine } = this.world;
     if (outcome.kind === 'scheduled') {
+      // Reserve and PreBind: volume bindings the pod needs are assumed before it is bound.
+      this.scheduler.framework.runReserveAndPreBind(state, pod, outcome.node);
       this.scheduler.clearNomination(pod);
       this.entries.delete(e.key);
       this.world.bindPod(pod.key, outcome.node);

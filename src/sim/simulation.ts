@@ -15,6 +15,7 @@ import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
 import { DaemonSetController } from './controllers/daemonset.js';
 import { DeploymentController } from './controllers/deployment.js';
 import { DisruptionController } from './controllers/disruption.js';
+import { PersistentVolumeController, type VolumeControllerOptions } from './controllers/persistent-volume.js';
 import { DeschedulerLoop, type DeschedulerOptions } from './descheduler-loop.js';
 import { DisruptionLoop, type DisruptionLoopOptions } from './disruption-loop.js';
 import { ReplicaSetController } from './controllers/replicaset.js';
@@ -43,6 +44,8 @@ export interface SimulationOptions {
   readonly nodeDisruption?: Pick<DisruptionLoopOptions, 'spotToSpot' | 'pollMs' | 'validationMs'>;
   /** The descheduler's policy and interval; no descheduling without it. */
   readonly descheduler?: DeschedulerOptions;
+  /** The PV controller and CSI provisioner: how long provisioning takes. */
+  readonly volumes?: VolumeControllerOptions;
 }
 
 export interface Simulation {
@@ -58,6 +61,7 @@ export interface Simulation {
   readonly statefulSets: StatefulSetController;
   readonly daemonSets: DaemonSetController;
   readonly disruption: DisruptionController;
+  readonly persistentVolumes: PersistentVolumeController;
   readonly nodeDisruption: DisruptionLoop | undefined;
   readonly descheduler: DeschedulerLoop | undefined;
 }
@@ -92,10 +96,12 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   daemonSets.start();
   const disruption = new DisruptionController(world, replicaSets, deployments, statefulSets);
   disruption.start();
+  const persistentVolumes = new PersistentVolumeController(world, opts.volumes);
+  persistentVolumes.start();
   const p = opts.provisioner;
   const nodeDisruption = provisioner && p && opts.nodeDisruption ? new DisruptionLoop(world, cloud, provisioner, disruption, { ...opts.nodeDisruption, pools: p.pools, instanceTypes: p.instanceTypes, config, ...(p.daemonSetPods ? { daemonSetPods: p.daemonSetPods } : {}) }) : undefined;
   nodeDisruption?.start();
   const descheduler = opts.descheduler ? new DeschedulerLoop(world, disruption, config, opts.descheduler) : undefined;
   descheduler?.start();
-  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption, nodeDisruption, descheduler };
+  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption, persistentVolumes, nodeDisruption, descheduler };
 }

@@ -85,6 +85,8 @@ export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummar
           ...(r.podManagementPolicy ? { podManagementPolicy: r.podManagementPolicy } : {}),
           ...(strategy ? { updateStrategy: strategy } : {}),
           ...(revision !== undefined ? { revision } : {}),
+          ...(w.storage ? { storage: w.storage } : {}),
+          selectorLabels: w.selectorSpec.matchLabels ?? {},
         });
         break;
       }

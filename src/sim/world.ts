@@ -6,6 +6,7 @@
 import type { ClusterState } from '../cluster/state.js';
 import type { Node } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../model/volumes.js';
 import { withDefaultTolerationSeconds } from './admission.js';
 import type { Engine } from './engine.js';
 
@@ -18,7 +19,9 @@ export type ClusterChange =
   | { readonly kind: 'kubelet'; readonly node: string; readonly running: boolean }
   | { readonly kind: 'nodeAdded'; readonly node: Node }
   | { readonly kind: 'nodeUpdated'; readonly old: Node; readonly node: Node }
-  | { readonly kind: 'nodeDeleted'; readonly node: Node };
+  | { readonly kind: 'nodeDeleted'; readonly node: Node }
+  /** A PersistentVolume, claim or StorageClass was added, changed or removed. */
+  | { readonly kind: 'storage'; readonly object: string };
 
 export type ChangeListener = (change: ClusterChange) => void;
 
@@ -192,6 +195,47 @@ export class World {
     this.notify({ kind: 'nodeDeleted', node });
   }
 
+  /** Adds or replaces a claim (created by a controller or a step, bound by the PV controller); `event` goes to the log. */
+  setClaim(pvc: PersistentVolumeClaim, event: string, fields: Record<string, unknown> = {}): void {
+    this.cluster.volumes.setClaim(pvc);
+    this.engine.record(event, { claim: pvc.key, ...fields });
+    this.notify({ kind: 'storage', object: `PersistentVolumeClaim/${pvc.key}` });
+  }
+
+  deleteClaim(key: string, reason: string): void {
+    const [namespace, name] = splitKey(key);
+    if (!this.cluster.volumes.claim(namespace, name)) return;
+    this.cluster.volumes.removeClaim(namespace, name);
+    this.engine.record('ClaimDeleted', { claim: key, reason });
+    this.notify({ kind: 'storage', object: `PersistentVolumeClaim/${key}` });
+  }
+
+  setPersistentVolume(pv: PersistentVolume, event: string, fields: Record<string, unknown> = {}): void {
+    this.cluster.volumes.setPersistentVolume(pv);
+    this.engine.record(event, { volume: pv.name, ...fields });
+    this.notify({ kind: 'storage', object: `PersistentVolume/${pv.name}` });
+  }
+
+  deletePersistentVolume(name: string, reason: string): void {
+    if (!this.cluster.volumes.persistentVolume(name)) return;
+    this.cluster.volumes.removePersistentVolume(name);
+    this.engine.record('VolumeDeleted', { volume: name, reason });
+    this.notify({ kind: 'storage', object: `PersistentVolume/${name}` });
+  }
+
+  setStorageClass(sc: StorageClass): void {
+    this.cluster.volumes.setStorageClass(sc);
+    this.engine.record('StorageClassAdded', { storageClass: sc.name });
+    this.notify({ kind: 'storage', object: `StorageClass/${sc.name}` });
+  }
+
+  deleteStorageClass(name: string): void {
+    if (!this.cluster.volumes.storageClass(name)) return;
+    this.cluster.volumes.removeStorageClass(name);
+    this.engine.record('StorageClassDeleted', { storageClass: name });
+    this.notify({ kind: 'storage', object: `StorageClass/${name}` });
+  }
+
   /** Stops or restarts a node's kubelet; what follows is up to the node and pod lifecycles. */
   setKubeletRunning(node: string, running: boolean): void {
     if (running === !this.kubeletDown.has(node)) return;
@@ -210,4 +254,9 @@ export class World {
     if (!pod) throw new Error(`pod ${key} does not exist`);
     return pod;
   }
+}
+
+function splitKey(key: string): [string, string] {
+  const slash = key.indexOf('/');
+  return [key.slice(0, slash), key.slice(slash + 1)];
 }

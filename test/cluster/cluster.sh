@@ -7,6 +7,8 @@
 #   cluster.sh up                 build if needed, start everything, wait until ready
 #   cluster.sh down               stop everything, delete .run
 #   cluster.sh stop <component>   stop one (etcd, kube-apiserver, ...), keep state
+#   BERTH_KWOK_READY_DELAY_MS     how long a new kwok node stays NotReady (default 3000)
+#   BERTH_KWOK_STAGES             extra kwok Stage files, space-separated
 #   cluster.sh start <component>  start one again
 #
 # Kubeconfigs: .run/kubeconfig (admin, system:masters) and .run/berth.kubeconfig,
@@ -123,16 +125,20 @@ start() {
         --authorization-kubeconfig "$run/scheduler.kubeconfig" --bind-address 127.0.0.1 --secure-port "$sched_port" --leader-elect=false --v 1
       wait_for kube-scheduler "https://127.0.0.1:$sched_port/healthz" ;;
     kwok)
-      # kwok's own stage definitions (fast node initialisation with lease heartbeats,
-      # fast pod readiness), read from its module in the Go module cache.
-      local stages
+      # Nodes: our node-initialize stage (stages/: Ready after BERTH_KWOK_READY_DELAY_MS,
+      # startup taints removed) and kwok's lease heartbeats; pods: kwok's "fast"
+      # stages, read from its module in the Go module cache. BERTH_KWOK_STAGES adds
+      # more stage files (space-separated paths), e.g. kwok's node/chaos stages.
+      local stages configs
       stages="$(go env GOMODCACHE)/sigs.k8s.io/kwok@${KWOK_VERSION}/kustomize/stage"
       [[ -d "$stages" ]] || (cd /tmp && go mod download "sigs.k8s.io/kwok@${KWOK_VERSION}")
+      sed "s/__READY_DELAY_MS__/${BERTH_KWOK_READY_DELAY_MS:-3000}/" "$here/stages/node-initialize.yaml" > "$run/node-initialize.yaml"
+      configs=(--config "$run/node-initialize.yaml" --config "$stages/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml"
+        --config "$stages/pod/fast/pod-ready.yaml" --config "$stages/pod/fast/pod-complete.yaml" --config "$stages/pod/fast/pod-delete.yaml")
+      for f in ${BERTH_KWOK_STAGES:-}; do configs+=(--config "$f"); done
       launch kwok --kubeconfig "$run/kwok.kubeconfig" --manage-all-nodes=false \
         --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --server-address "127.0.0.1:$kwok_port" \
-        --node-lease-duration-seconds 40 --cidr 10.244.0.0/16 \
-        --config "$stages/node/fast/node-initialize.yaml" --config "$stages/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml" \
-        --config "$stages/pod/fast/pod-ready.yaml" --config "$stages/pod/fast/pod-complete.yaml" --config "$stages/pod/fast/pod-delete.yaml"
+        --node-lease-duration-seconds 40 --cidr 10.244.0.0/16 "${configs[@]}"
       wait_for kwok "http://127.0.0.1:$kwok_port/healthz" ;;
     *) log "unknown component $1 (one of: ${components[*]})"; exit 2 ;;
   esac

@@ -99,7 +99,7 @@ test('slow node registration while another writer updates the claims: no second 
     await writer;
     await claimsMatchNodes(3);
     for (const claim of await claimViews()) assert.match(claim.labels['team.example/owner'] ?? '', /^w\d+$/, "the other writer's label survived the controller's writes");
-    const launched = controllerLog(c).filter((l) => l.msg === 'launched').map((l) => l.nodeClaim);
+    const launched = controllerLog(c).filter((l) => l.msg === 'launched nodeclaim').map((l) => l.nodeClaim);
     assert.equal(launched.length, 3, 'each claim launched once although resync ran every second for 6 s');
     console.log(`other writer: ${writes} updates; controller conflicts: ${controllerLog(c).filter((l) => l.msg === 'NodeClaim status written after conflicts with another writer').reduce((n, l) => n + Number(l.conflicts), 0)}`);
   });
@@ -121,7 +121,7 @@ test('controller killed between the cloud create and recording it: the instance 
     await sleep(3_000);
     await claimsMatchNodes(2);
     assert.equal(controllerLog(second).filter((l) => l.msg === 'adopting an instance whose launch was not recorded').length, 2);
-    assert.equal(controllerLog(second).filter((l) => l.msg === 'launched').length, 0, 'nothing created again');
+    assert.equal(controllerLog(second).filter((l) => l.msg === 'launched nodeclaim').length, 0, 'nothing created again');
   });
 });
 

@@ -89,7 +89,7 @@ async function postRaw(path: string, o: KubeObject): Promise<void> {
 /** Installs the CRDs and RBAC of deploy/ and waits until the CRDs are served. */
 export async function installBerth(): Promise<void> {
   for (const f of ['deploy/crd.yaml', 'deploy/nodepool-crd.yaml']) for (const o of manifests(f)) await postRaw('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', o);
-  for (const o of manifests('deploy/rbac.yaml')) await apply(o);
+  for (const o of [...manifests('deploy/rbac.yaml'), ...manifests('deploy/kwok/rbac.yaml')]) await apply(o);
   await waitFor('CRDs established', async () => {
     const crds = await Promise.all(['nodeclaims.berth.dev', 'nodepools.karpenter.sh'].map((n) => kube().read('apiextensions.k8s.io/v1', 'CustomResourceDefinition', n)));
     return crds.every((c) => ((c?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((x) => x.type === 'Established' && x.status === 'True'));
@@ -157,6 +157,14 @@ export async function pods(namespace: string, labelSelector: string): Promise<Po
     .map((p) => ({ name: p.metadata!.name!, node: (p.spec as { nodeName?: string }).nodeName ?? '', phase: (p.status as { phase?: string }).phase ?? '' }));
 }
 
+/** Takes berth's termination finalizer off what is left, as an operator does once the controller is gone. */
+async function dropFinalizers(): Promise<void> {
+  const k = kube();
+  const drop = (o: KubeObject) => (o.metadata?.finalizers?.includes('berth.dev/termination') ? { ...o, metadata: { ...o.metadata, finalizers: o.metadata.finalizers.filter((f) => f !== 'berth.dev/termination') } } : undefined);
+  for (const c of await nodeClaims()) await k.update('berth.dev/v1alpha1', 'NodeClaim', c.metadata!.name!, drop);
+  for (const n of await kwokNodes()) await k.update('v1', 'Node', n.metadata!.name!, drop);
+}
+
 /** Removes what a test created: its namespace, NodePools, NodeClaims and berth's nodes; waits until they are gone. */
 export async function cleanUp(namespace: string): Promise<void> {
   const k = kube();
@@ -167,6 +175,7 @@ export async function cleanUp(namespace: string): Promise<void> {
   for (const np of await list('karpenter.sh/v1', 'NodePool')) await k.delete('karpenter.sh/v1', 'NodePool', np.metadata!.name!);
   for (const c of await nodeClaims()) await k.delete('berth.dev/v1alpha1', 'NodeClaim', c.metadata!.name!);
   for (const n of await kwokNodes()) await k.delete('v1', 'Node', n.metadata!.name!);
+  await dropFinalizers();
   await waitFor('clean cluster', async () => (await kwokNodes()).length === 0 && (await nodeClaims()).length === 0 && !(await k.read('v1', 'Namespace', namespace)), 120_000);
 }
 
@@ -240,7 +249,7 @@ export async function controller(extra: string[] = [], identity?: string): Promi
   const c = await startController(extra, identity);
   running.push(c);
   // The first start compiles the CLI (tsx): over 30 s on a busy machine.
-  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /healthz /readyz /metrics'), 60_000);
+  await waitFor(`${c.identity} leads or stands by`, async () => controllerLog(c).some((l) => l.msg === 'serving /livez /readyz /metrics'), 60_000);
   return c;
 }
 

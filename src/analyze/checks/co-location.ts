@@ -13,7 +13,8 @@ import type { AnalysisContext, Check } from '../check.js';
 import { availableZones } from '../domains.js';
 import type { Finding, Remedy } from '../finding.js';
 import { podGroups, type PodGroup } from '../pod-groups.js';
-import { requireAntiAffinity, setMinDomains, spreadAcross } from '../remedies.js';
+import { proveFixes } from '../prove.js';
+import { addNodesLike, combine, requireAntiAffinity, setMinDomains, spreadAcross, templateNodeFor } from '../remedies.js';
 import { scaleTargets } from '../scale-targets.js';
 import { baseline, simulateWhatIf } from '../what-if.js';
 
@@ -69,19 +70,36 @@ function whyAllowed(s: Stack, domains: number): string {
   return `nothing in its pod spec keeps replicas apart on ${key}`;
 }
 
-function fixes(s: Stack, zoneCount: number): { fix: string[]; remedies: Remedy[] } {
+/** Still stacked (or a replica left pending) on a changed input: what a fix must clear. */
+function stillStacked(ctx: AnalysisContext, s: Stack, zoneCount: number): boolean {
+  const group = podGroups(ctx.input).find((g) => g.object === s.group.object);
+  if (!group) return true;
+  const run =
+    s.when === 'today'
+      ? baseline(ctx)
+      : simulateWhatIf(ctx, {
+          name: 'co-location-scale-up',
+          steps: [{ at: SCALE_AT_MS, action: { type: 'scale' as const, kind: group.kind as 'Deployment', name: `${group.namespace}/${group.name}`, replicas: s.placed + s.pending } }],
+          untilMs: SCALE_AT_MS + SETTLE_MS,
+        });
+  const p = placement(run, group);
+  return p.pending > 0 || stacks(run, [group], s.when, zoneCount).length > 0;
+}
+
+/** Fixes tried (a constraint that keeps replicas apart, with the nodes it needs when nothing provisions them), then re-simulated and reduced. */
+function fixes(ctx: AnalysisContext, s: Stack, zoneCount: number): { fix: string[]; remedies: Remedy[] } {
   const key = keyOf(s.scope);
   const want = s.scope === 'node' ? s.placed + s.pending : Math.min(s.placed + s.pending, zoneCount);
   const hasSpread = s.group.templatePod.topologySpreadConstraints.some((c) => c.topologyKey === key && c.whenUnsatisfiable === 'DoNotSchedule');
-  const remedies: Remedy[] = [];
-  const fix: string[] = [];
-  if (s.scope === 'node') {
-    remedies.push(requireAntiAffinity(s.group, key));
-    fix.push(`${remedies[0]!.description}: a replica with no free node stays Pending, which makes the provisioner launch a node for it`);
-  }
-  const spread = hasSpread ? setMinDomains(s.group, key, want) : spreadAcross(s.group, key, { minDomains: want });
-  remedies.push(spread);
-  fix.push(`${spread.description}: with fewer than ${want} ${s.scope}s the minimum counts as 0, so a second replica in a ${s.scope} is over maxSkew and waits for (or gets provisioned) a new one`);
+  const provisioning = ctx.provisioner && ctx.input.nodePools.length > 0;
+  const template = templateNodeFor(s.group.templatePod, ctx.input.nodes.filter((n) => n.name === s.where).concat(ctx.input.nodes), s.group.kind === 'Pod');
+  const nodes = !provisioning && template && s.scope === 'node' ? [addNodesLike(template, want)] : [];
+  const candidates: Remedy[] = [];
+  if (s.scope === 'node') candidates.push(combine(requireAntiAffinity(s.group, key), ...nodes));
+  candidates.push(combine(hasSpread ? setMinDomains(s.group, key, want) : spreadAcross(s.group, key, { minDomains: want }), ...nodes));
+  const remedies = proveFixes(candidates, ctx.input, (input) => !stillStacked({ ...ctx, input }, s, zoneCount));
+  const fix = remedies.map((r) => `${r.description} (re-simulated: the replicas no longer share a ${s.scope} and none is pending)`);
+  if (remedies.length === 0) fix.push(`advice: keep replicas apart on ${key} (required pod anti-affinity, or a DoNotSchedule spread constraint with minDomains ${want}) and give them ${s.scope === 'node' ? 'nodes' : 'zones'} to go to: berth found no change to the input that does both`);
   return { fix, remedies };
 }
 
@@ -102,8 +120,8 @@ function podRef(run: ScenarioRun, key: string) {
   return run.sim.world.cluster.getPod(key) ?? { namespace: '', labels: {}, ownerReferences: [] };
 }
 
-function finding(s: Stack, zoneCount: number, domains: number): Finding {
-  const { fix, remedies } = fixes(s, zoneCount);
+function finding(ctx: AnalysisContext, s: Stack, zoneCount: number, domains: number): Finding {
+  const { fix, remedies } = fixes(ctx, s, zoneCount);
   const all = s.pending === 0 ? `all ${s.placed} replicas` : `all ${s.placed} placed replicas (${s.pending} more pending)`;
   return {
     severity: s.scope === 'node' ? 'error' : 'warning',
@@ -113,6 +131,7 @@ function finding(s: Stack, zoneCount: number, domains: number): Finding {
     evidence: evidence(s),
     fix,
     remedies,
+    stacking: `${s.scope} ${s.where}`,
   };
 }
 
@@ -126,7 +145,7 @@ export const coLocationCheck: Check = {
     const nodeCount = ctx.input.nodes.length;
     const today = baseline(ctx);
     const found = stacks(today, groups, 'today', zoneCount);
-    const targets = scaleTargets(groups.filter((g) => !found.some((s) => s.group === g)), ctx.input.hpas);
+    const targets = scaleTargets(groups.filter((g) => !found.some((s) => s.group === g)), ctx.input.hpas, ctx.scaleUp);
     if (targets.length > 0) {
       const scaled = simulateWhatIf(ctx, {
         name: 'co-location-scale-up',
@@ -135,6 +154,6 @@ export const coLocationCheck: Check = {
       });
       found.push(...stacks(scaled, targets.map((t) => t.group), 'after scale-up', zoneCount));
     }
-    return found.map((s) => finding(s, zoneCount, s.scope === 'node' ? Math.max(1, nodeCount) : zoneCount));
+    return found.map((s) => finding(ctx, s, zoneCount, s.scope === 'node' ? Math.max(1, nodeCount) : zoneCount));
   },
 };

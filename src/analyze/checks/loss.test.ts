@@ -38,6 +38,7 @@ describe('node-loss and zone-loss', () => {
     describe(check.rule, () =>
       checkCases(check, cases.filter((c) => c.check === check), (f) => {
         assert.ok(f.evidence.some((e) => /fail(Node|Zone)/.test(e)), 'the evidence shows the simulated loss');
+        assert.match(f.evidence[0]!, check === nodeLossCheck ? /^failure model "node loss"/ : /^failure model "zone loss"/);
         assert.ok(f.remedies && f.remedies.length > 0, 'a machine-applicable fix');
       }),
     );
@@ -51,6 +52,28 @@ describe('node-loss and zone-loss', () => {
     assert.equal(f.severity, 'info');
     assert.match(f.message, /1 of 2 replicas are down for .*they come back only on capacity the provisioner launches/);
     assert.ok(f.evidence.some((e) => /NodeClaimLaunched/.test(e)), f.evidence.join('\n'));
+  });
+});
+
+describe('eviction timing in the evidence', () => {
+  it('the only node lost: nothing is evicted, and the message says why (every node NotReady stops all evictions)', () => {
+    const [f] = nodeLossCheck.run(contextFor(loadInput({ file: 'examples/kube-dns-preferred.yaml' })));
+    assert.match(f!.message, /not back 10m00s later \(no pod is evicted: every node is NotReady/);
+  });
+
+  it('one of several nodes lost: the NoExecute taint and the 300 s toleration are in the evidence', () => {
+    const [f] = nodeLossCheck.run(contextFor(loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'a'), deploymentYaml('web', 1)) })));
+    assert.ok(f!.evidence.some((e) => /n1 gets the node.kubernetes.io\/unreachable:NoExecute taint .*300 s/.test(e)), f!.evidence.join('\n'));
+  });
+
+  it('zone loss with a NodePool: no replacement is launched into the failed zone', () => {
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'us-west-2a'), nodeYaml('n2', 'us-west-2b', '0.2'), deploymentYaml('web', 2)) }, { file: 'examples/nodepools/default.yaml' });
+    const findings = zoneLossCheck.run(contextFor(input, { provisioner: true }));
+    assert.ok(findings.length > 0);
+    for (const f of findings) {
+      assert.ok(!f.evidence.some((e) => /NodeClaimLaunched .* in us-west-2a/.test(e)), f.evidence.join('\n'));
+      assert.ok(f.evidence.some((e) => /NodeClaimLaunched .* in us-west-2[bcd]/.test(e)), f.evidence.join('\n'));
+    }
   });
 });
 
@@ -75,5 +98,30 @@ describe('node-loss of a StatefulSet', () => {
       assert.match(f.fix[0]!, /replaced only once its Node object is deleted/);
       assert.ok(f.evidence.some((e) => /PodTerminating default\/db-\d .*TaintManagerEviction/.test(e)));
     }
+  });
+});
+
+describe('zone-loss of a StatefulSet with zonal volumes', () => {
+  it('one replica per zone (examples/etcd-zonal-volumes.yaml): the one in the lost zone cannot return, its volume is there; 2/3 keep running (info)', () => {
+    const input = loadInput({ file: 'examples/etcd-zonal-volumes.yaml' });
+    const findings = zoneLossCheck.run(contextFor(input, {}));
+    assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), ['info StatefulSet/kube-system/etcd']);
+    const f = findings[0]!;
+    assert.match(f.message, /; 1 of 3 replica\(s\) cannot return outside zone (us-west-2[abc]): their volumes are there — kube-system\/etcd-\d \(claim data-etcd-\d → PersistentVolume pvc-kube-system-data-etcd-\d in zone \1\)/);
+    assert.match(f.fix[0]!, /return only when it does, and 2 of 3 keep running meanwhile; .*a regional or replicated class/);
+  });
+
+  it('a class pinned to one zone (examples/etcd-single-zone-volumes.yaml): all 3 replicas are stranded (error); spreading them and unpinning the class, re-checked, leaves one stranded replica of 3', () => {
+    const input = loadInput({ file: 'examples/etcd-single-zone-volumes.yaml' });
+    const findings = zoneLossCheck.run(contextFor(input, {}));
+    assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), ['error StatefulSet/kube-system/etcd']);
+    const f = findings[0]!;
+    assert.match(f.message, /3 of 3 replica\(s\) cannot return outside zone us-west-2a: their volumes are there/);
+    assert.equal(f.evidence.filter((e) => /no surviving node matches its node affinity/.test(e)).length, 3);
+    const remedy = f.remedies![0]!;
+    assert.match(remedy.description, /topology spread constraint on topology.kubernetes.io\/zone.*remove allowedTopologies from StorageClass gp3-us-west-2a/);
+    const again = zoneLossCheck.run(contextFor(remedy.apply(input), {}));
+    assert.deepEqual(again.map((x) => x.severity), ['info']);
+    assert.match(again[0]!.message, /1 of 3 replica\(s\) cannot return/);
   });
 });

@@ -1,7 +1,22 @@
-// node-loss and zone-loss: for every node (and every zone) that runs replicas of
-// a workload, lose it in a simulation and watch each workload's ready replicas:
-// does it lose all of them at once, does it fall below its PDB, and are all its
-// replicas ready again (with and without the provisioner) — and how long it takes.
+// node-loss, zone-loss, spot-interruption and capacity-loss: four named failure
+// models, each simulated for every node (zone, spot pool, instance type) that runs
+// replicas of a workload, watching each workload's ready replicas: does it lose
+// all of them at once, does it fall below its PDB, and are all its replicas ready
+// again (with and without the provisioner) — and how long it takes.
+//
+// - node loss: the node stops answering (failNode).
+// - zone loss: every node of the zone stops answering and the zone takes no
+//   launches until it returns (failZone: its offerings are insufficient-capacity).
+// - spot interruption: a wave reclaims half (rounded up) of the spot nodes of one
+//   instance type in one zone, the ones running most replicas first: the 2-minute
+//   notice (the node cordoned and drained then, as Karpenter's interruption
+//   handling does), the instance gone at 2 minutes, its Node deleted by the cloud
+//   node controller once NotReady; spot capacity of that type and zone stays
+//   unavailable for the rest of the run.
+// - capacity loss: one instance type is insufficient-capacity in one zone (as an
+//   AWS fault-injection ICE test does) while a node of that type there is lost:
+//   reported only where the same node loss alone recovers, i.e. where recovery
+//   depends on that one offering. Simulated only when the provisioner is on.
 //
 // A loss is modelled with failNode / failZone (the kubelet stops answering), not
 // terminateNode: the input's nodes are not instances of the simulated cloud, so
@@ -20,6 +35,8 @@
 
 import type { LoadedInput } from '../../io/load.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
+import { LABEL_CAPACITY_TYPE } from '../../model/nodepool.js';
+import { SPOT_INTERRUPTION_NOTICE_MS } from '../../sim/cloud.js';
 import type { Action } from '../../io/scenario-spec.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
 import { formatTime } from '../../sim/timeline.js';
@@ -27,23 +44,47 @@ import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy, Severity } from '../finding.js';
 import { budgetFloor, podGroups, type PodGroup } from '../pod-groups.js';
 import { readyWindow, trackReady, type ReadyTracker, type ReadyWindow } from '../ready-replicas.js';
-import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross } from '../remedies.js';
-import { baseline, simulateWhatIf } from '../what-if.js';
+import { proveFixes } from '../prove.js';
+import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross, templateNodeFor } from '../remedies.js';
+import { settle, type Placement } from '../settle.js';
+import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
+import { simulateWhatIf } from '../what-if.js';
 
 /**
  * How long after the loss a workload may take to be whole again. A node: its pods'
  * eviction (≈6 min) plus a node launch. A zone: the node controller evicts from a
  * fully disrupted zone at 0.1 node/s, so a zone of 100 nodes takes 17 min more.
  */
-export const LOSS_HORIZON_MS: Record<'node' | 'zone', number> = { node: 10 * 60_000, zone: 30 * 60_000 };
+export const LOSS_HORIZON_MS: Record<Scope, number> = { node: 10 * 60_000, zone: 30 * 60_000, spot: 10 * 60_000, capacity: 10 * 60_000 };
 
-type Scope = 'node' | 'zone';
+type Scope = 'node' | 'zone' | 'spot' | 'capacity';
+
+const RULES: Record<Scope, string> = { node: 'node-loss', zone: 'zone-loss', spot: 'spot-interruption', capacity: 'capacity-loss' };
+
+/** The share of a spot pool (one instance type in one zone) a wave reclaims. */
+export const SPOT_WAVE_SHARE = 0.5;
+/** After the instance is gone, the cloud node controller deletes its Node once the node lifecycle controller has seen it NotReady (grace 40-50 s). */
+const NODE_DELETED_AFTER_MS = SPOT_INTERRUPTION_NOTICE_MS + 50_000;
+const LABEL_INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
+/** The notice comes a second after the wave's start, so the ready count before it is read undisturbed (the drain acts at once). */
+const NOTICE_AT_MS = 1_000;
+
+/** The capacity type a node's provider labels say it has (Karpenter, EKS managed node groups, GKE). */
+function capacityTypeOf(node: Node): string | undefined {
+  const l = node.labels;
+  if (l[LABEL_CAPACITY_TYPE] !== undefined) return l[LABEL_CAPACITY_TYPE];
+  if (l['eks.amazonaws.com/capacityType'] !== undefined) return l['eks.amazonaws.com/capacityType'].toLowerCase().replace('_', '-');
+  if (l['cloud.google.com/gke-spot'] === 'true' || l['cloud.google.com/gke-preemptible'] === 'true') return 'spot';
+  return undefined;
+}
 
 interface Unit {
-  /** "node n1" or "zone us-west-2a". */
+  /** "node n1", "zone us-west-2a", "2 of 3 spot m5.large nodes in us-west-2a (n1, n2)"... */
   readonly label: string;
+  /** The node or zone name (the first node's for spot waves and capacity losses). */
   readonly name: string;
-  readonly action: Action;
+  /** The steps of the failure, at offsets from the moment it begins. */
+  readonly steps: readonly { readonly offsetMs: number; readonly action: Action }[];
   /** The nodes lost. */
   readonly nodes: readonly Node[];
   /** Groups with pods there, and how many. */
@@ -71,47 +112,93 @@ interface Outcome {
   readonly needsProvisioner?: boolean;
   /** Set when the provisioner is off and turning it on would make the group whole again. */
   readonly provisionerWouldRecover?: boolean;
+  /** The nodes that ran the group's pods before the failure. */
+  readonly hostNodes?: readonly string[];
+  /** Replicas whose volumes no surviving node can reach (they cannot come back elsewhere). */
+  readonly volumeBound?: readonly VolumeBoundReplica[];
 }
 
 const groupsForLoss = (input: LoadedInput) => podGroups(input).filter((g) => g.workload && g.replicas > 0);
 
-/** The time the unchanged cluster has settled (its last pod turned ready), and the placement then. */
-function settle(ctx: AnalysisContext, groups: readonly PodGroup[]) {
-  const run = baseline(ctx);
-  const lastReady = Math.max(0, ...run.events.filter((e) => e.type === 'PodReady' || e.type === 'NodeReady').map((e) => e.t));
-  const t0 = (Math.floor(lastReady / 10_000) + 1) * 10_000;
-  const placement = run.sim.world.cluster.nodeInfos().map((info) => {
-    const hosts = new Map<PodGroup, number>();
-    for (const p of info.pods) {
-      if (p.terminating) continue;
-      const g = groups.find((x) => x.has(p));
-      if (g) hosts.set(g, (hosts.get(g) ?? 0) + 1);
-    }
-    return { node: info.node, hosts };
-  });
-  return { t0, placement };
-}
 
-function units(scope: Scope, placement: ReturnType<typeof settle>['placement']): Unit[] {
+function units(scope: Scope, placement: Placement, ctx: AnalysisContext): Unit[] {
+  const fail = (node: string): Action => ({ type: 'failNode', node });
   if (scope === 'node') {
     return placement
       .filter((p) => p.hosts.size > 0)
-      .map((p) => ({ label: `node ${p.node.name}`, name: p.node.name, action: { type: 'failNode', node: p.node.name }, nodes: [p.node], hosts: p.hosts }));
+      .map((p) => ({ label: `node ${p.node.name}`, name: p.node.name, steps: [{ offsetMs: 0, action: fail(p.node.name) }], nodes: [p.node], hosts: p.hosts }));
   }
-  const zones = new Map<string, { nodes: Node[]; hosts: Map<PodGroup, number> }>();
+  if (scope === 'zone') {
+    const zones = byKey(placement, (n) => n.labels[LABEL_ZONE]);
+    // A cluster in one zone loses everything with it; co-location reports the zone sharing instead.
+    if (zones.size < 2) return [];
+    return [...zones]
+      .filter(([, z]) => z.some((p) => p.hosts.size > 0))
+      .map(([zone, z]) => ({ label: `zone ${zone}`, name: zone, steps: [{ offsetMs: 0, action: { type: 'failZone', zone } }], nodes: z.map((p) => p.node), hosts: sumHosts(z) }));
+  }
+  const typed = (n: Node) => {
+    const type = n.labels[LABEL_INSTANCE_TYPE];
+    const zone = n.labels[LABEL_ZONE];
+    return type !== undefined && zone !== undefined ? `${type}\u0000${zone}` : undefined;
+  };
+  if (scope === 'spot') {
+    const pools = byKey(placement.filter((p) => capacityTypeOf(p.node) === 'spot'), typed);
+    return [...pools].flatMap(([key, pool]) => {
+      const [type, zone] = key.split('\u0000') as [string, string];
+      const hosted = (p: Placement[number]) => [...p.hosts.values()].reduce((a, b) => a + b, 0);
+      const chosen = [...pool].sort((a, b) => hosted(b) - hosted(a) || (a.node.name < b.node.name ? -1 : 1)).slice(0, Math.ceil(pool.length * SPOT_WAVE_SHARE));
+      if (!chosen.some((p) => p.hosts.size > 0)) return [];
+      const names = chosen.map((p) => p.node.name);
+      return [
+        {
+          label: `${chosen.length} of ${pool.length} spot ${type} node(s) in ${zone} (${names.join(', ')})`,
+          name: names[0]!,
+          steps: [
+            { offsetMs: 0, action: { type: 'insufficientCapacity', instanceType: type, zone, capacityType: 'spot', durationMs: LOSS_HORIZON_MS.spot } },
+            ...names.flatMap((node) => [
+              { offsetMs: NOTICE_AT_MS, action: { type: 'spotInterruption', node } as Action },
+              { offsetMs: NOTICE_AT_MS, action: { type: 'drain', node } as Action },
+              { offsetMs: NOTICE_AT_MS + NODE_DELETED_AFTER_MS, action: { type: 'removeNode', node } as Action },
+            ]),
+          ],
+          nodes: chosen.map((p) => p.node),
+          hosts: sumHosts(chosen),
+        },
+      ];
+    });
+  }
+  if (!ctx.provisioner || ctx.input.nodePools.length === 0) return [];
+  const pools = byKey(placement.filter((p) => p.hosts.size > 0), typed);
+  return [...pools].map(([key, pool]) => {
+    const [type, zone] = key.split('\u0000') as [string, string];
+    const p = pool[0]!;
+    return {
+      label: `node ${p.node.name} while ${type} is out of capacity in ${zone}`,
+      name: p.node.name,
+      steps: [
+        { offsetMs: 0, action: { type: 'insufficientCapacity', instanceType: type, zone, durationMs: LOSS_HORIZON_MS.capacity } },
+        { offsetMs: 0, action: fail(p.node.name) },
+      ],
+      nodes: [p.node],
+      hosts: p.hosts,
+    };
+  });
+}
+
+function byKey(placement: Placement, key: (n: Node) => string | undefined): Map<string, Placement[number][]> {
+  const out = new Map<string, Placement[number][]>();
   for (const p of placement) {
-    const zone = p.node.labels[LABEL_ZONE];
-    if (zone === undefined) continue;
-    const z = zones.get(zone) ?? { nodes: [], hosts: new Map<PodGroup, number>() };
-    zones.set(zone, z);
-    z.nodes.push(p.node);
-    for (const [g, n] of p.hosts) z.hosts.set(g, (z.hosts.get(g) ?? 0) + n);
+    const k = key(p.node);
+    if (k === undefined) continue;
+    out.set(k, [...(out.get(k) ?? []), p]);
   }
-  // A cluster in one zone loses everything with it; co-location reports the zone sharing instead.
-  if (zones.size < 2) return [];
-  return [...zones]
-    .filter(([, z]) => z.hosts.size > 0)
-    .map(([zone, z]) => ({ label: `zone ${zone}`, name: zone, action: { type: 'failZone', zone }, nodes: z.nodes, hosts: z.hosts }));
+  return out;
+}
+
+function sumHosts(list: Placement): Map<PodGroup, number> {
+  const hosts = new Map<PodGroup, number>();
+  for (const p of list) for (const [g, n] of p.hosts) hosts.set(g, (hosts.get(g) ?? 0) + n);
+  return hosts;
 }
 
 /** Units packed so that no two in a batch host the same group, at most `cap` per batch. */
@@ -130,8 +217,8 @@ function batches(list: readonly Unit[], cap: number): Unit[][] {
 function simulate(ctx: AnalysisContext, scope: Scope, batch: readonly Unit[], groups: readonly PodGroup[], t0: number, provisioner: boolean): Trial {
   const tracker = trackReady(groups);
   const run = simulateWhatIf(ctx, {
-    name: `${scope}-loss`,
-    steps: batch.map((u) => ({ at: t0, action: u.action })),
+    name: RULES[scope],
+    steps: batch.flatMap((u) => u.steps.map((st) => ({ at: t0 + st.offsetMs, action: st.action }))),
     untilMs: t0 + LOSS_HORIZON_MS[scope],
     provisioner,
     observe: tracker.observe,
@@ -155,8 +242,13 @@ const notWhole = (o: Outcome) => o.window.wholeAgainAt === undefined;
 const hasProblem = (o: Outcome) => lostAll(o) || belowBudget(o) || notWhole(o);
 const launchedAfter = (run: ScenarioRun, t0: number) => run.events.some((e) => e.type === 'NodeClaimLaunched' && e.t >= t0);
 
+/** Not whole only because the replicas lost with their volumes cannot come back, the others all running. */
+const onlyVolumeBound = (o: Outcome) => !lostAll(o) && !belowBudget(o) && o.volumeBound !== undefined && o.window.min + o.volumeBound.length >= o.window.before;
+
 function severityOf(o: Outcome): Severity {
   if (lostAll(o)) return o.group.replicas >= 2 ? 'error' : 'warning';
+  // Zonal volumes strand their replica in a lost zone whatever the spec says; the rest keep running.
+  if (onlyVolumeBound(o)) return 'info';
   if (notWhole(o) || belowBudget(o)) return 'warning';
   return 'info';
 }
@@ -164,14 +256,19 @@ function severityOf(o: Outcome): Severity {
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const outageOf = (o: Outcome) => (o.window.wholeAgainAt === undefined ? Infinity : o.window.wholeAgainAt - o.window.minAt);
 
-/** Every group's outcome for every unit hosting it, problems confirmed on a single-unit run. */
-function lossOutcomes(ctx: AnalysisContext, scope: Scope): Outcome[] {
-  const groups = groupsForLoss(ctx.input);
+/**
+ * Every group's outcome for every unit hosting it, problems confirmed on a
+ * single-unit run. `only` restricts the analysis to one group (a fix being
+ * re-checked); `compareProvisioner` adds the with/without-provisioner runs the
+ * messages use.
+ */
+function lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compareProvisioner = true): Outcome[] {
+  const groups = groupsForLoss(ctx.input).filter((g) => only === undefined || g.object === only);
   if (groups.length === 0) return [];
   const { t0, placement } = settle(ctx, groups);
-  const list = units(scope, placement);
+  const list = units(scope, placement, ctx);
   const cap = scope === 'node' ? Math.max(1, Math.floor(placement.length / 10)) : 1;
-  const pools = ctx.input.nodePools.length > 0;
+  const pools = compareProvisioner && ctx.input.nodePools.length > 0;
   const out: Outcome[] = [];
   for (const batch of batches(list, cap)) {
     const trial = simulate(ctx, scope, batch, groups, t0, ctx.provisioner);
@@ -188,20 +285,41 @@ function lossOutcomes(ctx: AnalysisContext, scope: Scope): Outcome[] {
           const withIt = outcome(ctx, unit, group, simulate(ctx, scope, [unit], [group], t0, true));
           if (!notWhole(withIt)) o = { ...o, provisionerWouldRecover: true };
         }
-        out.push(o);
+        const bound = hasProblem(o) ? volumeBoundReplicas(o.trial.run, group, unit.nodes) : [];
+        if (bound.length > 0) o = { ...o, volumeBound: bound };
+        out.push({ ...o, hostNodes: placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name) });
       }
     }
   }
-  return out;
+  if (scope !== 'capacity') return out;
+  // Capacity loss is reported only where the node loss alone recovers: recovery hangs on the lost offering.
+  return out.filter((o) => {
+    if (!hasProblem(o)) return false;
+    const nodeAlone: Unit = { ...o.unit, steps: o.unit.steps.filter((st) => st.action.type !== 'insufficientCapacity') };
+    return !hasProblem(outcome(ctx, o.unit, o.group, simulate(ctx, scope, [nodeAlone], [o.group], t0, ctx.provisioner)));
+  });
+}
+
+/** Whether the group still has a problem under this failure model on (a changed) input: what a fix must clear. */
+function stillFails(ctx: AnalysisContext, scope: Scope, object: string): boolean {
+  const outcomes = lossOutcomes(ctx, scope, object, false);
+  // No outcome proves nothing: the changed input left the group with no placed pod to fail.
+  return outcomes.length === 0 || outcomes.some((o) => hasProblem(o) && !onlyVolumeBound(o));
 }
 
 const dur = (ms: number) => formatTime(ms);
-const on = (u: Unit) => (u.action.type === 'failNode' ? `on ${u.label}` : `in ${u.label}`);
+const on = (u: Unit) => (u.label.startsWith('zone ') ? `in ${u.label}` : `on ${u.label}`);
 
 function message(o: Outcome): string {
+  const text = lossMessage(o);
+  return o.volumeBound ? `${text}; ${describeVolumeBound(o.volumeBound, o.group.replicas, o.unit.label)}` : text;
+}
+
+function lossMessage(o: Outcome): string {
   const { window: w, group, unit } = o;
   const hosted = unit.hosts.get(group) ?? 0;
-  const back = w.wholeAgainAt === undefined ? `${w.before} ready replicas are not back ${dur(o.trial.horizonMs)} later` : `${w.before} ready again ${dur(w.wholeAgainAt - w.minAt)} after the outage began`;
+  const stalled = w.wholeAgainAt === undefined ? evictionNote(o)?.stalled : undefined;
+  const back = w.wholeAgainAt === undefined ? `${w.before} ready replicas are not back ${dur(o.trial.horizonMs)} later${stalled ? ` (${stalled})` : ''}` : `${w.before} ready again ${dur(w.wholeAgainAt - w.minAt)} after the outage began`;
   if (lostAll(o)) {
     if (group.replicas === 1) return `its only replica runs ${on(unit)}: losing it leaves ${group.object} with no ready pod; ${back}`;
     const pending = group.replicas > w.before ? ` (the other ${group.replicas - w.before} of ${group.replicas} never got a place)` : '';
@@ -212,19 +330,68 @@ function message(o: Outcome): string {
   return `after losing ${unit.label}, ${w.before - w.min} of ${w.before} replicas are down for ${dur(outageOf(o))}${o.needsProvisioner ? '; they come back only on capacity the provisioner launches (with it off they stay pending)' : ''}`;
 }
 
+/** What the simulated failure is, in the words of the evidence's first line. */
+export const FAILURE_MODEL: Record<Scope, string> = {
+  node: 'failure model "node loss": the node stops answering (crash, kernel hang, network partition); its Node and pods stay until the node lifecycle controller taints it and taint-based eviction removes the pods',
+  zone: 'failure model "zone loss": every node of the zone stops answering and the zone takes no launches (every offering there insufficient-capacity) until it returns',
+  spot: `failure model "spot interruption": a wave reclaims ${SPOT_WAVE_SHARE * 100}% (rounded up) of the spot nodes of one instance type in one zone, those running most replicas first; at the 2-minute notice each is cordoned and drained (Karpenter's interruption handling), at 2 minutes the instance is gone, its Node deleted once NotReady, and spot capacity of that type and zone stays unavailable`,
+  capacity: 'failure model "capacity loss": a node stops answering while its instance type is insufficient-capacity in its zone (an ICE fault-injection test), so its replacement must be another offering',
+};
+
+/**
+ * Why the lost replicas were (or were not) evicted when they were: the
+ * unreachable NoExecute taint, the 300 s default toleration, and the node
+ * lifecycle controller's rule that a cluster whose every zone is fully disrupted
+ * (all nodes NotReady) is a control-plane problem, not a node one, so nothing is
+ * evicted; a partially disrupted zone of a small cluster (≤ 50 nodes) is not
+ * evicted from either.
+ */
+function evictionNote(o: Outcome): { line: string; stalled?: string } | undefined {
+  const { run, t0 } = o.trial;
+  const lost = new Set(o.unit.nodes.map((n) => n.name));
+  const tainted = run.events.find((e) => e.t >= t0 && e.type === 'NodeUpdated' && e['reason'] === 'NodeUnreachable' && lost.has(String(e['node'])));
+  if (tainted) {
+    const seconds = o.group.templatePod.tolerations.find((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute')?.tolerationSeconds;
+    const tol = seconds === undefined ? 'the 300 s the DefaultTolerationSeconds admission plugin gives every pod' : `their own tolerationSeconds ${seconds}`;
+    return { line: `t=${formatTime(tainted.t)} ${String(tainted['node'])} gets the node.kubernetes.io/unreachable:NoExecute taint (NotReady, then queued by the node lifecycle controller at 0.1 node/s per zone); its pods tolerate it for ${tol}, then taint-based eviction deletes them` };
+  }
+  const nodes = run.sim.world.cluster.nodeInfos();
+  const notReady = nodes.filter((i) => run.sim.nodeLifecycle.isNotReady(i.node.name)).length;
+  if (notReady === 0) return undefined;
+  if (notReady === nodes.length) {
+    const stalled = 'no pod is evicted: every node is NotReady, which kube-controller-manager treats as a control-plane outage (all zones fully disrupted) and stops all evictions';
+    return { line: `${stalled}; the lost replicas stay bound, NotReady, until their nodes return`, stalled };
+  }
+  const stalled = "no pod is evicted from the lost node(s): their zone is partially disrupted (more than 2 and at least 55% of its nodes NotReady), where kube-controller-manager's node lifecycle controller evicts at 0.01 node/s in clusters over 50 nodes and not at all in smaller ones";
+  return { line: stalled, stalled };
+}
+
 /** The simulated steps that show an outcome: the loss, the group's pods and the ready count over time. */
-function evidence(o: Outcome): string[] {
+function evidence(o: Outcome, scope: Scope): string[] {
   const { run, tracker, provisioner, batchSize, t0 } = o.trial;
-  const lines: string[] = [`simulated with the provisioner ${provisioner ? 'on' : 'off'}${batchSize > 1 ? `, ${batchSize - 1} other node(s) that run none of its pods failing at the same time` : ''}`];
+  const lines: string[] = [
+    FAILURE_MODEL[scope],
+    `simulated with the provisioner ${provisioner ? 'on' : 'off'}${batchSize > 1 ? `, ${batchSize - 1} other node(s) that run none of its pods failing at the same time` : ''}`,
+  ];
+  const note = evictionNote(o);
   const at = (t: number) => `t=${formatTime(t)}`;
   const seenMessages = new Set<string>();
   let zoneNotReady = 0;
-  const failed = o.unit.action.type === 'failNode' ? o.unit.name : undefined;
+  const failed = o.unit.nodes.length === 1 && !o.unit.label.startsWith('zone ') ? o.unit.name : undefined;
+  const lostNodes = new Set(o.unit.nodes.map((n) => n.name));
+  const refused = new Set<string>();
+  let steps = 0;
   for (const e of run.events) {
     if (e.t < t0) continue;
     const pod = typeof e['pod'] === 'string' ? (e['pod'] as string) : undefined;
     const mine = pod !== undefined && tracker.isMember(o.group, pod);
-    if (e.type === 'Step' && (e['node'] === o.unit.name || e['zone'] === o.unit.name)) lines.push(`${at(e.t)} ${String(e['action'])} ${o.unit.name} (${o.unit.hosts.get(o.group)} of ${o.window.before} ready replicas there)`);
+    if (e.type === 'Step' && (batchSize === 1 || lostNodes.has(String(e['node'])))) {
+      const target = e['action'] === 'insufficientCapacity' ? `${String(e['instanceType'] ?? 'any type')} in ${String(e['zone'] ?? 'any zone')}${e['capacityType'] ? ` (${String(e['capacityType'])})` : ''}` : String(e['node'] ?? e['zone']);
+      lines.push(`${at(e.t)} ${String(e['action'])} ${target}${steps++ === 0 ? ` (${o.unit.hosts.get(o.group)} of ${o.window.before} ready replicas ${on(o.unit)})` : ''}`);
+    } else if (e.type === 'InsufficientCapacity' && !refused.has(String(e['zone']))) {
+      refused.add(String(e['zone']));
+      lines.push(`${at(e.t)} launch of ${String(e['instanceType'])} in ${String(e['zone'])} refused: insufficient capacity`);
+    }
     else if (e.type === 'NodeNotReady' && e['node'] === failed) lines.push(`${at(e.t)} node ${String(e['node'])} NotReady`);
     else if (e.type === 'NodeNotReady' && failed === undefined && o.unit.nodes.some((n) => n.name === e['node'])) {
       if (zoneNotReady++ === 0) lines.push(`${at(e.t)} the ${o.unit.nodes.length} node(s) of ${o.unit.label} NotReady`);
@@ -235,6 +402,8 @@ function evidence(o: Outcome): string[] {
       lines.push(`${at(e.t)} FailedScheduling ${pod}: ${String(e['message'])}`);
     } else if (e.type === 'NodeClaimLaunched') lines.push(`${at(e.t)} NodeClaimLaunched ${String(e['instanceType'])} in ${String(e['zone'])}`);
   }
+  for (const b of o.volumeBound ?? []) lines.push(`${b.pod} mounts claim ${b.claim}, bound to PersistentVolume ${b.volume} in ${b.where}: no surviving node matches its node affinity`);
+  if (note) lines.push(note.line);
   const series = tracker.series(o.group).filter((p) => p.t >= t0);
   lines.push(`ready replicas: ${series.map((p) => `${p.ready} at ${formatTime(p.t)}`).join(', ') || `${o.window.before} throughout`}`);
   return lines;
@@ -245,63 +414,70 @@ const hasSpread = (g: PodGroup, key: string, minDomains: number) =>
   g.templatePod.topologySpreadConstraints.some((c) => c.topologyKey === key && c.whenUnsatisfiable === 'DoNotSchedule' && c.minDomains >= minDomains && c.selector.matches(g.templatePod.labels));
 
 /**
- * Fixes, best first. Replicas stacked in the lost domain: keep them apart (required
- * anti-affinity, or spread with minDomains so they spread before they stack), with
- * more replicas when one is too few or the PDB needs one to spare, and — without a
- * provisioner — the nodes that keeping them apart needs (one per replica plus one
- * to reschedule into). Replicas already kept apart, or that do not come back: capacity.
+ * Fixes worth trying, best first, each as generous as it may need to be (more
+ * replicas, the nodes keeping replicas apart needs): replicas stacked in the lost
+ * domain are kept apart (required anti-affinity, or spread with minDomains so they
+ * spread before they stack); replicas already kept apart, or that do not come
+ * back, get capacity. Every one is then re-simulated and reduced (prove.ts).
  */
-function fixes(o: Outcome, scope: Scope, ctx: AnalysisContext): { fix: string[]; remedies: Remedy[] } {
+function candidates(o: Outcome, scope: Scope, ctx: AnalysisContext): Remedy[] {
   const { group, unit } = o;
-  const key = scope === 'node' ? LABEL_HOSTNAME : LABEL_ZONE;
-  const fix: string[] = [];
-  const remedies: Remedy[] = [];
-  const add = (remedy: Remedy, why: string) => {
-    fix.push(`${remedy.description}: ${why}`);
-    remedies.push(remedy);
-  };
+  const key = scope === 'zone' ? LABEL_ZONE : LABEL_HOSTNAME;
   const replicas = Math.max(group.replicas, o.floor + 1, 2);
   const provisioning = ctx.provisioner && ctx.input.nodePools.length > 0;
-  const model = unit.nodes[0]!;
-  const otherZone = ctx.input.nodes.map((n) => n.labels[LABEL_ZONE]).find((z) => z !== undefined && z !== unit.name);
+  // Only a node the pods can use is copied (never a cordoned, tainted or control-plane one).
+  const template = templateNodeFor(group.templatePod, [...unit.nodes, ...ctx.input.nodes], group.kind === 'Pod');
+  const otherZone = ctx.input.nodes.map((n) => n.labels[LABEL_ZONE]).find((z) => z !== undefined && !unit.nodes.some((n) => n.labels[LABEL_ZONE] === z));
   const capacity = (): Remedy | undefined => {
-    if (provisioning) return undefined;
-    if (scope === 'node') {
-      const missing = replicas + 1 - ctx.input.nodes.length;
-      return missing > 0 ? addNodesLike(model, missing) : undefined;
-    }
-    return otherZone !== undefined ? addNodesLike(model, unit.hosts.get(group) ?? 1, otherZone) : undefined;
+    if (provisioning || !template) return undefined;
+    if (scope === 'zone') return otherZone !== undefined ? addNodesLike(template, Math.max(1, unit.hosts.get(group) ?? 1), otherZone) : undefined;
+    return addNodesLike(template, replicas + 1);
   };
-  const apart = (r: Remedy): Remedy => {
-    const parts = [...(replicas > group.replicas ? [scaleTo(group, replicas)] : []), r];
+  const withCapacity = (...parts: Remedy[]): Remedy => {
     const more = capacity();
-    return combine(...parts, ...(more ? [more] : []));
+    return combine(...(replicas > group.replicas ? [scaleTo(group, replicas)] : []), ...parts, ...(more ? [more] : []));
   };
+  const out: Remedy[] = [];
   const stacked = lostAll(o) || belowBudget(o);
   const keptApart = hasRequiredAnti(group, key) || hasSpread(group, key, replicas);
   if (stacked && !keptApart) {
-    if (scope === 'node') add(apart(requireAntiAffinity(group, key)), 'no two replicas share a node (a new one waits for, or makes the provisioner launch, a node of its own)');
+    if (scope !== 'zone') out.push(withCapacity(requireAntiAffinity(group, key)));
     // Zones: no minDomains (with a zone lost, fewer domains than it would block the survivors),
     // and Honor taints so the lost zone's unreachable nodes stop counting as a domain.
-    const spread = scope === 'node' ? spreadAcross(group, key, { minDomains: replicas }) : spreadAcross(group, key, { honorTaints: true });
-    add(apart(spread), scope === 'node' ? `replicas spread over ${replicas} nodes before any node gets two` : 'replicas spread over the zones, and a lost zone stops counting so its replicas come back in the others');
+    const spread = scope === 'zone' ? spreadAcross(group, key, { honorTaints: true }) : spreadAcross(group, key, { minDomains: replicas });
+    // Volumes a class confines to the lost zone would hold every replica there, spread or not.
+    const confining = scope === 'zone' && o.volumeBound ? confiningClasses(ctx.input, o.volumeBound, unit.name) : [];
+    out.push(withCapacity(confining.length > 0 ? combine(spread, allowEveryZone(confining)) : spread));
   }
-  if (notWhole(o) && group.kind === 'StatefulSet') {
+  const more = capacity();
+  if (more) out.push(more);
+  return out;
+}
+
+/** Changes berth cannot simulate from the input but that address the finding, stated as advice. */
+function advice(o: Outcome, scope: Scope): string[] {
+  const out: string[] = [];
+  if (notWhole(o) && o.volumeBound) {
+    // No capacity and no Node deletion brings these back: their data is where the loss is.
+    const elsewhere = `use storage reachable from the surviving ${scope === 'zone' ? 'zones (a regional or replicated class)' : 'nodes (network storage instead of a node-local volume)'}`;
+    out.push(
+      onlyVolumeBound(o)
+        ? `the ${o.volumeBound.length} replica(s) whose volumes are in ${o.unit.label} return only when it does, and ${o.window.min} of ${o.window.before} keep running meanwhile; for them to come back elsewhere, ${elsewhere}`
+        : `the ${o.volumeBound.length} replica(s) whose volumes are in ${o.unit.label} return only when it does: keep one replica per ${scope === 'zone' ? 'zone (zone topology spread with a WaitForFirstConsumer class)' : 'node'} so a loss strands one, or ${elsewhere}`,
+    );
+  } else if (notWhole(o) && o.group.kind === 'StatefulSet') {
     // Not capacity: the StatefulSet controller never runs two pods of one identity, so the
     // lost pod stays Terminating on the unreachable node until its Node object goes.
-    fix.push('a StatefulSet pod on an unreachable node is replaced only once its Node object is deleted (or the pod force-deleted): have the failed node removed — the cloud node controller does so for a terminated instance — or use non-graceful node shutdown (the out-of-service taint)');
-  } else if (notWhole(o) || (stacked && keptApart)) {
-    const more = capacity();
-    if (o.provisionerWouldRecover) fix.push('run with the provisioner on: its NodePools launch nodes these replicas fit');
-    else if (more) add(more, `room for the lost replicas ${scope === 'node' ? 'on a node' : 'in a zone'} that survives`);
-    else fix.push(`capacity the lost replicas fit outside the lost ${scope}: spare room on other nodes, or a NodePool whose requirements and limits admit them${scope === 'zone' ? ' in more than one zone' : ''}`);
-  }
-  if (o.needsProvisioner) fix.push('keep spare capacity (or more replicas) if recovery must not wait for new nodes');
-  return { fix, remedies };
+    out.push('a StatefulSet pod on an unreachable node is replaced only once its Node object is deleted (or the pod force-deleted): have the failed node removed — the cloud node controller does so for a terminated instance — or use non-graceful node shutdown (the out-of-service taint)');
+  } else if (o.provisionerWouldRecover) out.push('run with the provisioner on: its NodePools launch nodes these replicas fit');
+  else if (scope === 'capacity') out.push('let the pods and their NodePool use more than one instance type (a wider instance-type requirement, no nodeSelector on node.kubernetes.io/instance-type), so a shortage of one does not block recovery');
+  else if (notWhole(o)) out.push(`capacity the lost replicas fit outside the lost ${scope === 'zone' ? 'zone' : 'node(s)'}: spare room on other nodes, or a NodePool whose requirements and limits admit them${scope === 'zone' ? ' in more than one zone' : ''}`);
+  if (o.needsProvisioner) out.push('keep spare capacity (or more replicas) if recovery must not wait for new nodes');
+  return out;
 }
 
 function findings(ctx: AnalysisContext, scope: Scope): Finding[] {
-  const rule = `${scope}-loss`;
+  const rule = RULES[scope];
   const byGroup = new Map<PodGroup, Outcome[]>();
   for (const o of lossOutcomes(ctx, scope)) {
     if (!hasProblem(o) && !o.needsProvisioner) continue;
@@ -312,28 +488,27 @@ function findings(ctx: AnalysisContext, scope: Scope): Finding[] {
     const sorted = [...list].sort((a, b) => RANK[severityOf(a)] - RANK[severityOf(b)] || outageOf(b) - outageOf(a));
     const worst = sorted[0]!;
     const alike = sorted.slice(1).filter((o) => severityOf(o) === severityOf(worst)).map((o) => o.unit.name);
-    const { fix, remedies } = fixes(worst, scope, ctx);
+    const remedies = hasProblem(worst) && !onlyVolumeBound(worst) ? proveFixes(candidates(worst, scope, ctx), ctx.input, (input) => !stillFails({ ...ctx, input }, scope, group.object)) : [];
+    // Advice only where no re-simulated fix was found, or for what no fix of the input changes.
+    const notes = advice(worst, scope).filter((n, i) => remedies.length === 0 || (i === 0 && worst.group.kind === 'StatefulSet' && notWhole(worst)));
     out.push({
       severity: severityOf(worst),
       rule,
       object: group.object,
-      message: message(worst) + (alike.length > 0 ? ` (likewise for ${scope} ${alike.join(', ')})` : ''),
-      evidence: evidence(worst),
-      fix,
+      message: message(worst) + (alike.length > 0 ? ` (likewise for ${scope === 'zone' ? 'zone' : 'node'} ${alike.join(', ')})` : ''),
+      evidence: evidence(worst, scope),
+      fix: [...remedies.map((r) => `${r.description} (re-simulated: clears the finding)`), ...notes.map((n) => `advice: ${n}`)],
       ...(remedies.length > 0 ? { remedies } : {}),
+      // Every replica on one node: the same problem whichever failure takes that node (node, zone, spot wave).
+      ...(lostAll(worst) && worst.hostNodes?.length === 1 ? { stacking: `node ${worst.hostNodes[0]}` } : {}),
     });
   }
   return out;
 }
 
-export const nodeLossCheck: Check = {
-  rule: 'node-loss',
-  description: 'Fails each node that runs replicas and simulates: do all replicas come back, how fast, do PDBs hold, does a workload lose every replica at once',
-  run: (ctx) => findings(ctx, 'node'),
-};
+const checkFor = (scope: Scope, description: string): Check => ({ rule: RULES[scope], description, run: (ctx) => findings(ctx, scope) });
 
-export const zoneLossCheck: Check = {
-  rule: 'zone-loss',
-  description: 'Fails each zone that runs replicas and simulates: do all replicas come back, how fast, do PDBs hold, does a workload lose every replica at once',
-  run: (ctx) => findings(ctx, 'zone'),
-};
+export const nodeLossCheck = checkFor('node', 'Fails each node that runs replicas and simulates: do all replicas come back, how fast, do PDBs hold, does a workload lose every replica at once');
+export const zoneLossCheck = checkFor('zone', 'Fails each zone that runs replicas (the zone takes no launches until it returns) and simulates the same');
+export const spotInterruptionCheck = checkFor('spot', 'Reclaims half the spot nodes of each instance type and zone with the 2-minute notice and simulates the same');
+export const capacityLossCheck = checkFor('capacity', 'Loses a node while its instance type has no capacity in its zone (provisioner on): does recovery hang on that one offering');

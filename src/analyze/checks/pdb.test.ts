@@ -12,6 +12,12 @@ const cases: CheckCase[] = [
   { name: 'maxUnavailable 0: the drain hangs', input: () => cluster(pdb('web', 'maxUnavailable: 0')), want: ['error PodDisruptionBudget/default/web'], message: /maxUnavailable 0/ },
   { name: 'a selector that matches no pod protects nothing', input: () => cluster(pdb('web', 'maxUnavailable: 1', 'wbe')), want: ['warning PodDisruptionBudget/default/web'], message: /protects nothing/ },
   { name: 'two budgets on the same pods', input: () => cluster(pdb('web', 'maxUnavailable: 1'), pdb('web-2', 'minAvailable: 1')), want: ['error PodDisruptionBudget/default/web-2'], message: /PodDisruptionBudget\/default\/web selects too/ },
+  {
+    name: 'a budget over the pods of a Prometheus custom resource: not "protects nothing" but not modelled',
+    input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), pdb('prometheus-k8s', 'minAvailable: 1', 'prometheus'), '- {apiVersion: monitoring.coreos.com/v1, kind: Prometheus, metadata: {name: k8s, namespace: default}, spec: {replicas: 2}}') }),
+    want: ['info PodDisruptionBudget/default/prometheus-k8s'],
+    message: /matches no pod of the input, but Prometheus\/k8s in default create pods berth does not model/,
+  },
   { name: 'clean: one disruption at a time', input: () => cluster(pdb('web', 'maxUnavailable: 1')), want: [] },
 ];
 

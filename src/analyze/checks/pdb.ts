@@ -10,6 +10,7 @@ import type { Pod } from '../../model/pod.js';
 import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
+import { unmodelledPodOwners } from '../unmodelled.js';
 import { simulateWhatIf } from '../what-if.js';
 
 const DRAIN_AT_MS = 30_000;
@@ -30,12 +31,13 @@ function spec(b: PodDisruptionBudget): string {
 function allowOne(b: PodDisruptionBudget): Remedy {
   return {
     description: `set ${objectOf(b)} to maxUnavailable 1 (instead of ${spec(b)})`,
+    patches: [{ object: objectOf(b), type: 'merge', patch: { spec: { maxUnavailable: 1, minAvailable: null } } }],
     apply: (input) => ({ ...input, pdbs: input.pdbs.map((x) => (x.key === b.key ? { namespace: x.namespace, name: x.name, key: x.key, selector: x.selector, maxUnavailable: 1 } : x)) }),
   };
 }
 
 function withoutBudget(b: PodDisruptionBudget): Remedy {
-  return { description: `delete ${objectOf(b)}`, apply: (input) => ({ ...input, pdbs: input.pdbs.filter((x) => x.key !== b.key) }) };
+  return { description: `delete ${objectOf(b)}`, patches: [{ object: objectOf(b), type: 'delete' }], apply: (input) => ({ ...input, pdbs: input.pdbs.filter((x) => x.key !== b.key) }) };
 }
 
 /** Drains the node of the first selected pod and reports what the drain did. */
@@ -78,6 +80,18 @@ function blocking(ctx: AnalysisContext, b: PodDisruptionBudget, expected: number
 }
 
 function empty(b: PodDisruptionBudget, input: LoadedInput): Finding {
+  const unseen = unmodelledPodOwners(input).filter((o) => o.namespace === b.namespace);
+  if (unseen.length > 0) {
+    const owners = unseen.map((o) => `${o.kind}/${o.name}`).join(', ');
+    return {
+      severity: 'info',
+      rule: 'pdb',
+      object: objectOf(b),
+      message: `its selector matches no pod of the input, but ${owners} in ${b.namespace} create pods berth does not model: it likely guards those, and drains of their nodes were not checked against it`,
+      evidence: [`0 of ${livePods(input).filter((p) => p.namespace === b.namespace).length} pod(s) in ${b.namespace} match`, `not modelled there: ${owners}`],
+      fix: [],
+    };
+  }
   const near = input.workloads.filter((w) => w.namespace === b.namespace).map((w) => `${w.kind}/${w.name} ${JSON.stringify(w.templatePod.labels)}`);
   return {
     severity: 'warning',

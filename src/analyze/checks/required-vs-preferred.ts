@@ -5,8 +5,9 @@
 // node that runs most of its replicas and under a rollout, and says which holds
 // both: every replica available again after the node loss (with the capacity
 // the cluster has), and the rollout completing. A warning when another variant
-// holds strictly more than the current one (its remedy switches to it), info
-// when the current one is already as good as any.
+// holds strictly more than the current one (its remedy switches to it); nothing
+// when the current one is already as good as any (the node-loss and
+// co-location rules report what no variant fixes).
 
 import type { LoadedInput, WorkloadSummary } from '../../io/load.js';
 import { rolloutProgress } from '../../sim/rollout-status.js';
@@ -14,7 +15,7 @@ import type { RolloutKind } from '../../io/scenario-spec.js';
 import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
-import { antiAffinityVariant, currentVariant, withTemplate, workloadRef, type AntiAffinityVariant } from '../remedies.js';
+import { antiAffinityVariant, currentVariant, placementPatch, withTemplate, workloadRef, type AntiAffinityVariant } from '../remedies.js';
 import { baseline, sharedWhatIf } from '../what-if.js';
 import { isRollable, simulateRollout } from './rollout-deadlock.js';
 
@@ -101,12 +102,10 @@ export const requiredVsPreferred: Check = {
       const evidence = results.map((r) => `${VARIANT_TEXT[r.variant]}${r === mine ? ' (current)' : ''}: node loss ${mark(r.nodeLoss)} — ${r.nodeLoss.detail}; rollout ${mark(r.rollout)} — ${r.rollout.detail}`);
       const both = results.filter(holdsBoth).map((r) => VARIANT_TEXT[r.variant]);
       const summary = both.length > 0 ? `holding both on this cluster: ${both.join(', ')}` : 'none of the variants holds both on this cluster (it needs more nodes)';
-      if (better.length === 0) {
-        findings.push({ severity: 'info', rule: RULE, object: workloadRef(w), message: `${VARIANT_TEXT[current]} is as good as any variant here; ${summary}`, evidence, fix: [] });
-        continue;
-      }
+      if (better.length === 0) continue;
       const remedies: Remedy[] = better.map((r) => ({
         description: `use ${VARIANT_TEXT[r.variant]} instead of ${VARIANT_TEXT[current]} in ${workloadRef(w)}`,
+        patches: [placementPatch(w, antiAffinityVariant(w.template, r.variant))],
         apply: (i: LoadedInput) => inputFor(i, w, r.variant, current),
       }));
       findings.push({

@@ -16,7 +16,7 @@ import type { RolloutKind } from '../../io/scenario-spec.js';
 import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
-import { antiAffinityVariant, currentVariant, findWorkload, selfAntiAffinity, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
+import { antiAffinityVariant, currentVariant, findWorkload, nodeManifest, placementPatch, selfAntiAffinity, templateNodeFor, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
 import { baseline, sharedWhatIf } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
@@ -168,6 +168,7 @@ function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKi
     if (d.strategy.type === 'RollingUpdate' && !(maxSurge(d) === 0 && maxUnavailable(d) >= 1)) {
       out.push({
         description: `set ${workloadRef(w)} spec.strategy.rollingUpdate to maxSurge: 0, maxUnavailable: 1 (replace one pod at a time instead of adding a surge pod)`,
+        patches: [{ object: workloadRef(w), type: 'merge', patch: { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } } } }],
         apply: (i) => withRollout(i, w, { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } }),
       });
     }
@@ -176,6 +177,7 @@ function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKi
     if (ru?.maxSurge !== undefined && ru.maxSurge !== 0 && ru.maxSurge !== '0%') {
       out.push({
         description: `set ${workloadRef(w)} spec.updateStrategy.rollingUpdate to maxSurge: 0, maxUnavailable: 1`,
+        patches: [{ object: workloadRef(w), type: 'merge', patch: { spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } } } }],
         apply: (i) => withRollout(i, w, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } }),
       });
     }
@@ -183,18 +185,29 @@ function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKi
   const limited = ctx.provisioner ? input.nodePools.filter((np) => np.replicas === null && Object.keys(np.limits).length > 0) : [];
   for (const np of limited) {
     const limits = Object.entries(np.limits).map(([k, v]) => `${k}: ${v}`).join(', ');
-    out.push({ description: `raise the limits of NodePool ${np.name} (now ${limits}) so the provisioner can add a node`, apply: (i) => withoutPoolLimits(i, np.name) });
+    out.push({
+      description: `raise the limits of NodePool ${np.name} (now ${limits}) so the provisioner can add a node`,
+      patches: [{ object: `NodePool/${np.name}`, type: 'merge', patch: { spec: { limits: null } } }],
+      apply: (i) => withoutPoolLimits(i, np.name),
+    });
   }
   if (limited.length === 0) {
-    for (const { like, zone } of nodeChoices(input.nodes, o.progress.pods)) {
+    for (const { like, zone } of nodeChoices(input.nodes, o.progress.pods, w.templatePod)) {
       const name = uniqueName(input.nodes, `${like.name}-extra`);
-      out.push({ description: `add one node like ${like.name} in zone ${zone} (e.g. ${name})`, apply: (i) => withNode(i, like, name, zone), addsNode: true });
+      const node: Node = { ...like, name, uid: name, labels: { ...like.labels, [LABEL_HOSTNAME]: name, [LABEL_ZONE]: zone }, unschedulable: false };
+      out.push({
+        description: `add one node like ${like.name} in zone ${zone} (e.g. ${name})`,
+        patches: [{ object: `Node/${name}`, type: 'create', patch: nodeManifest(node) }],
+        apply: (i) => withNode(i, like, name, zone),
+        addsNode: true,
+      });
     }
   }
   if (currentVariant(w.template) === 'required') {
     const keys = [...new Set(selfAntiAffinity(w.template).required.map((t) => t.topologyKey))].join(', ');
     out.push({
       description: `make the pod anti-affinity of ${workloadRef(w)} on ${keys} preferred instead of required`,
+      patches: [placementPatch(w, antiAffinityVariant(w.template, 'preferred'))],
       apply: (i) => withTemplate(i, w, antiAffinityVariant(findWorkload(i, w)!.template, 'preferred')),
     });
   }
@@ -202,16 +215,21 @@ function candidates(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKi
     const keys = [...new Set([...selfAntiAffinity(w.template).required, ...selfAntiAffinity(w.template).preferred].map((t) => t.topologyKey))].join(', ');
     out.push({
       description: `replace the pod anti-affinity of ${workloadRef(w)} with topologySpreadConstraints on ${keys} (maxSkew: 1, whenUnsatisfiable: DoNotSchedule)`,
+      patches: [placementPatch(w, antiAffinityVariant(w.template, 'spread'))],
       apply: (i) => withTemplate(i, w, antiAffinityVariant(findWorkload(i, w)!.template, 'spread')),
     });
   }
   return out;
 }
 
-/** A node already running the workload (a kind that fits its pods), in each zone, zones with fewest of its pods first. */
-function nodeChoices(nodes: readonly Node[], pods: readonly Pod[]): { like: Node; zone: string }[] {
+/**
+ * A node to copy — one already running the workload (a kind that fits its pods),
+ * else any — that the pods can use (not tainted against them, cordoned or a
+ * control-plane node), in each zone, zones with fewest of its pods first.
+ */
+function nodeChoices(nodes: readonly Node[], pods: readonly Pod[], templatePod: Pod): { like: Node; zone: string }[] {
   const hosting = nodes.filter((n) => pods.some((p) => p.nodeName === n.name));
-  const like = hosting[0] ?? nodes[0];
+  const like = templateNodeFor(templatePod, [...hosting, ...nodes]);
   if (!like) return [];
   const count = new Map<string, number>();
   for (const n of nodes) {
@@ -237,7 +255,7 @@ function provenFixes(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutK
     const fixed = { ...ctx, input: c.apply(ctx.input) };
     const fw = findWorkload(fixed.input, w);
     if (!fw || !isRollable(fw) || stuckRollout(fixed, fw)) continue;
-    proven.push({ description: c.description, apply: c.apply });
+    proven.push({ description: c.description, apply: c.apply, ...(c.patches ? { patches: c.patches } : {}) });
     if (c.addsNode) nodeFixed = true;
   }
   return proven;

@@ -7,9 +7,10 @@ const hpa = (max: number) => `- {apiVersion: autoscaling/v2, kind: HorizontalPod
 const pool = () => loadInput({ file: 'examples/nodepools/default.yaml' }).nodePools;
 
 const cases: CheckCase[] = [
-  { name: 'clean: twice the replicas fit on the nodes there are', input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'b'), deploymentYaml('web', 3)) }), want: [] },
+  { name: 'clean: twice the replicas (--scale-up 2) fit on the nodes there are', scaleUp: 2, input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'b'), deploymentYaml('web', 3)) }), want: [] },
   { name: 'the HPA maximum does not fit and there is no NodePool: an error', input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a'), deploymentYaml('web', 2), hpa(12)) }), want: ['error Deployment/default/web'], message: /at 12 replicas \(HorizontalPodAutoscaler web maxReplicas\) 4 of 10 new replica\(s\) cannot be placed/ },
-  { name: 'twice the replicas do not fit: a warning', input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a', '2'), deploymentYaml('web', 3)) }), want: ['warning Deployment/default/web'], message: /at 6 replicas \(twice its 3 replicas\) 2 of 3 new replica\(s\) cannot be placed/ },
+  { name: 'twice the replicas (--scale-up 2) do not fit: a warning', scaleUp: 2, input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a', '2'), deploymentYaml('web', 3)) }), want: ['warning Deployment/default/web'], message: /at 6 replicas \(--scale-up 2 of its 3 replicas\) 2 of 3 new replica\(s\) cannot be placed/ },
+  { name: 'no autoscaler and no --scale-up: not scaled, so nothing to report', input: () => loadInput({ text: listYaml(nodeYaml('n1', 'a', '2'), deploymentYaml('web', 3)) }), want: [] },
   {
     name: 'with a NodePool the provisioner adds nodes: how many and at what cost',
     input: () => ({ ...loadInput({ text: listYaml(nodeYaml('n1', 'us-west-2a', '2'), deploymentYaml('web', 3), hpa(12)) }), nodePools: pool() }),

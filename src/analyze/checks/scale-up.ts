@@ -8,13 +8,12 @@
 
 import { buildClusterState, type ClusterState } from '../../cluster/state.js';
 import type { Node } from '../../model/node.js';
-import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
-import { doNotScheduleTaints, findUntoleratedTaint } from '../../model/taints.js';
+import type { Pod } from '../../model/pod.js';
 import { planProvisioning, type ProvisionPlan } from '../../provisioner/plan.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy, Severity } from '../finding.js';
 import { podGroups } from '../pod-groups.js';
-import { addNodesLike } from '../remedies.js';
+import { addNodesLike, templateNodeFor } from '../remedies.js';
 import { scaleTargets, type ScaleTarget } from '../scale-targets.js';
 import { baseline } from '../what-if.js';
 
@@ -47,7 +46,7 @@ function plan(ctx: AnalysisContext, cluster: ClusterState): ProvisionPlan {
 
 /** Enough nodes like an eligible one for the replicas left over: as many as fit on one, or one each under self anti-affinity on hostname. */
 function capacityRemedy(pod: Pod, nodes: readonly Node[], pending: number): Remedy | undefined {
-  const model = nodes.find((n) => !n.unschedulable && findUntoleratedTaint(n.taints, pod.tolerations, doNotScheduleTaints) === undefined && matchesRequiredNodeAffinity(pod, n));
+  const model = templateNodeFor(pod, nodes);
   if (!model) return undefined;
   const spreadsPerNode = pod.requiredAntiAffinity.some((t) => t.topologyKey === 'kubernetes.io/hostname' && t.selector.matches(pod.labels));
   const perNode = spreadsPerNode
@@ -107,7 +106,7 @@ export const scaleUpCheck: Check = {
   rule: 'scale-up',
   description: 'Scales each workload to its HPA maxReplicas (or twice its replicas): do the replicas fit, how many nodes would the provisioner add, at what $/h',
   run(ctx) {
-    const targets = scaleTargets(podGroups(ctx.input), ctx.input.hpas);
+    const targets = scaleTargets(podGroups(ctx.input), ctx.input.hpas, ctx.scaleUp);
     if (targets.length === 0) return [];
     const base = settled(ctx);
     return targets.flatMap((t) => finding(ctx, t, base) ?? []);

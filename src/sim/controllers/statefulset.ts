@@ -4,16 +4,17 @@
 // OrderedReady, all at once under Parallel. A rolling update deletes pods at or
 // above the partition from the highest ordinal down, keeping at most
 // maxUnavailable pods unavailable; the replacement gets the update revision when
-// the slot is recreated. Volumes, PVC retention and the Recreate strategy (alpha)
-// are not modelled.
+// the slot is recreated. Each ordinal's claims are created before its pod
+// (statefulset-claims.ts). The Recreate strategy (alpha) is not modelled.
 
 import { templateHash } from '../../model/names.js';
 import { CONTROLLER_REVISION_HASH_LABEL, POD_INDEX_LABEL, STATEFULSET_POD_NAME_LABEL } from '../../io/workloads.js';
 import type { IntOrString } from '../../model/manifest.js';
 import type { Pod } from '../../model/pod.js';
-import type { Selector } from '../../model/selector.js';
+import type { Labels, Selector } from '../../model/selector.js';
 import type { World } from '../world.js';
 import { scaledValue } from './int-or-percent.js';
+import { claimsDeletedWithPod, createMissingClaims, withOrdinalClaims, type StatefulSetStorage } from './statefulset-claims.js';
 import { KeyedController } from './keyed-controller.js';
 
 export type StatefulSetUpdateStrategy =
@@ -39,6 +40,10 @@ export interface StatefulSetInit {
   readonly ordinalStart?: number;
   /** The revision name the cluster's pods carry for this template (adopted pods); berth's when unset. */
   readonly revision?: string;
+  /** volumeClaimTemplates and persistentVolumeClaimRetentionPolicy; no claims when unset. */
+  readonly storage?: StatefulSetStorage;
+  /** spec.selector.matchLabels: the labels each claim gets. */
+  readonly selectorLabels?: Labels;
 }
 
 export interface StatefulSetStatus {
@@ -68,6 +73,8 @@ export interface SimStatefulSet {
   currentRevision: string;
   updateRevision: string;
   status: StatefulSetStatus;
+  readonly storage?: StatefulSetStorage;
+  readonly selectorLabels: Labels;
 }
 
 const ORDINAL_NAME = /^(.*)-([0-9]+)$/;
@@ -85,8 +92,16 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
     super(world, 'statefulset', 'sts-sync');
   }
 
+  /** Pod uid → the claims that go with it (a scaled-down ordinal under whenScaled: Delete). */
+  private readonly claimsOwnedByPod = new Map<string, string[]>();
+
   start(): void {
     this.world.onChange((c) => {
+      if (c.kind === 'podDeleted') {
+        // The garbage collector deletes the claims the pod owned.
+        for (const key of this.claimsOwnedByPod.get(c.pod.uid) ?? []) this.world.deleteClaim(key, 'OwnerPodDeleted');
+        this.claimsOwnedByPod.delete(c.pod.uid);
+      }
       if (!('pod' in c)) return;
       const s = this.ownerOf(c.pod);
       if (!s) return;
@@ -117,6 +132,8 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
       currentRevision: revision,
       updateRevision: revision,
       status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, currentReplicas: 0, updatedReplicas: 0, currentRevision: revision, updateRevision: revision },
+      ...(init.storage ? { storage: init.storage } : {}),
+      selectorLabels: init.selectorLabels ?? {},
     };
     this.register(s);
     // PodTopologySpread's system default constraints look owner selectors up here.
@@ -218,6 +235,7 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
         continue;
       }
       if (!pod) {
+        createMissingClaims(this.world, s, start + i);
         pod = this.newPod(s, start + i);
         this.world.createPod(pod);
         replicas[i] = pod;
@@ -232,6 +250,8 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
         continue;
       }
       if (monotonic && pod !== firstUnavailable && (!this.runningAndReady(pod) || !this.available(s, pod))) return;
+      const owned = claimsDeletedWithPod(s, ordinalOf(s, pod));
+      if (owned.length > 0) this.claimsOwnedByPod.set(pod.uid, owned);
       this.delete(s, pod, 'ScaledDown');
       if (monotonic) return;
     }
@@ -288,7 +308,7 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
     const revision = keepCurrent ? s.currentRevision : s.updateRevision;
     const template = s.revisions.get(revision)!;
     const name = `${s.name}-${ordinal}`;
-    return {
+    return withOrdinalClaims(s, {
       ...template,
       namespace: s.namespace,
       name,
@@ -302,7 +322,7 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
       phase: 'Pending',
       terminating: false,
       preemptedByScheduler: false,
-    };
+    }, ordinal);
   }
 
   /** updateStatus + completeUpdate, over the pods in the store after the sync's actions. */

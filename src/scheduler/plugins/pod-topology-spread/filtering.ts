@@ -77,12 +77,14 @@ function countOnNodes(pod: Pod, constraints: readonly SpreadConstraint[], nodes:
 
 /**
  * AddPod/RemovePod: account `updated` (added with delta 1, removed with -1) on
- * `node` for the constraints it matches, when the node counts for them.
+ * `node` for the constraints it matches, when the node counts for them (only
+ * constraint `only` when given).
  */
-export function updateWithPod(s: PreFilterState, updated: Pod, preemptor: Pod, node: Node, delta: 1 | -1): void {
+export function updateWithPod(s: PreFilterState, updated: Pod, preemptor: Pod, node: Node, delta: 1 | -1, only?: number): void {
   if (updated.namespace !== preemptor.namespace) return;
   if (!hasAllTopologyKeys(node.labels, s.constraints)) return;
   s.constraints.forEach((c, i) => {
+    if (only !== undefined && i !== only) return;
     // Unlike the PreFilter count, terminating pods are not singled out here.
     if (!c.selector.matches(updated.labels)) return;
     if (!nodeIncluded(c, preemptor, node)) return;

@@ -9,7 +9,7 @@ import type { Evict, EvictionResult } from './eviction.js';
 import { kwokNode } from './kwok-provider.js';
 import type { KubeObject } from './objects.js';
 import { liveNodePools, type LiveObjects } from './plan-batch.js';
-import { iso, liveObjects, nodePool, pod, T0 } from './test-objects.js';
+import { claimOf, iso, liveObjects, nodePool, pod, T0 } from './test-objects.test-support.js';
 
 export const CATALOG: readonly InstanceType[] = bundledInstanceTypes();
 
@@ -22,7 +22,7 @@ export function disruptionPool(disruption: Record<string, unknown> = {}): KubeOb
 /** A Ready node berth launched for claim `name` of NodePool "default" (c5a.large: the cheapest type the pool allows). */
 export function launched(name: string, instanceType = 'c5a.large', pool = disruptionPool()): KubeObject {
   const node = kwokNode({
-    claim: { name, nodePool: 'default', instanceType, zone: 'us-west-2a', capacityType: 'on-demand', created: T0, terminating: false, launched: true, registered: true },
+    claim: claimOf(name, { instanceType, launched: true, registered: true }),
     pool: liveNodePools({ nodePools: [pool] })[0]!,
     instanceType: CATALOG.find((t) => t.name === instanceType)!,
   });

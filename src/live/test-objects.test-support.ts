@@ -1,5 +1,6 @@
 // API objects as the informers hold them, for the live controller's unit tests.
 
+import type { Claim } from './claims.js';
 import type { KubeObject } from './objects.js';
 import type { LiveObjects } from './plan-batch.js';
 
@@ -50,4 +51,12 @@ export function nodeClaim(name: string, spec: { nodePool: string; instanceType: 
 
 export function liveObjects(parts: Partial<LiveObjects>): LiveObjects {
   return { pods: [], nodes: [], namespaces: [], nodePools: [], nodeClaims: [], pdbs: [], services: [], replicaSets: [], statefulSets: [], daemonSets: [], ...parts };
+}
+
+/** A Claim as readClaim returns it: on-demand m5.large in us-west-2a of NodePool "default", nothing recorded, unless overridden. */
+export function claimOf(name: string, over: Partial<Claim> = {}): Claim {
+  return {
+    name, nodePool: 'default', instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'on-demand', created: T0, terminating: false, deleted: 0,
+    launched: false, registered: false, initialized: false, providerID: '', expireAfterMs: null, terminationGracePeriodMs: null, pricePerHour: null, ...over,
+  };
 }

@@ -1,0 +1,61 @@
+// `berth check --fix-dir D`: the first fix of every finding that has patches,
+// applied to the manifests as written and saved one object per file in D
+// (Kind_namespace_name.yaml), new objects (nodes to add) as written by berth; an
+// object a fix deletes is listed, not written.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseAllDocuments, stringify } from 'yaml';
+import type { Finding, ObjectPatch } from '../analyze/finding.js';
+import { applyMergePatch, composeMergePatches } from '../analyze/patches.js';
+import { fixPatches } from '../analyze/report.js';
+import { objectRef } from '../io/load.js';
+import type { SourceInput } from '../io/yaml-source.js';
+
+/** The objects of the sources as written (List items included), by "Kind/namespace/name". */
+function writtenObjects(sources: readonly SourceInput[]): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  const add = (v: unknown) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return;
+    const o = v as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; items?: unknown };
+    if (o.kind === 'List' && Array.isArray(o.items)) return o.items.forEach(add);
+    if (typeof o.kind !== 'string' || typeof o.metadata?.name !== 'string') return;
+    const key = objectRef(o.kind, typeof o.metadata.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : 'default', o.metadata.name);
+    if (!out.has(key)) out.set(key, v as Record<string, unknown>);
+  };
+  for (const s of sources) for (const doc of parseAllDocuments(s.text)) if (!('empty' in doc)) add(doc.toJS());
+  return out;
+}
+
+/** Writes the patched objects; returns what it wrote and what it could not. */
+export async function writeFixDir(dir: string, findings: readonly Finding[], sources: readonly SourceInput[]): Promise<{ written: string[]; notes: string[] }> {
+  const patches: ObjectPatch[] = [];
+  for (const f of findings) {
+    const first = fixPatches(f)?.[0];
+    if (!first) continue;
+    for (const p of first) {
+      const i = patches.findIndex((x) => x.object === p.object && x.type === 'merge' && p.type === 'merge');
+      if (i >= 0) patches[i] = { ...p, patch: composeMergePatches(patches[i]!.patch, p.patch) };
+      else if (!patches.some((x) => x.object === p.object && x.type === p.type)) patches.push(p);
+    }
+  }
+  const objects = writtenObjects(sources);
+  const written: string[] = [];
+  const notes: string[] = [];
+  await mkdir(dir, { recursive: true });
+  for (const p of patches) {
+    const file = join(dir, `${p.object.replaceAll('/', '_')}.yaml`);
+    if (p.type === 'delete') {
+      notes.push(`delete ${p.object}`);
+      continue;
+    }
+    const base = p.type === 'create' ? undefined : objects.get(p.object);
+    if (p.type === 'merge' && !base) {
+      notes.push(`${p.object} is not in the input as written: its patch is only in -o json`);
+      continue;
+    }
+    await writeFile(file, stringify(p.type === 'create' ? p.patch : applyMergePatch(base, p.patch)));
+    written.push(file);
+  }
+  return { written, notes };
+}

@@ -1,0 +1,82 @@
+// A NodeClaim's Registered and Initialized conditions, pure, decided from its Node
+// as the Node informer delivers it (Karpenter's registration and initialization):
+// a Node carrying the claim's label has registered; it is initialized once Ready,
+// with the claim's startup taints and the known ephemeral taints (not-ready,
+// unreachable, uninitialized, unregistered, readiness.k8s.io/*) gone. Registration also puts the termination
+// finalizer and karpenter.sh/registered on the Node, initialization
+// karpenter.sh/initialized.
+
+import type { Claim } from './claims.js';
+import { TERMINATION_FINALIZER } from './claims.js';
+import { isNodeReady } from './disruption-view.js';
+import type { KubeObject } from './objects.js';
+
+export const LABEL_REGISTERED = 'karpenter.sh/registered';
+export const LABEL_INITIALIZED = 'karpenter.sh/initialized';
+
+/** Karpenter's KnownEphemeralTaints (key and effect): put on and taken off by the node lifecycle controller, the cloud controller manager and registration. */
+const EPHEMERAL_TAINTS: readonly (readonly [string, string])[] = [
+  ['node.kubernetes.io/not-ready', 'NoSchedule'],
+  ['node.kubernetes.io/not-ready', 'NoExecute'],
+  ['node.kubernetes.io/unreachable', 'NoSchedule'],
+  ['node.cloudprovider.kubernetes.io/uninitialized', 'NoSchedule'],
+  ['karpenter.sh/unregistered', 'NoExecute'],
+];
+/** And its KnownEphemeralTaintKeyPrefixes (the Node Readiness Controller's taints). */
+const EPHEMERAL_TAINT_PREFIXES = ['readiness.k8s.io/'];
+
+export function isEphemeralTaint(t: TaintFields): boolean {
+  const key = t.key ?? '';
+  return EPHEMERAL_TAINTS.some(([k, e]) => k === key && e === t.effect) || EPHEMERAL_TAINT_PREFIXES.some((p) => key.startsWith(p));
+}
+
+export interface TaintFields {
+  readonly key?: string;
+  readonly value?: string;
+  readonly effect?: string;
+}
+
+function taintsOf(o: KubeObject): readonly TaintFields[] {
+  return ((o.spec ?? {}) as { taints?: readonly TaintFields[] }).taints ?? [];
+}
+
+/** The claim's startup taints (spec.startupTaints, copied from its NodePool). */
+export function startupTaints(claim: KubeObject): readonly TaintFields[] {
+  return ((claim.spec ?? {}) as { startupTaints?: readonly TaintFields[] }).startupTaints ?? [];
+}
+
+/** Why the node is not initialized yet, or undefined when it is. */
+export function notInitialized(node: KubeObject, claim: KubeObject): string | undefined {
+  if (!isNodeReady(node)) return 'Node status is NotReady';
+  const taints = taintsOf(node);
+  // core/v1 Taint.MatchTaint: key and effect.
+  const startup = startupTaints(claim).find((s) => taints.some((t) => t.key === s.key && t.effect === s.effect));
+  if (startup) return `StartupTaint "${startup.key}${startup.value ? `=${startup.value}` : ''}:${startup.effect}" still exists`;
+  const ephemeral = taints.find(isEphemeralTaint);
+  if (ephemeral) return `KnownEphemeralTaint "${ephemeral.key}:${ephemeral.effect}" still exists`;
+  return undefined;
+}
+
+export interface LifecycleStep {
+  readonly register: boolean;
+  readonly initialize: boolean;
+}
+
+/** The conditions the claim owes for its (not terminating) node. */
+export function lifecycleStep(claim: Claim, claimObject: KubeObject, node: KubeObject): LifecycleStep {
+  if (claim.terminating) return { register: false, initialize: false };
+  return { register: !claim.registered, initialize: !claim.initialized && notInitialized(node, claimObject) === undefined };
+}
+
+/** The node with the finalizer and lifecycle labels it should carry, or undefined when it has them. */
+export function registeredNode(node: KubeObject, initialized: boolean): KubeObject | undefined {
+  const labels = node.metadata?.labels ?? {};
+  const finalizers = node.metadata?.finalizers ?? [];
+  const wantLabels = { [LABEL_REGISTERED]: 'true', ...(initialized ? { [LABEL_INITIALIZED]: 'true' } : {}) };
+  const missingLabel = Object.entries(wantLabels).some(([k, v]) => labels[k] !== v);
+  if (!missingLabel && finalizers.includes(TERMINATION_FINALIZER)) return undefined;
+  return {
+    ...node,
+    metadata: { ...node.metadata, labels: { ...labels, ...wantLabels }, finalizers: finalizers.includes(TERMINATION_FINALIZER) ? finalizers : [...finalizers, TERMINATION_FINALIZER] },
+  };
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ClusterState } from '../cluster/state.js';
+import { compileNodePool } from '../model/nodepool.js';
+import { compilePod, type Pod } from '../model/pod.js';
+import { provisionInBatches } from './batches.js';
+import { bundledInstanceTypes } from './catalog/catalog.js';
+
+const TYPES = bundledInstanceTypes();
+const app = { app: 'web' };
+
+function pool(limits: Record<string, string>, startupTaints: { key: string; effect: string }[] = []) {
+  return compileNodePool({
+    metadata: { name: 'default' },
+    spec: {
+      limits,
+      template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }], startupTaints } },
+    },
+  });
+}
+
+function webPod(i: number, antiAffinity = true): Pod {
+  const affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: app } }] } };
+  return compilePod(
+    { metadata: { name: `web-${i}`, namespace: 'default', labels: app }, spec: { ...(antiAffinity ? { affinity } : {}), containers: [{ name: 'c', resources: { requests: { cpu: '500m', memory: '512Mi' } } }] } },
+    { order: i },
+  );
+}
+
+function run(pods: Pod[], np: ReturnType<typeof pool>, maxBatches?: number, daemonSetPods: Pod[] = []) {
+  const cluster = new ClusterState();
+  for (const p of pods) cluster.addPod(p);
+  return { plan: provisionInBatches({ cluster, pools: [np], instanceTypes: TYPES, daemonSetPods, config: {}, ...(maxBatches === undefined ? {} : { maxBatches }) }), cluster };
+}
+
+describe('provisioning in batches', () => {
+  const pods = () => Array.from({ length: 6 }, (_, i) => webPod(i));
+
+  it('one batch: each claim reserves the largest type it could be, so limits: {cpu: 200} leave 4 of 6 anti-affine pods pending', () => {
+    const { plan } = run(pods(), pool({ cpu: '200' }), 1);
+    assert.equal(plan.batches, 1);
+    assert.equal(plan.nodeClaims.length, 2);
+    assert.equal(plan.unschedulable.length, 4);
+  });
+
+  it('to the fixed point: the launched nodes spend the limits, later batches place the rest, claim names continue', () => {
+    const { plan, cluster } = run(pods(), pool({ cpu: '200' }));
+    assert.deepEqual(plan.unschedulable, []);
+    assert.equal(plan.nodeClaims.length, 6);
+    assert.equal(new Set(plan.nodeClaims.map((c) => c.name)).size, 6);
+    assert.ok(plan.batches > 1);
+    // A launched node carries the chosen offering's labels.
+    const first = plan.nodeClaims[0]!;
+    assert.equal(cluster.nodeInfo(first.name)!.node.labels['topology.kubernetes.io/zone'], first.zone);
+    assert.equal(cluster.nodeInfo(first.name)!.node.labels['node.kubernetes.io/instance-type'], first.instanceType);
+  });
+
+  it('stops when the limits are spent: the pods left are pending with the limit reason', () => {
+    const { plan } = run(pods(), pool({ cpu: '4' }));
+    assert.ok(plan.nodeClaims.length < 6);
+    assert.ok(plan.unschedulable.length > 0);
+    assert.match(plan.unschedulable[0]!.message, /exceed limits|exhausted/);
+  });
+
+  it('a launched node is initialized (no startup taint) and runs its DaemonSet pods before the next batch', () => {
+    const ds = compilePod(
+      { metadata: { name: 'agent', namespace: 'kube-system', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds', controller: true }] }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '100m' } } }] } },
+      { order: 100 },
+    );
+    const { plan, cluster } = run([webPod(0, false)], pool({}, [{ key: 'example.com/booting', effect: 'NoSchedule' }]), undefined, [ds]);
+    assert.equal(plan.batches, 2);
+    const node = plan.nodeClaims[0]!.name;
+    assert.deepEqual(cluster.nodeInfo(node)!.node.taints, []);
+    assert.ok(cluster.nodeInfo(node)!.pods.some((p) => p.name === `agent-${node}`));
+  });
+});

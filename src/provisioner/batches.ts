@@ -1,0 +1,56 @@
+// Karpenter's provisioning loop run to a fixed point, as a real cluster would: plan a
+// batch, launch its NodeClaims (each the cheapest offering the plan chose, registered
+// and initialized: startup taints gone, its DaemonSet pods running), let kube-scheduler
+// bind what fits, and plan the pods still pending as the next batch. NodePool limits
+// are then spent by the nodes launched, not by the largest type each claim could have
+// been, and pods that wait for another pod's node (zone affinity to a pod whose zone
+// was still open) find it. Stops after a batch that launches nothing, or after
+// `maxBatches`.
+
+import type { ClusterState } from '../cluster/state.js';
+import type { NodePool } from '../model/nodepool.js';
+import { bindPod, type Pod } from '../model/pod.js';
+import type { InstanceType } from './catalog/types.js';
+import { daemonPodsOn } from './daemon-overhead.js';
+import { launchedNode } from './launched-node.js';
+import { planProvisioning, poolRequirements, type NodeClaimPlan, type ProvisionInput, type ProvisionPlan } from './plan.js';
+
+export interface BatchedProvisionInput extends ProvisionInput {
+  readonly pools: readonly NodePool[];
+  /** At most this many batches (1: the single pass); unbounded when absent. */
+  readonly maxBatches?: number;
+}
+
+export interface BatchedProvisionPlan extends ProvisionPlan {
+  /** Batches planned, the last one included. */
+  readonly batches: number;
+}
+
+export function provisionInBatches(input: BatchedProvisionInput): BatchedProvisionPlan {
+  const placements: ProvisionPlan['placements'] = [];
+  const nodeClaims: NodeClaimPlan[] = [];
+  for (let batch = 1; ; batch++) {
+    const plan = planProvisioning({ ...input, firstClaimNumber: nodeClaims.length + (input.firstClaimNumber ?? 1) });
+    placements.push(...plan.placements);
+    nodeClaims.push(...plan.nodeClaims);
+    if (plan.nodeClaims.length === 0 || batch === input.maxBatches) {
+      const costPerHour = Math.round(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;
+      return { placements, nodeClaims, unschedulable: plan.unschedulable, costPerHour, batches: batch };
+    }
+    for (const claim of plan.nodeClaims) launch(input.cluster, claim, input.pools, input.instanceTypes, input.daemonSetPods);
+  }
+}
+
+/** Replaces the planned claim's node by the node it launches as, with its DaemonSet pods bound. */
+function launch(cluster: ClusterState, claim: NodeClaimPlan, pools: readonly NodePool[], types: readonly InstanceType[], daemonSetPods: readonly Pod[]): void {
+  const pool = pools.find((p) => p.name === claim.nodePool)!;
+  const it = types.find((t) => t.name === claim.instanceType)!;
+  const offering = it.offerings.find((o) => o.zone === claim.zone && o.capacityType === claim.capacityType)!;
+  const creation = cluster.nodeInfo(claim.name)?.node.creation ?? 0;
+  // Initialized: the startup taints are gone by the time the next batch looks.
+  cluster.updateNode({ ...launchedNode(claim.name, pool, it, offering, creation), taints: pool.taints });
+  for (const ds of daemonPodsOn(poolRequirements(pool), pool.taints, it, daemonSetPods)) {
+    const name = `${ds.name}-${claim.name}`;
+    cluster.addPod(bindPod({ ...ds, name, key: `${ds.namespace}/${name}`, uid: `${ds.uid}-${claim.name}` }, claim.name));
+  }
+}

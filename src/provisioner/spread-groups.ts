@@ -1,0 +1,75 @@
+// Which planned pods Karpenter's topology spread counts see. Karpenter keeps one
+// topology group per spread constraint and node filter (the pod's node selector,
+// remaining required node affinity terms and tolerations), created with counts of the
+// pods bound in the cluster only, and then records each pod it plans. Groups for the
+// pending pods as written exist from the start, so they see every planned pod. A
+// relaxation that changes the node filter (dropping a required node affinity term,
+// tolerating PreferNoSchedule taints) makes a new group when none has that filter yet:
+// it misses the pods planned before it, and may put a pod in a domain its siblings
+// already fill. This replays that: the pods planned before the attempt's group was
+// created are taken out of its spread counts.
+
+import type { ClusterState } from '../cluster/state.js';
+import type { Pod } from '../model/pod.js';
+import { selectorKey, type NodeSelectorTermSpec } from '../model/selector.js';
+import type { Toleration } from '../model/taints.js';
+import type { CycleState } from '../scheduler/framework.js';
+import { PRE_FILTER_STATE_KEY, updateWithPod, type PreFilterState } from '../scheduler/plugins/pod-topology-spread/filtering.js';
+import type { SpreadConstraint } from '../scheduler/plugins/pod-topology-spread/constraints.js';
+
+function sortedJson(xs: readonly unknown[]): string {
+  return JSON.stringify(xs.map((x) => JSON.stringify(x)).sort());
+}
+
+/** The node filter of a pod as attempted (Karpenter hashes its slices as sets). */
+function filterKey(pod: Pod, requiredTerms: readonly NodeSelectorTermSpec[], tolerations: readonly Toleration[]): string {
+  const selector = Object.entries(pod.nodeSelector).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${JSON.stringify(selector)}\x01${sortedJson(requiredTerms)}\x01${sortedJson(tolerations.map((t) => [t.key, t.operator, t.value, t.effect]))}`;
+}
+
+function groupKey(namespace: string, c: Pick<SpreadConstraint, 'topologyKey' | 'maxSkew' | 'selector'> & { honorAffinity: boolean; honorTaints: boolean }, filter: string): string {
+  return [namespace, c.topologyKey, c.maxSkew, selectorKey(c.selector), c.honorAffinity, c.honorTaints, filter].join('\x02');
+}
+
+export class SpreadGroups {
+  /** Group key → how many pods had been planned when Karpenter would have created it. */
+  private readonly created = new Map<string, number>();
+  /** Pods planned onto new claims, in order. */
+  private readonly planned: Pod[] = [];
+
+  /** The groups of the pending pods as written exist before anything is planned. */
+  constructor(pending: readonly Pod[]) {
+    for (const p of pending) {
+      const filter = filterKey(p, p.requiredNodeAffinity?.terms ?? [], p.tolerations);
+      for (const c of p.topologySpreadConstraints) {
+        const key = groupKey(p.namespace, { ...c, honorAffinity: c.nodeAffinityPolicy === 'Honor', honorTaints: c.nodeTaintsPolicy === 'Honor' }, filter);
+        this.created.set(key, 0);
+      }
+    }
+  }
+
+  /** A pod was planned (bound to a claim's node in the cluster). */
+  record(pod: Pod): void {
+    this.planned.push(pod);
+  }
+
+  /**
+   * After PreFilter for `pod` attempted with these required terms: creates the groups its
+   * constraints fall in, and takes the pods planned before a group's creation out of
+   * that constraint's counts.
+   */
+  adjust(state: CycleState, pod: Pod, requiredTerms: readonly NodeSelectorTermSpec[], cluster: ClusterState): void {
+    const s = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);
+    if (s === undefined || s.constraints.length === 0) return;
+    const filter = filterKey(pod, requiredTerms, pod.tolerations);
+    s.constraints.forEach((c, i) => {
+      const key = groupKey(pod.namespace, { ...c, honorAffinity: c.honorNodeAffinity, honorTaints: c.honorNodeTaints }, filter);
+      let since = this.created.get(key);
+      if (since === undefined) this.created.set(key, (since = this.planned.length));
+      for (const earlier of this.planned.slice(0, since)) {
+        const node = cluster.nodeInfo(earlier.nodeName)?.node;
+        if (node) updateWithPod(s, earlier, pod, node, -1, i);
+      }
+    });
+  }
+}
