@@ -8,6 +8,7 @@ import { ClusterState } from '../src/cluster/state.js';
 import { compileNode } from '../src/model/node.js';
 import { bindPod, compilePod } from '../src/model/pod.js';
 import { deschedule, type DeschedulerPolicy } from '../src/disruption/deschedule.js';
+import { singleProfilePolicy } from '../src/model/descheduler-policy.js';
 
 const c = new ClusterState();
 const NODES = 500;
@@ -38,13 +39,14 @@ for (let d = 0; d < 100; d++) {
     );
   }
 }
-const policy: DeschedulerPolicy = {
-  strategies: {
+const policy: DeschedulerPolicy = singleProfilePolicy(
+  {
     RemoveDuplicates: {},
     RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule', 'ScheduleAnyway'] },
     LowNodeUtilization: { thresholds: { cpu: 20, memory: 20, pods: 20 }, targetThresholds: { cpu: 50, memory: 50, pods: 50 } },
   },
-};
+  { predictPlacement: true },
+);
 // Passes until one evicts nothing; each pass's evictions are applied where predicted.
 for (let pass = 1; ; pass++) {
   const t0 = performance.now();

@@ -1,5 +1,6 @@
 // Runs every *.test.ts under src/ and test/ with node:test through tsx.
-// (Node 20's --test does not expand globs itself.) Extra arguments are passed to node --test.
+// (Node 20's --test does not expand globs itself.) Extra arguments are passed to node --test;
+// without a --test-reporter of their own, failures and one summary line are printed (test-reporter.mjs).
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,5 +14,7 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...process.argv.slice(2), ...files], { stdio: 'inherit' });
+const args = process.argv.slice(2);
+const reporter = args.some((a) => a.startsWith('--test-reporter')) ? [] : ['--test-reporter', new URL('./test-reporter.mjs', import.meta.url).pathname];
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...reporter, ...args, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

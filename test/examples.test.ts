@@ -110,4 +110,20 @@ describe('examples', () => {
     assert.match(res.stderr, /invalid-quantity\.yaml:\d+:\d+: Pod default\/bad: spec\.containers\[0\]\.resources\.requests\.cpu: /);
     assert.doesNotMatch(res.stderr, /\n\s+at /);
   });
+
+  it('deschedule: one pass of the policy over seed 002 evicts one kube-dns replica, predicted on node-3', () => {
+    const out = execFileSync(process.execPath, ['bin/berth.js', 'deschedule', '-f', 'examples/descheduler/kube-dns-stacked.yaml', '--policy', 'examples/descheduler/policy.yaml', '-o', 'json'], { encoding: 'utf8' });
+    const r = JSON.parse(out) as { evictions: { pod: string; node: string; strategy: string; predictedNode: string }[] };
+    assert.deepEqual(
+      r.evictions.map((e) => [e.pod, e.node, e.strategy, e.predictedNode]),
+      [['kube-system/kube-dns-b', 'node-1', 'RemoveDuplicates', 'node-3']],
+    );
+  });
+
+  it('deschedule: an unknown field in the policy is reported at its line and exits 2', () => {
+    const res = spawnSync(process.execPath, ['bin/berth.js', 'deschedule', '-f', 'examples/descheduler/kube-dns-stacked.yaml', '--policy', 'test/fixtures/bad-descheduler-policy.yaml'], { encoding: 'utf8' });
+    assert.equal(res.status, 2);
+    assert.match(res.stderr, /bad-descheduler-policy\.yaml:7:\d+: DeschedulerPolicy: profiles\[0\]\.pluginConfig\[0\]\.args: Unrecognized key: "exclude"/);
+    assert.doesNotMatch(res.stderr, /\n\s+at /);
+  });
 });

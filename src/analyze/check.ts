@@ -5,6 +5,7 @@
 
 import type { LoadedInput } from '../io/load.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
+import type { ScenarioDescheduler } from '../io/scenario-spec.js';
 import type { Finding } from './finding.js';
 
 export interface AnalysisContext {
@@ -17,6 +18,8 @@ export interface AnalysisContext {
   readonly seed: number;
   /** `--scale-up F`: scale workloads without an autoscaler to F × replicas in the scale-up checks (absent: only autoscaled ones). */
   readonly scaleUp?: number;
+  /** The descheduler running in every simulation (check --descheduler-policy), as the cluster runs it. */
+  readonly descheduler?: ScenarioDescheduler;
 }
 
 export interface Check {

@@ -31,6 +31,7 @@ export function simulateWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
       untilMs: w.untilMs,
       provisioner: { enabled: w.provisioner ?? ctx.provisioner },
       timing: {},
+      ...(ctx.descheduler ? { descheduler: ctx.descheduler } : {}),
       steps: w.steps.map((s) => ({ ...s, source })),
       expect: (w.expect ?? []).map((e) => ({ ...e, source })),
     },
@@ -56,7 +57,7 @@ export function sharedWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
   if (!byCatalog) memo.set(ctx.input, (byCatalog = new WeakMap()));
   let runs = byCatalog.get(ctx.instanceTypes);
   if (!runs) byCatalog.set(ctx.instanceTypes, (runs = new Map()));
-  const key = JSON.stringify([w.provisioner ?? ctx.provisioner, ctx.seed, w.untilMs, w.steps, w.expect ?? []]);
+  const key = JSON.stringify([w.provisioner ?? ctx.provisioner, ctx.seed, w.untilMs, w.steps, w.expect ?? [], ctx.descheduler ?? null]);
   let run = runs.get(key);
   if (!run) runs.set(key, (run = simulateWhatIf(ctx, w)));
   return run;

@@ -1,11 +1,14 @@
 // Shared CLI plumbing: reading inputs, printing diagnostics, parsing options.
 
+import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
+import { loadDeschedulerPolicy } from '../io/descheduler-policy.js';
 import { readFile } from 'node:fs/promises';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { buildClusterState, loadSources, type LoadedInput } from '../io/load.js';
-import { readSources } from '../io/read-files.js';
+import { readSources, type ReadOptions } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
+import { VALIDATION_MODES, type ValidationMode } from '../io/strict-fields.js';
 import type { ClusterState } from '../cluster/state.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
@@ -34,47 +37,67 @@ export function printDiagnostics(ds: readonly Diagnostic[]): void {
   for (const d of ds) process.stderr.write(`${d.severity === 'warning' ? 'warning: ' : 'error: '}${formatDiagnostic(d)}\n`);
 }
 
-const SKIPPED_KIND = /^skipping kind (\S+) /;
+/** How the input files are read: the flags every command that takes -f shares. */
+export interface InputFlags {
+  readonly validate: ValidationMode;
+  readonly recursive?: boolean;
+  readonly allowMissing?: boolean;
+  readonly kubeletDefaults: boolean;
+}
 
-/** The warnings with the "skipping kind" ones folded into one line that counts them by kind (a cluster dump has hundreds). */
-export function summarizeSkipped(ds: readonly Diagnostic[]): { diagnostics: Diagnostic[]; summary?: string } {
-  const counts = new Map<string, number>();
-  const diagnostics = ds.filter((d) => {
-    const kind = SKIPPED_KIND.exec(d.message)?.[1];
-    if (kind === undefined) return true;
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
-    return false;
-  });
-  if (counts.size === 0) return { diagnostics };
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  const kinds = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, n]) => (n > 1 ? `${k} ×${n}` : k));
-  return { diagnostics, summary: `skipped ${total} object(s) of ${counts.size} kind(s) berth does not read: ${kinds.join(', ')} (-v lists them)` };
+function parseBool(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('must be true or false');
+}
+
+function parseValidate(value: string): ValidationMode {
+  if (!(VALIDATION_MODES as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${VALIDATION_MODES.join(', ')}`);
+  return value as ValidationMode;
+}
+
+/** Adds the input flags (InputFlags) to a command. */
+export function inputOptions(command: Command): Command {
+  return command
+    .option('-R, --recursive', 'read the sub-folders of folders given with -f too (as kubectl)')
+    .option(
+      '--validate <mode>',
+      'strict: fields the kind does not declare, and fields written twice, are errors (as kubectl); warn: warnings; ignore: dropped',
+      parseValidate,
+      'strict',
+    )
+    .option('--allow-missing', 'a pod naming a PriorityClass that is not in the input gets the priority of a pod naming none (a warning, not an error)')
+    .option('--kubelet-defaults <bool>', 'false: take Nodes as written (no kubernetes.io/hostname label, pod capacity or allocatable added where they lack them)', parseBool, true);
+}
+
+/** How -f arguments are read: -R, and a warning for each sub-folder left out without it. */
+export function readOptions(flags: InputFlags): ReadOptions {
+  return {
+    recursive: flags.recursive ?? false,
+    onSkippedFolder: (folder) => process.stderr.write(`warning: ${folder}: folder not read (pass -R to read sub-folders)\n`),
+  };
 }
 
 /**
  * Reads and loads `files`, then `clusterFiles` (the running cluster: objects the
  * files define too are taken from the files, see LoadOptions.clusterFrom).
  */
-export async function loadCluster(files: readonly string[], clusterFiles: readonly string[] = [], opts: { summarizeSkipped?: boolean } = {}): Promise<{ input: LoadedInput; cluster: ClusterState }> {
+export async function loadCluster(flags: InputFlags, files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState }> {
   if (files.length + clusterFiles.length === 0) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
   let sources;
   let clusterSources;
   try {
-    sources = await readSources(files);
-    clusterSources = await readSources(clusterFiles);
+    sources = await readSources(files, readOptions(flags));
+    clusterSources = await readSources(clusterFiles, readOptions(flags));
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length });
+  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults });
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);
   }
-  if (opts.summarizeSkipped) {
-    const { diagnostics, summary } = summarizeSkipped(result.warnings);
-    printDiagnostics(diagnostics);
-    if (summary) process.stderr.write(`warning: ${summary}\n`);
-  } else printDiagnostics(result.warnings);
+  printDiagnostics(result.warnings);
   return { input: result.input, cluster: buildClusterState(result.input) };
 }
 
@@ -92,6 +115,22 @@ export async function loadConfig(path: string | undefined): Promise<SchedulerCon
     throw new CliError(`berth: invalid scheduler configuration ${path}`);
   }
   return result.config;
+}
+
+/** The DeschedulerPolicy in `path` (descheduler/v1alpha2), validated; errors are printed with their positions. */
+export async function loadDeschedulerPolicyFile(path: string, predictPlacement: boolean): Promise<DeschedulerPolicy> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`berth: cannot read --policy ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const result = loadDeschedulerPolicy({ name: path, text }, predictPlacement);
+  if (!result.ok) {
+    printDiagnostics(result.errors);
+    throw new CliError(`berth: invalid descheduler policy ${path}`);
+  }
+  return result.policy;
 }
 
 /** The catalog the provisioner plans from: the input's InstanceTypeCatalogs (required when --catalog names a file), else the bundled one. */

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { explainPod, type Explanation } from '../scheduler/explain.js';
 import { ProfileError } from '../scheduler/profile.js';
-import { CliError, collect, loadCluster, loadConfig, parseOutput, parseSeed } from './common.js';
+import { CliError, collect, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatExplanation(e: Explanation): string {
@@ -27,18 +27,17 @@ export function formatExplanation(e: Explanation): string {
 }
 
 export function registerExplain(program: Command): void {
-  program
-    .command('explain')
+  inputOptions(program.command('explain'))
     .description('for one pending pod: every node × every plugin, filter verdicts, raw/normalized/weighted scores and the chosen node')
     .argument('<pod>', 'namespace/name (namespace defaults to "default")')
     .option('-f, --filename <path>', 'manifest file, folder or - for stdin (repeatable)', collect, [])
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
-    .action(async (podArg: string, opts: { filename: string[]; config?: string; seed: number; output: 'table' | 'json' }) => {
+    .action(async (podArg: string, opts: InputFlags & { filename: string[]; config?: string; seed: number; output: 'table' | 'json' }) => {
       const key = podArg.includes('/') ? podArg : `default/${podArg}`;
       const config = await loadConfig(opts.config);
-      const { cluster } = await loadCluster(opts.filename);
+      const { cluster } = await loadCluster(opts, opts.filename);
       const pod = cluster.getPod(key);
       if (!pod) throw new CliError(`berth: pod ${key} not found in the input`);
       if (pod.nodeName) throw new CliError(`berth: pod ${key} is already bound to ${pod.nodeName}; explain takes a pending pod`);

@@ -9,6 +9,7 @@ import { registerController } from './controller.js';
 import { registerExplain } from './explain.js';
 import { registerProvision } from './provision.js';
 import { registerSchedule } from './schedule.js';
+import { registerDeschedule } from './deschedule.js';
 import { registerServe } from './serve.js';
 import { registerSimulate } from './simulate.js';
 import { CliError } from './common.js';
@@ -25,6 +26,7 @@ function buildProgram(): Command {
   registerProvision(program);
   registerSimulate(program);
   registerCheck(program);
+  registerDeschedule(program);
   registerServe(program);
   registerController(program);
   return program;

@@ -6,7 +6,7 @@ import type { MinValuesPolicy } from '../provisioner/nodeclaim.js';
 import type { ProvisionPlan } from '../provisioner/plan.js';
 import type { PreferencePolicy } from '../provisioner/preferences.js';
 import { ProfileError } from '../scheduler/profile.js';
-import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed } from './common.js';
+import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatProvisionTable(plan: ProvisionPlan): string {
@@ -38,8 +38,7 @@ function parseMinValuesPolicy(value: string): MinValuesPolicy {
 }
 
 export function registerProvision(program: Command): void {
-  program
-    .command('provision')
+  inputOptions(program.command('provision'))
     .description('plan the cheapest new nodes (Karpenter NodeClaims) that let every pending pod schedule')
     .option('-f, --filename <path>', 'manifests incl. karpenter.sh/v1 NodePools, file, folder or - (repeatable)', collect, [])
     .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')
@@ -50,10 +49,10 @@ export function registerProvision(program: Command): void {
     .option('--preference-policy <policy>', "Karpenter's preferencePolicy: Respect (preferences first, then relaxed) or Ignore", parsePreferencePolicy, 'Respect')
     .option('--min-values-policy <policy>', "Karpenter's minValuesPolicy: Strict (a claim must meet minValues) or BestEffort (lower them)", parseMinValuesPolicy, 'Strict')
     .option('--fail-on-pending', 'exit 1 when some pod stays pending')
-    .action(async (opts: { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; minValuesPolicy: MinValuesPolicy; failOnPending?: boolean }) => {
+    .action(async (opts: InputFlags & { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; minValuesPolicy: MinValuesPolicy; failOnPending?: boolean }) => {
       const config = await loadConfig(opts.config);
       const files = opts.catalog ? [...opts.filename, opts.catalog] : opts.filename;
-      const { input, cluster } = await loadCluster(files);
+      const { input, cluster } = await loadCluster(opts, files);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
       if (input.nodePools.length === 0) process.stderr.write('warning: no karpenter.sh/v1 NodePool in the input: no node can be planned\n');
       let plan: ProvisionPlan;

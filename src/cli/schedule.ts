@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { ProfileError } from '../scheduler/profile.js';
 import { scheduleAll, type ScheduleReport } from '../scheduler/run.js';
-import { CliError, collect, loadCluster, loadConfig, parseOutput, parseSeed } from './common.js';
+import { CliError, collect, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatScheduleTable(report: ScheduleReport): string {
@@ -17,17 +17,16 @@ export function formatScheduleTable(report: ScheduleReport): string {
 }
 
 export function registerSchedule(program: Command): void {
-  program
-    .command('schedule')
+  inputOptions(program.command('schedule'))
     .description('schedule every pod without spec.nodeName, in queue order, each placement visible to the next pod')
     .option('-f, --filename <path>', 'manifest file, folder or - for stdin (repeatable)', collect, [])
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
     .option('--seed <n>', 'seed for the decisions upstream makes at random (preemption candidate offset)', parseSeed, 0)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--fail-on-pending', 'exit 1 when some pod stays pending')
-    .action(async (opts: { filename: string[]; config?: string; seed: number; output: 'table' | 'json'; failOnPending?: boolean }) => {
+    .action(async (opts: InputFlags & { filename: string[]; config?: string; seed: number; output: 'table' | 'json'; failOnPending?: boolean }) => {
       const config = await loadConfig(opts.config);
-      const { cluster } = await loadCluster(opts.filename);
+      const { cluster } = await loadCluster(opts, opts.filename);
       let report: ScheduleReport;
       try {
         report = scheduleAll(cluster, config, { seed: opts.seed });

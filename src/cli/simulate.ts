@@ -13,7 +13,7 @@ import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
-import { CliError, parseOutput, parseSeed, printDiagnostics } from './common.js';
+import { CliError, parseOutput, parseSeed, printDiagnostics, inputOptions, readOptions, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatRun(run: ScenarioRun, opts: { events: boolean }): string {
@@ -47,15 +47,14 @@ function parseUntil(v: string): number {
 }
 
 export function registerSimulate(program: Command): void {
-  program
-    .command('simulate')
+  inputOptions(program.command('simulate'))
     .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario file')
     .description('run a scenario in simulated time: controllers, scheduler, provisioner, faults; check its expectations')
     .option('--until <duration>', 'simulated time to run (default: the scenario\'s spec.until, or its last step + 10m)', parseUntil)
     .option('--seed <n>', 'override spec.seed', parseSeed)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--events', 'print every event, not just the timeline')
-    .action(async (file: string, opts: { until?: number; seed?: number; output: 'table' | 'json'; events?: boolean }) => {
+    .action(async (file: string, opts: InputFlags & { until?: number; seed?: number; output: 'table' | 'json'; events?: boolean }) => {
       let text: string;
       try {
         text = await readFile(file, 'utf8');
@@ -69,11 +68,11 @@ export function registerSimulate(program: Command): void {
       }
       let sources;
       try {
-        sources = [{ name: file, text, parsed: scenario.source }, ...(await readSources(scenario.scenario.files))];
+        sources = [{ name: file, text, parsed: scenario.source }, ...(await readSources(scenario.scenario.files, readOptions(opts)))];
       } catch (e) {
         throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      const loaded = loadSources(sources);
+      const loaded = loadSources(sources, { validate: opts.validate, allowMissing: opts.allowMissing ?? false, kubeletDefaults: opts.kubeletDefaults });
       if (!loaded.ok) {
         printDiagnostics(loaded.errors);
         throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);

@@ -8,6 +8,7 @@ import type { PodSpecManifest } from '../model/manifest.js';
 import { compileNode } from '../model/node.js';
 import { bindPod, compilePod } from '../model/pod.js';
 import { deschedule, type DeschedulerPolicy } from './deschedule.js';
+import { singleProfilePolicy } from '../model/descheduler-policy.js';
 
 const APPS = ['a', 'b', 'c'] as const;
 type Rule = 'none' | 'preferredAnti' | 'requiredAnti' | 'hardSpread' | 'softSpread' | 'zoneAffinity';
@@ -56,15 +57,19 @@ function build(w: World): ClusterState {
   return c;
 }
 
-const POLICY: DeschedulerPolicy = {
-  strategies: {
-    RemovePodsViolatingNodeAffinity: { nodeAffinityType: ['requiredDuringSchedulingIgnoredDuringExecution', 'preferredDuringSchedulingIgnoredDuringExecution'] },
+const POLICY: DeschedulerPolicy = singleProfilePolicy(
+  {
+    // Preferred node affinity is left out: with the evicted pod still on its node while it terminates, LowNodeUtilization
+    // can send a pod away from its preferred node (the only one with room for the replacement then) and the next pass
+    // brings it back; a real cluster does the same, so the property does not hold for that pair. LowNodeUtilization is left
+    // out for the same reason against topology spread (a pod spread to an emptier node overloads it; the next pass moves another back).
+    RemovePodsViolatingNodeAffinity: { nodeAffinityType: ['requiredDuringSchedulingIgnoredDuringExecution'] },
     RemovePodsViolatingInterPodAntiAffinity: {},
     RemoveDuplicates: {},
     RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule', 'ScheduleAnyway'] },
-    LowNodeUtilization: { thresholds: { cpu: 30 }, targetThresholds: { cpu: 60 } },
   },
-};
+  { predictPlacement: true },
+);
 
 describe('descheduling comes to rest', () => {
   it('passes applied where the engine predicted end with a pass that evicts nothing', () => {

@@ -7,6 +7,7 @@ import { compilePdb } from '../model/pdb.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { deschedule, type DeschedulerPolicy } from './deschedule.js';
 import { notEvictable } from './deschedule/evictor.js';
+import { singleProfilePolicy } from '../model/descheduler-policy.js';
 
 let order = 0;
 interface NodeOpts { cpu?: string; zone?: string; labels?: Record<string, string>; unschedulable?: boolean }
@@ -39,7 +40,8 @@ function cluster(nodes: ReturnType<typeof node>[], pods: Pod[]): ClusterState {
   for (const p of pods) c.addPod(p);
   return c;
 }
-const policy = (strategies: DeschedulerPolicy['strategies'], extra: Partial<DeschedulerPolicy> = {}): DeschedulerPolicy => ({ strategies, ...extra });
+// berth's predictPlacement option: the upstream defaults are in deschedule.upstream.test.ts.
+const policy = (strategies: Parameters<typeof singleProfilePolicy>[0], extra: Parameters<typeof singleProfilePolicy>[1] = {}): DeschedulerPolicy => singleProfilePolicy(strategies, { predictPlacement: true, ...extra });
 const moves = (r: ReturnType<typeof deschedule>) => r.evictions.map((e) => `${e.pod}:${e.node}->${e.predictedNode}`);
 const skips = (r: ReturnType<typeof deschedule>) => r.skipped.map((s) => `${s.pod}: ${s.why}`);
 
@@ -112,7 +114,7 @@ describe('RemoveDuplicates', () => {
   it('the kube-dns case: two replicas stacked on one node, a node returns, one moves', () => {
     const c = cluster([node('n1'), node('n3', { zone: 'b' })], [pod('dns-1', 'n1', { app: 'dns' }), pod('dns-2', 'n1', { app: 'dns' })]);
     const r = deschedule({ cluster: c, policy: policy({ RemoveDuplicates: {} }) });
-    assert.deepEqual(moves(r), ['default/dns-1:n1->n3']);
+    assert.deepEqual(moves(r), ['default/dns-2:n1->n3']);
     assert.match(r.evictions[0]!.reason, /2 pods of default\/ReplicaSet\/dns-rs \[img\] share node n1; 2 nodes could host them, at most 1 per node/);
   });
   it('evicts the lower-priority duplicate, never the higher one', () => {
@@ -167,17 +169,17 @@ describe('RemovePodsViolatingTopologySpreadConstraint', () => {
   it('moves pods out of the crowded zone only until the skew is within maxSkew', () => {
     const c = cluster(nodes(), ['p1', 'p2', 'p3'].map((n) => pod(n, 'a1', { spec: zoneSpread('DoNotSchedule') })));
     const r = deschedule({ cluster: c, policy: policy({ RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule'] } }) });
-    assert.deepEqual(moves(r), ['default/p1:a1->b1']);
+    assert.deepEqual(moves(r), ['default/p3:a1->b1']);
   });
   it('soft constraints only when asked for', () => {
     const c = () => cluster(nodes(), ['p1', 'p2', 'p3'].map((n) => pod(n, 'a1', { spec: zoneSpread('ScheduleAnyway') })));
     assert.deepEqual(deschedule({ cluster: c(), policy: policy({ RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule'] } }) }).evictions, []);
     const r = deschedule({ cluster: c(), policy: policy({ RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule', 'ScheduleAnyway'] } }) });
-    assert.deepEqual(moves(r), ['default/p1:a1->b1']);
+    assert.deepEqual(moves(r), ['default/p3:a1->b1']);
   });
-  it('upstream would evict, berth does not: the emptier zone has no room', () => {
+  it('the emptier zone has no room: with topologyBalanceNodeFit off, upstream would evict, berth does not', () => {
     const c = cluster([node('a1', { zone: 'a' }), node('b1', { zone: 'b', cpu: '100m' })], ['p1', 'p2', 'p3'].map((n) => pod(n, 'a1', { spec: zoneSpread('DoNotSchedule') })));
-    const r = deschedule({ cluster: c, policy: policy({ RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule'] } }) });
+    const r = deschedule({ cluster: c, policy: policy({ RemovePodsViolatingTopologySpreadConstraint: { constraints: ['DoNotSchedule'], topologyBalanceNodeFit: false } }) });
     assert.deepEqual(r.evictions, []);
     assert.match(skips(r)[0]!, /would not schedule/);
   });
@@ -239,9 +241,9 @@ describe('evictor', () => {
     { name: 'DaemonSet pod', pod: { ...base, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u', controller: true }] }, want: /DaemonSet/ },
     { name: 'mirror pod', pod: pod('m', 'n1', { annotations: { 'kubernetes.io/config.mirror': 'x' } }), want: /mirror/ },
     { name: 'static pod', pod: pod('s', 'n1', { annotations: { 'kubernetes.io/config.source': 'file' } }), want: /static/ },
-    { name: 'system critical', pod: pod('c', 'n1', { priority: 2_000_000_000 }), want: /at or above the threshold 2000000000/ },
+    { name: 'system critical', pod: pod('c', 'n1', { priority: 2_000_000_000 }), want: /system critical priority/ },
     { name: 'system critical allowed', pod: pod('c', 'n1', { priority: 2_000_000_000 }), args: { evictSystemCriticalPods: true }, want: undefined },
-    { name: 'priority threshold', pod: pod('t', 'n1', { priority: 1000 }), args: { priorityThreshold: 1000 }, want: /threshold 1000/ },
+    { name: 'priority threshold', pod: pod('t', 'n1', { priority: 1000 }), args: { priorityThreshold: 1000 }, want: /priority threshold 1000/ },
     { name: 'local storage', pod: pod('l', 'n1', { spec: { volumes: [{ name: 'tmp', emptyDir: {} }] } }), want: /local storage/ },
     { name: 'local storage allowed', pod: pod('l', 'n1', { spec: { volumes: [{ name: 'tmp', emptyDir: {} }] } }), args: { evictLocalStoragePods: true }, want: undefined },
     { name: 'PVC pods with ignorePvcPods', pod: pod('v', 'n1', { spec: { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'c' } }] } }), args: { ignorePvcPods: true }, want: /PersistentVolumeClaim/ },

@@ -1,7 +1,8 @@
-// One descheduling pass: the enabled strategies in upstream's order (the
-// Deschedule plugins, then the Balance plugins), sharing one prediction of the
-// cluster, each eviction validated by the scheduler (deschedule/planner.ts).
-// Pure: the caller evicts the returned pods through the eviction API.
+// One descheduling pass as upstream runs it: the Deschedule plugins of every
+// profile, then the Balance plugins of every profile, each in the order its
+// profile lists them, all through one evictor that keeps the policy's limits
+// (deschedule/planner.ts). Pure: the caller evicts the returned pods through
+// the eviction API.
 
 import type { ClusterState } from '../cluster/state.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
@@ -9,13 +10,17 @@ import { pdbAllowances } from './candidates.js';
 import { removePodsViolatingInterPodAntiAffinity } from './deschedule/anti-affinity.js';
 import { removeDuplicates } from './deschedule/duplicates.js';
 import { removePodsViolatingNodeAffinity } from './deschedule/node-affinity.js';
+import { removeFailedPods } from './deschedule/failed-pods.js';
+import { removePodsViolatingNodeTaints } from './deschedule/node-taints.js';
+import { podLifeTime } from './deschedule/pod-lifetime.js';
 import { EvictionPlanner, type Eviction, type Skip } from './deschedule/planner.js';
-import { STRATEGY_NAMES, type DeschedulerPolicy, type StrategyArgs, type StrategyName } from './deschedule/policy.js';
+import type { DeschedulerPolicy, PluginEntry, StrategyArgs, StrategyName } from '../model/descheduler-policy.js';
+import { removePodsHavingTooManyRestarts } from './deschedule/too-many-restarts.js';
 import { removePodsViolatingTopologySpreadConstraint } from './deschedule/topology-spread.js';
 import { highNodeUtilization, lowNodeUtilization } from './deschedule/utilization.js';
 
 export type { Eviction, Skip } from './deschedule/planner.js';
-export type { DeschedulerPolicy, StrategyName } from './deschedule/policy.js';
+export type { DeschedulerPolicy, StrategyName } from '../model/descheduler-policy.js';
 
 export interface DeschedulingInput {
   readonly cluster: ClusterState;
@@ -24,6 +29,8 @@ export interface DeschedulingInput {
   /** PDB key → evictions it allows now; computed from the cluster's pods when absent. */
   readonly pdbAllowances?: ReadonlyMap<string, number>;
   readonly seed?: number;
+  /** When the pass runs (ms; the simulator's clock or the wall clock): pod ages for PodLifeTime, RemoveFailedPods and minPodAge. 0 when absent. */
+  readonly nowMs?: number;
 }
 
 export interface DeschedulingResult {
@@ -31,25 +38,32 @@ export interface DeschedulingResult {
   readonly skipped: readonly Skip[];
 }
 
-const STRATEGIES: { readonly [K in StrategyName]: (planner: EvictionPlanner, args: StrategyArgs[K]) => void } = {
+const PLUGINS: { readonly [K in StrategyName]: (planner: EvictionPlanner, args: StrategyArgs[K]) => void } = {
   RemovePodsViolatingNodeAffinity: removePodsViolatingNodeAffinity,
   RemovePodsViolatingInterPodAntiAffinity: removePodsViolatingInterPodAntiAffinity,
+  RemovePodsViolatingNodeTaints: removePodsViolatingNodeTaints,
+  RemovePodsHavingTooManyRestarts: removePodsHavingTooManyRestarts,
+  PodLifeTime: podLifeTime,
+  RemoveFailedPods: removeFailedPods,
   RemoveDuplicates: removeDuplicates,
   RemovePodsViolatingTopologySpreadConstraint: removePodsViolatingTopologySpreadConstraint,
   LowNodeUtilization: lowNodeUtilization,
   HighNodeUtilization: highNodeUtilization,
 };
 
-function run<K extends StrategyName>(name: K, planner: EvictionPlanner, args: StrategyArgs[K]): void {
-  STRATEGIES[name](planner, args);
+function run(planner: EvictionPlanner, entry: PluginEntry): void {
+  (PLUGINS[entry.name] as (p: EvictionPlanner, a: typeof entry.args) => void)(planner, entry.args);
 }
 
 export function deschedule(input: DeschedulingInput): DeschedulingResult {
   const allowances = new Map(input.pdbAllowances ?? pdbAllowances(input.cluster));
-  const planner = new EvictionPlanner(input.cluster, input.policy, input.scheduler ?? {}, allowances, input.seed ?? 0);
-  for (const name of STRATEGY_NAMES) {
-    const args = input.policy.strategies[name];
-    if (args) run(name, planner, args);
+  const planner = new EvictionPlanner(input.cluster, input.policy, input.scheduler ?? {}, allowances, input.seed ?? 0, input.nowMs ?? 0);
+  for (const point of ['deschedule', 'balance'] as const) {
+    for (const profile of input.policy.profiles) {
+      planner.useProfile(profile);
+      for (const entry of profile[point]) run(planner, entry);
+    }
   }
+  planner.finish();
   return { evictions: planner.evictions, skipped: planner.skipped };
 }

@@ -14,11 +14,13 @@ export class LoadContext {
     private readonly resolver: PriorityResolver,
     /** False when a PriorityClass of the input failed to load: pods naming it would only repeat its error. */
     private readonly classesComplete: boolean,
+    /** LoadOptions.allowMissing. */
+    private readonly allowMissing = false,
   ) {}
 
   /** Admits a pod spec's priority; problems are reported at `prefix` (where the pod spec's parent sits in the object) unless `quiet`. */
   admit(raw: RawObject, spec: PodSpecManifest, prefix: FieldPath, quiet = false): AdmittedPriority {
-    const admitted = admitPriority(spec, this.resolver);
+    const admitted = admitPriority(spec, this.resolver, this.allowMissing);
     if (quiet) return admitted;
     for (const problem of admitted.problems) {
       const path = [...prefix, ...problem.path];

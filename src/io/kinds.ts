@@ -20,6 +20,7 @@ import {
   statefulSetSchema,
 } from './schemas.js';
 import { instanceTypeCatalogSchema, nodeClaimSchema, nodePoolSchema } from './nodepool-schema.js';
+import { unknownFieldMessage, unknownFields, type ValidationMode } from './strict-fields.js';
 import {
   csiDriverSchema,
   csiNodeSchema,
@@ -62,6 +63,13 @@ export type ManifestOf<K extends KnownKind> = z.output<(typeof KINDS)[K]['schema
 /** A validated object: its kind, where it came from, and its manifest as the model types it. */
 export type ParsedObject = { [K in KnownKind]: { readonly kind: K; readonly raw: RawObject; readonly manifest: ManifestOf<K> } }[KnownKind];
 
+/**
+ * Kinds berth does not read that make pods (batch Jobs and CronJobs, Argo Rollouts,
+ * KubeVirt VMs...): skipping one leaves pods out of the analysis, so each is named
+ * rather than counted in a summary.
+ */
+const POD_CREATING_KINDS = new Set(['Job', 'CronJob', 'Rollout', 'VirtualMachine', 'VirtualMachineInstance', 'PodTemplate', 'SparkApplication', 'Workflow', 'TFJob', 'PyTorchJob', 'MPIJob', 'RayCluster', 'RayJob', 'JobSet']);
+
 function isKnownKind(kind: string): kind is KnownKind {
   return Object.hasOwn(KINDS, kind);
 }
@@ -77,26 +85,43 @@ export function isProviderNodeClass(raw: RawObject): boolean {
 }
 
 /**
+ * Reports the fields of `raw` that the schema of its kind at `apiVersion` does not
+ * declare: errors under 'strict' (then false: the object is refused, as by the API
+ * server), warnings under 'warn'. For any loader of a kind in the Kubernetes v1.37
+ * or karpenter.sh schemas (strict-fields.ts).
+ */
+export function checkFields(raw: RawObject, apiVersion: string, reporter: Reporter, validate: ValidationMode): boolean {
+  if (validate === 'ignore') return true;
+  const unknown = unknownFields(apiVersion, raw.kind, raw.value);
+  for (const f of unknown) reporter.fieldName(validate === 'strict' ? 'error' : 'warning', raw, f.path, unknownFieldMessage(f));
+  return validate !== 'strict' || unknown.length === 0;
+}
+
+/**
  * Validates one object against its kind's schema. Unknown kinds and known kinds at
  * another apiVersion are skipped with a warning; schema violations are errors,
- * all of them reported. A missing apiVersion is accepted (hand-written input).
+ * all of them reported, and so are undeclared fields unless `validate` says
+ * otherwise. A missing apiVersion is accepted (hand-written input).
  */
-export function parseObject(raw: RawObject, reporter: Reporter): ParsedObject | 'skipped' | 'invalid' {
+export function parseObject(raw: RawObject, reporter: Reporter, validate: ValidationMode = 'strict'): ParsedObject | 'skipped' | 'invalid' {
   const shown = raw.apiVersion || '<none>';
   if (isProviderNodeClass(raw)) {
     reporter.warn(raw, [], 'accepted and ignored: berth plans with its instance-type catalog');
     return 'skipped';
   }
   if (!isKnownKind(raw.kind)) {
-    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): not used by berth`);
+    const createsPods = POD_CREATING_KINDS.has(raw.kind);
+    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): not used by berth${createsPods ? ': the pods it would create are not in the analysis' : ''}`, createsPods);
     return 'skipped';
   }
   const spec = KINDS[raw.kind];
   if (raw.apiVersion !== '' && raw.apiVersion !== spec.apiVersion) {
-    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): berth reads ${raw.kind} at ${spec.apiVersion}`);
+    reporter.skip(raw, `skipping kind ${raw.kind} (apiVersion ${shown}): berth reads ${raw.kind} at ${spec.apiVersion}`, true);
     return 'skipped';
   }
+  const declared = checkFields(raw, spec.apiVersion, reporter, validate);
   const result = spec.schema.safeParse(raw.value, { error: issueMessage });
+  if (!declared) return 'invalid';
   if (!result.success) {
     for (const issue of result.error.issues) reporter.error(raw, issue.path as (string | number)[], issue.message);
     return 'invalid';

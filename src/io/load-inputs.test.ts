@@ -36,6 +36,13 @@ describe('load inputs', () => {
     const { input, warnings } = loaded({ name: 'm.yaml', text });
     assert.deepEqual(input.nodes.map((n) => n.name), ['n1', 'n2']);
     assert.deepEqual(input.pods.map((p) => p.key), ['default/p1']);
+    assert.deepEqual(warnings, ['m.yaml:1:1: 2 empty document(s) skipped (only `---`, comments or null)']);
+  });
+
+  test('a List nested in a List', () => {
+    const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }] }, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } }] });
+    const { input, warnings } = loaded({ name: 'l.json', text });
+    assert.deepEqual(input.nodes.map((n) => n.name), ['n1', 'n2']);
     assert.deepEqual(warnings, []);
   });
 
@@ -129,11 +136,23 @@ describe('load inputs', () => {
     ]);
   });
 
+  test('skipped objects of one kind are summed up in one warning at the first; kinds that create pods are named one by one', () => {
+    const cm = (n: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c${n}}\n`;
+    const job = (n: number) => `apiVersion: batch/v2\nkind: Job\nmetadata: {name: j${n}}\n`;
+    const text = [cm(1), job(1), cm(2), cm(3), job(2)].join('---\n');
+    const { warnings } = loaded({ name: 'w.yaml', text });
+    assert.deepEqual(warnings, [
+      'w.yaml:2:7: skipping kind ConfigMap (apiVersion v1): not used by berth (3 objects, the first here)',
+      'w.yaml:6:7: Job default/j1: skipping kind Job (apiVersion batch/v2): not used by berth: the pods it would create are not in the analysis',
+      'w.yaml:18:7: Job default/j2: skipping kind Job (apiVersion batch/v2): not used by berth: the pods it would create are not in the analysis',
+    ]);
+  });
+
   test('a known kind at an apiVersion berth does not read is skipped with a warning', () => {
     const text = 'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: old}\nspec: {}\n';
     const { input, warnings } = loaded({ name: 'o.yaml', text });
     assert.equal(input.workloads.length, 0);
-    assert.deepEqual(warnings, ['o.yaml:2:7: skipping kind Deployment (apiVersion extensions/v1beta1): berth reads Deployment at apps/v1']);
+    assert.deepEqual(warnings, ['o.yaml:2:7: Deployment default/old: skipping kind Deployment (apiVersion extensions/v1beta1): berth reads Deployment at apps/v1']);
   });
 
   test('a pod bound to a node not in the input is a warning, and counted nowhere', () => {

@@ -123,7 +123,7 @@ describe('NodePools', () => {
     const text = nodePool('old').replace('karpenter.sh/v1', 'karpenter.sh/v1beta1');
     const { input, warnings } = loaded(text);
     assert.deepEqual(input.nodePools, []);
-    assert.deepEqual(warnings, ['np.yaml:2:7: skipping kind NodePool (apiVersion karpenter.sh/v1beta1): berth reads NodePool at karpenter.sh/v1']);
+    assert.deepEqual(warnings, ['np.yaml:2:7: NodePool old: skipping kind NodePool (apiVersion karpenter.sh/v1beta1): berth reads NodePool at karpenter.sh/v1']);
   });
 
   test('no NodePool: an empty list', () => assert.deepEqual(loaded('apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n').input.nodePools, []));

@@ -130,7 +130,8 @@ describe('workload expansion', () => {
   for (const c of ownedCases) {
     test(`existing pods stop expansion: ${c.name}`, () => {
       const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: existing, ${c.pod}}\nspec: {containers: [{name: c}]}\n`;
-      const { input } = loaded(docs(node('n1'), pod, workload(c.kind, 'web', { replicas: 2 })));
+      // A DaemonSet has no replicas field (strict validation refuses one).
+      const { input } = loaded(docs(node('n1'), pod, workload(c.kind, 'web', c.kind === 'DaemonSet' ? {} : { replicas: 2 })));
       assert.equal(input.workloads[0]!.generatedPods.length > 0, c.expanded);
     });
   }
@@ -283,7 +284,7 @@ describe('pod priority', () => {
   test('an unknown class in a workload template is an error under spec.template', () => {
     const r = loadSources([{ name: 'w.yaml', text: workload('Deployment', 'api', { podSpec: '      priorityClassName: gold' }) }]);
     assert.equal(r.ok, false);
-    if (!r.ok) assert.deepEqual(r.errors.map(formatDiagnostic), ['w.yaml:12:26: Deployment default/api: spec.template.spec.priorityClassName: Not found: no PriorityClass with name gold was found']);
+    if (!r.ok) assert.deepEqual(r.errors.map(formatDiagnostic), ['w.yaml:12:26: Deployment default/api: spec.template.spec.priorityClassName: Not found: no PriorityClass with name gold was found (add it to the input, or pass --allow-missing to give the pod the priority of one naming none)']);
   });
 
   test('a preemptionPolicy that contradicts the class is forbidden', () => {

@@ -169,9 +169,9 @@ describe('load errors', () => {
     assert.match(got[0]!, /^in\.yaml:5:1: invalid YAML: /);
   });
 
-  test('duplicate YAML keys are malformed YAML', () => {
+  test('a field written twice is an error naming the field, at the second key', () => {
     const text = lines('apiVersion: v1', 'kind: Node', 'metadata:', '  name: a', '  name: b');
-    assert.deepEqual(errors(text), ['in.yaml:5:3: invalid YAML: Map keys must be unique']);
+    assert.deepEqual(errors(text), ['in.yaml:5:3: metadata.name: duplicate field "name"']);
   });
 
   test('malformed JSON reports the parser position', () => {
@@ -212,7 +212,30 @@ describe('load errors', () => {
 
   test('unknown PriorityClass is reported at spec.priorityClassName', () => {
     const text = lines(...POD_HEAD, '  priorityClassName: gold');
-    assert.deepEqual(errors(text), ['in.yaml:8:22: Pod default/web: spec.priorityClassName: Not found: no PriorityClass with name gold was found']);
+    assert.deepEqual(errors(text), ['in.yaml:8:22: Pod default/web: spec.priorityClassName: Not found: no PriorityClass with name gold was found (add it to the input, or pass --allow-missing to give the pod the priority of one naming none)']);
+  });
+
+  test('kubeletDefaults: false takes a Node as written: no hostname label, no pod capacity added', () => {
+    const text = lines('apiVersion: v1', 'kind: Node', 'metadata: {name: n1}', 'status: {capacity: {cpu: "2"}}');
+    const kubelet = loadSources([{ name: 'in.yaml', text }]);
+    const asWritten = loadSources([{ name: 'in.yaml', text }], { kubeletDefaults: false });
+    assert.ok(kubelet.ok && asWritten.ok);
+    assert.deepEqual(kubelet.input.nodes[0]!.labels, { 'kubernetes.io/hostname': 'n1' });
+    assert.equal(kubelet.input.nodes[0]!.allocatable['pods'], 110);
+    assert.deepEqual(asWritten.input.nodes[0]!.labels, {});
+    assert.equal(asWritten.input.nodes[0]!.allocatable['pods'], undefined);
+  });
+
+  test('--allow-missing: a missing PriorityClass is a warning and the pod gets the priority of one naming none', () => {
+    const text = lines(...POD_HEAD, '  priorityClassName: gold');
+    const plain = loadSources([{ name: 'in.yaml', text }], { allowMissing: true });
+    assert.ok(plain.ok);
+    assert.equal(plain.input.pods[0]!.priority, 0);
+    assert.deepEqual(plain.warnings.map(formatDiagnostic), ['in.yaml:8:22: Pod default/web: spec.priorityClassName: PriorityClass "gold" is not in the input; the pod gets priority 0 as if it named none (--allow-missing)']);
+    const globalDefault = lines('apiVersion: scheduling.k8s.io/v1', 'kind: PriorityClass', 'metadata: {name: base}', 'value: 7', 'globalDefault: true');
+    const withDefault = loadSources([{ name: 'in.yaml', text: `${globalDefault}---\n${text}` }], { allowMissing: true });
+    assert.ok(withDefault.ok);
+    assert.equal(withDefault.input.pods[0]!.priority, 7);
   });
 
   test('spec.priority that contradicts the PriorityClass is forbidden', () => {

@@ -27,6 +27,7 @@ import { generatedName } from '../model/names.js';
 import { collectObjects, isNamespaced, positionOf, type RawObject } from './objects.js';
 import { Reporter } from './reporter.js';
 import { skippedObject, type SkippedObject } from './skipped.js';
+import type { ValidationMode } from './strict-fields.js';
 import { parseSource, type SourceInput } from './yaml-source.js';
 
 export type { SourceInput } from './yaml-source.js';
@@ -105,6 +106,15 @@ export interface LoadOptions {
    * earlier one — the change under review — instead of being a duplicate.
    */
   readonly clusterFrom?: number;
+  /** Fields the kind's schema does not declare, and fields written twice: errors (the default, as kubectl), warnings, or ignored. */
+  readonly validate?: ValidationMode;
+  /**
+   * A pod naming a PriorityClass the input lacks gets the priority of a pod that names
+   * none (the global default class, else 0), with a warning; otherwise it is an error.
+   */
+  readonly allowMissing?: boolean;
+  /** Whether hand-written Nodes get what a kubelet adds (NodeCompileOptions.kubeletDefaults); default true. */
+  readonly kubeletDefaults?: boolean;
 }
 
 /** Objects of the same kind and name (and namespace, when namespaced): later ones are errors and dropped. */
@@ -215,14 +225,14 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const invalidKinds = new Set<string>();
   const skipped: SkippedObject[] = [];
   inputs.forEach((input, i) => {
-    const source = input.parsed ?? parseSource(input);
+    const source = input.parsed ?? parseSource(input, opts.validate);
     for (const d of source.diagnostics) reporter.add(i, d);
     for (const doc of source.documents) {
       const found: Diagnostic[] = [];
       const objects = collectObjects(doc, i, found);
       for (const d of found) reporter.add(i, d);
       for (const raw of objects) {
-        const p = parseObject(raw, reporter);
+        const p = parseObject(raw, reporter, opts.validate);
         if (p === 'invalid') invalidKinds.add(raw.kind);
         else if (p === 'skipped') skipped.push(skippedObject(raw));
         else parsed.push(p);
@@ -234,12 +244,12 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
 
   const priorityClasses = compilePriorityClasses(reporter, of('PriorityClass'));
   const classesComplete = !invalidKinds.has('PriorityClass') && priorityClasses.length === of('PriorityClass').length;
-  const ctx = new LoadContext(reporter, new PriorityResolver(priorityClasses), classesComplete);
+  const ctx = new LoadContext(reporter, new PriorityResolver(priorityClasses), classesComplete, opts.allowMissing ?? false);
 
   const stamps = nodeClaimStamps(of('NodeClaim'));
   const nodes: Node[] = [];
   of('Node').forEach((p, order) => {
-    const node = reporter.attempt(p.raw, () => compileNode(p.manifest, order));
+    const node = reporter.attempt(p.raw, () => compileNode(p.manifest, order, { kubeletDefaults: opts.kubeletDefaults ?? true }));
     if (node) nodes.push(withStamp(node, stamps.get(node.name)));
   });
 

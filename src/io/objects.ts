@@ -36,8 +36,8 @@ export function dropNulls(v: unknown): unknown {
   return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x === null ? [] : [[k, dropNulls(x)]])));
 }
 
-export function positionOf(obj: RawObject, path: FieldPath): Position {
-  return obj.doc.locate([...obj.base, ...path]);
+export function positionOf(obj: RawObject, path: FieldPath, at: 'value' | 'key' = 'value'): Position {
+  return obj.doc.locate([...obj.base, ...path], at);
 }
 
 /** Cluster-scoped kinds are named without a namespace. */

@@ -7,6 +7,8 @@
 // - a pod that names a class missing from the input but already carries
 //   spec.priority (as every pod read back from a cluster does) keeps that priority,
 //   with a warning, instead of being rejected.
+// A pod naming a missing class without spec.priority is rejected, as the API server
+// rejects it, unless `allowMissing`: then it is admitted as if it named no class.
 
 import type { FieldPath } from '../model/errors.js';
 import type { PodSpecManifest } from '../model/manifest.js';
@@ -26,9 +28,16 @@ export interface AdmittedPriority {
   readonly problems: readonly PriorityProblem[];
 }
 
-export function admitPriority(spec: PodSpecManifest, resolver: PriorityResolver): AdmittedPriority {
+export function admitPriority(spec: PodSpecManifest, resolver: PriorityResolver, allowMissing = false): AdmittedPriority {
   const className = spec.priorityClassName ?? '';
   const resolved = resolver.resolve(className);
+  if (className !== '' && !resolved && spec.priority === undefined && allowMissing) {
+    const fallback = resolver.resolve('');
+    const message = `PriorityClass ${JSON.stringify(className)} is not in the input; the pod gets ${fallback ? `the global default ${fallback.name} (${fallback.value})` : 'priority 0'} as if it named none (--allow-missing)`;
+    const { priorityClassName: _, ...rest } = spec;
+    const admitted = admitPriority(rest, resolver);
+    return { ...admitted, problems: [{ severity: 'warning', path: ['spec', 'priorityClassName'], message }] };
+  }
   if (className === '') {
     if (!resolved) return { spec, context: {}, problems: [] };
     return {
@@ -42,7 +51,7 @@ export function admitPriority(spec: PodSpecManifest, resolver: PriorityResolver)
       const message = `PriorityClass ${JSON.stringify(className)} is not in the input; keeping spec.priority ${spec.priority}`;
       return { spec, context: {}, problems: [{ severity: 'warning', path: ['spec', 'priorityClassName'], message }] };
     }
-    return { spec, context: {}, problems: [{ severity: 'error', path: ['spec', 'priorityClassName'], message: `Not found: no PriorityClass with name ${className} was found` }] };
+    return { spec, context: {}, problems: [{ severity: 'error', path: ['spec', 'priorityClassName'], message: `Not found: no PriorityClass with name ${className} was found (add it to the input, or pass --allow-missing to give the pod the priority of one naming none)` }] };
   }
   const problems: PriorityProblem[] = [];
   if (spec.priority !== undefined && spec.priority !== resolved.value) {

@@ -14,9 +14,16 @@ describe('readSources', () => {
   mkdirSync(join(dir, 'nested.yaml'));
   writeFileSync(join(dir, 'nested.yaml', 'inner.yaml'), 'inner');
 
-  test('a folder gives its manifest files, sorted, not recursing', async () => {
-    const got = await readSources([dir]);
+  test('a folder gives its manifest files, sorted, not recursing, and names each sub-folder it leaves out', async () => {
+    const skipped: string[] = [];
+    const got = await readSources([dir], { onSkippedFolder: (f) => skipped.push(f) });
     assert.deepEqual(got.map((s) => [s.name.slice(dir.length + 1), s.text]), [['D.YAML', 'd'], ['a.yml', 'a'], ['b.yaml', 'b'], ['c.json', 'c']]);
+    assert.deepEqual(skipped, [join(dir, 'nested.yaml')]);
+  });
+
+  test('recursive (-R): sub-folders after the folder\'s own files, each sorted', async () => {
+    const got = await readSources([dir], { recursive: true });
+    assert.deepEqual(got.map((s) => s.name.slice(dir.length + 1)), ['D.YAML', 'a.yml', 'b.yaml', 'c.json', join('nested.yaml', 'inner.yaml')]);
   });
 
   test('files are read whatever their extension, in argument order', async () => {
@@ -25,11 +32,11 @@ describe('readSources', () => {
   });
 
   test('- reads standard input', async () => {
-    const got = await readSources(['-', join(dir, 'b.yaml')], Readable.from([Buffer.from('kind: '), Buffer.from('Node\n')]));
+    const got = await readSources(['-', join(dir, 'b.yaml')], { stdin: Readable.from([Buffer.from('kind: '), Buffer.from('Node\n')]) });
     assert.deepEqual(got, [{ name: STDIN_NAME, text: 'kind: Node\n' }, { name: join(dir, 'b.yaml'), text: 'b' }]);
   });
 
   test('a missing path is a one-line error naming it', async () => {
-    await assert.rejects(readSources([join(dir, 'missing.yaml')]), { message: `cannot read ${join(dir, 'missing.yaml')}: ENOENT` });
+    await assert.rejects(readSources([join(dir, 'missing.yaml')]), { message: `cannot read ${join(dir, 'missing.yaml')}: no such file or directory (ENOENT)` });
   });
 });

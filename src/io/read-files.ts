@@ -1,7 +1,8 @@
 // The only file-system code of io/: turns the CLI's -f arguments into named texts.
-// A folder contributes its *.yaml, *.yml and *.json files (not recursively), sorted
-// by name so the order — and so every result — is the same on every machine;
-// `-` reads standard input.
+// A folder contributes its *.yaml, *.yml and *.json files sorted by name, so the
+// order — and so every result — is the same on every machine; its sub-folders too
+// with `recursive` (kubectl's -R), else each is named in a warning. `-` reads
+// standard input.
 
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,12 +22,33 @@ async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const ERRNO_WORDS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a path component is not a folder',
+  ELOOP: 'too many symbolic links',
+  EISDIR: 'is a folder',
+};
+
 function describe(e: unknown): string {
-  return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code) return ERRNO_WORDS[code] ? `${ERRNO_WORDS[code]} (${code})` : code;
+  return e instanceof Error ? e.message : String(e);
 }
 
-/** The files a path stands for: itself, or a folder's manifest files sorted by name. */
-export async function expandPath(path: string): Promise<string[]> {
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export interface ReadOptions {
+  /** Read folders' sub-folders too (kubectl's -R). */
+  readonly recursive?: boolean;
+  /** Told of each sub-folder left out because `recursive` is off. */
+  readonly onSkippedFolder?: (folder: string) => void;
+  readonly stdin?: NodeJS.ReadableStream;
+}
+
+/** The files a path stands for: itself, or a folder's manifest files sorted by name (then its sub-folders', with `recursive`). */
+export async function expandPath(path: string, opts: ReadOptions = {}): Promise<string[]> {
   let info;
   try {
     info = await stat(path);
@@ -35,25 +57,28 @@ export async function expandPath(path: string): Promise<string[]> {
   }
   if (!info.isDirectory()) return [path];
   const entries = await readdir(path, { withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && isManifestFile(e.name))
-    .map((e) => e.name)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((name) => join(path, name));
+  const files = entries.filter((e) => e.isFile() && isManifestFile(e.name)).map((e) => e.name).sort(byName).map((name) => join(path, name));
+  const folders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort(byName).map((name) => join(path, name));
+  if (!opts.recursive) {
+    for (const f of folders) opts.onSkippedFolder?.(f);
+    return files;
+  }
+  for (const f of folders) files.push(...(await expandPath(f, opts)));
+  return files;
 }
 
 /**
  * Reads every path in order (files, folders, `-` for stdin). Throws an Error with a
  * one-line message naming the path when one cannot be read.
  */
-export async function readSources(paths: readonly string[], stdin: NodeJS.ReadableStream = process.stdin): Promise<SourceInput[]> {
+export async function readSources(paths: readonly string[], opts: ReadOptions = {}): Promise<SourceInput[]> {
   const out: SourceInput[] = [];
   for (const path of paths) {
     if (path === '-') {
-      out.push({ name: STDIN_NAME, text: await readStdin(stdin) });
+      out.push({ name: STDIN_NAME, text: await readStdin(opts.stdin ?? process.stdin) });
       continue;
     }
-    for (const file of await expandPath(path)) {
+    for (const file of await expandPath(path, opts)) {
       try {
         out.push({ name: file, text: await readFile(file, 'utf8') });
       } catch (e) {

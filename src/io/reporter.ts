@@ -11,14 +11,16 @@ interface Entry {
 
 export class Reporter {
   private readonly entries: Entry[] = [];
+  /** Skip warnings by message: the first one's entry, and how many objects share it. */
+  private readonly skipped = new Map<string, { entry: Entry; count: number }>();
 
   /** A diagnostic that belongs to no object (malformed YAML, a document that is not an object). */
   add(input: number, diagnostic: Diagnostic): void {
     this.entries.push({ input, diagnostic });
   }
 
-  private at(severity: Diagnostic['severity'], obj: RawObject, path: FieldPath, message: string, withObject: boolean): void {
-    const { line, column } = positionOf(obj, path);
+  private at(severity: Diagnostic['severity'], obj: RawObject, path: FieldPath, message: string, withObject: boolean, where: 'value' | 'key' = 'value'): void {
+    const { line, column } = positionOf(obj, path, where);
     const field = formatFieldPath(path);
     this.entries.push({
       input: obj.input,
@@ -42,10 +44,26 @@ export class Reporter {
     this.at('warning', obj, path, message, true);
   }
 
-  /** A warning about an object berth does not read: position only, no object label or field. */
-  skip(obj: RawObject, message: string): void {
+  /** A problem with a field's name rather than its value (an unknown field): reported at the key. */
+  fieldName(severity: Diagnostic['severity'], obj: RawObject, path: FieldPath, message: string): void {
+    this.at(severity, obj, path, message, true, 'key');
+  }
+
+  /**
+   * A warning about an object berth does not read: position only, no object label or
+   * field. Objects skipped for the same message are summed up in one warning, at the
+   * first of them, unless `each` (a kind that creates pods: every such object is named).
+   */
+  skip(obj: RawObject, message: string, each = false): void {
     const { line, column } = positionOf(obj, ['kind']);
-    this.entries.push({ input: obj.input, diagnostic: { severity: 'warning', file: obj.doc.file, line, column, message } });
+    const entry = { input: obj.input, diagnostic: { severity: 'warning' as const, file: obj.doc.file, line, column, message } };
+    if (each) {
+      this.entries.push({ ...entry, diagnostic: { ...entry.diagnostic, object: objectLabel(obj) } });
+      return;
+    }
+    const seen = this.skipped.get(message);
+    if (seen) seen.count++;
+    else this.skipped.set(message, { entry, count: 1 });
   }
 
   /** Reports whatever a compile step threw; FieldError paths are relative to `prefix` within the object. */
@@ -70,7 +88,10 @@ export class Reporter {
 
   /** Diagnostics of one severity in input order, then line and column. */
   sorted(severity: Diagnostic['severity']): Diagnostic[] {
-    return this.entries
+    const summaries = [...this.skipped.values()].map(({ entry, count }) =>
+      count === 1 ? entry : { ...entry, diagnostic: { ...entry.diagnostic, message: `${entry.diagnostic.message} (${count} objects, the first here)` } },
+    );
+    return [...this.entries, ...summaries]
       .filter((e) => e.diagnostic.severity === severity)
       .map((e, i) => ({ ...e, i }))
       .sort((a, b) => a.input - b.input || a.diagnostic.line - b.diagnostic.line || a.diagnostic.column - b.diagnostic.column || a.i - b.i)

@@ -1,31 +1,18 @@
 // The Scenario's `descheduler:` block: the descheduler switched on, its
-// interval, and a DeschedulerPolicy in the upstream descheduler's words (the
-// DefaultEvictor's args, the eviction limits, one entry per strategy with that
-// plugin's args). Compiled into the policy disruption/deschedule.ts runs.
+// interval, and its policy, either as `policy:` (the body of a
+// descheduler/v1alpha2 DeschedulerPolicy, exactly as the descheduler reads it)
+// or as the shorthand `evictor` + `strategies` (one profile, the DefaultEvictor's
+// args, one entry per plugin with its args, run in upstream's default order).
+// `predictPlacement` switches on berth's option (see model/descheduler-policy.ts).
 
 import { z } from 'zod';
 import { FieldError, type FieldPath } from '../model/errors.js';
-import { DEFAULT_STRATEGY_ARGS, type DeschedulerPolicy, type NamespaceFilter, type StrategyName } from '../disruption/deschedule/policy.js';
+import { BALANCE_PLUGINS, DESCHEDULE_PLUGINS, type DeschedulerPolicy } from '../model/descheduler-policy.js';
+import { compileDeschedulerPolicy, policyFields } from './descheduler-policy.js';
 import { DEFAULT_DESCHEDULING_INTERVAL_MS, type ScenarioDescheduler } from './scenario-spec.js';
-import { mapOf } from './schemas.js';
 
 const count = z.int().min(0);
-const namespaces = z.object({ include: z.array(z.string().min(1)).optional(), exclude: z.array(z.string().min(1)).optional() }).strict();
-const thresholds = mapOf(z.number().min(0).max(100), z.string().min(1));
-
-const strategies = z
-  .object({
-    RemovePodsViolatingNodeAffinity: z
-      .object({ nodeAffinityType: z.array(z.enum(['requiredDuringSchedulingIgnoredDuringExecution', 'preferredDuringSchedulingIgnoredDuringExecution'])).min(1).optional(), namespaces: namespaces.optional() })
-      .strict(),
-    RemovePodsViolatingInterPodAntiAffinity: z.object({ namespaces: namespaces.optional() }).strict(),
-    RemoveDuplicates: z.object({ excludeOwnerKinds: z.array(z.string().min(1)).optional(), namespaces: namespaces.optional() }).strict(),
-    RemovePodsViolatingTopologySpreadConstraint: z.object({ constraints: z.array(z.enum(['DoNotSchedule', 'ScheduleAnyway'])).min(1).optional(), namespaces: namespaces.optional() }).strict(),
-    LowNodeUtilization: z.object({ thresholds, targetThresholds: thresholds, numberOfNodes: count.optional(), evictableNamespaces: namespaces.optional() }).strict(),
-    HighNodeUtilization: z.object({ thresholds, numberOfNodes: count.optional(), evictableNamespaces: namespaces.optional() }).strict(),
-  })
-  .partial()
-  .strict();
+const strategies = z.record(z.string(), z.record(z.string(), z.unknown()).nullish());
 
 /** The block's schema; `duration` is the Scenario's Go-duration string schema. */
 export function deschedulerSchema<D extends z.ZodType<string, string>>(duration: D) {
@@ -33,11 +20,9 @@ export function deschedulerSchema<D extends z.ZodType<string, string>>(duration:
     .object({
       enabled: z.boolean().optional(),
       interval: duration.optional(),
-      evictor: z
-        .object({ evictLocalStoragePods: z.boolean(), evictSystemCriticalPods: z.boolean(), evictDaemonSetPods: z.boolean(), ignorePvcPods: z.boolean(), priorityThreshold: z.object({ value: z.int() }).strict() })
-        .partial()
-        .strict()
-        .optional(),
+      predictPlacement: z.boolean().optional(),
+      policy: z.object({ apiVersion: z.literal('descheduler/v1alpha2').optional(), kind: z.literal('DeschedulerPolicy').optional(), ...policyFields }).strict().optional(),
+      evictor: z.record(z.string(), z.unknown()).optional(),
       maxNoOfPodsToEvictPerNode: count.optional(),
       maxNoOfPodsToEvictPerNamespace: count.optional(),
       maxNoOfPodsToEvictTotal: count.optional(),
@@ -47,55 +32,44 @@ export function deschedulerSchema<D extends z.ZodType<string, string>>(duration:
 }
 
 type RawDescheduler = z.infer<ReturnType<typeof deschedulerSchema<z.ZodString>>>;
-type RawStrategies = z.infer<typeof strategies>;
 
-function namespaceFilter(f: z.infer<typeof namespaces> | undefined, path: FieldPath): NamespaceFilter | undefined {
-  if (!f) return undefined;
-  if (f.include && f.exclude) throw new FieldError('Invalid value: only one of include and exclude can be set', path);
-  return f;
-}
-
-function utilizationThresholds(low: Record<string, number>, target: Record<string, number>, path: FieldPath): void {
-  const a = Object.keys(low).sort().join(',');
-  const b = Object.keys(target).sort().join(',');
-  if (a !== b) throw new FieldError(`Invalid value: thresholds (${a}) and targetThresholds (${b}) must configure the same resources`, path);
-  for (const [r, v] of Object.entries(low)) {
-    if (v > target[r]!) throw new FieldError(`Invalid value: ${v}: thresholds for "${r}" cannot be greater than targetThresholds (${target[r]})`, [...path, 'thresholds', r]);
+/** The shorthand as a one-profile policy: plugins in upstream's order, each with its args. */
+function shorthandPolicy(raw: RawDescheduler, path: FieldPath): DeschedulerPolicy {
+  const s = raw.strategies ?? {};
+  for (const name of Object.keys(s)) {
+    if (![...DESCHEDULE_PLUGINS, ...BALANCE_PLUGINS].includes(name as never)) throw new FieldError(`Unsupported value: ${JSON.stringify(name)}: no such descheduler plugin in berth`, [...path, 'strategies', name]);
   }
-}
-
-function compileStrategies(raw: RawStrategies, path: FieldPath): DeschedulerPolicy['strategies'] {
-  if (raw.LowNodeUtilization && raw.HighNodeUtilization) {
-    throw new FieldError('Invalid value: LowNodeUtilization spreads pods out and HighNodeUtilization packs them in; together they move pods back and forth, enable one', path);
-  }
-  const out: { -readonly [K in StrategyName]?: unknown } = {};
-  for (const name of Object.keys(raw) as StrategyName[]) {
-    const args = raw[name]!;
-    const at = [...path, name];
-    const ns = 'namespaces' in args ? { namespaces: namespaceFilter(args.namespaces, [...at, 'namespaces']) } : {};
-    const evictable = 'evictableNamespaces' in args ? { evictableNamespaces: namespaceFilter(args.evictableNamespaces, [...at, 'evictableNamespaces']) } : {};
-    if (name === 'LowNodeUtilization') {
-      const low = raw.LowNodeUtilization!;
-      utilizationThresholds(low.thresholds, low.targetThresholds, at);
-    }
-    out[name] = dropUndefined({ ...DEFAULT_STRATEGY_ARGS[name], ...args, ...ns, ...evictable });
-  }
-  return out as DeschedulerPolicy['strategies'];
-}
-
-function dropUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-export function compileDescheduler(raw: RawDescheduler, path: FieldPath, toMs: (d: string) => number): ScenarioDescheduler {
-  const e = raw.evictor ?? {};
-  const policy: DeschedulerPolicy = dropUndefined({
-    evictor: dropUndefined({ ...e, priorityThreshold: e.priorityThreshold?.value }),
+  const enabled = (list: readonly string[]) => list.filter((n) => n in s);
+  const pluginConfig = [{ name: 'DefaultEvictor', args: raw.evictor ?? {} }, ...Object.entries(s).map(([name, args]) => ({ name, args: args ?? {} }))];
+  const body = {
+    profiles: [{ name: 'default', pluginConfig, plugins: { deschedule: { enabled: enabled(DESCHEDULE_PLUGINS) }, balance: { enabled: enabled(BALANCE_PLUGINS) } } }],
     maxNoOfPodsToEvictPerNode: raw.maxNoOfPodsToEvictPerNode,
     maxNoOfPodsToEvictPerNamespace: raw.maxNoOfPodsToEvictPerNamespace,
     maxNoOfPodsToEvictTotal: raw.maxNoOfPodsToEvictTotal,
-    strategies: compileStrategies(raw.strategies ?? {}, [...path, 'strategies']),
-  });
+  };
+  try {
+    return compileDeschedulerPolicy(body, [], raw.predictPlacement);
+  } catch (e) {
+    if (!(e instanceof FieldError)) throw e;
+    throw new FieldError(e.message, [...path, ...shorthandPath(e.path, pluginConfig.map((c) => c.name))]);
+  }
+}
+
+/** Maps a path inside the generated profile back to the shorthand field it came from. */
+function shorthandPath(p: FieldPath, names: readonly string[]): FieldPath {
+  if (p[0] === 'profiles' && p[2] === 'pluginConfig' && typeof p[3] === 'number') {
+    const name = names[p[3]]!;
+    const rest = p.slice(5);
+    return name === 'DefaultEvictor' ? ['evictor', ...rest] : ['strategies', name, ...rest];
+  }
+  return p;
+}
+
+export function compileDescheduler(raw: RawDescheduler, path: FieldPath, toMs: (d: string) => number): ScenarioDescheduler {
+  if (raw.policy && (raw.strategies || raw.evictor || raw.maxNoOfPodsToEvictPerNode !== undefined || raw.maxNoOfPodsToEvictPerNamespace !== undefined || raw.maxNoOfPodsToEvictTotal !== undefined)) {
+    throw new FieldError('Invalid value: give either policy or the evictor/strategies shorthand, not both', [...path, 'policy']);
+  }
+  const policy = raw.policy ? compileDeschedulerPolicy(raw.policy, [...path, 'policy'], raw.predictPlacement) : shorthandPolicy(raw, path);
   const intervalMs = raw.interval === undefined ? DEFAULT_DESCHEDULING_INTERVAL_MS : toMs(raw.interval);
   if (intervalMs <= 0) throw new FieldError(`Invalid value: ${JSON.stringify(raw.interval)}: must be greater than 0`, [...path, 'interval']);
   return { enabled: raw.enabled ?? true, intervalMs, policy };

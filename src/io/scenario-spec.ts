@@ -3,7 +3,7 @@
 // The YAML form (berth.dev/v1alpha1 Scenario) is parsed by io/scenario.ts.
 
 import type { DecisionReason } from '../disruption/consolidate.js';
-import type { DeschedulerPolicy } from '../disruption/deschedule/policy.js';
+import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Selector } from '../model/selector.js';

@@ -268,6 +268,17 @@ const podSpec = z.object({
 
 const podTemplate = z.object({ metadata: objectMeta.optional(), spec: podSpec }) satisfies z.ZodType<PodTemplateManifest>;
 
+const containerStatus = z.object({
+  name: str.optional(),
+  restartCount: int.optional(),
+  state: z
+    .object({
+      waiting: z.object({ reason: str.optional() }).nullish(),
+      terminated: z.object({ reason: str.optional(), exitCode: int.optional() }).nullish(),
+    })
+    .nullish(),
+});
+
 export const podSchema = z.object({
   apiVersion: str.optional(),
   metadata,
@@ -279,6 +290,10 @@ export const podSchema = z.object({
       startTime: str.optional(),
       // Preemption reads the DisruptionTarget condition to tell its own victims apart.
       conditions: z.array(z.object({ type: str, status: str, reason: str.optional() })).optional(),
+      // The descheduler's restart, lifetime and failed-pod plugins read these.
+      reason: str.optional(),
+      containerStatuses: z.array(containerStatus).optional(),
+      initContainerStatuses: z.array(containerStatus).optional(),
     })
     .optional(),
 }) satisfies z.ZodType<Omit<PodManifest, 'kind'>>;

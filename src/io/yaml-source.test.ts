@@ -40,9 +40,9 @@ describe('SourceDocument.locate', () => {
 });
 
 describe('parseSource', () => {
-  test('documents keep their index and file; empty ones are dropped', () => {
+  test('documents keep their index and file; empty ones are dropped, with one warning', () => {
     const { documents, diagnostics } = parseSource({ name: 'm.yaml', text: 'a: 1\n---\n---\n# c\n---\nb: 2\n' });
-    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(diagnostics.map((d) => d.message), ['2 empty document(s) skipped (only `---`, comments or null)']);
     assert.deepEqual(documents.map((d) => [d.file, d.index, d.value]), [['m.yaml', 0, { a: 1 }], ['m.yaml', 3, { b: 2 }]]);
   });
 
@@ -123,5 +123,46 @@ describe('parseSource', () => {
   test('a long token quoted by the parser is cut to 60 characters', () => {
     const ds = parseSource({ name: 'm.yaml', text: `a: 1\n}${'z'.repeat(10_000)}\n` }).diagnostics;
     assert.deepEqual(ds.map((d) => d.message), ['invalid YAML: Unexpected flow-map-end token in YAML stream: "}"', `invalid YAML: Unexpected scalar token in YAML stream: "${'z'.repeat(60)}…"`]);
+  });
+});
+
+describe('real-world shapes', () => {
+  const read = (text: string, name = 't.yaml') => {
+    const p = parseSource({ name, text });
+    return { values: p.documents.map((d) => d.value), diagnostics: p.diagnostics.map((d) => `${d.severity} ${d.line}:${d.column} ${d.message}`), docs: p.documents };
+  };
+
+  test('a JSON stream (values one after another, as kubectl accepts) is read value by value, with positions in the whole text', () => {
+    const r = read('{"kind": "Node"}\n{"kind": "Pod",\n "x": "}{"}\n', 's.json');
+    assert.deepEqual(r.values, [{ kind: 'Node' }, { kind: 'Pod', x: '}{' }]);
+    assert.deepEqual(r.diagnostics, []);
+    assert.deepEqual(r.docs[1]!.locate(['x']), { line: 3, column: 7, offset: 39 });
+  });
+
+  test('BOM and CRLF line ends', () => {
+    const r = read('\ufeffapiVersion: v1\r\nkind: Node\r\nmetadata:\r\n  name: a\r\n');
+    assert.deepEqual(r.values, [{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'a' } }]);
+    assert.deepEqual(r.docs[0]!.locate(['metadata', 'name']), { line: 4, column: 9, offset: 48 });
+  });
+
+  test('documents with only comments or `---` are skipped with one warning per file; a trailing `---` says nothing', () => {
+    assert.deepEqual(read('# header\n---\n# only comments\n---\nkind: A\n---\n---\nkind: B\n---\n').diagnostics, ['warning 1:1 2 empty document(s) skipped (only `---`, comments or null)']);
+    assert.deepEqual(read('---\n# Source: a\nkind: A\n---\n# Source: b\nkind: B\n').diagnostics, []);
+  });
+
+  test('an empty file is one warning', () => {
+    assert.deepEqual(read('').diagnostics, ['warning 1:1 no objects: the file is empty']);
+    assert.deepEqual(read('# nothing\n\n').diagnostics, ['warning 1:1 no objects: the file is empty']);
+  });
+
+  test('a Helm template is one clear error at its first action, not the parser\'s errors', () => {
+    const r = read('apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n{{- if .Values.x }}\nspec: {}\n{{- end }}\n');
+    assert.deepEqual(r.diagnostics, ['error 4:9 looks like a Helm template: render it with `helm template` first (berth reads manifests, not templates)']);
+  });
+
+  test('a template-like string inside quotes or a block scalar of a valid file is just text', () => {
+    const r = read('kind: ConfigMap\ndata:\n  a: "{{ .Values.x }}"\n  b: |\n    {{ if .x }}y{{ end }}\n');
+    assert.deepEqual(r.diagnostics, []);
+    assert.deepEqual(r.values, [{ kind: 'ConfigMap', data: { a: '{{ .Values.x }}', b: '{{ if .x }}y{{ end }}\n' } }]);
   });
 });

@@ -92,10 +92,16 @@ export function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): { 
   return { name: '<api-server>', text: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) };
 }
 
+/**
+ * The API server has validated what it serves, and a newer server declares fields
+ * v1.37's schemas do not: its objects are not checked for undeclared fields again.
+ */
+const LIVE_LOAD = { validate: 'ignore' } as const;
+
 /** The NodePools alone (to launch a claim); those that fail validation are left out. */
 export function liveNodePools(objects: Pick<LiveObjects, 'nodePools'>): NodePool[] {
   const empty = { pods: [], nodes: [], namespaces: [], nodeClaims: [], pdbs: [], services: [], replicaSets: [], statefulSets: [], daemonSets: [] };
-  const loaded = loadSources([liveSource({ ...empty, nodePools: objects.nodePools }, new Set())]);
+  const loaded = loadSources([liveSource({ ...empty, nodePools: objects.nodePools }, new Set())], LIVE_LOAD);
   return loaded.ok ? loaded.input.nodePools : [];
 }
 
@@ -104,7 +110,7 @@ export function liveNodePools(objects: Pick<LiveObjects, 'nodePools'>): NodePool
  * pods that exist: the loader also expands workloads that have no pods yet.
  */
 export function loadLive(objects: LiveObjects, batch: ReadonlySet<string>): { ok: true; live: LoadedInput } | { ok: false; errors: string[] } {
-  const loaded = loadSources([liveSource(objects, batch)]);
+  const loaded = loadSources([liveSource(objects, batch)], LIVE_LOAD);
   if (!loaded.ok) return { ok: false, errors: loaded.errors.map(formatDiagnostic) };
   const podKeys = new Set(objects.pods.map(objectKey));
   return { ok: true, live: { ...loaded.input, pods: loaded.input.pods.filter((p) => podKeys.has(p.key)) } };

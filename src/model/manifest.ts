@@ -128,7 +128,21 @@ export interface PodManifest {
   kind?: 'Pod';
   metadata: ObjectMetaManifest;
   spec: PodSpecManifest;
-  status?: { phase?: string; nominatedNodeName?: string; startTime?: string; conditions?: { type: string; status: string; reason?: string }[] } | null;
+  status?: {
+    phase?: string;
+    nominatedNodeName?: string;
+    conditions?: { type: string; status: string; reason?: string }[];
+    reason?: string;
+    startTime?: string;
+    containerStatuses?: ContainerStatusManifest[];
+    initContainerStatuses?: ContainerStatusManifest[];
+  } | null;
+}
+
+export interface ContainerStatusManifest {
+  name?: string;
+  restartCount?: number;
+  state?: { waiting?: { reason?: string } | null; terminated?: { reason?: string; exitCode?: number } | null } | null;
 }
 
 export interface PodTemplateManifest {

@@ -41,21 +41,31 @@ function resources(map: Readonly<Record<string, string | number>> | undefined, p
   return out;
 }
 
-export function compileNode(m: NodeManifest, order: number): Node {
+export interface NodeCompileOptions {
+  /**
+   * What a kubelet adds when it registers a node (its kubernetes.io/hostname label, a
+   * pod capacity of 110, allocatable equal to capacity), for hand-written nodes that
+   * omit them; false takes the Node exactly as written. Default true.
+   */
+  readonly kubeletDefaults?: boolean;
+}
+
+export function compileNode(m: NodeManifest, order: number, opts: NodeCompileOptions = {}): Node {
+  const kubelet = opts.kubeletDefaults ?? true;
   const name = m.metadata.name ?? '';
   if (!name) throw new FieldError('Required value: name or generateName is required', ['metadata', 'name']);
   const capacity = resources(m.status?.capacity, ['status', 'capacity']);
   // The kubelet reports allocatable; when a hand-written node omits it, capacity is what it can offer.
-  const allocatable = m.status?.allocatable ? resources(m.status.allocatable, ['status', 'allocatable']) : { ...capacity };
+  const allocatable = m.status?.allocatable ? resources(m.status.allocatable, ['status', 'allocatable']) : kubelet ? { ...capacity } : {};
   // A kubelet always reports a pod capacity (110 by default); a hand-written node that omits it means the default.
-  if (!('pods' in capacity)) capacity.pods = DEFAULT_MAX_PODS;
-  if (!('pods' in allocatable)) allocatable.pods = capacity.pods;
+  if (kubelet && !('pods' in capacity)) capacity.pods = DEFAULT_MAX_PODS;
+  if (kubelet && !('pods' in allocatable)) allocatable.pods = capacity.pods!;
   const created = m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) : NaN;
   return {
     name,
     uid: m.metadata.uid ?? name,
     // The kubelet always registers its hostname label; hand-written nodes often omit it.
-    labels: { [LABEL_HOSTNAME]: name, ...m.metadata.labels },
+    labels: kubelet ? { [LABEL_HOSTNAME]: name, ...m.metadata.labels } : { ...m.metadata.labels },
     annotations: m.metadata.annotations ?? {},
     taints: (m.spec?.taints ?? []).map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect })),
     unschedulable: m.spec?.unschedulable ?? false,

@@ -6,6 +6,7 @@
 
 import { atPath, FieldError, type FieldPath } from './errors.js';
 import type {
+  ContainerStatusManifest,
   ContainerManifest,
   LabelSelectorManifest,
   NodeSelectorTermManifest,
@@ -78,6 +79,19 @@ export interface TopologySpreadConstraint {
   readonly nodeTaintsPolicy: 'Honor' | 'Ignore';
 }
 
+export interface ContainerStatusInfo {
+  readonly restartCount: number;
+  readonly waitingReason?: string;
+  readonly terminatedReason?: string;
+  readonly exitCode?: number;
+}
+
+export interface PodStatusInfo {
+  readonly reason: string;
+  readonly containers: readonly ContainerStatusInfo[];
+  readonly initContainers: readonly ContainerStatusInfo[];
+}
+
 export interface HostPort {
   readonly hostIP: string;
   readonly protocol: 'TCP' | 'UDP' | 'SCTP';
@@ -119,6 +133,8 @@ export interface Pod {
   readonly preemptedByScheduler?: boolean;
   readonly schedulingGates: readonly string[];
   readonly terminationGracePeriodSeconds: number;
+  /** What the kubelet reported (status.reason, container states); the descheduler's restart, lifetime and failed-pod plugins read it. */
+  readonly status?: PodStatusInfo;
 
   readonly nodeSelector: Labels;
   /** null when the pod has no required node affinity. */
@@ -476,12 +492,27 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 30,
     nodeSelector: spec.nodeSelector ?? {},
     ...compiled,
+    ...podStatus(m.status),
   };
 }
 
 function podVolumes(name: string, volumes: PodSpecManifest['volumes']): { volumes?: readonly PodVolume[] } {
   const compiled = compilePodVolumes(name, volumes, ['spec', 'volumes']);
   return compiled.length > 0 ? { volumes: compiled } : {};
+}
+
+function containerStatuses(list: readonly ContainerStatusManifest[] | undefined): ContainerStatusInfo[] {
+  return (list ?? []).map((c) => ({
+    restartCount: c.restartCount ?? 0,
+    ...(c.state?.waiting ? { waitingReason: c.state.waiting.reason ?? '' } : {}),
+    ...(c.state?.terminated ? { terminatedReason: c.state.terminated.reason ?? '', exitCode: c.state.terminated.exitCode ?? 0 } : {}),
+  }));
+}
+
+/** The status fields the descheduler reads, present only when the manifest reports any of them. */
+function podStatus(s: PodManifest['status']): { status?: PodStatusInfo } {
+  if (!s || (s.reason === undefined && !s.containerStatuses && !s.initContainerStatuses)) return {};
+  return { status: { reason: s.reason ?? '', containers: containerStatuses(s.containerStatuses), initContainers: containerStatuses(s.initContainerStatuses) } };
 }
 
 /** A copy of `pod` bound to `nodeName` (what the binder writes). */

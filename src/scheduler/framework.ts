@@ -422,7 +422,8 @@ export class Framework {
       const r = pl.postFilter(state, pod, statuses);
       if (r.status.isSuccess()) return r;
       if (r.status.code === Code.UnschedulableAndUnresolvable) return { ...(r.result ? { result: r.result } : {}), status: r.status.withPlugin(pl.name) };
-      if (!r.status.isRejected()) throw new SchedulerError(r.status.message());
+      // An error ends PostFilter with an Error status; its message still goes into the FitError (upstream logs it, binds nothing).
+      if (!r.status.isRejected()) return { status: Status.error(r.status.message()).withPlugin(pl.name) };
       if (r.result) result = r.result;
       reasons.push(...r.status.reasons);
       if (!rejector) rejector = pl.name;

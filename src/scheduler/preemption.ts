@@ -15,7 +15,7 @@ import type { Pod } from '../model/pod.js';
 import { NodeToStatus, type CycleState, type Handle, type PostFilterResult } from './framework.js';
 import { goSortSlice } from './go-sort.js';
 import { fitErrorMessage } from './messages.js';
-import { Code, Status } from './status.js';
+import { Code, SchedulerError, Status } from './status.js';
 
 export const DEFAULT_MIN_CANDIDATE_NODES_PERCENTAGE = 10;
 export const DEFAULT_MIN_CANDIDATE_NODES_ABSOLUTE = 100;
@@ -339,7 +339,7 @@ export class Evaluator {
       const s = remove(p);
       if (!s.isSuccess()) return fail(Status.error(s.message()));
     }
-    const fits = this.handle.runFilterPluginsWithNominatedPods(state, preemptor, nodeInfo);
+    const fits = this.filterWithNominatedPods(state, preemptor, nodeInfo);
     if (!fits.isSuccess()) return fail(fits);
 
     goSortSlice(potential, moreImportantPod);
@@ -349,7 +349,7 @@ export class Evaluator {
     const reprieve = (p: Pod): boolean | Status => {
       const added = add(p);
       if (!added.isSuccess()) return Status.error(added.message());
-      if (this.handle.runFilterPluginsWithNominatedPods(state, preemptor, nodeInfo).isSuccess()) return true;
+      if (this.filterWithNominatedPods(state, preemptor, nodeInfo).isSuccess()) return true;
       const removed = remove(p);
       if (!removed.isSuccess()) return Status.error(removed.message());
       victims.push(p);
@@ -369,6 +369,21 @@ export class Evaluator {
     // Victims were collected in two runs; restore a single importance order.
     if (violating.length > 0 && nonViolating.length > 0) goSortSlice(victims, moreImportantPod);
     return { victims, numPDBViolations, status: Status.SUCCESS };
+  }
+
+  /**
+   * The Filter verdict during a dry run. A plugin's internal error (e.g. NodeVolumeLimits
+   * on an ephemeral claim another pod owns) is a status here, as upstream's
+   * RunFilterPlugins returns it: the node is no candidate and the error is collected,
+   * where the scheduling cycle's own Filter pass aborts on it.
+   */
+  private filterWithNominatedPods(state: CycleState, preemptor: Pod, nodeInfo: NodeInfo): Status {
+    try {
+      return this.handle.runFilterPluginsWithNominatedPods(state, preemptor, nodeInfo);
+    } catch (e) {
+      if (e instanceof SchedulerError) return Status.error(e.message);
+      throw e;
+    }
   }
 
   selectCandidate(candidates: readonly Candidate[]): Candidate | undefined {

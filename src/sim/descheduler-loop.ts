@@ -55,7 +55,7 @@ export class DeschedulerLoop {
   pass(): void {
     const { engine, cluster } = this.world;
     const allowances = new Map([...this.disruption.pdbs.values()].map((p) => [p.pdb.key, p.status.disruptionsAllowed]));
-    const result = deschedule({ cluster, policy: this.opts.policy, scheduler: this.config, pdbAllowances: allowances, seed: engine.rand.intn(2 ** 31) });
+    const result = deschedule({ cluster, policy: this.opts.policy, scheduler: this.config, pdbAllowances: allowances, seed: engine.rand.intn(2 ** 31), nowMs: engine.now });
     for (const s of result.skipped) {
       const key = `${s.pod}\0${s.strategy}\0${s.why}`;
       if (this.reported.has(key)) continue;

@@ -1,58 +1,89 @@
-// RemoveDuplicates: pods of one owner (same controller, same images) stacked on
-// a node while other nodes could run them. As upstream, each node may keep
-// ceil(pods / nodes that could host them); the rest are evicted, lowest
-// priority first. berth accepts a move only when the destination ends up with
-// no more of them than the source keeps, so the spread strictly improves and a
-// pod never bounces back and forth.
+// RemoveDuplicates: pods of one owner with the same images stacked on a node
+// while other nodes could run them. As upstream: on each node, a pod whose
+// owner references and images repeat an earlier pod's is a duplicate; the
+// owner's pods (all of them, on every node) divided by the nodes its duplicates
+// could land on (the union, over the duplicates' tolerations, node selectors and
+// required node affinity, of the nodes admitting each, counted when more than
+// one does) gives how many each node may keep, rounded up; the rest of the
+// duplicates go. With predictPlacement berth accepts a move only when the
+// destination ends up with no more of them than the source keeps.
 
 import type { NodeInfo } from '../../cluster/node-info.js';
-import type { Pod } from '../../model/pod.js';
-import { nodeCouldHost, type EvictionPlanner } from './planner.js';
-import type { StrategyArgs } from './policy.js';
+import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
+import { doNotScheduleTaints, findUntoleratedTaint } from '../../model/taints.js';
+import type { EvictionPlanner } from './planner.js';
+import type { StrategyArgs } from '../../model/descheduler-policy.js';
 
-/** namespace/Kind/name of the pod's controller plus its sorted images; undefined without an owner or for an excluded kind. */
-export function duplicateKey(pod: Pod, excludeOwnerKinds: readonly string[] = []): string | undefined {
-  const owner = pod.ownerReferences.find((o) => o.controller) ?? pod.ownerReferences[0];
-  if (!owner || pod.ownerReferences.some((o) => excludeOwnerKinds.includes(o.kind))) return undefined;
-  return `${pod.namespace}/${owner.kind}/${owner.name} [${[...pod.images].sort().join(',')}]`;
+const NAME = 'RemoveDuplicates';
+
+/** One key per (owner, image set): namespace/Kind/name [images]. */
+function ownerKeys(pod: Pod): string[] {
+  const images = [...pod.images].sort().join(',');
+  return pod.ownerReferences.map((o) => `${pod.namespace}/${o.kind}/${o.name} [${images}]`);
 }
 
-function countOn(info: NodeInfo, key: string, exclude: readonly string[]): number {
-  return info.pods.filter((p) => !p.terminating && duplicateKey(p, exclude) === key).length;
+/** The sorted namespace/Kind/name/image list two pods on a node must share to be duplicates; undefined when the pod takes no part. */
+function identity(pod: Pod, exclude: readonly string[]): string | undefined {
+  if (pod.ownerReferences.length === 0 || pod.ownerReferences.some((o) => exclude.includes(o.kind))) return undefined;
+  const keys = pod.ownerReferences.flatMap((o) => pod.images.map((img) => `${pod.namespace}/${o.kind}/${o.name}/${img}`));
+  return keys.sort().join('\n');
+}
+
+function admits(pod: Pod, info: NodeInfo): boolean {
+  return findUntoleratedTaint(info.node.taints, pod.tolerations, doNotScheduleTaints) === undefined && matchesRequiredNodeAffinity(pod, info.node);
 }
 
 export function removeDuplicates(planner: EvictionPlanner, args: StrategyArgs['RemoveDuplicates']): void {
-  const { cluster } = planner;
   const exclude = args.excludeOwnerKinds ?? [];
-  const groups = new Map<string, Pod[]>();
-  for (const info of cluster.nodeInfos()) {
-    for (const pod of planner.candidates(info.pods, args.namespaces)) {
-      const key = duplicateKey(pod, exclude);
-      if (key === undefined) continue;
-      const list = groups.get(key) ?? [];
-      list.push(pod);
-      groups.set(key, list);
+  const nodes = planner.nodes();
+  const occurrences = new Map<string, number>();
+  /** owner key → node → duplicates there (the first pod of each identity, the reference, left out). */
+  const duplicates = new Map<string, Map<string, Pod[]>>();
+  for (const info of nodes) {
+    const seen = new Set<string>();
+    const pods = planner.podsOn(info).filter((p) => planner.candidates([p], args.namespaces).length === 1 && planner.preEvictable(p));
+    for (const pod of pods) {
+      const id = identity(pod, exclude);
+      if (id === undefined) continue;
+      const keys = ownerKeys(pod);
+      for (const k of keys) occurrences.set(k, (occurrences.get(k) ?? 0) + 1);
+      if (!seen.has(id)) {
+        seen.add(id);
+        continue;
+      }
+      for (const k of keys) {
+        const byNode = duplicates.get(k) ?? new Map<string, Pod[]>();
+        byNode.set(info.node.name, [...(byNode.get(info.node.name) ?? []), pod]);
+        duplicates.set(k, byNode);
+      }
     }
   }
-  for (const key of [...groups.keys()].sort()) {
-    const pods = groups.get(key)!;
-    const targets = cluster.nodeInfos().filter((i) => nodeCouldHost(pods[0]!, i.node)).length;
-    if (pods.length < 2 || targets < 2) continue;
-    const upperAvg = Math.ceil(pods.length / targets);
-    for (const info of cluster.nodeInfos()) {
-      // In eviction order: the highest-priority pods are the ones kept.
-      const here = pods.filter((p) => p.nodeName === info.node.name);
-      if (here.length <= upperAvg) continue;
-      const reason = `${here.length} pods of ${key} share node ${info.node.name}; ${targets} nodes could host them, at most ${upperAvg} per node`;
-      for (const pod of here.slice(0, here.length - upperAvg)) {
-        if (!planner.stillOn(pod, info.node.name)) continue;
-        planner.tryMove(pod, 'RemoveDuplicates', reason, (dest) => {
-          const there = countOn(dest, key, exclude);
-          const left = countOn(info, key, exclude);
-          return there + 1 <= left ? undefined : `it would hold ${there + 1} of them while ${info.node.name} keeps ${left}`;
+  for (const key of [...duplicates.keys()].sort()) {
+    const byNode = duplicates.get(key)!;
+    const targets = new Set<string>();
+    for (const pod of [...byNode.values()].flat()) {
+      const admitting = nodes.filter((i) => admits(pod, i));
+      if (admitting.length > 1) for (const i of admitting) targets.add(i.node.name);
+    }
+    if (targets.size < 2) continue;
+    const upperAvg = Math.ceil(occurrences.get(key)! / targets.size);
+    for (const [nodeName, dups] of byNode) {
+      if (dups.length + 1 <= upperAvg) continue;
+      const source = planner.cluster.nodeInfo(nodeName)!;
+      const reason = `${dups.length + 1} pods of ${key} share node ${nodeName}; ${targets.size} nodes could host them, at most ${upperAvg} per node`;
+      for (const pod of dups.slice(upperAvg - 1)) {
+        if (!planner.stillOn(pod, nodeName)) continue;
+        planner.tryMove(pod, NAME, reason, (dest) => {
+          const there = countOn(dest, key);
+          const left = countOn(source, key);
+          return there + 1 <= left ? undefined : `it would hold ${there + 1} of them while ${nodeName} keeps ${left}`;
         });
       }
     }
   }
 }
 
+/** Pods of the owner key on the node, not terminating. */
+function countOn(info: NodeInfo, key: string): number {
+  return info.pods.filter((p) => !p.terminating && ownerKeys(p).includes(key)).length;
+}

@@ -1,12 +1,14 @@
-// RemovePodsViolatingNodeAffinity: a pod whose node no longer matches its
-// required node affinity or nodeSelector (labels changed after it was placed),
-// and, as an option, a pod whose preferred node affinity another node it could
-// run on satisfies better.
+// RemovePodsViolatingNodeAffinity: for requiredDuringSchedulingIgnoredDuringExecution,
+// a pod with required node affinity whose node no longer matches it (or its
+// nodeSelector) while some node it fits would; for preferredDuring…, a pod with
+// preferred terms that some node it fits scores higher than its own. As upstream,
+// a pod with a nodeSelector but no node affinity is left alone.
 
 import type { Node } from '../../model/node.js';
 import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
-import { nodeCouldHost, type EvictionPlanner } from './planner.js';
-import type { StrategyArgs } from './policy.js';
+import { fitsAnyNode } from './node-fit.js';
+import type { EvictionPlanner } from './planner.js';
+import type { StrategyArgs } from '../../model/descheduler-policy.js';
 
 const NAME = 'RemovePodsViolatingNodeAffinity';
 
@@ -17,26 +19,28 @@ export function preferredScore(pod: Pod, node: Node): number {
 
 export function removePodsViolatingNodeAffinity(planner: EvictionPlanner, args: StrategyArgs['RemovePodsViolatingNodeAffinity']): void {
   const { cluster } = planner;
-  const required = args.nodeAffinityType.includes('requiredDuringSchedulingIgnoredDuringExecution');
-  const preferred = args.nodeAffinityType.includes('preferredDuringSchedulingIgnoredDuringExecution');
-  for (const info of cluster.nodeInfos()) {
-    const node = info.node;
-    for (const pod of planner.candidates(info.pods, args.namespaces)) {
-      if (!planner.stillOn(pod, node.name)) continue;
-      if (required && !matchesRequiredNodeAffinity(pod, node)) {
-        planner.tryMove(pod, NAME, `node ${node.name} no longer matches the pod's required node affinity/selector`, (dest) =>
-          matchesRequiredNodeAffinity(pod, dest.node) ? undefined : 'it does not match either',
-        );
-        continue;
+  const nodes = planner.nodes();
+  for (const type of args.nodeAffinityType) {
+    for (const info of nodes) {
+      const node = info.node;
+      const pods = planner.candidates(planner.podsOn(info), args.namespaces, args.labelSelector).filter((p) => planner.preEvictable(p));
+      for (const pod of pods) {
+        if (!planner.stillOn(pod, node.name)) continue;
+        if (type === 'requiredDuringSchedulingIgnoredDuringExecution') {
+          // predictPlacement also moves a pod that only has a nodeSelector, and lets the scheduler judge the fit.
+          if (matchesRequiredNodeAffinity(pod, node) || (!planner.predict && (!pod.requiredNodeAffinity || !fitsAnyNode(cluster, pod, nodes, false)))) continue;
+          planner.tryMove(pod, NAME, `node ${node.name} no longer matches the pod's required node affinity/selector`, (dest) => (matchesRequiredNodeAffinity(pod, dest.node) ? undefined : 'it does not match either'));
+          continue;
+        }
+        if (pod.preferredNodeAffinity.length === 0 || (!planner.predict && !fitsAnyNode(cluster, pod, nodes, false))) continue;
+        const here = preferredScore(pod, node);
+        const best = Math.max(...nodes.map((o) => preferredScore(pod, o.node)));
+        if (best <= here) continue;
+        planner.tryMove(pod, NAME, `preferred node affinity scores ${here} on ${node.name}, another node scores ${best}`, (dest) => {
+          const there = preferredScore(pod, dest.node);
+          return there > here ? undefined : `preferred node affinity scores ${there}, no better than ${here}`;
+        });
       }
-      if (!preferred || pod.preferredNodeAffinity.length === 0) continue;
-      const here = preferredScore(pod, node);
-      const best = Math.max(here, ...cluster.nodeInfos().filter((o) => o.node.name !== node.name && nodeCouldHost(pod, o.node)).map((o) => preferredScore(pod, o.node)));
-      if (best <= here) continue;
-      planner.tryMove(pod, NAME, `preferred node affinity scores ${here} on ${node.name}, another node scores ${best}`, (dest) => {
-        const there = preferredScore(pod, dest.node);
-        return there > here ? undefined : `preferred node affinity scores ${there}, no better than ${here}`;
-      });
     }
   }
 }
