@@ -199,6 +199,18 @@ export function isConsolidatable(c: Candidate, nowMs: number, lastPodEventMs?: R
   return nowMs >= last + after * 1000;
 }
 
+/**
+ * Whether a node is still inside its pool's consolidateAfter window (Karpenter's
+ * IsUnderConsolidateAfter): consolidation will not move pods onto it. A pool without
+ * consolidateAfter, or with 0s or Never, an uninitialized node or one no NodePool owns
+ * never is.
+ */
+export function isUnderConsolidateAfter(node: Node, pools: readonly NodePool[], nowMs: number, o: { lastPodEventMs?: ReadonlyMap<string, number>; uninitialized?: ReadonlySet<string> } = {}): boolean {
+  const after = pools.find((p) => p.name === node.labels[LABEL_NODEPOOL])?.disruption.consolidateAfterSeconds;
+  if (after === undefined || after === null || after === 0 || o.uninitialized?.has(node.name)) return false;
+  return nowMs - (o.lastPodEventMs?.get(node.name) ?? node.creation) < after * 1000;
+}
+
 /** Karpenter's eviction cost of a pod: 1, raised by priority and pod-deletion-cost, clamped to [-10, 10]. */
 export function evictionCost(pod: Pod): number {
   let cost = 1 + pod.priority / 2 ** 25;

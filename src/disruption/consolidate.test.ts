@@ -4,7 +4,7 @@ import { ClusterState } from '../cluster/state.js';
 import { compileNode } from '../model/node.js';
 import { compileNodePool, type NodePoolManifest } from '../model/nodepool.js';
 import { compilePod, type Pod } from '../model/pod.js';
-import { consolidate } from './consolidate.js';
+import { consolidate, simulateRemoval } from './consolidate.js';
 import { findCandidates, type CandidateInput } from './candidates.js';
 import { compilePdb } from '../model/pdb.js';
 import { remainingDisruptions } from './budgets.js';
@@ -141,6 +141,12 @@ describe('consolidation', () => {
     assert.equal(r.decisions[0]!.displacedPods.length, 2);
     assert.equal(r.decisions[0]!.savingsPerHour, 2);
   });
+  it('multi-node batches reach one past the bound, as upstream\'s binary search counts it from the second candidate (multinodeconsolidation.go: 101 of more than 100)', () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const c = cluster(names.map((n) => node(n)), names.map((n) => pod(`p-${n}`, n)));
+    const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price, maxMultiNodeCandidates: 3 });
+    assert.deepEqual(r.decisions.map((d) => d.nodes), [['a', 'b', 'c', 'd']]);
+  });
   it('never breaks required anti-affinity', () => {
     const c = cluster([node('a'), node('b')], [pod('p1', 'a', { anti: true }), pod('p2', 'b', { anti: true })]);
     const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price });
@@ -153,3 +159,38 @@ describe('consolidation', () => {
     assert.deepEqual(consolidate({ cluster: c, pools: [whenEmpty], nowMs: 1e12, pricePerHour: price }).decisions, []);
   });
 });
+
+describe('destinations inside their consolidateAfter window (v1.14.1 IsUnderConsolidateAfter in the consolidation simulation)', () => {
+  const poolNamed = (name: string, consolidateAfter: string) => compileNodePool({
+    metadata: { name },
+    spec: {
+      template: { spec: { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'Exists' }], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } } },
+      disruption: { consolidateAfter, budgets: [{ nodes: '100%' }] },
+    },
+  });
+  const MIN = 60_000;
+  it('upstream: "should not consolidate pods onto a destination node that is under its consolidateAfter window" (consolidation_test.go)', () => {
+    // n1 has been quiet for 2m; a pod event 30s ago keeps n0 inside its 1m window.
+    const c = cluster([node('n0'), node('n1')], [pod('p0', 'n0'), pod('p1', 'n0'), pod('p2', 'n1')]);
+    const input = { cluster: c, pools: [poolNamed('default', '1m')], pricePerHour: price, lastPodEventMs: new Map([['n0', 10 * MIN - MIN / 2], ['n1', 8 * MIN]]) };
+    const now = consolidate({ ...input, nowMs: 10 * MIN });
+    assert.deepEqual(now.decisions, []);
+    assert.match(now.rejected.find((r) => r.node === 'n1')!.reason, /^Not all pods would schedule, default\/p2 => 0\/1 nodes are available: 1 node\(s\) had untolerated taint/);
+    const later = consolidate({ ...input, nowMs: 12 * MIN });
+    assert.deepEqual(later.decisions.map((d) => [d.kind, d.nodes, d.displacedPods]), [['delete', ['n1'], [{ pod: 'default/p2', node: 'n0' }]]]);
+  });
+  it('upstream: "should consolidate pods onto a destination node with consolidateAfter set to Never" (consolidation_test.go)', () => {
+    const dest = node('dest', {}, { 'karpenter.sh/capacity-type': 'on-demand', 'karpenter.sh/nodepool': 'never' });
+    const c = cluster([node('n0'), dest], [pod('p0', 'n0'), pod('q', 'dest')]);
+    const r = consolidate({ cluster: c, pools: [poolNamed('default', '0s'), poolNamed('never', 'Never')], nowMs: 1e12, pricePerHour: price });
+    assert.deepEqual(r.decisions.map((d) => [d.nodes, d.displacedPods]), [[['n0'], [{ pod: 'default/p0', node: 'dest' }]]]);
+  });
+  it('drift is not consolidation: it moves pods onto a node inside its window', () => {
+    const c = cluster([node('n0'), node('n1')], [pod('p0', 'n0')]);
+    const input = { cluster: c, pools: [poolNamed('default', '1h')], nowMs: MIN, pricePerHour: price };
+    const [cand] = findCandidates(input).candidates.filter((x) => x.node.name === 'n0');
+    assert.deepEqual(simulateRemoval(input, [cand!])?.moves, [{ pod: 'default/p0', node: 'n1' }]);
+    assert.equal(simulateRemoval(input, [cand!], true), null);
+  });
+});
+

@@ -12,13 +12,14 @@ import type { ClusterState } from '../cluster/state.js';
 import { LABEL_ZONE, type Node } from '../model/node.js';
 import { LABEL_CAPACITY_TYPE, type DisruptionReason, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
+import type { Taint } from '../model/taints.js';
 import { LABEL_INSTANCE_TYPE, type InstanceType } from '../provisioner/catalog/types.js';
 import { launchedNode } from '../provisioner/launched-node.js';
 import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../provisioner/plan.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { remainingDisruptions } from './budgets.js';
-import { findCandidates, savingsRatio, isConsolidatable, isEmpty, type Candidate, type Rejection } from './candidates.js';
+import { findCandidates, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster } from './cluster-copy.js';
 
 export interface DisplacedPod {
@@ -76,7 +77,10 @@ export interface ConsolidationInput {
   readonly uninitialized?: ReadonlySet<string>;
   readonly pdbAllowances?: ReadonlyMap<string, number>;
   readonly replacement?: ReplacementOptions;
-  /** Karpenter caps multi-node consolidation at 100 candidates. */
+  /**
+   * Karpenter's multi-node bound (100): its binary search tries batches of up to this
+   * many plus one candidates when there are more than that.
+   */
   readonly maxMultiNodeCandidates?: number;
 }
 
@@ -96,13 +100,33 @@ interface Removal {
   readonly claims: NodeClaimPlan[];
 }
 
-/** A copy of the cluster without the candidates and the nodes already being disrupted; the candidates' reschedulable pods pending in it. */
-function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[]): { copy: ClusterState; moving: Set<string> } {
+/**
+ * Marks, on a scratch copy, the nodes consolidation may not move pods onto: a NoSchedule
+ * taint the moving pods do not tolerate (pods that were pending already do).
+ */
+const UNDER_CONSOLIDATE_AFTER: Taint = { key: 'simulation.berth.dev/under-consolidate-after', value: '', effect: 'NoSchedule' };
+
+/**
+ * A copy of the cluster without the candidates and the nodes already being disrupted;
+ * the candidates' reschedulable pods pending in it. With `consolidating`, nodes inside
+ * their consolidateAfter window take none of them (Karpenter's consolidation
+ * simulation); drift and expiry move pods onto any node.
+ */
+function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[], consolidating: boolean): { copy: ClusterState; moving: Set<string> } {
   const gone = new Set([...candidates.map((c) => c.node.name), ...(input.disrupting ?? [])]);
   const moving = new Set(candidates.flatMap((c) => c.reschedulable.map((p) => p.key)));
   const copy = copyCluster(input.cluster, { withoutNodes: gone });
   // Non-reschedulable pods of the removed nodes (DaemonSet, terminal) go with the node.
   for (const p of copy.pendingPods()) if (gone.has(input.cluster.getPod(p.key)?.nodeName ?? '') && !moving.has(p.key)) copy.removePod(p.key);
+  if (consolidating) {
+    const o = { ...(input.lastPodEventMs && { lastPodEventMs: input.lastPodEventMs }), ...(input.uninitialized && { uninitialized: input.uninitialized }) };
+    const closed = [...copy.nodeInfos()].map((i) => i.node).filter((n) => isUnderConsolidateAfter(n, input.pools, input.nowMs, o));
+    for (const n of closed) copy.updateNode({ ...n, taints: [...n.taints, UNDER_CONSOLIDATE_AFTER] });
+    if (closed.length > 0) {
+      const exempt = { key: UNDER_CONSOLIDATE_AFTER.key, operator: 'Exists' as const, value: '', effect: '' as const };
+      for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.updatePod({ ...p, tolerations: [...p.tolerations, exempt] });
+    }
+  }
   return { copy, moving };
 }
 
@@ -113,19 +137,32 @@ function placementsOf(report: ReturnType<typeof scheduleAll>, moving: ReadonlySe
   return moves.length === moving.size ? moves : null;
 }
 
+/** A displaced pod that would fit nowhere, with its scheduling error. */
+export interface PodError {
+  readonly pod: string;
+  readonly message: string;
+}
+
 /**
  * Removes `candidates` on a copy and schedules their pods onto the remaining nodes
  * with the real scheduler; when some fit nowhere and replacements are allowed, the
- * provisioner's planner plans new claims for them. Null when some pod fits nowhere.
+ * provisioner's planner plans new claims for them. Null when some pod fits nowhere;
+ * then `errors` gets each such pod's scheduling error.
  */
-export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[]): Removal | null {
+export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[], consolidating = false, errors: PodError[] = []): Removal | null {
   const config = input.scheduler ?? {};
-  const { copy, moving } = removalCopy(input, candidates);
+  const { copy, moving } = removalCopy(input, candidates, consolidating);
   const report = scheduleAll(copy, config);
-  if (report.preemptions.length > 0) return null;
+  if (report.preemptions.length > 0) {
+    errors.push(...report.preemptions.filter((p) => moving.has(p.pod)).map((p) => ({ pod: p.pod, message: `would preempt ${p.victims.join(', ')}` })));
+    return null;
+  }
   const moves = placementsOf(report, moving);
   if (moves) return { moves, claims: [] };
-  if (!input.replacement) return null;
+  if (!input.replacement) {
+    errors.push(...report.unschedulable.filter((u) => moving.has(u.pod)));
+    return null;
+  }
   // Pods that were pending before are the provisioner's business, not this decision's.
   for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   const plan = planProvisioning({
@@ -137,7 +174,22 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
     seed: 0,
     withOfferings: true,
   });
-  return plan.unschedulable.length > 0 ? null : { moves: [], claims: plan.nodeClaims };
+  if (plan.unschedulable.length === 0) return { moves: [], claims: plan.nodeClaims };
+  errors.push(...plan.unschedulable.map((u) => ({ pod: u.pod, message: u.message.replace(/^could not schedule pod: /, '') })));
+  return null;
+}
+
+/**
+ * Karpenter's Unconsolidatable text for pods that would not schedule: each pod with its
+ * scheduling error, five at most (upstream walks a map, so its order varies; berth
+ * lists them by pod).
+ */
+export function notAllPodsWouldSchedule(errors: readonly PodError[]): string {
+  const MAX = 5;
+  const sorted = [...errors].sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0));
+  if (sorted.length === 0) return 'No Pod Scheduling Errors';
+  const listed = sorted.slice(0, MAX).map((e) => `${e.pod} => ${e.message} `).join('');
+  return `Not all pods would schedule, ${listed}${sorted.length >= MAX ? ` and ${sorted.length - MAX} other(s)` : ''}`;
 }
 
 /** How predicted placements name the i-th replacement of a decision. */
@@ -152,7 +204,7 @@ export function replacementName(i: number): string {
  * when some pod would not fit.
  */
 export function placeWithReplacements(input: ConsolidationInput, candidates: readonly Candidate[], replacements: readonly Replacement[]): DisplacedPod[] | null {
-  const { copy, moving } = removalCopy(input, candidates);
+  const { copy, moving } = removalCopy(input, candidates, false);
   for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   const types = input.replacement?.instanceTypes ?? [];
   replacements.forEach((r, i) => copy.addNode(replacementNode(r, input.pools, types, replacementName(i), input.nowMs)));
@@ -163,6 +215,18 @@ export function placeWithReplacements(input: ConsolidationInput, candidates: rea
 export function cheapestPerType(offerings: NonNullable<NodeClaimPlan['offerings']>): ClaimOffering[] {
   const seen = new Set<string>();
   return offerings.filter((o) => !seen.has(o.instanceType) && seen.add(o.instanceType));
+}
+
+/**
+ * What launching `type` may cost at worst (Karpenter's WorstLaunchPrice): the launch
+ * takes spot when the claim allows it, on-demand otherwise, in whichever zone has
+ * capacity, so a type is only cheaper when its dearest offering of that capacity type
+ * is — one cheap zone does not make it a saving.
+ */
+export function worstLaunchPrice(offerings: readonly ClaimOffering[], type: string): number {
+  const ofType = offerings.filter((o) => o.instanceType === type);
+  const spot = ofType.filter((o) => o.capacityType === 'spot');
+  return Math.max(...(spot.length > 0 ? spot : ofType).map((o) => o.price));
 }
 
 export function toReplacement(claim: NodeClaimPlan, options: readonly ClaimOffering[]): Replacement {
@@ -179,8 +243,9 @@ export type CommandResult = { readonly decision: Decision } | { readonly unconso
  * rules); otherwise nothing, with the reason.
  */
 export function computeConsolidation(input: ConsolidationInput, candidates: readonly Candidate[], reason: DisruptionReason): CommandResult {
-  const removal = simulateRemoval(input, candidates);
-  if (!removal) return { unconsolidatable: 'Not all pods would schedule' };
+  const errors: PodError[] = [];
+  const removal = simulateRemoval(input, candidates, true, errors);
+  if (!removal) return { unconsolidatable: notAllPodsWouldSchedule(errors) };
   const prices = candidates.map((c) => input.pricePerHour(c.node));
   const known = prices.every((p) => p !== undefined);
   const candidatePrice = known ? prices.reduce<number>((s, p) => s + p!, 0) : 0;
@@ -195,7 +260,8 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
   let options: ClaimOffering[];
   if (allSpot && canBeSpot) {
     if (!input.replacement?.spotToSpot) return { unconsolidatable: "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node" };
-    options = cheapestPerType(offerings.filter((o) => o.capacityType === 'spot')).filter((o) => o.price < candidatePrice);
+    const spot = offerings.filter((o) => o.capacityType === 'spot');
+    options = cheapestPerType(spot).filter((o) => worstLaunchPrice(spot, o.instanceType) < candidatePrice);
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     if (candidates.length === 1) {
       if (options.length < MIN_SPOT_TO_SPOT_OPTIONS) {
@@ -205,14 +271,14 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
       options = options.slice(0, MIN_SPOT_TO_SPOT_OPTIONS);
     }
   } else {
-    const cheaper = new Set(cheapestPerType(offerings).filter((o) => o.price < candidatePrice).map((o) => o.instanceType));
+    const cheaper = new Set(cheapestPerType(offerings).filter((o) => worstLaunchPrice(offerings, o.instanceType) < candidatePrice).map((o) => o.instanceType));
     if (cheaper.size === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     // Priced on the assumption spot launches, so spot it must be: an on-demand fallback could cost more.
     const onlySpot = canBeSpot && offerings.some((o) => o.capacityType === 'on-demand');
     options = cheapestPerType(offerings.filter((o) => cheaper.has(o.instanceType) && (!onlySpot || o.capacityType === 'spot')));
   }
   if (candidates.length > 1) {
-    options = withoutSameType(options, candidates, input.pricePerHour);
+    options = withoutSameType(options, offerings, candidates, input.pricePerHour);
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
   }
   const replacement = toReplacement(claim, options);
@@ -226,13 +292,13 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
  * than that candidate: otherwise keeping it and deleting the others is the same
  * result with fewer pods moved (Karpenter's filterOutSameType).
  */
-function withoutSameType<O extends { instanceType: string; price: number }>(options: O[], candidates: readonly Candidate[], price: (n: Node) => number | undefined): O[] {
+function withoutSameType(options: ClaimOffering[], offerings: readonly ClaimOffering[], candidates: readonly Candidate[], price: (n: Node) => number | undefined): ClaimOffering[] {
   let max = Infinity;
   for (const c of candidates) {
     const type = c.node.labels[LABEL_INSTANCE_TYPE];
     if (type !== undefined && options.some((o) => o.instanceType === type)) max = Math.min(max, price(c.node) ?? Infinity);
   }
-  return options.filter((o) => o.price < max);
+  return options.filter((o) => worstLaunchPrice(offerings, o.instanceType) < max);
 }
 
 function round(n: number): number {
@@ -313,9 +379,13 @@ function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]
   return eligible.filter((c) => !isEmpty(c) && take(budget, c));
 }
 
-/** Multi-node: binary search for the longest prefix (of at least 2) that can be deleted or replaced by one cheaper node. */
+/**
+ * Multi-node: binary search for the longest prefix (of at least 2) that can be deleted
+ * or replaced by one cheaper node. Karpenter searches batch sizes up to its bound plus
+ * one (it counts the bound from the second candidate), so 101 of more than 100.
+ */
 export function multiNode(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
-  const within = underutilized(input, eligible).slice(0, input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT);
+  const within = underutilized(input, eligible).slice(0, (input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT) + 1);
   let lo = 2, hi = within.length, best: Decision | undefined;
   while (lo <= hi) {
     const mid = Math.trunc((lo + hi) / 2);

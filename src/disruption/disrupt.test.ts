@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogPrices } from './pricing.js';
-import { consolidate, consolidationCandidates, MIN_SPOT_TO_SPOT_OPTIONS, type ConsolidationInput } from './consolidate.js';
+import { consolidate, consolidationCandidates, MIN_SPOT_TO_SPOT_OPTIONS, notAllPodsWouldSchedule, type ConsolidationInput } from './consolidate.js';
 import { drift, expiry, nextDisruption } from './disrupt.js';
 import { driftReason, hashAnnotations, NODEPOOL_HASH_ANNOTATION, NODEPOOL_HASH_VERSION_ANNOTATION } from './drift.js';
 import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './fixtures.test-support.js';
@@ -40,6 +40,22 @@ describe('single-node replace', () => {
     const c = clusterOf([catalogNode('big', pool, 'm5.4xlarge')], [boundPod('p', 'big', '500m')]);
     const r = consolidate(input(c, pool)).decisions[0]!.replacements[0]!;
     assert.equal(r.capacityType, 'spot');
+  });
+});
+
+describe('why not: pods that would not schedule (v1.14.1 NonPendingPodSchedulingErrors)', () => {
+  it('names each displaced pod with its scheduling error', () => {
+    const pool = nodePool();
+    const c = clusterOf([catalogNode('big', pool, 'm5.4xlarge')], [boundPod('p', 'big', '500m', { spec: { nodeSelector: { 'example.com/team': 'a' } } })]);
+    const r = consolidate(input(c, pool));
+    assert.deepEqual(r.decisions, []);
+    assert.match(r.rejected.find((x) => x.node === 'big')!.reason, /^Not all pods would schedule, default\/p => .*nodepool "default".*example\.com\/team/);
+  });
+  it('lists five pods at most, then how many others', () => {
+    const errors = (n: number) => Array.from({ length: n }, (_, i) => ({ pod: `default/p${i}`, message: 'e' }));
+    assert.equal(notAllPodsWouldSchedule(errors(2)), 'Not all pods would schedule, default/p0 => e default/p1 => e ');
+    assert.match(notAllPodsWouldSchedule(errors(6)), /default\/p4 => e {2}and 1 other\(s\)$/);
+    assert.match(notAllPodsWouldSchedule(errors(5)), / and 0 other\(s\)$/);
   });
 });
 
