@@ -141,7 +141,7 @@ spec:
     assert.ok(r.ok, JSON.stringify(!r.ok && r.errors));
     const [pvc] = r.input.storage.persistentVolumeClaims;
     assert.equal(pvc?.key, 'default/web-scratch');
-    assert.deepEqual(pvc?.ownerReferences, [{ kind: 'Pod', name: 'web', uid: 'u1', controller: true }]);
+    assert.deepEqual(pvc?.ownerReferences, [{ apiVersion: 'v1', kind: 'Pod', name: 'web', uid: 'u1', controller: true }]);
     assert.equal(r.input.pods[0]?.volumes?.[0]?.kind === 'claim' && r.input.pods[0].volumes[0].ephemeral, true);
   });
 

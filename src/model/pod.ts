@@ -4,6 +4,7 @@
 // merged into label selectors) and the validation that decides scheduling, so a
 // pod read from a manifest behaves like the same pod read back from a cluster.
 
+import { compileOwnerReferences, type OwnerReference } from './owner-references.js';
 import { atPath, FieldError, type FieldPath } from './errors.js';
 import type {
   ContainerStatusManifest,
@@ -98,14 +99,8 @@ export interface HostPort {
   readonly port: number;
 }
 
-export interface OwnerReference {
-  /** '' when the manifest leaves it out. */
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly uid: string;
-  readonly controller: boolean;
-}
+
+export type { OwnerReference };
 
 export interface Pod {
   readonly namespace: string;
@@ -476,7 +471,7 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     labels,
     annotations: m.metadata.annotations ?? {},
     creation: created ?? ctx.order,
-    ownerReferences: (m.metadata.ownerReferences ?? []).map((o) => ({ apiVersion: o.apiVersion ?? '', kind: o.kind, name: o.name, uid: o.uid ?? '', controller: o.controller ?? false })),
+    ownerReferences: compileOwnerReferences(m.metadata.ownerReferences),
     nodeName: spec.nodeName ?? '',
     nominatedNodeName: m.status?.nominatedNodeName ?? '',
     schedulerName: spec.schedulerName ?? 'default-scheduler',

@@ -6,7 +6,8 @@
 // with its wording; FieldError paths are relative to the object.
 
 import { atPath, FieldError, type FieldPath } from './errors.js';
-import type { LabelSelectorManifest, NodeSelectorTermManifest, ObjectMetaManifest, OwnerReferenceManifest, Quantity } from './manifest.js';
+import type { LabelSelectorManifest, NodeSelectorTermManifest, ObjectMetaManifest, Quantity } from './manifest.js';
+import { compileOwnerReferences, type OwnerReference } from './owner-references.js';
 import { wholeValue } from './quantity.js';
 import { compileLabelSelector, compileNodeSelector, type Labels, type NodeSelector, type Selector } from './selector.js';
 
@@ -215,7 +216,7 @@ export interface PersistentVolumeClaim {
   readonly uid: string;
   readonly labels: Labels;
   readonly annotations: Labels;
-  readonly ownerReferences: readonly { readonly kind: string; readonly name: string; readonly uid: string; readonly controller: boolean }[];
+  readonly ownerReferences: readonly OwnerReference[];
   /** GetPersistentVolumeClaimClass: the beta annotation, else spec.storageClassName ('' for none). */
   readonly storageClassName: string;
   /** spec.resources.requests.storage in bytes (0 when unset). */
@@ -405,7 +406,7 @@ export function compilePersistentVolumeClaim(m: PersistentVolumeClaimManifest): 
     uid: m.metadata.uid ?? `${namespace}/${name}`,
     labels: m.metadata.labels ?? {},
     annotations,
-    ownerReferences: (m.metadata.ownerReferences ?? []).map((o: OwnerReferenceManifest) => ({ kind: o.kind, name: o.name, uid: o.uid ?? '', controller: o.controller ?? false })),
+    ownerReferences: compileOwnerReferences(m.metadata.ownerReferences),
     storageClassName: classOf(annotations, m.spec.storageClassName),
     ...compiled,
     volumeName,
