@@ -3,11 +3,5 @@
 # sigs.k8s.io/karpenter v1.14.1 declares go 1.26.6, so Go 1.26.8 builds it with no
 # GOTOOLCHAIN switch. Needs the Go module proxy. A cold build takes a few minutes.
 set -euo pipefail
-cd "$(dirname "$0")"
-if ! command -v go >/dev/null; then
-  echo "build.sh: go not found" >&2
-  exit 1
-fi
-export GOFLAGS="${GOFLAGS:-} -mod=mod"
-go build -o oracle .
-echo "built $(pwd)/oracle ($(go version | awk '{print $3}'))"
+here="$(cd "$(dirname "$0")" && pwd)"
+exec "$here/../build-oracle.sh" "$here"
