@@ -13,6 +13,8 @@ import type { ClusterState } from '../cluster/state.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
+import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT } from '../io/scenario-spec.js';
+import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { liveFlagsProblem, liveOptions, readLiveInput, type LiveFlags } from './live-input.js';
 
 export class CliError extends Error {
@@ -147,6 +149,19 @@ export async function loadDeschedulerPolicyFile(path: string, predictPlacement: 
 export function instanceTypesOf(input: LoadedInput, catalogFlag: string | undefined): InstanceType[] {
   if (catalogFlag && input.catalogs.length === 0) throw new CliError(`berth: --catalog ${catalogFlag}: no InstanceTypeCatalog document in it`);
   return catalogOrBundled(input.catalogs);
+}
+
+/** A simulated duration flag (Go syntax: 30m, 2h): positive, at most a simulated year. */
+export function parseSimulatedDuration(v: string): number {
+  try {
+    const ns = parseGoDuration(v);
+    if (ns <= 0n) throw new InvalidArgumentError('must be a positive duration such as 30m or 2h');
+    if (ns > BigInt(MAX_SIMULATED_MS) * 1_000_000n) throw new InvalidArgumentError(`must be at most ${MAX_SIMULATED_TEXT}`);
+    return Number(ns / 1_000_000n);
+  } catch (e) {
+    if (e instanceof DurationError) throw new InvalidArgumentError(e.message);
+    throw e;
+  }
 }
 
 export function parseOutput(value: string): 'table' | 'json' {
