@@ -1,6 +1,6 @@
 // `--kubeconfig`: berth reading the real API server, read-only, compared with a
-// real `kubectl get -o yaml` dump of the same state; and the read-only role of
-// deploy/readonly-rbac.yaml: enough to read, not enough to write anything.
+// real `kubectl get -o yaml` dump of the same state (check and preview); and the
+// read-only role of deploy/readonly-rbac.yaml: enough to read, not to write.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -38,7 +38,7 @@ async function nodes(): Promise<void> {
   }
 }
 
-test('check --kubeconfig gives the same findings as check --cluster on a kubectl dump of the same state, and --save-snapshot replays it', async () => {
+test('check and preview --kubeconfig answer as --cluster does on a kubectl dump of the same state, and --save-snapshot replays it', async () => {
   const ns = 'e2e-live-read';
   await scenario(ns, [], async () => {
     await nodes();
@@ -69,6 +69,13 @@ test('check --kubeconfig gives the same findings as check --cluster on a kubectl
     assert.equal(live.stdout, offline.stdout, 'live read and kubectl dump give the same findings');
     assert.equal(live.stdout, replay.stdout, 'the saved snapshot replays the live run');
     assert.match(readFileSync(snapshot, 'utf8'), /^# {3}Node 2 at resourceVersion \d+$/m);
+
+    // preview reads the same way; at a fixed snapshot time the live and offline answers are the same.
+    const now = new Date().toISOString();
+    const livePreview = berth('preview', '--kubeconfig', KUBECONFIG, '--now', now, '--until', '10m', '-o', 'json');
+    const dumpPreview = berth('preview', '--cluster', join(dir, 'dump.yaml'), '--now', now, '--until', '10m', '-o', 'json');
+    assert.equal(livePreview.status, 0, livePreview.stderr);
+    assert.equal(livePreview.stdout, dumpPreview.stdout);
 
     // -n narrows the workloads under review, not the cluster they run on.
     const other = berth('check', '--kubeconfig', KUBECONFIG, '-n', 'kube-system', '-o', 'json');
