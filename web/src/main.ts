@@ -9,7 +9,7 @@ import type { Finding, PodExplanation, RunView, SimulationView } from './engine.
 import { EngineClient, Comlink, type RunEnd } from './engine-client.js';
 import type { EngineApi, Outcome } from './worker.js';
 import { decodePage, encodePage, type Action } from './url-state.js';
-import { $ } from './dom.js';
+import { $, abandonSlices } from './dom.js';
 import { workloadColours } from './colours.js';
 import { renderNodes, renderPending, renderSummary, summaryOf } from './render-map.js';
 import { renderExplain } from './render-explain.js';
@@ -75,6 +75,7 @@ let stopPlayer: (() => void) | undefined;
 let explainable: string | undefined;
 
 function clearResults(): void {
+  abandonSlices();
   stopPlayer?.();
   stopPlayer = undefined;
   explainable = undefined;
@@ -86,10 +87,10 @@ function colourOf(view: RunView): (w: string) => string {
   return (w) => colours.get(w) ?? '#455a64';
 }
 
-function renderRun(view: RunView, clickable: boolean, extra: { costPerHour?: number; findings?: readonly Finding[] } = {}): void {
+async function renderRun(view: RunView, clickable: boolean, extra: { costPerHour?: number; findings?: readonly Finding[] } = {}, colour = colourOf(view)): Promise<void> {
   renderSummary($('summary'), summaryOf(view, extra));
-  renderPending($('pending'), view.pending, clickable);
-  renderNodes($('map'), view, colourOf(view), clickable);
+  await renderPending($('pending'), view.pending, clickable);
+  await renderNodes($('map'), view, colour, clickable);
 }
 
 // ---- running ----
@@ -111,12 +112,14 @@ function onProgress(label: string): (done: number, total: number) => void {
   });
 }
 
-/** Runs one engine call with the page busy; undefined (and a status saying why) when it did not finish with a value. */
+/**
+ * Runs one engine call (the page stays busy until the caller has rendered its answer);
+ * undefined, and a status saying why, when it did not finish with a value.
+ */
 async function runOnWorker<T>(label: string, f: (api: Comlink.Remote<EngineApi>) => Promise<T>): Promise<(RunEnd<T> & { kind: 'done' }) | undefined> {
   setBusy(true);
   status.textContent = `${label}…`;
   const end = await client.run(f, Number(budget.value) * 1000);
-  setBusy(false);
   if (end.kind === 'done') return end;
   clearResults();
   status.textContent =
@@ -139,6 +142,14 @@ function unwrap<T>(label: string, outcome: Outcome<T>): T | undefined {
 }
 
 async function run(action: Action): Promise<void> {
+  try {
+    await runAction(action);
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function runAction(action: Action): Promise<void> {
   const source = text();
   clearResults();
   if (action === 'simulate') return simulate(source);
@@ -147,8 +158,8 @@ async function run(action: Action): Promise<void> {
   const view = end && unwrap(action, end.value);
   if (!end || !view) return;
   explainable = source;
-  renderRun(view, true, view.provision ? { costPerHour: view.provision.costPerHour } : {});
   if (view.provision) renderClaims($('claims'), view.provision);
+  await renderRun(view, true, view.provision ? { costPerHour: view.provision.costPerHour } : {});
   status.textContent = `${action}: ${view.nodes.length} node(s), ${view.pods.length} placed, ${view.pending.length} pending (${end.ms} ms)`;
 }
 
@@ -165,8 +176,8 @@ async function check(source: string): Promise<void> {
   const value = end && unwrap('check', end.value);
   if (!end || !value) return;
   explainable = source;
-  renderRun(value.view, true, { findings: value.findings });
   renderFindings($('claims'), value.findings, true);
+  await renderRun(value.view, true, { findings: value.findings });
   status.textContent = `check: ${value.findings.length} finding(s) (${end.ms} ms)`;
 }
 
@@ -177,30 +188,29 @@ async function simulate(source: string): Promise<void> {
   const colour = colourOf({ ...view, pods: [...view.ready.keys()].map((w) => ({ key: w, workload: w, node: '', placement: 'scheduled' })) });
   const last = view.cost.at(-1)?.costPerHour;
   stopPlayer = renderSimulation($('claims'), view, colour, (t) => {
-    const at = viewAt(view, t);
-    renderSummary($('summary'), summaryOf(at, last ? { costPerHour: view.cost.filter((c) => c.t <= t).at(-1)?.costPerHour ?? 0 } : {}));
-    renderPending($('pending'), at.pending, false);
-    renderNodes($('map'), at, colour, false);
+    abandonSlices();
+    void renderRun(viewAt(view, t), false, last ? { costPerHour: view.cost.filter((c) => c.t <= t).at(-1)?.costPerHour ?? 0 } : {}, colour);
   });
   status.textContent = `simulate: ${view.nodes.length} node(s) at the end, ${view.expectations.filter((e) => !e.passed).length} expectation(s) failed (${end.ms} ms)`;
 }
 
-async function explain(pod: string): Promise<void> {
-  const source = explainable;
-  if (source === undefined) return;
+async function explain(pod: string, source: string): Promise<void> {
   const end = await runOnWorker<Outcome<PodExplanation | undefined>>(`explain ${pod}`, (api) => api.explain(source, pod));
   if (!end) return;
   if (!end.value.ok) return showErrors('explain', end.value.errors);
-  const value = end.value.value;
-  renderExplain($('explain'), pod, value);
-  $('explain').scrollIntoView({ block: 'nearest' });
+  const box = $('explain');
+  const rendered = renderExplain(box, pod, end.value.value);
+  box.scrollIntoView({ block: 'nearest' });
+  await rendered;
   status.textContent = `explain ${pod} (${end.ms} ms)`;
 }
 
 results.addEventListener('click', (e) => {
   const chip = (e.target as HTMLElement).closest<HTMLElement>('button.pod');
   const pod = chip?.dataset['pod'];
-  if (pod !== undefined && !client.busy) void explain(pod);
+  const source = explainable;
+  if (pod === undefined || source === undefined || client.busy) return;
+  void explain(pod, source).finally(() => setBusy(false));
 });
 
 // ---- links: the URL carries the example, the text (when edited) and the action ----

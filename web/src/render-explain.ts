@@ -2,9 +2,9 @@
 // then feasible nodes by total score, then the nodes a filter rejected.
 
 import type { PodExplanation } from './engine.js';
-import { el } from './dom.js';
+import { el, inSlices } from './dom.js';
 
-export function renderExplain(box: HTMLElement, pod: string, result: PodExplanation | undefined): void {
+export async function renderExplain(box: HTMLElement, pod: string, result: PodExplanation | undefined): Promise<void> {
   const title = el('h2', '', `Explain ${pod}`);
   if (!result) {
     box.replaceChildren(title, el('p', 'message', 'The scheduler never tries this pod (no profile has its schedulerName, or it is not in the input).'));
@@ -23,7 +23,17 @@ export function renderExplain(box: HTMLElement, pod: string, result: PodExplanat
     head.append(th);
   }
   const body = table.createTBody();
-  for (const n of rows) {
+  const pre = e.preFilter.filter((p) => p.code !== 'Success' || p.nodeNames !== null);
+  const preList = el('ul', 'prefilter');
+  for (const p of pre) preList.append(el('li', '', `PreFilter ${p.plugin}: ${p.code}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.nodeNames ? `, nodes ${p.nodeNames.join(' ')}` : ''}`));
+  const scroll = el('div', 'table-scroll');
+  scroll.tabIndex = 0;
+  scroll.setAttribute('role', 'region');
+  scroll.setAttribute('aria-label', `explanation of ${e.pod}`);
+  scroll.append(table);
+  const verdict = el('p', 'verdict', e.selected ? `selected: ${e.selected}` : `unschedulable: ${e.message}`);
+  box.replaceChildren(title, ...(result.note ? [el('p', 'note', result.note)] : []), verdict, ...(pre.length ? [preList] : []), scroll);
+  await inSlices(rows, (n) => {
     const r = body.insertRow();
     r.className = n.node === e.selected ? 'chosen' : n.feasible ? 'feasible' : 'rejected';
     r.dataset['node'] = n.node;
@@ -37,15 +47,5 @@ export function renderExplain(box: HTMLElement, pod: string, result: PodExplanat
       r.insertCell().textContent = s ? `${s.raw} → ${s.normalized} × ${s.weight} = ${s.weighted}` : '';
     }
     r.insertCell().textContent = n.total === null ? '' : String(n.total);
-  }
-  const pre = e.preFilter.filter((p) => p.code !== 'Success' || p.nodeNames !== null);
-  const preList = el('ul', 'prefilter');
-  for (const p of pre) preList.append(el('li', '', `PreFilter ${p.plugin}: ${p.code}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.nodeNames ? `, nodes ${p.nodeNames.join(' ')}` : ''}`));
-  const scroll = el('div', 'table-scroll');
-  scroll.tabIndex = 0;
-  scroll.setAttribute('role', 'region');
-  scroll.setAttribute('aria-label', `explanation of ${e.pod}`);
-  scroll.append(table);
-  const verdict = el('p', 'verdict', e.selected ? `selected: ${e.selected}` : `unschedulable: ${e.message}`);
-  box.replaceChildren(title, ...(result.note ? [el('p', 'note', result.note)] : []), verdict, ...(pre.length ? [preList] : []), scroll);
+  });
 }

@@ -2,7 +2,7 @@
 // the nodes by zone (then NodePool) with CPU and memory requested-vs-allocatable bars.
 
 import type { Finding, NodeView, RunView } from './engine.js';
-import { el } from './dom.js';
+import { el, inSlices } from './dom.js';
 
 export interface Summary {
   readonly placed: number;
@@ -33,25 +33,26 @@ export function renderSummary(box: HTMLElement, s: Summary): void {
 }
 
 /** Pending pods, one group per FailedScheduling message, largest group first. */
-export function renderPending(box: HTMLElement, pending: RunView['pending'], clickable: boolean): void {
+export async function renderPending(box: HTMLElement, pending: RunView['pending'], clickable: boolean): Promise<void> {
   const groups = new Map<string, string[]>();
   for (const p of pending) groups.set(p.message, [...(groups.get(p.message) ?? []), p.pod]);
   const lane = el('section', 'pending-lane');
   lane.setAttribute('aria-label', 'pending pods');
   lane.append(el('h2', '', `Pending (${pending.length})`));
+  box.replaceChildren(lane);
+  const chipsOf = new Map<string, HTMLElement>();
   for (const [message, pods] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
     const group = el('div', 'pending-group');
-    group.append(el('p', 'message', `${pods.length} pod${pods.length === 1 ? '' : 's'}: ${message}`));
     const chips = el('div', 'chips');
-    for (const pod of pods) {
-      const chip = el(clickable ? 'button' : 'span', 'pod pending', pod);
-      chip.dataset['pod'] = pod;
-      chips.append(chip);
-    }
-    group.append(chips);
+    group.append(el('p', 'message', `${pods.length} pod${pods.length === 1 ? '' : 's'}: ${message}`), chips);
     lane.append(group);
+    chipsOf.set(message, chips);
   }
-  box.replaceChildren(lane);
+  await inSlices(pending, (p) => {
+    const chip = el(clickable ? 'button' : 'span', 'pod pending', p.pod);
+    chip.dataset['pod'] = p.pod;
+    chipsOf.get(p.message)!.append(chip);
+  });
 }
 
 const GiB = 2 ** 30;
@@ -85,21 +86,29 @@ function nodeCard(n: NodeView, pods: readonly { key: string; workload: string }[
   return card;
 }
 
-/** Nodes grouped by zone, then NodePool; `clickable` makes pod chips buttons (the page explains the one clicked). */
-export function renderNodes(box: HTMLElement, run: RunView, colour: (w: string) => string, clickable: boolean): void {
+/**
+ * Nodes grouped by zone, then NodePool; `clickable` makes pod chips buttons (the page
+ * explains the one clicked). Cards are added a slice at a time; resolves when all are in.
+ */
+export async function renderNodes(box: HTMLElement, run: RunView, colour: (w: string) => string, clickable: boolean): Promise<void> {
   const podsOn = new Map<string, { key: string; workload: string }[]>();
-  for (const p of run.pods) podsOn.set(p.node, [...(podsOn.get(p.node) ?? []), p]);
-  const out: HTMLElement[] = [];
+  for (const p of run.pods) {
+    const list = podsOn.get(p.node);
+    if (list) list.push(p);
+    else podsOn.set(p.node, [p]);
+  }
+  const cards: { grid: HTMLElement; node: NodeView }[] = [];
+  const zones: HTMLElement[] = [];
   for (const zone of [...new Set(run.nodes.map((n) => n.zone))].sort()) {
     const inZone = run.nodes.filter((x) => x.zone === zone);
     const z = el('section', 'zone');
     z.setAttribute('aria-label', `zone ${zone}`);
-    z.append(el('h3', 'zone-name', `${zone} · ${inZone.length} node${inZone.length === 1 ? '' : 's'}`));
     const grid = el('div', 'nodes');
+    z.append(el('h3', 'zone-name', `${zone} · ${inZone.length} node${inZone.length === 1 ? '' : 's'}`), grid);
+    zones.push(z);
     const byPool = [...inZone].sort((a, b) => (a.nodePool < b.nodePool ? -1 : a.nodePool > b.nodePool ? 1 : 0));
-    for (const n of byPool) grid.append(nodeCard(n, podsOn.get(n.name) ?? [], colour, clickable));
-    z.append(grid);
-    out.push(z);
+    for (const node of byPool) cards.push({ grid, node });
   }
-  box.replaceChildren(...out);
+  box.replaceChildren(...zones);
+  await inSlices(cards, ({ grid, node }) => grid.append(nodeCard(node, podsOn.get(node.name) ?? [], colour, clickable)));
 }
