@@ -132,7 +132,8 @@ function showErrors(label: string, errors: readonly Diagnostic[]): void {
   clearResults();
   editor.dispatch(setDiagnostics(editor.state, toCm(editor, errors)));
   const first = errors[0];
-  status.textContent = `${label}: ${errors.length} error(s) in the input${first ? `: ${describeDiagnostic(first)}` : ''}`;
+  const where = first && (first.file === SOURCE_NAME ? `line ${first.line}` : `${first.file}:${first.line}`);
+  status.textContent = `${label}: ${errors.length} error(s) in the input${first ? `: ${where}: ${describeDiagnostic(first)}` : ''}`;
 }
 
 function unwrap<T>(label: string, outcome: Outcome<T>): T | undefined {
