@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { explain, load, provision, schedule, type Loaded } from '../web/src/engine.js';
+import { check, explain, load, provision, schedule, simulate, type Loaded } from '../web/src/engine.js';
 
 const nodes = `apiVersion: v1
 kind: Node
@@ -81,5 +81,21 @@ describe('playground engine', () => {
     assert.ok(claim.cpuMilli >= 6000);
     assert.equal(p.pods.find((x) => x.key === 'default/new')?.placement, 'provisioned');
     assert.equal(p.nodes.filter((n) => !n.planned).length, 2, 'the claim is not also listed as an input node');
+  });
+
+  it('every answer can cross from the worker to the page (structured clone): findings lose their remedies\' functions', () => {
+    const deadlock = readFileSync(new URL('../examples/rolling-update-deadlock.yaml', import.meta.url), 'utf8');
+    const l = loaded(deadlock);
+    const streamed: string[] = [];
+    const findings = check(l.input, 0, (rule, found) => streamed.push(...found.map(() => rule)));
+    assert.ok(findings.some((f) => f.rule === 'rollout-deadlock'));
+    assert.deepEqual(structuredClone(findings), findings);
+    assert.equal(streamed.length >= findings.length, true, 'each finding was streamed as its check ended');
+    structuredClone(schedule(l));
+    structuredClone(explain(l, schedule(l).pods[0]!.key));
+    const scenario = readFileSync(new URL('../examples/scenarios/kube-dns-required.yaml', import.meta.url), 'utf8');
+    const sim = simulate(scenario, 'scenarios/kube-dns-required.yaml', () => undefined);
+    assert.ok(sim.ok);
+    structuredClone(sim.view);
   });
 });

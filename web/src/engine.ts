@@ -264,7 +264,13 @@ export function isScenario(text: string): boolean {
 
 export const CHECK_COUNT = ALL_CHECKS.length;
 
+/** What the page shows of a finding: its text, without the remedies (which hold functions, and cannot cross to the page). */
+export type FindingView = Pick<Finding, 'severity' | 'rule' | 'object' | 'message' | 'evidence' | 'fix'>;
+
+const findingView = ({ severity, rule, object, message, evidence, fix }: Finding): FindingView => ({ severity, rule, object, message, evidence, fix });
+
 /** `berth check` on the editor's manifests: findings with evidence and fixes, the provisioner on when NodePools are given; `onCheck` hears each check as it ends. */
-export function check(input: LoadedInput, seed = 0, onCheck?: (rule: string, findings: readonly Finding[]) => void): Finding[] {
-  return analyze({ input, instanceTypes: catalogOrBundled(input.catalogs), provisioner: input.nodePools.some((np) => np.replicas === null), seed }, undefined, onCheck);
+export function check(input: LoadedInput, seed = 0, onCheck?: (rule: string, findings: readonly FindingView[]) => void): FindingView[] {
+  const ctx = { input, instanceTypes: catalogOrBundled(input.catalogs), provisioner: input.nodePools.some((np) => np.replicas === null), seed };
+  return analyze(ctx, undefined, onCheck && ((rule, found) => onCheck(rule, found.map(findingView)))).map(findingView);
 }

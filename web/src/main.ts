@@ -5,7 +5,7 @@ import { EditorView, basicSetup } from 'codemirror';
 import { yaml } from '@codemirror/lang-yaml';
 import { linter, setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { describeDiagnostic, type Diagnostic } from '../../src/io/diagnostics.js';
-import type { Finding, PodExplanation, RunView, SimulationView } from './engine.js';
+import type { FindingView as Finding, PodExplanation, RunView, SimulationView } from './engine.js';
 import { EngineClient, Comlink, type RunEnd } from './engine-client.js';
 import type { EngineApi, Outcome } from './worker.js';
 import { decodePage, encodePage, type Action } from './url-state.js';
@@ -106,6 +106,8 @@ function setBusy(busy: boolean): void {
 
 function onProgress(label: string): (done: number, total: number) => void {
   return Comlink.proxy((done: number, total: number) => {
+    // Progress comes on its own channel and may arrive after the run's answer.
+    if (!client.busy) return;
     progress.max = total;
     progress.value = done;
     status.textContent = `${label}: ${done}/${total}`;
@@ -142,11 +144,15 @@ function unwrap<T>(label: string, outcome: Outcome<T>): T | undefined {
   return undefined;
 }
 
+/** Runs ended since the page opened, on #results (data-runs): how a test knows its click's run is over. */
+let runsEnded = 0;
+
 async function run(action: Action): Promise<void> {
   try {
     await runAction(action);
   } finally {
     setBusy(false);
+    results.dataset['runs'] = String(++runsEnded);
   }
 }
 
@@ -167,6 +173,7 @@ async function runAction(action: Action): Promise<void> {
 async function check(source: string): Promise<void> {
   const found: Finding[] = [];
   const streamed = Comlink.proxy((_rule: string, findings: readonly Finding[], done: number, total: number) => {
+    if (!client.busy) return;
     found.push(...findings);
     renderFindings($('claims'), found, false);
     progress.max = total;

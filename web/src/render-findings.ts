@@ -1,6 +1,6 @@
 // Findings of `berth check` (each with evidence and fix) and the provisioner's NodeClaims.
 
-import type { Finding, ProvisionPlan } from './engine.js';
+import type { FindingView as Finding, ProvisionPlan } from './engine.js';
 import { el } from './dom.js';
 
 function findingItem(f: Finding): HTMLElement {

@@ -1,7 +1,7 @@
 // The answer views of a run: the summary line, pending pods grouped by reason, and
 // the nodes by zone (then NodePool) with CPU and memory requested-vs-allocatable bars.
 
-import type { Finding, NodeView, RunView } from './engine.js';
+import type { FindingView as Finding, NodeView, RunView } from './engine.js';
 import { el, inSlices } from './dom.js';
 
 export interface Summary {

@@ -50,7 +50,7 @@ const api = {
     return withLoaded(text, (loaded) => engine.provision(loaded));
   },
   /** The schedule of the input, then `berth check`'s findings, each check's told to `found` as it ends. */
-  check(text: string, found?: (rule: string, findings: readonly engine.Finding[], done: number, total: number) => void): Outcome<{ view: engine.RunView; findings: engine.Finding[] }> {
+  check(text: string, found?: (rule: string, findings: readonly engine.FindingView[], done: number, total: number) => void): Outcome<{ view: engine.RunView; findings: engine.FindingView[] }> {
     return withLoaded(text, (loaded) => {
       const view = engine.schedule(loaded);
       let done = 0;

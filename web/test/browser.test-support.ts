@@ -74,8 +74,10 @@ export async function idle(page: Page, timeout = 60_000): Promise<void> {
 
 /** Clicks an action button and waits for its run to end. */
 export async function act(page: Page, action: 'schedule' | 'provision' | 'simulate' | 'check', timeout?: number): Promise<void> {
+  const runs = () => page.evaluate(() => Number(document.getElementById('results')?.dataset['runs'] ?? 0));
+  const before = await runs();
   await page.click(`#${action}`);
-  await page.waitForFunction(() => (document.getElementById('status')?.textContent ?? '') !== '', undefined, { timeout: 5000 });
+  await page.waitForFunction((n) => Number(document.getElementById('results')?.dataset['runs'] ?? 0) > n, before, { timeout: timeout ?? 60_000 });
   await idle(page, timeout);
 }
 
