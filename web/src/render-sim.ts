@@ -34,6 +34,7 @@ function chart(view: SimulationView, colour: (w: string) => string, width: numbe
   const opts: uPlot.Options = {
     width,
     height: 240,
+    legend: { live: false },
     scales: { x: { time: false }, cost: { range: (_u, _min, max) => [0, Math.max(max, 0.0001) * 1.1] } },
     axes: [
       { values: (_u, vals) => vals.map((v) => formatTime(Math.round(v))), stroke: '#333' },

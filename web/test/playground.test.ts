@@ -189,7 +189,9 @@ for (const size of SIZES) {
       await page.waitForSelector('.ready-plot canvas');
       const legend = await page.$$eval('.ready-plot .u-legend th', (e) => e.map((x) => x.textContent?.trim()));
       assert.ok(legend.includes('apiserver') && legend.includes('$/h'), legend.join(', '));
-      assert.match((await page.textContent('#summary')) ?? '', /new node.*\$\d+\.\d{4}\/h/);
+      // cp-1 and the two nodes the provisioner launched (new, dashed).
+      assert.match((await page.textContent('#summary')) ?? '', /3 placed0 pending2 new nodes\$0\.0427\/h/);
+      assert.equal((await page.$$('.node.planned')).length, 2);
       assert.deepEqual(await axeSerious(page), []);
       assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
       await screenshot(page, `simulate-${size}`);
