@@ -207,9 +207,8 @@ async function explain(pod: string, source: string): Promise<void> {
   if (!end) return;
   if (!end.value.ok) return showErrors('explain', end.value.errors);
   const box = $('explain');
-  const rendered = renderExplain(box, pod, end.value.value);
+  await renderExplain(box, pod, end.value.value);
   box.scrollIntoView({ block: 'nearest' });
-  await rendered;
   status.textContent = `explain ${pod} (${end.ms} ms)`;
 }
 
