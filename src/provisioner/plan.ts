@@ -298,7 +298,7 @@ class Planner {
    * in a decided zone is judged in each zone the claim may take and settles one.
    */
   private check(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): Narrowed | { reason: string } {
-    if (this.volumeAlternatives.length === 0) return this.checkRequirements(state, pod, claim, podReqs, false);
+    if (this.volumeAlternatives.length === 0) return this.checkRequirements(state, pod, claim, podReqs);
     // Karpenter's CanAdd: the first volume topology alternative the claim can take, added to the claim's requirements only.
     let last = { reason: '' };
     for (const alt of this.volumeAlternatives) {
@@ -309,15 +309,15 @@ class Planner {
       }
       const withVolumes = podReqs.clone();
       withVolumes.addAll(alt);
-      const next = this.checkRequirements(state, pod, claim, withVolumes, alt.has(LABEL_ZONE));
+      const next = this.checkRequirements(state, pod, claim, withVolumes);
       if (!('reason' in next)) return next;
       last = next;
     }
     return last;
   }
 
-  /** check for one set of requirements; `volumeZoned`: a volume decides the zone, so the pod is judged per zone. */
-  private checkRequirements(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements, volumeZoned: boolean): Narrowed | { reason: string } {
+  /** check for one set of requirements (a volume's zones narrow the claim without settling its zone, as in Karpenter). */
+  private checkRequirements(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): Narrowed | { reason: string } {
     const taint = untoleratedTaint(claim.pool.taints, pod);
     if (taint) return { reason: `did not tolerate taint ${taint.key}=${taint.value}:${taint.effect}` };
     const podZones = podReqs.get(LABEL_ZONE);
@@ -325,7 +325,7 @@ class Planner {
     const claimZone = claim.requirements.get(LABEL_ZONE);
     const decided = claimZone.operator() === 'In' && claimZone.len() === 1;
     // A claim whose zone is decided carries the zone label already.
-    if (zones.length === 0 || decided || !(volumeZoned || this.zoneTopology.fixesZone(pod))) {
+    if (zones.length === 0 || decided || !this.zoneTopology.fixesZone(pod)) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
       if (!status.isSuccess()) return { reason: status.message() };
       return claim.canAdd(pod, podReqs);
