@@ -514,7 +514,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
       continue;
     }
     // Nor does a pod whose claims Karpenter's Validate rejects.
-    const invalid = cluster.volumes.empty ? undefined : validatePersistentVolumeClaims(pod, cluster.volumes);
+    const invalid = validatePersistentVolumeClaims(pod, cluster.volumes);
     if (invalid === undefined) toPlan.push(pod);
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }

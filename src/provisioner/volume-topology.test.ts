@@ -164,6 +164,14 @@ describe("Karpenter's Validate of a pod's claims (volumetopology.go ValidatePers
     assert.match(ignored({}), /^ignored by the provisioner: getting persistent volume claim, persistentvolumeclaims "c" not found/);
   });
 
+  it('ignores a pod naming a missing claim even when the cluster holds no storage object at all (regression s7311-15)', () => {
+    const cluster = new ClusterState();
+    cluster.addPod(pod('p', ['c']));
+    const plan = planProvisioning({ cluster, pools: [pool], instanceTypes: bundledInstanceTypes(), daemonSetPods: [], config: {} });
+    assert.equal(plan.nodeClaims.length, 0);
+    assert.match(plan.unschedulable[0]!.message, /persistentvolumeclaims "c" not found/);
+  });
+
   it('upstream: "should schedule with an empty storage class if the pvc is bound" and "... a missing storage class if the pvc is bound"', () => {
     for (const cls of ['', 'missing']) {
       const plan = provisionAll([pod('p', ['c'])], { persistentVolumeClaims: [claimWith('c', { cls, volumeName: 'pv' })], persistentVolumes: [unzoned] });
