@@ -228,7 +228,7 @@ export function buildCase(id: string, g: CaseGen, catalog: readonly InstanceType
     for (let i = 0; i < grp.count; i++) {
       const node = grp.order.map((k) => placed[k]!).find((p) => fits(p, grp, members, placed) && take(p, grp.cpuMilli, grp.memMi));
       if (!node) continue;
-      const annotations = grp.doNotDisrupt !== 'none' && i === 0 ? { 'karpenter.sh/do-not-disrupt': grp.doNotDisrupt } : {};
+      const annotations: Record<string, string> = grp.doNotDisrupt !== 'none' && i === 0 ? { 'karpenter.sh/do-not-disrupt': grp.doNotDisrupt } : {};
       pods.push(podObject(`${app}-${i}`, 'default', node.name, { app }, spec, { kind: 'ReplicaSet', name: `${app}-rs`, uid: `uid-${app}-rs` }, annotations));
       members.push(node.name);
     }

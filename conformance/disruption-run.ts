@@ -24,8 +24,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The first command, as both sides are compared. */
 export interface Command {
   reason: string;
-  nodes: string[];
-  replacements: { nodePool: string; instanceTypeOptions: string[] }[];
+  nodes: readonly string[];
+  replacements: readonly { nodePool: string; instanceTypeOptions: readonly string[] }[];
 }
 
 interface OracleCommand extends Command {

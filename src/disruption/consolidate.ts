@@ -152,6 +152,7 @@ export interface PodError {
 export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[], consolidating = false, errors: PodError[] = []): Removal | null {
   const config = input.scheduler ?? {};
   const { copy, moving } = removalCopy(input, candidates, consolidating);
+  if (input.replacement) return simulateWithProvisioner(input, input.replacement, copy, moving, errors);
   const report = scheduleAll(copy, config);
   if (report.preemptions.length > 0) {
     errors.push(...report.preemptions.filter((p) => moving.has(p.pod)).map((p) => ({ pod: p.pod, message: `would preempt ${p.victims.join(', ')}` })));
@@ -159,24 +160,35 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
   }
   const moves = placementsOf(report, moving);
   if (moves) return { moves, claims: [] };
-  if (!input.replacement) {
-    errors.push(...report.unschedulable.filter((u) => moving.has(u.pod)));
-    return null;
-  }
+  errors.push(...report.unschedulable.filter((u) => moving.has(u.pod)));
+  return null;
+}
+
+/**
+ * Karpenter's SimulateScheduling: its provisioning scheduler places the displaced pods
+ * on the remaining nodes and on new NodeClaims in one pass, with topology domains
+ * counted from what the NodePools could launch (a zone with no node left still counts
+ * for a spread), so a pod may need a new node even where kube-scheduler would find room.
+ */
+function simulateWithProvisioner(input: ConsolidationInput, replacement: ReplacementOptions, copy: ClusterState, moving: ReadonlySet<string>, errors: PodError[]): Removal | null {
   // Pods that were pending before are the provisioner's business, not this decision's.
   for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   const plan = planProvisioning({
     cluster: copy,
     pools: input.pools.filter((p) => p.replicas === null),
-    instanceTypes: input.replacement.instanceTypes,
-    daemonSetPods: input.replacement.daemonSetPods ?? [],
-    config,
+    instanceTypes: replacement.instanceTypes,
+    daemonSetPods: replacement.daemonSetPods ?? [],
+    config: input.scheduler ?? {},
     seed: 0,
     withOfferings: true,
+    existingNodesAsKarpenter: true,
   });
-  if (plan.unschedulable.length === 0) return { moves: [], claims: plan.nodeClaims };
-  errors.push(...plan.unschedulable.map((u) => ({ pod: u.pod, message: u.message.replace(/^could not schedule pod: /, '') })));
-  return null;
+  if (plan.unschedulable.length > 0) {
+    errors.push(...plan.unschedulable.map((u) => ({ pod: u.pod, message: u.message.replace(/^could not schedule pod: /, '') })));
+    return null;
+  }
+  const moves = plan.placements.filter((pl) => moving.has(pl.pod)).map((pl) => ({ pod: pl.pod, node: pl.node }));
+  return { moves: plan.nodeClaims.length === 0 ? moves : [], claims: plan.nodeClaims };
 }
 
 /**
