@@ -4,7 +4,7 @@
 // Per case: the first command each side would start — its reason (Empty, Drifted,
 // Underutilized), its nodes, and each replacement's NodePool and instance-type
 // options. Karpenter breaks ties between equally good candidates in Go map order, so
-// a disagreement is checked against up to 8 more oracle answers before it counts
+// a disagreement is checked against up to 24 more oracle answers before it counts
 // (README.md, Determinism). Exit 1 on a disagreement or an error.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     let agreed = answers.some((a) => key(a) === key(berth.command));
     if (!agreed) {
       // Karpenter may pick another of equally good candidates on another run (Go map order).
-      for (let k = 0; k < 8 && !agreed; k++) {
+      for (let k = 0; k < 24 && !agreed; k++) {
         const again = normalize((await ask(c)).command);
         if (!answers.some((a) => key(a) === key(again))) answers = [...answers, again];
         agreed = key(again) === key(berth.command);

@@ -94,7 +94,7 @@ const MULTI_NODE_LIMIT = 100;
 export const MIN_SPOT_TO_SPOT_OPTIONS = 15;
 
 interface Removal {
-  /** Where the pods land when no new node is needed (empty otherwise: placeWithReplacements predicts those). */
+  /** Where the simulation put each pod: a remaining node, or replacementName(i) for the i-th new claim. */
   readonly moves: DisplacedPod[];
   /** New claims the planner needed for the pods that fit on no remaining node. */
   readonly claims: NodeClaimPlan[];
@@ -187,8 +187,12 @@ function simulateWithProvisioner(input: ConsolidationInput, replacement: Replace
     errors.push(...plan.unschedulable.map((u) => ({ pod: u.pod, message: u.message.replace(/^could not schedule pod: /, '') })));
     return null;
   }
-  const moves = plan.placements.filter((pl) => moving.has(pl.pod)).map((pl) => ({ pod: pl.pod, node: pl.node }));
-  return { moves: plan.nodeClaims.length === 0 ? moves : [], claims: plan.nodeClaims };
+  const claimIndex = new Map(plan.nodeClaims.map((c, i) => [c.name, i]));
+  const moves = plan.placements.filter((pl) => moving.has(pl.pod)).map((pl) => {
+    const i = claimIndex.get(pl.node);
+    return { pod: pl.pod, node: i === undefined ? pl.node : replacementName(i) };
+  });
+  return { moves, claims: plan.nodeClaims };
 }
 
 /**
@@ -213,7 +217,9 @@ export function replacementName(i: number): string {
  * Where the candidates' pods land once the replacements exist, as it happens: the
  * replacements are up before the candidates drain, and kube-scheduler places each
  * evicted pod with them in the cluster (so they count as topology domains). Null
- * when some pod would not fit.
+ * when some pod would not fit; the decision stands then all the same (Karpenter
+ * decides on its own simulation only), and the simulation's placements are the
+ * prediction.
  */
 export function placeWithReplacements(input: ConsolidationInput, candidates: readonly Candidate[], replacements: readonly Replacement[]): DisplacedPod[] | null {
   const { copy, moving } = removalCopy(input, candidates, false);
@@ -294,8 +300,7 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
   }
   const replacement = toReplacement(claim, options);
-  const moves = placeWithReplacements(input, candidates, [replacement]);
-  if (!moves) return { unconsolidatable: 'Not all pods would schedule once the replacement is up' };
+  const moves = placeWithReplacements(input, candidates, [replacement]) ?? removal.moves;
   return { decision: { kind: 'replace', nodes, replacements: [replacement], savingsPerHour: round(candidatePrice - replacement.pricePerHour), reason, displacedPods: moves } };
 }
 
