@@ -19,8 +19,8 @@ import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../pro
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { remainingDisruptions } from './budgets.js';
-import { findCandidates, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
-import { copyCluster } from './cluster-copy.js';
+import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
+import { copyCluster, unbind } from './cluster-copy.js';
 
 export interface DisplacedPod {
   readonly pod: string;
@@ -107,17 +107,40 @@ interface Removal {
 const UNDER_CONSOLIDATE_AFTER: Taint = { key: 'simulation.berth.dev/under-consolidate-after', value: '', effect: 'NoSchedule' };
 
 /**
- * A copy of the cluster without the candidates and the nodes already being disrupted;
- * the candidates' reschedulable pods pending in it. With `consolidating`, nodes inside
- * their consolidateAfter window take none of them (Karpenter's consolidation
- * simulation); drift and expiry move pods onto any node.
+ * A candidate as Karpenter's simulation sees it when it keeps pods through the drain
+ * (a terminationGracePeriod lets do-not-disrupt and PDB-blocked pods hold it): those
+ * pods still count for spread and affinity, as Karpenter's topology counts every pod
+ * still bound, but the node takes no pod — tainted as Karpenter taints it, and without
+ * room for one more pod. A candidate that keeps none is left out: Karpenter counts no
+ * empty domain from a candidate.
+ */
+function draining(node: Node): Node {
+  return { ...node, taints: [...node.taints, DISRUPTED_TAINT], allocatable: { ...node.allocatable, pods: 0 } };
+}
+
+/** Whether the candidate keeps pods other than DaemonSet pods when `moving` leave. */
+function keepsPods(input: ConsolidationInput, c: Candidate, moving: ReadonlySet<string>): boolean {
+  return (input.cluster.nodeInfo(c.node.name)?.pods ?? []).some((p) => !moving.has(p.key) && reschedulablePods([p]).length > 0);
+}
+
+/**
+ * A copy of the cluster without the candidates and the nodes already being disrupted,
+ * the candidates' reschedulable pods pending in it; with replacement options
+ * (Karpenter's simulation) a candidate that keeps pods stays, draining. With
+ * `consolidating`, nodes inside their consolidateAfter window take none of the pods
+ * (Karpenter's consolidation simulation); drift and expiry move pods onto any node.
  */
 function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[], consolidating: boolean): { copy: ClusterState; moving: Set<string> } {
-  const gone = new Set([...candidates.map((c) => c.node.name), ...(input.disrupting ?? [])]);
   const moving = new Set(candidates.flatMap((c) => c.reschedulable.map((p) => p.key)));
+  const kept = input.replacement ? candidates.filter((c) => keepsPods(input, c, moving)) : [];
+  const gone = new Set([...candidates.filter((c) => !kept.includes(c)).map((c) => c.node.name), ...(input.disrupting ?? [])]);
   const copy = copyCluster(input.cluster, { withoutNodes: gone });
   // Non-reschedulable pods of the removed nodes (DaemonSet, terminal) go with the node.
   for (const p of copy.pendingPods()) if (gone.has(input.cluster.getPod(p.key)?.nodeName ?? '') && !moving.has(p.key)) copy.removePod(p.key);
+  for (const c of kept) {
+    copy.updateNode(draining(c.node));
+    for (const p of c.reschedulable) if (copy.removePod(p.key)) copy.addPod(unbind(p));
+  }
   if (consolidating) {
     const o = { ...(input.lastPodEventMs && { lastPodEventMs: input.lastPodEventMs }), ...(input.uninitialized && { uninitialized: input.uninitialized }) };
     const closed = [...copy.nodeInfos()].map((i) => i.node).filter((n) => isUnderConsolidateAfter(n, input.pools, input.nowMs, o));
