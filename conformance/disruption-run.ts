@@ -85,7 +85,7 @@ export function runBerth(c: DisruptionCase): { command: Command | null; rejected
 }
 
 /** A command in a comparable form: nodes sorted, each replacement's options sorted, the replacements sorted. */
-function normalize(cmd: Command | null): Command | null {
+export function normalize(cmd: Command | null): Command | null {
   if (!cmd) return null;
   const replacements = cmd.replacements.map((r) => ({ nodePool: r.nodePool, instanceTypeOptions: [...r.instanceTypeOptions].sort() }));
   replacements.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
