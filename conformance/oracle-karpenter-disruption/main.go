@@ -130,25 +130,26 @@ func newClient(in *caseInput) client.Client {
 		WithIndex(&corev1.Pod{}, "spec.nodeName", func(o client.Object) []string { return []string{o.(*corev1.Pod).Spec.NodeName} }).
 		WithIndex(&corev1.Node{}, "spec.providerID", func(o client.Object) []string { return []string{o.(*corev1.Node).Spec.ProviderID} }).
 		WithIndex(&v1.NodeClaim{}, "status.providerID", func(o client.Object) []string { return []string{o.(*v1.NodeClaim).Status.ProviderID} })
+	objs := []client.Object{}
 	for _, o := range in.NodePools {
-		b = b.WithObjects(o)
+		objs = append(objs, o)
 	}
 	for _, o := range in.NodeClaims {
-		b = b.WithObjects(o)
+		objs = append(objs, o)
 	}
 	for _, o := range in.Nodes {
-		b = b.WithObjects(o)
+		objs = append(objs, o)
 	}
 	for _, o := range in.Pods {
-		b = b.WithObjects(o)
+		objs = append(objs, o)
 	}
 	for _, o := range in.PDBs {
-		b = b.WithObjects(o)
+		objs = append(objs, o)
 	}
 	for _, o := range in.DaemonSets {
-		b = b.WithObjects(o)
+		objs = append(objs, o)
 	}
-	return b.Build()
+	return b.WithObjects(objs...).Build()
 }
 
 // prepare gives the case's objects what the API server and Karpenter's other
