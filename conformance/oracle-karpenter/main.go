@@ -19,12 +19,13 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	fakecr "sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/berth/conformance/oracle-karpenter/berthit"
 	crlog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	v1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -40,59 +41,22 @@ import (
 	nodepoolutils "sigs.k8s.io/karpenter/pkg/utils/nodepool"
 )
 
-// awsWellKnownLabels are the instance-type labels the AWS provider registers as
-// well-known, so that NodePool and pod requirements on them narrow instance types.
-var awsWellKnownLabels = []string{
-	"karpenter.k8s.aws/instance-category",
-	"karpenter.k8s.aws/instance-family",
-	"karpenter.k8s.aws/instance-generation",
-	"karpenter.k8s.aws/instance-size",
-	"karpenter.k8s.aws/instance-cpu",
-	"karpenter.k8s.aws/instance-memory",
-	"karpenter.k8s.aws/instance-hypervisor",
-}
-
 func init() {
-	v1.WellKnownLabels = v1.WellKnownLabels.Insert(awsWellKnownLabels...)
 	// The AWS provider's operator (pkg/operator/operator.go) reads the EBS CSI driver's
 	// zone key, which PVs and StorageClasses use, as topology.kubernetes.io/zone.
 	v1.NormalizedLabels = lo.Assign(v1.NormalizedLabels, map[string]string{"topology.ebs.csi.aws.com/zone": corev1.LabelTopologyZone})
 }
 
 type caseInput struct {
-	ID            json.RawMessage     `json:"id"`
-	NodePools     []*v1.NodePool      `json:"nodePools"`
-	Pods          []*corev1.Pod       `json:"pods"`
-	InstanceTypes []berthInstanceType `json:"instanceTypes"`
-	DaemonSets    []*appsv1.DaemonSet `json:"daemonSets,omitempty"`
+	ID            json.RawMessage        `json:"id"`
+	NodePools     []*v1.NodePool         `json:"nodePools"`
+	Pods          []*corev1.Pod          `json:"pods"`
+	InstanceTypes []berthit.InstanceType `json:"instanceTypes"`
+	DaemonSets    []*appsv1.DaemonSet    `json:"daemonSets,omitempty"`
 	// Storage the pods mount (see README.md, Volumes).
 	PersistentVolumes      []*corev1.PersistentVolume      `json:"persistentVolumes,omitempty"`
 	PersistentVolumeClaims []*corev1.PersistentVolumeClaim `json:"persistentVolumeClaims,omitempty"`
 	StorageClasses         []*storagev1.StorageClass       `json:"storageClasses,omitempty"`
-}
-
-type berthOffering struct {
-	Zone         string  `json:"zone"`
-	CapacityType string  `json:"capacityType"`
-	Price        float64 `json:"price"`
-	Available    bool    `json:"available"`
-}
-
-type berthOverhead struct {
-	KubeReserved      map[string]int64 `json:"kubeReserved"`
-	SystemReserved    map[string]int64 `json:"systemReserved"`
-	EvictionThreshold map[string]int64 `json:"evictionThreshold"`
-}
-
-// berthInstanceType is berth's InstanceType as JSON.stringify writes it: cpu in
-// millicores, memory and ephemeral-storage in bytes, pods as a count.
-type berthInstanceType struct {
-	Name         string              `json:"name"`
-	Labels       map[string]string   `json:"labels"`
-	Requirements map[string][]string `json:"requirements"`
-	Capacity     map[string]int64    `json:"capacity"`
-	Overhead     berthOverhead       `json:"overhead"`
-	Offerings    []berthOffering     `json:"offerings"`
 }
 
 type nodeClaimOut struct {
@@ -112,65 +76,6 @@ type resultOut struct {
 	Error      string            `json:"error,omitempty"`
 	NodeClaims []nodeClaimOut    `json:"nodeClaims"`
 	PodErrors  map[string]string `json:"podErrors"`
-}
-
-func quantity(name string, v int64) resource.Quantity {
-	switch name {
-	case string(corev1.ResourceCPU):
-		return *resource.NewMilliQuantity(v, resource.DecimalSI)
-	case string(corev1.ResourceMemory), string(corev1.ResourceEphemeralStorage):
-		return *resource.NewQuantity(v, resource.BinarySI)
-	default:
-		return *resource.NewQuantity(v, resource.DecimalSI)
-	}
-}
-
-func resourceList(m map[string]int64) corev1.ResourceList {
-	out := corev1.ResourceList{}
-	for k, v := range m {
-		out[corev1.ResourceName(k)] = quantity(k, v)
-	}
-	return out
-}
-
-func toInstanceType(b berthInstanceType) *cloudprovider.InstanceType {
-	reqs := kscheduling.NewRequirements()
-	keys := make([]string, 0, len(b.Requirements))
-	for k := range b.Requirements {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		reqs.Add(kscheduling.NewRequirement(k, corev1.NodeSelectorOpIn, b.Requirements[k]...))
-	}
-	// The AWS labels berth's catalog does not set are absent from nodes of this type.
-	for _, k := range awsWellKnownLabels {
-		if !reqs.Has(k) {
-			reqs.Add(kscheduling.NewRequirement(k, corev1.NodeSelectorOpDoesNotExist))
-		}
-	}
-	offerings := cloudprovider.Offerings{}
-	for _, o := range b.Offerings {
-		offerings = append(offerings, &cloudprovider.Offering{
-			Requirements: kscheduling.NewLabelRequirements(map[string]string{
-				v1.CapacityTypeLabelKey:  o.CapacityType,
-				corev1.LabelTopologyZone: o.Zone,
-			}),
-			Price:     o.Price,
-			Available: o.Available,
-		})
-	}
-	return &cloudprovider.InstanceType{
-		Name:         b.Name,
-		Requirements: reqs,
-		Offerings:    offerings,
-		Capacity:     resourceList(b.Capacity),
-		Overhead: &cloudprovider.InstanceTypeOverhead{
-			KubeReserved:      resourceList(b.Overhead.KubeReserved),
-			SystemReserved:    resourceList(b.Overhead.SystemReserved),
-			EvictionThreshold: resourceList(b.Overhead.EvictionThreshold),
-		},
-	}
 }
 
 func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -221,7 +126,7 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 func newScheduler(ctx context.Context, in *caseInput) (*scheduling.Scheduler, []*corev1.Pod, map[string]string, error) {
 	its := make([]*cloudprovider.InstanceType, 0, len(in.InstanceTypes))
 	for _, b := range in.InstanceTypes {
-		its = append(its, toInstanceType(b))
+		its = append(its, berthit.ToKarpenter(b))
 	}
 	for i, p := range in.Pods {
 		if p.Namespace == "" {

@@ -10,6 +10,8 @@ import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { toleratesTaint, type Taint } from '../model/taints.js';
 
 export const DO_NOT_DISRUPT = 'karpenter.sh/do-not-disrupt';
+/** The taint Karpenter puts on a node it is disrupting, before it drains it. */
+export const DISRUPTED_TAINT = { key: 'karpenter.sh/disrupted', value: '', effect: 'NoSchedule' } as const;
 
 export interface Candidate {
   readonly node: Node;

@@ -176,6 +176,8 @@ describe('destinations inside their consolidateAfter window (v1.14.1 IsUnderCons
     const now = consolidate({ ...input, nowMs: 10 * MIN });
     assert.deepEqual(now.decisions, []);
     assert.match(now.rejected.find((r) => r.node === 'n1')!.reason, /^Not all pods would schedule, default\/p2 => 0\/1 nodes are available: 1 node\(s\) had untolerated taint/);
+    // The scratch taint that marks the window is berth's own: the user never sees its key.
+    assert.doesNotMatch(now.rejected.find((r) => r.node === 'n1')!.reason, /simulation\.berth\.dev/);
     const later = consolidate({ ...input, nowMs: 12 * MIN });
     assert.deepEqual(later.decisions.map((d) => [d.kind, d.nodes, d.displacedPods]), [['delete', ['n1'], [{ pod: 'default/p2', node: 'n0' }]]]);
   });

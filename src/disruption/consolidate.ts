@@ -19,8 +19,8 @@ import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../pro
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { remainingDisruptions } from './budgets.js';
-import { findCandidates, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
-import { copyCluster } from './cluster-copy.js';
+import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
+import { copyCluster, unbind } from './cluster-copy.js';
 
 export interface DisplacedPod {
   readonly pod: string;
@@ -94,7 +94,7 @@ const MULTI_NODE_LIMIT = 100;
 export const MIN_SPOT_TO_SPOT_OPTIONS = 15;
 
 interface Removal {
-  /** Where the pods land when no new node is needed (empty otherwise: placeWithReplacements predicts those). */
+  /** Where the simulation put each pod: a remaining node, or replacementName(i) for the i-th new claim. */
   readonly moves: DisplacedPod[];
   /** New claims the planner needed for the pods that fit on no remaining node. */
   readonly claims: NodeClaimPlan[];
@@ -107,17 +107,40 @@ interface Removal {
 const UNDER_CONSOLIDATE_AFTER: Taint = { key: 'simulation.berth.dev/under-consolidate-after', value: '', effect: 'NoSchedule' };
 
 /**
- * A copy of the cluster without the candidates and the nodes already being disrupted;
- * the candidates' reschedulable pods pending in it. With `consolidating`, nodes inside
- * their consolidateAfter window take none of them (Karpenter's consolidation
- * simulation); drift and expiry move pods onto any node.
+ * A candidate as Karpenter's simulation sees it when it keeps pods through the drain
+ * (a terminationGracePeriod lets do-not-disrupt and PDB-blocked pods hold it): those
+ * pods still count for spread and affinity, as Karpenter's topology counts every pod
+ * still bound, but the node takes no pod — tainted as Karpenter taints it, and without
+ * room for one more pod. A candidate that keeps none is left out: Karpenter counts no
+ * empty domain from a candidate.
+ */
+function draining(node: Node): Node {
+  return { ...node, taints: [...node.taints, DISRUPTED_TAINT], allocatable: { ...node.allocatable, pods: 0 } };
+}
+
+/** Whether the candidate keeps pods other than DaemonSet pods when `moving` leave. */
+function keepsPods(input: ConsolidationInput, c: Candidate, moving: ReadonlySet<string>): boolean {
+  return (input.cluster.nodeInfo(c.node.name)?.pods ?? []).some((p) => !moving.has(p.key) && reschedulablePods([p]).length > 0);
+}
+
+/**
+ * A copy of the cluster without the candidates and the nodes already being disrupted,
+ * the candidates' reschedulable pods pending in it; with replacement options
+ * (Karpenter's simulation) a candidate that keeps pods stays, draining. With
+ * `consolidating`, nodes inside their consolidateAfter window take none of the pods
+ * (Karpenter's consolidation simulation); drift and expiry move pods onto any node.
  */
 function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[], consolidating: boolean): { copy: ClusterState; moving: Set<string> } {
-  const gone = new Set([...candidates.map((c) => c.node.name), ...(input.disrupting ?? [])]);
   const moving = new Set(candidates.flatMap((c) => c.reschedulable.map((p) => p.key)));
+  const kept = input.replacement ? candidates.filter((c) => keepsPods(input, c, moving)) : [];
+  const gone = new Set([...candidates.filter((c) => !kept.includes(c)).map((c) => c.node.name), ...(input.disrupting ?? [])]);
   const copy = copyCluster(input.cluster, { withoutNodes: gone });
   // Non-reschedulable pods of the removed nodes (DaemonSet, terminal) go with the node.
   for (const p of copy.pendingPods()) if (gone.has(input.cluster.getPod(p.key)?.nodeName ?? '') && !moving.has(p.key)) copy.removePod(p.key);
+  for (const c of kept) {
+    copy.updateNode(draining(c.node));
+    for (const p of c.reschedulable) if (copy.removePod(p.key)) copy.addPod(unbind(p));
+  }
   if (consolidating) {
     const o = { ...(input.lastPodEventMs && { lastPodEventMs: input.lastPodEventMs }), ...(input.uninitialized && { uninitialized: input.uninitialized }) };
     const closed = [...copy.nodeInfos()].map((i) => i.node).filter((n) => isUnderConsolidateAfter(n, input.pools, input.nowMs, o));
@@ -152,6 +175,7 @@ export interface PodError {
 export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[], consolidating = false, errors: PodError[] = []): Removal | null {
   const config = input.scheduler ?? {};
   const { copy, moving } = removalCopy(input, candidates, consolidating);
+  if (input.replacement) return simulateWithProvisioner(input, input.replacement, copy, moving, errors);
   const report = scheduleAll(copy, config);
   if (report.preemptions.length > 0) {
     errors.push(...report.preemptions.filter((p) => moving.has(p.pod)).map((p) => ({ pod: p.pod, message: `would preempt ${p.victims.join(', ')}` })));
@@ -159,24 +183,39 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
   }
   const moves = placementsOf(report, moving);
   if (moves) return { moves, claims: [] };
-  if (!input.replacement) {
-    errors.push(...report.unschedulable.filter((u) => moving.has(u.pod)));
-    return null;
-  }
+  errors.push(...report.unschedulable.filter((u) => moving.has(u.pod)));
+  return null;
+}
+
+/**
+ * Karpenter's SimulateScheduling: its provisioning scheduler places the displaced pods
+ * on the remaining nodes and on new NodeClaims in one pass, with topology domains
+ * counted from what the NodePools could launch (a zone with no node left still counts
+ * for a spread), so a pod may need a new node even where kube-scheduler would find room.
+ */
+function simulateWithProvisioner(input: ConsolidationInput, replacement: ReplacementOptions, copy: ClusterState, moving: ReadonlySet<string>, errors: PodError[]): Removal | null {
   // Pods that were pending before are the provisioner's business, not this decision's.
   for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   const plan = planProvisioning({
     cluster: copy,
     pools: input.pools.filter((p) => p.replicas === null),
-    instanceTypes: input.replacement.instanceTypes,
-    daemonSetPods: input.replacement.daemonSetPods ?? [],
-    config,
+    instanceTypes: replacement.instanceTypes,
+    daemonSetPods: replacement.daemonSetPods ?? [],
+    config: input.scheduler ?? {},
     seed: 0,
     withOfferings: true,
+    existingNodesAsKarpenter: true,
   });
-  if (plan.unschedulable.length === 0) return { moves: [], claims: plan.nodeClaims };
-  errors.push(...plan.unschedulable.map((u) => ({ pod: u.pod, message: u.message.replace(/^could not schedule pod: /, '') })));
-  return null;
+  if (plan.unschedulable.length > 0) {
+    errors.push(...plan.unschedulable.map((u) => ({ pod: u.pod, message: u.message.replace(/^could not schedule pod: /, '') })));
+    return null;
+  }
+  const claimIndex = new Map(plan.nodeClaims.map((c, i) => [c.name, i]));
+  const moves = plan.placements.filter((pl) => moving.has(pl.pod)).map((pl) => {
+    const i = claimIndex.get(pl.node);
+    return { pod: pl.pod, node: i === undefined ? pl.node : replacementName(i) };
+  });
+  return { moves, claims: plan.nodeClaims };
 }
 
 /**
@@ -201,7 +240,9 @@ export function replacementName(i: number): string {
  * Where the candidates' pods land once the replacements exist, as it happens: the
  * replacements are up before the candidates drain, and kube-scheduler places each
  * evicted pod with them in the cluster (so they count as topology domains). Null
- * when some pod would not fit.
+ * when some pod would not fit; the decision stands then all the same (Karpenter
+ * decides on its own simulation only), and the simulation's placements are the
+ * prediction.
  */
 export function placeWithReplacements(input: ConsolidationInput, candidates: readonly Candidate[], replacements: readonly Replacement[]): DisplacedPod[] | null {
   const { copy, moving } = removalCopy(input, candidates, false);
@@ -282,8 +323,7 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
   }
   const replacement = toReplacement(claim, options);
-  const moves = placeWithReplacements(input, candidates, [replacement]);
-  if (!moves) return { unconsolidatable: 'Not all pods would schedule once the replacement is up' };
+  const moves = placeWithReplacements(input, candidates, [replacement]) ?? removal.moves;
   return { decision: { kind: 'replace', nodes, replacements: [replacement], savingsPerHour: round(candidatePrice - replacement.pricePerHour), reason, displacedPods: moves } };
 }
 

@@ -20,8 +20,7 @@ function replaceDecision(input: ConsolidationInput, cs: readonly Candidate[], re
   if (!removal) return undefined;
   // Each new node at its cheapest offering; drift and expiry look for no savings.
   const replacements = removal.claims.map((c) => toReplacement(c, cheapestPerType(c.offerings ?? [])));
-  const moves = replacements.length === 0 ? removal.moves : placeWithReplacements(input, cs, replacements);
-  if (!moves) return undefined;
+  const moves = (replacements.length === 0 ? null : placeWithReplacements(input, cs, replacements)) ?? removal.moves;
   const saved = cs.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0) - replacements.reduce((s, r) => s + r.pricePerHour, 0);
   return { kind: replacements.length > 0 ? 'replace' : 'delete', nodes: cs.map((c) => c.node.name), replacements, savingsPerHour: Math.round(saved * 1e6) / 1e6, reason, displacedPods: moves };
 }

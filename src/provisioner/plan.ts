@@ -68,6 +68,13 @@ export interface ProvisionInput {
   readonly preferencePolicy?: PreferencePolicy;
   /** Karpenter's minValuesPolicy setting (default Strict). */
   readonly minValuesPolicy?: MinValuesPolicy;
+  /**
+   * Place pods on the existing nodes as Karpenter's own scheduler does (its disruption
+   * simulation) instead of a kube-scheduler pass first: each pod, in Karpenter's queue
+   * order, tries the existing nodes by name — spread domains counted from what the
+   * NodePools could launch — before in-flight and new claims.
+   */
+  readonly existingNodesAsKarpenter?: boolean;
 }
 
 /** One offering a planned claim could launch as: a fitting instance type in a zone the claim allows. */
@@ -191,6 +198,11 @@ function planQueue(ordered: readonly Pod[], place: (pod: Pod) => string | undefi
 
 type Narrowed = { requirements: Requirements; options: readonly InstanceType[] };
 
+/** A pod placed on an existing node. */
+interface OnExistingNode {
+  readonly node: string;
+}
+
 class Planner {
   private readonly sched: Scheduler;
   private readonly claimFramework: Framework;
@@ -211,6 +223,8 @@ class Planner {
     private readonly spreadGroups: SpreadGroups,
     private readonly firstClaimNumber = 1,
     private readonly preferencePolicy: PreferencePolicy = 'Respect',
+    /** Existing nodes each pod tries first (existingNodesAsKarpenter), by name; none otherwise. */
+    private readonly existingNodes: readonly string[] = [],
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
@@ -240,13 +254,13 @@ class Planner {
     return remaining;
   }
 
-  /** Plans one pod; returns the claim it joined or the reason nothing can take it. */
-  plan(pod: Pod): PlannedClaim | { reason: string } {
+  /** Plans one pod; returns the claim or existing node it joined or the reason nothing can take it. */
+  plan(pod: Pod): PlannedClaim | OnExistingNode | { reason: string } {
     let lastReason = '';
     for (const attempt of podAttempts(pod, this.toleratePreferNoSchedule, this.preferencePolicy)) {
       const r = this.tryAttempt(attempt);
-      if (r instanceof PlannedClaim) {
-        const bound = bindPod(pod, r.name);
+      if (!('reason' in r)) {
+        const bound = bindPod(pod, r instanceof PlannedClaim ? r.name : r.node);
         this.cluster.updatePod(bound);
         this.spreadGroups.record(bound);
         return r;
@@ -259,8 +273,10 @@ class Planner {
   /** The volume topology alternatives of the pod being planned (volume-topology.ts). */
   private volumeAlternatives: Requirements[] = [];
 
-  private tryAttempt(attempt: PodAttempt): PlannedClaim | { reason: string } {
+  private tryAttempt(attempt: PodAttempt): PlannedClaim | OnExistingNode | { reason: string } {
     const pod = attempt.pod;
+    const existing = this.tryExistingNodes(attempt);
+    if (existing) return existing;
     const podReqs = nodeAffinityRequirements(pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
     this.volumeAlternatives = volumeRequirementAlternatives(pod, this.cluster.volumes);
     const { launchable, reasons } = this.launchable();
@@ -282,6 +298,20 @@ class Planner {
       return claim;
     }
     return this.newClaim(state.state, pod, podReqs, launchable, reasons);
+  }
+
+  /** Karpenter's addToExistingNode: the first existing node, by name, every filter passes. */
+  private tryExistingNodes(attempt: PodAttempt): OnExistingNode | undefined {
+    if (this.existingNodes.length === 0) return undefined;
+    const state = new CycleState();
+    const fw = this.sched.framework;
+    if (!fw.runPreFilterPlugins(state, attempt.pod, this.cluster.nodeInfos()).status.isSuccess()) return undefined;
+    this.spreadGroups.adjust(state, attempt.pod, attempt.requiredTerms, this.cluster);
+    for (const name of this.existingNodes) {
+      const info = this.cluster.nodeInfo(name);
+      if (info && fw.runFilterPlugins(state, attempt.pod, info).isSuccess()) return { node: name };
+    }
+    return undefined;
   }
 
   private preFilter(pod: Pod): { ok: true; state: CycleState } | { ok: false; reason: string } {
@@ -502,7 +532,8 @@ function claimOfferings(types: readonly InstanceType[], reqs: Requirements): Cla
 
 export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const { cluster } = input;
-  const report = scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
+  const existing = input.existingNodesAsKarpenter ? [...cluster.nodeInfos()].map((i) => i.node.name).sort() : [];
+  const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p) => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
   const placements = [...report.placements];
   const unschedulable: { pod: string; message: string }[] = [];
   const toPlan: Pod[] = [];
@@ -519,12 +550,13 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy);
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, existing);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);
-      if (r instanceof PlannedClaim) placements.push({ pod: pod.key, node: r.name });
-      return r instanceof PlannedClaim ? undefined : r.reason;
+      if ('reason' in r) return r.reason;
+      placements.push({ pod: pod.key, node: r instanceof PlannedClaim ? r.name : r.node });
+      return undefined;
     });
     for (const [pod, reason] of failed) unschedulable.push({ pod, message: `could not schedule pod: ${reason}` });
   } finally {

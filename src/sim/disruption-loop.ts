@@ -9,6 +9,7 @@
 // for until the NodePool's terminationGracePeriod) and deleted with their instance.
 // Every step is an event: which node, why, what replaces it, where its pods go.
 
+import { DISRUPTED_TAINT } from '../disruption/candidates.js';
 import type { Node } from '../model/node.js';
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
@@ -39,7 +40,7 @@ export const REPLACEMENT_TIMEOUT_MS = 10 * 60_000;
 export const EVICTION_RETRY_MS = 5_000;
 /** How long a "nothing to consolidate" answer stands without cluster changes. */
 export const CONSOLIDATED_TTL_MS = 5 * 60_000;
-export const DISRUPTED_TAINT = { key: 'karpenter.sh/disrupted', value: '', effect: 'NoSchedule' } as const;
+export { DISRUPTED_TAINT };
 
 interface Command {
   readonly decision: Decision;
