@@ -7,8 +7,7 @@ import { analyze, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { readSources } from '../io/read-files.js';
-import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../io/scenario-spec.js';
-import { CliError, collect, inputOptions, instanceTypesOf, loadCluster, loadDeschedulerPolicyFile, parseSeed, type InputFlags } from './common.js';
+import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, parseSeed, type InputFlags } from './common.js';
 import { writeFixDir } from './fix-dir.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
@@ -44,10 +43,7 @@ export function registerCheck(program: Command): void {
     .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included)')
     .option('-v, --verbose', 'evidence and fixes under each finding')
     .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; output: CheckOutput; verbose?: boolean; fixDir?: string }) => {
-      if (opts.predictPlacement && !opts.deschedulerPolicy) throw new CliError('berth: --predict-placement needs --descheduler-policy');
-      const descheduler = opts.deschedulerPolicy
-        ? { enabled: true, intervalMs: DEFAULT_DESCHEDULING_INTERVAL_MS, policy: await loadDeschedulerPolicyFile(opts.deschedulerPolicy, opts.predictPlacement === true) }
-        : undefined;
+      const descheduler = await simulatedDescheduler(opts);
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
       const { input } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const instanceTypes = instanceTypesOf(input, opts.catalog);

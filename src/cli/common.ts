@@ -13,7 +13,7 @@ import type { ClusterState } from '../cluster/state.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
-import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT } from '../io/scenario-spec.js';
+import { DEFAULT_DESCHEDULING_INTERVAL_MS, MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type ScenarioDescheduler } from '../io/scenario-spec.js';
 import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { liveFlagsProblem, liveOptions, readLiveInput, type LiveFlags } from './live-input.js';
 
@@ -162,6 +162,19 @@ export function parseSimulatedDuration(v: string): number {
     if (e instanceof DurationError) throw new InvalidArgumentError(e.message);
     throw e;
   }
+}
+
+/** An RFC 3339 time flag (--now), kept as written. */
+export function parseTime(v: string): string {
+  if (Number.isNaN(Date.parse(v))) throw new InvalidArgumentError('must be an RFC 3339 time');
+  return v;
+}
+
+/** The descheduler --descheduler-policy [--predict-placement] adds to every simulation (every 5 minutes); undefined without a policy. */
+export async function simulatedDescheduler(flags: { readonly deschedulerPolicy?: string; readonly predictPlacement?: boolean }): Promise<ScenarioDescheduler | undefined> {
+  if (flags.predictPlacement && !flags.deschedulerPolicy) throw new CliError('berth: --predict-placement needs --descheduler-policy');
+  if (!flags.deschedulerPolicy) return undefined;
+  return { enabled: true, intervalMs: DEFAULT_DESCHEDULING_INTERVAL_MS, policy: await loadDeschedulerPolicyFile(flags.deschedulerPolicy, flags.predictPlacement === true) };
 }
 
 export function parseOutput(value: string): 'table' | 'json' {

@@ -2,15 +2,11 @@
 // DeschedulerPolicy over the cluster in the manifests: what it evicts, which
 // plugin and why, and where the scheduler would place each evicted pod.
 
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { deschedule, type DeschedulingResult } from '../disruption/deschedule.js';
-import { collect, inputOptions, loadCluster, loadConfig, loadDeschedulerPolicyFile, parseOutput, parseSeed, type InputFlags } from './common.js';
+import { collect, inputOptions, parseTime, loadCluster, loadConfig, loadDeschedulerPolicyFile, parseOutput, parseSeed, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
-function parseTime(v: string): string {
-  if (Number.isNaN(Date.parse(v))) throw new InvalidArgumentError('must be an RFC 3339 time');
-  return v;
-}
 
 export function formatDescheduleTable(result: DeschedulingResult): string {
   if (result.evictions.length === 0) return 'no evictions';

@@ -5,17 +5,12 @@
 
 import { InvalidArgumentError, type Command } from 'commander';
 import { preview, type Preview } from '../analyze/preview.js';
-import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../io/scenario-spec.js';
 import { formatTime } from '../sim/timeline.js';
-import { collect, inputOptions, instanceTypesOf, loadCluster, loadConfig, loadDeschedulerPolicyFile, parseSeed, parseSimulatedDuration, type InputFlags } from './common.js';
+import { collect, inputOptions, parseTime, simulatedDescheduler, instanceTypesOf, loadCluster, loadConfig, parseSeed, parseSimulatedDuration, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 type PreviewOutput = 'table' | 'json' | 'markdown';
 
-function parseTime(v: string): string {
-  if (Number.isNaN(Date.parse(v))) throw new InvalidArgumentError('must be an RFC 3339 time');
-  return v;
-}
 
 function parsePreviewOutput(v: string): PreviewOutput {
   if (v !== 'table' && v !== 'json' && v !== 'markdown') throw new InvalidArgumentError('must be "table", "json" or "markdown"');
@@ -105,9 +100,7 @@ export function registerPreview(program: Command): void {
     .option('--now <time>', 'RFC 3339 time the cluster state stands for, from which node and pod ages count (default: now with --kubeconfig, else the newest timestamp in the input)', parseTime)
     .option('-o, --output <format>', 'table, json or markdown', parsePreviewOutput, 'table')
     .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; until: number; deschedulerPolicy?: string; predictPlacement?: boolean; config?: string; seed: number; now?: string; output: PreviewOutput }) => {
-      const descheduler = opts.deschedulerPolicy
-        ? { enabled: true, intervalMs: DEFAULT_DESCHEDULING_INTERVAL_MS, policy: await loadDeschedulerPolicyFile(opts.deschedulerPolicy, opts.predictPlacement === true) }
-        : undefined;
+      const descheduler = await simulatedDescheduler(opts);
       const scheduler = await loadConfig(opts.config);
       const { input } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       // A live read happens now; a dump's time is its newest timestamp unless --now says otherwise.
