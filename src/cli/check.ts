@@ -6,7 +6,6 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { analyze, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
-import { readSources } from '../io/read-files.js';
 import { DEFAULT_DESCHEDULING_INTERVAL_MS } from '../io/scenario-spec.js';
 import { CliError, collect, inputOptions, instanceTypesOf, loadCluster, loadDeschedulerPolicyFile, parseSeed, type InputFlags } from './common.js';
 import { writeFixDir } from './fix-dir.js';
@@ -49,7 +48,7 @@ export function registerCheck(program: Command): void {
         ? { enabled: true, intervalMs: DEFAULT_DESCHEDULING_INTERVAL_MS, policy: await loadDeschedulerPolicyFile(opts.deschedulerPolicy, opts.predictPlacement === true) }
         : undefined;
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const { input } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const { input, sources } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
       const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
       const findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}) });
@@ -61,8 +60,6 @@ export function registerCheck(program: Command): void {
             : formatText(findings, { verbose: opts.verbose ?? false });
       process.stdout.write(`${out}\n`);
       if (opts.fixDir !== undefined) {
-        // Standard input was read already: objects that came from it are left out.
-        const sources = await readSources([...opts.filename, ...opts.cluster].filter((f) => f !== '-'));
         const { written, notes } = await writeFixDir(opts.fixDir, findings, sources);
         process.stderr.write(`--fix-dir: wrote ${written.length} object(s) to ${opts.fixDir}${notes.map((n) => `\n  ${n}`).join('')}\n`);
       }
