@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { buildClusterState, loadSources } from '../../io/load.js';
 import { createSimulation, type Simulation } from '../simulation.js';
 import { addJobs } from '../workloads.js';
+import { parseCronSchedule } from '../../model/cron.js';
+import { mostRecentScheduleTime } from './cronjob.js';
 
 const NODE = `apiVersion: v1
 kind: Node
@@ -85,4 +87,34 @@ describe('CronJob controller', () => {
     const sim = run(cron('schedule: "* * * * *"\nsuccessfulJobsHistoryLimit: 1', '10s'), 5 * 60_000);
     assert.equal([...sim.jobs.objects.values()].filter((j) => j.status.condition?.type === 'Complete').length, 1);
   });
+});
+
+// TestMostRecentScheduleTime (pkg/controller/cronjob/utils_test.go): times from the top of the hour 2016-05-19T10:00:00Z.
+describe('mostRecentScheduleTime (TestMostRecentScheduleTime)', () => {
+  const top = Date.parse('2016-05-19T10:00:00Z');
+  const min = 60_000;
+  const hour = 60 * min;
+  const at = (ms: number) => top + ms;
+  const c = (schedule: string, startingDeadlineSeconds: number | null = null) => ({ schedule: parseCronSchedule(schedule), startingDeadlineSeconds });
+  const cases: [string, ReturnType<typeof c>, number, number, number, number | undefined, boolean][] = [
+    // name, cronjob, last scheduled (or created), now, want earliest, want most recent, too many missed
+    ['now before next schedule', c('0 * * * *'), at(0), at(30_000), at(0), undefined, false],
+    ['now just after next schedule', c('0 * * * *'), at(0), at(61 * min), at(0), at(60 * min), false],
+    ['missed 5 schedules', c('0 * * * *'), at(10_000), at(301 * min), at(10_000), at(300 * min), false],
+    ['complex schedule', c('30 6-16/4 * * 1-5'), at(30 * min), at(24 * hour + 31 * min), at(30 * min), at(24 * hour + 30 * min), false],
+    ['another complex schedule', c('30 10,11,12 * * 1-5'), at(30 * min), at(30 * hour + 30 * min), at(30 * min), undefined, false],
+    ['complex schedule with longer diff between executions', c('30 6-16/4 * * 1-5'), at(30 * min), at(96 * hour + 31 * min), at(30 * min), at(96 * hour + 30 * min), false],
+    ['@every schedule', c('@every 1h'), at(1 * min), at(7 * 24 * hour), at(1 * min), at(6 * 24 * hour + 23 * hour + 1 * min), true],
+    ['earliestTime being LastScheduleTime', c('*/5 * * * *'), at(30 * min), at(31 * min), at(30 * min), undefined, false],
+    ['earliestTime being LastScheduleTime (within StartingDeadlineSeconds)', c('*/5 * * * *', 60), at(30 * min), at(31 * min), at(30 * min), undefined, false],
+    ['earliestTime being LastScheduleTime (outside StartingDeadlineSeconds)', c('*/5 * * * *', 60), at(30 * min), at(32 * min), at(31 * min), undefined, false],
+  ];
+  for (const [name, cron, last, now, earliest, recent, many] of cases) {
+    it(name, () => {
+      const got = mostRecentScheduleTime(cron, last, now);
+      assert.equal(got.earliest, earliest);
+      assert.equal(got.time, recent);
+      assert.equal(got.missed > 100, many);
+    });
+  }
 });

@@ -33,6 +33,34 @@ export interface SimCronJob {
   nextWakeAt?: number;
 }
 
+/**
+ * mostRecentScheduleTime, as upstream computes it: counting from the last scheduled
+ * run (or the creation), moved up to now − startingDeadlineSeconds when that is
+ * later, take the first two fire times t1 < t2; past t2, the runs missed are
+ * estimated from the gap t2 − t1, and the latest fire time at or before `now` is
+ * searched from one gap before the estimate. On an irregular schedule
+ * ("30 10,11,12 * * 1-5") that estimate can overshoot and find none, as upstream's
+ * does. Times are wall-clock ms.
+ */
+export function mostRecentScheduleTime(
+  c: Pick<CronJobSummary, 'schedule' | 'timeZone' | 'startingDeadlineSeconds'>,
+  lastOrCreated: number,
+  now: number,
+): { earliest: number; time?: number; missed: number } {
+  let earliest = lastOrCreated;
+  if (c.startingDeadlineSeconds !== null) earliest = Math.max(earliest, now - c.startingDeadlineSeconds * 1000);
+  const next = (t: number) => nextCronTimeIn(c.schedule, t, c.timeZone);
+  const t1 = next(earliest);
+  if (t1 === null || now < t1) return { earliest, missed: 0 };
+  const t2 = next(t1);
+  if (t2 === null || now < t2) return { earliest, time: t1, missed: 0 };
+  const gapSeconds = Math.round((t2 - t1) / 1000);
+  const missed = Math.floor(Math.floor((now - t1) / 1000) / gapSeconds) + 1;
+  let time: number | undefined;
+  for (let t = next(t1 + (missed - 2) * gapSeconds * 1000); t !== null && t <= now; t = next(t)) time = t;
+  return { earliest, ...(time !== undefined ? { time } : {}), missed };
+}
+
 export class CronJobController extends KeyedController<SimCronJob> {
   constructor(
     world: World,
@@ -78,27 +106,13 @@ export class CronJobController extends KeyedController<SimCronJob> {
     cj.active.add(job.key);
   }
 
-  /** The latest schedule time in (earliest, now], and how many there were. */
-  private mostRecent(cj: SimCronJob, now: number): { time?: number; missed: number } {
-    const c = cj.cron;
-    let earliest = cj.lastScheduleWall ?? cj.createdWall;
-    if (c.startingDeadlineSeconds !== null) earliest = Math.max(earliest, now - c.startingDeadlineSeconds * 1000);
-    let time: number | undefined;
-    let missed = 0;
-    for (let t = nextCronTimeIn(c.schedule, earliest, c.timeZone); t !== null && t <= now; t = nextCronTimeIn(c.schedule, t, c.timeZone)) {
-      time = t;
-      if (++missed > 10 * TOO_MANY_MISSED) break;
-    }
-    return { ...(time !== undefined ? { time } : {}), missed };
-  }
-
   /** syncCronJob */
   protected sync(cj: SimCronJob): void {
     const c = cj.cron;
     const now = this.wallNow();
     const { engine } = this.world;
     if (c.suspend) return;
-    const { time, missed } = this.mostRecent(cj, now);
+    const { time, missed } = mostRecentScheduleTime(c, cj.lastScheduleWall ?? cj.createdWall, now);
     if (missed > TOO_MANY_MISSED) engine.record('CronJobTooManyMissedTimes', { cronJob: cj.key, missed });
     if (time !== undefined) this.runAt(cj, time, now);
     this.wakeAtNext(cj, now);
