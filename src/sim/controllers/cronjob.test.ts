@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { buildClusterState, loadSources } from '../../io/load.js';
 import { createSimulation, type Simulation } from '../simulation.js';
 import { addJobs } from '../workloads.js';
+import { indentLines } from '../fixtures.test-support.js';
 import { parseCronSchedule } from '../../model/cron.js';
 import { mostRecentScheduleTime } from './cronjob.js';
 
@@ -17,11 +18,7 @@ apiVersion: batch/v1
 kind: CronJob
 metadata: {name: c, namespace: default}
 spec:
-${spec
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => `  ${l}`)
-  .join('\n')}
+${indentLines(spec)}
   jobTemplate:
     spec:
       template:

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { buildClusterState, loadSources } from '../../io/load.js';
 import { createSimulation, type Simulation } from '../simulation.js';
 import { addJobs } from '../workloads.js';
+import { indentLines } from '../fixtures.test-support.js';
 import { matchPodFailurePolicy, remainingBackoffMs, type SimJob } from './job.js';
 import type { Pod } from '../../model/pod.js';
 
@@ -20,11 +21,7 @@ apiVersion: batch/v1
 kind: Job
 metadata: {name: j, namespace: default}
 spec:
-${spec
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => `  ${l}`)
-  .join('\n')}
+${indentLines(spec)}
   template:
     metadata: {annotations: ${annotations}}
     spec:

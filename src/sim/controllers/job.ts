@@ -19,6 +19,7 @@ import type { Pod } from '../../model/pod.js';
 import type { World } from '../world.js';
 import { podsToDelete } from './active-pods.js';
 import { KeyedController } from './keyed-controller.js';
+import { newControlledPod } from './new-pod.js';
 
 export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
@@ -37,7 +38,6 @@ const DISRUPTIONS: Readonly<Record<string, string>> = {
   Descheduled: 'EvictionByEvictionAPI',
   PodGCOrphaned: 'DeletionByPodGC',
 };
-const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 export type JobConditionType = 'Complete' | 'Failed';
 
@@ -324,32 +324,15 @@ export class JobController extends KeyedController<SimJob> {
   }
 
   private newPod(job: SimJob, index: number | undefined): Pod {
-    const { cluster, engine } = this.world;
     const t = job.spec.templatePod;
-    const prefix = index === undefined ? `${job.name}-` : `${job.name}-${index}-`;
-    let name: string;
-    do {
-      let suffix = '';
-      for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[engine.rand.intn(NAME_ALPHABET.length)];
-      name = prefix + suffix;
-    } while (cluster.getPod(`${job.namespace}/${name}`));
     const identity = { [CONTROLLER_UID_LABEL]: job.uid, [JOB_NAME_LABEL]: job.name, 'controller-uid': job.uid, 'job-name': job.name };
     const indexed: Record<string, string> = index === undefined ? {} : { [COMPLETION_INDEX]: String(index) };
-    return {
-      ...t,
+    return newControlledPod(this.world, t, {
       namespace: job.namespace,
-      name,
-      key: `${job.namespace}/${name}`,
-      uid: this.world.newUid(),
+      prefix: index === undefined ? `${job.name}-` : `${job.name}-${index}-`,
       labels: { ...t.labels, ...identity, ...indexed },
       annotations: { ...t.annotations, ...indexed },
-      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job.name, uid: job.uid, controller: true }],
-      creation: engine.now,
-      nodeName: '',
-      nominatedNodeName: '',
-      phase: 'Pending',
-      terminating: false,
-      preemptedByScheduler: false,
-    };
+      owner: { apiVersion: 'batch/v1', kind: 'Job', name: job.name, uid: job.uid, controller: true },
+    });
   }
 }
