@@ -29,7 +29,7 @@ function parseSwitch(value: string): boolean {
 }
 
 export function registerCheck(program: Command): void {
-  inputOptions(program.command('check'))
+  inputOptions(program.command('check'), true)
     .description('prove rollout and failure properties of workloads on their cluster by simulation; exit 1 on an error-level finding')
     .option('-f, --filename <path>', 'workloads (Deployments, StatefulSets, DaemonSets, PDBs...), file, folder or - (repeatable)', collect, [])
     .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a `kubectl get nodes,pods,deploy,sts,ds,pdb -A -o yaml` dump (repeatable)', collect, [])
@@ -60,6 +60,7 @@ export function registerCheck(program: Command): void {
             : formatText(findings, { verbose: opts.verbose ?? false });
       process.stdout.write(`${out}\n`);
       if (opts.fixDir !== undefined) {
+        // The texts as read (stdin and a live cluster's objects included): the fixes patch those objects.
         const { written, notes } = await writeFixDir(opts.fixDir, findings, sources);
         process.stderr.write(`--fix-dir: wrote ${written.length} object(s) to ${opts.fixDir}${notes.map((n) => `\n  ${n}`).join('')}\n`);
       }
