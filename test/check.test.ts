@@ -93,6 +93,19 @@ spec:
     assert.match(f!.fix[0]!, /maxSurge: 0, maxUnavailable: 1/);
   });
 
+  it('--fix-dir writes the patched objects; those read from stdin go into stdin.yaml', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berth-fixdir-'));
+    const text = readFileSync('examples/rolling-update-deadlock.yaml', 'utf8');
+    const r = spawnSync(process.execPath, ['bin/berth.js', 'check', '-f', '-', '--fix-dir', dir], { encoding: 'utf8', input: text });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /--fix-dir: wrote \d+ object\(s\)/);
+    const fixed = readFileSync(join(dir, 'stdin.yaml'), 'utf8');
+    assert.match(fixed, /kind: Deployment/);
+    assert.match(fixed, /maxSurge: 0\n\s+maxUnavailable: 1/);
+    const again = check('-f', join(dir, 'stdin.yaml'), '--cluster', 'examples/rolling-update-deadlock.yaml', '-o', 'json');
+    assert.deepEqual(findingsOf(again.stdout).filter((f) => f.rule === 'rollout-deadlock'), []);
+  });
+
   it('bad input: exit 2 with file:line:column', () => {
     const r = check('-f', 'test/fixtures/invalid-quantity.yaml');
     assert.equal(r.status, 2);

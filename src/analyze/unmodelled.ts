@@ -1,5 +1,4 @@
-// Objects of the input that create pods berth does not simulate: Jobs and
-// CronJobs, the pod-creating kinds of common operators (prometheus-operator's
+// Objects of the input that create pods berth does not simulate: the pod-creating kinds of common operators (prometheus-operator's
 // Prometheus, Alertmanager and ThanosRuler, KubeVirt's VirtualMachineInstance...),
 // and any other custom resource kind the input shows owning pods or workloads,
 // when the input has no pods of that object.
@@ -9,7 +8,6 @@ import type { SkippedObject } from '../io/skipped.js';
 
 /** Kinds known to create pods, by API group. */
 const POD_CREATING: Readonly<Record<string, readonly string[]>> = {
-  batch: ['Job', 'CronJob'],
   'monitoring.coreos.com': ['Prometheus', 'Alertmanager', 'ThanosRuler', 'PrometheusAgent'],
   'kubevirt.io': ['KubeVirt', 'VirtualMachineInstance', 'VirtualMachineInstanceReplicaSet', 'VirtualMachine'],
   'cdi.kubevirt.io': ['CDI', 'DataVolume'],

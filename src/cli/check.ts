@@ -6,7 +6,6 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { analyze, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
-import { readSources } from '../io/read-files.js';
 import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, parseSeed, type InputFlags } from './common.js';
 import { writeFixDir } from './fix-dir.js';
 
@@ -45,7 +44,7 @@ export function registerCheck(program: Command): void {
     .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; output: CheckOutput; verbose?: boolean; fixDir?: string }) => {
       const descheduler = await simulatedDescheduler(opts);
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const { input } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const { input, sources } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
       const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
       const findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}) });
@@ -57,8 +56,7 @@ export function registerCheck(program: Command): void {
             : formatText(findings, { verbose: opts.verbose ?? false });
       process.stdout.write(`${out}\n`);
       if (opts.fixDir !== undefined) {
-        // Standard input was read already: objects that came from it are left out; a live cluster's are patched in its saved snapshot.
-        const sources = await readSources([...opts.filename, ...opts.cluster, ...(opts.saveSnapshot !== undefined ? [opts.saveSnapshot] : [])].filter((f) => f !== '-'));
+        // The texts as read (stdin and a live cluster's objects included): the fixes patch those objects.
         const { written, notes } = await writeFixDir(opts.fixDir, findings, sources);
         process.stderr.write(`--fix-dir: wrote ${written.length} object(s) to ${opts.fixDir}${notes.map((n) => `\n  ${n}`).join('')}\n`);
       }

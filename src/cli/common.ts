@@ -4,7 +4,7 @@ import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
 import { loadDeschedulerPolicy } from '../io/descheduler-policy.js';
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { buildClusterState, loadSources, type LoadedInput } from '../io/load.js';
+import { buildClusterState, loadSources, type LoadedInput, type SourceInput } from '../io/load.js';
 import { readSources, type ReadOptions } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
@@ -85,7 +85,7 @@ export function readOptions(flags: InputFlags): ReadOptions {
  * Reads and loads `files`, then `clusterFiles` (the running cluster: objects the
  * files define too are taken from the files, see LoadOptions.clusterFrom).
  */
-export async function loadCluster(flags: InputFlags, files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState }> {
+export async function loadCluster(flags: InputFlags, files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState; sources: readonly SourceInput[] }> {
   const problem = liveFlagsProblem(flags);
   if (problem) throw new CliError(`berth: ${problem}`);
   if (files.length + clusterFiles.length === 0 && flags.kubeconfig === undefined) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
@@ -104,7 +104,7 @@ export async function loadCluster(flags: InputFlags, files: readonly string[], c
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);
   }
   printDiagnostics(result.warnings);
-  return { input: result.input, cluster: buildClusterState(result.input) };
+  return { input: result.input, cluster: buildClusterState(result.input), sources: [...sources, ...clusterSources] };
 }
 
 /** A progress line on stderr: rewritten in place on a terminal; elsewhere only lines that end with a newline (the final ones) are shown. */

@@ -5,10 +5,12 @@ import type { z } from 'zod';
 import type { RawObject } from './objects.js';
 import type { Reporter } from './reporter.js';
 import {
+  cronJobSchema,
   daemonSetSchema,
   deploymentSchema,
   hpaSchema,
   issueMessage,
+  jobSchema,
   namespaceSchema,
   nodeSchema,
   pdbSchema,
@@ -43,6 +45,8 @@ const KINDS = {
   ReplicaSet: { apiVersion: 'apps/v1', schema: replicaSetSchema },
   StatefulSet: { apiVersion: 'apps/v1', schema: statefulSetSchema },
   DaemonSet: { apiVersion: 'apps/v1', schema: daemonSetSchema },
+  Job: { apiVersion: 'batch/v1', schema: jobSchema },
+  CronJob: { apiVersion: 'batch/v1', schema: cronJobSchema },
   HorizontalPodAutoscaler: { apiVersion: 'autoscaling/v2', schema: hpaSchema },
   PersistentVolume: { apiVersion: 'v1', schema: persistentVolumeSchema },
   PersistentVolumeClaim: { apiVersion: 'v1', schema: persistentVolumeClaimSchema },
@@ -64,11 +68,11 @@ export type ManifestOf<K extends KnownKind> = z.output<(typeof KINDS)[K]['schema
 export type ParsedObject = { [K in KnownKind]: { readonly kind: K; readonly raw: RawObject; readonly manifest: ManifestOf<K> } }[KnownKind];
 
 /**
- * Kinds berth does not read that make pods (batch Jobs and CronJobs, Argo Rollouts,
+ * Kinds berth does not read that make pods (Argo Rollouts,
  * KubeVirt VMs...): skipping one leaves pods out of the analysis, so each is named
  * rather than counted in a summary.
  */
-const POD_CREATING_KINDS = new Set(['Job', 'CronJob', 'Rollout', 'VirtualMachine', 'VirtualMachineInstance', 'PodTemplate', 'SparkApplication', 'Workflow', 'TFJob', 'PyTorchJob', 'MPIJob', 'RayCluster', 'RayJob', 'JobSet']);
+const POD_CREATING_KINDS = new Set(['Rollout', 'VirtualMachine', 'VirtualMachineInstance', 'PodTemplate', 'SparkApplication', 'Workflow', 'TFJob', 'PyTorchJob', 'MPIJob', 'RayCluster', 'RayJob', 'JobSet']);
 
 function isKnownKind(kind: string): kind is KnownKind {
   return Object.hasOwn(KINDS, kind);

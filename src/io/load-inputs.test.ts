@@ -138,13 +138,13 @@ describe('load inputs', () => {
 
   test('skipped objects of one kind are summed up in one warning at the first; kinds that create pods are named one by one', () => {
     const cm = (n: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c${n}}\n`;
-    const job = (n: number) => `apiVersion: batch/v2\nkind: Job\nmetadata: {name: j${n}}\n`;
+    const job = (n: number) => `apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: j${n}}\n`;
     const text = [cm(1), job(1), cm(2), cm(3), job(2)].join('---\n');
     const { warnings } = loaded({ name: 'w.yaml', text });
     assert.deepEqual(warnings, [
       'w.yaml:2:7: skipping kind ConfigMap (apiVersion v1): not used by berth (3 objects, the first here)',
-      'w.yaml:6:7: Job default/j1: skipping kind Job (apiVersion batch/v2): not used by berth: the pods it would create are not in the analysis',
-      'w.yaml:18:7: Job default/j2: skipping kind Job (apiVersion batch/v2): not used by berth: the pods it would create are not in the analysis',
+      'w.yaml:6:7: Rollout default/j1: skipping kind Rollout (apiVersion argoproj.io/v1alpha1): not used by berth: the pods it would create are not in the analysis',
+      'w.yaml:18:7: Rollout default/j2: skipping kind Rollout (apiVersion argoproj.io/v1alpha1): not used by berth: the pods it would create are not in the analysis',
     ]);
   });
 

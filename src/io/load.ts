@@ -23,6 +23,7 @@ import { loadHpas } from './load-hpas.js';
 import { loadStorage, type LoadedStorage, type PodSource } from './load-volumes.js';
 import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
+import { loadJobs, type CronJobSummary, type JobSummary } from './load-jobs.js';
 import { generatedName } from '../model/names.js';
 import { collectObjects, isNamespaced, positionOf, type RawObject } from './objects.js';
 import { Reporter } from './reporter.js';
@@ -54,6 +55,10 @@ export interface LoadedInput extends ClusterInput {
   readonly replicaSets: OwnerSelector[];
   readonly statefulSets: OwnerSelector[];
   readonly workloads: WorkloadSummary[];
+  /** Jobs (batch/v1); their pods are created by the simulated Job controller. */
+  readonly jobs?: readonly JobSummary[];
+  /** CronJobs (batch/v1); they create Jobs at their scheduled times. */
+  readonly cronJobs?: readonly CronJobSummary[];
   /** HorizontalPodAutoscalers (autoscaling/v2) whose target workload is in the input. */
   readonly hpas: HorizontalPodAutoscaler[];
   /** Karpenter NodePools (karpenter.sh/v1), highest weight first, then by name descending (Karpenter's order). */
@@ -290,6 +295,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   );
   const workloads = loadWorkloads(ctx, workloadObjects, nodes, pods);
 
+  const batch = loadJobs(ctx, of('Job'), of('CronJob'));
   const hpas = loadHpas(ctx, of('HorizontalPodAutoscaler'), workloads.summaries);
   const workloadRaw = new Map(workloadObjects.map((p) => [`${p.kind}/${p.manifest.metadata.namespace || 'default'}/${p.manifest.metadata.name ?? ''}`, p.raw]));
   const workloadSources = workloads.summaries.flatMap((summary) => {
@@ -343,6 +349,8 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
       replicaSets: workloads.replicaSets,
       statefulSets: workloads.statefulSets,
       workloads: workloads.summaries,
+      jobs: batch.jobs,
+      cronJobs: batch.cronJobs,
       hpas,
       nodePools,
       catalogs,

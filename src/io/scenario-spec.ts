@@ -108,6 +108,8 @@ export interface ScenarioDescheduler {
 export interface ScenarioSpec {
   readonly name: string;
   readonly seed: number;
+  /** spec.startTime: the wall-clock time (ms since the Unix epoch) of simulated time 0, which CronJob schedules read. */
+  readonly startTimeMs?: number;
   /** Simulated time to run; the last step or expectation plus 10 minutes when unset. */
   readonly untilMs?: number;
   readonly provisioner: { readonly enabled: boolean; readonly batchIdleMs?: number; readonly batchMaxMs?: number };

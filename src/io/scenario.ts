@@ -104,6 +104,7 @@ export const scenarioSchema = z
     spec: z
       .object({
         seed: z.int().min(0).max(0xffffffff).optional(),
+        startTime: z.iso.datetime({ offset: true }).optional(),
         until: duration.optional(),
         objects: z.array(z.union([z.object({ files: z.array(z.string().min(1)).min(1) }).strict(), z.record(z.string(), z.unknown())])).optional(),
         catalog: z.string().min(1).optional(),
@@ -218,6 +219,7 @@ function compileScenario(raw: RawScenario, doc: SourceDocument, file: string): L
   const out: ScenarioSpec = {
     name: raw.metadata.name,
     seed: spec.seed ?? 0,
+    ...(spec.startTime !== undefined ? { startTimeMs: Date.parse(spec.startTime) } : {}),
     ...(spec.until !== undefined ? { untilMs: toMs(spec.until) } : {}),
     provisioner: {
       enabled: spec.provisioner?.enabled ?? true,

@@ -5,8 +5,10 @@
 
 import { z } from 'zod';
 import type {
+  CronJobManifest,
   DaemonSetManifest,
   DeploymentManifest,
+  JobManifest,
   NamespaceManifest,
   NodeManifest,
   PodManifest,
@@ -263,6 +265,7 @@ const podSpec = z.object({
   schedulingGates: z.array(z.object({ name: str })).optional(),
   terminationGracePeriodSeconds: int.optional(),
   hostNetwork: bool.optional(),
+  restartPolicy: z.enum(['Always', 'OnFailure', 'Never']).optional(),
   volumes: z.array(podVolume).optional(),
 });
 
@@ -443,3 +446,46 @@ export const daemonSetSchema = z.object({
   metadata,
   spec: z.object({ selector: labelSelector, template: podTemplate, minReadySeconds: int.min(0).optional(), updateStrategy: daemonSetStrategy.nullable().optional() }),
 }) satisfies z.ZodType<Omit<DaemonSetManifest, 'kind'>>;
+
+const podFailurePolicyRule = z.object({
+  action: z.enum(['FailJob', 'FailIndex', 'Ignore', 'Count']),
+  onExitCodes: z.object({ containerName: str.nullish(), operator: z.enum(['In', 'NotIn']), values: z.array(int32).min(1) }).nullish(),
+  onPodConditions: z.array(z.object({ type: str, status: z.enum(['True', 'False', 'Unknown']).optional() })).nullish(),
+});
+
+const jobSpec = z.object({
+  parallelism: int32.min(0).optional(),
+  completions: int32.min(0).nullish(),
+  backoffLimit: int32.min(0).optional(),
+  backoffLimitPerIndex: int32.min(0).nullish(),
+  activeDeadlineSeconds: int.min(1).nullish(),
+  completionMode: z.enum(['NonIndexed', 'Indexed']).optional(),
+  suspend: bool.optional(),
+  manualSelector: bool.optional(),
+  selector: labelSelector.nullish(),
+  podFailurePolicy: z.object({ rules: z.array(podFailurePolicyRule).max(20) }).nullish(),
+  podReplacementPolicy: z.enum(['TerminatingOrFailed', 'Failed']).optional(),
+  template: podTemplate,
+});
+
+export const jobSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: jobSpec,
+  status: z.object({ conditions: z.array(z.object({ type: str, status: str })).nullish() }).nullish(),
+}) satisfies z.ZodType<Omit<JobManifest, 'kind'>>;
+
+export const cronJobSchema = z.object({
+  apiVersion: str.optional(),
+  metadata,
+  spec: z.object({
+    schedule: str,
+    timeZone: str.nullish(),
+    startingDeadlineSeconds: int.min(0).nullish(),
+    concurrencyPolicy: z.enum(['Allow', 'Forbid', 'Replace']).optional(),
+    suspend: bool.optional(),
+    successfulJobsHistoryLimit: int32.min(0).optional(),
+    failedJobsHistoryLimit: int32.min(0).optional(),
+    jobTemplate: z.object({ metadata: objectMeta.optional(), spec: jobSpec }),
+  }),
+}) satisfies z.ZodType<Omit<CronJobManifest, 'kind'>>;

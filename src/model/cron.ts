@@ -218,3 +218,58 @@ export function nextCronTime(schedule: CronSchedule, afterMs: number): number | 
   }
   return null;
 }
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** Whether the IANA time zone database (as the JavaScript runtime carries it) knows the zone. */
+export function knownTimeZone(zone: string): boolean {
+  try {
+    formatterFor(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone's offset from UTC at `utcMs`, in ms (whole seconds). */
+function zoneOffsetMs(zone: string, utcMs: number): number {
+  const parts: Record<string, number> = {};
+  for (const p of formatterFor(zone).formatToParts(new Date(utcMs))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  const wall = Date.UTC(parts['year']!, parts['month']! - 1, parts['day']!, parts['hour']!, parts['minute']!, parts['second']!);
+  return wall - Math.floor(utcMs / 1000) * 1000;
+}
+
+const HALF_DAY_MS = 43_200_000;
+
+/**
+ * nextCronTime with the schedule read in an IANA time zone (a CronJob's
+ * spec.timeZone, "TZ=<zone>" for the library): the fields match the zone's wall
+ * clock. Around a daylight-saving change, a wall time that occurs twice fires at
+ * its first occurrence after `afterMs`, and one the change skips fires at the
+ * instant the same clock reading maps to with the earlier offset (after the jump).
+ */
+export function nextCronTimeIn(schedule: CronSchedule, afterMs: number, zone?: string): number | null {
+  if (zone === undefined || zone === 'UTC') return nextCronTime(schedule, afterMs);
+  let fromWall = afterMs + zoneOffsetMs(zone, afterMs);
+  for (let tries = 0; tries < 3; tries++) {
+    const wall = nextCronTime(schedule, fromWall);
+    if (wall === null) return null;
+    // The offsets in force half a day either side cover both readings of a wall time near a change.
+    const readings = [wall - zoneOffsetMs(zone, wall - HALF_DAY_MS), wall - zoneOffsetMs(zone, wall + HALF_DAY_MS)];
+    const valid = readings.filter((t) => t + zoneOffsetMs(zone, t) === wall && t > afterMs);
+    if (valid.length > 0) return Math.min(...valid);
+    const skipped = readings[0]!;
+    if (skipped > afterMs && skipped + zoneOffsetMs(zone, skipped) !== wall && !readings.some((t) => t + zoneOffsetMs(zone, t) === wall)) return skipped;
+    fromWall = wall;
+  }
+  return null;
+}

@@ -119,6 +119,8 @@ export interface PodSpecManifest {
   schedulingGates?: { name: string }[];
   terminationGracePeriodSeconds?: number;
   hostNetwork?: boolean;
+  /** Always for workloads; a Job's pods say Never or OnFailure. */
+  restartPolicy?: 'Always' | 'OnFailure' | 'Never';
   /** Image volumes (ImageLocality counts their images); local and claimed storage (the descheduler's evictor reads them). */
   volumes?: PodVolumeManifest[];
 }
@@ -248,4 +250,53 @@ export interface DaemonSetManifest {
   metadata: ObjectMetaManifest;
   /** DaemonSets have no replicas: one pod per eligible node. */
   spec: Omit<WorkloadSpecManifest, 'replicas'> & Pick<RolloutFieldsManifest, 'minReadySeconds' | 'updateStrategy'>;
+}
+
+/** batch/v1 PodFailurePolicy: rules matched in order against a failed pod. */
+export interface PodFailurePolicyRuleManifest {
+  action: 'FailJob' | 'FailIndex' | 'Ignore' | 'Count';
+  onExitCodes?: { containerName?: string | null; operator: 'In' | 'NotIn'; values: number[] } | null;
+  onPodConditions?: { type: string; status?: string }[] | null;
+}
+
+/** The JobSpec fields berth simulates (batch/v1). */
+export interface JobSpecManifest {
+  parallelism?: number;
+  completions?: number | null;
+  backoffLimit?: number;
+  /** Read only to refuse it: berth does not simulate per-index limits. */
+  backoffLimitPerIndex?: number | null;
+  activeDeadlineSeconds?: number | null;
+  completionMode?: 'NonIndexed' | 'Indexed';
+  suspend?: boolean;
+  manualSelector?: boolean;
+  selector?: LabelSelectorManifest | null;
+  podFailurePolicy?: { rules: PodFailurePolicyRuleManifest[] } | null;
+  podReplacementPolicy?: 'TerminatingOrFailed' | 'Failed';
+  template: PodTemplateManifest;
+}
+
+export interface JobManifest {
+  apiVersion?: string;
+  kind?: 'Job';
+  metadata: ObjectMetaManifest;
+  spec: JobSpecManifest;
+  /** A Job of a dump that has finished (a Complete or Failed condition) is not run again. */
+  status?: { conditions?: { type: string; status: string }[] | null } | null;
+}
+
+export interface CronJobManifest {
+  apiVersion?: string;
+  kind?: 'CronJob';
+  metadata: ObjectMetaManifest;
+  spec: {
+    schedule: string;
+    timeZone?: string | null;
+    startingDeadlineSeconds?: number | null;
+    concurrencyPolicy?: 'Allow' | 'Forbid' | 'Replace';
+    suspend?: boolean;
+    successfulJobsHistoryLimit?: number;
+    failedJobsHistoryLimit?: number;
+    jobTemplate: { metadata?: ObjectMetaManifest; spec: JobSpecManifest };
+  };
 }

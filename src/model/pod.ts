@@ -128,6 +128,8 @@ export interface Pod {
   readonly preemptedByScheduler?: boolean;
   readonly schedulingGates: readonly string[];
   readonly terminationGracePeriodSeconds: number;
+  /** spec.restartPolicy when written other than Always (a Job's pods: OnFailure or Never). */
+  readonly restartPolicy?: 'OnFailure' | 'Never';
   /** What the kubelet reported (status.reason, container states); the descheduler's restart, lifetime and failed-pod plugins read it. */
   readonly status?: PodStatusInfo;
 
@@ -485,6 +487,7 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     ...podVolumes(name, spec.volumes),
     schedulingGates: (spec.schedulingGates ?? []).map((g) => g.name),
     terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 30,
+    ...(spec.restartPolicy === 'OnFailure' || spec.restartPolicy === 'Never' ? { restartPolicy: spec.restartPolicy } : {}),
     nodeSelector: spec.nodeSelector ?? {},
     ...compiled,
     ...podStatus(m.status),

@@ -96,3 +96,11 @@ export function runScenarioText(file: string, text: string, opts: { seed?: numbe
   assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
   return runScenario(loaded.input, s.scenario.spec, { instanceTypes: bundledInstanceTypes(), ...opts });
 }
+
+/** A YAML fragment written one field a line, each line indented by `prefix` (blank lines dropped). */
+export const indentLines = (text: string, prefix = '  ') =>
+  text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => prefix + l)
+    .join('\n');

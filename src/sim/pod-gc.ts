@@ -21,7 +21,7 @@ export function startPodGc(world: World): void {
       for (const pod of orphans) {
         if (cluster.getPod(pod.key)?.uid !== pod.uid) continue;
         engine.record('PodDeleted', { pod: pod.key, reason: 'PodGCOrphaned', node: c.node.name });
-        world.removePod(pod.key);
+        world.removePod(pod.key, 'PodGCOrphaned');
       }
     });
   });

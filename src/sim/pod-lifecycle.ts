@@ -3,7 +3,12 @@
 // terminating pod disappears after terminationGracePeriodSeconds. A node whose
 // kubelet is down does none of this: its terminating pods stay until the kubelet
 // returns or the pod garbage collector removes them, and pods bound to it wait.
+// A Job's pod runs for its berth.dev/run-duration and exits with its
+// berth.dev/exit-code (model/job-run.ts): with restartPolicy Never it then ends
+// Succeeded or Failed; with OnFailure a failed run restarts in place after the
+// kubelet's crash back-off (10 s, doubling, at most 5 min).
 
+import { podRun } from '../model/job-run.js';
 import type { Pod } from '../model/pod.js';
 import type { World } from './world.js';
 
@@ -23,6 +28,12 @@ export interface PodLifecycleOptions {
   readonly timingFor?: (pod: Pod) => Partial<PodTiming> | undefined;
 }
 
+/** The kubelet's container restart back-off: 10 s, doubling, capped at 5 minutes. */
+const CRASH_BACKOFF_MS = 10_000;
+const CRASH_BACKOFF_MAX_MS = 300_000;
+
+const isJobPod = (pod: Pod) => pod.ownerReferences.some((r) => r.controller && r.kind === 'Job');
+
 export function startPodLifecycle(world: World, opts: PodLifecycleOptions = {}): void {
   const defaults = opts.defaults ?? DEFAULT_POD_TIMING;
   const { engine, cluster } = world;
@@ -34,11 +45,29 @@ export function startPodLifecycle(world: World, opts: PodLifecycleOptions = {}):
     engine.after(timing(pod).readyDelayMs, 'pod-ready', () => {
       if (live(pod)) world.markReady(pod.key);
     });
+  const runToExit = (pod: Pod, restarts: number) => {
+    const run = podRun(pod.annotations);
+    engine.after(run.durationMs, 'pod-exit', () => {
+      if (!live(pod)) return;
+      if (run.exitCode === 0 || pod.restartPolicy !== 'OnFailure') {
+        world.finishPod(pod.key, run.exitCode);
+        return;
+      }
+      world.markNotReady(pod.key, 'ContainerExited');
+      world.restartContainers(pod.key, run.exitCode);
+      engine.after(Math.min(CRASH_BACKOFF_MAX_MS, CRASH_BACKOFF_MS * 2 ** Math.min(restarts, 10)), 'pod-restart', () => {
+        if (!live(pod)) return;
+        becomeReady(pod);
+        runToExit(pod, restarts + 1);
+      });
+    });
+  };
   const start = (pod: Pod) =>
     engine.after(timing(pod).startDelayMs, 'pod-start', () => {
       if (!live(pod)) return;
       world.markRunning(pod.key);
       becomeReady(pod);
+      if (isJobPod(pod)) runToExit(pod, 0);
     });
   const terminate = (pod: Pod) =>
     engine.after(pod.terminationGracePeriodSeconds * 1000, 'pod-gone', () => {
@@ -57,7 +86,11 @@ export function startPodLifecycle(world: World, opts: PodLifecycleOptions = {}):
           engine.record('PodDeleted', { pod: pod.key, reason: 'KubeletReturned' });
           world.removePod(pod.key);
         } else if (pod.phase !== 'Running') start(pod);
-        else if (!world.isReady(pod.key)) becomeReady(pod);
+        else if (!world.isReady(pod.key)) {
+          becomeReady(pod);
+          // The run was cut off with the kubelet: the containers run again from the start.
+          if (isJobPod(pod)) runToExit(pod, 0);
+        }
       }
       return;
     }

@@ -147,3 +147,27 @@ ${claim('unknown-class', 'storageClassName: missing')}${claim('lost', 'storageCl
     assert.equal(r.sim.world.cluster.volumes.persistentVolume('rwo')!.claimRef, null);
   });
 });
+
+describe('scenario startTime', () => {
+  it('sets the wall clock CronJob schedules read: a 03:00 CronJob fires 1 minute into a run starting at 02:59', () => {
+    const text = `apiVersion: berth.dev/v1alpha1
+kind: Scenario
+metadata: {name: nightly}
+spec:
+  startTime: "2026-01-05T02:59:00Z"
+  until: 5m
+  objects:
+  - {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}}
+  - apiVersion: batch/v1
+    kind: CronJob
+    metadata: {name: nightly, namespace: default}
+    spec:
+      schedule: "0 3 * * *"
+      jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}}
+`;
+    const run = runScenarioText('nightly.yaml', text);
+    const fired = run.events.filter((e) => e.type === 'CronJobScheduled');
+    assert.deepEqual(fired.map((e) => [e.t, e['scheduled']]), [[60_000, '2026-01-05T03:00:00.000Z']]);
+    assert.ok(run.events.some((e) => e.type === 'JobComplete'));
+  });
+});

@@ -17,7 +17,7 @@ import { ActionError, applyAction } from './faults.js';
 import { DEFAULT_POD_TIMING } from './pod-lifecycle.js';
 import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { createSimulation, type Simulation, type SimulationOptions } from './simulation.js';
-import { addWorkloads } from './workloads.js';
+import { addJobs, addWorkloads } from './workloads.js';
 
 export interface ScenarioRun {
   readonly events: readonly LogRecord[];
@@ -62,6 +62,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
   const t = spec.timing;
   const sim = createSimulation(cluster, {
     seed: opts.seed ?? spec.seed,
+    ...(spec.startTimeMs !== undefined ? { startTimeMs: spec.startTimeMs } : {}),
     pods: { defaults: { startDelayMs: t.podStartMs ?? DEFAULT_POD_TIMING.startDelayMs, readyDelayMs: t.podReadyMs ?? DEFAULT_POD_TIMING.readyDelayMs } },
     ...(pools.length > 0
       ? {
@@ -87,6 +88,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
   });
   opts.observe?.(sim);
   addWorkloads(sim, input.workloads, adoption);
+  addJobs(sim, input.jobs ?? [], input.cronJobs ?? []);
 
   const rollouts = trackRollouts(sim);
   for (const step of spec.steps) {

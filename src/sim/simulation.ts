@@ -12,7 +12,9 @@ import { profileFor } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { withDefaultTolerationSeconds } from './admission.js';
 import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
+import { CronJobController } from './controllers/cronjob.js';
 import { DaemonSetController } from './controllers/daemonset.js';
+import { JobController } from './controllers/job.js';
 import { DeploymentController } from './controllers/deployment.js';
 import { DisruptionController } from './controllers/disruption.js';
 import { PersistentVolumeController, type VolumeControllerOptions } from './controllers/persistent-volume.js';
@@ -46,6 +48,8 @@ export interface SimulationOptions {
   readonly descheduler?: DeschedulerOptions;
   /** The PV controller and CSI provisioner: how long provisioning takes. */
   readonly volumes?: VolumeControllerOptions;
+  /** The wall-clock time (ms since the Unix epoch) at simulated time 0, which CronJob schedules read; 0 (1970-01-01T00:00:00Z) by default. */
+  readonly startTimeMs?: number;
 }
 
 export interface Simulation {
@@ -60,6 +64,8 @@ export interface Simulation {
   readonly deployments: DeploymentController;
   readonly statefulSets: StatefulSetController;
   readonly daemonSets: DaemonSetController;
+  readonly jobs: JobController;
+  readonly cronJobs: CronJobController;
   readonly disruption: DisruptionController;
   readonly persistentVolumes: PersistentVolumeController;
   readonly nodeDisruption: DisruptionLoop | undefined;
@@ -94,6 +100,10 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   statefulSets.start();
   const daemonSets = new DaemonSetController(world);
   daemonSets.start();
+  const jobs = new JobController(world);
+  jobs.start();
+  const cronJobs = new CronJobController(world, jobs, opts.startTimeMs ?? 0);
+  cronJobs.start();
   const disruption = new DisruptionController(world, replicaSets, deployments, statefulSets);
   disruption.start();
   const persistentVolumes = new PersistentVolumeController(world, opts.volumes);
@@ -103,5 +113,5 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   nodeDisruption?.start();
   const descheduler = opts.descheduler ? new DeschedulerLoop(world, disruption, config, opts.descheduler) : undefined;
   descheduler?.start();
-  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, disruption, persistentVolumes, nodeDisruption, descheduler };
+  return { engine, world, scheduler, schedulerLoop, nodeLifecycle, cloud, provisioner, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, disruption, persistentVolumes, nodeDisruption, descheduler };
 }

@@ -2,6 +2,7 @@
 // ReplicaSet, StatefulSet and DaemonSet becomes a controller object with the
 // strategy fields it was written with, so its pods are created in simulated time.
 
+import type { CronJobSummary, JobSummary } from '../io/load-jobs.js';
 import type { WorkloadSummary } from '../io/load-workloads.js';
 import type { IntOrString, RolloutFieldsManifest } from '../model/manifest.js';
 import type { DeploymentStrategy } from './controllers/deployment.js';
@@ -96,5 +97,18 @@ export function addWorkloads(sim: Simulation, workloads: readonly WorkloadSummar
         break;
       }
     }
+  }
+}
+
+/**
+ * Adds the input's Jobs and CronJobs. A Job a CronJob of the input owns (a dump
+ * taken while it ran) is counted among the CronJob's active Jobs.
+ */
+export function addJobs(sim: Simulation, jobs: readonly JobSummary[], cronJobs: readonly CronJobSummary[]): void {
+  const crons = new Map(cronJobs.map((c) => [`${c.namespace}/${c.name}`, sim.cronJobs.add(c)]));
+  for (const j of jobs) {
+    const cron = j.owner?.kind === 'CronJob' ? crons.get(`${j.namespace}/${j.owner.name}`) : undefined;
+    const job = sim.jobs.add({ namespace: j.namespace, name: j.name, uid: j.uid, spec: j.spec, finished: j.finished, ...(cron ? { owner: cron.uid } : {}) });
+    if (cron && !j.finished) sim.cronJobs.adoptActive(cron, job);
   }
 }

@@ -16,6 +16,8 @@ export type ClusterChange =
   | { readonly kind: 'podDeleted'; readonly pod: Pod }
   | { readonly kind: 'podReady'; readonly pod: Pod }
   | { readonly kind: 'podNotReady'; readonly pod: Pod }
+  /** The pod's containers exited for good (a Job's pod): Succeeded or Failed; it is then removed. */
+  | { readonly kind: 'podFinished'; readonly pod: Pod; readonly phase: 'Succeeded' | 'Failed'; readonly exitCode: number }
   | { readonly kind: 'kubelet'; readonly node: string; readonly running: boolean }
   | { readonly kind: 'nodeAdded'; readonly node: Node }
   | { readonly kind: 'nodeUpdated'; readonly old: Node; readonly node: Node }
@@ -32,6 +34,9 @@ export class World {
   private uidSeq = 0;
   /** Nodes whose kubelet has stopped (crashed, partitioned or its instance gone). */
   private readonly kubeletDown = new Set<string>();
+
+  /** Pod uid → why it was deleted (the reason given to deletePod or removePod). */
+  private readonly deletionReasons = new Map<string, string>();
 
   /** Controller uid → its pods by key, in store order (an update moves a pod to the end, as in the store). */
   private readonly byOwner = new Map<string, Map<string, Pod>>();
@@ -151,21 +156,53 @@ export class World {
     if (!old || old.terminating) return;
     if (!old.nodeName) {
       this.engine.record('PodDeleted', { pod: key, reason });
-      this.removePod(key);
+      this.removePod(key, reason);
       return;
     }
     this.readyAt.delete(key);
+    this.deletionReasons.set(old.uid, reason);
     this.engine.record('PodTerminating', { pod: key, node: old.nodeName, reason, gracePeriodSeconds: old.terminationGracePeriodSeconds });
     this.replacePod(old, { ...old, terminating: true, ...(opts.preemptedByScheduler ? { preemptedByScheduler: true } : {}) });
   }
 
-  /** Removes a pod from the store (the end of graceful termination). */
-  removePod(key: string): void {
+  /** Removes a pod from the store (the end of graceful termination, or a force deletion for `reason`). */
+  removePod(key: string, reason?: string): void {
     const pod = this.cluster.removePod(key);
     if (!pod) return;
+    if (reason !== undefined && !this.deletionReasons.has(pod.uid)) this.deletionReasons.set(pod.uid, reason);
     this.unindex(pod);
     this.readyAt.delete(key);
     this.notify({ kind: 'podDeleted', pod });
+  }
+
+  /** The kubelet restarted the pod's containers after a failed run (restartPolicy OnFailure): one more restart counted. */
+  restartContainers(key: string, exitCode: number): void {
+    const old = this.cluster.getPod(key);
+    if (!old || old.terminating) return;
+    const containers = old.status?.containers.length ? old.status.containers : [{ restartCount: 0 }];
+    const status = { reason: old.status?.reason ?? '', initContainers: old.status?.initContainers ?? [], containers: containers.map((c) => ({ ...c, restartCount: c.restartCount + 1, exitCode })) };
+    this.engine.record('ContainerRestarted', { pod: key, exitCode, restarts: status.containers[0]!.restartCount });
+    this.replacePod(old, { ...old, status });
+  }
+
+  /** Why the pod with this uid was deleted, when it was (its DisruptionTarget reason, for the Job controller). */
+  deletionReason(uid: string): string | undefined {
+    return this.deletionReasons.get(uid);
+  }
+
+  /**
+   * The kubelet reports the pod terminal (its containers exited and will not
+   * restart): Succeeded with exit code 0, else Failed. A terminal pod holds no
+   * resources, so it leaves the store at once; the Job controller counts it first.
+   */
+  finishPod(key: string, exitCode: number): void {
+    const pod = this.cluster.getPod(key);
+    if (!pod || pod.terminating) return;
+    const phase = exitCode === 0 ? 'Succeeded' : 'Failed';
+    this.readyAt.delete(key);
+    this.engine.record(phase === 'Succeeded' ? 'PodSucceeded' : 'PodFailed', { pod: key, node: pod.nodeName, exitCode });
+    this.notify({ kind: 'podFinished', pod, phase, exitCode });
+    this.removePod(key);
   }
 
   addNode(node: Node): void {

@@ -3,6 +3,7 @@
 import type { Check } from '../check.js';
 import { coLocationCheck } from './co-location.js';
 import { capacityLossCheck, nodeLossCheck, spotInterruptionCheck, zoneLossCheck } from './loss.js';
+import { jobCompletion } from './jobs.js';
 import { pdbCheck } from './pdb.js';
 import { podsNotModelled } from './pods-not-modelled.js';
 import { requiredVsPreferred } from './required-vs-preferred.js';
@@ -11,4 +12,4 @@ import { scaleUpCheck } from './scale-up.js';
 import { stackedAfterRecovery } from './stacked-after-recovery.js';
 import { unsatisfiableCheck } from './unsatisfiable.js';
 
-export const ALL_CHECKS: readonly Check[] = [rolloutDeadlock, requiredVsPreferred, nodeLossCheck, zoneLossCheck, spotInterruptionCheck, capacityLossCheck, stackedAfterRecovery, coLocationCheck, scaleUpCheck, unsatisfiableCheck, pdbCheck, podsNotModelled];
+export const ALL_CHECKS: readonly Check[] = [rolloutDeadlock, requiredVsPreferred, nodeLossCheck, zoneLossCheck, spotInterruptionCheck, capacityLossCheck, stackedAfterRecovery, coLocationCheck, scaleUpCheck, unsatisfiableCheck, pdbCheck, jobCompletion, podsNotModelled];

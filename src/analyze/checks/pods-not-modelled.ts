@@ -6,7 +6,7 @@ import { byKind, unmodelledPodOwners } from '../unmodelled.js';
 
 export const podsNotModelled: Check = {
   rule: 'pods-not-modelled',
-  description: 'Objects that create pods berth does not simulate (Jobs, CronJobs, operator custom resources): their pods are in no other check',
+  description: 'Objects that create pods berth does not simulate (operator custom resources): their pods are in no other check',
   run(ctx) {
     return [...byKind(unmodelledPodOwners(ctx.input))].map(([kind, names]) => ({
       severity: 'info' as const,

@@ -23,7 +23,9 @@ import type { AnalysisContext, Check } from '../check.js';
 import { launchablePools } from '../domains.js';
 import type { Finding, Remedy } from '../finding.js';
 import { podGroups, podsOf, type PodGroup } from '../pod-groups.js';
-import { addNodesLike, dropNodeSelector, setMinDomains } from '../remedies.js';
+import { proveFixes } from '../prove.js';
+import { addNodesLike, dropNodeSelector, setMinDomains, templateNodeFor } from '../remedies.js';
+import { baseline } from '../what-if.js';
 
 /** Why a pool cannot launch a node for pods with these requirements, or undefined when it can. */
 function poolRefusal(pool: PoolTemplate, pod: Pod, reqs: Requirements): string | undefined {
@@ -133,7 +135,7 @@ function topologyProblems(ctx: AnalysisContext, group: PodGroup, nodes: readonly
     const room = d.count * c.maxSkew;
     if (c.minDomains > d.count && replicas > room) {
       // Hostnames: add the nodes minDomains asks for (lowering it would let replicas stack again); zones are what the region has.
-      const model = nodes[0];
+      const model = templateNodeFor(pod, nodes, group.kind === 'Pod');
       const remedy = c.topologyKey === LABEL_HOSTNAME && model ? addNodesLike(model, c.minDomains - d.count) : setMinDomains(group, c.topologyKey, d.count);
       out.push({
         what: `topology spread on ${c.topologyKey} has minDomains ${c.minDomains} but only ${d.count} ${c.topologyKey} domain(s) exist or can be launched (${d.values.join(', ')}): the global minimum counts as 0, so at most ${room} of ${replicas} replicas ever schedule`,
@@ -148,7 +150,7 @@ function topologyProblems(ctx: AnalysisContext, group: PodGroup, nodes: readonly
     const d = domains(t.topologyKey, nodes, pools);
     if (replicas > d.count) {
       const missing = replicas - d.count;
-      const model = nodes[0];
+      const model = templateNodeFor(pod, nodes, group.kind === 'Pod');
       const remedies = t.topologyKey === LABEL_HOSTNAME && model ? [addNodesLike(model, missing)] : [];
       out.push({
         what: `required pod anti-affinity on ${t.topologyKey} against its own replicas, but only ${d.count} ${t.topologyKey} domain(s) can take them${pools.length === 0 ? ' and no NodePool launches more' : ''}: ${missing} of ${replicas} replicas can never schedule`,
@@ -167,6 +169,12 @@ function topologyProblems(ctx: AnalysisContext, group: PodGroup, nodes: readonly
   return out;
 }
 
+/** Whether every pod of the group is bound once the changed input has run undisturbed (a re-simulation). */
+function allScheduled(ctx: AnalysisContext, input: AnalysisContext['input'], group: PodGroup): boolean {
+  const run = baseline({ ...ctx, input });
+  return ![...run.sim.world.cluster.pods()].some((p) => !p.nodeName && !p.terminating && group.has(p));
+}
+
 export const unsatisfiableCheck: Check = {
   rule: 'unsatisfiable',
   description: 'Required node selectors, node affinity, tolerations, topology spread or pod (anti-)affinity that no existing or provisionable node can satisfy',
@@ -180,7 +188,10 @@ export const unsatisfiableCheck: Check = {
       const { nodes, pools: eligiblePools } = eligibility(group.templatePod, ctx.input.nodes, pools);
       const problems = nodeProblem ? [nodeProblem] : topologyProblems(ctx, group, nodes, eligiblePools);
       for (const p of problems) {
-        out.push({ severity: 'error', rule: 'unsatisfiable', object: group.object, message: p.what, evidence: p.evidence, fix: p.fix, ...(p.remedies.length > 0 ? { remedies: p.remedies } : {}) });
+        const remedies = proveFixes(p.remedies, ctx.input, (input) => allScheduled(ctx, input, group));
+        // A fix that does not let every replica schedule when re-simulated is not shown.
+        const fix = p.fix.filter((f) => !p.remedies.some((r) => r.description === f) || remedies.some((r) => r.description === f));
+        out.push({ severity: 'error', rule: 'unsatisfiable', object: group.object, message: p.what, evidence: p.evidence, fix, ...(remedies.length > 0 ? { remedies } : {}) });
       }
     }
     return out;

@@ -15,8 +15,7 @@ import type { Selector } from '../../model/selector.js';
 import type { World } from '../world.js';
 import { podsToDelete } from './active-pods.js';
 import { KeyedController } from './keyed-controller.js';
-
-const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+import { newControlledPod } from './new-pod.js';
 
 export interface SimReplicaSet {
   readonly namespace: string;
@@ -144,27 +143,7 @@ export class ReplicaSetController extends KeyedController<SimReplicaSet> {
   }
 
   private newPod(rs: SimReplicaSet): Pod {
-    const { cluster, engine } = this.world;
-    let name: string;
-    do {
-      let suffix = '';
-      for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[engine.rand.intn(NAME_ALPHABET.length)];
-      name = `${rs.name}-${suffix}`;
-    } while (cluster.getPod(`${rs.namespace}/${name}`));
-    return {
-      ...rs.template,
-      namespace: rs.namespace,
-      name,
-      key: `${rs.namespace}/${name}`,
-      uid: this.world.newUid(),
-      labels: { ...rs.template.labels },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.name, uid: rs.uid, controller: true }],
-      creation: engine.now,
-      nodeName: '',
-      nominatedNodeName: '',
-      phase: 'Pending',
-      terminating: false,
-      preemptedByScheduler: false,
-    };
+    const owner = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.name, uid: rs.uid, controller: true };
+    return newControlledPod(this.world, rs.template, { namespace: rs.namespace, prefix: `${rs.name}-`, labels: { ...rs.template.labels }, owner });
   }
 }
