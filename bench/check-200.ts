@@ -5,10 +5,12 @@
 // pod already placed. Five Deployments pinned to pairs of edge nodes with required
 // anti-affinity, and a DaemonSet with a host port and maxSurge 1, cannot roll out.
 // Usage: npx tsx bench/check-200.ts > /tmp/check-200.yaml && time node bin/berth.js check --cluster /tmp/check-200.yaml -o json > /tmp/check-200.json
+// `npx tsx bench/check-200.ts 1000` writes the same cluster at 1,000 nodes (the DaemonSets grow with it).
 
-const NODES = 200;
+const NODES = Number(process.argv[2] ?? 200);
+if (!Number.isInteger(NODES) || NODES < 20) throw new Error(`check-200.ts: the node count must be an integer ≥ 20, not ${process.argv[2]}`);
 /** The last 10 nodes are edge nodes, in pairs, for the pinned Deployments. */
-const EDGE_FROM = 190;
+const EDGE_FROM = NODES - 10;
 const REQUESTS = '{requests: {cpu: 250m, memory: 256Mi}}';
 
 const out: string[] = ['apiVersion: v1', 'kind: List', 'items:'];

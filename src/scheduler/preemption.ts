@@ -114,6 +114,11 @@ export function splitByPdbViolation(pods: readonly Pod[], budgets: readonly PdbB
   return { violating, nonViolating };
 }
 
+function hasLowerPriorityPod(nodeInfo: NodeInfo, preemptor: Pod): boolean {
+  for (const p of nodeInfo.pods) if (p.priority < preemptor.priority) return true;
+  return false;
+}
+
 /** How many candidates the dry run looks for among `numNodes` potential nodes (calculateNumCandidates). */
 export function numCandidates(numNodes: number, args: PreemptionArgs): number {
   let n = Math.trunc((numNodes * args.minCandidateNodesPercentage) / 100);
@@ -300,6 +305,12 @@ export class Evaluator {
     for (let i = 0; i < potentialNodes.length; i++) {
       const nodeInfo = potentialNodes[(offset + i) % potentialNodes.length]!;
       const name = nodeInfo.node.name;
+      // No lower-priority pod: selectVictimsOnNode's first answer, without copying the state and node for it
+      // (most nodes, most attempts, when every pod has the same priority).
+      if (!hasLowerPriorityPod(nodeInfo, pod)) {
+        nodeStatuses.set(name, Status.unresolvable(ERR_NO_VICTIMS));
+        continue;
+      }
       const { victims, numPDBViolations, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo.clone(), budgets);
       if (status.isSuccess() && victims.length > 0) {
         const list = numPDBViolations === 0 ? nonViolating : violating;
@@ -323,8 +334,8 @@ export class Evaluator {
    */
   selectVictimsOnNode(state: CycleState, preemptor: Pod, nodeInfo: NodeInfo, budgets: readonly PdbBudget[]): VictimSelection {
     const fail = (status: Status): VictimSelection => ({ victims: [], numPDBViolations: 0, status });
+    if (!hasLowerPriorityPod(nodeInfo, preemptor)) return fail(Status.unresolvable(ERR_NO_VICTIMS));
     const potential = nodeInfo.pods.filter((p) => p.priority < preemptor.priority);
-    if (potential.length === 0) return fail(Status.unresolvable(ERR_NO_VICTIMS));
 
     const remove = (p: Pod): Status => {
       nodeInfo.removePod(p);
