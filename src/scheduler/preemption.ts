@@ -77,11 +77,9 @@ export function podTerminatingByPreemption(pod: Pod): boolean {
  * non-terminating ones among them are the healthy pods.
  */
 export function pdbBudgets(cluster: ClusterState): PdbBudget[] {
-  let pods: Pod[] | undefined;
   return cluster.pdbs.map((pdb) => {
     if (pdb.statusDisruptionsAllowed !== undefined) return { pdb, disruptionsAllowed: pdb.statusDisruptionsAllowed };
-    pods ??= [...cluster.pods()];
-    const matched = pods.filter((p) => p.namespace === pdb.namespace && pdb.selector.matches(p.labels));
+    const matched = [...cluster.podsInNamespace(pdb.namespace)].filter((p) => pdb.selector.matches(p.labels));
     const healthy = matched.filter((p) => p.nodeName !== '' && p.phase === 'Running' && !p.terminating).length;
     return { pdb, disruptionsAllowed: disruptionsAllowed(pdb, matched.length, healthy) };
   });
@@ -287,9 +285,11 @@ export class Evaluator {
     if (allNodes.length === 0) return { candidates: [], nodeStatuses: new NodeToStatus(), errors: ['no nodes available'] };
     const potentialNodes = m.nodesWithCode(allNodes, Code.Unschedulable);
     if (potentialNodes.length === 0) return { candidates: [], nodeStatuses: new NodeToStatus(), errors: [] };
-    const budgets = pdbBudgets(this.handle.cluster);
+    // Read when a node first has victims to choose: a dry run where none has any (every pod of one priority) needs no budgets.
+    let budgets: PdbBudget[] | undefined;
+    const lazyBudgets = () => (budgets ??= pdbBudgets(this.handle.cluster));
     const offset = this.handle.rand.intn(potentialNodes.length);
-    return this.dryRunPreemption(state, pod, potentialNodes, budgets, offset, numCandidates(potentialNodes.length, this.args));
+    return this.dryRunPreemption(state, pod, potentialNodes, lazyBudgets, offset, numCandidates(potentialNodes.length, this.args));
   }
 
   /**
@@ -297,7 +297,7 @@ export class Evaluator {
    * violates no PDB and `candidatesNum` candidates are found (each kind is capped
    * at `candidatesNum`, extra ones are dropped), or every node was tried.
    */
-  dryRunPreemption(state: CycleState, pod: Pod, potentialNodes: readonly NodeInfo[], budgets: readonly PdbBudget[], offset: number, candidatesNum: number): DryRunResult {
+  dryRunPreemption(state: CycleState, pod: Pod, potentialNodes: readonly NodeInfo[], budgets: () => readonly PdbBudget[], offset: number, candidatesNum: number): DryRunResult {
     const nonViolating: Candidate[] = [];
     const violating: Candidate[] = [];
     const nodeStatuses = new NodeToStatus();
@@ -311,7 +311,7 @@ export class Evaluator {
         nodeStatuses.set(name, Status.unresolvable(ERR_NO_VICTIMS));
         continue;
       }
-      const { victims, numPDBViolations, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo.clone(), budgets);
+      const { victims, numPDBViolations, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo.clone(), budgets());
       if (status.isSuccess() && victims.length > 0) {
         const list = numPDBViolations === 0 ? nonViolating : violating;
         if (list.length < candidatesNum) list.push({ name, victims: { pods: victims, numPDBViolations } });
