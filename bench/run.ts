@@ -3,7 +3,8 @@
 // invocation, one process per side and workload, one after the other.
 //   npm run bench                  upstream's sizes (5,000 nodes; 15,000 for SchedulingDaemonset)
 //   npm run bench -- --quick       a ~1-minute subset at 500-1,500 nodes
-//   --only A,B                     just these workloads; --no-upstream: berth only
+//   --only A,B                     just these workloads (Memory, Provisioning and Check name
+//                                  those entries); --no-upstream: berth only
 //   --upstream-limit S             stop the upstream measured phase after S seconds (default 60; 5 with --quick)
 // The oracle is conformance/oracle-scheduler/oracle (build.sh), or $BERTH_ORACLE; the
 // provisioning lines' is conformance/oracle-karpenter/oracle, or $BERTH_KARPENTER_ORACLE.
@@ -16,6 +17,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { renderTable } from '../src/cli/table.js';
 import type { MemoryResult, SideResult } from './berth-side.js';
+import { benchCheck } from './check.js';
 import { benchChurn } from './churn.js';
 import { oracleInput, provisioningRepeats, summarise, type ProvisioningResult, type ProvisioningSummary } from './provisioning.js';
 import { throughput, type Throughput } from './throughput.js';
@@ -172,3 +174,7 @@ writeFileSync(
 );
 console.log(`\nwritten to ${file}`);
 if (!only) benchChurn(quick);
+if (!only || only.includes('Check')) {
+  console.log('');
+  benchCheck(quick);
+}

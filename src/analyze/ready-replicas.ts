@@ -17,6 +17,8 @@ export interface ReadyTracker {
   observe(sim: Simulation): void;
   /** The group's ready count after each change, in time order (the first point is the count at the start). */
   series(group: PodGroup): readonly ReadyPoint[];
+  /** The group's ready count now. */
+  ready(group: PodGroup): number;
   /** Whether a pod key was one of the group's pods at any time of the run. */
   isMember(group: PodGroup, podKey: string): boolean;
 }
@@ -68,6 +70,7 @@ export function trackReady(groups: readonly PodGroup[]): ReadyTracker {
       });
     },
     series: (g) => points.get(g) ?? [],
+    ready: (g) => ready.get(g)?.size ?? 0,
     isMember: (g, key) => members.get(g)?.has(key) ?? false,
   };
 }

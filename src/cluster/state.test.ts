@@ -259,3 +259,17 @@ describe('nodes hosting affinity pods', () => {
     }
   });
 });
+
+describe('podsInNamespace', () => {
+  it('lists a namespace’s pods in the order pods() lists them, through adds, updates and removals', () => {
+    const s = new ClusterState();
+    s.addNode(mkNode('n1'));
+    const inNs = (name: string, namespace: string) => compilePod({ metadata: { name, namespace }, spec: { containers: [{ name: 'c' }] } }, { order: 0 });
+    for (const [name, ns] of [['a', 'x'], ['b', 'y'], ['c', 'x'], ['d', 'x']] as const) s.addPod(inNs(name, ns));
+    s.updatePod({ ...s.getPod('x/a')!, nodeName: 'n1' });
+    s.removePod('x/c');
+    const keys = (it: Iterable<{ key: string }>) => [...it].map((p) => p.key);
+    assert.deepEqual(keys(s.podsInNamespace('x')), keys([...s.pods()].filter((p) => p.namespace === 'x')));
+    assert.deepEqual({ x: keys(s.podsInNamespace('x')), y: keys(s.podsInNamespace('y')), none: keys(s.podsInNamespace('z')) }, { x: ['x/d', 'x/a'], y: ['y/b'], none: [] });
+  });
+});

@@ -38,6 +38,8 @@ export class ClusterState {
   private affinityNodesCache: NodeInfo[] | null = null;
   private requiredAntiAffinityNodesCache: NodeInfo[] | null = null;
   private readonly podsByKey = new Map<string, Pod>();
+  /** The same pods by namespace, each map in podsByKey's order (PDBs select within one namespace). */
+  private readonly podsByNamespace = new Map<string, Map<string, Pod>>();
   private readonly images = new Map<string, ImageSummary>();
   /** topology key → value → number of nodes carrying it. */
   private readonly domainIndex = new Map<string, Map<string, number>>();
@@ -210,6 +212,9 @@ export class ClusterState {
   addPod(pod: Pod): void {
     if (this.podsByKey.has(pod.key)) throw new Error(`pod ${pod.key} already exists`);
     this.podsByKey.set(pod.key, pod);
+    let inNamespace = this.podsByNamespace.get(pod.namespace);
+    if (!inNamespace) this.podsByNamespace.set(pod.namespace, (inNamespace = new Map()));
+    inNamespace.set(pod.key, pod);
     const info = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
     if (info) {
       this.changePods(info, (i) => i.addPod(pod));
@@ -222,6 +227,7 @@ export class ClusterState {
     const pod = this.podsByKey.get(key);
     if (!pod) return undefined;
     this.podsByKey.delete(key);
+    this.podsByNamespace.get(pod.namespace)?.delete(key);
     const info = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
     if (info) {
       this.changePods(info, (i) => i.removePod(pod));
@@ -261,6 +267,11 @@ export class ClusterState {
 
   pods(): IterableIterator<Pod> {
     return this.podsByKey.values();
+  }
+
+  /** The pods of one namespace, in the order pods() lists them. */
+  podsInNamespace(namespace: string): Iterable<Pod> {
+    return this.podsByNamespace.get(namespace)?.values() ?? [];
   }
 
   nodeInfo(name: string): NodeInfo | undefined {

@@ -331,7 +331,7 @@ describe('dryRunPreemption', () => {
       const preemptor = mkPod('hi', { priority: 10 });
       const { state } = filtered(h, preemptor);
       const ev = new Evaluator(h.handle, { minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 });
-      const r = ev.dryRunPreemption(state, preemptor, h.cluster.nodeInfos(), budgets, c.offset, c.num);
+      const r = ev.dryRunPreemption(state, preemptor, h.cluster.nodeInfos(), () => budgets, c.offset, c.num);
       assert.deepEqual(
         r.candidates.map((x) => x.name),
         c.want,
@@ -339,6 +339,19 @@ describe('dryRunPreemption', () => {
       assert.equal(r.nodeStatuses.size, 0);
     });
   }
+
+  it('reads no PDB budgets when no node has a lower-priority pod, and marks every node as having no victims', () => {
+    const h = harness(setup());
+    const preemptor = mkPod('same', { priority: 1 });
+    const { state } = filtered(h, preemptor);
+    const ev = new Evaluator(h.handle, { minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 });
+    let read = 0;
+    const r = ev.dryRunPreemption(state, preemptor, h.cluster.nodeInfos(), () => (read++, budgets), 0, 3);
+    assert.deepEqual(
+      { read, candidates: r.candidates.length, statuses: [...r.nodeStatuses.explicit].map(([n, st]) => `${n}: ${st.message()}`) },
+      { read: 0, candidates: 0, statuses: ['n1: No preemption victims found for incoming pod', 'n2: No preemption victims found for incoming pod', 'n3: No preemption victims found for incoming pod'] },
+    );
+  });
 });
 
 describe('determinism', () => {

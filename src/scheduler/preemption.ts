@@ -77,11 +77,9 @@ export function podTerminatingByPreemption(pod: Pod): boolean {
  * non-terminating ones among them are the healthy pods.
  */
 export function pdbBudgets(cluster: ClusterState): PdbBudget[] {
-  let pods: Pod[] | undefined;
   return cluster.pdbs.map((pdb) => {
     if (pdb.statusDisruptionsAllowed !== undefined) return { pdb, disruptionsAllowed: pdb.statusDisruptionsAllowed };
-    pods ??= [...cluster.pods()];
-    const matched = pods.filter((p) => p.namespace === pdb.namespace && pdb.selector.matches(p.labels));
+    const matched = [...cluster.podsInNamespace(pdb.namespace)].filter((p) => pdb.selector.matches(p.labels));
     const healthy = matched.filter((p) => p.nodeName !== '' && p.phase === 'Running' && !p.terminating).length;
     return { pdb, disruptionsAllowed: disruptionsAllowed(pdb, matched.length, healthy) };
   });
@@ -112,6 +110,11 @@ export function splitByPdbViolation(pods: readonly Pod[], budgets: readonly PdbB
   const nonViolating: Pod[] = [];
   for (const p of pods) (violates(p) ? violating : nonViolating).push(p);
   return { violating, nonViolating };
+}
+
+function hasLowerPriorityPod(nodeInfo: NodeInfo, preemptor: Pod): boolean {
+  for (const p of nodeInfo.pods) if (p.priority < preemptor.priority) return true;
+  return false;
 }
 
 /** How many candidates the dry run looks for among `numNodes` potential nodes (calculateNumCandidates). */
@@ -282,9 +285,11 @@ export class Evaluator {
     if (allNodes.length === 0) return { candidates: [], nodeStatuses: new NodeToStatus(), errors: ['no nodes available'] };
     const potentialNodes = m.nodesWithCode(allNodes, Code.Unschedulable);
     if (potentialNodes.length === 0) return { candidates: [], nodeStatuses: new NodeToStatus(), errors: [] };
-    const budgets = pdbBudgets(this.handle.cluster);
+    // Read when a node first has victims to choose: a dry run where none has any (every pod of one priority) needs no budgets.
+    let budgets: PdbBudget[] | undefined;
+    const lazyBudgets = () => (budgets ??= pdbBudgets(this.handle.cluster));
     const offset = this.handle.rand.intn(potentialNodes.length);
-    return this.dryRunPreemption(state, pod, potentialNodes, budgets, offset, numCandidates(potentialNodes.length, this.args));
+    return this.dryRunPreemption(state, pod, potentialNodes, lazyBudgets, offset, numCandidates(potentialNodes.length, this.args));
   }
 
   /**
@@ -292,7 +297,7 @@ export class Evaluator {
    * violates no PDB and `candidatesNum` candidates are found (each kind is capped
    * at `candidatesNum`, extra ones are dropped), or every node was tried.
    */
-  dryRunPreemption(state: CycleState, pod: Pod, potentialNodes: readonly NodeInfo[], budgets: readonly PdbBudget[], offset: number, candidatesNum: number): DryRunResult {
+  dryRunPreemption(state: CycleState, pod: Pod, potentialNodes: readonly NodeInfo[], budgets: () => readonly PdbBudget[], offset: number, candidatesNum: number): DryRunResult {
     const nonViolating: Candidate[] = [];
     const violating: Candidate[] = [];
     const nodeStatuses = new NodeToStatus();
@@ -300,7 +305,13 @@ export class Evaluator {
     for (let i = 0; i < potentialNodes.length; i++) {
       const nodeInfo = potentialNodes[(offset + i) % potentialNodes.length]!;
       const name = nodeInfo.node.name;
-      const { victims, numPDBViolations, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo.clone(), budgets);
+      // No lower-priority pod: selectVictimsOnNode's first answer, without copying the state and node for it
+      // (most nodes, most attempts, when every pod has the same priority).
+      if (!hasLowerPriorityPod(nodeInfo, pod)) {
+        nodeStatuses.set(name, Status.unresolvable(ERR_NO_VICTIMS));
+        continue;
+      }
+      const { victims, numPDBViolations, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo.clone(), budgets());
       if (status.isSuccess() && victims.length > 0) {
         const list = numPDBViolations === 0 ? nonViolating : violating;
         if (list.length < candidatesNum) list.push({ name, victims: { pods: victims, numPDBViolations } });
@@ -323,8 +334,8 @@ export class Evaluator {
    */
   selectVictimsOnNode(state: CycleState, preemptor: Pod, nodeInfo: NodeInfo, budgets: readonly PdbBudget[]): VictimSelection {
     const fail = (status: Status): VictimSelection => ({ victims: [], numPDBViolations: 0, status });
+    if (!hasLowerPriorityPod(nodeInfo, preemptor)) return fail(Status.unresolvable(ERR_NO_VICTIMS));
     const potential = nodeInfo.pods.filter((p) => p.priority < preemptor.priority);
-    if (potential.length === 0) return fail(Status.unresolvable(ERR_NO_VICTIMS));
 
     const remove = (p: Pod): Status => {
       nodeInfo.removePod(p);

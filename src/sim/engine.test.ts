@@ -34,6 +34,19 @@ describe('Engine', () => {
     });
   }
 
+  it('stop() ends the run after the current event and leaves the rest queued', () => {
+    const e = new Engine();
+    const ran: string[] = [];
+    e.at(10, 'a', () => ran.push('a'));
+    e.at(20, 'b', () => {
+      ran.push('b');
+      e.stop();
+    });
+    e.at(30, 'c', () => ran.push('c'));
+    assert.deepEqual(e.run(100), { eventsProcessed: 2, stoppedBy: 'stopped' });
+    assert.deepEqual({ ran, now: e.now, pending: e.pendingEvents }, { ran: ['a', 'b'], now: 20, pending: 1 });
+  });
+
   it('rejects events in the past and non-integer times', () => {
     const e = new Engine();
     e.at(10, 'x', () => {});

@@ -15,8 +15,8 @@ export interface LogRecord {
 
 export interface RunResult {
   readonly eventsProcessed: number;
-  /** 'limit' when the next event lies beyond `until`; 'empty' when nothing is left to do. */
-  readonly stoppedBy: 'limit' | 'empty';
+  /** 'limit' when the next event lies beyond `until`; 'empty' when nothing is left to do; 'stopped' when stop() was called. */
+  readonly stoppedBy: 'limit' | 'empty' | 'stopped';
 }
 
 export class Engine {
@@ -25,6 +25,7 @@ export class Engine {
   readonly rand: Rand;
   private readonly queue = new EventQueue();
   private readonly observers: (() => void)[] = [];
+  private stopRequested = false;
 
   constructor(seed = 0) {
     this.rand = new Rand(seed);
@@ -54,6 +55,11 @@ export class Engine {
     this.observers.push(observer);
   }
 
+  /** Ends run() after the current event: for callers that already know what they ran the simulation for. */
+  stop(): void {
+    this.stopRequested = true;
+  }
+
   record(type: string, fields: Readonly<Record<string, unknown>> = {}): void {
     this.log.push({ t: this.clock.now, type, ...fields });
   }
@@ -76,6 +82,10 @@ export class Engine {
       next.run();
       for (const o of this.observers) o();
       eventsProcessed++;
+      if (this.stopRequested) {
+        this.stopRequested = false;
+        return { eventsProcessed, stoppedBy: 'stopped' };
+      }
     }
   }
 }

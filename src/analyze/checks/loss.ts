@@ -49,6 +49,7 @@ import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross, temp
 import { settle, type Placement } from '../settle.js';
 import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
 import { simulateWhatIf } from '../what-if.js';
+import type { Simulation } from '../../sim/simulation.js';
 
 /**
  * How long after the loss a workload may take to be whole again. A node: its pods'
@@ -214,16 +215,39 @@ function batches(list: readonly Unit[], cap: number): Unit[][] {
   return out.map((b) => b.units);
 }
 
-function simulate(ctx: AnalysisContext, scope: Scope, batch: readonly Unit[], groups: readonly PodGroup[], t0: number, provisioner: boolean): Trial {
+/**
+ * `stopOnProblem`: end the run as soon as that group has lost every ready replica
+ * or fallen below its budget — its verdict is then a problem whatever follows,
+ * which is all a fix being re-checked asks. The outcome read from such a trial has
+ * the same lostAll / belowBudget / hasProblem answers as the full run's.
+ */
+function simulate(ctx: AnalysisContext, scope: Scope, batch: readonly Unit[], groups: readonly PodGroup[], t0: number, provisioner: boolean, stopOnProblem?: PodGroup): Trial {
   const tracker = trackReady(groups);
   const run = simulateWhatIf(ctx, {
     name: RULES[scope],
     steps: batch.flatMap((u) => u.steps.map((st) => ({ at: t0 + st.offsetMs, action: st.action }))),
     untilMs: t0 + LOSS_HORIZON_MS[scope],
     provisioner,
-    observe: tracker.observe,
+    observe: (sim) => {
+      tracker.observe(sim);
+      if (stopOnProblem) stopOnceFailed(sim, ctx, tracker, stopOnProblem, t0);
+    },
   });
   return { run, tracker, provisioner, batchSize: batch.length, t0, horizonMs: LOSS_HORIZON_MS[scope] };
+}
+
+function stopOnceFailed(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTracker, group: PodGroup, t0: number): void {
+  const { floor } = budgetFloor(group, ctx.input.pdbs);
+  let before: number | undefined;
+  sim.engine.afterEach(() => {
+    // Points at t0 itself still count as "before" (readyWindow), so the verdict starts after it.
+    if (sim.engine.now <= t0) return;
+    before ??= readyWindow(tracker.series(group), t0, t0, 0, 0).before;
+    const ready = tracker.ready(group);
+    const lostAll = before > 0 && ready === 0;
+    const belowBudget = floor > 0 && floor < group.replicas && before >= floor && ready < floor;
+    if (lostAll || belowBudget) sim.engine.stop();
+  });
 }
 
 function outcome(ctx: AnalysisContext, unit: Unit, group: PodGroup, trial: Trial): Outcome {
@@ -262,21 +286,22 @@ const outageOf = (o: Outcome) => (o.window.wholeAgainAt === undefined ? Infinity
  * re-checked); `compareProvisioner` adds the with/without-provisioner runs the
  * messages use.
  */
-function lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compareProvisioner = true): Outcome[] {
+function* lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compareProvisioner = true): Generator<Outcome> {
   const groups = groupsForLoss(ctx.input).filter((g) => only === undefined || g.object === only);
-  if (groups.length === 0) return [];
+  if (groups.length === 0) return;
   const { t0, placement } = settle(ctx, groups);
   const list = units(scope, placement, ctx);
   const cap = scope === 'node' ? Math.max(1, Math.floor(placement.length / 10)) : 1;
   const pools = compareProvisioner && ctx.input.nodePools.length > 0;
-  const out: Outcome[] = [];
+  // A fix being re-checked (one group) needs only its verdict.
+  const stopOnProblem = only !== undefined && groups.length === 1 ? groups[0] : undefined;
   for (const batch of batches(list, cap)) {
-    const trial = simulate(ctx, scope, batch, groups, t0, ctx.provisioner);
+    const trial = simulate(ctx, scope, batch, groups, t0, ctx.provisioner, stopOnProblem);
     for (const unit of batch) {
       let alone: Trial | undefined;
       for (const group of unit.hosts.keys()) {
         let o = outcome(ctx, unit, group, trial);
-        if (hasProblem(o) && trial.batchSize > 1) o = outcome(ctx, unit, group, (alone ??= simulate(ctx, scope, [unit], groups, t0, ctx.provisioner)));
+        if (hasProblem(o) && trial.batchSize > 1) o = outcome(ctx, unit, group, (alone ??= simulate(ctx, scope, [unit], groups, t0, ctx.provisioner, stopOnProblem)));
         if (pools && ctx.provisioner && !notWhole(o) && launchedAfter(o.trial.run, t0)) {
           const without = outcome(ctx, unit, group, simulate(ctx, scope, [unit], [group], t0, false));
           if (notWhole(without)) o = { ...o, needsProvisioner: true };
@@ -287,24 +312,32 @@ function lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compare
         }
         const bound = hasProblem(o) ? volumeBoundReplicas(o.trial.run, group, unit.nodes) : [];
         if (bound.length > 0) o = { ...o, volumeBound: bound };
-        out.push({ ...o, hostNodes: placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name) });
+        o = { ...o, hostNodes: placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name) };
+        // Capacity loss is reported only where the node loss alone recovers: recovery hangs on the lost offering.
+        if (scope === 'capacity' && !(hasProblem(o) && !nodeAloneFails(ctx, scope, o, t0))) continue;
+        yield o;
       }
     }
   }
-  if (scope !== 'capacity') return out;
-  // Capacity loss is reported only where the node loss alone recovers: recovery hangs on the lost offering.
-  return out.filter((o) => {
-    if (!hasProblem(o)) return false;
-    const nodeAlone: Unit = { ...o.unit, steps: o.unit.steps.filter((st) => st.action.type !== 'insufficientCapacity') };
-    return !hasProblem(outcome(ctx, o.unit, o.group, simulate(ctx, scope, [nodeAlone], [o.group], t0, ctx.provisioner)));
-  });
 }
 
-/** Whether the group still has a problem under this failure model on (a changed) input: what a fix must clear. */
+function nodeAloneFails(ctx: AnalysisContext, scope: Scope, o: Outcome, t0: number): boolean {
+  const nodeAlone: Unit = { ...o.unit, steps: o.unit.steps.filter((st) => st.action.type !== 'insufficientCapacity') };
+  return hasProblem(outcome(ctx, o.unit, o.group, simulate(ctx, scope, [nodeAlone], [o.group], t0, ctx.provisioner)));
+}
+
+/**
+ * Whether the group still has a problem under this failure model on (a changed)
+ * input: what a fix must clear. Stops at the first failure that shows one.
+ */
 function stillFails(ctx: AnalysisContext, scope: Scope, object: string): boolean {
-  const outcomes = lossOutcomes(ctx, scope, object, false);
+  let any = false;
+  for (const o of lossOutcomes(ctx, scope, object, false)) {
+    if (hasProblem(o) && !onlyVolumeBound(o)) return true;
+    any = true;
+  }
   // No outcome proves nothing: the changed input left the group with no placed pod to fail.
-  return outcomes.length === 0 || outcomes.some((o) => hasProblem(o) && !onlyVolumeBound(o));
+  return !any;
 }
 
 const dur = (ms: number) => formatTime(ms);

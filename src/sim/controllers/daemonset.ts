@@ -172,15 +172,17 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
 
   protected sync(ds: SimDaemonSet): void {
     const nodes = this.world.cluster.nodeInfos().map((ni) => ni.node);
+    // The predicates read only the DaemonSet and the node, which a sync does not change: once per node.
+    const preds = new Map(nodes.map((n) => [n.name, this.predicates(ds, n)]));
     const byNode = this.nodeToPods(ds);
     let desired = 0;
-    for (const n of nodes) if (this.predicates(ds, n).shouldRun) desired++;
+    for (const p of preds.values()) if (p.shouldRun) desired++;
     const { maxSurge, maxUnavailable } = this.surgeAndUnavailable(ds, desired);
     const allowsSurge = maxSurge > 0;
     const create: string[] = [];
     const del: Pod[] = [];
     for (const node of nodes) {
-      const { shouldRun, shouldContinueRunning } = this.predicates(ds, node);
+      const { shouldRun, shouldContinueRunning } = preds.get(node.name)!;
       const pods = byNode.get(node.name);
       if (shouldRun && !pods) {
         create.push(node.name);
@@ -221,7 +223,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       if (oldestNew && oldestOld && (!this.world.isReady(oldestOld.key) || this.available(ds, oldestNew))) del.push(oldestOld);
     }
     this.apply(ds, create, del);
-    if (ds.updateStrategy.type === 'RollingUpdate') this.rollingUpdate(ds, nodes, desired, maxSurge, maxUnavailable);
+    if (ds.updateStrategy.type === 'RollingUpdate') this.rollingUpdate(ds, nodes, preds, desired, maxSurge, maxUnavailable);
   }
 
   private apply(ds: SimDaemonSet, create: readonly string[], del: readonly Pod[]): void {
@@ -249,11 +251,9 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     return { ok: true, ...(newPod ? { newPod } : {}), ...(oldPod ? { oldPod } : {}) };
   }
 
-  private rollingUpdate(ds: SimDaemonSet, nodes: readonly Node[], desired: number, maxSurge: number, maxUnavailable: number): void {
+  private rollingUpdate(ds: SimDaemonSet, nodes: readonly Node[], preds: ReadonlyMap<string, { shouldRun: boolean }>, desired: number, maxSurge: number, maxUnavailable: number): void {
     const byNode = this.nodeToPods(ds);
-    const wanted = nodes.filter((n) => this.predicates(ds, n).shouldRun).map((n) => n.name);
-    const nodeNames = [...new Set([...nodes.map((n) => n.name).filter((n) => byNode.has(n) || wanted.includes(n))])];
-    const nodeByName = new Map(nodes.map((n) => [n.name, n]));
+    const nodeNames = nodes.map((n) => n.name).filter((n) => byNode.has(n) || preds.get(n)!.shouldRun);
     if (maxSurge === 0) {
       let numUnavailable = 0;
       const allowed: Pod[] = [];
@@ -294,8 +294,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
         if (this.available(ds, oldPod)) numAvailable++;
       } else if (newPod && this.available(ds, newPod)) numAvailable++;
       if (!oldPod) continue;
-      const node = nodeByName.get(name);
-      const shouldRun = node ? this.predicates(ds, node).shouldRun : false;
+      const shouldRun = preds.get(name)?.shouldRun ?? false;
       if (!newPod) {
         if (!this.available(ds, oldPod)) {
           if (!shouldRun) oldToDelete.push(oldPod);

@@ -125,7 +125,7 @@ export class DisruptionController {
   }
 
   private selected(pdb: PodDisruptionBudget): Pod[] {
-    return [...this.world.cluster.pods()].filter((pod) => pod.namespace === pdb.namespace && pdb.selector.matches(pod.labels));
+    return [...this.world.cluster.podsInNamespace(pdb.namespace)].filter((pod) => pdb.selector.matches(pod.labels));
   }
 
   /** getExpectedScale: the replicas of each distinct controller; unmanaged pods are skipped. */
