@@ -10,6 +10,7 @@
 // created are taken out of its spread counts.
 
 import type { ClusterState } from '../cluster/state.js';
+import { LABEL_HOSTNAME } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
 import { selectorKey, type NodeSelectorTermSpec } from '../model/selector.js';
 import type { Toleration } from '../model/taints.js';
@@ -72,4 +73,21 @@ export class SpreadGroups {
       }
     });
   }
+}
+
+/** A hostname domain no node has: the new claim Karpenter can always create. */
+const NEW_CLAIM_HOSTNAME = '\x00new-claim';
+
+/**
+ * Karpenter judges hostname spread with a global minimum of 0, as it can always create
+ * a new claim: an empty domain joins each hostname constraint's counts, even when the
+ * pod's node affinity leaves no empty node (template) counted.
+ */
+export function newClaimsAreEmptyHostnames(state: CycleState): void {
+  const s = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);
+  s?.constraints.forEach((c, i) => {
+    if (c.topologyKey !== LABEL_HOSTNAME) return;
+    s.tpValueToMatchNum[i]!.set(NEW_CLAIM_HOSTNAME, 0);
+    s.criticalPaths[i]!.update(NEW_CLAIM_HOSTNAME, 0);
+  });
 }
