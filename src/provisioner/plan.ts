@@ -20,6 +20,7 @@
 
 import { NodeInfo } from '../cluster/node-info.js';
 import type { ClusterState } from '../cluster/state.js';
+import { goSortSlice } from '../model/go-sort.js';
 import { orderNodePools } from '../model/nodepool.js';
 import { LABEL_HOSTNAME } from '../model/node.js';
 import { bindPod, type Pod } from '../model/pod.js';
@@ -265,9 +266,9 @@ class Planner {
     this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
     newClaimsAreEmptyHostnames(state.state);
     // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
-    // Karpenter, sort the list itself, so claims with as many pods keep the order the last sort left
-    // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
-    this.claims.sort((a, b) => a.pods.length - b.pods.length);
+    // Karpenter, sort the list itself with Go's sort.Slice, so claims with as many pods come in the
+    // order Go leaves them (the order of the last sort up to 12 claims, pdqsort's beyond).
+    goSortSlice(this.claims, (a, b) => a.pods.length < b.pods.length);
     for (const claim of this.claims) {
       // A claim none of whose remaining types could hold the pod, or whose requirements the pod's contradict, refuses it
       // whatever the filters say (canAdd would): most claims once full, and those of another architecture or zone.
