@@ -39,7 +39,7 @@ import { nodeAffinityRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt, type PreferencePolicy } from './preferences.js';
 import { volumeRequirementAlternatives } from './volume-topology.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
-import { newClaimsAreEmptyHostnames, SpreadGroups } from './spread-groups.js';
+import { countOpenClaims, newClaimsAreEmptyHostnames, SpreadGroups } from './spread-groups.js';
 import { settleDomains, TopologyKeys, type Domains } from './topology-keys.js';
 import { domainsKey } from './nodeclaim.js';
 
@@ -264,6 +264,7 @@ class Planner {
     const state = this.preFilter(pod);
     if (!state.ok) return { reason: state.reason };
     this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
+    countOpenClaims(state.state, pod, attempt.requiredTerms, this.claims, this.cluster);
     newClaimsAreEmptyHostnames(state.state);
     // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
     // Karpenter, sort the list itself with Go's sort.Slice, so claims with as many pods come in the

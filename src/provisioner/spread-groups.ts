@@ -16,7 +16,11 @@ import { selectorKey, type NodeSelectorTermSpec } from '../model/selector.js';
 import type { Toleration } from '../model/taints.js';
 import type { CycleState } from '../scheduler/framework.js';
 import { PRE_FILTER_STATE_KEY, updateWithPod, type PreFilterState } from '../scheduler/plugins/pod-topology-spread/filtering.js';
-import type { SpreadConstraint } from '../scheduler/plugins/pod-topology-spread/constraints.js';
+import { hasAllTopologyKeys, nodeIncluded, type SpreadConstraint } from '../scheduler/plugins/pod-topology-spread/constraints.js';
+import { nodeMatchCount } from '../scheduler/plugins/pod-topology-spread/match-counts.js';
+import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
+import { nodeAffinityRequirements } from './pod-requirements.js';
+import { ALLOW_UNDEFINED_WELL_KNOWN, type Requirements } from './requirements.js';
 
 function sortedJson(xs: readonly unknown[]): string {
   return JSON.stringify(xs.map((x) => JSON.stringify(x)).sort());
@@ -90,4 +94,42 @@ export function newClaimsAreEmptyHostnames(state: CycleState): void {
     s.tpValueToMatchNum[i]!.set(NEW_CLAIM_HOSTNAME, 0);
     s.criticalPaths[i]!.update(NEW_CLAIM_HOSTNAME, 0);
   });
+}
+
+/** What the spread counts need of a planned claim: its node's name and its requirements. */
+export interface CountedClaim {
+  readonly name: string;
+  readonly requirements: Requirements;
+}
+
+/**
+ * Karpenter counts a planned claim's pods in a spread domain when the claim's
+ * requirements are compatible with the pod's node filter (its node selector and each
+ * required node affinity term), and per constraint; kube-scheduler's inclusion reads the
+ * node's labels, and a claim lacks those it has not decided (or another constraint's
+ * key). Adds the pods of the claims the label check left out and Karpenter's keeps.
+ */
+export function countOpenClaims(state: CycleState, pod: Pod, requiredTerms: readonly NodeSelectorTermSpec[], claims: readonly CountedClaim[], cluster: ClusterState): void {
+  const s = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);
+  if (s === undefined || s.constraints.length === 0 || claims.length === 0) return;
+  const terms = requiredTerms.length === 0 ? [undefined] : requiredTerms;
+  const filters = terms.map((t) => nodeAffinityRequirements(pod.nodeSelector, t ? [t] : []));
+  for (const claim of claims) {
+    const info = cluster.nodeInfo(claim.name);
+    if (info === undefined || info.pods.length === 0) continue;
+    const node = info.node;
+    const compatible = filters.some((f) => claim.requirements.isCompatible(f, ALLOW_UNDEFINED_WELL_KNOWN));
+    s.constraints.forEach((c, i) => {
+      const value = node.labels[c.topologyKey];
+      if (value === undefined || (hasAllTopologyKeys(node.labels, s.constraints) && nodeIncluded(c, pod, node))) return;
+      if (c.honorNodeAffinity && !compatible) return;
+      if (c.honorNodeTaints && findUntoleratedTaint(node.taints, pod.tolerations, doNotScheduleTaints) !== undefined) return;
+      const n = nodeMatchCount(info, c.selector, pod.namespace);
+      if (n === 0) return;
+      const m = s.tpValueToMatchNum[i]!;
+      const num = (m.get(value) ?? 0) + n;
+      m.set(value, num);
+      s.criticalPaths[i]!.update(value, num);
+    });
+  }
 }
