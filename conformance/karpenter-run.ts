@@ -2,6 +2,7 @@
 // (conformance/oracle-karpenter). Usage:
 //   tsx conformance/karpenter-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--json OUT.json] [--no-write]
 //   tsx conformance/karpenter-run.ts --replay FILE      (one case, e.g. a regression)
+//   --settle-selected runs berth with that option of its own on (ProvisionInput.settleSelected)
 // Per case: which pods each side places (a disagreement is a failure, minimized into
 // conformance/karpenter-regressions/), whether each plan keeps the required constraints,
 // and node count and $/h side by side (cost differences are reported, not failures). Exit 1
@@ -292,8 +293,10 @@ function signature(k: OracleResult): string {
   return JSON.stringify(k.nodeClaims.map((n) => [[...(n.pods ?? [])].sort(), n.zones]).sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1)));
 }
 
+const BERTH_OPTIONS = process.argv.includes('--settle-selected') ? { settleSelected: true } : {};
+
 async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Outcome> {
-  const b = runBerth(c);
+  const b = runBerth(c, BERTH_OPTIONS);
   const k0 = await oracle.run(c);
   const first = compare(c, b, k0);
   let reasked = 0;
