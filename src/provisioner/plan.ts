@@ -263,8 +263,8 @@ class Planner {
     const { launchable, reasons } = this.launchable();
     const state = this.preFilter(pod);
     if (!state.ok) return { reason: state.reason };
-    this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
-    countOpenClaims(state.state, pod, attempt.requiredTerms, this.claims, this.cluster);
+    const unseen = this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
+    countOpenClaims(state.state, pod, attempt.requiredTerms, this.claims, this.cluster, unseen);
     newClaimsAreEmptyHostnames(state.state);
     // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
     // Karpenter, sort the list itself with Go's sort.Slice, so claims with as many pods come in the
