@@ -125,7 +125,8 @@ interface PodInfo {
   app: string;
   cpu: number;
   mem: number;
-  spread: boolean;
+  /** The topology key of the pod's spread constraint, if it has one. */
+  spreadKey: string | undefined;
   anti: boolean;
   /** label key → allowed values, from nodeSelector or required node affinity. */
   allowed: Map<string, string[]>;
@@ -146,7 +147,7 @@ function podInfos(c: KarpenterCase): Map<string, PodInfo> {
       app: meta.labels['app']!,
       cpu: parseInt(req.cpu, 10),
       mem: parseInt(req.memory, 10) * 1024 * 1024,
-      spread: spec['topologySpreadConstraints'] !== undefined,
+      spreadKey: (spec['topologySpreadConstraints'] as { topologyKey: string }[] | undefined)?.[0]?.topologyKey,
       anti: aff?.podAntiAffinity !== undefined,
       allowed,
     });
@@ -187,7 +188,11 @@ function violations(nodes: PlanNode[], pods: Map<string, PodInfo>, c: KarpenterC
         if (antiApps.has(p.app)) out.push(`${n.name}: two ${p.app} pods despite hostname anti-affinity`);
         antiApps.add(p.app);
       }
-      if (p.spread) {
+      // Karpenter narrows a spread pod's claim to one capacity type (a custom key's value is not in the plan's nodes).
+      if (p.spreadKey === 'karpenter.sh/capacity-type' && n.capacityTypes.length !== 1) {
+        out.push(`${n.name}: capacity-type-spread pod ${key} on a node whose capacity type is not decided (${n.capacityTypes.join(',')})`);
+      }
+      if (p.spreadKey === 'topology.kubernetes.io/zone') {
         if (n.zones.length !== 1) out.push(`${n.name}: zone-spread pod ${key} on a node whose zone is not decided (${n.zones.join(',')})`);
         const m = spreadCount.get(p.app) ?? new Map<string, number>();
         m.set(n.zones[0]!, (m.get(n.zones[0]!) ?? 0) + 1);
