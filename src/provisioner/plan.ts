@@ -20,7 +20,7 @@
 
 import { NodeInfo } from '../cluster/node-info.js';
 import type { ClusterState } from '../cluster/state.js';
-import { goSortSlice } from '../model/go-sort.js';
+import { goSortSlice } from '../scheduler/go-sort.js';
 import { orderNodePools } from '../model/nodepool.js';
 import { LABEL_HOSTNAME } from '../model/node.js';
 import { bindPod, type Pod } from '../model/pod.js';

@@ -382,18 +382,17 @@ describe('upstream Karpenter: undecided labels on planned claims (scheduling/top
     assert.deepEqual(skew(plan, pods, CT), [4, 16]);
   });
 
+  // A label only the NodePools name: "foo" on a plain pool, "bar" on a tainted one the pods do not tolerate.
+  const key = 'fake-label';
+  const plain = anyCapacity({ requirements: [{ key: CT, operator: 'Exists', values: [] }, { key, operator: 'In', values: ['foo'] }] });
+  const tainted = nodePool('tainted', { requirements: [{ key: CT, operator: 'Exists', values: [] }, { key, operator: 'In', values: ['bar'] }], taints: [{ key: 'taint-key', value: 'taint-value', effect: 'NoSchedule' }] });
+
   it('upstream: "should balance pods across a label when discovered from the nodepool (NodeTaintsPolicy=ignore)" (topology_test.go)', () => {
-    const key = 'fake-label';
-    const plain = anyCapacity({ requirements: [{ key: CT, operator: 'Exists', values: [] }, { key, operator: 'In', values: ['foo'] }] });
-    const tainted = nodePool('tainted', { requirements: [{ key: CT, operator: 'Exists', values: [] }, { key, operator: 'In', values: ['bar'] }], taints: [{ key: 'taint-key', value: 'taint-value', effect: 'NoSchedule' }] });
     const pods = many(2, 'p', spreadOn(key, 1, { nodeTaintsPolicy: 'Ignore' }));
     assert.deepEqual(skew(provision(pods, { pools: [plain, tainted] }), pods, key), [1]);
   });
 
   it('upstream: "should balance pods across a label when discovered from the nodepool (NodeTaintsPolicy=honor)" (topology_test.go)', () => {
-    const key = 'fake-label';
-    const plain = anyCapacity({ requirements: [{ key: CT, operator: 'Exists', values: [] }, { key, operator: 'In', values: ['foo'] }] });
-    const tainted = nodePool('tainted', { requirements: [{ key: CT, operator: 'Exists', values: [] }, { key, operator: 'In', values: ['bar'] }], taints: [{ key: 'taint-key', value: 'taint-value', effect: 'NoSchedule' }] });
     const pods = many(2, 'p', spreadOn(key, 1, { nodeTaintsPolicy: 'Honor' }));
     assert.deepEqual(skew(provision(pods, { pools: [plain, tainted] }), pods, key), [2]);
   });
