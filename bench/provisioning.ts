@@ -53,7 +53,7 @@ function pod(i: number): Obj {
  * Go map order, so its plan (and $/h) would vary from run to run (oracle README).
  */
 export function provisioningCase(count: number): KarpenterCase {
-  const pool = nodePoolObject({ name: 'default', weight: null, arch: null, category: ['c', 'm', 'r'], capacityType: ['on-demand', 'spot'], zone: [...ZONES], limitCpu: null, taint: 'none' });
+  const pool = nodePoolObject({ name: 'default', weight: null, arch: null, category: ['c', 'm', 'r'], capacityType: ['on-demand', 'spot'], zone: [...ZONES], rack: null, limitCpu: null, taint: 'none' });
   return { id: `provisioning-${count}`, nodePools: [pool], pods: Array.from({ length: count }, (_, i) => pod(i)) };
 }
 

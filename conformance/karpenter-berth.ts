@@ -29,14 +29,19 @@ export function loadCase(c: KarpenterCase): LoadedCase | { error: string } {
   };
 }
 
-export function planCase(loaded: LoadedCase): ProvisionPlan {
-  return planProvisioning({ cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: loaded.daemonSetPods, config: {}, seed: 0 });
+/** berth's own planner options a run may turn on (all off: Karpenter's behaviour). */
+export interface BerthOptions {
+  readonly settleSelected?: boolean;
 }
 
-export function runBerth(c: KarpenterCase): ProvisionPlan | { error: string } {
+export function planCase(loaded: LoadedCase, options: BerthOptions = {}): ProvisionPlan {
+  return planProvisioning({ cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: loaded.daemonSetPods, config: {}, seed: 0, ...options });
+}
+
+export function runBerth(c: KarpenterCase, options: BerthOptions = {}): ProvisionPlan | { error: string } {
   try {
     const loaded = loadCase(c);
-    return 'error' in loaded ? loaded : planCase(loaded);
+    return 'error' in loaded ? loaded : planCase(loaded, options);
   } catch (e) {
     return { error: `berth threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` };
   }

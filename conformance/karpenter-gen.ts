@@ -1,7 +1,9 @@
 // Random provisioning cases for the Karpenter differential run: no existing nodes,
-// 1–3 NodePools (some tainted NoSchedule or PreferNoSchedule), 0–2 DaemonSets (some
-// limited to an architecture or instance category, some holding a host port), 1–60
-// pending pods in groups (plain, zone spread, hostname anti-affinity, node selector /
+// 1–3 NodePools (some tainted NoSchedule or PreferNoSchedule, some with a custom
+// `example.com/rack In [...]` requirement), 0–2 DaemonSets (some limited to an
+// architecture or instance category, some holding a host port), 1–60 pending pods in
+// groups (plain, spread on zone, capacity type, rack or hostname (the hostname spread
+// with node affinity that narrows the claim), hostname anti-affinity, node selector /
 // node affinity, a host port, required hostname affinity to another group's pods,
 // some tolerating the NoSchedule taint), some mounting volumes (karpenter-volumes.ts:
 // claims bound to zonal PVs, unbound claims of WaitForFirstConsumer classes with
@@ -15,6 +17,9 @@ export const ZONES = ['us-west-2a', 'us-west-2b', 'us-west-2c', 'us-west-2d'] as
 export const CATEGORIES = ['c', 'm', 'r', 't'] as const;
 export const ARCHS = ['amd64', 'arm64'] as const;
 export const CAPACITY_TYPES = ['on-demand', 'spot'] as const;
+/** A custom label key NodePools may require (Karpenter makes each allowed value a topology domain). */
+export const RACK_KEY = 'example.com/rack';
+export const RACKS = ['r1', 'r2', 'r3'] as const;
 
 export type Obj = Record<string, unknown>;
 
@@ -25,6 +30,7 @@ export interface PoolGen {
   category: string[] | null;
   capacityType: string[];
   zone: string[] | null;
+  rack: string[] | null;
   limitCpu: number | null;
   taint: PoolTaint;
 }
@@ -48,7 +54,15 @@ export interface DaemonSetGen {
   tolerateAll: boolean;
 }
 
-export type GroupKind = 'plain' | 'zoneSpread' | 'antiAffinity' | 'selector' | 'affinity' | 'hostPort' | 'podAffinity';
+export type GroupKind = 'plain' | 'zoneSpread' | 'capacitySpread' | 'rackSpread' | 'hostnameSpread' | 'antiAffinity' | 'selector' | 'affinity' | 'hostPort' | 'podAffinity';
+
+/** The topology key of each spread kind; hostnameSpread pods also carry the group's node affinity. */
+const SPREAD_KEYS: Partial<Record<GroupKind, string>> = {
+  zoneSpread: 'topology.kubernetes.io/zone',
+  capacitySpread: 'karpenter.sh/capacity-type',
+  rackSpread: RACK_KEY,
+  hostnameSpread: 'kubernetes.io/hostname',
+};
 
 export interface GroupGen {
   kind: GroupKind;
@@ -84,6 +98,7 @@ const poolArb = (i: number): fc.Arbitrary<PoolGen> =>
     category: fc.option(subset(CATEGORIES), { nil: null }),
     capacityType: subset(CAPACITY_TYPES),
     zone: fc.option(subset(ZONES), { nil: null, freq: 2 }),
+    rack: fc.option(subset(RACKS), { nil: null }),
     limitCpu: fc.option(fc.constantFrom(4, 8, 16, 32, 64, 256), { nil: null, freq: 2 }),
     taint: fc.constantFrom<PoolTaint>('none', 'none', 'none', 'noSchedule', 'preferNoSchedule'),
   });
@@ -93,7 +108,7 @@ const MEM = [128, 256, 512, 1024, 2048, 4096, 8192, 15000, 30000, 120000];
 
 const groupArb: fc.Arbitrary<GroupGen> = fc
   .record({
-    kind: fc.constantFrom<GroupKind>('plain', 'plain', 'zoneSpread', 'antiAffinity', 'selector', 'affinity', 'hostPort', 'podAffinity'),
+    kind: fc.constantFrom<GroupKind>('plain', 'plain', 'zoneSpread', 'capacitySpread', 'rackSpread', 'hostnameSpread', 'antiAffinity', 'selector', 'affinity', 'hostPort', 'podAffinity'),
     count: fc.integer({ min: 1, max: 12 }),
     cpuMilli: fc.constantFrom(...CPU),
     memMi: fc.constantFrom(...MEM),
@@ -151,6 +166,7 @@ export function nodePoolObject(p: PoolGen): Obj {
   if (p.arch) requirements.push({ key: 'kubernetes.io/arch', operator: 'In', values: p.arch });
   if (p.category) requirements.push({ key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: p.category });
   if (p.zone) requirements.push({ key: 'topology.kubernetes.io/zone', operator: 'In', values: p.zone });
+  if (p.rack) requirements.push({ key: RACK_KEY, operator: 'In', values: p.rack });
   const spec: Obj = {
     template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements } },
   };
@@ -173,11 +189,11 @@ export function groupPods(g: GroupGen, gi: number, start: number, groups: number
     const tolerations: Obj[] = [];
     if (g.tolerate) tolerations.push({ key: DEDICATED_TAINT.key, operator: 'Equal', value: DEDICATED_TAINT.value, effect: DEDICATED_TAINT.effect });
     if (tolerations.length > 0) spec['tolerations'] = tolerations;
-    if (g.kind === 'zoneSpread') {
-      spec['topologySpreadConstraints'] = [
-        { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app } } },
-      ];
-    } else if (g.kind === 'antiAffinity') {
+    const spreadKey = SPREAD_KEYS[g.kind];
+    if (spreadKey !== undefined) {
+      spec['topologySpreadConstraints'] = [{ maxSkew: 1, topologyKey: spreadKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app } } }];
+    }
+    if (g.kind === 'antiAffinity') {
       spec['affinity'] = {
         podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app } }, topologyKey: 'kubernetes.io/hostname' }] },
       };
@@ -188,7 +204,7 @@ export function groupPods(g: GroupGen, gi: number, start: number, groups: number
       };
     } else if (g.kind === 'selector') {
       spec['nodeSelector'] = { [g.key]: g.values[0]! };
-    } else if (g.kind === 'affinity') {
+    } else if (g.kind === 'affinity' || g.kind === 'hostnameSpread') {
       spec['affinity'] = {
         nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: g.key, operator: 'In', values: g.values }] }] } },
       };

@@ -2,6 +2,7 @@
 // (conformance/oracle-karpenter). Usage:
 //   tsx conformance/karpenter-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--json OUT.json] [--no-write]
 //   tsx conformance/karpenter-run.ts --replay FILE      (one case, e.g. a regression)
+//   --settle-selected runs berth with that option of its own on (ProvisionInput.settleSelected)
 // Per case: which pods each side places (a disagreement is a failure, minimized into
 // conformance/karpenter-regressions/), whether each plan keeps the required constraints,
 // and node count and $/h side by side (cost differences are reported, not failures). Exit 1
@@ -125,7 +126,8 @@ interface PodInfo {
   app: string;
   cpu: number;
   mem: number;
-  spread: boolean;
+  /** The topology key of the pod's spread constraint, if it has one. */
+  spreadKey: string | undefined;
   anti: boolean;
   /** label key → allowed values, from nodeSelector or required node affinity. */
   allowed: Map<string, string[]>;
@@ -148,7 +150,7 @@ function podInfos(c: KarpenterCase): Map<string, PodInfo> {
       app: meta.labels['app']!,
       cpu: parseInt(req.cpu, 10),
       mem: parseInt(req.memory, 10) * 1024 * 1024,
-      spread: spec['topologySpreadConstraints'] !== undefined,
+      spreadKey: (spec['topologySpreadConstraints'] as { topologyKey: string }[] | undefined)?.[0]?.topologyKey,
       anti: aff?.podAntiAffinity !== undefined,
       allowed,
       volumeZones: volumeZones(p, caseStorage(c)),
@@ -192,7 +194,11 @@ function violations(nodes: PlanNode[], pods: Map<string, PodInfo>, c: KarpenterC
         if (antiApps.has(p.app)) out.push(`${n.name}: two ${p.app} pods despite hostname anti-affinity`);
         antiApps.add(p.app);
       }
-      if (p.spread) {
+      // Karpenter narrows a spread pod's claim to one capacity type (a custom key's value is not in the plan's nodes).
+      if (p.spreadKey === 'karpenter.sh/capacity-type' && n.capacityTypes.length !== 1) {
+        out.push(`${n.name}: capacity-type-spread pod ${key} on a node whose capacity type is not decided (${n.capacityTypes.join(',')})`);
+      }
+      if (p.spreadKey === 'topology.kubernetes.io/zone') {
         if (n.zones.length !== 1) out.push(`${n.name}: zone-spread pod ${key} on a node whose zone is not decided (${n.zones.join(',')})`);
         const m = spreadCount.get(p.app) ?? new Map<string, number>();
         m.set(n.zones[0]!, (m.get(n.zones[0]!) ?? 0) + 1);
@@ -298,8 +304,10 @@ function signature(k: OracleResult): string {
   return JSON.stringify(k.nodeClaims.map((n) => [[...(n.pods ?? [])].sort(), n.zones]).sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1)));
 }
 
+const BERTH_OPTIONS = process.argv.includes('--settle-selected') ? { settleSelected: true } : {};
+
 async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Outcome> {
-  const b = runBerth(c);
+  const b = runBerth(c, BERTH_OPTIONS);
   const k0 = await oracle.run(c);
   const first = compare(c, b, k0);
   let reasked = 0;

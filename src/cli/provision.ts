@@ -49,7 +49,8 @@ export function registerProvision(program: Command): void {
     .option('--preference-policy <policy>', "Karpenter's preferencePolicy: Respect (preferences first, then relaxed) or Ignore", parsePreferencePolicy, 'Respect')
     .option('--min-values-policy <policy>', "Karpenter's minValuesPolicy: Strict (a claim must meet minValues) or BestEffort (lower them)", parseMinValuesPolicy, 'Strict')
     .option('--fail-on-pending', 'exit 1 when some pod stays pending')
-    .action(async (opts: InputFlags & { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; minValuesPolicy: MinValuesPolicy; failOnPending?: boolean }) => {
+    .option('--settle-selected', "berth's own: a pod another pod's spread or affinity term selects decides its claim's zone (or other open label) at once, so each batch's plan holds when its nodes exist (Karpenter leaves it open)")
+    .action(async (opts: InputFlags & { filename: string[]; catalog?: string; config?: string; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; minValuesPolicy: MinValuesPolicy; failOnPending?: boolean; settleSelected?: boolean }) => {
       const config = await loadConfig(opts.config);
       const files = opts.catalog ? [...opts.filename, opts.catalog] : opts.filename;
       const { input, cluster } = await loadCluster(opts, files);
@@ -67,6 +68,7 @@ export function registerProvision(program: Command): void {
           seed: opts.seed,
           preferencePolicy: opts.preferencePolicy,
           minValuesPolicy: opts.minValuesPolicy,
+          ...(opts.settleSelected ? { settleSelected: true } : {}),
           ...(opts.batches === undefined ? {} : { maxBatches: opts.batches }),
         });
       } catch (e) {

@@ -4,7 +4,8 @@
 // narrowed by the pods that join, until the launch picks the cheapest offering the
 // final requirements allow. It is shown to the scheduling plugins as a Node whose
 // labels are what is already decided (hostname, pool labels, single-valued
-// requirements: the zone only once one is left).
+// requirements: the zone only once one is left). To judge a pod that decides some
+// of the open labels, it is shown with those labels set (`Domains`).
 
 import { LABEL_HOSTNAME, type Node } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
@@ -14,6 +15,7 @@ import { LABEL_CAPACITY_TYPE, LABEL_ZONE, type InstanceType, type Offering } fro
 import { daemonLoad, type DaemonLoad } from './daemon-overhead.js';
 import { compatibleOfferings, instanceTypeRequirements, satisfiesMinValues } from './instance-requirements.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirements } from './requirements.js';
+import type { Domains } from './topology-keys.js';
 
 export interface PoolTemplate {
   readonly name: string;
@@ -156,38 +158,39 @@ export class PlannedClaim {
     this.options = next.options;
   }
 
-  private nodes: { requirements: Requirements; options: readonly InstanceType[]; byZone: Map<string | undefined, Node> } | undefined;
+  private nodes: { requirements: Requirements; options: readonly InstanceType[]; byDomains: Map<string, Node> } | undefined;
 
   /**
-   * toNode(seq, zone), the same object for as long as it would be built the same: the
+   * toNode(seq, domains), the same object for as long as it would be built the same: the
    * requirements stay the same object and the options, if they shrank, still agree on
    * the same labels and the same largest allocatable (toNode reads nothing else of them).
    */
-  node(zone?: string): Node {
+  node(domains?: Domains): Node {
     const last = this.nodes;
-    let byZone: Map<string | undefined, Node>;
-    if (last?.requirements !== this.requirements) byZone = new Map();
-    else if (last.options === this.options) byZone = last.byZone;
+    let byDomains: Map<string, Node>;
+    if (last?.requirements !== this.requirements) byDomains = new Map();
+    else if (last.options === this.options) byDomains = last.byDomains;
     else {
       const [before, now] = [summaryOf(last.options), summaryOf(this.options)];
-      byZone = sameRecord(before.largest, now.largest) && sameRecord(before.shared, now.shared) ? last.byZone : new Map();
+      byDomains = sameRecord(before.largest, now.largest) && sameRecord(before.shared, now.shared) ? last.byDomains : new Map();
     }
-    this.nodes = { requirements: this.requirements, options: this.options, byZone };
-    let node = byZone.get(zone);
-    if (node === undefined) byZone.set(zone, (node = this.toNode(this.seq, zone)));
+    this.nodes = { requirements: this.requirements, options: this.options, byDomains };
+    const key = domainsKey(domains);
+    let node = byDomains.get(key);
+    if (node === undefined) byDomains.set(key, (node = this.toNode(this.seq, domains)));
     return node;
   }
 
   /**
    * The node the scheduling plugins see: decided labels, pool taints, the largest
-   * remaining capacity. `zone` labels it as if launched there, to judge a pod in one
-   * of the zones the claim may still take.
+   * remaining capacity. `domains` label it as if launched with those values, to judge a
+   * pod in one of the domains the claim may still take.
    */
-  toNode(order: number, zone?: string): Node {
+  toNode(order: number, domains?: Domains): Node {
     const labels: Record<string, string> = { ...this.pool.labels, ...this.requirements.singleValueLabels(), [LABEL_HOSTNAME]: this.name };
-    if (zone !== undefined) labels[LABEL_ZONE] = zone;
     const shared = summaryOf(this.options).shared;
     for (const [k, v] of Object.entries(shared)) if (!(k in labels) && (!this.requirements.has(k) || this.requirements.get(k).has(v))) labels[k] = v;
+    Object.assign(labels, domains);
     const allocatable = this.largest();
     return { name: this.name, uid: this.name, labels, annotations: {}, taints: this.pool.taints, unschedulable: false, allocatable, capacity: allocatable, images: [], creation: order };
   }
@@ -212,6 +215,11 @@ function summaryOf(types: readonly InstanceType[]): { largest: ResourceList; sha
   let s = summaries.get(types);
   if (s === undefined) summaries.set(types, (s = { largest: maxAllocatable(types), shared: sharedLabels(types) }));
   return s;
+}
+
+/** A cache key for a set of domains (undefined: the claim as it is). */
+export function domainsKey(domains: Domains | undefined): string {
+  return domains === undefined ? '' : JSON.stringify(Object.entries(domains));
 }
 
 function sameRecord<T>(a: Readonly<Record<string, T>>, b: Readonly<Record<string, T>>): boolean {

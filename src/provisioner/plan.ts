@@ -6,19 +6,21 @@
 //    preferences treated as requirements and relaxed in Karpenter's order, each
 //    tried on the NodeClaims already planned (fewest pods first), then on a new
 //    claim from the highest-weight NodePool that can take it.
-// A planned claim keeps its zone, capacity type and instance type open as
-// requirements narrowed by the pods that join; a pod that zone-keyed topology
-// terms involve settles the zone (see zone-topology.ts). At the end each claim
-// launches the cheapest offering its final requirements allow.
+// A planned claim keeps its zone, capacity type, custom keys and instance type open
+// as requirements narrowed by the pods that join; a pod whose topology terms are keyed
+// on an open label settles it, in the domain Karpenter's topology group picks (see
+// topology-keys.ts). At the end each claim launches the cheapest offering its final
+// requirements allow.
 // Feasibility on a planned claim is decided by the same scheduling plugins as on a
 // real node (taints, host ports, inter-pod affinity, topology spread), with node
 // affinity and resources checked against the claim's requirements and remaining
-// instance types instead. Empty template nodes, one per NodePool and zone, stand
-// for nodes that could be created, so spread and minDomains count zones that have
+// instance types instead. Empty template nodes, one per NodePool and domain, stand
+// for nodes that could be created, so spread and minDomains count domains that have
 // no node yet.
 
 import { NodeInfo } from '../cluster/node-info.js';
 import type { ClusterState } from '../cluster/state.js';
+import { goSortSlice } from '../scheduler/go-sort.js';
 import { orderNodePools } from '../model/nodepool.js';
 import { LABEL_HOSTNAME } from '../model/node.js';
 import { bindPod, type Pod } from '../model/pod.js';
@@ -31,14 +33,15 @@ import { Scheduler } from '../scheduler/scheduler.js';
 import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type InstanceType } from './catalog/types.js';
 import { withDaemonOverhead } from './daemon-overhead.js';
 import { LABEL_NODEPOOL } from './labels.js';
-import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
+import { compatibleOfferings, instanceTypeCompatible, instanceTypeRequirements } from './instance-requirements.js';
 import { cheapestOffering, fits, PlannedClaim, usableOfferings, type MinValuesPolicy, type PoolTemplate } from './nodeclaim.js';
 import { nodeAffinityRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt, type PreferencePolicy } from './preferences.js';
 import { validatePersistentVolumeClaims, volumeRequirementAlternatives } from './volume-topology.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
-import { SpreadGroups } from './spread-groups.js';
-import { settleZone, ZoneTopology } from './zone-topology.js';
+import { countOpenClaims, newClaimsAreEmptyHostnames, SpreadGroups } from './spread-groups.js';
+import { settleDomains, TopologyKeys, type Domains } from './topology-keys.js';
+import { domainsKey } from './nodeclaim.js';
 
 /** What the planner needs of a NodePool. */
 export interface PoolSpec {
@@ -68,6 +71,12 @@ export interface ProvisionInput {
   readonly preferencePolicy?: PreferencePolicy;
   /** Karpenter's minValuesPolicy setting (default Strict). */
   readonly minValuesPolicy?: MinValuesPolicy;
+  /**
+   * berth's own option (off by default): a pod another pod's spread constraint or
+   * affinity term selects also decides the claim's open label for that term's key
+   * (topology-keys.ts), so the plan still holds once the nodes exist.
+   */
+  readonly settleSelected?: boolean;
   /**
    * Place pods on the existing nodes as Karpenter's own scheduler does (its disruption
    * simulation) instead of a kube-scheduler pass first: each pod, in Karpenter's queue
@@ -208,7 +217,7 @@ class Planner {
   private readonly claimFramework: Framework;
   private readonly claims: PlannedClaim[] = [];
   private readonly remaining = new Map<string, Record<string, number>>();
-  private readonly zoneTopology: ZoneTopology;
+  private readonly topologyKeys: TopologyKeys;
   private readonly templates: string[] = [];
   private claimSeq = 0;
   /** Karpenter adds the PreferNoSchedule relaxation step when some NodePool has such a taint. */
@@ -223,6 +232,9 @@ class Planner {
     private readonly spreadGroups: SpreadGroups,
     private readonly firstClaimNumber = 1,
     private readonly preferencePolicy: PreferencePolicy = 'Respect',
+    /** The whole catalog: Karpenter's topology domains come from every type a pool lists, compatible or not. */
+    private readonly catalog: readonly InstanceType[] = [],
+    settleSelected = false,
     /** Existing nodes each pod tries first (existingNodesAsKarpenter), by name; none otherwise. */
     private readonly existingNodes: readonly string[] = [],
   ) {
@@ -240,7 +252,7 @@ class Planner {
     );
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
     this.toleratePreferNoSchedule = specs.some((s) => s.taints.some((t) => t.effect === 'PreferNoSchedule'));
-    this.zoneTopology = new ZoneTopology(cluster);
+    this.topologyKeys = new TopologyKeys(cluster, settleSelected);
     this.addTemplates();
   }
 
@@ -270,36 +282,6 @@ class Planner {
     return { reason: lastReason };
   }
 
-  /** The volume topology alternatives of the pod being planned (volume-topology.ts). */
-  private volumeAlternatives: Requirements[] = [];
-
-  private tryAttempt(attempt: PodAttempt): PlannedClaim | OnExistingNode | { reason: string } {
-    const pod = attempt.pod;
-    const existing = this.tryExistingNodes(attempt);
-    if (existing) return existing;
-    const podReqs = nodeAffinityRequirements(pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
-    this.volumeAlternatives = volumeRequirementAlternatives(pod, this.cluster.volumes);
-    const { launchable, reasons } = this.launchable();
-    const state = this.preFilter(pod);
-    if (!state.ok) return { reason: state.reason };
-    this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
-    // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
-    // Karpenter, sort the list itself, so claims with as many pods keep the order the last sort left
-    // (Go's sort.Slice is an insertion sort, hence stable, up to 12 claims).
-    this.claims.sort((a, b) => a.pods.length - b.pods.length);
-    for (const claim of this.claims) {
-      // A claim none of whose remaining types could hold the pod, or whose requirements the pod's contradict, refuses it
-      // whatever the filters say (canAdd would): most claims once full, and those of another architecture or zone.
-      if (!claim.hasRoomFor(pod) || !claim.requirements.isCompatible(podReqs, ALLOW_UNDEFINED_WELL_KNOWN)) continue;
-      const next = this.check(state.state, pod, claim, podReqs);
-      if ('reason' in next) continue;
-      claim.add(pod, next);
-      this.refreshNode(claim);
-      return claim;
-    }
-    return this.newClaim(state.state, pod, podReqs, launchable, reasons);
-  }
-
   /** Karpenter's addToExistingNode: the first existing node, by name, every filter passes. */
   private tryExistingNodes(attempt: PodAttempt): OnExistingNode | undefined {
     if (this.existingNodes.length === 0) return undefined;
@@ -312,6 +294,38 @@ class Planner {
       if (info && fw.runFilterPlugins(state, attempt.pod, info).isSuccess()) return { node: name };
     }
     return undefined;
+  }
+
+  /** The volume topology alternatives of the pod being planned (volume-topology.ts). */
+  private volumeAlternatives: Requirements[] = [];
+
+  private tryAttempt(attempt: PodAttempt): PlannedClaim | OnExistingNode | { reason: string } {
+    const existing = this.tryExistingNodes(attempt);
+    if (existing) return existing;
+    const pod = attempt.pod;
+    const podReqs = nodeAffinityRequirements(pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
+    this.volumeAlternatives = volumeRequirementAlternatives(pod, this.cluster.volumes);
+    const { launchable, reasons } = this.launchable();
+    const state = this.preFilter(pod);
+    if (!state.ok) return { reason: state.reason };
+    const unseen = this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
+    countOpenClaims(state.state, pod, attempt.requiredTerms, this.claims, this.cluster, unseen);
+    newClaimsAreEmptyHostnames(state.state);
+    // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
+    // Karpenter, sort the list itself with Go's sort.Slice, so claims with as many pods come in the
+    // order Go leaves them (the order of the last sort up to 12 claims, pdqsort's beyond).
+    goSortSlice(this.claims, (a, b) => a.pods.length < b.pods.length);
+    for (const claim of this.claims) {
+      // A claim none of whose remaining types could hold the pod, or whose requirements the pod's contradict, refuses it
+      // whatever the filters say (canAdd would): most claims once full, and those of another architecture or zone.
+      if (!claim.hasRoomFor(pod) || !claim.requirements.isCompatible(podReqs, ALLOW_UNDEFINED_WELL_KNOWN)) continue;
+      const next = this.check(state.state, pod, claim, podReqs);
+      if ('reason' in next) continue;
+      claim.add(pod, next);
+      this.refreshNode(claim);
+      return claim;
+    }
+    return this.newClaim(state.state, pod, podReqs, launchable, reasons);
   }
 
   private preFilter(pod: Pod): { ok: true; state: CycleState } | { ok: false; reason: string } {
@@ -350,48 +364,94 @@ class Planner {
   private checkRequirements(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): Narrowed | { reason: string } {
     const taint = untoleratedTaint(claim.pool.taints, pod);
     if (taint) return { reason: `did not tolerate taint ${taint.key}=${taint.value}:${taint.effect}` };
-    const podZones = podReqs.get(LABEL_ZONE);
-    const zones = claim.zones().filter((z) => podZones.has(z));
-    const claimZone = claim.requirements.get(LABEL_ZONE);
-    const decided = claimZone.operator() === 'In' && claimZone.len() === 1;
-    // A claim whose zone is decided carries the zone label already.
-    if (zones.length === 0 || decided || !this.zoneTopology.fixesZone(pod)) {
+    const open = this.openDomains(pod, claim, podReqs);
+    if (open.keys.length === 0) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
       if (!status.isSuccess()) return { reason: status.message() };
       return claim.canAdd(pod, podReqs);
     }
-    const passing: string[] = [];
+    const passing: Domains[] = [];
     let reason = '';
-    for (const zone of zones) {
-      const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim, zone));
-      if (status.isSuccess()) passing.push(zone);
+    for (const domains of open.combinations) {
+      const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim, domains));
+      if (status.isSuccess()) passing.push(domains);
       else reason ||= status.message();
     }
     if (passing.length === 0) return { reason };
     const settled = podReqs.clone();
-    settled.add(Requirement.of(LABEL_ZONE, 'In', [settleZone(state, passing)]));
+    for (const [key, value] of Object.entries(settleDomains(state, open.keys, passing))) settled.add(Requirement.of(key, 'In', [value]));
     return claim.canAdd(pod, settled);
   }
 
-  /** The node the plugins judge `claim` as: its node in the cluster, or labelled with `zone` to judge it there. */
-  private nodeInfoFor(claim: PlannedClaim, zone?: string): NodeInfo {
+  /**
+   * The labels `pod` decides on `claim` (its topology keys the claim leaves open, and the
+   * zone when a volume decides it), each with the values the claim and the pod allow, and
+   * every combination of them in order.
+   */
+  private openDomains(pod: Pod, claim: PlannedClaim, podReqs: Requirements): { keys: string[]; combinations: Domains[] } {
+    const wanted = this.topologyKeys.keysFor(pod);
+    if (wanted.length === 0) return { keys: [], combinations: [] };
+    const decided = claim.node().labels;
+    const keys: string[] = [];
+    let combinations: Domains[] = [{}];
+    for (const key of wanted.sort()) {
+      if (Object.hasOwn(decided, key)) continue;
+      const allowed = (v: string) => claim.requirements.get(key).has(v) && podReqs.get(key).has(v);
+      const values = key === LABEL_ZONE ? claim.zones().filter(allowed) : this.domainValues(key).filter(allowed);
+      if (values.length === 0) continue;
+      keys.push(key);
+      combinations = combinations.flatMap((d) => values.map((v) => ({ ...d, [key]: v })));
+    }
+    return { keys, combinations };
+  }
+
+  private readonly domainCache = new Map<string, string[]>();
+
+  /**
+   * Karpenter's topology domains of a label key (buildDomainGroups): per pool and listed
+   * instance type, the values their requirements together leave for the key (for a
+   * complement, the values it excludes, as Karpenter's Values reads the raw set), and the
+   * values a pool's `In` requirement names. Sorted.
+   */
+  private domainValues(key: string): string[] {
+    let values = this.domainCache.get(key);
+    if (values === undefined) {
+      const found = new Set<string>();
+      for (const pool of this.pools) {
+        const own = pool.requirements.has(key) ? pool.requirements.get(key) : undefined;
+        if (own?.operator() === 'In') for (const v of own.values()) found.add(v);
+        for (const it of this.catalog) {
+          const typeReqs = instanceTypeRequirements(it);
+          const typed = typeReqs.has(key) ? typeReqs.get(key) : undefined;
+          const merged = own && typed ? own.intersection(typed) : (own ?? typed);
+          for (const v of merged?.values() ?? []) found.add(v);
+        }
+      }
+      this.domainCache.set(key, (values = [...found].sort()));
+    }
+    return values;
+  }
+
+  /** The node the plugins judge `claim` as: its node in the cluster, or labelled with `domains` to judge it there. */
+  private nodeInfoFor(claim: PlannedClaim, domains?: Domains): NodeInfo {
     const info = this.cluster.nodeInfo(claim.name);
-    if (!info) return new NodeInfo(claim.node(zone));
-    if (zone === undefined) return info;
-    // The copy in each zone is kept while the claim's node and pods stay as they are (the plugins only read it).
-    let variants = this.zoneVariants.get(info);
-    if (variants?.generation !== info.generation) this.zoneVariants.set(info, (variants = { generation: info.generation, byZone: new Map() }));
-    const node = claim.node(zone);
-    let variant = variants.byZone.get(zone);
+    if (!info) return new NodeInfo(claim.node(domains));
+    if (domains === undefined) return info;
+    // The copy in each domain is kept while the claim's node and pods stay as they are (the plugins only read it).
+    let variants = this.domainVariants.get(info);
+    if (variants?.generation !== info.generation) this.domainVariants.set(info, (variants = { generation: info.generation, byDomains: new Map() }));
+    const node = claim.node(domains);
+    const key = domainsKey(domains);
+    let variant = variants.byDomains.get(key);
     if (variant?.node !== node) {
       variant = info.clone();
       variant.replaceNode(node);
-      variants.byZone.set(zone, variant);
+      variants.byDomains.set(key, variant);
     }
     return variant;
   }
 
-  private readonly zoneVariants = new WeakMap<NodeInfo, { generation: number; byZone: Map<string, NodeInfo> }>();
+  private readonly domainVariants = new WeakMap<NodeInfo, { generation: number; byDomains: Map<string, NodeInfo> }>();
 
   /** After a pod joined: the claim's node again, if joining narrowed its labels or capacity. */
   private refreshNode(claim: PlannedClaim): void {
@@ -427,16 +487,26 @@ class Planner {
   }
 
   /**
-   * Empty template nodes, one per pool and zone, stay in the cluster while pods are
+   * Empty template nodes, one per pool and domain, stay in the cluster while pods are
    * planned, so domains that could be created count for spread and minDomains on
-   * planned claims too. No pod is ever bound to them; removeTemplates takes them out.
+   * planned claims too: one per zone of the pool and value of each other key some spread
+   * constraint names (every combination, so a pod's node affinity on one key still sees
+   * every domain of another). No pod is ever bound to them; removeTemplates takes them out.
    */
   private addTemplates(): void {
+    const spreadKeys = [...new Set([...this.cluster.pods()].flatMap((p) => p.topologySpreadConstraints.map((c) => c.topologyKey)))]
+      .filter((k) => k !== LABEL_HOSTNAME && k !== LABEL_ZONE)
+      .sort();
     for (const pool of this.pools) {
       const template = new PlannedClaim(`${pool.name}-template`, pool, pool.requirements.clone(), pool.instanceTypes, -1);
-      for (const zone of pool.domainZones) {
-        const node = template.toNode(0, zone);
-        const name = `${pool.name}-template-${zone}`;
+      let combinations: Domains[] = pool.domainZones.map((zone) => ({ [LABEL_ZONE]: zone }));
+      for (const key of spreadKeys) {
+        const values = this.domainValues(key).filter((v) => pool.requirements.get(key).has(v));
+        if (values.length > 0) combinations = combinations.flatMap((d) => values.map((v) => ({ ...d, [key]: v })));
+      }
+      for (const domains of combinations) {
+        const node = template.toNode(0, domains);
+        const name = `${pool.name}-template-${Object.values(domains).join('-')}`;
         this.cluster.addNode({ ...node, name, uid: name, labels: { ...node.labels, [LABEL_HOSTNAME]: name } });
         this.templates.push(name);
       }
@@ -550,7 +620,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, existing);
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);

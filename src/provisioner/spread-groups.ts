@@ -10,12 +10,17 @@
 // created are taken out of its spread counts.
 
 import type { ClusterState } from '../cluster/state.js';
+import { LABEL_HOSTNAME } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
 import { selectorKey, type NodeSelectorTermSpec } from '../model/selector.js';
 import type { Toleration } from '../model/taints.js';
 import type { CycleState } from '../scheduler/framework.js';
 import { PRE_FILTER_STATE_KEY, updateWithPod, type PreFilterState } from '../scheduler/plugins/pod-topology-spread/filtering.js';
-import type { SpreadConstraint } from '../scheduler/plugins/pod-topology-spread/constraints.js';
+import { countMatchingPods, hasAllTopologyKeys, nodeIncluded, type SpreadConstraint } from '../scheduler/plugins/pod-topology-spread/constraints.js';
+import { nodeMatchCount } from '../scheduler/plugins/pod-topology-spread/match-counts.js';
+import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
+import { nodeAffinityRequirements } from './pod-requirements.js';
+import { ALLOW_UNDEFINED_WELL_KNOWN, type Requirements } from './requirements.js';
 
 function sortedJson(xs: readonly unknown[]): string {
   return JSON.stringify(xs.map((x) => JSON.stringify(x)).sort());
@@ -56,20 +61,79 @@ export class SpreadGroups {
   /**
    * After PreFilter for `pod` attempted with these required terms: creates the groups its
    * constraints fall in, and takes the pods planned before a group's creation out of
-   * that constraint's counts.
+   * that constraint's counts. Returns, per constraint, the pods its group does not see.
    */
-  adjust(state: CycleState, pod: Pod, requiredTerms: readonly NodeSelectorTermSpec[], cluster: ClusterState): void {
+  adjust(state: CycleState, pod: Pod, requiredTerms: readonly NodeSelectorTermSpec[], cluster: ClusterState): ReadonlySet<string>[] {
     const s = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);
-    if (s === undefined || s.constraints.length === 0) return;
+    if (s === undefined || s.constraints.length === 0) return [];
     const filter = filterKey(pod, requiredTerms, pod.tolerations);
-    s.constraints.forEach((c, i) => {
+    return s.constraints.map((c, i) => {
       const key = groupKey(pod.namespace, { ...c, honorAffinity: c.honorNodeAffinity, honorTaints: c.honorNodeTaints }, filter);
       let since = this.created.get(key);
       if (since === undefined) this.created.set(key, (since = this.planned.length));
-      for (const earlier of this.planned.slice(0, since)) {
+      const unseen = this.planned.slice(0, since);
+      for (const earlier of unseen) {
         const node = cluster.nodeInfo(earlier.nodeName)?.node;
         if (node) updateWithPod(s, earlier, pod, node, -1, i);
       }
+      return new Set(unseen.map((p) => p.key));
+    });
+  }
+}
+
+/** A hostname domain no node has: the new claim Karpenter can always create. */
+const NEW_CLAIM_HOSTNAME = '\x00new-claim';
+
+/**
+ * Karpenter judges hostname spread with a global minimum of 0, as it can always create
+ * a new claim: an empty domain joins each hostname constraint's counts, even when the
+ * pod's node affinity leaves no empty node (template) counted.
+ */
+export function newClaimsAreEmptyHostnames(state: CycleState): void {
+  const s = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);
+  s?.constraints.forEach((c, i) => {
+    if (c.topologyKey !== LABEL_HOSTNAME) return;
+    s.tpValueToMatchNum[i]!.set(NEW_CLAIM_HOSTNAME, 0);
+    s.criticalPaths[i]!.update(NEW_CLAIM_HOSTNAME, 0);
+  });
+}
+
+/** What the spread counts need of a planned claim: its node's name and its requirements. */
+export interface CountedClaim {
+  readonly name: string;
+  readonly requirements: Requirements;
+}
+
+/**
+ * Karpenter counts a planned claim's pods in a spread domain when the claim's
+ * requirements are compatible with the pod's node filter (its node selector and each
+ * required node affinity term), and per constraint; kube-scheduler's inclusion reads the
+ * node's labels, and a claim lacks those it has not decided (or another constraint's
+ * key). Adds the pods of the claims the label check left out and Karpenter's keeps,
+ * but not those planned before the constraint's group existed (`unseen`, from adjust).
+ */
+export function countOpenClaims(state: CycleState, pod: Pod, requiredTerms: readonly NodeSelectorTermSpec[], claims: readonly CountedClaim[], cluster: ClusterState, unseen: readonly ReadonlySet<string>[]): void {
+  const s = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);
+  if (s === undefined || s.constraints.length === 0 || claims.length === 0) return;
+  const terms = requiredTerms.length === 0 ? [undefined] : requiredTerms;
+  const filters = terms.map((t) => nodeAffinityRequirements(pod.nodeSelector, t ? [t] : []));
+  for (const claim of claims) {
+    const info = cluster.nodeInfo(claim.name);
+    if (info === undefined || info.pods.length === 0) continue;
+    const node = info.node;
+    const compatible = filters.some((f) => claim.requirements.isCompatible(f, ALLOW_UNDEFINED_WELL_KNOWN));
+    s.constraints.forEach((c, i) => {
+      const value = node.labels[c.topologyKey];
+      if (value === undefined || (hasAllTopologyKeys(node.labels, s.constraints) && nodeIncluded(c, pod, node))) return;
+      if (c.honorNodeAffinity && !compatible) return;
+      if (c.honorNodeTaints && findUntoleratedTaint(node.taints, pod.tolerations, doNotScheduleTaints) !== undefined) return;
+      const hidden = unseen[i];
+      const n = hidden && hidden.size > 0 ? countMatchingPods(info.pods.filter((p) => !hidden.has(p.key)), c.selector, pod.namespace) : nodeMatchCount(info, c.selector, pod.namespace);
+      if (n === 0) return;
+      const m = s.tpValueToMatchNum[i]!;
+      const num = (m.get(value) ?? 0) + n;
+      m.set(value, num);
+      s.criticalPaths[i]!.update(value, num);
     });
   }
 }

@@ -5,7 +5,6 @@
 // cpu/128Gi, one-pod type; spot in test-zone-1/2, on-demand in test-zone-1/2/3; price 0.1 per
 // cpu and per GB; 100m cpu and 10Mi kube-reserved). The fake's `size` label is spelled
 // karpenter.k8s.aws/instance-size here, a key berth knows as well-known.
-// Cases berth does not agree with yet are marked `todo` with the reason (they still run).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -240,18 +239,14 @@ describe('upstream Karpenter: the queue (scheduling/topology_test.go)', () => {
     for (const p of [...affPods, target]) assert.equal(claimOf(plan, p).zone, 'test-zone-1');
   });
 
-  it(
-    'upstream: "should support pod affinity with zone topology (unconstrained target)" (topology_test.go)',
-    { todo: 'berth settles the target\'s zone when it joins a claim; Karpenter keeps it open, so the dependents wait for the next batch' },
-    () => {
-      const aff = { security: 's2' };
-      const affPods = Array.from({ length: 10 }, (_, i) => pod(`aff-${i}`, affinityTo(aff, LABEL_ZONE)));
-      const target = pod('target', {}, { labels: aff });
-      const plan = provision([...affPods, target]);
-      claimOf(plan, target);
-      for (const p of affPods) notScheduled(plan, p);
-    },
-  );
+  it('upstream: "should support pod affinity with zone topology (unconstrained target)" (topology_test.go): the target keeps its claim\'s zone open, so the dependents wait for the next batch', () => {
+    const aff = { security: 's2' };
+    const affPods = Array.from({ length: 10 }, (_, i) => pod(`aff-${i}`, affinityTo(aff, LABEL_ZONE)));
+    const target = pod('target', {}, { labels: aff });
+    const plan = provision([...affPods, target]);
+    claimOf(plan, target);
+    for (const p of affPods) notScheduled(plan, p);
+  });
 });
 
 describe('upstream Karpenter: preferencePolicy Ignore (provisioning/suite_test.go)', () => {
@@ -332,5 +327,112 @@ describe('upstream Karpenter: minValuesPolicy (provisioning/suite_test.go, "with
   it('a claim whose minValues held is annotated "false"', () => {
     const { plan } = run([withoutMinValues], 'BestEffort');
     assert.equal(plan.nodeClaims[0]!.annotations['karpenter.sh/nodeclaim-min-values-relaxed'], 'false');
+  });
+});
+
+describe('upstream Karpenter: undecided labels on planned claims (scheduling/topology_test.go)', () => {
+  const CT = 'karpenter.sh/capacity-type';
+  const labels = { test: 'test' };
+  // Karpenter's Topology suite runs with a NodePool that allows every capacity type.
+  const anyCapacity = (extra: Partial<PoolSpec> = {}) => nodePool('default', { requirements: [{ key: CT, operator: 'Exists', values: [] }], ...extra });
+  const spreadOn = (topologyKey: string, maxSkew = 1, extra: Record<string, unknown> = {}) => ({
+    topologySpreadConstraints: [{ maxSkew, topologyKey, whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: labels }, ...extra }],
+  });
+  const many = (n: number, prefix: string, spec: Partial<PodSpecManifest>, opts: Parameters<typeof pod>[2] = { labels }) => Array.from({ length: n }, (_, i) => pod(`${prefix}-${i}`, spec, opts));
+
+  /** The value of `key` on the node a claim launches as. */
+  function labelOf(plan: ProvisionPlan, p: Pod, key: string): string | undefined {
+    const c = claimOf(plan, p);
+    if (key === LABEL_ZONE) return c.zone;
+    if (key === CT) return c.capacityType;
+    if (key === HOST) return c.name;
+    return c.labels[key] ?? FAKE_TYPES.find((t) => t.name === c.instanceType)?.labels[key];
+  }
+
+  /** ExpectSkew: the number of scheduled pods per domain of `key`, sorted. */
+  function skew(plan: ProvisionPlan, pods: readonly Pod[], key: string): number[] {
+    const counts = new Map<string, number>();
+    for (const p of pods) {
+      if (!plan.placements.some((x) => x.pod === p.key)) continue;
+      const v = labelOf(plan, p, key);
+      if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
+    }
+    return [...counts.values()].sort((a, b) => a - b);
+  }
+
+  it('upstream: "should balance pods across capacity types" (topology_test.go)', () => {
+    const pods = many(4, 'p', spreadOn(CT));
+    assert.deepEqual(skew(provision(pods, { pools: [anyCapacity()] }), pods, CT), [2, 2]);
+  });
+
+  it('upstream: "should respect NodePool capacity type constraints" (topology_test.go)', () => {
+    const pods = many(4, 'p', spreadOn(CT));
+    const pools = [nodePool('default', { requirements: [{ key: CT, operator: 'In', values: ['spot', 'on-demand'] }] })];
+    assert.deepEqual(skew(provision(pods, { pools }), pods, CT), [2, 2]);
+  });
+
+  it('upstream: "should balance pods across NodePool requirements" (topology_test.go)', () => {
+    const key = 'capacity.spread.4-1';
+    const spot = nodePool('spot', { requirements: [{ key: CT, operator: 'In', values: ['spot'] }, { key, operator: 'In', values: ['2', '3', '4', '5'] }] });
+    const onDemand = nodePool('on-demand', { requirements: [{ key: CT, operator: 'In', values: ['on-demand'] }, { key, operator: 'In', values: ['1'] }] });
+    const pods = many(20, 'p', spreadOn(key));
+    const plan = provision(pods, { pools: [spot, onDemand] });
+    for (const p of pods) claimOf(plan, p);
+    assert.deepEqual(skew(plan, pods, key), [4, 4, 4, 4, 4]);
+    assert.deepEqual(skew(plan, pods, CT), [4, 16]);
+  });
+
+  // A label only the NodePools name: "foo" on a plain pool, "bar" on a tainted one the pods do not tolerate.
+  const key = 'fake-label';
+  const plain = anyCapacity({ requirements: [{ key: CT, operator: 'Exists', values: [] }, { key, operator: 'In', values: ['foo'] }] });
+  const tainted = nodePool('tainted', { requirements: [{ key: CT, operator: 'Exists', values: [] }, { key, operator: 'In', values: ['bar'] }], taints: [{ key: 'taint-key', value: 'taint-value', effect: 'NoSchedule' }] });
+
+  it('upstream: "should balance pods across a label when discovered from the nodepool (NodeTaintsPolicy=ignore)" (topology_test.go)', () => {
+    const pods = many(2, 'p', spreadOn(key, 1, { nodeTaintsPolicy: 'Ignore' }));
+    assert.deepEqual(skew(provision(pods, { pools: [plain, tainted] }), pods, key), [1]);
+  });
+
+  it('upstream: "should balance pods across a label when discovered from the nodepool (NodeTaintsPolicy=honor)" (topology_test.go)', () => {
+    const pods = many(2, 'p', spreadOn(key, 1, { nodeTaintsPolicy: 'Honor' }));
+    assert.deepEqual(skew(provision(pods, { pools: [plain, tainted] }), pods, key), [2]);
+  });
+
+  it('upstream: "should limit spread options by nodeSelector" (topology_test.go, Combined Capacity Type Topology and Node Affinity)', () => {
+    const anyway = { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: CT, whenUnsatisfiable: 'ScheduleAnyway' as const, labelSelector: { matchLabels: labels } }] };
+    const pods = [...many(5, 'spot', { ...anyway, nodeSelector: { [CT]: 'spot' } }), ...many(5, 'od', { ...anyway, nodeSelector: { [CT]: 'on-demand' } })];
+    assert.deepEqual(skew(provision(pods, { pools: [anyCapacity()] }), pods, CT), [5, 5]);
+  });
+
+  it('upstream: "should spread pods while respecting both constraints" (topology_test.go, Combined Zonal and Capacity Type Topology), first batch', () => {
+    const spec = { topologySpreadConstraints: [...spreadOn(CT).topologySpreadConstraints, ...spreadOn(LABEL_ZONE).topologySpreadConstraints] };
+    const pods = many(2, 'p', spec);
+    const plan = provision(pods, { pools: [anyCapacity()] });
+    for (const p of pods) claimOf(plan, p);
+    assert.ok(skew(plan, pods, CT).every((n) => n <= 1));
+    assert.ok(skew(plan, pods, LABEL_ZONE).every((n) => n <= 1));
+  });
+
+  it('upstream: "should balance pods across nodes" (topology_test.go, Hostname)', () => {
+    const pods = many(4, 'p', spreadOn(HOST));
+    assert.deepEqual(skew(provision(pods, { pools: [anyCapacity()] }), pods, HOST), [1, 1, 1, 1]);
+  });
+
+  it('upstream: "balance multiple deployments with hostname topology spread & varying arch" (topology_test.go)', () => {
+    const spreadPod = (name: string, app: string, arch: string) =>
+      pod(name, { ...nodeRequirement('kubernetes.io/arch', 'In', [arch]), topologySpreadConstraints: [{ maxSkew: 1, topologyKey: HOST, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app } } }] }, { labels: { app } });
+    const pods = [spreadPod('a1', 'app1', 'amd64'), spreadPod('a2', 'app1', 'amd64'), spreadPod('b1', 'app2', 'arm64'), spreadPod('b2', 'app2', 'arm64')];
+    const plan = provision(pods, { pools: [anyCapacity()] });
+    for (const p of pods) claimOf(plan, p);
+    assert.equal(plan.nodeClaims.length, 4);
+  });
+
+  it('upstream: "should respect pod affinity (arch)" (topology_test.go)', () => {
+    const aff = { security: 's2' };
+    const tsc = { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: HOST, whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: aff } }] };
+    const p1 = pod('aff-1', { ...tsc, nodeSelector: { 'kubernetes.io/arch': 'arm64' } }, { labels: aff, cpu: '2' });
+    const p2 = pod('aff-2', { ...tsc, affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: aff }, topologyKey: 'kubernetes.io/arch' }] } } }, { labels: aff, cpu: '1' });
+    const plan = provision([p1, p2], { pools: [anyCapacity()] });
+    assert.equal(labelOf(plan, p1, 'kubernetes.io/arch'), labelOf(plan, p2, 'kubernetes.io/arch'));
+    assert.notEqual(claimOf(plan, p1).name, claimOf(plan, p2).name);
   });
 });
