@@ -106,6 +106,41 @@ ${extra}`;
     assert.ok(r.events.some((e) => e.type === 'StepFailed' && e['message'] === 'no PersistentVolumeClaim default/other'));
   });
 
+  it('deleteStatefulSet: its pods go, and its claims with them under whenDeleted: Delete; an unknown set is a failed step', () => {
+    const text = (policy: string) => `apiVersion: berth.dev/v1alpha1
+kind: Scenario
+metadata: {name: delete-sts}
+spec:
+  timing: {volumeProvision: 5s}
+  objects:
+  - {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: us-west-2a}}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}
+  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: gp3, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}, provisioner: ebs.csi.aws.com}
+  - apiVersion: apps/v1
+    kind: StatefulSet
+    metadata: {name: db, namespace: default}
+    spec:
+      replicas: 2
+      selector: {matchLabels: {app: db}}
+      persistentVolumeClaimRetentionPolicy: {whenDeleted: ${policy}}
+      template:
+        metadata: {labels: {app: db}}
+        spec: {terminationGracePeriodSeconds: 5, containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
+      volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]
+  steps:
+  - at: 2m
+    deleteStatefulSet: {statefulSet: db}
+  - at: 3m
+    deleteStatefulSet: {statefulSet: other/db}
+  until: 5m
+`;
+    for (const [policy, claims] of [['Delete', 0], ['Retain', 2]] as const) {
+      const r = runScenarioText('s.yaml', text(policy));
+      assert.equal([...r.sim.world.cluster.pods()].length, 0, policy);
+      assert.equal([...r.sim.world.cluster.volumes.claims()].length, claims, policy);
+      assert.ok(r.events.some((e) => e.type === 'StepFailed' && e['message'] === 'no StatefulSet other/db'));
+    }
+  });
+
   it('a bad claim in a step is an error at its field', () => {
     const s = loadScenario({ name: 's.yaml', text: steps('  - at: 2m\n    addPersistentVolumeClaim: {metadata: {name: x}, spec: {accessModes: [ReadWriteSometimes]}}\n') });
     assert.ok(!s.ok);
