@@ -11,7 +11,7 @@ import { admitClass, defaultClass } from '../../io/load-volumes.js';
 import { statefulSetClaimName, statefulSetClaims, type ClaimTemplate } from '../../io/workloads.js';
 import type { Pod } from '../../model/pod.js';
 import type { Labels } from '../../model/selector.js';
-import { compilePersistentVolumeClaim, type PodVolume } from '../../model/volumes.js';
+import { compilePersistentVolumeClaim, type PersistentVolumeClaim, type PodVolume, type StorageClass } from '../../model/volumes.js';
 import type { World } from '../world.js';
 
 export interface StatefulSetStorage {
@@ -20,7 +20,7 @@ export interface StatefulSetStorage {
   readonly whenScaled: 'Retain' | 'Delete';
 }
 
-interface ClaimOwner {
+export interface ClaimOwner {
   readonly namespace: string;
   readonly name: string;
   readonly selectorLabels: Labels;
@@ -40,19 +40,22 @@ export function withOrdinalClaims(s: ClaimOwner, pod: Pod, ordinal: number): Pod
   return { ...pod, volumes: [...(pod.volumes ?? []).filter((v) => !names.has(v.name)), ...claims], persistentVolumeClaims: true };
 }
 
-/** createPersistentVolumeClaims: the ordinal's claims that do not exist yet, with the default class admitted; returns their keys. */
-export function createMissingClaims(world: World, s: ClaimOwner, ordinal: number): string[] {
+/** The ordinal's claims that `exists` does not know yet, as the controller creates them: the default class admitted, a uid from `newUid`. */
+export function newOrdinalClaims(s: ClaimOwner, ordinal: number, classes: Iterable<StorageClass>, exists: (name: string) => boolean, newUid: () => string): PersistentVolumeClaim[] {
   if (!s.storage) return [];
-  const created: string[] = [];
-  const store = world.cluster.volumes;
   const sts = { namespace: s.namespace, name: s.name, volumeClaimTemplates: s.storage.volumeClaimTemplates };
-  for (const m of statefulSetClaims(sts, s.selectorLabels, ordinal)) {
-    if (store.claim(s.namespace, m.metadata.name ?? '')) continue;
-    const pvc = compilePersistentVolumeClaim(admitClass({ ...m, metadata: { ...m.metadata, uid: world.newUid() } }, defaultClass(store.storageClasses())));
-    world.setClaim(pvc, 'ClaimCreated', { statefulSet: `${s.namespace}/${s.name}` });
-    created.push(pvc.key);
-  }
-  return created;
+  const dflt = defaultClass(classes);
+  return statefulSetClaims(sts, s.selectorLabels, ordinal)
+    .filter((m) => !exists(m.metadata.name ?? ''))
+    .map((m) => compilePersistentVolumeClaim(admitClass({ ...m, metadata: { ...m.metadata, uid: newUid() } }, dflt)));
+}
+
+/** createPersistentVolumeClaims: the ordinal's claims that do not exist yet; returns their keys. */
+export function createMissingClaims(world: World, s: ClaimOwner, ordinal: number): string[] {
+  const store = world.cluster.volumes;
+  const created = newOrdinalClaims(s, ordinal, store.storageClasses(), (name) => store.claim(s.namespace, name) !== undefined, () => world.newUid());
+  for (const pvc of created) world.setClaim(pvc, 'ClaimCreated', { statefulSet: `${s.namespace}/${s.name}` });
+  return created.map((pvc) => pvc.key);
 }
 
 /** The ordinal's claim keys, one per claim template. */
