@@ -53,6 +53,11 @@ describe('scale-up with volumes', () => {
     ]);
   });
 
+  it('a StatefulSet whose claims are of an Immediate class: the new ordinals mount no claim (not modelled), so VolumeBinding does not turn them away', () => {
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'us-west-2a'), csiNode('n1', 3), gp3.replace('WaitForFirstConsumer', 'Immediate'), statefulSetYaml('db', 2)) });
+    assert.deepEqual(scaleUpCheck.run(contextFor(input, { scaleUp: 2 })), []);
+  });
+
   it('a StatefulSet without volumeClaimTemplates scales without claims: no attach limit in the way', () => {
     const input = loadInput({ text: listYaml(nodeYaml('n1', 'us-west-2a'), csiNode('n1', 0), gp3, statefulSetYaml('db', 2).replace(/\n {4}volumeClaimTemplates:.*/, '')) });
     assert.deepEqual(scaleUpCheck.run(contextFor(input, { scaleUp: 2 })), []);

@@ -36,7 +36,10 @@ function claimOwner(t: ScaleTarget): ClaimOwner | undefined {
 /**
  * A copy of the settled cluster with `count` new pending replicas of the target. A
  * StatefulSet's new ordinals get their own new claims, as its controller creates
- * them, so that NodeVolumeLimits counts the volumes they would attach.
+ * them, so that NodeVolumeLimits counts the volumes they would attach. Only claims
+ * of WaitForFirstConsumer classes: an Immediate claim is bound by the PV controller
+ * before its pod schedules, which this copy does not model, and unbound it would be
+ * rejected by VolumeBinding — so such a template's volume is left out as before.
  */
 function withExtraReplicas(ctx: AnalysisContext, base: { nodes: Node[]; pods: Pod[] }, t: ScaleTarget, count: number): { cluster: ClusterState; extra: Pod[] } {
   const template = t.group.templatePod;
@@ -44,6 +47,7 @@ function withExtraReplicas(ctx: AnalysisContext, base: { nodes: Node[]; pods: Po
   const { input } = ctx;
   const claims = [...input.storage.persistentVolumeClaims];
   let uids = 0;
+  const classes = new Map(input.storage.storageClasses.map((c) => [c.name, c]));
   const extra = Array.from({ length: count }, (_, i): Pod => {
     const pending = { ...template, nodeName: '', nominatedNodeName: '', phase: 'Pending', creation: Number.MAX_SAFE_INTEGER - count + i } as const;
     if (!owner) {
@@ -53,8 +57,11 @@ function withExtraReplicas(ctx: AnalysisContext, base: { nodes: Node[]; pods: Po
     const ordinal = (t.group.workload?.ordinalStart ?? 0) + t.group.replicas + i;
     const name = `${t.group.name}-${ordinal}`;
     const names = new Set(claims.filter((c) => c.namespace === owner.namespace).map((c) => c.name));
-    claims.push(...newOrdinalClaims(owner, ordinal, input.storage.storageClasses, (n) => names.has(n), () => `scale-up/claim/${++uids}`));
-    return withOrdinalClaims(owner, { ...pending, name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}` }, ordinal);
+    const fresh = newOrdinalClaims(owner, ordinal, input.storage.storageClasses, (n) => names.has(n), () => `scale-up/claim/${++uids}`);
+    const immediate = new Set(fresh.filter((c) => classes.get(c.storageClassName)?.volumeBindingMode !== 'WaitForFirstConsumer').map((c) => c.name));
+    claims.push(...fresh.filter((c) => !immediate.has(c.name)));
+    const pod = withOrdinalClaims(owner, { ...pending, name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}` }, ordinal);
+    return { ...pod, volumes: (pod.volumes ?? []).filter((v) => v.kind !== 'claim' || !immediate.has(v.claimName)) };
   });
   const cluster = buildClusterState({ ...input, storage: { ...input.storage, persistentVolumeClaims: claims }, nodes: base.nodes, pods: [...base.pods, ...extra] });
   return { cluster, extra };
