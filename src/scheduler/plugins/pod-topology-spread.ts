@@ -40,7 +40,7 @@ export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
 
     preFilter(state, pod, nodes) {
       const err = selectorError(pod, 'DoNotSchedule');
-      if (err !== undefined) return { status: Status.error(`get constraints from pod: ${err}`) };
+      if (err !== undefined) return { status: Status.error(`get constraints from pod: obtaining pod's hard topology spread constraints: ${err}`) };
       const constraints = constraintsFor(pod, 'DoNotSchedule', defaultConstraints, handle.cluster);
       if (constraints.length === 0) return { status: Status.SKIP };
       state.write(PRE_FILTER_STATE_KEY, computePreFilterState(pod, constraints, nodes, handle.cluster));
