@@ -8,6 +8,7 @@ import { loadSchedulerConfig } from '../src/io/scheduler-config.js';
 import { Rand } from '../src/model/rand.js';
 import { explainAttempt } from '../src/scheduler/explain.js';
 import { CycleState, type Framework, type Handle, type NodePluginScores } from '../src/scheduler/framework.js';
+import { parseFeatureGates } from '../src/scheduler/feature-gates.js';
 import { buildFramework, type SchedulerConfig } from '../src/scheduler/profile.js';
 import { profileFor } from '../src/scheduler/run.js';
 import { Scheduler } from '../src/scheduler/scheduler.js';
@@ -78,6 +79,7 @@ function runBerthUnsafe(c: ConformanceCase): AttemptResult {
     if (!parsed.ok) return errorResult(`berth rejected the configuration: ${inFull(parsed.errors)}`);
     config = parsed.config;
   }
+  if (c.featureGates) config = { ...config, featureGates: parseFeatureGates(Object.entries(c.featureGates).map(([k, v]) => `${k}=${v}`).join(',')) };
   const loaded = loadSources([{ name: 'case.json', text: caseAsList(c) }]);
   if (!loaded.ok) return errorResult(`berth rejected the input: ${inFull(loaded.errors)}`);
   const cluster = buildClusterState(loaded.input);

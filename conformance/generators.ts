@@ -38,6 +38,8 @@ export interface ConformanceCase {
   readonly config?: Json;
   /** DefaultPreemption's start offset into the potential nodes (taken modulo their number). */
   readonly preemptionOffset: number;
+  /** kube-scheduler's --feature-gates, only gates berth models (src/scheduler/feature-gates.ts); absent means the defaults. */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
 }
 
 // --- vocabularies -----------------------------------------------------------
@@ -805,6 +807,8 @@ interface CaseDraw {
   readonly exactFit: { node: number; cpu: boolean; mem: boolean; pods: boolean } | undefined;
   /** Volumes, claims and classes, and the volumes pods mount. */
   readonly storage: StorageDraw | undefined;
+  /** Feature gates set either way (a gate set to its default must change nothing). */
+  readonly featureGates: Readonly<Record<string, boolean>> | undefined;
 }
 
 // Mostly a few nodes, sometimes up to 60; both branches shrink down to one node.
@@ -834,6 +838,7 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
   offset: fc.nat(1000),
   exactFit: maybe(fc.record({ node: fc.nat(59), cpu: fc.boolean(), mem: fc.boolean(), pods: fc.boolean() }), 30),
   storage: maybe(storageDrawArb, 35),
+  featureGates: maybe(fc.record({ StorageCapacityScoring: fc.boolean() }), 20),
 });
 
 function assemble(d: CaseDraw): ConformanceCase {
@@ -894,6 +899,7 @@ function assemble(d: CaseDraw): ConformanceCase {
     replicaSets: d.owners.flatMap((o, i) => (o.kind === 'ReplicaSet' ? [ownerJson(`rs${i}`, o)] : [])),
     statefulSets: d.owners.flatMap((o, i) => (o.kind === 'StatefulSet' ? [ownerJson(`ss${i}`, o)] : [])),
     ...(d.config ? { config: d.config } : {}),
+    ...(d.featureGates ? { featureGates: d.featureGates } : {}),
   };
   // Drawn values can be shared (fc.constant hands out one object), and the
   // oracle-side admission edits selectors in place on its copy: a JSON round trip
