@@ -7,6 +7,7 @@
 //   npx tsx bench/load-strict.ts [--quick] [--runs N] [--validator-only]
 
 import { loadSources } from '../src/io/load.js';
+import { dumpObjects } from './dump-objects.js';
 import { unknownFields, type ValidationMode } from '../src/io/strict-fields.js';
 
 const args = process.argv.slice(2);
@@ -16,41 +17,7 @@ const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 3;
 const nodeCount = quick ? 150 : 5000;
 const podCount = quick ? 4500 : 150_000;
 
-function node(i: number) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name: `node-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}`, 'topology.kubernetes.io/zone': `zone-${i % 3}` } },
-    spec: { podCIDR: '10.0.0.0/24' },
-    status: { capacity: { cpu: '64', memory: '256Gi', pods: '110' }, allocatable: { cpu: '63', memory: '250Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] },
-  };
-}
-
-function pod(i: number) {
-  const app = `app-${i % 500}`;
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: `${app}-${i}`,
-      namespace: 'default',
-      uid: `uid-${i}`,
-      labels: { app, 'pod-template-hash': 'abc12' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${app}-abc12`, uid: `rs-${i % 500}`, controller: true, blockOwnerDeletion: true }],
-    },
-    spec: {
-      nodeName: `node-${i % nodeCount}`,
-      containers: [{ name: 'main', image: 'registry.example/app:1', ports: [{ containerPort: 8080, protocol: 'TCP' }], resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } } }],
-      tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/os', operator: 'NotIn', values: ['windows'] }] }] } } },
-      priority: 0,
-      schedulerName: 'default-scheduler',
-    },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], podIP: '10.0.0.1' },
-  };
-}
-
-const items = [...Array.from({ length: nodeCount }, (_, i) => node(i)), ...Array.from({ length: podCount }, (_, i) => pod(i))];
+const items = dumpObjects(nodeCount, podCount);
 if (args.includes('--validator-only')) {
   const walks: number[] = [];
   for (let r = 0; r < runs; r++) {

@@ -19,7 +19,7 @@ export interface LoadedCase {
 }
 
 export function loadCase(c: KarpenterCase): LoadedCase | { error: string } {
-  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...(c.daemonSets ?? []), ...c.pods] });
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...(c.daemonSets ?? []), ...(c.storageClasses ?? []), ...(c.persistentVolumes ?? []), ...(c.persistentVolumeClaims ?? []), ...c.pods] });
   const loaded = loadSources([{ name: `${c.id}.json`, text }]);
   if (!loaded.ok) return { error: `berth rejected the input: ${loaded.errors.map(formatDiagnostic).join('; ')}` };
   return {

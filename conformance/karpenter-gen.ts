@@ -3,10 +3,13 @@
 // limited to an architecture or instance category, some holding a host port), 1–60
 // pending pods in groups (plain, zone spread, hostname anti-affinity, node selector /
 // node affinity, a host port, required hostname affinity to another group's pods,
-// some tolerating the NoSchedule taint). Objects are plain Kubernetes JSON so both
-// berth's loader and the Go oracle read the very same case.
+// some tolerating the NoSchedule taint), some mounting volumes (karpenter-volumes.ts:
+// claims bound to zonal PVs, unbound claims of WaitForFirstConsumer classes with
+// allowedTopologies, ephemeral claims, claims neither side can use). Objects are plain
+// Kubernetes JSON so both berth's loader and the Go oracle read the very same case.
 
 import fc from 'fast-check';
+import { addPodVolumes, emptyStorage, volumeGenArb, type CaseStorage, type VolumeGen } from './karpenter-volumes.js';
 
 export const ZONES = ['us-west-2a', 'us-west-2b', 'us-west-2c', 'us-west-2d'] as const;
 export const CATEGORIES = ['c', 'm', 'r', 't'] as const;
@@ -57,6 +60,8 @@ export interface GroupGen {
   values: string[];
   /** Whether the pods tolerate the NoSchedule taint of dedicated pools. */
   tolerate: boolean;
+  /** What the group's pods mount (absent in cases written before volumes: none). */
+  volume?: VolumeGen;
 }
 
 export interface KarpenterCase {
@@ -64,6 +69,9 @@ export interface KarpenterCase {
   nodePools: Obj[];
   pods: Obj[];
   daemonSets?: Obj[];
+  persistentVolumes?: Obj[];
+  persistentVolumeClaims?: Obj[];
+  storageClasses?: Obj[];
 }
 
 const subset = <T extends string>(all: readonly T[]) => fc.subarray([...all], { minLength: 1 }).map((xs) => [...xs].sort());
@@ -95,13 +103,14 @@ const groupArb: fc.Arbitrary<GroupGen> = fc
     ct: subset(CAPACITY_TYPES),
     cat: subset(CATEGORIES),
     tolerate: fc.boolean(),
+    volume: volumeGenArb(ZONES),
   })
   .map((g) => {
     const values =
       g.keyPick === 'kubernetes.io/arch' ? g.arch : g.keyPick === 'topology.kubernetes.io/zone' ? g.zone : g.keyPick === 'karpenter.sh/capacity-type' ? g.ct : g.cat;
     // A nodeSelector takes one value.
     const vs = g.kind === 'selector' ? values.slice(0, 1) : values;
-    return { kind: g.kind, count: g.count, cpuMilli: g.cpuMilli, memMi: g.memMi, key: g.keyPick, values: vs, tolerate: g.tolerate };
+    return { kind: g.kind, count: g.count, cpuMilli: g.cpuMilli, memMi: g.memMi, key: g.keyPick, values: vs, tolerate: g.tolerate, volume: g.volume };
   });
 
 const daemonSetArb: fc.Arbitrary<DaemonSetGen> = fc
@@ -214,10 +223,21 @@ export function daemonSetObject(d: DaemonSetGen, i: number): Obj {
 /** Caps the pods at 60, as the brief asks. */
 export function buildCase(id: string, g: CaseGen): KarpenterCase {
   const pods: Obj[] = [];
+  const storage: CaseStorage = emptyStorage();
   g.groups.forEach((grp, gi) => {
-    for (const p of groupPods(grp, gi, pods.length, g.groups.length)) if (pods.length < 60) pods.push(p);
+    groupPods(grp, gi, pods.length, g.groups.length).forEach((p, i) => {
+      if (pods.length >= 60) return;
+      if (grp.volume) addPodVolumes(grp.volume, gi, i, p, storage);
+      pods.push(p);
+    });
   });
   const c: KarpenterCase = { id, nodePools: g.pools.map(nodePoolObject), pods };
   if (g.daemonSets.length > 0) c.daemonSets = g.daemonSets.map(daemonSetObject);
+  if (storage.persistentVolumeClaims.length > 0 || storage.storageClasses.length > 0 || storage.persistentVolumes.length > 0) Object.assign(c, storage);
   return c;
+}
+
+/** The case's storage objects (empty lists when it has none). */
+export function caseStorage(c: KarpenterCase): CaseStorage {
+  return { persistentVolumes: c.persistentVolumes ?? [], persistentVolumeClaims: c.persistentVolumeClaims ?? [], storageClasses: c.storageClasses ?? [] };
 }

@@ -19,7 +19,8 @@ import fc from 'fast-check';
 import type { InstanceType } from '../src/provisioner/catalog/types.js';
 import type { ProvisionPlan } from '../src/provisioner/plan.js';
 import { INSTANCE_TYPES, runBerth } from './karpenter-berth.js';
-import { buildCase, caseGenArb, type KarpenterCase, type Obj } from './karpenter-gen.js';
+import { buildCase, caseGenArb, caseStorage, type KarpenterCase, type Obj } from './karpenter-gen.js';
+import { usedStorage, volumeZones } from './karpenter-volumes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const IT_BY_NAME = new Map(INSTANCE_TYPES.map((it) => [it.name, it]));
@@ -128,6 +129,8 @@ interface PodInfo {
   anti: boolean;
   /** label key → allowed values, from nodeSelector or required node affinity. */
   allowed: Map<string, string[]>;
+  /** Zones its volumes allow (karpenter-volumes.ts), when they constrain the zone. */
+  volumeZones: Set<string> | undefined;
 }
 
 function podInfos(c: KarpenterCase): Map<string, PodInfo> {
@@ -148,6 +151,7 @@ function podInfos(c: KarpenterCase): Map<string, PodInfo> {
       spread: spec['topologySpreadConstraints'] !== undefined,
       anti: aff?.podAntiAffinity !== undefined,
       allowed,
+      volumeZones: volumeZones(p, caseStorage(c)),
     });
   }
   return out;
@@ -182,6 +186,8 @@ function violations(nodes: PlanNode[], pods: Map<string, PodInfo>, c: KarpenterC
         const bad = labelValues(n, k).filter((v) => !vs.includes(v));
         if (bad.length > 0) out.push(`${n.name}: ${key} requires ${k} in [${vs.join(',')}] but the node may be ${bad.join(',')}`);
       }
+      const outside = p.volumeZones ? n.zones.filter((z) => !p.volumeZones!.has(z)) : [];
+      if (outside.length > 0) out.push(`${n.name}: ${key}'s volumes allow zones [${[...p.volumeZones!].join(',')}] but the node may be ${outside.join(',')}`);
       if (p.anti) {
         if (antiApps.has(p.app)) out.push(`${n.name}: two ${p.app} pods despite hostname anti-affinity`);
         antiApps.add(p.app);
@@ -314,7 +320,7 @@ async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Outcom
 
 /** Greedy shrink: drop NodePools, DaemonSets, then pods, one at a time while the disagreement stays. */
 async function minimize(oracle: KarpenterOracle, c: KarpenterCase): Promise<KarpenterCase> {
-  let cur: Required<KarpenterCase> = { daemonSets: [], ...c };
+  let cur: KarpenterCase & Required<Pick<KarpenterCase, 'daemonSets'>> = { daemonSets: [], ...c };
   let budget = 150;
   for (const field of ['nodePools', 'daemonSets', 'pods'] as const) {
     let i = 0;
@@ -325,7 +331,8 @@ async function minimize(oracle: KarpenterOracle, c: KarpenterCase): Promise<Karp
       else i++;
     }
   }
-  return cur;
+  // The claims, volumes and classes the remaining pods no longer mount go too.
+  return c.persistentVolumeClaims || c.storageClasses ? { ...cur, ...usedStorage(cur.pods, caseStorage(cur)) } : cur;
 }
 
 function arg(name: string, fallback?: string): string | undefined {

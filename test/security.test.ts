@@ -88,7 +88,7 @@ describe('the playground runs no user content as code', () => {
   it('hostile text through the engine calls the page makes comes back as data: nothing runs, no prototype is touched', () => {
     const loaded = load(hostile);
     assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
-    const run = schedule(loaded.input, loaded.warnings);
+    const run = schedule(loaded);
     assert.deepEqual(run.pods.map((p) => p.key).sort(), ['default/proto', 'default/web']);
     assert.equal(loaded.input.pods.find((p) => p.name === 'web')?.annotations['w'], '</script><script>globalThis.pwned=1</script>');
     // As a label value the same text is refused, and the refusal quotes it as data.

@@ -41,7 +41,7 @@ func bench(ctx context.Context, in *caseInput) (res benchResult) {
 			res.Error = fmt.Sprintf("panic: %v", r)
 		}
 	}()
-	s, err := newScheduler(ctx, in)
+	s, pods, _, err := newScheduler(ctx, in)
 	if err != nil {
 		res.Error = err.Error()
 		return res
@@ -49,7 +49,7 @@ func bench(ctx context.Context, in *caseInput) (res benchResult) {
 	runtime.GC()
 	cpuStart := cpuSeconds()
 	start := time.Now()
-	results, err := s.Solve(ctx, in.Pods)
+	results, err := s.Solve(ctx, pods)
 	res.Seconds = time.Since(start).Seconds()
 	res.CPUSeconds = cpuSeconds() - cpuStart
 	if err != nil {

@@ -15,12 +15,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/samber/lo"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	fakecr "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	crlog "sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -51,6 +54,9 @@ var awsWellKnownLabels = []string{
 
 func init() {
 	v1.WellKnownLabels = v1.WellKnownLabels.Insert(awsWellKnownLabels...)
+	// The AWS provider's operator (pkg/operator/operator.go) reads the EBS CSI driver's
+	// zone key, which PVs and StorageClasses use, as topology.kubernetes.io/zone.
+	v1.NormalizedLabels = lo.Assign(v1.NormalizedLabels, map[string]string{"topology.ebs.csi.aws.com/zone": corev1.LabelTopologyZone})
 }
 
 type caseInput struct {
@@ -59,6 +65,10 @@ type caseInput struct {
 	Pods          []*corev1.Pod       `json:"pods"`
 	InstanceTypes []berthInstanceType `json:"instanceTypes"`
 	DaemonSets    []*appsv1.DaemonSet `json:"daemonSets,omitempty"`
+	// Storage the pods mount (see README.md, Volumes).
+	PersistentVolumes      []*corev1.PersistentVolume      `json:"persistentVolumes,omitempty"`
+	PersistentVolumeClaims []*corev1.PersistentVolumeClaim `json:"persistentVolumeClaims,omitempty"`
+	StorageClasses         []*storagev1.StorageClass       `json:"storageClasses,omitempty"`
 }
 
 type berthOffering struct {
@@ -188,12 +198,15 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 			res.Error = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	s, err := newScheduler(ctx, in)
+	s, pods, ignored, err := newScheduler(ctx, in)
 	if err != nil {
 		res.Error = err.Error()
 		return res
 	}
-	results, err := s.Solve(ctx, in.Pods)
+	for k, why := range ignored {
+		res.PodErrors[k] = why
+	}
+	results, err := s.Solve(ctx, pods)
 	if err != nil {
 		res.Error = "solve: " + err.Error()
 		return res
@@ -203,8 +216,9 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 }
 
 // newScheduler builds the case's setup (see README.md): its pods get their namespace
-// and UID defaults, and the returned scheduler is ready for Solve(in.Pods).
-func newScheduler(ctx context.Context, in *caseInput) (*scheduling.Scheduler, error) {
+// and UID defaults, and the returned scheduler is ready for Solve(pods). pods leaves
+// out what the provisioner would not schedule for its volumes (ignored, with why).
+func newScheduler(ctx context.Context, in *caseInput) (*scheduling.Scheduler, []*corev1.Pod, map[string]string, error) {
 	its := make([]*cloudprovider.InstanceType, 0, len(in.InstanceTypes))
 	for _, b := range in.InstanceTypes {
 		its = append(its, toInstanceType(b))
@@ -247,15 +261,70 @@ func newScheduler(ctx context.Context, in *caseInput) (*scheduling.Scheduler, er
 
 	cp := fake.NewCloudProvider()
 	cp.InstanceTypes = its
-	kube := fakecr.NewFakeClient()
+	kube := clusterScopedGets{fakecr.NewClientBuilder().WithObjects(storageObjects(in)...).Build()}
+	pods, volumeReqs, ignored := volumeRequirements(ctx, kube, in.Pods)
 	clk := clock.RealClock{}
 	cluster := state.NewCluster(clk, kube, cp)
-	topology, err := scheduling.NewTopology(ctx, kube, cluster, nil, pools, itMap, in.Pods)
+	topology, err := scheduling.NewTopology(ctx, kube, cluster, nil, pools, itMap, pods)
 	if err != nil {
-		return nil, fmt.Errorf("topology: %w", err)
+		return nil, nil, nil, fmt.Errorf("topology: %w", err)
 	}
 	return scheduling.NewScheduler(ctx, kube, pools, cluster, nil, topology, itMap, dsPods,
-		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil), nil
+		events.NewRecorder(&record.FakeRecorder{}), clk, volumeReqs, nil), pods, ignored, nil
+}
+
+// clusterScopedGets drops the namespace from a Get of a cluster-scoped storage object,
+// as the API server and controller-runtime's cache do. Karpenter looks a claim's
+// PersistentVolume up under the pod's namespace; the fake client alone would not find it.
+type clusterScopedGets struct{ client.Client }
+
+func (c clusterScopedGets) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	switch obj.(type) {
+	case *corev1.PersistentVolume, *storagev1.StorageClass:
+		key.Namespace = ""
+	}
+	return c.Client.Get(ctx, key, obj, opts...)
+}
+
+func storageObjects(in *caseInput) []client.Object {
+	objs := []client.Object{}
+	for _, o := range in.StorageClasses {
+		objs = append(objs, o)
+	}
+	for _, o := range in.PersistentVolumes {
+		objs = append(objs, o)
+	}
+	for _, o := range in.PersistentVolumeClaims {
+		objs = append(objs, o)
+	}
+	return objs
+}
+
+// volumeRequirements does what the provisioner does with pods' volumes before it
+// schedules them: Validate drops a pod whose claims it cannot use (missing claim,
+// unbound claim of an Immediate class, ...), and GetRequirements gives the volume
+// topology alternatives of the rest (a pod whose lookup fails is dropped too).
+func volumeRequirements(ctx context.Context, kube client.Client, in []*corev1.Pod) ([]*corev1.Pod, map[types.UID][]kscheduling.Requirements, map[string]string) {
+	vt := scheduling.NewVolumeTopology(kube)
+	pods := []*corev1.Pod{}
+	reqs := map[types.UID][]kscheduling.Requirements{}
+	ignored := map[string]string{}
+	for _, p := range in {
+		if err := vt.ValidatePersistentVolumeClaims(ctx, p); err != nil {
+			ignored[podKey(p)] = "ignored by the provisioner: " + err.Error()
+			continue
+		}
+		r, err := vt.GetRequirements(ctx, p)
+		if err != nil {
+			ignored[podKey(p)] = "ignored by the provisioner: " + err.Error()
+			continue
+		}
+		if len(r) > 0 {
+			reqs[p.UID] = r
+		}
+		pods = append(pods, p)
+	}
+	return pods, reqs, ignored
 }
 
 // describe writes Solve's pod errors and new NodeClaims, each priced at its cheapest compatible offering, into res.

@@ -25,6 +25,14 @@ describe('analyze', () => {
     assert.equal(hasErrors(out.filter((f) => f.severity !== 'error')), false);
   });
 
+  it('tells onCheck each check\'s own findings as it runs, in check order, before the sorted report', () => {
+    const heard: string[] = [];
+    const checks = [fixed('zeta', [finding('info', 'zeta', 'Deployment/a/x')]), fixed('alpha', []), fixed('beta', [finding('error', 'beta', 'Deployment/a/y')])];
+    const out = analyze(contextOf(inputOf(nodesYaml(1))), checks, (rule, found) => heard.push(`${rule}:${found.map((f) => f.object).join(',')}`));
+    assert.deepEqual(heard, ['zeta:Deployment/a/x', 'alpha:', 'beta:Deployment/a/y']);
+    assert.deepEqual(out.map((f) => f.rule), ['beta', 'zeta']);
+  });
+
   it('is deterministic: two analyses of the same manifests (loaded twice) give the same report', () => {
     const once = () => JSON.stringify(toJson(analyze(contextOf(inputOf(fileText('examples/rolling-update-deadlock.yaml'))))));
     const first = once();

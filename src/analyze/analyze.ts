@@ -15,8 +15,15 @@ function compareFindings(a: Finding, b: Finding): number {
   return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || byText(a.rule, b.rule) || byText(a.object, b.object) || byText(a.message, b.message);
 }
 
-export function analyze(ctx: AnalysisContext, checks: readonly Check[] = ALL_CHECKS): Finding[] {
-  return mergeStacking(checks.flatMap((c) => c.run(ctx))).sort(compareFindings);
+/** `onCheck` hears each check's own findings as soon as it has run (the playground streams them). */
+export function analyze(ctx: AnalysisContext, checks: readonly Check[] = ALL_CHECKS, onCheck?: (rule: string, findings: readonly Finding[]) => void): Finding[] {
+  return mergeStacking(
+    checks.flatMap((c) => {
+      const found = c.run(ctx);
+      onCheck?.(c.rule, found);
+      return found;
+    }),
+  ).sort(compareFindings);
 }
 
 /**

@@ -134,6 +134,23 @@ export class VolumeStore {
     this.version++;
   }
 
+  /** Adds or replaces a node's CSINode (a CSI node plugin registered on a new node). */
+  setCSINode(n: CSINode): void {
+    this.csiNodes.set(n.name, n);
+    this.version++;
+  }
+
+  /** The node's CSINode goes with its Node (the garbage collector follows its owner reference). */
+  removeCSINode(nodeName: string): void {
+    if (this.csiNodes.delete(nodeName)) this.version++;
+  }
+
+  /** A CSINode listing `driver`, if any: evidence the cluster runs that driver's node plugin. */
+  csiNodeWithDriver(driver: string): CSINode | undefined {
+    for (const n of this.csiNodes.values()) if (n.drivers.some((d) => d.name === driver)) return n;
+    return undefined;
+  }
+
   /** Adds or replaces a StorageClass (a scenario step). */
   setStorageClass(sc: StorageClass): void {
     this.classes.set(sc.name, sc);

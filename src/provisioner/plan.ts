@@ -36,7 +36,7 @@ import { compatibleOfferings, instanceTypeCompatible } from './instance-requirem
 import { cheapestOffering, fits, PlannedClaim, usableOfferings, type MinValuesPolicy, type PoolTemplate } from './nodeclaim.js';
 import { nodeAffinityRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt, type PreferencePolicy } from './preferences.js';
-import { volumeRequirementAlternatives } from './volume-topology.js';
+import { validatePersistentVolumeClaims, volumeRequirementAlternatives } from './volume-topology.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
 import { SpreadGroups } from './spread-groups.js';
 import { settleZone, ZoneTopology } from './zone-topology.js';
@@ -110,6 +110,13 @@ export interface ProvisionPlan {
 
 /** Filters that judge a planned claim by its requirements instead of its (undecided) labels and size. */
 const CLAIM_CHECKED_ELSEWHERE = new Set(['NodeAffinity', 'NodeResourcesFit', 'NodeUnschedulable']);
+/**
+ * kube-scheduler's volume plugins, which Karpenter does not run on a NodeClaim: it
+ * validates a pod's claims once (validatePersistentVolumeClaims) and narrows the
+ * claim by their topology (volumeRequirementAlternatives); attach limits, binding
+ * and ReadWriteOncePod conflicts are the scheduler's business once the node exists.
+ */
+const VOLUME_PLUGINS = new Set(['VolumeBinding', 'VolumeZone', 'NodeVolumeLimits', 'VolumeRestrictions']);
 
 function isDaemonSetPod(p: Pod): boolean {
   return p.ownerReferences.some((o) => o.kind === 'DaemonSet');
@@ -209,7 +216,15 @@ class Planner {
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
     const fw = this.sched.framework;
-    this.claimFramework = new Framework(fw.profileName, { ...fw.plugins, filter: fw.plugins.filter.filter((p) => !CLAIM_CHECKED_ELSEWHERE.has(p.name)) }, fw.percentageOfNodesToScore);
+    this.claimFramework = new Framework(
+      fw.profileName,
+      {
+        ...fw.plugins,
+        preFilter: fw.plugins.preFilter.filter((p) => !VOLUME_PLUGINS.has(p.name)),
+        filter: fw.plugins.filter.filter((p) => !CLAIM_CHECKED_ELSEWHERE.has(p.name) && !VOLUME_PLUGINS.has(p.name)),
+      },
+      fw.percentageOfNodesToScore,
+    );
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
     this.toleratePreferNoSchedule = specs.some((s) => s.taints.some((t) => t.effect === 'PreferNoSchedule'));
     this.zoneTopology = new ZoneTopology(cluster);
@@ -291,7 +306,7 @@ class Planner {
    * in a decided zone is judged in each zone the claim may take and settles one.
    */
   private check(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): Narrowed | { reason: string } {
-    if (this.volumeAlternatives.length === 0) return this.checkRequirements(state, pod, claim, podReqs, false);
+    if (this.volumeAlternatives.length === 0) return this.checkRequirements(state, pod, claim, podReqs);
     // Karpenter's CanAdd: the first volume topology alternative the claim can take, added to the claim's requirements only.
     let last = { reason: '' };
     for (const alt of this.volumeAlternatives) {
@@ -302,15 +317,15 @@ class Planner {
       }
       const withVolumes = podReqs.clone();
       withVolumes.addAll(alt);
-      const next = this.checkRequirements(state, pod, claim, withVolumes, alt.has(LABEL_ZONE));
+      const next = this.checkRequirements(state, pod, claim, withVolumes);
       if (!('reason' in next)) return next;
       last = next;
     }
     return last;
   }
 
-  /** check for one set of requirements; `volumeZoned`: a volume decides the zone, so the pod is judged per zone. */
-  private checkRequirements(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements, volumeZoned: boolean): Narrowed | { reason: string } {
+  /** check for one set of requirements (a volume's zones narrow the claim without settling its zone, as in Karpenter). */
+  private checkRequirements(state: CycleState, pod: Pod, claim: PlannedClaim, podReqs: Requirements): Narrowed | { reason: string } {
     const taint = untoleratedTaint(claim.pool.taints, pod);
     if (taint) return { reason: `did not tolerate taint ${taint.key}=${taint.value}:${taint.effect}` };
     const podZones = podReqs.get(LABEL_ZONE);
@@ -318,7 +333,7 @@ class Planner {
     const claimZone = claim.requirements.get(LABEL_ZONE);
     const decided = claimZone.operator() === 'In' && claimZone.len() === 1;
     // A claim whose zone is decided carries the zone label already.
-    if (zones.length === 0 || decided || !(volumeZoned || this.zoneTopology.fixesZone(pod))) {
+    if (zones.length === 0 || decided || !this.zoneTopology.fixesZone(pod)) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
       if (!status.isSuccess()) return { reason: status.message() };
       return claim.canAdd(pod, podReqs);
@@ -502,8 +517,14 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   for (const u of report.unschedulable) {
     const pod = cluster.getPod(u.pod);
     // Gated pods wait for their gates, DaemonSet pods for their node: neither asks for a new node.
-    if (!pod || u.message === SCHEDULING_GATED_MESSAGE || isDaemonSetPod(pod)) unschedulable.push(u);
-    else toPlan.push(pod);
+    if (!pod || u.message === SCHEDULING_GATED_MESSAGE || isDaemonSetPod(pod)) {
+      unschedulable.push(u);
+      continue;
+    }
+    // Nor does a pod whose claims Karpenter's Validate rejects.
+    const invalid = validatePersistentVolumeClaims(pod, cluster.volumes);
+    if (invalid === undefined) toPlan.push(pod);
+    else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
   const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy);

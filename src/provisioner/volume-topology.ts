@@ -6,6 +6,8 @@
 // alternatives are the cross product over its volumes, keeping only the compatible
 // combinations (all of them when none is). These requirements narrow a NodeClaim
 // only, never the pod's own requirements (topology spread counts stay the pod's).
+// Before that, the provisioner's Validate leaves out a pod whose claims it cannot
+// use (validatePersistentVolumeClaims): Karpenter neither schedules nor reports it.
 
 import type { VolumeStore } from '../cluster/volumes.js';
 import { LABEL_HOSTNAME } from '../model/node.js';
@@ -34,6 +36,34 @@ function volumeAlternatives(pod: Pod, claimName: string, store: VolumeStore): Re
   const sc = store.storageClass(pvc.storageClassName);
   if (!sc) return undefined;
   return sc.allowedTopologies.filter((t) => t.length > 0).map((t) => Requirements.fromNodeSelectorRequirements(t.map((e) => ({ key: e.key, operator: 'In' as const, values: [...e.values] }))));
+}
+
+/**
+ * ValidatePersistentVolumeClaims: why Karpenter would leave `pod` out for its claims
+ * (as kube-scheduler rejects them), or undefined. Karpenter then also drops pods
+ * whose volume topology it cannot look up (a claim, volume or class missing).
+ */
+export function validatePersistentVolumeClaims(pod: Pod, store: VolumeStore): string | undefined {
+  for (const v of pod.volumes ?? []) {
+    if (v.kind !== 'claim') continue;
+    const pvc = store.claim(pod.namespace, v.claimName);
+    if (!pvc) return `getting persistent volume claim, persistentvolumeclaims "${v.claimName}" not found`;
+    if (pvc.deleting) return `persistentvolumeclaim "${v.claimName}" is being deleted`;
+    if (pvc.phase === 'Lost') return `persistentvolumeclaim "${v.claimName}" bound to non-existent persistentvolume`;
+    if (pvc.volumeName !== '') {
+      const pv = store.persistentVolume(pvc.volumeName);
+      if (!pv) return `failed to validate pvc "${v.claimName}", persistentvolumes "${pvc.volumeName}" not found`;
+      if (pv.deleting) return `failed to validate pvc "${v.claimName}", persistentvolume is being deleted`;
+      // kube-scheduler counts a claim as bound only once the PV controller marked it so.
+      if (!pvc.bindCompleted) return `pvc "${v.claimName}" is considered unbound because it does not contain annotation pv.kubernetes.io/bind-completed`;
+      continue;
+    }
+    if (pvc.storageClassName === '') return `unbound pvc "${v.claimName}" must define a storage class`;
+    const sc = store.storageClass(pvc.storageClassName);
+    if (!sc) return `failed to validate pvc "${v.claimName}", failed to get storage class "${pvc.storageClassName}"`;
+    if (sc.volumeBindingMode === 'Immediate') return `failed to validate pvc "${v.claimName}", pvc with immediate volume binding mode must be bound`;
+  }
+  return undefined;
 }
 
 function merged(a: Requirements | undefined, b: Requirements): Requirements {

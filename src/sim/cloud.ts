@@ -11,6 +11,7 @@ import type { NodePool } from '../model/nodepool.js';
 import type { Taint } from '../model/taints.js';
 import type { CapacityType, InstanceType, Offering } from '../provisioner/catalog/types.js';
 import { launchedNode } from '../provisioner/launched-node.js';
+import { ebsCsiNode } from './ebs-csi-node.js';
 import { matchesOffering, UnavailableOfferings, type OfferingMatch } from '../provisioner/unavailable-offerings.js';
 import { TAINT_NOT_READY } from './admission.js';
 import type { NodeLifecycle } from './node-lifecycle.js';
@@ -144,7 +145,9 @@ export class SimCloud {
         const node = launchedNode(name, pool, it, offering, engine.now);
         // The NodeClaim remembers the template it came from: a later NodePool change drifts it.
         const annotations = { ...node.annotations, ...hashAnnotations(pool) };
-        this.world.addNode({ ...node, annotations, taints: [...node.taints, NOT_READY_NO_SCHEDULE] });
+        const ebs = ebsCsiNode(this.world.cluster.volumes, node, it);
+        this.world.addNode({ ...node, labels: { ...node.labels, ...ebs?.labels }, annotations, taints: [...node.taints, NOT_READY_NO_SCHEDULE] });
+        if (ebs) this.world.cluster.volumes.setCSINode(ebs.csiNode);
         engine.after(t.readyMs, 'node-ready', () => {
           if (!alive()) return;
           this.removeTaints(name, [NOT_READY_NO_SCHEDULE], 'KubeletReady');

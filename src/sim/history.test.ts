@@ -46,6 +46,18 @@ describe('history', () => {
     assert.ok(web.at(-1)!.t >= 1_200_000);
   });
 
+  it('records each node\'s requested cpu and memory and the cloud\'s $/h at every instant', () => {
+    const last = history.frames.at(-1)!;
+    for (const n of last.nodes) {
+      const info = sim.world.cluster.nodeInfos().find((i) => i.node.name === n.name)!;
+      assert.equal(n.cpuRequested, info.requested['cpu'] ?? 0);
+      assert.equal(n.memoryRequested, info.requested['memory'] ?? 0);
+    }
+    assert.ok(last.nodes.some((n) => n.cpuRequested > 0), 'the replicas request cpu');
+    // No NodePool: nothing launched, nothing billed.
+    assert.ok(history.frames.every((f) => f.costPerHour === 0));
+  });
+
   it('stops at maxFrames and says so', () => {
     const small = run(true, 3).history!;
     assert.equal(small.frames.length, 3);

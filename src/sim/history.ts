@@ -14,6 +14,9 @@ export interface FrameNode {
   readonly zone: string;
   readonly cpuMilli: number;
   readonly memoryBytes: number;
+  /** Requests of the pods bound to it (NodeResourcesFit's view). */
+  readonly cpuRequested: number;
+  readonly memoryRequested: number;
   /** False once the kubelet stopped (failed node, lost instance). */
   readonly up: boolean;
 }
@@ -32,6 +35,8 @@ export interface Frame {
   readonly t: number;
   readonly nodes: readonly FrameNode[];
   readonly pods: readonly FramePod[];
+  /** $/h of the simulated cloud's instances not terminated at this instant (0 without NodePools). */
+  readonly costPerHour: number;
 }
 
 export interface History {
@@ -99,9 +104,12 @@ export function recordHistory(sim: Simulation, maxFrames = 5000): () => History 
         zone: i.node.labels[LABEL_ZONE] ?? '',
         cpuMilli: i.node.allocatable['cpu'] ?? 0,
         memoryBytes: i.node.allocatable['memory'] ?? 0,
+        cpuRequested: i.requested['cpu'] ?? 0,
+        memoryRequested: i.requested['memory'] ?? 0,
         up: sim.world.kubeletRunning(i.node.name),
       })),
       pods: [...cluster.pods()].map((p) => ({ key: p.key, workload: workloadOf(p), node: p.nodeName, ready: sim.world.isReady(p.key), terminating: p.terminating })),
+      costPerHour: sim.cloud.costPerHour(),
     };
   };
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileNodePool } from '../model/nodepool.js';
+import { compileCSINode } from '../model/volumes.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { applyAction } from './faults.js';
 import { createSimulation } from './simulation.js';
@@ -87,5 +88,27 @@ describe('provisioner loop', () => {
     sim.engine.run(5 * 60_000);
     assert.equal(sim.engine.log.filter((r) => r.type === 'NodeClaimLaunched').length, 0);
     assert.equal([...sim.world.cluster.pods()].filter((p) => !p.nodeName).length, 2);
+  });
+
+  it('a launched node gets the CSINode the EBS CSI driver registers when the cluster runs it: the instance type\'s attach limit and the zone label under its topology key', () => {
+    const cluster = clusterWithNodes([{ name: 'a', cpu: '1' }]);
+    cluster.volumes.setCSINode(compileCSINode({ metadata: { name: 'a' }, spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'i-a', topologyKeys: ['topology.ebs.csi.aws.com/zone'] }] } }));
+    const sim = createSimulation(cluster, { seed: 1, provisioner: { pools: [pool], instanceTypes: bundledInstanceTypes() } });
+    sim.deployments.add(app('web', { replicas: 1, cpu: '2' }));
+    sim.engine.run(10 * 60_000);
+    const launched = sim.engine.log.find((r) => r.type === 'NodeClaimLaunched')!;
+    const name = launched['nodeClaim'] as string;
+    const it = bundledInstanceTypes().find((t) => t.name === launched['instanceType'])!;
+    const csi = sim.world.cluster.volumes.csiNode(name)!;
+    assert.equal(csi.drivers[0]!.allocatableCount, it.ebsVolumeLimit);
+    assert.equal(sim.world.cluster.nodeInfo(name)!.node.labels['topology.ebs.csi.aws.com/zone'], launched['zone']);
+  });
+
+  it('no CSINode for launched nodes when no node shows the EBS CSI driver', () => {
+    const sim = simWith();
+    sim.deployments.add(app('web', { replicas: 1, cpu: '2' }));
+    sim.engine.run(10 * 60_000);
+    const name = sim.engine.log.find((r) => r.type === 'NodeClaimLaunched')!['nodeClaim'] as string;
+    assert.equal(sim.world.cluster.volumes.csiNode(name), undefined);
   });
 });

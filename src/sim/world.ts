@@ -191,6 +191,7 @@ export class World {
     const node = this.cluster.nodeInfo(name)?.node;
     if (!node) return;
     this.cluster.removeNode(name);
+    this.cluster.volumes.removeCSINode(name);
     this.engine.record('NodeDeleted', { node: name, reason });
     this.notify({ kind: 'nodeDeleted', node });
   }

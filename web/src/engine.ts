@@ -10,12 +10,18 @@ import { catalogOrBundled } from '../../src/provisioner/catalog/catalog.js';
 import { loadScenario } from '../../src/io/scenario.js';
 import { runScenario } from '../../src/sim/scenario.js';
 import { eventLine, formatTime, timelineRecords } from '../../src/sim/timeline.js';
-import { frameAt, readySeries, recordHistory, type History } from '../../src/sim/history.js';
+import { readySeries, recordHistory, type History } from '../../src/sim/history.js';
+import { viewAt } from './sim-view.js';
 import { analyze } from '../../src/analyze/analyze.js';
+import { ALL_CHECKS } from '../../src/analyze/checks/index.js';
 import { describeDiagnostic } from '../../src/io/diagnostics.js';
 import type { Finding } from '../../src/analyze/finding.js';
+import { loadSchedulerConfig } from '../../src/io/scheduler-config.js';
+import type { SchedulerConfig } from '../../src/scheduler/profile.js';
+import type { Pod } from '../../src/model/pod.js';
+import { schedulerConfigDocument } from './scheduler-config-doc.js';
 
-export type { Diagnostic, Explanation, Finding, ProvisionPlan, ScheduleReport };
+export type { Diagnostic, Explanation, Finding, ProvisionPlan, ScheduleReport, SchedulerConfig };
 export { describeDiagnostic, formatTime };
 
 export const SOURCE_NAME = 'playground.yaml';
@@ -23,16 +29,24 @@ export const SOURCE_NAME = 'playground.yaml';
 export interface NodeView {
   readonly name: string;
   readonly zone: string;
+  /** karpenter.sh/nodepool, '' for a node no NodePool made. */
+  readonly nodePool: string;
   readonly cpuMilli: number;
   readonly memoryBytes: number;
+  readonly cpuRequested: number;
+  readonly memoryRequested: number;
   readonly planned: boolean;
   readonly detail: string;
 }
+
+/** How a pod came to its node: bound in the input, placed by this run's scheduler, or on a NodeClaim the provisioner planned. */
+export type Placement = 'bound' | 'scheduled' | 'provisioned';
 
 export interface PodView {
   readonly key: string;
   readonly workload: string;
   readonly node: string;
+  readonly placement: Placement;
 }
 
 export interface RunView {
@@ -43,14 +57,23 @@ export interface RunView {
   readonly warnings: Diagnostic[];
 }
 
-export type Loaded = { ok: true; input: LoadedInput; warnings: Diagnostic[] } | { ok: false; errors: Diagnostic[] };
+export type Loaded = { ok: true; input: LoadedInput; warnings: Diagnostic[]; config: SchedulerConfig } | { ok: false; errors: Diagnostic[] };
 
+/** The CLI's warning for a kind it skips; the playground uses this one as `--config`. */
+const CONFIG_SKIPPED = /^skipping kind KubeSchedulerConfiguration \(apiVersion kubescheduler\.config\.k8s\.io\/v1\)/;
+
+/** Manifests as `-f` loads them; a KubeSchedulerConfiguration among them is loaded as `--config` (its errors at their lines). */
 export function load(text: string): Loaded {
   const r = loadSources([{ name: SOURCE_NAME, text }]);
-  return r.ok ? { ok: true, input: r.input, warnings: r.warnings } : { ok: false, errors: r.errors };
+  const configText = schedulerConfigDocument(text);
+  const config = configText === undefined ? { ok: true as const, config: {} } : loadSchedulerConfig({ name: SOURCE_NAME, text: configText });
+  if (!r.ok || !config.ok) return { ok: false, errors: [...(r.ok ? [] : r.errors), ...(config.ok ? [] : config.errors)] };
+  const warnings = configText === undefined ? r.warnings : r.warnings.filter((w) => !CONFIG_SKIPPED.test(w.message));
+  return { ok: true, input: r.input, warnings, config: config.config };
 }
 
 const ZONE = 'topology.kubernetes.io/zone';
+const NODEPOOL = 'karpenter.sh/nodepool';
 
 function workloadOf(cluster: ClusterState, key: string): string {
   const pod = cluster.getPod(key);
@@ -60,65 +83,99 @@ function workloadOf(cluster: ClusterState, key: string): string {
   return owner.kind === 'ReplicaSet' ? owner.name.replace(/-[a-z0-9]{5,10}$/, '') : owner.name;
 }
 
+/** The nodes with what their pods request; call after the run placed its pods. */
 function existingNodes(cluster: ClusterState): NodeView[] {
   return cluster.nodeInfos().map((ni) => ({
     name: ni.node.name,
     zone: ni.node.labels[ZONE] ?? '(no zone)',
+    nodePool: ni.node.labels[NODEPOOL] ?? '',
     cpuMilli: ni.node.allocatable['cpu'] ?? 0,
     memoryBytes: ni.node.allocatable['memory'] ?? 0,
+    cpuRequested: ni.requested['cpu'] ?? 0,
+    memoryRequested: ni.requested['memory'] ?? 0,
     planned: false,
     detail: '',
   }));
 }
 
 function boundPods(cluster: ClusterState): PodView[] {
-  return [...cluster.pods()].filter((p) => p.nodeName).map((p) => ({ key: p.key, workload: workloadOf(cluster, p.key), node: p.nodeName }));
+  return [...cluster.pods()].filter((p) => p.nodeName).map((p) => ({ key: p.key, workload: workloadOf(cluster, p.key), node: p.nodeName, placement: 'bound' }));
 }
 
-export function schedule(input: LoadedInput, warnings: Diagnostic[], seed = 0): RunView & { report: ScheduleReport } {
-  const cluster = buildClusterState(input);
+/** Called every `every` pods the scheduler tries, with how many it tried of how many were pending. */
+export type Progress = (done: number, total: number) => void;
+
+export function schedule(loaded: Loaded & { ok: true }, seed = 0, progress?: Progress): RunView & { report: ScheduleReport } {
+  const cluster = buildClusterState(loaded.input);
   const pods = boundPods(cluster);
-  const report = scheduleAll(cluster, {}, { seed });
-  for (const p of report.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node });
-  return { nodes: existingNodes(cluster), pods, pending: report.unschedulable, warnings, report };
+  const total = [...cluster.pods()].filter((p) => !p.nodeName).length;
+  let done = 0;
+  const report = scheduleAll(cluster, loaded.config, { seed, ...(progress && { onAttempt: () => progress(++done, total) }) });
+  for (const p of report.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node, placement: 'scheduled' });
+  return { nodes: existingNodes(cluster), pods, pending: report.unschedulable, warnings: loaded.warnings, report };
 }
 
-export function provision(input: LoadedInput, warnings: Diagnostic[], seed = 0): RunView {
+export function provision(loaded: Loaded & { ok: true }, seed = 0): RunView {
+  const { input } = loaded;
   const cluster = buildClusterState(input);
   const pods = boundPods(cluster);
-  // Before planning: the planner adds its hypothetical claims to the cluster it is given.
-  const nodes = existingNodes(cluster);
   const instanceTypes = catalogOrBundled(input.catalogs);
   const plan = planProvisioning({
     cluster,
     pools: input.nodePools.filter((np) => np.replicas === null),
     instanceTypes,
     daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
-    config: {},
+    config: loaded.config,
     seed,
   });
+  // The planner added its claims to `cluster` as nodes; the input's own nodes are the rest.
+  const claimNames = new Set(plan.nodeClaims.map((c) => c.name));
+  const nodes = existingNodes(cluster).filter((n) => !claimNames.has(n.name));
   const types = new Map(instanceTypes.map((t) => [t.name, t]));
+  const placedOnClaim = new Map<string, Pod[]>();
+  for (const p of plan.placements) {
+    const pod = cluster.getPod(p.pod);
+    if (claimNames.has(p.node) && pod) placedOnClaim.set(p.node, [...(placedOnClaim.get(p.node) ?? []), pod]);
+  }
   for (const c of plan.nodeClaims) {
     const t = types.get(c.instanceType);
+    const requested = (r: string) => (placedOnClaim.get(c.name) ?? []).reduce((sum, p) => sum + (p.resources.requests[r] ?? 0), 0);
     nodes.push({
       name: c.name,
       zone: c.zone,
+      nodePool: c.nodePool,
       cpuMilli: t?.allocatable['cpu'] ?? 0,
       memoryBytes: t?.allocatable['memory'] ?? 0,
+      cpuRequested: requested('cpu'),
+      memoryRequested: requested('memory'),
       planned: true,
       detail: `${c.instanceType} · ${c.capacityType} · $${c.pricePerHour.toFixed(4)}/h`,
     });
   }
-  for (const p of plan.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node });
-  return { nodes, pods, pending: plan.unschedulable, provision: plan, warnings };
+  for (const p of plan.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node, placement: claimNames.has(p.node) ? 'provisioned' : 'scheduled' });
+  return { nodes, pods, pending: plan.unschedulable, provision: plan, warnings: loaded.warnings };
 }
 
-/** Explains a pod at the moment the scheduler would try it, against the input as loaded. */
-export function explain(input: LoadedInput, podKey: string, seed = 0): Explanation | undefined {
+export interface PodExplanation {
+  readonly explanation: Explanation;
+  /** What the table is of, when it is not simply the pod's own scheduling attempt. */
+  readonly note: string;
+}
+
+/**
+ * `berth explain` for any pod of the input: a pending one at the moment the scheduler
+ * would try it; one bound in the input as if it were pending again (the same attempt
+ * with its binding taken away).
+ */
+export function explain(loaded: Loaded & { ok: true }, podKey: string, seed = 0): PodExplanation | undefined {
+  const bound = loaded.input.pods.find((p) => p.key === podKey && p.nodeName);
+  const input = bound ? { ...loaded.input, pods: loaded.input.pods.map((p) => (p === bound ? { ...p, nodeName: '' } : p)) } : loaded.input;
   const cluster = buildClusterState(input);
-  const pod = cluster.getPod(podKey);
-  if (!pod || pod.nodeName) return undefined;
-  return explainPod(cluster, {}, podKey, seed);
+  if (!cluster.getPod(podKey)) return undefined;
+  const explanation = explainPod(cluster, loaded.config, podKey, seed);
+  if (!explanation) return undefined;
+  const note = bound ? `${podKey} is bound to ${bound.nodeName} in the input; below, where the scheduler would put it if it were pending now.` : '';
+  return { explanation, note };
 }
 
 export interface TimelineEntry {
@@ -133,22 +190,11 @@ export interface SimulationView extends RunView {
   readonly history: History;
   /** Ready replicas of each workload over time, a step series. */
   readonly ready: Map<string, { t: number; ready: number }[]>;
+  /** The simulated cloud's $/h at each instant the cluster changed. */
+  readonly cost: { t: number; costPerHour: number }[];
   readonly endMs: number;
   /** Each pod's FailedScheduling messages in time order, for the pending lane at a given time. */
   readonly failures: Map<string, { t: number; message: string }[]>;
-}
-
-/** The placement at simulated time `t`, with each pending pod's latest FailedScheduling message by then. */
-export function viewAt(sim: SimulationView, t: number): RunView {
-  const frame = frameAt(sim.history, t);
-  if (!frame) return { nodes: [], pods: [], pending: [], warnings: sim.warnings };
-  const lastFailure = (pod: string) => sim.failures.get(pod)?.filter((f) => f.t <= t).at(-1)?.message;
-  return {
-    nodes: frame.nodes.map((n) => ({ name: n.name, zone: n.zone || '(no zone)', cpuMilli: n.cpuMilli, memoryBytes: n.memoryBytes, planned: false, detail: n.up ? '' : 'down' })),
-    pods: frame.pods.filter((p) => p.node && !p.terminating).map((p) => ({ key: p.key, workload: p.workload, node: p.node })),
-    pending: frame.pods.filter((p) => !p.node).map((p) => ({ pod: p.key, message: lastFailure(p.key) ?? 'not yet tried by the scheduler' })),
-    warnings: sim.warnings,
-  };
 }
 
 /** 'a/b/../c.yaml' → 'a/c.yaml': scenario file references resolved against the bundled examples. */
@@ -198,10 +244,17 @@ export function simulate(text: string, path: string, read: (path: string) => str
     expectations: run.expectations.map(({ name, passed, detail }) => ({ name, passed, detail })),
     history,
     ready: readySeries(history),
+    cost: history.frames.map((f) => ({ t: f.t, costPerHour: f.costPerHour })),
     endMs: run.final.timeMs,
     failures,
   };
-  return { ok: true, view: { ...partial, ...viewAt({ ...partial, nodes: [], pods: [], pending: [] }, run.final.timeMs) } };
+  return { ok: true, view: { ...partial, ...viewAt(partial, run.final.timeMs) } };
+}
+
+/** A scenario's own errors (its spec and its inline objects), as `berth simulate` reports them before running. */
+export function lintScenario(text: string): Diagnostic[] {
+  const scenario = loadScenario({ name: SOURCE_NAME, text });
+  return scenario.ok ? [] : scenario.errors;
 }
 
 /** A Scenario document is simulated; anything else is scheduled. */
@@ -209,7 +262,15 @@ export function isScenario(text: string): boolean {
   return /^kind:\s*Scenario\s*$/m.test(text);
 }
 
-/** `berth check` on the editor's manifests: findings with evidence and fixes, the provisioner on when NodePools are given. */
-export function check(input: LoadedInput, seed = 0): Finding[] {
-  return analyze({ input, instanceTypes: catalogOrBundled(input.catalogs), provisioner: input.nodePools.some((np) => np.replicas === null), seed });
+export const CHECK_COUNT = ALL_CHECKS.length;
+
+/** What the page shows of a finding: its text, without the remedies (which hold functions, and cannot cross to the page). */
+export type FindingView = Pick<Finding, 'severity' | 'rule' | 'object' | 'message' | 'evidence' | 'fix'>;
+
+const findingView = ({ severity, rule, object, message, evidence, fix }: Finding): FindingView => ({ severity, rule, object, message, evidence, fix });
+
+/** `berth check` on the editor's manifests: findings with evidence and fixes, the provisioner on when NodePools are given; `onCheck` hears each check as it ends. */
+export function check(input: LoadedInput, seed = 0, onCheck?: (rule: string, findings: readonly FindingView[]) => void): FindingView[] {
+  const ctx = { input, instanceTypes: catalogOrBundled(input.catalogs), provisioner: input.nodePools.some((np) => np.replicas === null), seed };
+  return analyze(ctx, undefined, onCheck && ((rule, found) => onCheck(rule, found.map(findingView)))).map(findingView);
 }

@@ -1,25 +1,50 @@
-// Playground page: editor, example picker, buttons, and the three result views.
+// Playground page: editor, example picker, action buttons and the result views. The
+// engine runs in a worker (engine-client.ts); this thread only renders what it sends.
 
 import { EditorView, basicSetup } from 'codemirror';
 import { yaml } from '@codemirror/lang-yaml';
-import { linter, forceLinting, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
-import * as engine from './engine.js';
-import { decodeState, encodeState } from './url-state.js';
+import { linter, setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
+import { describeDiagnostic, type Diagnostic } from '../../src/io/diagnostics.js';
+import type { FindingView as Finding, PodExplanation, RunView, SimulationView } from './engine.js';
+import { EngineClient, Comlink, type RunEnd } from './engine-client.js';
+import type { EngineApi, Outcome } from './worker.js';
+import { decodePage, encodePage, type Action } from './url-state.js';
+import { $, abandonSlices } from './dom.js';
+import { workloadColours } from './colours.js';
+import { renderNodes, renderPending, renderSummary, summaryOf } from './render-map.js';
+import { renderExplain } from './render-explain.js';
+import { renderClaims, renderFindings } from './render-findings.js';
+import { renderSimulation } from './render-sim.js';
+import { viewAt } from './sim-view.js';
+import { cacheForOffline } from './offline.js';
 import './style.css';
 
-const examples = import.meta.glob<string>('../../examples/**/*.yaml', { query: '?raw', import: 'default', eager: true });
-const exampleNames = Object.keys(examples).map((k) => k.replace('../../examples/', '')).sort();
+/** The name the engine gives the editor's text in its diagnostics. */
+const SOURCE_NAME = 'playground.yaml';
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const examples = Object.fromEntries(
+  Object.entries(import.meta.glob<string>('../../examples/**/*.yaml', { query: '?raw', import: 'default', eager: true })).map(([k, v]) => [k.replace('../../examples/', ''), v]),
+);
+const exampleNames = Object.keys(examples).sort();
+
 const status = $('status');
+const progress = $<HTMLProgressElement>('progress');
+const picker = $<HTMLSelectElement>('examples');
+const budget = $<HTMLSelectElement>('budget');
+const cancel = $<HTMLButtonElement>('cancel');
+const actionButtons = [...document.querySelectorAll<HTMLButtonElement>('button[data-action]')];
+const results = $('results');
+const client = new EngineClient();
 
-function toCm(view: EditorView, ds: readonly engine.Diagnostic[]): CmDiagnostic[] {
+function toCm(view: EditorView, ds: readonly Diagnostic[]): CmDiagnostic[] {
   const doc = view.state.doc;
-  return ds.map((d) => {
-    const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines));
-    const from = Math.min(line.from + Math.max(d.column - 1, 0), line.to);
-    return { from, to: line.to > from ? line.to : from, severity: d.severity, message: engine.describeDiagnostic(d) };
-  });
+  return ds
+    .filter((d) => d.file === SOURCE_NAME)
+    .map((d) => {
+      const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines));
+      const from = Math.min(line.from + Math.max(d.column - 1, 0), line.to);
+      return { from, to: line.to > from ? line.to : from, severity: d.severity, message: describeDiagnostic(d) };
+    });
 }
 
 const editor = new EditorView({
@@ -27,327 +52,234 @@ const editor = new EditorView({
   extensions: [
     basicSetup,
     yaml(),
-    linter((view) => {
-      const r = engine.load(view.state.doc.toString());
-      return toCm(view, r.ok ? r.warnings : r.errors);
-    }),
+    EditorView.contentAttributes.of({ 'aria-label': 'input manifests (YAML)' }),
+    linter(async (view) => toCm(view, await client.lint(view.state.doc.toString()))),
   ],
 });
 
-function setText(text: string): void {
-  editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
+// Keyboard users reach the editor's scroll area itself (axe: scrollable-region-focusable).
+editor.scrollDOM.tabIndex = 0;
+
+const text = () => editor.state.doc.toString();
+
+function setText(value: string): void {
+  editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
 }
 
-const picker = $<HTMLSelectElement>('examples');
 for (const name of exampleNames) picker.append(new Option(name, name));
-picker.addEventListener('change', () => setText(examples[`../../examples/${picker.value}`] ?? ''));
 
-function colour(workload: string): string {
-  let h = 0;
-  for (const c of workload) h = (h * 31 + c.charCodeAt(0)) % 360;
-  return `hsl(${h} 60% 55%)`;
-}
+// ---- results ----
 
-function el(tag: string, cls: string, text?: string): HTMLElement {
-  const e = document.createElement(tag);
-  e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+let stopPlayer: (() => void) | undefined;
+/** The text whose pods the chips show: a click explains against it. */
+let explainable: string | undefined;
 
-/** `input` makes pending pods clickable for the explain panel (not for a simulation's end state). */
-function renderMap(run: engine.RunView, input?: engine.Loaded & { ok: true }): void {
-  const map = $('map');
-  map.replaceChildren();
-  const maxCpu = Math.max(1, ...run.nodes.map((n) => n.cpuMilli));
-  for (const zone of [...new Set(run.nodes.map((n) => n.zone))].sort()) {
-    const z = el('div', 'zone');
-    z.append(el('h2', 'zone-name', zone));
-    for (const n of run.nodes.filter((x) => x.zone === zone)) {
-      const box = el('div', n.planned ? 'node planned' : 'node');
-      box.dataset['node'] = n.name;
-      box.style.flexBasis = `${Math.round(120 + 200 * (n.cpuMilli / maxCpu))}px`;
-      box.append(el('div', 'node-name', n.name), el('div', 'node-size', `${n.cpuMilli / 1000} cpu · ${(n.memoryBytes / 2 ** 30).toFixed(1)} GiB${n.detail ? ` · ${n.detail}` : ''}`));
-      for (const p of run.pods.filter((x) => x.node === n.name)) {
-        const chip = el('span', 'pod', p.key);
-        chip.style.background = colour(p.workload);
-        chip.dataset['pod'] = p.key;
-        box.append(chip);
-      }
-      z.append(box);
-    }
-    map.append(z);
-  }
-  const lane = el('div', 'pending-lane');
-  lane.append(el('h2', 'zone-name', `Pending (${run.pending.length})`));
-  for (const u of run.pending) {
-    const row = el('div', 'pending');
-    const chip = el('button', 'pod', u.pod);
-    chip.dataset['pod'] = u.pod;
-    if (input) chip.addEventListener('click', () => renderExplain(input, u.pod));
-    row.append(chip, el('div', 'message', u.message));
-    lane.append(row);
-  }
-  map.append(lane);
-}
-
-function renderExplain(input: engine.Loaded & { ok: true }, pod: string): void {
-  const box = $('explain');
-  box.replaceChildren();
-  const e = engine.explain(input.input, pod);
-  if (!e) return;
-  box.append(el('h2', '', `explain ${e.pod}`));
-  const plugins = [...new Set(e.nodes.flatMap((n) => n.scores.map((s) => s.plugin)))];
-  const table = document.createElement('table');
-  const head = table.insertRow();
-  for (const h of ['node', 'filter', ...plugins, 'total']) head.append(el('th', '', h));
-  for (const n of e.nodes) {
-    const r = table.insertRow();
-    const rejected = n.filters.find((f) => f.plugin === n.rejectedBy);
-    r.insertCell().textContent = n.node + (n.node === e.selected ? ' *' : '');
-    r.insertCell().textContent = n.feasible ? 'ok' : `${n.rejectedBy}: ${rejected?.reasons.join(', ') ?? ''}`;
-    for (const p of plugins) {
-      const s = n.scores.find((x) => x.plugin === p);
-      r.insertCell().textContent = s ? `${s.raw}→${s.normalized}×${s.weight}` : '';
-    }
-    r.insertCell().textContent = n.total === null ? '' : String(n.total);
-  }
-  box.append(table, el('p', 'verdict', e.selected ? `selected: ${e.selected}` : `unschedulable: ${e.message}`));
-}
-
-function renderClaims(plan: engine.ProvisionPlan | undefined): void {
-  const box = $('claims');
-  box.replaceChildren();
-  if (!plan) return;
-  box.append(el('h2', '', `New NodeClaims: ${plan.nodeClaims.length}, $${plan.costPerHour.toFixed(4)}/h`));
-  const table = document.createElement('table');
-  const head = table.insertRow();
-  for (const h of ['nodeclaim', 'nodepool', 'instance type', 'zone', 'capacity', '$/h', 'pods']) head.append(el('th', '', h));
-  for (const c of plan.nodeClaims) {
-    const r = table.insertRow();
-    r.className = 'claim';
-    for (const v of [c.name, c.nodePool, c.instanceType, c.zone, c.capacityType, c.pricePerHour.toFixed(4), c.pods.join(' ')]) r.insertCell().textContent = v;
-  }
-  box.append(table);
-}
-
-/** What every button does first: stop a replay, keep the text in the URL, load it; undefined (errors shown) when it does not load. */
-async function startRun(): Promise<{ loaded: engine.Loaded & { ok: true }; started: number } | undefined> {
+function clearResults(): void {
+  abandonSlices();
   stopPlayer?.();
-  const text = editor.state.doc.toString();
-  location.hash = await encodeState(text);
-  const started = performance.now();
-  const loaded = engine.load(text);
-  forceLinting(editor);
-  $('explain').replaceChildren();
-  if (loaded.ok) return { loaded, started };
-  status.textContent = `${loaded.errors.length} error(s) in the input`;
-  $('map').replaceChildren();
-  $('claims').replaceChildren();
+  stopPlayer = undefined;
+  explainable = undefined;
+  for (const id of ['summary', 'explain', 'claims', 'pending', 'map']) $(id).replaceChildren();
+}
+
+function colourOf(view: RunView): (w: string) => string {
+  const colours = workloadColours(view.pods.map((p) => p.workload));
+  return (w) => colours.get(w) ?? '#455a64';
+}
+
+async function renderRun(view: RunView, clickable: boolean, extra: { costPerHour?: number; findings?: readonly Finding[] } = {}, colour = colourOf(view)): Promise<void> {
+  renderSummary($('summary'), summaryOf(view, extra));
+  await renderPending($('pending'), view.pending, clickable);
+  await renderNodes($('map'), view, colour, clickable);
+}
+
+// ---- running ----
+
+function setBusy(busy: boolean): void {
+  for (const b of actionButtons) b.disabled = busy;
+  picker.disabled = busy;
+  cancel.disabled = !busy;
+  progress.hidden = !busy;
+  if (busy) progress.removeAttribute('value');
+  results.setAttribute('aria-busy', String(busy));
+}
+
+function onProgress(label: string): (done: number, total: number) => void {
+  return Comlink.proxy((done: number, total: number) => {
+    // Progress comes on its own channel and may arrive after the run's answer.
+    if (!client.busy) return;
+    progress.max = total;
+    progress.value = done;
+    status.textContent = `${label}: ${done}/${total}`;
+  });
+}
+
+/**
+ * Runs one engine call (the page stays busy until the caller has rendered its answer);
+ * undefined, and a status saying why, when it did not finish with a value.
+ */
+async function runOnWorker<T>(label: string, f: (api: Comlink.Remote<EngineApi>) => Promise<T>): Promise<(RunEnd<T> & { kind: 'done' }) | undefined> {
+  setBusy(true);
+  status.textContent = `${label}…`;
+  const end = await client.run(f, Number(budget.value) * 1000);
+  if (end.kind === 'done') return end;
+  clearResults();
+  status.textContent =
+    end.kind === 'cancelled' ? `${label}: cancelled` : end.kind === 'over-budget' ? `${label}: stopped after the time budget of ${end.budgetMs / 1000} s` : `${label}: error: ${end.message}`;
   return undefined;
 }
 
-async function run(kind: 'schedule' | 'provision'): Promise<void> {
-  const start = await startRun();
-  if (!start) return;
-  const { loaded, started } = start;
+/** Input errors: underlined at their lines, counted in the status, old results gone. */
+function showErrors(label: string, errors: readonly Diagnostic[]): void {
+  clearResults();
+  editor.dispatch(setDiagnostics(editor.state, toCm(editor, errors)));
+  const first = errors[0];
+  const where = first && (first.file === SOURCE_NAME ? `line ${first.line}` : `${first.file}:${first.line}`);
+  status.textContent = `${label}: ${errors.length} error(s) in the input${first ? `: ${where}: ${describeDiagnostic(first)}` : ''}`;
+}
+
+function unwrap<T>(label: string, outcome: Outcome<T>): T | undefined {
+  if (outcome.ok) return outcome.value;
+  showErrors(label, outcome.errors);
+  return undefined;
+}
+
+/** Runs ended since the page opened, on #results (data-runs): how a test knows its click's run is over. */
+let runsEnded = 0;
+
+async function run(action: Action): Promise<void> {
   try {
-    const view = kind === 'schedule' ? engine.schedule(loaded.input, loaded.warnings) : engine.provision(loaded.input, loaded.warnings);
-    renderMap(view, loaded);
-    renderClaims(view.provision);
-    status.textContent = `${kind}: ${view.nodes.length} node(s), ${view.pods.length} placed, ${view.pending.length} pending (${Math.round(performance.now() - started)} ms)`;
-  } catch (e) {
-    status.textContent = `error: ${e instanceof Error ? e.message : String(e)}`;
+    await runAction(action);
+  } finally {
+    setBusy(false);
+    results.dataset['runs'] = String(++runsEnded);
   }
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
-
-function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
+async function runAction(action: Action): Promise<void> {
+  const source = text();
+  clearResults();
+  if (action === 'simulate') return simulate(source);
+  if (action === 'check') return check(source);
+  const end = await runOnWorker<Outcome<RunView>>(action, (api) => (action === 'schedule' ? api.schedule(source, onProgress('schedule')) : api.provision(source)));
+  const view = end && unwrap(action, end.value);
+  if (!end || !view) return;
+  explainable = source;
+  if (view.provision) renderClaims($('claims'), view.provision);
+  await renderRun(view, true, view.provision ? { costPerHour: view.provision.costPerHour } : {});
+  status.textContent = `${action}: ${view.nodes.length} node(s), ${view.pods.length} placed, ${view.pending.length} pending (${end.ms} ms)`;
 }
 
-/** Ready replicas per workload over the run, one step line each, with a cursor at the scrubbed time. */
-function readyPlot(view: engine.SimulationView): { root: HTMLElement; moveCursor: (t: number) => void } {
-  const W = 560;
-  const H = 140;
-  const PAD = 24;
-  const end = Math.max(1, view.endMs);
-  const max = Math.max(1, ...[...view.ready.values()].flatMap((s) => s.map((p) => p.ready)));
-  const x = (t: number) => PAD + ((W - 2 * PAD) * t) / end;
-  const y = (n: number) => H - PAD - ((H - 2 * PAD) * n) / max;
-  const root = el('figure', 'ready-plot');
-  const plot = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'ready replicas per workload over time' });
-  plot.append(svg('line', { x1: PAD, y1: y(0), x2: W - PAD, y2: y(0), class: 'axis' }), svg('line', { x1: PAD, y1: y(0), x2: PAD, y2: y(max), class: 'axis' }));
-  const label = (text: string, at: Record<string, number>) => {
-    const t = svg('text', at);
-    t.textContent = text;
-    plot.append(t);
-  };
-  label(String(max), { x: 2, y: y(max) + 4 });
-  label('0', { x: 2, y: y(0) + 4 });
-  label(engine.formatTime(end), { x: W - PAD - 30, y: H - 6 });
-  const legend = el('figcaption', 'legend');
-  for (const [workload, series] of view.ready) {
-    const points: string[] = [];
-    series.forEach((p, i) => {
-      if (i > 0) points.push(`${x(p.t)},${y(series[i - 1]!.ready)}`);
-      points.push(`${x(p.t)},${y(p.ready)}`);
-    });
-    points.push(`${x(end)},${y(series.at(-1)?.ready ?? 0)}`);
-    const line = svg('polyline', { points: points.join(' '), class: 'series', stroke: colour(workload) });
-    line.dataset['workload'] = workload;
-    plot.append(line);
-    const key = el('span', 'legend-key', workload);
-    key.style.borderColor = colour(workload);
-    legend.append(key);
-  }
-  const cursor = svg('line', { y1: y(max), y2: y(0), class: 'cursor' });
-  plot.append(cursor);
-  root.append(plot, legend);
-  const moveCursor = (t: number) => {
-    cursor.setAttribute('x1', String(x(t)));
-    cursor.setAttribute('x2', String(x(t)));
-  };
-  return { root, moveCursor };
-}
-
-let stopPlayer: (() => void) | undefined;
-
-/** Play/pause and a scrubber over the run: the map, the events list and the plot's cursor follow the time. */
-function renderSimulation(view: engine.SimulationView): void {
-  stopPlayer?.();
-  const box = $('claims');
-  box.replaceChildren();
-  const passed = view.expectations.filter((e) => e.passed).length;
-  box.append(el('h2', '', `Expectations: ${passed}/${view.expectations.length} passed`));
-  const list = el('ul', 'expectations');
-  for (const e of view.expectations) list.append(el('li', e.passed ? 'expectation pass' : 'expectation fail', `${e.passed ? 'PASS' : 'FAIL'} ${e.name}: ${e.detail}`));
-  box.append(list);
-
-  const player = el('div', 'player');
-  const play = el('button', 'play', 'Play') as HTMLButtonElement;
-  const scrub = document.createElement('input');
-  Object.assign(scrub, { type: 'range', min: '0', max: String(view.endMs), step: '1000', value: String(view.endMs), className: 'scrub' });
-  scrub.setAttribute('aria-label', 'simulated time');
-  const clock = el('span', 'sim-time');
-  player.append(play, scrub, clock);
-  const plot = readyPlot(view);
-  const pre = el('pre', 'timeline');
-  const lines = view.timeline.map((e) => {
-    const line = el('span', 'event', `${e.line}\n`);
-    line.dataset['t'] = String(e.t);
-    pre.append(line);
-    return line;
+async function check(source: string): Promise<void> {
+  const found: Finding[] = [];
+  const streamed = Comlink.proxy((_rule: string, findings: readonly Finding[], done: number, total: number) => {
+    if (!client.busy) return;
+    found.push(...findings);
+    renderFindings($('claims'), found, false);
+    progress.max = total;
+    progress.value = done;
+    status.textContent = `check: ${done}/${total} checks`;
   });
-  box.append(el('h2', '', 'Replay'), player, el('h2', '', 'Ready replicas'), plot.root, el('h2', '', `Timeline (${view.timeline.length} events)`), pre);
-  if (view.history.truncated) box.append(el('p', 'message', 'The run changed too often to record every instant; the replay stops early.'));
+  const end = await runOnWorker<Outcome<{ view: RunView; findings: Finding[] }>>('check', (api) => api.check(source, streamed));
+  const value = end && unwrap('check', end.value);
+  if (!end || !value) return;
+  explainable = source;
+  renderFindings($('claims'), value.findings, true);
+  await renderRun(value.view, true, { findings: value.findings });
+  status.textContent = `check: ${value.findings.length} finding(s) (${end.ms} ms)`;
+}
 
-  const show = (t: number) => {
-    clock.textContent = `${engine.formatTime(t)} / ${engine.formatTime(view.endMs)}`;
-    renderMap(engine.viewAt(view, t));
-    plot.moveCursor(t);
-    view.timeline.forEach((e, i) => lines[i]!.classList.toggle('future', e.t > t));
-  };
-  scrub.addEventListener('input', () => show(Number(scrub.value)));
-  // Play sweeps the run in about 10 s of wall time, whatever its simulated length.
-  let timer: ReturnType<typeof setInterval> | undefined;
-  const pause = () => {
-    if (timer !== undefined) clearInterval(timer);
-    timer = undefined;
-    play.textContent = 'Play';
-  };
-  play.addEventListener('click', () => {
-    if (timer !== undefined) return pause();
-    if (Number(scrub.value) >= view.endMs) scrub.value = '0';
-    play.textContent = 'Pause';
-    const stride = Math.max(1000, Math.ceil(view.endMs / 100 / 1000) * 1000);
-    timer = setInterval(() => {
-      const t = Math.min(view.endMs, Number(scrub.value) + stride);
-      scrub.value = String(t);
-      show(t);
-      if (t >= view.endMs) pause();
-    }, 100);
+async function simulate(source: string): Promise<void> {
+  const end = await runOnWorker<Outcome<SimulationView>>('simulate', (api) => api.simulate(source, picker.value, examples));
+  const view: SimulationView | undefined = end && unwrap('simulate', end.value);
+  if (!end || !view) return;
+  const colour = colourOf({ ...view, pods: [...view.ready.keys()].map((w) => ({ key: w, workload: w, node: '', placement: 'scheduled' })) });
+  const last = view.cost.at(-1)?.costPerHour;
+  stopPlayer = renderSimulation($('claims'), view, colour, (t) => {
+    abandonSlices();
+    void renderRun(viewAt(view, t), false, last ? { costPerHour: view.cost.filter((c) => c.t <= t).at(-1)?.costPerHour ?? 0 } : {}, colour);
   });
-  stopPlayer = pause;
-  show(view.endMs);
+  status.textContent = `simulate: ${view.nodes.length} node(s) at the end, ${view.expectations.filter((e) => !e.passed).length} expectation(s) failed (${end.ms} ms)`;
 }
 
-function renderFindings(findings: readonly engine.Finding[]): void {
-  const box = $('claims');
-  box.replaceChildren();
-  const errors = findings.filter((f) => f.severity === 'error').length;
-  box.append(el('h2', '', `Findings: ${findings.length} (${errors} error(s))`));
-  if (findings.length === 0) box.append(el('p', 'finding-none', 'No findings: the checks found nothing to change.'));
-  for (const f of findings) {
-    const item = el('section', `finding ${f.severity}`);
-    item.dataset['rule'] = f.rule;
-    item.append(el('h3', '', `${f.severity.toUpperCase()} ${f.rule} · ${f.object}`), el('p', 'finding-message', f.message));
-    if (f.evidence.length > 0) {
-      const ev = el('ol', 'evidence');
-      for (const e of f.evidence) ev.append(el('li', '', e));
-      item.append(el('h4', '', 'Evidence'), ev);
+async function explain(pod: string, source: string): Promise<void> {
+  const end = await runOnWorker<Outcome<PodExplanation | undefined>>(`explain ${pod}`, (api) => api.explain(source, pod));
+  if (!end) return;
+  if (!end.value.ok) return showErrors('explain', end.value.errors);
+  const box = $('explain');
+  await renderExplain(box, pod, end.value.value);
+  box.scrollIntoView({ block: 'nearest' });
+  status.textContent = `explain ${pod} (${end.ms} ms)`;
+}
+
+results.addEventListener('click', (e) => {
+  const chip = (e.target as HTMLElement).closest<HTMLElement>('button.pod');
+  const pod = chip?.dataset['pod'];
+  const source = explainable;
+  if (pod === undefined || source === undefined || client.busy) return;
+  void explain(pod, source).finally(() => setBusy(false));
+});
+
+// ---- links: the URL carries the example, the text (when edited) and the action ----
+
+let lastAction: Action | undefined;
+
+async function saveState(action: Action | undefined, push: boolean): Promise<void> {
+  const example = picker.value;
+  const current = text();
+  const hash = await encodePage({ example, ...(action && { action }), ...(examples[example] === current ? {} : { text: current }) });
+  if (location.hash.slice(1) === hash) return;
+  if (push) history.pushState(null, '', `#${hash}`);
+  else history.replaceState(null, '', `#${hash}`);
+}
+
+for (const b of actionButtons) {
+  b.addEventListener('click', () => {
+    const action = b.dataset['action'] as Action;
+    lastAction = action;
+    void saveState(action, true).then(() => run(action));
+  });
+}
+cancel.addEventListener('click', () => client.cancel());
+picker.addEventListener('change', () => {
+  setText(examples[picker.value] ?? '');
+  clearResults();
+  lastAction = undefined;
+  void saveState(undefined, true);
+});
+$('copy-link').addEventListener('click', () => {
+  void saveState(lastAction, false).then(async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      status.textContent = 'link copied';
+    } catch {
+      status.textContent = `copy this link: ${location.href}`;
     }
-    if (f.fix.length > 0) {
-      const fix = el('ol', 'fix');
-      for (const x of f.fix) fix.append(el('li', '', x));
-      item.append(el('h4', '', 'Fix'), fix);
-    }
-    box.append(item);
-  }
+  });
+});
+
+/** Shows the state a link or a history entry carries, and re-runs its action. */
+async function applyHash(): Promise<void> {
+  const state = location.hash.length > 1 ? await decodePage(location.hash.slice(1)) : undefined;
+  const example = state && state.example in examples ? state.example : state ? '' : (exampleNames[0] ?? '');
+  if (example === '' && !picker.querySelector('option[value=""]')) picker.prepend(new Option('(from link)', ''));
+  picker.value = example;
+  setText(state?.text ?? examples[example] ?? '');
+  clearResults();
+  lastAction = state?.action;
+  if (state === undefined && location.hash.length > 1) status.textContent = 'the link is damaged: showing the first example';
+  if (state?.action) await run(state.action);
 }
 
-async function runCheck(): Promise<void> {
-  const start = await startRun();
-  if (!start) return;
-  const { loaded, started } = start;
-  try {
-    renderMap(engine.schedule(loaded.input, loaded.warnings), loaded);
-    const findings = engine.check(loaded.input);
-    renderFindings(findings);
-    status.textContent = `check: ${findings.length} finding(s) (${Math.round(performance.now() - started)} ms)`;
-  } catch (e) {
-    status.textContent = `error: ${e instanceof Error ? e.message : String(e)}`;
-  }
-}
+window.addEventListener('popstate', () => {
+  client.cancel();
+  void applyHash();
+});
+await applyHash();
 
-async function simulate(): Promise<void> {
-  const text = editor.state.doc.toString();
-  location.hash = await encodeState(text);
-  const started = performance.now();
-  $('explain').replaceChildren();
-  try {
-    const r = engine.simulate(text, picker.value, (path) => examples[`../../examples/${path}`]);
-    if (!r.ok) {
-      status.textContent = `${r.errors.length} error(s) in the scenario: ${r.errors[0] ? engine.describeDiagnostic(r.errors[0]) : ''}`;
-      return;
-    }
-    renderSimulation(r.view);
-    status.textContent = `simulate: ${r.view.nodes.length} node(s) at the end, ${r.view.expectations.filter((e) => !e.passed).length} expectation(s) failed (${Math.round(performance.now() - started)} ms)`;
-  } catch (e) {
-    status.textContent = `error: ${e instanceof Error ? e.message : String(e)}`;
-  }
-}
-
-$('schedule').addEventListener('click', () => void run('schedule'));
-$('provision').addEventListener('click', () => void run('provision'));
-$('simulate').addEventListener('click', () => void simulate());
-$('check').addEventListener('click', () => void runCheck());
-
-const fromHash = location.hash.length > 1 ? await decodeState(location.hash.slice(1)) : undefined;
-if (fromHash !== undefined) {
-  picker.prepend(new Option('(from link)', ''));
-  picker.value = '';
-  setText(fromHash);
-}
-else {
-  picker.value = exampleNames[0] ?? '';
-  setText(examples[`../../examples/${picker.value}`] ?? '');
-}
-
-// The service worker caches the page and its assets as they load, so a reload works offline.
 if ('serviceWorker' in navigator && import.meta.env.PROD && location.protocol.startsWith('http')) {
-  navigator.serviceWorker.register('./sw.js').catch((e: unknown) => console.warn('service worker not registered', e));
+  navigator.serviceWorker
+    .register('./sw.js')
+    .then(() => cacheForOffline())
+    .catch((e: unknown) => console.warn('offline copy not made', e));
 }

@@ -22,3 +22,36 @@ export async function decodeState(hash: string): Promise<string | undefined> {
     return undefined;
   }
 }
+
+export type Action = 'schedule' | 'provision' | 'simulate' | 'check';
+const ACTIONS: readonly string[] = ['schedule', 'provision', 'simulate', 'check'];
+
+/** What a link carries: the example picked, the editor text when it differs from that example, the action last run. */
+export interface PageState {
+  readonly example: string;
+  readonly text?: string;
+  readonly action?: Action;
+}
+
+/** `e=<example>&a=<action>&t=<deflated text>`; only the parts that are set. */
+export async function encodePage(state: PageState): Promise<string> {
+  const params = new URLSearchParams();
+  if (state.example) params.set('e', state.example);
+  if (state.action) params.set('a', state.action);
+  if (state.text !== undefined) params.set('t', await encodeState(state.text));
+  return params.toString();
+}
+
+/** The state in a hash (without its '#'); a hash of only deflated text is an older link's. Undefined when it is damaged. */
+export async function decodePage(hash: string): Promise<PageState | undefined> {
+  if (!hash.includes('=')) {
+    const text = await decodeState(hash);
+    return text === undefined ? undefined : { example: '', text };
+  }
+  const params = new URLSearchParams(hash);
+  const t = params.get('t');
+  const text = t === null ? undefined : await decodeState(t);
+  if (t !== null && text === undefined) return undefined;
+  const a = params.get('a');
+  return { example: params.get('e') ?? '', ...(text !== undefined && { text }), ...(a !== null && ACTIONS.includes(a) && { action: a as Action }) };
+}

@@ -1,53 +1,19 @@
-// Browser tests: the built playground (web/dist) served by berth serve's server,
-// driven by playwright-core in Debian's Chromium. Run `npm run web:build` first.
+// Browser tests of the playground's flows: the built page (web/dist, run
+// `npm run web:build` first) in Debian's Chromium, at desktop (1440×900) and phone
+// (390×844) sizes. Screenshots go to web/.cache/screenshots.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { deflateSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { createStaticServer } from '../../src/cli/serve.js';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { act, axeSerious, base, horizontalOverflow, idle, link, open, pendingPods, placements, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
 
-const ROOT = new URL('../../', import.meta.url);
-const SHOTS = new URL('../.cache/screenshots/', import.meta.url);
+useBrowser();
+
+const example = (name: string) => readFileSync(new URL(`examples/${name}`, ROOT), 'utf8');
 const examples = readdirSync(new URL('examples/', ROOT)).filter((f) => f.endsWith('.yaml')).sort();
-const nodepools = readFileSync(new URL('examples/nodepools/default.yaml', ROOT), 'utf8');
-
-const server = createStaticServer(new URL('web/dist/', ROOT).pathname);
-let browser: Browser;
-let base = '';
-
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
-});
-after(async () => {
-  await browser.close();
-  server.close();
-});
-
-async function open(hashText?: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  const hash = hashText === undefined ? '' : `#${deflateSync(Buffer.from(hashText)).toString('base64url')}`;
-  await page.goto(base + hash);
-  await page.waitForSelector('.cm-content');
-  return { page, errors };
-}
-
-/** Pod chips per node, as rendered. */
-async function placements(page: Page): Promise<Record<string, string[]>> {
-  return page.$$eval('.node', (nodes) =>
-    Object.fromEntries(nodes.map((n) => [(n as HTMLElement).dataset['node'] ?? '', [...n.querySelectorAll('.pod')].map((p) => p.textContent ?? '')])),
-  );
-}
+const SIZES: Size[] = ['desktop', 'phone'];
 
 const expected: Record<string, { nodes: number; pending: number; message?: string }> = {
   'apiserver-spread-only.yaml': { nodes: 1, pending: 0 },
@@ -58,20 +24,20 @@ const expected: Record<string, { nodes: number; pending: number; message?: strin
   'rolling-update-deadlock.yaml': { nodes: 2, pending: 1, message: "didn't match pod anti-affinity rules" },
 };
 
-describe('playground', () => {
+async function status(page: Page): Promise<string> {
+  return (await page.textContent('#status')) ?? '';
+}
+
+describe('every example: schedule, explain, check (desktop)', () => {
   for (const name of examples) {
-    test(`${name}: schedule, explain, provision`, async () => {
-      const { page, errors } = await open();
+    test(name, async () => {
+      const { page, context, errors } = await open();
       await page.selectOption('#examples', name);
-      const t0 = Date.now();
-      await page.click('#schedule');
-      await page.waitForSelector('.pending-lane');
-      const firstResultMs = Date.now() - t0;
+      await act(page, 'schedule');
       const want = expected[name];
-      const nodes = await page.$$('.node');
-      const pending = await page.$$('.pending');
+      const pending = await pendingPods(page);
       if (want) {
-        assert.equal(nodes.length, want.nodes, 'node count');
+        assert.equal((await page.$$('.node')).length, want.nodes, 'node count');
         assert.equal(pending.length, want.pending, 'pending count');
         if (want.message) assert.match((await page.textContent('.pending-lane')) ?? '', new RegExp(want.message.replace(/[()]/g, '\\$&')));
       }
@@ -79,80 +45,204 @@ describe('playground', () => {
       if (name === 'apiserver-anti-affinity.yaml') for (const pods of Object.values(placed)) assert.equal(pods.length, 1, 'one replica per node');
       if (name === 'apiserver-spread-only.yaml') assert.equal(Object.values(placed)[0]?.length, 3, 'all three stacked');
       if (pending.length > 0) {
-        await page.click('.pending .pod');
+        await page.click('.pending-lane .pod');
         await page.waitForSelector('#explain table');
+        await idle(page);
         assert.match((await page.textContent('#explain .verdict')) ?? '', /unschedulable: 0\/\d+ nodes are available/);
       }
-      await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
-      await page.click('#check');
-      await page.waitForSelector('#claims h2:text-matches("^Findings")');
+      await screenshot(page, `schedule-${name}`);
+      await act(page, 'check');
+      assert.match((await page.textContent('#claims h2')) ?? '', /^Findings: \d+/);
+      assert.match((await page.textContent('#summary')) ?? '', /findings: \d+ error, \d+ warning, \d+ info/);
       const rules = await page.$$eval('.finding', (els) => els.map((e) => (e as HTMLElement).dataset['rule']));
       if (name === 'rolling-update-deadlock.yaml') {
         assert.ok(rules.includes('rollout-deadlock'), `rollout-deadlock among ${rules.join(', ')}`);
         assert.match((await page.textContent('.finding[data-rule="rollout-deadlock"] .fix')) ?? '', /maxUnavailable/);
       }
-      await page.screenshot({ path: new URL(`check-${name}.png`, SHOTS).pathname, fullPage: true });
+      await screenshot(page, `check-${name}`);
       assert.deepEqual(errors, []);
-      process.stdout.write(`# ${name}: first result ${firstResultMs} ms\n`);
-      await page.close();
+      await context.close();
     });
   }
-
-  test('provision from a shared link: the pending kube-dns replica gets a new NodeClaim', async () => {
-    const text = `${readFileSync(new URL('examples/kube-dns-required.yaml', ROOT), 'utf8')}\n---\n${nodepools}`;
-    const { page, errors } = await open(text);
-    await page.click('#provision');
-    await page.waitForSelector('.claim');
-    assert.equal((await page.$$('.claim')).length, 1);
-    assert.equal((await page.$$('.node')).length, 2, 'node-1 and the one planned claim');
-    assert.equal((await page.$$('.node.planned')).length, 1);
-    assert.equal((await page.$$('.pending')).length, 0);
-    assert.match((await page.textContent('.claim')) ?? '', /us-west-2[a-d]/);
-    await page.screenshot({ path: new URL('provision-kube-dns.png', SHOTS).pathname, fullPage: true });
-    assert.deepEqual(errors, []);
-    await page.close();
-  });
-
-  test('an input error shows inline at its line, and the URL keeps the text', async () => {
-    const { page, errors } = await open('apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: "four"}}\n');
-    await page.click('#schedule');
-    await page.waitForSelector('.cm-lintRange-error');
-    assert.match((await page.textContent('#status')) ?? '', /1 error\(s\)/);
-    assert.equal(await page.$eval('.cm-lintRange-error', (e) => e.closest('.cm-line')?.textContent?.startsWith('status:')), true);
-    const hash = await page.evaluate(() => location.hash);
-    assert.equal(Buffer.from(hash.slice(1), 'base64url').length > 0, true);
-    await page.setViewportSize({ width: 400, height: 800 });
-    await page.screenshot({ path: new URL('narrow-error.png', SHOTS).pathname, fullPage: true });
-    assert.deepEqual(errors, []);
-    await page.close();
-  });
 });
 
-describe('simulate', () => {
+for (const size of SIZES) {
+  describe(`flows at ${size} size`, () => {
+    test('the answer first: summary line, pending by reason, nodes with requested-vs-allocatable bars; explain a placed and a pending pod; accessible, no sideways scroll', async () => {
+      const { page, context, errors } = await open(size);
+      await page.selectOption('#examples', 'kube-dns-required.yaml');
+      await act(page, 'schedule');
+      assert.deepEqual(await page.$$eval('.summary-item', (e) => e.map((x) => x.textContent)), ['1 placed', '1 pending', '0 new nodes']);
+      assert.match((await page.textContent('.pending-group .message')) ?? '', /^1 pod: 0\/1 nodes are available: 1 node\(s\) didn't match pod anti-affinity rules/);
+      assert.equal(await page.getAttribute('.zone', 'aria-label'), 'zone us-west-2a');
+      // node-1: 4 cpu, 16 GiB; one kube-dns replica of 100m and 70Mi.
+      assert.deepEqual(await page.$$eval('.node .bar-text', (e) => e.map((x) => x.textContent)), ['0.1 / 4', '0.1 / 16.0 GiB']);
+      assert.deepEqual(await page.$$eval('.node meter', (e) => e.map((m) => (m as HTMLMeterElement).value)), [3, 0]);
+
+      await page.click('.node .pod');
+      await page.waitForSelector('#explain tr.chosen');
+      await idle(page);
+      assert.equal(await page.textContent('#explain .verdict'), 'selected: node-1');
+      const headers = await page.$$eval('#explain thead th', (e) => e.map((x) => x.textContent));
+      assert.ok(headers.includes('NodeResourcesFit') && headers.includes('TaintToleration'), headers.join(', '));
+      assert.match((await page.textContent('#explain tr.chosen')) ?? '', /\d+ → \d+ × \d+ = \d+/);
+
+      await page.click('.pending-lane .pod');
+      await page.waitForSelector('#explain tr.rejected');
+      await idle(page);
+      assert.match((await page.textContent('#explain tr.rejected')) ?? '', /InterPodAffinity: node\(s\) didn't match pod anti-affinity rules/);
+      assert.deepEqual(await axeSerious(page), []);
+      assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
+      await screenshot(page, `explain-${size}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+
+    test('a shared link re-runs its action: provision plans a NodeClaim for the pending kube-dns replica, $/h in the summary', async () => {
+      const text = `${example('kube-dns-required.yaml')}\n---\n${example('nodepools/default.yaml')}`;
+      const { page, context, errors } = await open(size, link({ text, action: 'provision' }));
+      await page.waitForSelector('.claim');
+      await idle(page);
+      assert.equal((await page.$$('.claim')).length, 1);
+      assert.equal((await page.$$('.node.planned')).length, 1);
+      assert.equal((await pendingPods(page)).length, 0);
+      assert.match((await page.textContent('.claim')) ?? '', /us-west-2[a-d]/);
+      assert.match((await page.textContent('#summary')) ?? '', /2 placed0 pending1 new node\$\d+\.\d{4}\/h/);
+      assert.equal(await page.inputValue('#examples'), '', 'the text is the link\'s own');
+      assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
+      assert.deepEqual(await axeSerious(page), []);
+      await screenshot(page, `provision-link-${size}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+
+    test('Back and Forward return to each example and re-run its action; Copy link copies the address', async () => {
+      const { page, context, errors } = await open(size);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      await page.selectOption('#examples', 'apiserver-anti-affinity.yaml');
+      await act(page, 'schedule');
+      assert.match(page.url(), /#e=apiserver-anti-affinity\.yaml&a=schedule$/);
+      await page.selectOption('#examples', 'kube-dns-required.yaml');
+      await act(page, 'provision');
+      assert.match(page.url(), /#e=kube-dns-required\.yaml&a=provision$/);
+      await page.goBack();
+      await page.waitForFunction(() => location.hash === '#e=kube-dns-required.yaml');
+      await idle(page);
+      assert.equal(await page.inputValue('#examples'), 'kube-dns-required.yaml');
+      assert.equal((await page.$$('.node')).length, 0, 'no action in that entry: no results');
+      await page.goBack();
+      await page.waitForSelector('.node');
+      await idle(page);
+      assert.equal(await page.inputValue('#examples'), 'apiserver-anti-affinity.yaml');
+      assert.equal((await page.$$('.node')).length, 3, 'the schedule ran again');
+      await page.goForward();
+      await page.waitForFunction(() => location.hash === '#e=kube-dns-required.yaml');
+      await idle(page);
+      assert.equal((await page.$$('.node')).length, 0);
+
+      await page.goBack();
+      await page.waitForSelector('.node');
+      await idle(page);
+      await page.click('#copy-link');
+      await page.waitForFunction(() => document.getElementById('status')?.textContent === 'link copied');
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      assert.equal(copied, page.url());
+      const other = await context.newPage();
+      await other.goto(copied);
+      await other.waitForSelector('.node');
+      await idle(other);
+      assert.deepEqual(await placements(other), await placements(page));
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+
+    test('input errors: a misspelled field and a scenario error underlined at their line; a failed run clears the old results', async () => {
+      const { page, context, errors } = await open(size);
+      await page.selectOption('#examples', 'kube-dns-required.yaml');
+      await act(page, 'schedule');
+      assert.ok((await page.$$('.node')).length > 0);
+      const typo = example('kube-dns-required.yaml').replace('containers:', 'containres:');
+      await page.goto(base + link({ text: typo, action: 'schedule' }));
+      await page.waitForSelector('.cm-lintRange-error');
+      await idle(page);
+      assert.match(await status(page), /schedule: \d+ error\(s\) in the input: line \d+: .*containres/);
+      assert.equal(await page.$eval('.cm-lintRange-error', (e) => e.closest('.cm-line')?.textContent?.includes('containres')), true);
+      assert.equal((await page.$$('.node')).length, 0, 'no stale results');
+      await screenshot(page, `input-error-${size}`);
+
+      const scenario = example('scenarios/kube-dns-required.yaml').replace('removeNode: {node: node-2}', 'removeNodes: {node: node-2}');
+      assert.notEqual(scenario, example('scenarios/kube-dns-required.yaml'));
+      await page.goto(base + link({ text: scenario, action: 'simulate' }));
+      await page.waitForSelector('.cm-lintRange-error');
+      await idle(page);
+      assert.match(await status(page), /simulate: 1 error\(s\) in the input: line 37: Scenario: spec\.steps\[0\]: Unrecognized key: "removeNodes"/);
+      // At the step the CLI points at (berth simulate: file:37:5).
+      assert.equal(await page.$eval('.cm-lintRange-error', (e) => e.closest('.cm-line')?.textContent), '  - at: 2m');
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+
+    test('simulate: expectations, a uPlot chart of ready replicas and $/h, a replay; accessible, no sideways scroll', async () => {
+      const { page, context, errors } = await open(size);
+      await page.selectOption('#examples', 'scenarios/apiserver-anti-affinity.yaml');
+      await act(page, 'simulate');
+      await page.waitForSelector('.ready-plot canvas');
+      const legend = await page.$$eval('.ready-plot .u-legend th', (e) => e.map((x) => x.textContent?.trim()));
+      assert.ok(legend.includes('apiserver') && legend.includes('$/h'), legend.join(', '));
+      // cp-1 and the two nodes the provisioner launched (new, dashed).
+      assert.match((await page.textContent('#summary')) ?? '', /3 placed0 pending2 new nodes\$0\.0427\/h/);
+      assert.equal((await page.$$('.node.planned')).length, 2);
+      assert.deepEqual(await axeSerious(page), []);
+      assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
+      await screenshot(page, `simulate-${size}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  });
+}
+
+test('a KubeSchedulerConfiguration in the input is honoured: bin-packing stacks the pod on the fuller node', async () => {
+  const nodes = ['a', 'b'].map((n) => `apiVersion: v1\nkind: Node\nmetadata: {name: ${n}, labels: {kubernetes.io/hostname: ${n}}}\nstatus: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}`);
+  const pods = [
+    'apiVersion: v1\nkind: Pod\nmetadata: {name: running}\nspec: {nodeName: a, containers: [{name: c, image: i, resources: {requests: {cpu: "2"}}}]}',
+    'apiVersion: v1\nkind: Pod\nmetadata: {name: new}\nspec: {containers: [{name: c, image: i, resources: {requests: {cpu: 500m}}}]}',
+  ];
+  const text = [...nodes, ...pods].join('\n---\n');
+  const { page, context, errors } = await open('desktop', link({ text, action: 'schedule' }));
+  await page.waitForSelector('.node');
+  await idle(page);
+  assert.deepEqual((await placements(page))['b'], ['default/new'], 'the default profile spreads');
+  await page.goto(base + link({ text: `${text}\n---\n${example('scheduler-config/bin-packing.yaml')}`, action: 'schedule' }));
+  await page.waitForSelector('.node');
+  await idle(page);
+  assert.deepEqual((await placements(page))['a'], ['default/running', 'default/new']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+describe('simulate every scenario (desktop)', () => {
   const scenarios = readdirSync(new URL('examples/scenarios/', ROOT)).filter((f) => f.endsWith('.yaml')).sort();
   for (const name of scenarios) {
     test(`scenarios/${name}: every expectation passes in the browser`, async () => {
-      const { page, errors } = await open();
+      const { page, context, errors } = await open();
       await page.selectOption('#examples', `scenarios/${name}`);
-      await page.click('#simulate');
-      await page.waitForSelector('.expectation');
+      await act(page, 'simulate');
       const results = await page.$$eval('.expectation', (els) => els.map((e) => e.textContent ?? ''));
-      assert.ok(results.length > 0);
+      assert.ok(results.length > 0, await status(page));
       for (const r of results) assert.match(r, /^PASS /);
       assert.ok(((await page.textContent('.timeline')) ?? '').includes('Step'), 'the timeline shows the steps');
       if (name === 'apiserver-anti-affinity.yaml') assert.equal((await page.$$('.node')).length, 3, 'cp-1 and the two launched nodes');
-      await page.screenshot({ path: new URL(`simulate-${name}.png`, SHOTS).pathname, fullPage: true });
+      await screenshot(page, `simulate-${name}`);
       assert.deepEqual(errors, []);
-      await page.close();
+      await context.close();
     });
   }
 });
 
 test('the replay scrubs the kube-dns scenario: a replica pending at 5m, spread again at the end, played to the end', async () => {
-  const { page, errors } = await open();
+  const { page, context, errors } = await open();
   await page.selectOption('#examples', 'scenarios/kube-dns-required.yaml');
-  await page.click('#simulate');
-  await page.waitForSelector('.scrub');
+  await act(page, 'simulate');
   const scrubTo = (ms: number) => page.$eval('.scrub', (e, v) => {
     const input = e as HTMLInputElement;
     input.value = String(v);
@@ -160,35 +250,47 @@ test('the replay scrubs the kube-dns scenario: a replica pending at 5m, spread a
   }, ms);
   await scrubTo(5 * 60_000);
   assert.match((await page.textContent('.sim-time')) ?? '', /^5m00s \//);
-  assert.equal((await page.$$('.pending')).length, 1);
+  assert.equal((await pendingPods(page)).length, 1);
   assert.match((await page.textContent('.pending-lane')) ?? '', /didn't match pod anti-affinity rules/);
   assert.deepEqual(Object.keys(await placements(page)), ['node-1']);
   assert.ok((await page.$$('.timeline .event.future')).length > 0, 'events after 5m are greyed');
   await scrubTo(0);
   await page.click('.play');
-  await page.waitForFunction(() => document.querySelector('.play')?.textContent === 'Play' && (document.querySelector('.scrub') as HTMLInputElement).value === (document.querySelector('.scrub') as HTMLInputElement).max, undefined, { timeout: 20_000 });
-  assert.equal((await page.$$('.pending')).length, 0);
+  await page.waitForFunction(() => document.querySelector('.play')?.textContent === 'Play' && (document.querySelector('.scrub') as HTMLInputElement).value === (document.querySelector('.scrub') as HTMLInputElement).max, undefined, { timeout: 30_000 });
+  assert.equal((await pendingPods(page)).length, 0);
   assert.deepEqual(Object.keys(await placements(page)).sort(), ['node-1', 'node-3']);
-  assert.equal((await page.$$('.ready-plot polyline[data-workload="kube-dns"]')).length, 1);
-  await page.screenshot({ path: new URL('replay-kube-dns.png', SHOTS).pathname, fullPage: true });
+  await screenshot(page, 'replay-kube-dns');
   assert.deepEqual(errors, []);
-  await page.close();
+  await context.close();
 });
 
-test('works offline once loaded', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(base);
-  await page.waitForSelector('.cm-content');
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await page.waitForSelector('.cm-content');
+test('works offline from the first visit', async () => {
+  const { page, context } = await open();
+  await page.waitForFunction(async () => (await (await caches.open('berth-playground')).keys()).some((r) => r.url.includes('worker-')), undefined, { timeout: 30_000 });
   await context.setOffline(true);
   await page.reload();
   await page.waitForSelector('.cm-content');
-  await page.click('#schedule');
-  await page.waitForSelector('.node');
+  await act(page, 'schedule');
+  assert.ok((await page.$$('.node')).length > 0);
   await context.close();
+});
+
+test('bundle: the first paint does not wait for the engine (a worker chunk of its own); sizes reported', () => {
+  const dir = new URL('web/dist/assets/', ROOT);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
+  let total = 0;
+  let totalGz = 0;
+  for (const f of files) {
+    const body = readFileSync(new URL(f, dir));
+    const gz = gzipSync(body).length;
+    total += statSync(new URL(f, dir)).size;
+    totalGz += gz;
+    process.stdout.write(`# ${f}: ${(body.length / 1024).toFixed(0)} KB, ${(gz / 1024).toFixed(0)} KB gzipped\n`);
+  }
+  process.stdout.write(`# total: ${(total / 1024).toFixed(0)} KB, ${(totalGz / 1024).toFixed(0)} KB gzipped\n`);
+  const page = files.find((f) => f.startsWith('index-') && f.endsWith('.js'))!;
+  const worker = files.find((f) => f.startsWith('worker-'))!;
+  // A message only the scheduler writes: in the worker's chunk, not the page's.
+  assert.equal(readFileSync(new URL(page, dir), 'utf8').includes('No preemption victims found'), false);
+  assert.equal(readFileSync(new URL(worker, dir), 'utf8').includes('No preemption victims found'), true);
 });

@@ -29,6 +29,7 @@ import {
   type InstanceTypeOverhead,
   type Offering,
 } from './types.js';
+import { ebsCsiVolumeLimit } from './ebs-limits.js';
 
 // ---------------------------------------------------------------------------------------
 // Bundled catalog
@@ -53,6 +54,9 @@ export interface Ec2CatalogEntry {
   readonly onDemand: number;
   /** Illustrative spot USD per hour, per zone. */
   readonly spot: Readonly<Record<string, number>>;
+  /** EC2's EBS attachment limit and whether ENIs and instance store share it (see `source.ebsAttachments` in the JSON). */
+  readonly ebsMaxAttachments: number;
+  readonly ebsAttachmentLimitType: 'shared' | 'dedicated';
 }
 
 export interface Ec2CatalogData {
@@ -64,6 +68,7 @@ export interface Ec2CatalogData {
 function checkedData(raw: typeof data): Ec2CatalogData {
   for (const t of raw.instanceTypes) {
     if (!(ARCHES as readonly string[]).includes(t.arch)) throw new Error(`bundled catalog: ${t.name} has unknown arch ${t.arch}`);
+    if (t.ebsAttachmentLimitType !== 'shared' && t.ebsAttachmentLimitType !== 'dedicated') throw new Error(`bundled catalog: ${t.name} has unknown ebsAttachmentLimitType ${t.ebsAttachmentLimitType}`);
   }
   return raw as Ec2CatalogData;
 }
@@ -95,7 +100,8 @@ export function ec2InstanceType(entry: Ec2CatalogEntry, region: string, zones: r
     const spot = entry.spot[zone];
     if (spot !== undefined) offerings.push({ zone, capacityType: 'spot', price: spot, available: true });
   }
-  return makeInstanceType({ name: entry.name, labels, capacity, overhead, offerings });
+  const ebsVolumeLimit = ebsCsiVolumeLimit({ maxAttachments: entry.ebsMaxAttachments, limitType: entry.ebsAttachmentLimitType });
+  return makeInstanceType({ name: entry.name, labels, capacity, overhead, offerings, ebsVolumeLimit });
 }
 
 /** Every bundled instance type, sized under `options` (Karpenter's AL2023 defaults when omitted). */

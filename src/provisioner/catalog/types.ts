@@ -56,6 +56,8 @@ export interface InstanceType {
   readonly overhead: InstanceTypeOverhead;
   readonly allocatable: ResourceList;
   readonly offerings: readonly Offering[];
+  /** The EBS CSI driver's allocatable count on a new node of this type (ebs-limits.ts); absent when the catalog does not say. */
+  readonly ebsVolumeLimit?: number;
 }
 
 /**
@@ -82,6 +84,7 @@ export function makeInstanceType(parts: {
   capacity: ResourceList;
   overhead: InstanceTypeOverhead;
   offerings: readonly Offering[];
+  ebsVolumeLimit?: number;
 }): InstanceType {
   const requirements: Record<string, readonly string[]> = {};
   for (const [key, value] of Object.entries(parts.labels)) requirements[key] = [value];

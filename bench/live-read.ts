@@ -1,0 +1,52 @@
+// What reading a large cluster from its API server costs berth (`--kubeconfig`):
+// a list server in a child process (so its JSON encoding is not counted) serves
+// 5,000 nodes and 100,000 pods (500 / 10,000 with --quick) in pages of 500, as an
+// API server does; this process lists them (live/snapshot.ts) and loads them as
+// `check --kubeconfig` does. Prints wall and CPU seconds of each phase and the
+// peak RSS of this process.
+//   npx tsx bench/live-read.ts [--quick]
+
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadSources } from '../src/io/load.js';
+import { ListServer } from '../src/live/list-server.test-support.js';
+import { readSnapshot } from '../src/live/snapshot.js';
+import { Kube } from '../src/live/kube.js';
+import { loopbackConfig } from '../src/live/fake-apiserver.test-support.js';
+import { dumpNode, dumpPod } from './dump-objects.js';
+
+const args = process.argv.slice(2);
+
+if (args[0] === '--serve') {
+  const [nodes, pods] = [Number(args[1]), Number(args[2])];
+  const server = new ListServer(
+    new Map([
+      ['/api/v1/nodes', { rv: '1', items: Array.from({ length: nodes }, (_, i) => dumpNode(i)) }],
+      ['/api/v1/pods', { rv: '2', items: Array.from({ length: pods }, (_, i) => dumpPod(i, nodes)) }],
+    ]),
+  );
+  const kube = await server.kube();
+  process.send!(new URL(kube.config.getCurrentCluster()!.server).port);
+} else {
+  const quick = args.includes('--quick');
+  const [nodes, pods] = quick ? [500, 10_000] : [5000, 100_000];
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(nodes), String(pods)], { execArgv: ['--import', 'tsx'] });
+  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
+  const cpu = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
+  const phase = async <T>(name: string, f: () => Promise<T> | T): Promise<T> => {
+    const [w, c] = [performance.now(), cpu()];
+    const out = await f();
+    console.log(`${name}: ${((performance.now() - w) / 1000).toFixed(1)} s wall, ${(cpu() - c).toFixed(1)} CPU s`);
+    return out;
+  };
+  console.log(`${nodes} nodes, ${pods} pods, pages of 500`);
+  const snap = await phase('list (paged GETs, JSON parse)', () => readSnapshot(new Kube(loopbackConfig(port))));
+  const text = await phase('serialize as the loader reads it', () => JSON.stringify(snap.list, null, 1));
+  const loaded = await phase('load (parse, validate, compile)', () => loadSources([{ name: '<live>', text, validate: 'warn' }]));
+  if (!loaded.ok) throw new Error(`the snapshot does not load: ${loaded.errors[0]?.message}`);
+  console.log(`read ${snap.list.items.length} objects (${(text.length / 1e6).toFixed(0)} MB as the loader reads it); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  child.kill();
+}

@@ -1,0 +1,38 @@
+// The one way the page makes elements: text goes in as text, never as markup.
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = '', text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** Main-thread work per slice: well under the 50 ms at which a task counts as long. */
+const SLICE_MS = 8;
+
+let epoch = 0;
+
+/** Abandons every inSlices() loop still running (the results they fill are being replaced). */
+export function abandonSlices(): void {
+  epoch++;
+}
+
+/**
+ * Calls `f` on each item, yielding to the page every few milliseconds so that a
+ * large result never blocks input or paint. Resolves false when abandoned midway.
+ */
+export async function inSlices<T>(items: Iterable<T>, f: (item: T) => void): Promise<boolean> {
+  const mine = epoch;
+  let deadline = performance.now() + SLICE_MS;
+  for (const item of items) {
+    if (performance.now() > deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (epoch !== mine) return false;
+      deadline = performance.now() + SLICE_MS;
+    }
+    f(item);
+  }
+  return epoch === mine;
+}
