@@ -9,7 +9,7 @@ import type { Pod } from '../model/pod.js';
 import { Rand } from '../model/rand.js';
 import { CycleState, Framework, NodeToStatus, ScoredNodes, type Handle, type NodePluginScores, type PostFilterResult } from './framework.js';
 import { addPluginStatus, fitErrorMessage, NO_NODES_AVAILABLE, type Diagnosis } from './messages.js';
-import { Status } from './status.js';
+import { SchedulerError, Status } from './status.js';
 
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
 const NO_PODS: readonly Pod[] = Object.freeze([]);
@@ -70,6 +70,8 @@ export type ScheduleOutcome =
        * nodes, or preemption found no candidate and answered with an empty nomination.
        */
       readonly clearsNomination?: true;
+      /** The attempt ended on a plugin's error (upstream's SchedulerError reason), not on a fit verdict. */
+      readonly error?: true;
     };
 
 /** A placement chosen by scoring: host selection reads only the totals, the per-node records are built if someone reads them. */
@@ -150,8 +152,22 @@ export class Scheduler implements Handle {
     return '';
   }
 
-  /** One scheduling attempt: filter, score, select. Does not bind; runs PostFilter when nothing fits. */
+  /**
+   * One scheduling attempt: filter, score, select. Does not bind; runs PostFilter when nothing fits.
+   * A plugin's error (a Status with the Error code) ends the attempt as upstream's
+   * schedulingCycle does: the pod stays pending, its FailedScheduling message is the
+   * error, and its nomination is cleared.
+   */
   schedulePod(pod: Pod, state = new CycleState()): ScheduleOutcome {
+    try {
+      return this.attempt(pod, state);
+    } catch (e) {
+      if (e instanceof SchedulerError) return { kind: 'unschedulable', message: e.message, error: true, clearsNomination: true };
+      throw e;
+    }
+  }
+
+  private attempt(pod: Pod, state: CycleState): ScheduleOutcome {
     const allNodes = this.cluster.nodeInfos();
     if (allNodes.length === 0) return { kind: 'unschedulable', message: NO_NODES_AVAILABLE, clearsNomination: true };
     const diagnosis: Diagnosis = { nodeToStatus: new NodeToStatus(), unschedulablePlugins: new Set(), pendingPlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
