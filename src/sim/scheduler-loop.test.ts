@@ -48,6 +48,18 @@ describe('SchedulerLoop requeueing', () => {
     });
   }
 
+  it('an assigned pod that starts terminating moves nothing (upstream\'s generic Pod/Update event); its deletion does', () => {
+    // Found by conformance/sim-vs-real: a pod Pending on topology spread was retried when
+    // a pod it counted started terminating, where kube-scheduler waits for the deletion.
+    const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+    cluster.addPod(pod('occupant', { cpu: '1', nodeName: 'small', grace: 30 }));
+    cluster.addPod(pod('big', { cpu: '1' }));
+    const sim = createSimulation(cluster);
+    sim.engine.at(5_000, 'delete', () => sim.world.deletePod('default/occupant', 'Deleted'));
+    sim.engine.run(60_000);
+    assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'Scheduled@35000']);
+  });
+
   it('reports the exact FailedScheduling message', () => {
     const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
     cluster.addPod(pod('big', { cpu: '2' }));

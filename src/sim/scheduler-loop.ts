@@ -7,9 +7,13 @@
 // still backing off is popped when the activeQ is empty.
 //
 // Requeueing is deliberately coarser than upstream's queueing hints: every cluster
-// event that can make a pod schedulable (node added, assigned pod added, updated
-// or deleted) moves every unschedulable pod back, to the backoffQ while it is
-// still backing off, else to the activeQ. Scheduling and binding take no
+// event that can make a pod schedulable (node added or updated, assigned pod added,
+// relabelled or deleted) moves every unschedulable pod back, to the backoffQ while
+// it is still backing off, else to the activeQ. Other updates of an assigned pod
+// (its phase, readiness, a deletion that is still terminating) are upstream's
+// generic Pod/Update event, which no plugin of the default profile registers for:
+// they move nothing (a pod waiting on a terminating pod's room waits for the
+// deletion or the 5-minute flush, as upstream's). Scheduling and binding take no
 // simulated time. Pods with scheduling gates are left alone (they never enter
 // the queue here).
 
@@ -17,6 +21,7 @@ import { CycleState, type QueuedPod } from '../scheduler/framework.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Pod } from '../model/pod.js';
 import { IndexedHeap, type HeapItem } from './indexed-heap.js';
+import type { Labels } from '../model/selector.js';
 import type { ClusterChange, World } from './world.js';
 
 export interface QueueOptions {
@@ -168,7 +173,7 @@ export class SchedulerLoop {
           if (e.queue === 'active') this.activeQ.fix(e);
           else if (e.queue === 'backoff') this.backoffQ.fix(e);
         }
-        if (c.pod.nodeName) this.moveAllUnschedulable();
+        if (c.pod.nodeName && (!c.old.nodeName || !sameLabels(c.old.labels, c.pod.labels))) this.moveAllUnschedulable();
         return;
       }
       case 'podDeleted': {
@@ -302,4 +307,10 @@ export class SchedulerLoop {
     this.armLeftoverFlush();
     return true;
   }
+}
+
+/** PodSchedulingPropertiesChange's label extractor: an assigned pod's relabelling is the UpdatePodLabel event. */
+function sameLabels(a: Labels, b: Labels): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
