@@ -11,25 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { clusterDown, clusterUp } from './cluster.js';
 import { generateScenario, shrinkCandidates } from './generate.js';
-import { compare, type Difference } from './observation.js';
+import { judge } from './judge.js';
+import type { Difference } from './observation.js';
 import { runReal, Watcher, type RealObservation } from './real-side.js';
-import { runSim } from './sim-side.js';
 import type { SvrScenario } from './scenario.js';
 
-/** Upstream breaks score ties at random: the real outcome must be one the simulator reaches with one of these seeds. */
-export const SIM_SEEDS = 4;
 const HERE = dirname(fileURLToPath(import.meta.url));
-
-/** The simulator's verdict on a real observation: no differences with some seed, else the differences of seed 1. */
-export function judge(s: SvrScenario, real: RealObservation): { agreeSeed: number | undefined; differences: Difference[] } {
-  let first: Difference[] | undefined;
-  for (let seed = 1; seed <= SIM_SEEDS; seed++) {
-    const d = compare(real, runSim(s, seed, real.timing));
-    if (d.length === 0) return { agreeSeed: seed, differences: [] };
-    first ??= d;
-  }
-  return { agreeSeed: undefined, differences: first ?? [] };
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -62,9 +49,9 @@ async function main(): Promise<void> {
       const r = await real(s);
       realMs += Date.now() - started;
       const v = judge(s, r);
-      if (v.agreeSeed !== undefined) {
+      if (v.agreedWith !== undefined) {
         agreed++;
-        if (!values.quiet) console.log(`${s.name}: agree (sim seed ${v.agreeSeed}; real ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+        if (!values.quiet) console.log(`${s.name}: agree (sim ${v.agreedWith}; real ${((Date.now() - started) / 1000).toFixed(1)} s)`);
         if (values.write && i < 5) store(s, r, undefined);
         continue;
       }
@@ -98,7 +85,7 @@ async function shrink(s: SvrScenario, r: RealObservation, differences: Differenc
       if (Date.now() >= deadline) break;
       const cr = await real({ ...c, name: `${s.name}-shrunk` });
       const v = judge(c, cr);
-      if (v.agreeSeed === undefined) {
+      if (v.agreedWith === undefined) {
         best = { scenario: { ...c, name: `${s.name}-shrunk` }, real: cr, differences: v.differences };
         progress = true;
         break;
@@ -116,4 +103,4 @@ function store(s: SvrScenario, real: RealObservation, open: Difference[] | undef
 }
 
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
+await main();

@@ -61,7 +61,8 @@ export interface PhaseTiming {
   readonly endMs: readonly number[];
 }
 
-export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming): Observation {
+/** `tieBreak`: how the simulated scheduler picks among equally scored nodes (SchedulerOptions.tieBreak). */
+export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, tieBreak: 'heap' | 'random' = 'heap'): Observation {
   const name = `${s.name}.yaml`;
   const times = simTimes(s, timing);
   const text = scenarioYaml(s, seed, times.end[times.end.length - 1] ?? 0);
@@ -73,7 +74,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming): Obse
   const all = phases(s);
   const run = runScenario(loaded.input, scenario.scenario.spec, {
     instanceTypes: catalogOrBundled([]),
-    controlPlane: simControlPlane,
+    controlPlane: { ...simControlPlane, tieBreak },
     observe: (sim) => {
       const revisions = new Map<string, number>();
       const drains = new Set<string>();

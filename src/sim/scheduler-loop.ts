@@ -13,7 +13,9 @@
 // (its phase, readiness, a deletion that is still terminating) are upstream's
 // generic Pod/Update event, which no plugin of the default profile registers for:
 // they move nothing (a pod waiting on a terminating pod's room waits for the
-// deletion or the 5-minute flush, as upstream's). Scheduling and binding take no
+// deletion or the 5-minute flush, as upstream's). Nor does a node update that only
+// cordons or adds taints (the hints of NodeUnschedulable, TaintToleration and
+// NodeResourcesFit queue a pod only when a node gets more permissive or larger). Scheduling and binding take no
 // simulated time. Pods with scheduling gates are left alone (they never enter
 // the queue here).
 
@@ -22,6 +24,8 @@ import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Pod } from '../model/pod.js';
 import { IndexedHeap, type HeapItem } from './indexed-heap.js';
 import type { Labels } from '../model/selector.js';
+import type { Node } from '../model/node.js';
+import type { Taint } from '../model/taints.js';
 import type { ClusterChange, World } from './world.js';
 
 export interface QueueOptions {
@@ -183,8 +187,12 @@ export class SchedulerLoop {
         this.scheduler.clearNomination(c.pod);
         return;
       }
-      case 'nodeAdded':
       case 'nodeUpdated':
+        // Cordoning or tainting a node can make no pod schedulable: no plugin's hint queues for it.
+        if (onlyRestricts(c.old, c.node)) return;
+        this.moveAllUnschedulable();
+        return;
+      case 'nodeAdded':
       case 'nodeDeleted':
       case 'storage': // PV, claim and StorageClass events are VolumeBinding's and VolumeZone's cluster events.
         this.moveAllUnschedulable();
@@ -313,4 +321,14 @@ export class SchedulerLoop {
 function sameLabels(a: Labels, b: Labels): boolean {
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}
+
+/** The update cordons the node or adds taints and changes nothing else that scheduling reads. */
+function onlyRestricts(old: Node, node: Node): boolean {
+  if (old.unschedulable && !node.unschedulable) return false;
+  if (!sameLabels(old.labels, node.labels)) return false;
+  if (JSON.stringify(old.allocatable) !== JSON.stringify(node.allocatable)) return false;
+  const key = (t: Taint) => `${t.key}=${t.value}:${t.effect}`;
+  const now = new Set(node.taints.map(key));
+  return old.taints.every((t) => now.has(key(t)));
 }

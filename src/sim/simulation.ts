@@ -35,6 +35,8 @@ export interface SimulationOptions {
   /** The profile to run; the default scheduler's when unset. */
   readonly schedulerName?: string;
   readonly queue?: QueueOptions;
+  /** How the scheduler picks among equally scored nodes (SchedulerOptions.tieBreak). */
+  readonly tieBreak?: 'heap' | 'random';
   /** What DefaultTolerationSeconds admission gives pods for the not-ready and unreachable taints (300 s). */
   readonly defaultTolerationSeconds?: number;
   readonly pods?: PodLifecycleOptions;
@@ -85,7 +87,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   new TaintEviction(world).start();
   startPodGc(world);
   const cloud = new SimCloud(world, nodeLifecycle, opts.launchTiming ?? (() => DEFAULT_LAUNCH_TIMING));
-  const scheduler = new Scheduler(cluster, (h) => buildFramework(config, profile, h), { seed });
+  const scheduler = new Scheduler(cluster, (h) => buildFramework(config, profile, h), { seed, ...(opts.tieBreak ? { tieBreak: opts.tieBreak } : {}) });
   const schedulerLoop = new SchedulerLoop(world, scheduler, opts.queue);
   const provisioner = opts.provisioner ? new ProvisionerLoop(world, cloud, schedulerLoop, { ...opts.provisioner, config }) : undefined;
   schedulerLoop.start();
