@@ -1,11 +1,11 @@
-// npm run conformance:sim-vs-real -- [--cases N] [--seed S] [--shrink-seconds T] [--write] [--keep-cluster]
+// npm run conformance:sim-vs-real -- [--cases N] [--seed S] [--shrink-seconds T] [--write] [--keep-cluster] [--save-dir D]
 // Random scenarios run on the harness's own test cluster and by the simulator
 // (with the real run's phase times, tie-breaking seeds 1..SIM_SEEDS); a summary
 // per compared dimension. A disagreement is shrunk (each candidate run on both
 // sides again, within --shrink-seconds) and, with --write, stored under
 // regressions/ with the real side's observation, replayed by `npm test`.
 
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,8 @@ async function main(): Promise<void> {
       write: { type: 'boolean', default: false },
       'keep-cluster': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
+      /** Every scenario's real observation, for judging again offline after a simulator change. */
+      'save-dir': { type: 'string' },
     },
   });
   const cases = Number(values.cases);
@@ -48,6 +50,10 @@ async function main(): Promise<void> {
       const started = Date.now();
       const r = await real(s);
       realMs += Date.now() - started;
+      if (values['save-dir']) {
+        mkdirSync(values['save-dir'], { recursive: true });
+        writeFileSync(join(values['save-dir'], `${s.name}.json`), `${JSON.stringify({ scenario: s, real: r })}\n`);
+      }
       const v = judge(s, r);
       if (v.agreedWith !== undefined) {
         agreed++;

@@ -15,7 +15,8 @@
 // they move nothing (a pod waiting on a terminating pod's room waits for the
 // deletion or the 5-minute flush, as upstream's). Nor does a node update that only
 // cordons or adds taints (the hints of NodeUnschedulable, TaintToleration and
-// NodeResourcesFit queue a pod only when a node gets more permissive or larger). Scheduling and binding take no
+// NodeResourcesFit queue a pod only when a node gets more permissive or larger),
+// except for pods PodTopologySpread rejected, whose hint queues on any taint change. Scheduling and binding take no
 // simulated time. Pods with scheduling gates are left alone (they never enter
 // the queue here).
 
@@ -26,6 +27,7 @@ import { IndexedHeap, type HeapItem } from './indexed-heap.js';
 import type { Labels } from '../model/selector.js';
 import type { Node } from '../model/node.js';
 import type { Taint } from '../model/taints.js';
+import { ERR_REASON_CONSTRAINTS_NOT_MATCH } from '../scheduler/plugins/pod-topology-spread/filtering.js';
 import type { ClusterChange, World } from './world.js';
 
 export interface QueueOptions {
@@ -64,6 +66,8 @@ interface Entry extends HeapItem, QueuedPod {
   attempts: number;
   /** The queue holding the pod; undefined while it is being scheduled. */
   queue: QueueName | undefined;
+  /** Its last FailedScheduling message: which plugins rejected it (the hints' pInfo.UnschedulablePlugins). */
+  lastFailure?: string;
 }
 
 export type QueueName = 'active' | 'backoff' | 'unschedulable';
@@ -188,9 +192,10 @@ export class SchedulerLoop {
         return;
       }
       case 'nodeUpdated':
-        // Cordoning or tainting a node can make no pod schedulable: no plugin's hint queues for it.
-        if (onlyRestricts(c.old, c.node)) return;
-        this.moveAllUnschedulable();
+        // Cordoning or tainting a node makes no pod schedulable: only PodTopologySpread's hint queues for it.
+        if (!onlyRestricts(c.old, c.node)) this.moveAllUnschedulable();
+        // PodTopologySpread's hint queues a pod it rejected on any change of the node's taints.
+        else if (!sameTaints(c.old, c.node)) this.moveAllUnschedulable((e) => e.lastFailure?.includes(ERR_REASON_CONSTRAINTS_NOT_MATCH) ?? false);
         return;
       case 'nodeAdded':
       case 'nodeDeleted':
@@ -309,6 +314,7 @@ export class SchedulerLoop {
       if (pod.nominatedNodeName) this.world.setNominatedNode(pod.key, '');
     }
     engine.record('FailedScheduling', { pod: pod.key, attempt: e.attempts, message: outcome.message });
+    e.lastFailure = outcome.message;
     for (const l of this.unschedulableListeners) l(pod);
     e.timestamp = engine.now;
     this.enqueue(e, 'unschedulable');
@@ -328,7 +334,12 @@ function onlyRestricts(old: Node, node: Node): boolean {
   if (old.unschedulable && !node.unschedulable) return false;
   if (!sameLabels(old.labels, node.labels)) return false;
   if (JSON.stringify(old.allocatable) !== JSON.stringify(node.allocatable)) return false;
-  const key = (t: Taint) => `${t.key}=${t.value}:${t.effect}`;
-  const now = new Set(node.taints.map(key));
-  return old.taints.every((t) => now.has(key(t)));
+  const now = new Set(node.taints.map(taintKey));
+  return old.taints.every((t) => now.has(taintKey(t)));
+}
+
+const taintKey = (t: Taint) => `${t.key}=${t.value}:${t.effect}`;
+
+function sameTaints(old: Node, node: Node): boolean {
+  return old.taints.length === node.taints.length && old.taints.every((t, i) => taintKey(t) === taintKey(node.taints[i]!));
 }
