@@ -162,7 +162,9 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
     const objects = manifests(s, namespace);
     for (const o of objects.filter((x) => x.kind === 'Node')) await createNode(kube, o);
-    await waitUntil('nodes Ready', () => s.nodes.every((n) => nodeReady(w.objects.get(`Node/${n.name}`))), 60_000);
+    // Ready, and the node lifecycle controller's not-ready taint gone again (the scheduler skips a node that has it).
+    const untainted = (n: KubeObject | undefined) => (((n?.spec ?? {}) as { taints?: unknown[] }).taints ?? []).length === 0;
+    await waitUntil('nodes Ready', () => s.nodes.every((n) => nodeReady(w.objects.get(`Node/${n.name}`)) && untainted(w.objects.get(`Node/${n.name}`))), 60_000);
     // Pods wait for the namespace's default ServiceAccount (kube-controller-manager creates it).
     await waitUntil(`ServiceAccount ${namespace}/default`, async () => Boolean(await kube.read('v1', 'ServiceAccount', 'default', namespace)), 30_000);
     for (const o of objects.filter((x) => x.kind !== 'Node')) await kube.create(o);
