@@ -30,7 +30,7 @@ function parseSwitch(value: string): boolean {
 }
 
 export function registerCheck(program: Command): void {
-  inputOptions(program.command('check'))
+  inputOptions(program.command('check'), true)
     .description('prove rollout and failure properties of workloads on their cluster by simulation; exit 1 on an error-level finding')
     .option('-f, --filename <path>', 'workloads (Deployments, StatefulSets, DaemonSets, PDBs...), file, folder or - (repeatable)', collect, [])
     .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a `kubectl get nodes,pods,deploy,sts,ds,pdb -A -o yaml` dump (repeatable)', collect, [])
@@ -61,8 +61,8 @@ export function registerCheck(program: Command): void {
             : formatText(findings, { verbose: opts.verbose ?? false });
       process.stdout.write(`${out}\n`);
       if (opts.fixDir !== undefined) {
-        // Standard input was read already: objects that came from it are left out.
-        const sources = await readSources([...opts.filename, ...opts.cluster].filter((f) => f !== '-'));
+        // Standard input was read already: objects that came from it are left out; a live cluster's are patched in its saved snapshot.
+        const sources = await readSources([...opts.filename, ...opts.cluster, ...(opts.saveSnapshot !== undefined ? [opts.saveSnapshot] : [])].filter((f) => f !== '-'));
         const { written, notes } = await writeFixDir(opts.fixDir, findings, sources);
         process.stderr.write(`--fix-dir: wrote ${written.length} object(s) to ${opts.fixDir}${notes.map((n) => `\n  ${n}`).join('')}\n`);
       }

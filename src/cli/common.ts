@@ -13,6 +13,9 @@ import type { ClusterState } from '../cluster/state.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
+import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT } from '../io/scenario-spec.js';
+import { DurationError, parseGoDuration } from '../model/go-duration.js';
+import { liveFlagsProblem, liveOptions, readLiveInput, type LiveFlags } from './live-input.js';
 
 export class CliError extends Error {
   constructor(
@@ -37,8 +40,8 @@ export function printDiagnostics(ds: readonly Diagnostic[]): void {
   for (const d of ds) process.stderr.write(`${d.severity === 'warning' ? 'warning: ' : 'error: '}${formatDiagnostic(d)}\n`);
 }
 
-/** How the input files are read: the flags every command that takes -f shares. */
-export interface InputFlags {
+/** How the input files are read: the flags every command that takes -f shares (and the running cluster, with --kubeconfig). */
+export interface InputFlags extends LiveFlags {
   readonly validate: ValidationMode;
   readonly recursive?: boolean;
   readonly allowMissing?: boolean;
@@ -56,9 +59,9 @@ function parseValidate(value: string): ValidationMode {
   return value as ValidationMode;
 }
 
-/** Adds the input flags (InputFlags) to a command. */
-export function inputOptions(command: Command): Command {
-  return command
+/** Adds the input flags (InputFlags) to a command; `live`: also --kubeconfig and its companions. */
+export function inputOptions(command: Command, live = false): Command {
+  return (live ? liveOptions(command) : command)
     .option('-R, --recursive', 'read the sub-folders of folders given with -f too (as kubectl)')
     .option(
       '--validate <mode>',
@@ -83,12 +86,15 @@ export function readOptions(flags: InputFlags): ReadOptions {
  * files define too are taken from the files, see LoadOptions.clusterFrom).
  */
 export async function loadCluster(flags: InputFlags, files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState }> {
-  if (files.length + clusterFiles.length === 0) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
+  const problem = liveFlagsProblem(flags);
+  if (problem) throw new CliError(`berth: ${problem}`);
+  if (files.length + clusterFiles.length === 0 && flags.kubeconfig === undefined) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
   let sources;
   let clusterSources;
   try {
     sources = await readSources(files, readOptions(flags));
     clusterSources = await readSources(clusterFiles, readOptions(flags));
+    if (flags.kubeconfig !== undefined) clusterSources.push(await readLiveInput(flags, flags.validate, progressLine));
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -99,6 +105,12 @@ export async function loadCluster(flags: InputFlags, files: readonly string[], c
   }
   printDiagnostics(result.warnings);
   return { input: result.input, cluster: buildClusterState(result.input) };
+}
+
+/** A progress line on stderr: rewritten in place on a terminal; elsewhere only lines that end with a newline (the final ones) are shown. */
+function progressLine(line: string): void {
+  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${line}`);
+  else if (line.endsWith('\n')) process.stderr.write(line);
 }
 
 export async function loadConfig(path: string | undefined): Promise<SchedulerConfig> {
@@ -137,6 +149,19 @@ export async function loadDeschedulerPolicyFile(path: string, predictPlacement: 
 export function instanceTypesOf(input: LoadedInput, catalogFlag: string | undefined): InstanceType[] {
   if (catalogFlag && input.catalogs.length === 0) throw new CliError(`berth: --catalog ${catalogFlag}: no InstanceTypeCatalog document in it`);
   return catalogOrBundled(input.catalogs);
+}
+
+/** A simulated duration flag (Go syntax: 30m, 2h): positive, at most a simulated year. */
+export function parseSimulatedDuration(v: string): number {
+  try {
+    const ns = parseGoDuration(v);
+    if (ns <= 0n) throw new InvalidArgumentError('must be a positive duration such as 30m or 2h');
+    if (ns > BigInt(MAX_SIMULATED_MS) * 1_000_000n) throw new InvalidArgumentError(`must be at most ${MAX_SIMULATED_TEXT}`);
+    return Number(ns / 1_000_000n);
+  } catch (e) {
+    if (e instanceof DurationError) throw new InvalidArgumentError(e.message);
+    throw e;
+  }
 }
 
 export function parseOutput(value: string): 'table' | 'json' {

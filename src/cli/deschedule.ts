@@ -21,7 +21,7 @@ export function formatDescheduleTable(result: DeschedulingResult): string {
 }
 
 export function registerDeschedule(program: Command): void {
-  inputOptions(program.command('deschedule'))
+  inputOptions(program.command('deschedule'), true)
     .description("run one descheduler pass with a DeschedulerPolicy: the pods it evicts and where the scheduler would place each")
     .option('-f, --filename <path>', 'manifest file, folder or - for stdin (repeatable)', collect, [])
     .requiredOption('--policy <file>', 'DeschedulerPolicy (descheduler/v1alpha2)')

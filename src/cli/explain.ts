@@ -27,7 +27,7 @@ export function formatExplanation(e: Explanation): string {
 }
 
 export function registerExplain(program: Command): void {
-  inputOptions(program.command('explain'))
+  inputOptions(program.command('explain'), true)
     .description('for one pending pod: every node × every plugin, filter verdicts, raw/normalized/weighted scores and the chosen node')
     .argument('<pod>', 'namespace/name (namespace defaults to "default")')
     .option('-f, --filename <path>', 'manifest file, folder or - for stdin (repeatable)', collect, [])

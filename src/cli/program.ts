@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCheck } from './check.js';
 import { registerController } from './controller.js';
 import { registerExplain } from './explain.js';
+import { registerPreview } from './preview.js';
 import { registerProvision } from './provision.js';
 import { registerSchedule } from './schedule.js';
 import { registerDeschedule } from './deschedule.js';
@@ -27,6 +28,7 @@ function buildProgram(): Command {
   registerSimulate(program);
   registerCheck(program);
   registerDeschedule(program);
+  registerPreview(program);
   registerServe(program);
   registerController(program);
   return program;

@@ -38,7 +38,7 @@ function parseMinValuesPolicy(value: string): MinValuesPolicy {
 }
 
 export function registerProvision(program: Command): void {
-  inputOptions(program.command('provision'))
+  inputOptions(program.command('provision'), true)
     .description('plan the cheapest new nodes (Karpenter NodeClaims) that let every pending pod schedule')
     .option('-f, --filename <path>', 'manifests incl. karpenter.sh/v1 NodePools, file, folder or - (repeatable)', collect, [])
     .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')

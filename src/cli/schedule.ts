@@ -17,7 +17,7 @@ export function formatScheduleTable(report: ScheduleReport): string {
 }
 
 export function registerSchedule(program: Command): void {
-  inputOptions(program.command('schedule'))
+  inputOptions(program.command('schedule'), true)
     .description('schedule every pod without spec.nodeName, in queue order, each placement visible to the next pod')
     .option('-f, --filename <path>', 'manifest file, folder or - for stdin (repeatable)', collect, [])
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')

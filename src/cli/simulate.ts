@@ -4,16 +4,13 @@
 import { readFile } from 'node:fs/promises';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { MAX_SIMULATED_MS, MAX_SIMULATED_TEXT } from '../io/scenario-spec.js';
-import { InvalidArgumentError } from 'commander';
 import { loadSources } from '../io/load.js';
 import { readSources } from '../io/read-files.js';
 import { loadScenario } from '../io/scenario.js';
-import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
-import { CliError, parseOutput, parseSeed, printDiagnostics, inputOptions, readOptions, type InputFlags } from './common.js';
+import { CliError, parseOutput, parseSimulatedDuration, parseSeed, printDiagnostics, inputOptions, readOptions, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatRun(run: ScenarioRun, opts: { events: boolean }): string {
@@ -34,23 +31,12 @@ export function toJson(run: ScenarioRun): unknown {
   };
 }
 
-function parseUntil(v: string): number {
-  try {
-    const ns = parseGoDuration(v);
-    if (ns <= 0n) throw new InvalidArgumentError('must be a positive duration such as 30m or 2h');
-    if (ns > BigInt(MAX_SIMULATED_MS) * 1_000_000n) throw new InvalidArgumentError(`must be at most ${MAX_SIMULATED_TEXT}`);
-    return Number(ns / 1_000_000n);
-  } catch (e) {
-    if (e instanceof DurationError) throw new InvalidArgumentError(e.message);
-    throw e;
-  }
-}
 
 export function registerSimulate(program: Command): void {
   inputOptions(program.command('simulate'))
     .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario file')
     .description('run a scenario in simulated time: controllers, scheduler, provisioner, faults; check its expectations')
-    .option('--until <duration>', 'simulated time to run (default: the scenario\'s spec.until, or its last step + 10m)', parseUntil)
+    .option('--until <duration>', 'simulated time to run (default: the scenario\'s spec.until, or its last step + 10m)', parseSimulatedDuration)
     .option('--seed <n>', 'override spec.seed', parseSeed)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--events', 'print every event, not just the timeline')

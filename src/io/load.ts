@@ -225,14 +225,15 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const invalidKinds = new Set<string>();
   const skipped: SkippedObject[] = [];
   inputs.forEach((input, i) => {
-    const source = input.parsed ?? parseSource(input, opts.validate);
+    const validate = input.validate ?? opts.validate;
+    const source = input.parsed ?? parseSource(input, validate);
     for (const d of source.diagnostics) reporter.add(i, d);
     for (const doc of source.documents) {
       const found: Diagnostic[] = [];
       const objects = collectObjects(doc, i, found);
       for (const d of found) reporter.add(i, d);
       for (const raw of objects) {
-        const p = parseObject(raw, reporter, opts.validate);
+        const p = parseObject(raw, reporter, validate);
         if (p === 'invalid') invalidKinds.add(raw.kind);
         else if (p === 'skipped') skipped.push(skippedObject(raw));
         else parsed.push(p);

@@ -14,6 +14,8 @@ export interface SourceInput {
   readonly text: string;
   /** The text already parsed, when the caller has read it before (a Scenario, then its inline objects): a 10 MB text is not parsed twice. */
   readonly parsed?: ParsedSource;
+  /** This input's field validation, where it differs from the run's (objects read back from an API server). */
+  readonly validate?: ValidationMode;
 }
 
 export interface Position {

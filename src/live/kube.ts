@@ -1,9 +1,12 @@
 // The controller's only door to the API server (@kubernetes/client-node):
 // informers that list+watch with resourceVersion (client-node's ListWatch relists
 // on 410 Gone) and start again with exponential backoff on any other error, and
-// generic create/read/replace/delete of plain JSON objects.
+// generic create/read/replace/delete of plain JSON objects, and raw GETs for
+// the read-only snapshot (snapshot.ts).
 
 import { KubeConfig, KubernetesObjectApi, ListWatch, Watch, type KubernetesObject } from '@kubernetes/client-node';
+import http from 'node:http';
+import https from 'node:https';
 import type { KubeObject } from './objects.js';
 
 export interface Resource {
@@ -113,6 +116,46 @@ export class Kube {
         await lw.stop();
       },
     };
+  }
+
+  /**
+   * GET `path` (with its query) and parse the JSON body as sent: client-node's typed
+   * models keep only the fields they know, and a snapshot must keep every field. A
+   * status other than 200 rejects with an Error carrying `statusCode`.
+   */
+  async getJson(path: string): Promise<unknown> {
+    const server = this.config.getCurrentCluster()?.server;
+    if (!server) throw new Error('the kubeconfig has no current cluster');
+    const options: https.RequestOptions = {};
+    await this.config.applyToHTTPSOptions(options);
+    const url = new URL(path, server);
+    const get = url.protocol === 'http:' ? http.get : https.get;
+    return await new Promise((resolve, reject) => {
+      const req = get(url, { ...options, headers: { ...options.headers, accept: 'application/json' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode === 200) {
+            try {
+              resolve(JSON.parse(body));
+            } catch (e) {
+              reject(e instanceof Error ? e : new Error(String(e)));
+            }
+            return;
+          }
+          let message = body.slice(0, 300);
+          try {
+            message = (JSON.parse(body) as { message?: string }).message ?? message;
+          } catch {
+            // not a Status object: keep the body's start
+          }
+          reject(Object.assign(new Error(`GET ${url.pathname}: ${res.statusCode}: ${message}`), { statusCode: res.statusCode }));
+        });
+      });
+      req.on('error', reject);
+    });
   }
 
   async create<T extends KubeObject>(o: T): Promise<T> {

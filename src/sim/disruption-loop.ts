@@ -116,6 +116,11 @@ export class DisruptionLoop {
     this.idle = undefined;
   }
 
+  /** Why each node is left alone as of now: the rejections the next pass would publish, computed without acting on them. */
+  rejections(): Rejection[] {
+    return nextDisruption(this.input()).rejected;
+  }
+
   private stampHash(node: Node): void {
     const pool = this.pools.find((p) => p.name === node.labels[LABEL_NODEPOOL]);
     if (pool && claimHashOf(node) === undefined && !this.claimHashes.has(node.name)) this.claimHashes.set(node.name, { hash: pool.hash, version: NODEPOOL_HASH_VERSION });

@@ -82,3 +82,22 @@ describe('drainNode', () => {
     assert.equal([...sim.world.cluster.pods()].filter((p) => p.nodeName === 'n1').length, 0);
   });
 });
+
+describe('a PDB whose pods name a controller not seen yet (kube-controller-manager: failSafe, then the work queue retries the key)', () => {
+  it('allows nothing at first, then counts the pods once their ReplicaSet exists, with no pod event in between', () => {
+    const sim = createSimulation(clusterWithNodes([{ name: 'n1' }, { name: 'n2' }]), { seed: 2 });
+    sim.deployments.add(app('web', { replicas: 3, grace: 10 }));
+    sim.engine.run(10_000);
+    // A PDB synced while the cluster's pods point at a ReplicaSet the controller does not know (as a
+    // dump's pods do before its workloads are added): the sync fails; nothing changes on the pods after.
+    const pods = [...sim.world.cluster.pods()];
+    const rsUid = pods[0]!.ownerReferences[0]!.uid;
+    const [key, rs] = [...sim.replicaSets.objects].find(([, r]) => r.uid === rsUid)!;
+    sim.replicaSets.objects.delete(key);
+    sim.disruption.add({ pdb: compilePdb({ metadata: { name: 'web-pdb', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 } }) });
+    assert.equal(sim.disruption.status('default/web-pdb')!.disruptionsAllowed, 0);
+    sim.replicaSets.objects.set(key, rs);
+    sim.engine.run(sim.engine.now + 1_000);
+    assert.equal(sim.disruption.status('default/web-pdb')!.disruptionsAllowed, 1);
+  });
+});

@@ -16,6 +16,13 @@ import type { StatefulSetController } from './statefulset.js';
 
 /** DeletionTimeout: an eviction not seen as a deletion by then no longer counts. */
 const DELETION_TIMEOUT_MS = 2 * 60 * 1000;
+/**
+ * A sync that fails (the PDB's pods name a controller not seen yet) is retried as
+ * client-go's default controller rate limiter retries a key: 5 ms doubling per
+ * consecutive failure, at most 1000 s.
+ */
+const RETRY_BASE_MS = 5;
+const RETRY_MAX_MS = 1000 * 1000;
 /** kubectl drain's pause before retrying a refused eviction. */
 export const DRAIN_RETRY_MS = 5000;
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -77,6 +84,8 @@ export class DisruptionController {
   readonly pdbs = new Map<string, SimPdb>();
   private readonly queued = new Set<string>();
   private readonly rechecks = new Set<string>();
+  /** Consecutive failed syncs per PDB, for the retry backoff. */
+  private readonly failures = new Map<string, number>();
 
   constructor(
     readonly world: World,
@@ -105,11 +114,11 @@ export class DisruptionController {
     return p;
   }
 
-  private enqueue(p: SimPdb): void {
+  private enqueue(p: SimPdb, delayMs = 0): void {
     const key = p.pdb.key;
     if (this.queued.has(key)) return;
     this.queued.add(key);
-    this.world.engine.at(this.world.engine.now, 'pdb-sync', () => {
+    this.world.engine.at(this.world.engine.now + delayMs, 'pdb-sync', () => {
       this.queued.delete(key);
       this.sync(p);
     });
@@ -168,9 +177,14 @@ export class DisruptionController {
     try {
       counts = expectedAndDesired(p.pdb, pods.length, () => this.scaleOf(pods));
     } catch (e) {
+      // failSafe: no disruption allowed until a sync succeeds; upstream's work queue retries the key.
       p.status = { ...p.status, disruptionsAllowed: 0, disruptedPods: disrupted, syncError: (e as Error).message };
+      const failures = (this.failures.get(p.pdb.key) ?? 0) + 1;
+      this.failures.set(p.pdb.key, failures);
+      this.enqueue(p, Math.min(RETRY_BASE_MS * 2 ** (failures - 1), RETRY_MAX_MS));
       return;
     }
+    this.failures.delete(p.pdb.key);
     let healthy = 0;
     for (const pod of pods) if (!pod.terminating && !disrupted.has(pod.name) && this.world.isReady(pod.key)) healthy++;
     const allowed = allowedDisruptions(healthy, counts.desiredHealthy, counts.expectedCount);
