@@ -51,6 +51,13 @@ export function selectHost(totals: readonly number[]): number {
   return h[0]!;
 }
 
+/** One of the highest totals, drawn uniformly. */
+function randomTop(totals: readonly number[], rand: Rand): number {
+  const best = Math.max(...totals);
+  const top = totals.flatMap((t, i) => (t === best ? [i] : []));
+  return top.length === 1 ? top[0]! : top[rand.intn(top.length)]!;
+}
+
 export type ScheduleOutcome =
   | {
       readonly kind: 'scheduled';
@@ -91,10 +98,19 @@ class ScoredOutcome {
 
 export interface SchedulerOptions {
   readonly seed?: number;
+  /**
+   * Among nodes with the highest score: `heap` (default) takes the one upstream's
+   * heap leaves on top for the order the nodes were filtered in; `random` draws one
+   * with the seeded generator, standing for upstream's parallel filtering, whose
+   * goroutines append feasible nodes in whatever order they finish (the sim-vs-real
+   * harness compares the real placement with several seeds).
+   */
+  readonly tieBreak?: 'heap' | 'random';
 }
 
 export class Scheduler implements Handle {
   readonly rand: Rand;
+  private readonly tieBreak: 'heap' | 'random';
   nextStartNodeIndex = 0;
   private readonly nominated = new Map<string, Pod[]>();
 
@@ -107,6 +123,7 @@ export class Scheduler implements Handle {
     opts: SchedulerOptions = {},
   ) {
     this.rand = new Rand(opts.seed ?? 0);
+    this.tieBreak = opts.tieBreak ?? 'heap';
     this.framework = buildFramework(this);
   }
 
@@ -190,7 +207,8 @@ export class Scheduler implements Handle {
       return { kind: 'scheduled', node: feasible[0]!.node.name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1 };
     }
     const scored = this.prioritizeNodes(state, pod, feasible);
-    return new ScoredOutcome(feasible[selectHost(scored.totals)]!.node.name, feasible.length + diagnosis.nodeToStatus.size, feasible.length, scored);
+    const chosen = this.tieBreak === 'random' ? randomTop(scored.totals, this.rand) : selectHost(scored.totals);
+    return new ScoredOutcome(feasible[chosen]!.node.name, feasible.length + diagnosis.nodeToStatus.size, feasible.length, scored);
   }
 
   private findNodesThatFitPod(state: CycleState, pod: Pod, allNodes: readonly NodeInfo[], diagnosis: Diagnosis): NodeInfo[] {
