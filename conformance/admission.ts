@@ -76,6 +76,7 @@ export function toOracleCase(c: ConformanceCase, id: string): Json {
     ...(c.csiStorageCapacities?.length ? { csiStorageCapacities: c.csiStorageCapacities } : {}),
     ...(c.volumeAttachments?.length ? { volumeAttachments: c.volumeAttachments } : {}),
     ...(c.config ? { config: c.config } : {}),
+    ...(c.featureGates ? { featureGates: c.featureGates } : {}),
     preemptionOffset: c.preemptionOffset,
   };
 }

@@ -8,11 +8,12 @@ import { loadSchedulerConfig } from '../src/io/scheduler-config.js';
 import { Rand } from '../src/model/rand.js';
 import { explainAttempt } from '../src/scheduler/explain.js';
 import { CycleState, type Framework, type Handle, type NodePluginScores } from '../src/scheduler/framework.js';
+import { parseFeatureGates } from '../src/scheduler/feature-gates.js';
 import { buildFramework, type SchedulerConfig } from '../src/scheduler/profile.js';
 import { profileFor } from '../src/scheduler/run.js';
 import { Scheduler } from '../src/scheduler/scheduler.js';
 import type { ClusterState } from '../src/cluster/state.js';
-import { CODE_NAMES } from '../src/scheduler/status.js';
+import { CODE_NAMES, SchedulerError } from '../src/scheduler/status.js';
 import type { ConformanceCase } from './generators.js';
 import type { AttemptResult, NodeOut, PreFilterOut, ScoreOut } from './result.js';
 
@@ -78,6 +79,7 @@ function runBerthUnsafe(c: ConformanceCase): AttemptResult {
     if (!parsed.ok) return errorResult(`berth rejected the configuration: ${inFull(parsed.errors)}`);
     config = parsed.config;
   }
+  if (c.featureGates) config = { ...config, featureGates: parseFeatureGates(Object.entries(c.featureGates).map(([k, v]) => `${k}=${v}`).join(',')) };
   const loaded = loadSources([{ name: 'case.json', text: caseAsList(c) }]);
   if (!loaded.ok) return errorResult(`berth rejected the input: ${inFull(loaded.errors)}`);
   const cluster = buildClusterState(loaded.input);
@@ -94,7 +96,14 @@ function runBerthUnsafe(c: ConformanceCase): AttemptResult {
 
   // The aggregated PreFilter verdict, as the scheduler computes it.
   const preState = new CycleState();
-  const pre = fw.runPreFilterPlugins(preState, pod, infos);
+  let pre: ReturnType<Framework['runPreFilterPlugins']>;
+  try {
+    pre = fw.runPreFilterPlugins(preState, pod, infos);
+  } catch (e) {
+    // A plugin's Error (e.g. a spread selector upstream cannot parse): the oracle reports it as the case's error.
+    if (e instanceof SchedulerError) return errorResult(`berth scheduling error: ${e.message}`);
+    throw e;
+  }
   const preFilter: PreFilterOut = {
     status: CODE_NAMES[pre.status.code],
     plugin: pre.status.plugin,
@@ -104,6 +113,7 @@ function runBerthUnsafe(c: ConformanceCase): AttemptResult {
   };
 
   const outcome = sched.schedulePod(pod);
+  if (outcome.kind === 'unschedulable' && outcome.error) return errorResult(`berth scheduling error: ${outcome.message}`);
   const explanation = explainAttempt(sched, key, outcome);
   const scores = outcome.kind === 'scheduled' ? outcome.scores : undefined;
   const weights = new Map(fw.plugins.score.map((s) => [s.plugin.name, s.weight]));

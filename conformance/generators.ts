@@ -38,6 +38,8 @@ export interface ConformanceCase {
   readonly config?: Json;
   /** DefaultPreemption's start offset into the potential nodes (taken modulo their number). */
   readonly preemptionOffset: number;
+  /** kube-scheduler's --feature-gates, only gates berth models (src/scheduler/feature-gates.ts); absent means the defaults. */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
 }
 
 // --- vocabularies -----------------------------------------------------------
@@ -125,22 +127,36 @@ const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
 const maybe = <T>(arb: fc.Arbitrary<T>, percent = 50): fc.Arbitrary<T | undefined> =>
   fc.oneof({ weight: 100 - percent, arbitrary: fc.constant(undefined) }, { weight: percent, arbitrary: arb });
 
-/** LabelSelector over pod labels: absent (null), empty (everything), labels, expressions with every operator. */
+/**
+ * Label keys and values the API server refuses today but that pods stored before
+ * it did still carry; kube-scheduler reads them lazily (see src/model/selector.ts).
+ */
+const LEGACY_VALUES = ['{{.bad-value.}}', '-1', 'bad value'] as const;
+const LEGACY_KEYS = ['bad key', 'a/b/c'] as const;
+
+/** LabelSelector over pod labels: absent (null), empty (everything), labels, expressions with every operator, now and then a legacy key or value. */
 function labelSelectorArb(labels: Readonly<Record<string, readonly string[]>>): fc.Arbitrary<Json | null> {
   const keys = Object.keys(labels);
-  const requirement = fc.record({ key: pick([...keys, 'absent-key']), op: pick(['In', 'NotIn', 'Exists', 'DoesNotExist'] as const), n: fc.integer({ min: 1, max: 2 }), off: fc.nat(3) }).map(({ key, op, n, off }) => {
-    if (op === 'Exists' || op === 'DoesNotExist') return { key, operator: op };
-    const vs = [...(labels[key] ?? ['v1']), 'nope'];
-    const values = [...new Set(Array.from({ length: n }, (_, i) => vs[(off + i) % vs.length]!))];
-    return { key, operator: op, values };
-  });
+  const validKey = pick([...keys, 'absent-key']);
+  const key = fc.oneof({ weight: 30, arbitrary: validKey }, { weight: 1, arbitrary: pick(LEGACY_KEYS) });
+  const requirement = fc
+    .record({ key, op: pick(['In', 'NotIn', 'Exists', 'DoesNotExist'] as const), n: fc.integer({ min: 1, max: 2 }), off: fc.nat(3), legacy: fc.oneof({ weight: 20, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: pick(LEGACY_VALUES) }) })
+    .map(({ key, op, n, off, legacy }) => {
+      if (op === 'Exists' || op === 'DoesNotExist') return { key, operator: op };
+      const vs = [...(labels[key] ?? ['v1']), 'nope'];
+      const values = [...new Set(Array.from({ length: n }, (_, i) => vs[(off + i) % vs.length]!))];
+      return { key, operator: op, values: legacy === undefined ? values : [...values, legacy] };
+    });
   const matchLabels = fc.dictionary(pick(keys), fc.nat(3), { maxKeys: 2 }).map((d) => Object.fromEntries(Object.entries(d).map(([k, i]) => [k, labels[k]![i % labels[k]!.length]!])));
+  // One legacy entry at most: upstream reports the first bad entry in Go map order.
+  const legacyLabel = fc.record({ key: validKey, value: pick(LEGACY_VALUES) }).map(({ key, value }) => ({ [key]: value }));
   return fc.oneof(
-    { weight: 1, arbitrary: fc.constant(null) },
-    { weight: 1, arbitrary: fc.constant({}) },
-    { weight: 4, arbitrary: matchLabels.map((m) => ({ matchLabels: m })) },
-    { weight: 2, arbitrary: fc.array(requirement, { minLength: 1, maxLength: 2 }).map((e) => ({ matchExpressions: e })) },
-    { weight: 1, arbitrary: fc.tuple(matchLabels, fc.array(requirement, { maxLength: 2 })).map(([m, e]) => ({ matchLabels: m, matchExpressions: e })) },
+    { weight: 10, arbitrary: fc.constant(null) },
+    { weight: 10, arbitrary: fc.constant({}) },
+    { weight: 40, arbitrary: matchLabels.map((m) => ({ matchLabels: m })) },
+    { weight: 1, arbitrary: legacyLabel.map((m) => ({ matchLabels: m })) },
+    { weight: 20, arbitrary: fc.array(requirement, { minLength: 1, maxLength: 2 }).map((e) => ({ matchExpressions: e })) },
+    { weight: 10, arbitrary: fc.tuple(matchLabels, fc.array(requirement, { maxLength: 2 })).map(([m, e]) => ({ matchLabels: m, matchExpressions: e })) },
   );
 }
 
@@ -157,18 +173,27 @@ function selectorKeys(sel: Json | null | undefined): Set<string> {
 
 /**
  * A NodeSelectorRequirement on node labels with every operator. Gt/Lt take one
- * value; in required terms it may not be an integer (API validation allows it,
- * and the scheduler then fails just that term). A preferred term with such a
- * value makes NodeAffinity's PreScore error upstream and berth reject the pod
- * at load time, so preferred terms only get integers.
+ * value, which may not be an integer (API validation allows it; labels.NewRequirement
+ * refuses it) or may be a negative integer (no valid label value); In/NotIn now and
+ * then carry a legacy value and any operator a legacy key. In required terms the
+ * scheduler then fails just that term; in preferred terms NodeAffinity's PreScore
+ * fails, which `lenient: false` makes rarer.
  */
 const nodeRequirementArb = (lenient: boolean) => fc
-  .record({ key: pick(NODE_SELECTOR_KEYS), op: pick(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'] as const), n: fc.integer({ min: 1, max: 2 }), off: fc.nat(5), num: pick(lenient ? ['0', '3', '5', '7', '10', 'x'] : ['0', '3', '5', '7', '10']) })
-  .map(({ key, op, n, off, num }) => {
+  .record({
+    key: fc.oneof({ weight: lenient ? 30 : 120, arbitrary: pick(NODE_SELECTOR_KEYS) }, { weight: 1, arbitrary: pick(LEGACY_KEYS) }),
+    op: pick(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'] as const),
+    n: fc.integer({ min: 1, max: 2 }),
+    off: fc.nat(5),
+    num: fc.oneof({ weight: lenient ? 5 : 60, arbitrary: pick(['0', '3', '5', '7', '10']) }, { weight: 1, arbitrary: pick(['x', '-1']) }),
+    legacy: fc.oneof({ weight: lenient ? 20 : 80, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: pick(LEGACY_VALUES) }),
+  })
+  .map(({ key, op, n, off, num, legacy }) => {
     if (op === 'Exists' || op === 'DoesNotExist') return { key, operator: op };
     if (op === 'Gt' || op === 'Lt') return { key, operator: op, values: [num] };
     const vs = nodeLabelValues(key);
-    return { key, operator: op, values: [...new Set(Array.from({ length: n }, (_, i) => vs[(off + i) % vs.length]!))] };
+    const values = [...new Set(Array.from({ length: n }, (_, i) => vs[(off + i) % vs.length]!))];
+    return { key, operator: op, values: legacy === undefined ? values : [...values, legacy] };
   });
 
 function nodeLabelValues(key: string): readonly string[] {
@@ -782,6 +807,8 @@ interface CaseDraw {
   readonly exactFit: { node: number; cpu: boolean; mem: boolean; pods: boolean } | undefined;
   /** Volumes, claims and classes, and the volumes pods mount. */
   readonly storage: StorageDraw | undefined;
+  /** Feature gates set either way (a gate set to its default must change nothing). */
+  readonly featureGates: Readonly<Record<string, boolean>> | undefined;
 }
 
 // Mostly a few nodes, sometimes up to 60; both branches shrink down to one node.
@@ -811,6 +838,7 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
   offset: fc.nat(1000),
   exactFit: maybe(fc.record({ node: fc.nat(59), cpu: fc.boolean(), mem: fc.boolean(), pods: fc.boolean() }), 30),
   storage: maybe(storageDrawArb, 35),
+  featureGates: maybe(fc.record({ StorageCapacityScoring: fc.boolean() }), 20),
 });
 
 function assemble(d: CaseDraw): ConformanceCase {
@@ -871,6 +899,7 @@ function assemble(d: CaseDraw): ConformanceCase {
     replicaSets: d.owners.flatMap((o, i) => (o.kind === 'ReplicaSet' ? [ownerJson(`rs${i}`, o)] : [])),
     statefulSets: d.owners.flatMap((o, i) => (o.kind === 'StatefulSet' ? [ownerJson(`ss${i}`, o)] : [])),
     ...(d.config ? { config: d.config } : {}),
+    ...(d.featureGates ? { featureGates: d.featureGates } : {}),
   };
   // Drawn values can be shared (fc.constant hands out one object), and the
   // oracle-side admission edits selectors in place on its copy: a JSON round trip

@@ -22,7 +22,6 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
-	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
@@ -42,8 +41,12 @@ const (
 const errNoNodesAvailable = "no nodes available to schedule pods"
 
 type oracle struct {
-	inTree          frameworkruntime.Registry
 	metricsRecorder *metrics.MetricAsyncRecorder
+
+	// gatesKey names the feature gates in force; registries holds an in-tree
+	// registry per setting (its factories read the gates when it is built).
+	gatesKey   string
+	registries map[string]frameworkruntime.Registry
 
 	cfgMu    sync.Mutex
 	cfgCache map[string]*config.KubeSchedulerConfiguration
@@ -52,14 +55,14 @@ type oracle struct {
 func newOracle() *oracle {
 	metrics.Register()
 	return &oracle{
-		inTree:          frameworkplugins.NewInTreeRegistry(),
 		metricsRecorder: metrics.NewMetricsAsyncRecorder(1000, time.Second, make(chan struct{})),
 		cfgCache:        map[string]*config.KubeSchedulerConfiguration{},
 	}
 }
 
 func (o *oracle) config(raw []byte) (*config.KubeSchedulerConfiguration, error) {
-	key := string(raw)
+	// v1 defaulting reads feature gates (e.g. VolumeBindingArgs.shape).
+	key := o.gatesKey + "|" + string(raw)
 	o.cfgMu.Lock()
 	defer o.cfgMu.Unlock()
 	if cfg, ok := o.cfgCache[key]; ok {
@@ -131,6 +134,9 @@ func (o *oracle) run(c *Case) (res Result) {
 
 func (o *oracle) runCase(c *Case, res *Result) error {
 	if err := prepare(c); err != nil {
+		return err
+	}
+	if err := o.setFeatureGates(c.FeatureGates); err != nil {
 		return err
 	}
 	pod := c.Pod
@@ -208,7 +214,7 @@ func (o *oracle) buildFramework(ctx context.Context, c *Case, profile *config.Ku
 	csiManager := nodevolumelimits.NewCSIManager(informerFactory.Storage().V1().CSINodes().Lister())
 
 	captured := map[string]fwk.Plugin{}
-	fw, err := frameworkruntime.NewFramework(ctx, capturing(o.inTree, captured), profile,
+	fw, err := frameworkruntime.NewFramework(ctx, capturing(o.registry(), captured), profile,
 		frameworkruntime.WithComponentConfigVersion("kubescheduler.config.k8s.io/v1"),
 		frameworkruntime.WithClientSet(client),
 		frameworkruntime.WithInformerFactory(informerFactory),

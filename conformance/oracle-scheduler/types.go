@@ -48,6 +48,9 @@ type Case struct {
 	// PreemptionOffset replaces DefaultPreemption's random start offset into
 	// the list of potential nodes (upstream: rand.Int31n(numNodes)); default 0.
 	PreemptionOffset int32 `json:"preemptionOffset,omitempty"`
+	// FeatureGates are kube-scheduler's --feature-gates for this case; a
+	// modelled gate not listed has its v1.37.2 default (see gates.go).
+	FeatureGates map[string]bool `json:"featureGates,omitempty"`
 	// NoDefaulting skips API-server defaulting of the input objects.
 	NoDefaulting bool `json:"noDefaulting,omitempty"`
 }

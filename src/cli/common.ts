@@ -12,6 +12,7 @@ import { VALIDATION_MODES, type ValidationMode } from '../io/strict-fields.js';
 import type { ClusterState } from '../cluster/state.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
+import { FeatureGateError, parseFeatureGates, type FeatureGates } from '../scheduler/feature-gates.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { DEFAULT_DESCHEDULING_INTERVAL_MS, MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type ScenarioDescheduler } from '../io/scenario-spec.js';
 import { DurationError, parseGoDuration } from '../model/go-duration.js';
@@ -28,6 +29,16 @@ export class CliError extends Error {
 
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** kube-scheduler's --feature-gates "Gate=true,Other=false", refused in its words. */
+export function parseFeatureGatesOption(value: string, previous: FeatureGates | undefined): FeatureGates {
+  try {
+    return { ...previous, ...parseFeatureGates(value) };
+  } catch (e) {
+    if (e instanceof FeatureGateError) throw new InvalidArgumentError(e.message);
+    throw e;
+  }
 }
 
 export function parseSeed(value: string): number {
@@ -113,7 +124,12 @@ function progressLine(line: string): void {
   else if (line.endsWith('\n')) process.stderr.write(line);
 }
 
-export async function loadConfig(path: string | undefined): Promise<SchedulerConfig> {
+export async function loadConfig(path: string | undefined, featureGates?: FeatureGates): Promise<SchedulerConfig> {
+  const config = await loadConfigFile(path);
+  return featureGates && Object.keys(featureGates).length > 0 ? { ...config, featureGates } : config;
+}
+
+async function loadConfigFile(path: string | undefined): Promise<SchedulerConfig> {
   if (path === undefined) return {};
   let text: string;
   try {

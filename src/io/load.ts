@@ -7,6 +7,7 @@
 // Every stage keeps going after an error, so one run reports all it can.
 
 import type { ClusterInput, OwnerSelector } from '../cluster/state.js';
+import type { FieldPath } from '../model/errors.js';
 import type { ObjectMetaManifest } from '../model/manifest.js';
 import { compileNode, type Node } from '../model/node.js';
 import type { HorizontalPodAutoscaler } from '../model/hpa.js';
@@ -21,6 +22,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { parseObject, type KnownKind, type ParsedObject } from './kinds.js';
 import { loadHpas } from './load-hpas.js';
 import { loadStorage, type LoadedStorage, type PodSource } from './load-volumes.js';
+import { legacySelectorValues } from './legacy-selectors.js';
 import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
 import { loadJobs, type CronJobSummary, type JobSummary } from './load-jobs.js';
@@ -223,6 +225,16 @@ function withStamp(node: Node, stamp: Record<string, string | undefined> | undef
   return { ...node, annotations };
 }
 
+/** A legacy label key or value in a pod spec's selectors is loaded as upstream reads it, with a warning at its place. */
+function warnLegacySelectors(reporter: Reporter, raw: RawObject, at: FieldPath, spec: unknown): void {
+  for (const v of legacySelectorValues(spec)) reporter.warn(raw, [...at, ...v.path], v.message);
+}
+
+const templateSpec = (workload: Record<string, unknown>): unknown => {
+  const spec = workload['spec'] as { template?: { spec?: unknown } } | undefined;
+  return spec?.template?.spec;
+};
+
 /** Loads all inputs together (objects in one may refer to objects in another). */
 export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = {}): LoadResult {
   const reporter = new Reporter();
@@ -277,6 +289,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
     if (!pod) return;
     pods.push(pod);
     podSources.set(pod, p.raw);
+    warnLegacySelectors(reporter, p.raw, ['spec'], manifest.spec);
   });
 
   const pdbs: PodDisruptionBudget[] = [];
@@ -302,6 +315,9 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
     const raw = workloadRaw.get(`${summary.kind}/${summary.key}`);
     return raw ? [{ summary, raw }] : [];
   });
+  for (const { summary, raw } of workloadSources) {
+    if (summary.generatedPods.length > 0) warnLegacySelectors(reporter, raw, ['spec', 'template', 'spec'], templateSpec(raw.value));
+  }
   const generatedByKey = new Map(workloads.pods.map((p) => [p.key, p]));
   const generatedSources: PodSource[] = workloadSources.flatMap(({ summary, raw }) =>
     summary.generatedPods.flatMap((key) => {

@@ -303,11 +303,40 @@ describe('compilePod node affinity', () => {
       'values',
     ]);
   });
-  it('a non-integer Gt value in a preferred term is rejected (NewPreferredSchedulingTerms errors)', () => {
-    assert.throws(
-      () => pod({ affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['x'] }] } }] } } }),
-      FieldError,
-    );
+  it('a preferred term upstream cannot parse keeps the pod and carries NewPreferredSchedulingTerms errors for PreScore', () => {
+    const p = pod({
+      affinity: {
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 1, preference: { matchExpressions: [{ key: 'a', operator: 'In', values: ['ok'] }] } },
+            { weight: 1, preference: { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['x'] }] } },
+          ],
+        },
+      },
+    });
+    assert.equal(p.preferredNodeAffinityError, `[1].matchExpressions[0].values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`);
+  });
+});
+
+describe('compilePod legacy label values in pod affinity (framework.NewPodInfo)', () => {
+  const term = (values: string[]) => ({ topologyKey: 'zone', labelSelector: { matchExpressions: [{ key: 'service', operator: 'In' as const, values }] } });
+  // Translated from interpodaffinity's filtering_test "PodAffinity fails PreFilter with an invalid affinity label syntax":
+  // the second, valid term is dropped too, and the error names the kind.
+  it('PodAffinity fails PreFilter with an invalid affinity label syntax', () => {
+    const p = pod({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(['{{.bad-value.}}']), term(['antivirusscan', 'value2'])] } } });
+    assert.deepEqual(p.requiredAffinity, []);
+    assert.match(p.affinityParseError ?? '', /^requiredAffinityTerms: values\[0\]\[service\]: Invalid value: "\{\{\.bad-value\.\}\}": a valid label must be/);
+  });
+  it('errors of several kinds aggregate in NewPodInfo order; valid kinds keep their terms', () => {
+    const p = pod({
+      affinity: {
+        podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: term(['-p']) }], requiredDuringSchedulingIgnoredDuringExecution: [term(['ok'])] },
+        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(['-a'])] },
+      },
+    });
+    assert.equal(p.requiredAffinity.length, 1);
+    assert.deepEqual([p.requiredAntiAffinity, p.preferredAffinity], [[], []]);
+    assert.match(p.affinityParseError ?? '', /^\[requiredAntiAffinityTerms: values\[0\]\[service\]: Invalid value: "-a": .*, preferredAffinityTerms: values\[0\]\[service\]: Invalid value: "-p": .*\]$/);
   });
 });
 

@@ -30,9 +30,12 @@ import {
   type PodResourceSpec,
 } from './resources.js';
 import {
+  aggregateErrors,
   compileLabelSelector,
   compileNodeSelector,
   compileNodeSelectorTerm,
+  labelSelectorParseError,
+  nodeSelectorTermErrors,
   type Labels,
   type NodeLike,
   type NodeSelector,
@@ -74,6 +77,8 @@ export interface TopologySpreadConstraint {
   readonly whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway';
   /** labelSelector with matchLabelKeys merged in. */
   readonly selector: Selector;
+  /** Set when labelSelector carries a label key or value upstream cannot parse (PodTopologySpread fails with it). */
+  readonly selectorError?: string;
   /** 1 when unset. */
   readonly minDomains: number;
   readonly nodeAffinityPolicy: 'Honor' | 'Ignore';
@@ -137,12 +142,20 @@ export interface Pod {
   /** null when the pod has no required node affinity. */
   readonly requiredNodeAffinity: NodeSelector | null;
   readonly preferredNodeAffinity: readonly PreferredNodeTerm[];
+  /** Set when a preferred node affinity term cannot be parsed upstream (NodeAffinity's PreScore fails with it). */
+  readonly preferredNodeAffinityError?: string;
   /** The raw preferred node affinity terms, in spec order (the provisioner derives node requirements from them). */
   readonly preferredNodeAffinityTerms: readonly PreferredNodeTermSpec[];
   readonly requiredAffinity: readonly PodAffinityTerm[];
   readonly preferredAffinity: readonly WeightedPodAffinityTerm[];
   readonly requiredAntiAffinity: readonly PodAffinityTerm[];
   readonly preferredAntiAffinity: readonly WeightedPodAffinityTerm[];
+  /**
+   * Set when a pod affinity term carries a label key or value upstream cannot parse
+   * (framework.NewPodInfo's error): InterPodAffinity's PreFilter fails with it, and
+   * the affinity lists of each kind with a bad term are empty, as upstream drops them.
+   */
+  readonly affinityParseError?: string;
   readonly tolerations: readonly Toleration[];
   readonly topologySpreadConstraints: readonly TopologySpreadConstraint[];
   readonly hostPorts: readonly HostPort[];
@@ -272,6 +285,15 @@ function mergeLabelKeys(selector: LabelSelectorManifest | null | undefined, podL
   return { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...extra] };
 }
 
+/** GetAffinityTerms' error: the first term whose labelSelector or namespaceSelector upstream cannot parse. */
+function affinityTermsParseError(terms: readonly PodAffinityTermManifest[]): string | undefined {
+  for (const t of terms) {
+    const err = labelSelectorParseError(t.labelSelector) ?? labelSelectorParseError(t.namespaceSelector);
+    if (err !== undefined) return err;
+  }
+  return undefined;
+}
+
 export function compilePodAffinityTerm(t: PodAffinityTermManifest, podNamespace: string, podLabels: Labels, path: FieldPath): PodAffinityTerm {
   const merged = mergeLabelKeys(t.labelSelector, podLabels, t.matchLabelKeys ?? [], t.mismatchLabelKeys ?? []);
   const selector = atPath([...path, 'labelSelector'], () => compileLabelSelector(merged));
@@ -307,11 +329,13 @@ function compileSpread(c: TopologySpreadConstraintManifest, podLabels: Labels, p
   }
   const merged = mergeLabelKeys(c.labelSelector, podLabels, c.matchLabelKeys ?? [], []);
   validateLabelKeys(c.labelSelector, merged, c.matchLabelKeys ?? [], [], path);
+  const selectorError = labelSelectorParseError(c.labelSelector);
   return {
     maxSkew: c.maxSkew,
     topologyKey: c.topologyKey,
     whenUnsatisfiable: c.whenUnsatisfiable,
     selector: atPath([...path, 'labelSelector'], () => compileLabelSelector(merged)),
+    ...(selectorError !== undefined && { selectorError }),
     minDomains,
     nodeAffinityPolicy: c.nodeAffinityPolicy ?? 'Honor',
     nodeTaintsPolicy: c.nodeTaintsPolicy ?? 'Ignore',
@@ -398,27 +422,42 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
   }
   // The scheduler reads required terms lazily: a term it cannot parse only fails itself.
   const requiredNodeAffinity = requiredSpec ? compileNodeSelector(requiredSpec, requiredPath, { lazyValueErrors: true }) : null;
-  const preferredNodeAffinity = (nodeAff.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((p, i) => {
+  const preferredSpec = nodeAff.preferredDuringSchedulingIgnoredDuringExecution ?? [];
+  const preferredNodeAffinity = preferredSpec.map((p, i) => {
     const ppath = [...affPath, 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', i];
     if (!(Number.isInteger(p.weight) && p.weight >= 1 && p.weight <= 100)) throw new FieldError(`Invalid value: ${p.weight}: must be in the range 1-100`, [...ppath, 'weight']);
     return { weight: p.weight, matches: compileNodeSelectorTerm(p.preference, [...ppath, 'preference']) };
   });
+  // nodeaffinity.NewPreferredSchedulingTerms: every term's parse errors, each under its index.
+  const preferredErrors = preferredSpec.flatMap((p, i) => nodeSelectorTermErrors(p.preference, `[${i}]`));
   const preferredNodeAffinityTerms = (nodeAff.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((p) => ({ weight: p.weight, preference: p.preference }));
   const terms = (kind: 'podAffinity' | 'podAntiAffinity') => {
     const a = aff[kind] ?? {};
     const base = [...affPath, kind];
-    const required = (a.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t, i) =>
-      compilePodAffinityTerm(t, namespace, labels, [...base, 'requiredDuringSchedulingIgnoredDuringExecution', i]),
-    );
-    const preferred = (a.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((w, i) => {
+    const requiredSpec = a.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+    const preferredSpec = a.preferredDuringSchedulingIgnoredDuringExecution ?? [];
+    const required = requiredSpec.map((t, i) => compilePodAffinityTerm(t, namespace, labels, [...base, 'requiredDuringSchedulingIgnoredDuringExecution', i]));
+    const preferred = preferredSpec.map((w, i) => {
       const wpath = [...base, 'preferredDuringSchedulingIgnoredDuringExecution', i];
       if (!(Number.isInteger(w.weight) && w.weight >= 1 && w.weight <= 100)) throw new FieldError(`Invalid value: ${w.weight}: must be in the range 1-100`, [...wpath, 'weight']);
       return { weight: w.weight, term: compilePodAffinityTerm(w.podAffinityTerm, namespace, labels, [...wpath, 'podAffinityTerm']) };
     });
-    return { required, preferred };
+    return {
+      required,
+      preferred,
+      requiredError: affinityTermsParseError(requiredSpec),
+      preferredError: affinityTermsParseError(preferredSpec.map((w) => w.podAffinityTerm)),
+    };
   };
   const podAffinity = terms('podAffinity');
   const podAntiAffinity = terms('podAntiAffinity');
+  // framework.NewPodInfo: a kind with a term it cannot parse keeps no terms; the errors are aggregated in this order.
+  const affinityErrors = [
+    ['requiredAffinityTerms', podAffinity.requiredError],
+    ['requiredAntiAffinityTerms', podAntiAffinity.requiredError],
+    ['preferredAffinityTerms', podAffinity.preferredError],
+    ['preferredAntiAffinityTerms', podAntiAffinity.preferredError],
+  ].flatMap(([kind, err]) => (err === undefined ? [] : [`${kind}: ${err}`]));
 
   // Host ports of sidecars (they run for the pod's lifetime) and of regular containers (util.GetHostPorts).
   // With hostNetwork, API defaulting makes every container port a host port.
@@ -432,12 +471,14 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
   return {
     resources,
     requiredNodeAffinity,
-    preferredNodeAffinity,
     preferredNodeAffinityTerms,
-    requiredAffinity: podAffinity.required,
-    preferredAffinity: podAffinity.preferred,
-    requiredAntiAffinity: podAntiAffinity.required,
-    preferredAntiAffinity: podAntiAffinity.preferred,
+    preferredNodeAffinity,
+    ...(preferredErrors.length > 0 && { preferredNodeAffinityError: aggregateErrors(preferredErrors) }),
+    requiredAffinity: podAffinity.requiredError === undefined ? podAffinity.required : [],
+    preferredAffinity: podAffinity.preferredError === undefined ? podAffinity.preferred : [],
+    requiredAntiAffinity: podAntiAffinity.requiredError === undefined ? podAntiAffinity.required : [],
+    preferredAntiAffinity: podAntiAffinity.preferredError === undefined ? podAntiAffinity.preferred : [],
+    ...(affinityErrors.length > 0 && { affinityParseError: aggregateErrors(affinityErrors) }),
     tolerations: (spec.tolerations ?? []).map((t, i) => compileToleration(t, [...path, 'tolerations', i])),
     topologySpreadConstraints: (spec.topologySpreadConstraints ?? []).map((c, i, all) =>
       compileSpread(c, labels, [...path, 'topologySpreadConstraints', i], all.slice(i + 1)),

@@ -3,9 +3,12 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { FieldError } from './errors.js';
 import {
+  aggregateErrors,
   compileLabelSelector,
   compileNodeSelector,
   compileNodeSelectorTerm,
+  labelSelectorParseError,
+  nodeSelectorTermErrors,
   SelectorError,
   SelectorValueError,
   type LabelSelectorSpec,
@@ -14,6 +17,9 @@ import {
   type Operator,
   type Requirement,
 } from './selector.js';
+
+const VALUE_REASON =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 const req = (key: string, operator: Operator | string, values: string[] = []): Requirement => ({ key, operator: operator as Operator, values });
 
@@ -125,7 +131,11 @@ describe('node selector terms (component-helpers nodeaffinity)', () => {
     { name: 'Gt on non-integer label', term: { matchExpressions: [req('cores', 'Gt', ['4'])] }, node: node('n', { cores: '8.5' }), want: false },
     { name: 'Gt on label past int64', term: { matchExpressions: [req('v', 'Gt', ['4'])] }, node: node('n', { v: '99999999999999999999' }), want: false },
     { name: 'Lt on leading-zero label', term: { matchExpressions: [req('v', 'Lt', ['10'])] }, node: node('n', { v: '007' }), want: true },
-    { name: 'Gt with plus-signed bound', term: { matchExpressions: [req('v', 'Gt', ['+1'])] }, node: node('n', { v: '2' }), want: true },
+    // labels.NewRequirement checks every value as a label value: '+1' and '-1' parse as integers but are no label values.
+    { name: 'Gt with plus-signed bound cannot be parsed', term: { matchExpressions: [req('v', 'Gt', ['+1'])] }, node: node('n', { v: '2' }), want: false },
+    { name: 'Lt with a negative bound cannot be parsed', term: { matchExpressions: [req('v', 'Lt', ['-1'])] }, node: node('n', { v: '-5' }), want: false },
+    { name: 'In with a value refused today matches nothing', term: { matchExpressions: [req('zone', 'In', ['a', 'bad value!'])] }, node: node('n', { zone: 'a' }), want: false },
+    { name: 'a key refused today matches nothing', term: { matchExpressions: [req('bad key!', 'DoesNotExist')] }, node: node('n'), want: false },
     { name: 'NotIn absent key matches', term: { matchExpressions: [req('zone', 'NotIn', ['a'])] }, node: node('n'), want: true },
     { name: 'matchFields name In', term: { matchFields: [req('metadata.name', 'In', ['n1'])] }, node: node('n1'), want: true },
     { name: 'matchFields name In other', term: { matchFields: [req('metadata.name', 'In', ['n1'])] }, node: node('n2'), want: false },
@@ -169,8 +179,15 @@ describe('node selector validation', () => {
     {
       name: 'Gt value must be an integer (labels.NewRequirement)',
       term: { matchExpressions: [req('a', 'Gt', ['1.5'])] },
-      message: 'Invalid value: "1.5": for \'Gt\', \'Lt\' operators, the value must be an integer',
-      path: ['nodeSelectorTerms', 1, 'matchExpressions', 0, 'values', 0],
+      message: 'nodeSelectorTerms[1].matchExpressions[0].values[0]: Invalid value: "1.5": for \'Gt\', \'Lt\' operators, the value must be an integer',
+      path: [],
+      lazy: true,
+    },
+    {
+      name: 'a value refused today (labels.NewRequirement)',
+      term: { matchExpressions: [req('a', 'In', ['{{x}}'])] },
+      message: `nodeSelectorTerms[1].matchExpressions[0].values[0][a]: Invalid value: "{{x}}": ${VALUE_REASON}`,
+      path: [],
       lazy: true,
     },
     {
@@ -225,7 +242,34 @@ describe('node selector validation', () => {
   });
 
   it('a Gt bound past int64 is a value error', () => {
-    assert.throws(() => compileNodeSelectorTerm({ matchExpressions: [req('a', 'Gt', ['9223372036854775808'])] }), SelectorValueError);
+    assert.throws(() => compileNodeSelector(term({ matchExpressions: [req('a', 'Gt', ['9223372036854775808'])] })), SelectorValueError);
+    assert.equal(compileNodeSelectorTerm({ matchExpressions: [req('a', 'Gt', ['9223372036854775808'])] })(node('n', { a: '1' })), false);
+  });
+
+  it("preferred terms' errors carry their index as NewPreferredSchedulingTerms reports them", () => {
+    assert.deepEqual(nodeSelectorTermErrors({ matchExpressions: [req('z', 'In', ['ok']), req('bad/key/x', 'Gt', ['x'])] }, '[2]'), [
+      `[2].matchExpressions[1].key: Invalid value: "bad/key/x": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      `[2].matchExpressions[1].values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ]);
+  });
+});
+
+describe('legacy label selectors (metav1.LabelSelectorAsSelector)', () => {
+  // Translated from interpodaffinity's filtering_test "PodAffinity fails PreFilter with an invalid affinity label syntax".
+  it('an invalid value is reported at values[0][key]', () => {
+    assert.equal(labelSelectorParseError({ matchExpressions: [req('service', 'In', ['{{.bad-value.}}'])] }), `values[0][service]: Invalid value: "{{.bad-value.}}": ${VALUE_REASON}`);
+  });
+  it('matchLabels come first; a valid selector has no error', () => {
+    assert.match(labelSelectorParseError({ matchLabels: { a: '-x' }, matchExpressions: [req('b', 'In', ['-y'])] }) ?? '', /^values\[0\]\[a\]/);
+    assert.equal(labelSelectorParseError({ matchLabels: { a: 'x' } }), undefined);
+    assert.equal(labelSelectorParseError(null), undefined);
+  });
+  it('a key and a value of one requirement aggregate in brackets', () => {
+    assert.match(labelSelectorParseError({ matchLabels: { 'a b': '-x' } }) ?? '', /^\[key: Invalid value: "a b": .*, values\[0\]\[a b\]: Invalid value: "-x": .*\]$/);
+  });
+  it('aggregateErrors deduplicates', () => {
+    assert.equal(aggregateErrors(['x', 'x']), 'x');
+    assert.equal(aggregateErrors(['x', 'y']), '[x, y]');
   });
 });
 
@@ -256,7 +300,7 @@ describe('properties', () => {
 
   it('Gt and Lt agree with integer comparison', () => {
     fc.assert(
-      fc.property(fc.integer(), fc.integer(), (bound, label) => {
+      fc.property(fc.nat(), fc.integer(), (bound, label) => {
         const gt = compileNodeSelectorTerm({ matchExpressions: [req('n', 'Gt', [String(bound)])] });
         const lt = compileNodeSelectorTerm({ matchExpressions: [req('n', 'Lt', [String(bound)])] });
         const n = node('x', { n: String(label) });

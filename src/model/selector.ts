@@ -1,4 +1,5 @@
 import { FieldError } from './errors.js';
+import { labelValueErrors, qualifiedNameErrors } from './label-syntax.js';
 import { parseGoInt64 } from './quantity.js';
 
 // Label selectors and node selectors, compiled once into predicates.
@@ -36,11 +37,57 @@ export interface Selector {
 export class SelectorError extends FieldError {}
 
 /**
- * A Gt/Lt value that is not an integer. API validation lets it through and only
- * labels.NewRequirement rejects it, so in a pod's required node affinity it
- * makes just its own term unsatisfiable (LazyErrorNodeSelector).
+ * A requirement labels.NewRequirement refuses although the object was stored: a
+ * Gt/Lt value that is not an integer (API validation lets it through), or a label
+ * key or value the API server refuses today but old objects still carry. Upstream
+ * parses such selectors lazily, so each consumer decides what the error does: in a
+ * pod's required node affinity it makes just its own term unsatisfiable
+ * (LazyErrorNodeSelector).
  */
 export class SelectorValueError extends SelectorError {}
+
+/**
+ * labels.NewRequirement's checks that API validation of an old object may have
+ * skipped, as field.Error texts under `path` (Go's field.Path string, '' at the root):
+ * the key, a Gt/Lt bound that is not an integer, each value.
+ */
+export function requirementSyntaxErrors(req: Requirement, path = ''): string[] {
+  const at = (child: string) => (path === '' ? child : `${path}.${child}`);
+  const errs: string[] = [];
+  const keyErrs = qualifiedNameErrors(req.key);
+  if (keyErrs.length > 0) errs.push(`${at('key')}: Invalid value: ${JSON.stringify(req.key)}: ${keyErrs.join('; ')}`);
+  if (req.operator === 'Gt' || req.operator === 'Lt') {
+    req.values.forEach((v, i) => {
+      if (parseGoInt64(v) === undefined) errs.push(`${at('values')}[${i}]: Invalid value: ${JSON.stringify(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
+    });
+  }
+  req.values.forEach((v, i) => {
+    const valueErrs = labelValueErrors(v);
+    if (valueErrs.length > 0) errs.push(`${at('values')}[${i}][${req.key}]: Invalid value: ${JSON.stringify(v)}: ${valueErrs.join('; ')}`);
+  });
+  return errs;
+}
+
+/** utilerrors.NewAggregate(errs).Error(): one message as it is, several deduplicated in brackets. */
+export function aggregateErrors(errs: readonly string[]): string {
+  const seen = [...new Set(errs)];
+  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
+}
+
+/**
+ * The error metav1.LabelSelectorAsSelector returns for a stored selector, or
+ * undefined: the first requirement (matchLabels, then matchExpressions) that
+ * labels.NewRequirement refuses.
+ */
+export function labelSelectorParseError(spec: LabelSelectorSpec | null | undefined): string | undefined {
+  if (spec == null) return undefined;
+  const fromLabels: Requirement[] = Object.entries(spec.matchLabels ?? {}).map(([key, value]) => ({ key, operator: 'In', values: [value] }));
+  for (const r of [...fromLabels, ...(spec.matchExpressions ?? [])]) {
+    const errs = requirementSyntaxErrors(r);
+    if (errs.length > 0) return aggregateErrors(errs);
+  }
+  return undefined;
+}
 
 const NOTHING: Selector = { everything: false, nothing: true, requirements: [], matches: () => false };
 const EVERYTHING: Selector = { everything: true, nothing: false, requirements: [], matches: () => true };
@@ -72,9 +119,8 @@ export function compileRequirement(req: Requirement, allowNumeric: boolean, path
       if (!allowNumeric) throw invalidOperator(operator, path, false);
       if (values.length !== 1) throw new SelectorError("Required value: must be specified single value when `operator` is 'Lt' or 'Gt'", [...path, 'values']);
       const bound = parseGoInt64(values[0]!);
-      if (bound === undefined) {
-        throw new SelectorValueError(`Invalid value: ${JSON.stringify(values[0])}: for 'Gt', 'Lt' operators, the value must be an integer`, [...path, 'values', 0]);
-      }
+      // Not an integer: the requirement cannot be parsed (requirementSyntaxErrors says why); it matches nothing.
+      if (bound === undefined) return () => false;
       return operator === 'Gt'
         ? (v) => { const n = v === undefined ? undefined : parseGoInt64(v); return n !== undefined && n > bound; }
         : (v) => { const n = v === undefined ? undefined : parseGoInt64(v); return n !== undefined && n < bound; };
@@ -97,20 +143,10 @@ function invalidOperator(operator: unknown, path: readonly (string | number)[], 
 }
 
 function andRequirements(reqs: readonly Requirement[], allowNumeric: boolean, path: (string | number)[]): (labels: Labels) => boolean {
-  let valueError: SelectorValueError | undefined;
   const compiled = reqs.map((r, i) => {
-    let test: (value: string | undefined) => boolean;
-    try {
-      test = compileRequirement(r, allowNumeric, [...path, i]);
-    } catch (e) {
-      // Report an API-level problem in a later requirement before a value problem here.
-      if (!(e instanceof SelectorValueError)) throw e;
-      valueError ??= e;
-      test = () => false;
-    }
+    const test = compileRequirement(r, allowNumeric, [...path, i]);
     return (labels: Labels) => test(Object.hasOwn(labels, r.key) ? labels[r.key] : undefined);
   });
-  if (valueError) throw valueError;
   return (labels) => {
     for (const c of compiled) if (!c(labels)) return false;
     return true;
@@ -160,11 +196,23 @@ export interface NodeSelector {
   matches(node: NodeLike): boolean;
 }
 
+/**
+ * nodeaffinity's parse errors for one term (labels.NewRequirement on each
+ * expression; field requirements have only API-level checks), under `path`.
+ */
+export function nodeSelectorTermErrors(term: NodeSelectorTermSpec, path: string): string[] {
+  const at = path === '' ? 'matchExpressions' : `${path}.matchExpressions`;
+  return (term.matchExpressions ?? []).flatMap((r, i) => requirementSyntaxErrors(r, `${at}[${i}]`));
+}
+
+/**
+ * One term as a predicate. API-level problems throw; a term upstream cannot parse
+ * (nodeSelectorTermErrors) matches nothing, as nodeaffinity's terms do.
+ */
 export function compileNodeSelectorTerm(term: NodeSelectorTermSpec, path: (string | number)[] = []): (node: NodeLike) => boolean {
   const exprs = term.matchExpressions ?? [];
   const fields = term.matchFields ?? [];
   if (exprs.length === 0 && fields.length === 0) return () => false;
-  // Field requirements first, so that their API-level errors win over a deferred Gt/Lt value error.
   const fieldTests = fields.map((f, i) => {
     const fpath = [...path, 'matchFields', i];
     if (f.operator !== 'In' && f.operator !== 'NotIn') throw invalidOperator(f.operator, fpath, false);
@@ -174,6 +222,7 @@ export function compileNodeSelectorTerm(term: NodeSelectorTermSpec, path: (strin
     return (node: NodeLike) => test(node.name);
   });
   const exprTest = andRequirements(exprs, true, [...path, 'matchExpressions']);
+  if (nodeSelectorTermErrors(term, '').length > 0) return () => false;
   return (node) => {
     if (!exprTest(node.labels)) return false;
     // A node known by its labels alone (volume.CheckNodeAffinity builds one) has no fields: matchFields are not checked.
@@ -185,20 +234,19 @@ export function compileNodeSelectorTerm(term: NodeSelectorTermSpec, path: (strin
 export interface NodeSelectorOptions {
   /**
    * As a pod's required node affinity is read (LazyErrorNodeSelector): a term
-   * whose Gt/Lt value is not an integer matches nothing instead of failing.
+   * upstream cannot parse (a Gt/Lt value that is not an integer, a label key or
+   * value refused today) matches nothing instead of failing.
    */
   readonly lazyValueErrors?: boolean;
 }
 
 export function compileNodeSelector(spec: NodeSelectorSpec, path: (string | number)[] = [], opts: NodeSelectorOptions = {}): NodeSelector {
-  const tests = spec.nodeSelectorTerms.map((t, i) => {
-    try {
-      return compileNodeSelectorTerm(t, [...path, 'nodeSelectorTerms', i]);
-    } catch (e) {
-      if (opts.lazyValueErrors && e instanceof SelectorValueError) return () => false;
-      throw e;
-    }
-  });
+  const tests = spec.nodeSelectorTerms.map((t, i) => compileNodeSelectorTerm(t, [...path, 'nodeSelectorTerms', i]));
+  if (!opts.lazyValueErrors) {
+    // nodeaffinity.NewNodeSelector: every term's parse errors, at once.
+    const errs = spec.nodeSelectorTerms.flatMap((t, i) => nodeSelectorTermErrors(t, `nodeSelectorTerms[${i}]`));
+    if (errs.length > 0) throw new SelectorValueError(aggregateErrors(errs), path);
+  }
   return {
     terms: spec.nodeSelectorTerms,
     matches: (node) => {

@@ -27,6 +27,7 @@ import { bindPod, type Pod } from '../model/pod.js';
 import type { ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
 import { CycleState, Framework } from '../scheduler/framework.js';
+import { SchedulerError } from '../scheduler/status.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
@@ -331,7 +332,14 @@ class Planner {
 
   private preFilter(pod: Pod): { ok: true; state: CycleState } | { ok: false; reason: string } {
     const state = new CycleState();
-    const pre = this.claimFramework.runPreFilterPlugins(state, pod, this.cluster.nodeInfos());
+    let pre: ReturnType<Framework['runPreFilterPlugins']>;
+    try {
+      pre = this.claimFramework.runPreFilterPlugins(state, pod, this.cluster.nodeInfos());
+    } catch (e) {
+      // A plugin's Error (e.g. a spread selector upstream cannot parse): no claim can take the pod.
+      if (e instanceof SchedulerError) return { ok: false, reason: e.message };
+      throw e;
+    }
     // NodeAffinity's PreFilter restricts by node name (matchFields); claims have no such names yet.
     if (!pre.status.isSuccess() && pre.status.plugin !== 'NodeAffinity') return { ok: false, reason: pre.status.message() };
     return { ok: true, state };

@@ -1,12 +1,14 @@
 // `berth explain`: every node × every plugin for one pending pod, at the moment
 // the scheduler would try it (pods ahead of it in the queue already placed).
 
+import type { NodeInfo } from '../cluster/node-info.js';
 import type { ClusterState } from '../cluster/state.js';
-import { CycleState } from './framework.js';
+import type { Pod } from '../model/pod.js';
+import { CycleState, type Framework } from './framework.js';
 import type { SchedulerConfig } from './profile.js';
 import { scheduleAll } from './run.js';
 import type { Scheduler, ScheduleOutcome } from './scheduler.js';
-import { CODE_NAMES, type Status } from './status.js';
+import { CODE_NAMES, SchedulerError, type Status } from './status.js';
 
 export interface PluginVerdict {
   readonly plugin: string;
@@ -42,6 +44,20 @@ export interface Explanation {
 
 const verdict = (plugin: string, s: Status): PluginVerdict => ({ plugin, code: CODE_NAMES[s.code], reasons: [...s.reasons] });
 
+/**
+ * PreScore for the explanation's score table (run even for one feasible node, where
+ * upstream skips scoring); false when a plugin fails, which then shows no scores.
+ */
+function preScores(fw: Framework, state: CycleState, pod: Pod, feasible: readonly NodeInfo[]): boolean {
+  try {
+    fw.runPreScorePlugins(state, pod, feasible);
+    return true;
+  } catch (e) {
+    if (e instanceof SchedulerError) return false;
+    throw e;
+  }
+}
+
 export function explainAttempt(sched: Scheduler, podKey: string, outcome: ScheduleOutcome): Explanation {
   const pod = sched.cluster.getPod(podKey)!;
   const fw = sched.framework;
@@ -61,8 +77,7 @@ export function explainAttempt(sched: Scheduler, podKey: string, outcome: Schedu
   });
   const feasible = rows.filter((r) => r.rejectedBy === '').map((r) => r.info);
   const scoreByNode = new Map<string, { scores: PluginScoreRow[]; total: number }>();
-  if (feasible.length > 0) {
-    fw.runPreScorePlugins(state, pod, feasible);
+  if (feasible.length > 0 && preScores(fw, state, pod, feasible)) {
     const weights = new Map(fw.plugins.score.map((s) => [s.plugin.name, s.weight]));
     for (const ns of fw.runScorePlugins(state, pod, feasible).records()) {
       const scores = ns.rawScores.map((raw, i) => {

@@ -20,6 +20,7 @@ import { newVolumeBinding } from './plugins/volume-binding.js';
 import { newVolumeRestrictions } from './plugins/volume-restrictions.js';
 import { newVolumeZone } from './plugins/volume-zone.js';
 import type { PluginFactory } from './registry.js';
+import type { FeatureGates } from './feature-gates.js';
 
 export interface PluginRef {
   readonly name: string;
@@ -67,6 +68,8 @@ export interface ProfileConfig {
 export interface SchedulerConfig {
   readonly percentageOfNodesToScore?: number | null;
   readonly profiles?: readonly ProfileConfig[];
+  /** kube-scheduler's --feature-gates (not part of the configuration file). */
+  readonly featureGates?: FeatureGates;
 }
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
@@ -322,7 +325,7 @@ export function buildFramework(config: SchedulerConfig, profile: ProfileConfig, 
   });
   const create = (name: string, factory: PluginFactory): Plugin => {
     try {
-      return factory({ handle, args: argsByName.get(name) ?? {} });
+      return factory({ handle, args: argsByName.get(name) ?? {}, ...(config.featureGates ? { features: config.featureGates } : {}) });
     } catch (e) {
       throw new ProfileError(`initializing plugin ${JSON.stringify(name)}: ${(e as Error).message}`);
     }

@@ -9,7 +9,7 @@ import type { Pod } from '../model/pod.js';
 import { Rand } from '../model/rand.js';
 import { CycleState, Framework, NodeToStatus, ScoredNodes, type Handle, type NodePluginScores, type PostFilterResult } from './framework.js';
 import { addPluginStatus, fitErrorMessage, NO_NODES_AVAILABLE, type Diagnosis } from './messages.js';
-import { Status } from './status.js';
+import { SchedulerError, Status } from './status.js';
 
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
 const NO_PODS: readonly Pod[] = Object.freeze([]);
@@ -51,6 +51,13 @@ export function selectHost(totals: readonly number[]): number {
   return h[0]!;
 }
 
+/** One of the highest totals, drawn uniformly. */
+function randomTop(totals: readonly number[], rand: Rand): number {
+  const best = Math.max(...totals);
+  const top = totals.flatMap((t, i) => (t === best ? [i] : []));
+  return top.length === 1 ? top[0]! : top[rand.intn(top.length)]!;
+}
+
 export type ScheduleOutcome =
   | {
       readonly kind: 'scheduled';
@@ -70,6 +77,8 @@ export type ScheduleOutcome =
        * nodes, or preemption found no candidate and answered with an empty nomination.
        */
       readonly clearsNomination?: true;
+      /** The attempt ended on a plugin's error (upstream's SchedulerError reason), not on a fit verdict. */
+      readonly error?: true;
     };
 
 /** A placement chosen by scoring: host selection reads only the totals, the per-node records are built if someone reads them. */
@@ -89,10 +98,19 @@ class ScoredOutcome {
 
 export interface SchedulerOptions {
   readonly seed?: number;
+  /**
+   * Among nodes with the highest score: `heap` (default) takes the one upstream's
+   * heap leaves on top for the order the nodes were filtered in; `random` draws one
+   * with the seeded generator, standing for upstream's parallel filtering, whose
+   * goroutines append feasible nodes in whatever order they finish (the sim-vs-real
+   * harness compares the real placement with several seeds).
+   */
+  readonly tieBreak?: 'heap' | 'random';
 }
 
 export class Scheduler implements Handle {
   readonly rand: Rand;
+  private readonly tieBreak: 'heap' | 'random';
   nextStartNodeIndex = 0;
   private readonly nominated = new Map<string, Pod[]>();
 
@@ -105,6 +123,7 @@ export class Scheduler implements Handle {
     opts: SchedulerOptions = {},
   ) {
     this.rand = new Rand(opts.seed ?? 0);
+    this.tieBreak = opts.tieBreak ?? 'heap';
     this.framework = buildFramework(this);
   }
 
@@ -150,8 +169,22 @@ export class Scheduler implements Handle {
     return '';
   }
 
-  /** One scheduling attempt: filter, score, select. Does not bind; runs PostFilter when nothing fits. */
+  /**
+   * One scheduling attempt: filter, score, select. Does not bind; runs PostFilter when nothing fits.
+   * A plugin's error (a Status with the Error code) ends the attempt as upstream's
+   * schedulingCycle does: the pod stays pending, its FailedScheduling message is the
+   * error, and its nomination is cleared.
+   */
   schedulePod(pod: Pod, state = new CycleState()): ScheduleOutcome {
+    try {
+      return this.attempt(pod, state);
+    } catch (e) {
+      if (e instanceof SchedulerError) return { kind: 'unschedulable', message: e.message, error: true, clearsNomination: true };
+      throw e;
+    }
+  }
+
+  private attempt(pod: Pod, state: CycleState): ScheduleOutcome {
     const allNodes = this.cluster.nodeInfos();
     if (allNodes.length === 0) return { kind: 'unschedulable', message: NO_NODES_AVAILABLE, clearsNomination: true };
     const diagnosis: Diagnosis = { nodeToStatus: new NodeToStatus(), unschedulablePlugins: new Set(), pendingPlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
@@ -174,7 +207,8 @@ export class Scheduler implements Handle {
       return { kind: 'scheduled', node: feasible[0]!.node.name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1 };
     }
     const scored = this.prioritizeNodes(state, pod, feasible);
-    return new ScoredOutcome(feasible[selectHost(scored.totals)]!.node.name, feasible.length + diagnosis.nodeToStatus.size, feasible.length, scored);
+    const chosen = this.tieBreak === 'random' ? randomTop(scored.totals, this.rand) : selectHost(scored.totals);
+    return new ScoredOutcome(feasible[chosen]!.node.name, feasible.length + diagnosis.nodeToStatus.size, feasible.length, scored);
   }
 
   private findNodesThatFitPod(state: CycleState, pod: Pod, allNodes: readonly NodeInfo[], diagnosis: Diagnosis): NodeInfo[] {

@@ -39,6 +39,8 @@ export interface RunOptions {
   readonly onProgress?: (nowMs: number, untilMs: number) => void;
   /** Called with the simulation once it is built, before its workloads are added and anything runs: where observers (invariant checkers, history recorders, readiness trackers) attach. */
   readonly observe?: (sim: Simulation) => void;
+  /** Control-plane settings a scenario file does not carry (the sim-vs-real harness aligns them with its cluster's flags). */
+  readonly controlPlane?: Pick<SimulationOptions, 'queue' | 'nodes' | 'defaultTolerationSeconds' | 'tieBreak'>;
 }
 
 const SETTLE_MS = 10 * 60_000;
@@ -63,6 +65,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
   const sim = createSimulation(cluster, {
     seed: opts.seed ?? spec.seed,
     ...(spec.startTimeMs !== undefined ? { startTimeMs: spec.startTimeMs } : {}),
+    ...opts.controlPlane,
     pods: { defaults: { startDelayMs: t.podStartMs ?? DEFAULT_POD_TIMING.startDelayMs, readyDelayMs: t.podReadyMs ?? DEFAULT_POD_TIMING.readyDelayMs } },
     ...(pools.length > 0
       ? {

@@ -48,6 +48,44 @@ describe('SchedulerLoop requeueing', () => {
     });
   }
 
+  it('an assigned pod that starts terminating moves nothing (upstream\'s generic Pod/Update event); its deletion does', () => {
+    // Found by conformance/sim-vs-real: a pod Pending on topology spread was retried when
+    // a pod it counted started terminating, where kube-scheduler waits for the deletion.
+    const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+    cluster.addPod(pod('occupant', { cpu: '1', nodeName: 'small', grace: 30 }));
+    cluster.addPod(pod('big', { cpu: '1' }));
+    const sim = createSimulation(cluster);
+    sim.engine.at(5_000, 'delete', () => sim.world.deletePod('default/occupant', 'Deleted'));
+    sim.engine.run(60_000);
+    assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'Scheduled@35000']);
+  });
+
+  it('cordoning a node requeues nothing; uncordoning it does', () => {
+    // Found by conformance/sim-vs-real: the FailedScheduling message of a pod rejected for
+    // cpu was refreshed by a cordon, where kube-scheduler's hints leave the pod waiting.
+    const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+    cluster.addPod(pod('big', { cpu: '2' }));
+    const sim = createSimulation(cluster);
+    const setCordon = (unschedulable: boolean) => sim.world.updateNode({ ...sim.world.cluster.nodeInfo('small')!.node, unschedulable }, 'Cordon');
+    sim.engine.at(5_000, 'cordon', () => setCordon(true));
+    sim.engine.at(8_000, 'uncordon', () => setCordon(false));
+    sim.engine.run(20_000);
+    assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'FailedScheduling@8000']);
+  });
+
+  it('tieBreak random draws among equally scored nodes with the seed; heap always takes the same', () => {
+    const placements = (tieBreak: 'heap' | 'random') =>
+      new Set([1, 2, 3, 4, 5, 6, 7, 8].map((seed) => {
+        const cluster = clusterWithNodes([{ name: 'a' }, { name: 'b' }]);
+        cluster.addPod(pod('p'));
+        const sim = createSimulation(cluster, { seed, tieBreak });
+        sim.engine.run(1_000);
+        return sim.world.cluster.getPod('default/p')!.nodeName;
+      }));
+    assert.equal(placements('heap').size, 1);
+    assert.deepEqual([...placements('random')].sort(), ['a', 'b']);
+  });
+
   it('reports the exact FailedScheduling message', () => {
     const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
     cluster.addPod(pod('big', { cpu: '2' }));
@@ -135,11 +173,14 @@ describe('SchedulerLoop nominations', () => {
       { order: 0 },
     );
     sim.engine.at(70_000, 'create', () => sim.world.createPod(tolerant));
+    // Adding a taint requeues nothing (TaintToleration's hint): vip keeps its nomination
+    // until the victim is gone (60 s) and its next attempt finds no node.
     sim.engine.run(6000);
+    assert.equal(sim.world.cluster.getPod('default/vip')!.nominatedNodeName, 'n');
+    sim.engine.run(80_000);
     const vip = sim.world.cluster.getPod('default/vip')!;
     assert.equal(vip.nominatedNodeName, '');
     assert.equal(sim.scheduler.nominatedNodeOf(vip), '');
-    sim.engine.run(80_000);
     assert.equal(sim.world.cluster.getPod('default/low')!.nodeName, 'n');
   });
 });

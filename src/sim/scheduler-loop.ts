@@ -7,9 +7,16 @@
 // still backing off is popped when the activeQ is empty.
 //
 // Requeueing is deliberately coarser than upstream's queueing hints: every cluster
-// event that can make a pod schedulable (node added, assigned pod added, updated
-// or deleted) moves every unschedulable pod back, to the backoffQ while it is
-// still backing off, else to the activeQ. Scheduling and binding take no
+// event that can make a pod schedulable (node added or updated, assigned pod added,
+// relabelled or deleted) moves every unschedulable pod back, to the backoffQ while
+// it is still backing off, else to the activeQ. Other updates of an assigned pod
+// (its phase, readiness, a deletion that is still terminating) are upstream's
+// generic Pod/Update event, which no plugin of the default profile registers for:
+// they move nothing (a pod waiting on a terminating pod's room waits for the
+// deletion or the 5-minute flush, as upstream's). Nor does a node update that only
+// cordons or adds taints (the hints of NodeUnschedulable, TaintToleration and
+// NodeResourcesFit queue a pod only when a node gets more permissive or larger),
+// except for pods PodTopologySpread rejected, whose hint queues on any taint change. Scheduling and binding take no
 // simulated time. Pods with scheduling gates are left alone (they never enter
 // the queue here).
 
@@ -17,6 +24,10 @@ import { CycleState, type QueuedPod } from '../scheduler/framework.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Pod } from '../model/pod.js';
 import { IndexedHeap, type HeapItem } from './indexed-heap.js';
+import type { Labels } from '../model/selector.js';
+import type { Node } from '../model/node.js';
+import type { Taint } from '../model/taints.js';
+import { ERR_REASON_CONSTRAINTS_NOT_MATCH } from '../scheduler/plugins/pod-topology-spread/filtering.js';
 import type { ClusterChange, World } from './world.js';
 
 export interface QueueOptions {
@@ -55,6 +66,8 @@ interface Entry extends HeapItem, QueuedPod {
   attempts: number;
   /** The queue holding the pod; undefined while it is being scheduled. */
   queue: QueueName | undefined;
+  /** Its last FailedScheduling message: which plugins rejected it (the hints' pInfo.UnschedulablePlugins). */
+  lastFailure?: string;
 }
 
 export type QueueName = 'active' | 'backoff' | 'unschedulable';
@@ -168,7 +181,7 @@ export class SchedulerLoop {
           if (e.queue === 'active') this.activeQ.fix(e);
           else if (e.queue === 'backoff') this.backoffQ.fix(e);
         }
-        if (c.pod.nodeName) this.moveAllUnschedulable();
+        if (c.pod.nodeName && (!c.old.nodeName || !sameLabels(c.old.labels, c.pod.labels))) this.moveAllUnschedulable();
         return;
       }
       case 'podDeleted': {
@@ -178,8 +191,13 @@ export class SchedulerLoop {
         this.scheduler.clearNomination(c.pod);
         return;
       }
-      case 'nodeAdded':
       case 'nodeUpdated':
+        // Cordoning or tainting a node makes no pod schedulable: only PodTopologySpread's hint queues for it.
+        if (!onlyRestricts(c.old, c.node)) this.moveAllUnschedulable();
+        // PodTopologySpread's hint queues a pod it rejected on any change of the node's taints.
+        else if (!sameTaints(c.old, c.node)) this.moveAllUnschedulable((e) => e.lastFailure?.includes(ERR_REASON_CONSTRAINTS_NOT_MATCH) ?? false);
+        return;
+      case 'nodeAdded':
       case 'nodeDeleted':
       case 'storage': // PV, claim and StorageClass events are VolumeBinding's and VolumeZone's cluster events.
         this.moveAllUnschedulable();
@@ -296,10 +314,32 @@ export class SchedulerLoop {
       if (pod.nominatedNodeName) this.world.setNominatedNode(pod.key, '');
     }
     engine.record('FailedScheduling', { pod: pod.key, attempt: e.attempts, message: outcome.message });
+    e.lastFailure = outcome.message;
     for (const l of this.unschedulableListeners) l(pod);
     e.timestamp = engine.now;
     this.enqueue(e, 'unschedulable');
     this.armLeftoverFlush();
     return true;
   }
+}
+
+/** PodSchedulingPropertiesChange's label extractor: an assigned pod's relabelling is the UpdatePodLabel event. */
+function sameLabels(a: Labels, b: Labels): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}
+
+/** The update cordons the node or adds taints and changes nothing else that scheduling reads. */
+function onlyRestricts(old: Node, node: Node): boolean {
+  if (old.unschedulable && !node.unschedulable) return false;
+  if (!sameLabels(old.labels, node.labels)) return false;
+  if (JSON.stringify(old.allocatable) !== JSON.stringify(node.allocatable)) return false;
+  const now = new Set(node.taints.map(taintKey));
+  return old.taints.every((t) => now.has(taintKey(t)));
+}
+
+const taintKey = (t: Taint) => `${t.key}=${t.value}:${t.effect}`;
+
+function sameTaints(old: Node, node: Node): boolean {
+  return old.taints.length === node.taints.length && old.taints.every((t, i) => taintKey(t) === taintKey(node.taints[i]!));
 }

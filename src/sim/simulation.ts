@@ -10,7 +10,7 @@ import type { ClusterState } from '../cluster/state.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { withDefaultTolerationSeconds } from './admission.js';
+import { DEFAULT_TOLERATION_SECONDS, withDefaultTolerationSeconds } from './admission.js';
 import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
 import { CronJobController } from './controllers/cronjob.js';
 import { DaemonSetController } from './controllers/daemonset.js';
@@ -37,6 +37,10 @@ export interface SimulationOptions {
   /** The profile to run; the default scheduler's when unset. */
   readonly schedulerName?: string;
   readonly queue?: QueueOptions;
+  /** How the scheduler picks among equally scored nodes (SchedulerOptions.tieBreak). */
+  readonly tieBreak?: 'heap' | 'random';
+  /** What DefaultTolerationSeconds admission gives pods for the not-ready and unreachable taints (300 s). */
+  readonly defaultTolerationSeconds?: number;
   readonly pods?: PodLifecycleOptions;
   readonly nodes?: NodeLifecycleOptions;
   /** NodePools, catalog and batching; no provisioning without it. */
@@ -79,16 +83,17 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   const profile = profileFor(config, schedulerName);
   if (!profile) throw new Error(`no scheduler profile named ${JSON.stringify(schedulerName)}`);
   // The pods already in the cluster went through admission when they were created.
-  for (const pod of [...cluster.pods()]) cluster.updatePod(withDefaultTolerationSeconds(pod));
+  const tolerationSeconds = opts.defaultTolerationSeconds ?? DEFAULT_TOLERATION_SECONDS;
+  for (const pod of [...cluster.pods()]) cluster.updatePod(withDefaultTolerationSeconds(pod, tolerationSeconds));
   const engine = new Engine(seed);
-  const world = new World(engine, cluster);
+  const world = new World(engine, cluster, tolerationSeconds);
   startPodLifecycle(world, opts.pods);
   const nodeLifecycle = new NodeLifecycle(world, opts.nodes);
   nodeLifecycle.start();
   new TaintEviction(world).start();
   startPodGc(world);
   const cloud = new SimCloud(world, nodeLifecycle, opts.launchTiming ?? (() => DEFAULT_LAUNCH_TIMING));
-  const scheduler = new Scheduler(cluster, (h) => buildFramework(config, profile, h), { seed });
+  const scheduler = new Scheduler(cluster, (h) => buildFramework(config, profile, h), { seed, ...(opts.tieBreak ? { tieBreak: opts.tieBreak } : {}) });
   const schedulerLoop = new SchedulerLoop(world, scheduler, opts.queue);
   const provisioner = opts.provisioner ? new ProvisionerLoop(world, cloud, schedulerLoop, { ...opts.provisioner, config }) : undefined;
   schedulerLoop.start();

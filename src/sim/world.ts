@@ -7,7 +7,7 @@ import type { ClusterState } from '../cluster/state.js';
 import type { Node } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../model/volumes.js';
-import { withDefaultTolerationSeconds } from './admission.js';
+import { DEFAULT_TOLERATION_SECONDS, withDefaultTolerationSeconds } from './admission.js';
 import type { Engine } from './engine.js';
 
 export type ClusterChange =
@@ -44,6 +44,8 @@ export class World {
   constructor(
     readonly engine: Engine,
     readonly cluster: ClusterState,
+    /** The API server's --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds. */
+    private readonly defaultTolerationSeconds = DEFAULT_TOLERATION_SECONDS,
   ) {
     for (const p of cluster.pods()) {
       this.index(p);
@@ -86,7 +88,7 @@ export class World {
 
   /** A pod created through the API: admission adds the default NoExecute tolerations. */
   createPod(created: Pod): void {
-    const pod = withDefaultTolerationSeconds(created);
+    const pod = withDefaultTolerationSeconds(created, this.defaultTolerationSeconds);
     this.cluster.addPod(pod);
     this.index(pod);
     this.engine.record('PodCreated', { pod: pod.key });

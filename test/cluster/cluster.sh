@@ -9,6 +9,11 @@
 #   cluster.sh stop <component>   stop one (etcd, kube-apiserver, ...), keep state
 #   BERTH_KWOK_READY_DELAY_MS     how long a new kwok node stays NotReady (default 3000)
 #   BERTH_KWOK_STAGES             extra kwok Stage files, space-separated
+#   BERTH_KWOK_LEASE_SECONDS      kwok's node lease duration (default 40; renewed every quarter of it)
+#   BERTH_CLUSTER_RUN             the state directory (default .run): a second cluster needs its own
+#   BERTH_APISERVER_FLAGS, BERTH_KCM_FLAGS, BERTH_SCHEDULER_FLAGS
+#                                 extra flags (space-separated) for kube-apiserver,
+#                                 kube-controller-manager and kube-scheduler
 #   cluster.sh start <component>  start one again
 #
 # Kubeconfigs: .run/kubeconfig (admin, system:masters) and .run/berth.kubeconfig,
@@ -19,7 +24,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$here/.bin"
-run="$here/.run"
+run="${BERTH_CLUSTER_RUN:-$here/.run}"
 base="${BERTH_CLUSTER_PORT_BASE:-16400}"
 api_port=$((base + 43))
 etcd_port=$((base + 79))
@@ -113,16 +118,16 @@ start() {
         --tls-cert-file "$run/pki/apiserver.crt" --tls-private-key-file "$run/pki/apiserver.key" --client-ca-file "$run/pki/ca.crt" \
         --service-account-issuer https://kubernetes.default.svc --service-account-key-file "$run/pki/sa.pub" \
         --service-account-signing-key-file "$run/pki/sa.key" --authorization-mode RBAC --v 1 \
-        --endpoint-reconciler-type none
+        --endpoint-reconciler-type none ${BERTH_APISERVER_FLAGS:-}
       wait_for kube-apiserver "https://127.0.0.1:$api_port/readyz" ;;
     kube-controller-manager)
       launch kube-controller-manager --kubeconfig "$run/controller-manager.kubeconfig" --bind-address 127.0.0.1 --secure-port "$kcm_port" \
         --leader-elect=false --service-account-private-key-file "$run/pki/sa.key" --root-ca-file "$run/pki/ca.crt" \
-        --use-service-account-credentials=false --v 1
+        --use-service-account-credentials=false --v 1 ${BERTH_KCM_FLAGS:-}
       wait_for kube-controller-manager "https://127.0.0.1:$kcm_port/healthz" ;;
     kube-scheduler)
       launch kube-scheduler --kubeconfig "$run/scheduler.kubeconfig" --authentication-kubeconfig "$run/scheduler.kubeconfig" \
-        --authorization-kubeconfig "$run/scheduler.kubeconfig" --bind-address 127.0.0.1 --secure-port "$sched_port" --leader-elect=false --v 1
+        --authorization-kubeconfig "$run/scheduler.kubeconfig" --bind-address 127.0.0.1 --secure-port "$sched_port" --leader-elect=false --v 1 ${BERTH_SCHEDULER_FLAGS:-}
       wait_for kube-scheduler "https://127.0.0.1:$sched_port/healthz" ;;
     kwok)
       # Nodes: our node-initialize stage (stages/: Ready after BERTH_KWOK_READY_DELAY_MS,
@@ -138,7 +143,7 @@ start() {
       for f in ${BERTH_KWOK_STAGES:-}; do configs+=(--config "$f"); done
       launch kwok --kubeconfig "$run/kwok.kubeconfig" --manage-all-nodes=false \
         --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --server-address "127.0.0.1:$kwok_port" \
-        --node-lease-duration-seconds 40 --cidr 10.244.0.0/16 "${configs[@]}"
+        --node-lease-duration-seconds "${BERTH_KWOK_LEASE_SECONDS:-40}" --cidr 10.244.0.0/16 "${configs[@]}"
       wait_for kwok "http://127.0.0.1:$kwok_port/healthz" ;;
     *) log "unknown component $1 (one of: ${components[*]})"; exit 2 ;;
   esac

@@ -35,6 +35,7 @@ export const newInterPodAffinity: PluginFactory = ({ handle, args }): PreFilterP
   return {
     name: INTER_POD_AFFINITY,
     preFilter: (state, pod, nodes) => {
+      if (pod.affinityParseError !== undefined) return { status: Status.unresolvable(`parsing pod: ${pod.affinityParseError}`) };
       // The cluster's own node list comes with its index of nodes hosting required anti-affinity pods.
       const antiAffinityNodes = nodes === cluster.nodeInfos() ? cluster.nodesWithRequiredAntiAffinityPods() : nodes.filter((n) => n.podsWithRequiredAntiAffinity.length > 0);
       const s = computePreFilterState(pod, nodes, antiAffinityNodes, namespaceLabels, cluster);
@@ -61,6 +62,8 @@ export const newInterPodAffinity: PluginFactory = ({ handle, args }): PreFilterP
       return s instanceof Status ? s : filterNode(s, nodeInfo);
     },
     preScore: (state, pod) => {
+      // Reached only when the profile runs InterPodAffinity's scoring without its PreFilter.
+      if (pod.affinityParseError !== undefined) return Status.error(`failed to parse pod: ${pod.affinityParseError}`);
       const s = computePreScoreState(pod, cluster, config);
       if (s === null) return Status.SKIP;
       state.write(PRE_SCORE_STATE_KEY, s);

@@ -60,7 +60,10 @@ export const newNodeAffinity: PluginFactory = ({ args }): PreFilterPlugin & Filt
       if (added.required !== null && !added.required.matches(node)) return Status.unresolvable(ERR_REASON_ENFORCED);
       return matchesRequiredNodeAffinity(pod, node) ? Status.SUCCESS : Status.unresolvable(ERR_REASON_POD);
     },
-    preScore: (_state, pod) => (pod.preferredNodeAffinity.length === 0 && !added.hasPreferred ? Status.SKIP : Status.SUCCESS),
+    preScore: (_state, pod) => {
+      if (pod.preferredNodeAffinityError !== undefined) return Status.error(pod.preferredNodeAffinityError);
+      return pod.preferredNodeAffinity.length === 0 && !added.hasPreferred ? Status.SKIP : Status.SUCCESS;
+    },
     score: (_state, pod, nodeInfo) => scoreTerms(added.preferred, nodeInfo.node) + scoreTerms(pod.preferredNodeAffinity, nodeInfo.node),
     normalizeScore: normalizeToMax(false),
   };

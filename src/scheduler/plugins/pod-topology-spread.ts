@@ -9,7 +9,7 @@ import type { CycleState, FilterPlugin, NodeScore, PreFilterExtensions, PreFilte
 import type { PluginFactory } from '../registry.js';
 import { Status } from '../status.js';
 import { parsePodTopologySpreadArgs } from './pod-topology-spread/args.js';
-import { constraintsFor } from './pod-topology-spread/constraints.js';
+import { constraintsFor, selectorError } from './pod-topology-spread/constraints.js';
 import { computePreFilterState, filterNode, PRE_FILTER_STATE_KEY, readPreFilterState, updateWithPod } from './pod-topology-spread/filtering.js';
 import { computePreScoreState, normalizeScores, PRE_SCORE_STATE_KEY, readPreScoreState, scoreNode } from './pod-topology-spread/scoring.js';
 
@@ -39,6 +39,8 @@ export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
     name: POD_TOPOLOGY_SPREAD,
 
     preFilter(state, pod, nodes) {
+      const err = selectorError(pod, 'DoNotSchedule');
+      if (err !== undefined) return { status: Status.error(`get constraints from pod: obtaining pod's hard topology spread constraints: ${err}`) };
       const constraints = constraintsFor(pod, 'DoNotSchedule', defaultConstraints, handle.cluster);
       if (constraints.length === 0) return { status: Status.SKIP };
       state.write(PRE_FILTER_STATE_KEY, computePreFilterState(pod, constraints, nodes, handle.cluster));
@@ -59,6 +61,8 @@ export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
     preScore(state, pod, filteredNodes) {
       const allNodes = handle.cluster.nodeInfos();
       if (allNodes.length === 0) return Status.SKIP;
+      const err = selectorError(pod, 'ScheduleAnyway');
+      if (err !== undefined) return Status.error(`calculating preScoreState: obtaining pod's soft topology spread constraints: ${err}`);
       const constraints = constraintsFor(pod, 'ScheduleAnyway', defaultConstraints, handle.cluster);
       if (constraints.length === 0) return Status.SKIP;
       // Only system defaults tolerate nodes missing a topology key (e.g. no zone label).

@@ -104,3 +104,24 @@ describe('VolumeBinding Reserve and PreBind', () => {
     assert.deepEqual(r.cluster.nodeInfos().map((n) => r.plugin.filter(state, podWith('data'), n).code), [Code.UnschedulableAndUnresolvable, Code.Success]);
   });
 });
+
+describe('VolumeBinding with the StorageCapacityScoring gate off (volume_binding.go New: no scorer)', () => {
+  const features = { StorageCapacityScoring: false };
+  it('PreScore skips and Score is 0 even for static bindings', () => {
+    const cluster = storageCluster([mkNode('n1', { labels: { [HOST]: 'n1' } })], [], { storageClasses: [waitSC], persistentVolumes: [onHost('pv1', '10Gi', 'n1')], persistentVolumeClaims: [mkPVC('c1', { storageClassName: 'wait-sc', resources: { requests: { storage: '5Gi' } } })] });
+    const gated = newVolumeBinding({ handle: buildPlugin(newVolumeBinding, {}, cluster).handle, args: {}, features }) as VolumeBindingPlugin;
+    const on = buildPlugin<VolumeBindingPlugin>(newVolumeBinding, {}, cluster).plugin;
+    const pod = podWith('c1');
+    const [node] = cluster.nodeInfos();
+    for (const [p, want] of [[gated, { skip: true, zero: true }], [on, { skip: false, zero: false }]] as const) {
+      const state = new CycleState();
+      assert.ok(p.preFilter(state, pod, cluster.nodeInfos()).status.isSuccess());
+      assert.ok(p.filter(state, pod, node!).isSuccess());
+      assert.equal(p.preScore(state, pod, cluster.nodeInfos()).isSkip(), want.skip);
+      assert.equal(p.score(state, pod, node!) === 0, want.zero);
+    }
+  });
+  it('a configured shape is refused', () => {
+    assert.throws(() => newVolumeBinding({ handle: buildPlugin(newVolumeBinding).handle, args: { shape: [{ utilization: 0, score: 0 }] }, features }), /unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring/);
+  });
+});

@@ -33,6 +33,7 @@ import {
 } from '../../model/volumes.js';
 import type { FilterPlugin, Handle, PreBindPlugin, PreFilterPlugin, PreScorePlugin, ReservePlugin, ScorePlugin, StateData } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
+import { featureEnabled } from '../feature-gates.js';
 import { SchedulerError, Status } from '../status.js';
 import { brokenLinear, type ShapePoint } from './resource-scoring.js';
 import { claimNotFound, claimVolumes } from './volume-lookups.js';
@@ -294,13 +295,17 @@ function boundClaim(pvc: PersistentVolumeClaim, pv: PersistentVolume): Persisten
   return { ...pvc, volumeName: pv.name, bindCompleted: true, phase: 'Bound', annotations: { ...pvc.annotations, [ANN_BIND_COMPLETED]: 'yes' } };
 }
 
-export const newVolumeBinding: PluginFactory = ({ handle, args }) => {
+export const newVolumeBinding: PluginFactory = ({ handle, args, features }) => {
   const binder = new Binder(() => handle.cluster.volumes);
-  const scorer = capacityScorer(parseShape(args));
-  return volumeBindingPlugin(handle, binder, scorer);
+  // With StorageCapacityScoring off upstream builds no scorer: PreScore skips, and a configured shape is refused.
+  if (!featureEnabled(features, 'StorageCapacityScoring')) {
+    if (args['shape'] !== undefined) throw new Error(`shape: Invalid value: ${JSON.stringify(args['shape'])}: unexpected field \`shape\`, remove it or turn on the feature gate StorageCapacityScoring`);
+    return volumeBindingPlugin(handle, binder, null);
+  }
+  return volumeBindingPlugin(handle, binder, capacityScorer(parseShape(args)));
 };
 
-function volumeBindingPlugin(handle: Handle, binder: Binder, scorer: ReturnType<typeof capacityScorer>): VolumeBindingPlugin {
+function volumeBindingPlugin(handle: Handle, binder: Binder, scorer: ReturnType<typeof capacityScorer> | null): VolumeBindingPlugin {
   const store = () => handle.cluster.volumes;
   return {
     name: VOLUME_BINDING,
@@ -343,15 +348,16 @@ function volumeBindingPlugin(handle: Handle, binder: Binder, scorer: ReturnType<
     },
 
     // With StorageCapacityScoring on, PreScore never skips: pods without claims score 0 everywhere.
-    preScore: () => Status.SUCCESS,
+    preScore: () => (scorer === null ? Status.SKIP : Status.SUCCESS),
 
     // Most pods have no claims: every node scores 0 without a lookup per node.
     scoreAll(state, pod, nodes, out, offset) {
-      const s = state.tryRead<VolumeBindingState>(STATE_KEY);
+      const s = scorer === null ? undefined : state.tryRead<VolumeBindingState>(STATE_KEY);
       for (let j = 0; j < nodes.length; j++) out[offset + j] = s && s.podVolumesByNode.size > 0 ? this.score(state, pod, nodes[j]!) : 0;
     },
 
     score(state, _pod, nodeInfo) {
+      if (scorer === null) return 0;
       const podVolumes = state.tryRead<VolumeBindingState>(STATE_KEY)?.podVolumesByNode.get(nodeInfo.node.name);
       if (!podVolumes) return 0;
       const classes = new Map<string, { requested: number; capacity: number }>();

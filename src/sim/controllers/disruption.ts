@@ -168,7 +168,9 @@ export class DisruptionController {
     const disrupted = new Map<string, number>();
     for (const [name, at] of p.status.disruptedPods) {
       const pod = byName.get(name);
-      if (!pod || pod.terminating || at + DELETION_TIMEOUT_MS < now) continue;
+      // A pod created at or after the eviction is its replacement under the same name (a
+      // StatefulSet's): upstream's controller saw the evicted pod go first and dropped the entry.
+      if (!pod || pod.terminating || pod.creation >= at || at + DELETION_TIMEOUT_MS < now) continue;
       disrupted.set(name, at);
     }
     let counts: { expectedCount: number; desiredHealthy: number };

@@ -22,6 +22,11 @@ export interface SpreadConstraint {
   readonly honorNodeTaints: boolean;
 }
 
+/** The parse error of the first of the pod's own constraints of kind `action` whose selector upstream cannot parse. */
+export function selectorError(pod: Pod, action: WhenUnsatisfiable): string | undefined {
+  return pod.topologySpreadConstraints.find((c) => c.whenUnsatisfiable === action && c.selectorError !== undefined)?.selectorError;
+}
+
 /** The pod's constraints of kind `action`, or the defaults when the pod declares none of any kind. */
 export function constraintsFor(pod: Pod, action: WhenUnsatisfiable, defaults: readonly DefaultConstraint[], cluster: ClusterState): SpreadConstraint[] {
   if (pod.topologySpreadConstraints.length > 0) {

@@ -1,0 +1,376 @@
+// The real side: the scenario on the test cluster (test/cluster/cluster.sh with
+// its own state directory and ports, the aligned flags of settings.ts). Nodes
+// are kwok's; each phase is applied and then waited out until the cluster is
+// quiet, and observed from informers (pods, nodes, ReplicaSets, Deployments,
+// StatefulSets) and the FailedScheduling events.
+
+import { CoreV1Api, type V1Eviction } from '@kubernetes/client-node';
+import { Kube, statusCode } from '../../src/live/kube.js';
+import type { KubeObject } from '../../src/live/objects.js';
+import { replicaSequence, type Observation, type PhaseObservation } from './observation.js';
+import { describePhase, imageOf, manifests, phases, type Phase, type SvrScenario } from './scenario.js';
+import { DEFAULT_TOLERATION_SECONDS } from './settings.js';
+
+export interface RealObservation extends Observation {
+  /** When each phase started and was observed, ms from the first phase's start (the simulator replays these times). */
+  readonly timing: { readonly startMs: readonly number[]; readonly endMs: readonly number[] };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const DRAIN_RETRY_MS = 5_000;
+const STOPPED_ANNOTATION = 'kwok.berth.dev/kubelet-stopped';
+const PHASE_TIMEOUT_MS = 150_000;
+
+interface PodState {
+  readonly name: string;
+  readonly uid: string;
+  readonly app: string;
+  readonly node: string;
+  readonly terminating: boolean;
+  readonly created: string;
+}
+
+/** The cluster as informers see it, with the time of the last change that matters. */
+export class Watcher {
+  readonly pods = new Map<string, PodState>();
+  readonly objects = new Map<string, KubeObject>();
+  /** ReplicaSet uid → its spec.replicas values as seen. */
+  readonly rsHistory = new Map<string, { deployment: string; revision: number; values: number[] }>();
+  lastChange = Date.now();
+  private readonly fingerprints = new Map<string, string>();
+  private readonly informers: { stop(): Promise<void>; synced: boolean }[] = [];
+
+  constructor(
+    private readonly kube: Kube,
+    private namespace: string,
+  ) {}
+
+  start(): void {
+    const on = (kind: string, fingerprint: (o: KubeObject) => string) => (o: KubeObject, verb: string) => {
+      if (kind !== 'Node' && o.metadata?.namespace !== this.namespace) return;
+      const key = `${kind}/${o.metadata?.name}`;
+      const fp = verb === 'delete' ? '' : fingerprint(o);
+      if (this.fingerprints.get(key) !== fp) {
+        this.fingerprints.set(key, fp);
+        this.lastChange = Date.now();
+      }
+      if (verb === 'delete') this.objects.delete(key);
+      else this.objects.set(key, o);
+      if (kind === 'Pod') {
+        if (verb === 'delete') this.pods.delete(o.metadata!.name!);
+        else this.pods.set(o.metadata!.name!, podState(o));
+      }
+      if (kind === 'ReplicaSet' && verb !== 'delete') this.recordReplicaSet(o);
+    };
+    const spec = (o: KubeObject) => o.spec as Record<string, unknown>;
+    const status = (o: KubeObject) => (o.status ?? {}) as Record<string, unknown>;
+    const ready = (o: KubeObject) => ((status(o)['conditions'] ?? []) as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status ?? '';
+    const add = (apiVersion: string, kind: string, path: string, fp: (o: KubeObject) => string) =>
+      this.informers.push(this.kube.informer({ apiVersion, kind, path }, on(kind, fp), () => {}));
+    add('v1', 'Pod', '/api/v1/pods', (o) => JSON.stringify([spec(o)['nodeName'], status(o)['phase'], ready(o), o.metadata?.deletionTimestamp]));
+    add('v1', 'Node', '/api/v1/nodes', (o) => JSON.stringify([spec(o)['unschedulable'], spec(o)['taints'], ready(o)]));
+    add('apps/v1', 'ReplicaSet', '/apis/apps/v1/replicasets', (o) => JSON.stringify([spec(o)['replicas'], status(o)]));
+    add('apps/v1', 'Deployment', '/apis/apps/v1/deployments', (o) => JSON.stringify([spec(o)['replicas'], status(o)]));
+    add('apps/v1', 'StatefulSet', '/apis/apps/v1/statefulsets', (o) => JSON.stringify([spec(o)['replicas'], status(o)]));
+  }
+
+  get synced(): boolean {
+    return this.informers.every((i) => i.synced);
+  }
+
+  /** Follows another scenario's namespace; what the last one left is forgotten. */
+  reset(namespace: string): void {
+    this.namespace = namespace;
+    this.pods.clear();
+    this.rsHistory.clear();
+    for (const k of [...this.objects.keys()]) if (!k.startsWith('Node/')) this.objects.delete(k);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.stop()));
+  }
+
+  private recordReplicaSet(o: KubeObject): void {
+    const owner = o.metadata?.ownerReferences?.find((r) => r.controller)?.name;
+    if (!owner) return;
+    const revision = Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+    const replicas = ((o.spec as { replicas?: number }).replicas ?? 0);
+    const h = this.rsHistory.get(o.metadata!.uid!) ?? { deployment: owner, revision, values: [] };
+    h.revision = revision;
+    if (h.values[h.values.length - 1] !== replicas) h.values.push(replicas);
+    this.rsHistory.set(o.metadata!.uid!, h);
+  }
+}
+
+function podState(o: KubeObject): PodState {
+  return {
+    name: o.metadata!.name!,
+    uid: o.metadata!.uid!,
+    app: o.metadata?.labels?.['app'] ?? '',
+    node: (o.spec as { nodeName?: string }).nodeName ?? '',
+    terminating: Boolean(o.metadata?.deletionTimestamp),
+    created: o.metadata?.creationTimestamp ?? '',
+  };
+}
+
+/** kubectl drain's eviction loop: each pod evicted through the Eviction API, retried every 5 s while a PDB refuses. */
+class Drain {
+  private stopped = false;
+  readonly targets: PodState[];
+  constructor(
+    private readonly core: CoreV1Api,
+    private readonly w: Watcher,
+    readonly node: string,
+    private readonly namespace: string,
+  ) {
+    this.targets = [...w.pods.values()].filter((p) => p.node === node && !p.terminating);
+    for (const p of this.targets) void this.evict(p);
+  }
+
+  get complete(): boolean {
+    return this.targets.every((t) => this.w.pods.get(t.name)?.uid !== t.uid);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async evict(p: PodState): Promise<void> {
+    while (!this.stopped && this.w.pods.get(p.name)?.uid === p.uid) {
+      try {
+        const body: V1Eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: p.name, namespace: this.namespace } };
+        await this.core.createNamespacedPodEviction({ name: p.name, namespace: this.namespace, body });
+        return;
+      } catch (e) {
+        if (statusCode(e) === 404) return;
+        if (statusCode(e) !== 429) throw e;
+      }
+      await sleep(DRAIN_RETRY_MS);
+    }
+  }
+}
+
+export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace: string): Promise<RealObservation> {
+  const core = kube.config.makeApiClient(CoreV1Api);
+  w.reset(namespace);
+  const drains: Drain[] = [];
+  const revisions = new Map<string, number>();
+  try {
+    // What an interrupted run left behind.
+    for (const n of s.nodes) await kube.delete('v1', 'Node', n.name);
+    await waitUntil('nodes gone', () => s.nodes.every((n) => !w.objects.has(`Node/${n.name}`)), 30_000);
+    await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    const objects = manifests(s, namespace);
+    for (const o of objects.filter((x) => x.kind === 'Node')) await createNode(kube, o);
+    // Ready, and the node lifecycle controller's not-ready taint gone again (the scheduler skips a node that has it).
+    const untainted = (n: KubeObject | undefined) => (((n?.spec ?? {}) as { taints?: unknown[] }).taints ?? []).length === 0;
+    await waitUntil('nodes Ready', () => s.nodes.every((n) => nodeReady(w.objects.get(`Node/${n.name}`)) && untainted(w.objects.get(`Node/${n.name}`))), 60_000);
+    // Pods wait for the namespace's default ServiceAccount (kube-controller-manager creates it).
+    await waitUntil(`ServiceAccount ${namespace}/default`, async () => Boolean(await kube.read('v1', 'ServiceAccount', 'default', namespace)), 30_000);
+    for (const o of objects.filter((x) => x.kind !== 'Node')) await kube.create(o);
+    const observed: PhaseObservation[] = [];
+    const startMs: number[] = [];
+    const endMs: number[] = [];
+    const t0 = Date.now();
+    for (const p of phases(s)) {
+      const started = Date.now();
+      startMs.push(started - t0);
+      const until = await applyPhase(kube, core, w, s, p, namespace, revisions, drains);
+      await settle(w, drains, started, until);
+      endMs.push(Date.now() - t0);
+      observed.push(await observe(kube, w, s, describePhase(p), namespace, drains));
+      if (process.env.SVR_DEBUG) console.error(describePhase(p), endMs[endMs.length - 1], JSON.stringify(observed[observed.length - 1]));
+    }
+    return { phases: observed, replicaSets: replicaSetHistory(w, s), timing: { startMs, endMs } };
+  } finally {
+    for (const d of drains) d.stop();
+    await cleanUp(kube, w, s, namespace);
+  }
+}
+
+async function createNode(kube: Kube, o: KubeObject): Promise<void> {
+  await kube.create(o);
+  const core = kube.config.makeApiClient(CoreV1Api);
+  const want = o.status as { capacity: Record<string, string>; allocatable: Record<string, string> };
+  // Whether status survives a create is the API server's business: set it through the
+  // status subresource until it sticks (kwok writes conditions meanwhile: conflicts).
+  for (let attempt = 0; ; attempt++) {
+    const current = (await kube.read('v1', 'Node', o.metadata!.name!))!;
+    const status = (current.status ?? {}) as { allocatable?: Record<string, string> };
+    if (status.allocatable?.['cpu'] === want.allocatable['cpu']) return;
+    try {
+      await core.replaceNodeStatus({ name: o.metadata!.name!, body: { ...current, status: { ...status, ...want } } as never });
+    } catch (e) {
+      if (statusCode(e) !== 409) throw e;
+    }
+    if (attempt > 20) throw new Error(`node ${o.metadata!.name!}: allocatable not taken`);
+  }
+}
+
+async function setReadyUnknown(kube: Kube, core: CoreV1Api, name: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const n = (await kube.read('v1', 'Node', name))!;
+    const status = n.status as { conditions: { type: string; status: string; reason?: string; message?: string }[] };
+    const conditions = status.conditions.map((c) => (c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: new Date().toISOString() } : c));
+    try {
+      await core.replaceNodeStatus({ name, body: { ...n, status: { ...status, conditions } } as never });
+      return;
+    } catch (e) {
+      if (statusCode(e) !== 409 || attempt > 20) throw e;
+    }
+  }
+}
+
+const nodeReady = (n: KubeObject | undefined) => ((n?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+/** Applies one phase; returns a condition the phase must also meet before it is observed. */
+async function applyPhase(kube: Kube, core: CoreV1Api, w: Watcher, s: SvrScenario, p: Phase, ns: string, revisions: Map<string, number>, drains: Drain[]): Promise<(() => boolean) | undefined> {
+  const workload = (name: string) => s.workloads.find((x) => x.name === name)!;
+  const setReplicas = async (name: string, replicas: number) => {
+    await kube.update('apps/v1', workload(name).kind, name, (o) => ({ ...o, spec: { ...(o.spec as object), replicas } }), { namespace: ns });
+  };
+  const nodeExists = (name: string) => w.objects.has(`Node/${name}`);
+  if ('create' in p) await setReplicas(p.create, workload(p.create).replicas);
+  else if ('scale' in p) await setReplicas(p.scale.workload, p.scale.replicas);
+  else if ('rollout' in p) {
+    const revision = (revisions.get(p.rollout.workload) ?? 1) + 1;
+    revisions.set(p.rollout.workload, revision);
+    await kube.update('apps/v1', workload(p.rollout.workload).kind, p.rollout.workload, (o) => {
+      const spec = o.spec as { template: { spec: { containers: { image: string }[] } } };
+      const containers = spec.template.spec.containers.map((c, i) => (i === 0 ? { ...c, image: imageOf(revision) } : c));
+      return { ...o, spec: { ...spec, template: { ...spec.template, spec: { ...spec.template.spec, containers } } } };
+    }, { namespace: ns });
+  } else if ('cordon' in p || 'drain' in p) {
+    const node = 'cordon' in p ? p.cordon : p.drain;
+    if (!nodeExists(node)) return undefined;
+    await kube.update('v1', 'Node', node, (o) => ({ ...o, spec: { ...(o.spec as object), unschedulable: true } }));
+    if ('drain' in p) drains.push(new Drain(core, w, node, ns));
+  } else if ('failNode' in p) {
+    if (!nodeExists(p.failNode)) return undefined;
+    // The kubelet stops. Its lease cannot be taken from kwok (kube-controller-manager then
+    // refuses to judge the node: "read version ... is not as new as written version"), so
+    // the node's Ready condition is set to Unknown, as the node lifecycle controller does
+    // after the grace period; kwok's Ready stage leaves an annotated node alone, and a
+    // finalizer keeps its pods Terminating as a dead kubelet would (kwok would delete them,
+    // and a StatefulSet cannot replace a pod before it is gone).
+    await kube.update('v1', 'Node', p.failNode, (o) => ({ ...o, metadata: { ...o.metadata, annotations: { ...o.metadata?.annotations, [STOPPED_ANNOTATION]: 'true' } } }));
+    for (const pod of [...w.pods.values()].filter((x) => x.node === p.failNode)) {
+      await kube.update('v1', 'Pod', pod.name, (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [...(o.metadata?.finalizers ?? []), STOPPED_ANNOTATION] } }), { namespace: ns });
+    }
+    await setReadyUnknown(kube, core, p.failNode);
+    const node = p.failNode;
+    let notReadyAt: number | undefined;
+    // Noticed after the grace period, then the pods' tolerations run out.
+    return () => {
+      if (notReadyAt === undefined && !nodeReady(w.objects.get(`Node/${node}`))) notReadyAt = Date.now();
+      return notReadyAt !== undefined && Date.now() - notReadyAt > DEFAULT_TOLERATION_SECONDS * 1000 + 2_000;
+    };
+  } else if ('removeNode' in p) {
+    if (!nodeExists(p.removeNode)) return undefined;
+    const node = p.removeNode;
+    await kube.delete('v1', 'Node', node);
+    // Pod GC removes the pods of a deleted node after 40 s, at a 20 s pass.
+    return () => ![...w.pods.values()].some((x) => x.node === node);
+  } else {
+    const { workload: name, node } = p.deletePod;
+    const newest = [...w.pods.values()].filter((x) => x.app === name && x.node === node && !x.terminating).sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0))[0];
+    if (newest) await kube.delete('v1', 'Pod', newest.name, ns);
+  }
+  return undefined;
+}
+
+async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * Quiet: nothing that matters changed for 1.5 s (2.5 s with a pod Pending, past
+ * the scheduler's 1 s backoff; 6 s while a drain waits, past its 5 s retry).
+ */
+async function settle(w: Watcher, drains: readonly Drain[], started: number, until: (() => boolean) | undefined): Promise<void> {
+  await waitUntil('the cluster to settle', () => {
+    const pending = [...w.pods.values()].some((p) => !p.node && !p.terminating);
+    const quiet = drains.some((d) => !d.complete) ? 6_000 : pending ? 2_500 : 1_500;
+    return Date.now() - started > 1_000 && Date.now() - w.lastChange > quiet && (until?.() ?? true);
+  }, PHASE_TIMEOUT_MS);
+}
+
+async function observe(kube: Kube, w: Watcher, s: SvrScenario, phase: string, ns: string, drains: readonly Drain[]): Promise<PhaseObservation> {
+  const placement: Record<string, Record<string, number>> = {};
+  const pending: Record<string, { count: number; reasons: string[] }> = {};
+  const pendingPods = [...w.pods.values()].filter((p) => !p.node && !p.terminating);
+  const reasons = pendingPods.length > 0 ? await latestFailedScheduling(kube, ns) : new Map<string, string>();
+  for (const p of w.pods.values()) {
+    if (!p.app || p.terminating) continue;
+    if (p.node) {
+      const m = (placement[p.app] ??= {});
+      m[p.node] = (m[p.node] ?? 0) + 1;
+    } else {
+      const e = (pending[p.app] ??= { count: 0, reasons: [] });
+      e.count++;
+      const why = reasons.get(p.name);
+      if (why !== undefined) e.reasons.push(why);
+    }
+  }
+  const rolloutComplete: Record<string, boolean> = {};
+  for (const wl of s.workloads) {
+    const o = w.objects.get(`${wl.kind}/${wl.name}`);
+    const want = (o?.spec as { replicas?: number } | undefined)?.replicas ?? 0;
+    const st = (o?.status ?? {}) as Record<string, number | undefined>;
+    const current = (st['observedGeneration'] ?? 0) >= (o?.metadata?.generation ?? 0);
+    rolloutComplete[wl.name] =
+      wl.kind === 'Deployment'
+        ? current && (st['updatedReplicas'] ?? 0) === want && (st['replicas'] ?? 0) === want && (st['availableReplicas'] ?? 0) === want
+        : current && (st['updatedReplicas'] ?? 0) === want && (st['readyReplicas'] ?? 0) === want && (st['replicas'] ?? 0) === want;
+  }
+  const drainComplete: Record<string, boolean> = {};
+  for (const d of drains) drainComplete[d.node] = d.complete;
+  return { phase, placement, pending, rolloutComplete, drainComplete };
+}
+
+/** Pod name → the message of its latest FailedScheduling event. */
+async function latestFailedScheduling(kube: Kube, ns: string): Promise<Map<string, string>> {
+  const r = await kube.api.list('v1', 'Event', ns);
+  const latest = new Map<string, { at: string; message: string }>();
+  for (const e of r.items as (KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string }; eventTime?: string; lastTimestamp?: string; series?: { lastObservedTime?: string } })[]) {
+    if (e.reason !== 'FailedScheduling' || !e.involvedObject?.name) continue;
+    const at = new Date(e.series?.lastObservedTime ?? e.eventTime ?? e.lastTimestamp ?? 0).toISOString();
+    const prev = latest.get(e.involvedObject.name);
+    if (!prev || prev.at <= at) latest.set(e.involvedObject.name, { at, message: e.message ?? '' });
+  }
+  return new Map([...latest].map(([k, v]) => [k, v.message]));
+}
+
+function replicaSetHistory(w: Watcher, s: SvrScenario): Observation['replicaSets'] {
+  const out: Record<string, number[][]> = {};
+  for (const wl of s.workloads) {
+    if (wl.kind !== 'Deployment') continue;
+    out[wl.name] = [...w.rsHistory.values()].filter((h) => h.deployment === wl.name).sort((a, b) => a.revision - b.revision).map((h) => replicaSequence(h.values)).filter((v) => v.length > 0);
+  }
+  return out;
+}
+
+async function cleanUp(kube: Kube, w: Watcher, s: SvrScenario, ns: string): Promise<void> {
+  const core = kube.config.makeApiClient(CoreV1Api);
+  await kube.delete('v1', 'Namespace', ns);
+  for (const n of s.nodes) await kube.delete('v1', 'Node', n.name);
+  for (const n of s.nodes) await kube.delete('coordination.k8s.io/v1', 'Lease', n.name, 'kube-node-lease');
+  // Pods whose kubelet is gone never finish on their own.
+  await waitUntil(`pods of ${ns} gone`, async () => {
+    const left = (await kube.api.list('v1', 'Pod', ns)).items;
+    for (const p of left) {
+      try {
+        if (p.metadata?.finalizers?.length) await kube.update('v1', 'Pod', p.metadata.name!, (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } }), { namespace: ns });
+        await core.deleteNamespacedPod({ name: p.metadata!.name!, namespace: ns, gracePeriodSeconds: 0 });
+      } catch (e) {
+        if (statusCode(e) !== 404) throw e;
+      }
+    }
+    return left.length === 0;
+  }, 60_000);
+  await waitUntil('nodes gone', () => s.nodes.every((n) => !w.objects.has(`Node/${n.name}`)), 30_000);
+}

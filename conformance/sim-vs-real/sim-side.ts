@@ -1,0 +1,172 @@
+// The simulator's side: the scenario's manifests as a `berth simulate` Scenario
+// (loaded by the same readers), run with the aligned control-plane settings;
+// phase i starts at i × SIM_PHASE_MS and is observed just before the next one.
+// Steps are applied by the harness rather than written as scenario steps because
+// a pod to delete is chosen by workload and node when the step runs.
+
+import { stringify } from 'yaml';
+import { loadSources } from '../../src/io/load.js';
+import { loadScenario } from '../../src/io/scenario.js';
+import type { Action } from '../../src/io/scenario-spec.js';
+import { catalogOrBundled } from '../../src/provisioner/catalog/catalog.js';
+import { applyAction } from '../../src/sim/faults.js';
+import { runScenario } from '../../src/sim/scenario.js';
+import type { Simulation } from '../../src/sim/simulation.js';
+import { replicaSequence, type Observation, type PhaseObservation } from './observation.js';
+import { describePhase, imageOf, manifests, phases, type Phase, type SvrScenario } from './scenario.js';
+import { SIM_PHASE_MS, simControlPlane } from './settings.js';
+
+const NS = 'svr';
+
+export function scenarioYaml(s: SvrScenario, seed: number, until: number): string {
+  return stringify({
+    apiVersion: 'berth.dev/v1alpha1',
+    kind: 'Scenario',
+    metadata: { name: s.name },
+    spec: { seed, until: `${Math.ceil(until / 1000) + 1}s`, timing: { podStart: '0s', podReady: '0s' }, objects: manifests(s, NS) },
+  });
+}
+
+/** Phase start and observation times: the real side's when given (so pod ages, backoffs and the
+ * scheduler's 5-minute flush line up), each phase at least as long as the simulator needs for
+ * what the step starts; SIM_PHASE_MS per phase otherwise. */
+export function simTimes(s: SvrScenario, real?: PhaseTiming): { start: number[]; end: number[] } {
+  const start: number[] = [];
+  const end: number[] = [];
+  let shift = 0;
+  phases(s).forEach((p, i) => {
+    if (!real) {
+      start.push(i * SIM_PHASE_MS);
+      end.push((i + 1) * SIM_PHASE_MS - 1);
+      return;
+    }
+    const t = real.startMs[i]! + shift;
+    const length = Math.max(real.endMs[i]! - real.startMs[i]!, minPhaseMs(p));
+    start.push(t);
+    end.push(t + length);
+    shift = t + length - real.endMs[i]!;
+  });
+  return { start, end };
+}
+
+/** What the simulator needs after a step: a lost node noticed (lease grace, monitor pass) and its pods' tolerations run out; a deleted node's pods garbage-collected (40 s quarantine, 20 s passes). */
+function minPhaseMs(p: Phase): number {
+  if ('failNode' in p) return simControlPlane.nodes.gracePeriodMs + simControlPlane.nodes.monitorPeriodMs + simControlPlane.defaultTolerationSeconds * 1000 + 2_000;
+  if ('removeNode' in p) return 61_000;
+  return 0;
+}
+
+export interface PhaseTiming {
+  readonly startMs: readonly number[];
+  readonly endMs: readonly number[];
+}
+
+/** `tieBreak`: how the simulated scheduler picks among equally scored nodes (SchedulerOptions.tieBreak). */
+export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, tieBreak: 'heap' | 'random' = 'heap'): Observation {
+  const name = `${s.name}.yaml`;
+  const times = simTimes(s, timing);
+  const text = scenarioYaml(s, seed, times.end[times.end.length - 1] ?? 0);
+  const scenario = loadScenario({ name, text });
+  if (!scenario.ok) throw new Error(`${name}: ${scenario.errors.map((e) => `${e.line}:${e.column}: ${e.message}`).join('; ')}`);
+  const loaded = loadSources([{ name, text, parsed: scenario.source }]);
+  if (!loaded.ok) throw new Error(`${name}: ${loaded.errors.map((e) => `${e.line}:${e.column}: ${e.message}`).join('; ')}`);
+  const observed: PhaseObservation[] = [];
+  const all = phases(s);
+  const run = runScenario(loaded.input, scenario.scenario.spec, {
+    instanceTypes: catalogOrBundled([]),
+    controlPlane: { ...simControlPlane, tieBreak },
+    observe: (sim) => {
+      const revisions = new Map<string, number>();
+      const drains = new Set<string>();
+      all.forEach((p, i) => {
+        sim.engine.at(times.start[i]!, 'svr-step', () => apply(sim, s, p, revisions, drains));
+        sim.engine.at(times.end[i]!, 'svr-observe', () => observed.push(observe(sim, describePhase(p), s, drains)));
+      });
+    },
+  });
+  return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log) };
+}
+
+function apply(sim: Simulation, s: SvrScenario, p: Phase, revisions: Map<string, number>, drains: Set<string>): void {
+  const kindOf = (w: string) => s.workloads.find((x) => x.name === w)!.kind;
+  let action: Action | undefined;
+  if ('create' in p) {
+    const w = s.workloads.find((x) => x.name === p.create)!;
+    action = { type: 'scale', kind: w.kind, name: `${NS}/${w.name}`, replicas: w.replicas };
+  } else if ('scale' in p) action = { type: 'scale', kind: kindOf(p.scale.workload), name: `${NS}/${p.scale.workload}`, replicas: p.scale.replicas };
+  else if ('rollout' in p) {
+    const revision = (revisions.get(p.rollout.workload) ?? 1) + 1;
+    revisions.set(p.rollout.workload, revision);
+    action = { type: 'rollout', kind: kindOf(p.rollout.workload), name: `${NS}/${p.rollout.workload}`, image: imageOf(revision) };
+  } else if ('cordon' in p) action = { type: 'cordon', node: p.cordon };
+  else if ('drain' in p) {
+    drains.add(p.drain);
+    action = { type: 'drain', node: p.drain };
+  } else if ('failNode' in p) action = { type: 'failNode', node: p.failNode };
+  else if ('removeNode' in p) action = { type: 'removeNode', node: p.removeNode };
+  else {
+    const { workload, node } = p.deletePod;
+    const candidates = [...sim.world.cluster.pods()].filter((x) => x.labels['app'] === workload && x.nodeName === node && !x.terminating);
+    const newest = candidates.sort((a, b) => b.creation - a.creation || (a.name < b.name ? 1 : -1))[0];
+    if (newest) action = { type: 'deletePod', pod: newest.key };
+  }
+  if (!action) return;
+  // A node already gone (removed earlier) makes the step a no-op, as on the real side.
+  if ('node' in action && typeof action.node === 'string' && !sim.world.cluster.nodeInfo(action.node)) return;
+  applyAction(sim, action);
+}
+
+function observe(sim: Simulation, phase: string, s: SvrScenario, drains: Set<string>): PhaseObservation {
+  const placement: Record<string, Record<string, number>> = {};
+  const pending: Record<string, { count: number; reasons: string[] }> = {};
+  const lastFailure = new Map<string, string>();
+  for (const r of sim.engine.log) if (r.type === 'FailedScheduling') lastFailure.set(r['pod'] as string, r['message'] as string);
+  for (const pod of sim.world.cluster.pods()) {
+    const w = pod.labels['app'];
+    if (!w || pod.terminating) continue;
+    if (pod.nodeName) {
+      const m = (placement[w] ??= {});
+      m[pod.nodeName] = (m[pod.nodeName] ?? 0) + 1;
+    } else {
+      const e = (pending[w] ??= { count: 0, reasons: [] });
+      e.count++;
+      const why = lastFailure.get(pod.key);
+      if (why !== undefined) e.reasons.push(why);
+    }
+  }
+  const rolloutComplete: Record<string, boolean> = {};
+  for (const w of s.workloads) {
+    if (w.kind === 'Deployment') {
+      const d = sim.deployments.objects.get(`${NS}/${w.name}`)!;
+      const st = d.status;
+      rolloutComplete[w.name] = st.updatedReplicas === d.replicas && st.replicas === d.replicas && st.availableReplicas === d.replicas;
+    } else {
+      const ss = sim.statefulSets.objects.get(`${NS}/${w.name}`)!;
+      rolloutComplete[w.name] = ss.status.updatedReplicas === ss.replicas && ss.status.readyReplicas === ss.replicas && ss.status.replicas === ss.replicas;
+    }
+  }
+  const drainComplete: Record<string, boolean> = {};
+  const done = new Set(sim.engine.log.filter((r) => r.type === 'DrainComplete').map((r) => r['node'] as string));
+  for (const n of drains) drainComplete[n] = done.has(n);
+  return { phase, placement, pending, rolloutComplete, drainComplete };
+}
+
+/** Each Deployment's ReplicaSets in creation order (= revision) with their replica counts. */
+function replicaSetHistory(s: SvrScenario, log: Simulation['engine']['log']): Observation['replicaSets'] {
+  const out: Record<string, number[][]> = {};
+  const order = new Map<string, string[]>();
+  const values = new Map<string, number[]>();
+  for (const r of log) {
+    if (r.type !== 'ScalingReplicaSet') continue;
+    const d = (r['deployment'] as string).slice(NS.length + 1);
+    const rs = r['replicaSet'] as string;
+    const list = order.get(d) ?? [];
+    if (!list.includes(rs)) list.push(rs);
+    order.set(d, list);
+    const v = values.get(rs) ?? [r['from'] as number];
+    v.push(r['to'] as number);
+    values.set(rs, v);
+  }
+  for (const w of s.workloads) if (w.kind === 'Deployment') out[w.name] = (order.get(w.name) ?? []).map((rs) => replicaSequence(values.get(rs)!)).filter((v) => v.length > 0);
+  return out;
+}

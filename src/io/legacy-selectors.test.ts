@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildClusterState, loadSources } from './load.js';
+import { legacySelectorValues } from './legacy-selectors.js';
+import { scheduleAll } from '../scheduler/run.js';
+
+const POD = `apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {zone: a}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p1, namespace: default}
+spec:
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions:
+          - {key: zone, operator: In, values: [a, "-a"]}
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p2, namespace: default}
+spec:
+  topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: zone
+    whenUnsatisfiable: DoNotSchedule
+    labelSelector: {matchLabels: {"bad key": x}}
+  containers: [{name: c, image: x}]
+`;
+
+describe('legacy label keys and values in pod selectors', () => {
+  it('finds each value and key with its path', () => {
+    const found = legacySelectorValues({
+      affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: { topologyKey: 'z', labelSelector: { matchLabels: { app: '{{x}}' } } } }] } },
+      topologySpreadConstraints: [{ labelSelector: { matchExpressions: [{ key: 'a/b/c', operator: 'Exists' }] } }],
+    });
+    assert.deepEqual(
+      found.map((f) => f.path.join('.')),
+      ['affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.0.podAffinityTerm.labelSelector.matchLabels.app', 'topologySpreadConstraints.0.labelSelector.matchExpressions.0.key'],
+    );
+    assert.deepEqual(legacySelectorValues({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'z', operator: 'In', values: ['ok'] }] }] } } } }), []);
+  });
+
+  it('loads the pods with a warning at file:line and field, and schedules them as kube-scheduler does', () => {
+    const r = loadSources([{ name: 'dump.yaml', text: POD }]);
+    assert.ok(r.ok);
+    assert.deepEqual(
+      r.warnings.map((w) => `${w.line}:${w.field}`),
+      ['15:spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values[1]', '26:spec.topologySpreadConstraints[0].labelSelector.matchLabels[bad key]'],
+    );
+    const report = scheduleAll(buildClusterState(r.input), {});
+    assert.deepEqual(report.placements, []);
+    const messages = Object.fromEntries(report.unschedulable.map((u) => [u.pod, u.message]));
+    // The term with "-a" cannot be parsed, so it matches no node although zone=a is listed.
+    assert.match(messages['default/p1']!, /didn't match Pod's node affinity\/selector/);
+    // A spread selector that cannot be parsed is PodTopologySpread's PreFilter Error: the attempt ends with it.
+    assert.match(messages['default/p2']!, /^running PreFilter plugin "PodTopologySpread": get constraints from pod: obtaining pod's hard topology spread constraints: key: Invalid value: "bad key"/);
+  });
+});
