@@ -73,14 +73,17 @@ describe('storage in scenarios', () => {
     assert.deepEqual(provisioned, ['topology.kubernetes.io/zone=us-west-2a', 'topology.kubernetes.io/zone=us-west-2b', 'topology.kubernetes.io/zone=us-west-2c']);
   });
 
-  const steps = (extra: string) => `apiVersion: berth.dev/v1alpha1
+  /** A scenario named `name` with one 4-CPU node n1 in us-west-2a, up to its first object after the node. */
+  const oneNode = (name: string, volumeProvision: string) => `apiVersion: berth.dev/v1alpha1
 kind: Scenario
-metadata: {name: storage-steps}
+metadata: {name: ${name}}
 spec:
-  timing: {volumeProvision: 20s}
+  timing: {volumeProvision: ${volumeProvision}}
   objects:
   - {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: us-west-2a}}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}
-  - apiVersion: v1
+`;
+
+  const steps = (extra: string) => `${oneNode('storage-steps', '20s')}  - apiVersion: v1
     kind: Pod
     metadata: {name: db, namespace: default}
     spec:
@@ -107,14 +110,7 @@ ${extra}`;
   });
 
   it('deleteStatefulSet: its pods go, and its claims with them under whenDeleted: Delete; an unknown set is a failed step', () => {
-    const text = (policy: string) => `apiVersion: berth.dev/v1alpha1
-kind: Scenario
-metadata: {name: delete-sts}
-spec:
-  timing: {volumeProvision: 5s}
-  objects:
-  - {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: us-west-2a}}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}
-  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: gp3, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}, provisioner: ebs.csi.aws.com}
+    const text = (policy: string) => `${oneNode('delete-sts', '5s')}  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: gp3, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}, provisioner: ebs.csi.aws.com}
   - apiVersion: apps/v1
     kind: StatefulSet
     metadata: {name: db, namespace: default}
