@@ -83,6 +83,12 @@ export function deploymentYaml(name: string, replicas: number, spec = ''): strin
 ${spec}`;
 }
 
+/** deploymentYaml's workload as a StatefulSet, with a 1Gi ReadWriteOnce volumeClaimTemplate "data" (default class) unless `claims` is false. */
+export function statefulSetYaml(name: string, replicas: number, claims = true): string {
+  const sts = deploymentYaml(name, replicas).replace('kind: Deployment', 'kind: StatefulSet');
+  return claims ? `${sts}    volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]` : sts.trimEnd();
+}
+
 export const listYaml = (...items: string[]) => `apiVersion: v1\nkind: List\nitems:\n${items.join('\n')}\n`;
 
 export interface CheckCase {

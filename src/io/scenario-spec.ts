@@ -38,6 +38,8 @@ export type Action =
   | { readonly type: 'addNode'; readonly node: Node }
   | { readonly type: 'removeNode'; readonly node: string }
   | { readonly type: 'deletePod'; readonly pod: string }
+  /** Its pods go with it; its claims too under persistentVolumeClaimRetentionPolicy.whenDeleted: Delete. */
+  | { readonly type: 'deleteStatefulSet'; readonly name: string }
   | { readonly type: 'provisioner'; readonly enabled: boolean }
   /** A NodePool's new spec (same name): nodes that no longer match it drift. */
   | { readonly type: 'updateNodePool'; readonly pool: NodePool }

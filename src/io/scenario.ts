@@ -64,6 +64,7 @@ const actions = {
   addNode: z.record(z.string(), z.unknown()),
   removeNode: nodeRef,
   deletePod: z.object({ pod: z.string().min(1) }).strict(),
+  deleteStatefulSet: z.object({ statefulSet: workloadRef }).strict(),
   provisioner: z.object({ enabled: z.boolean() }).strict(),
   updateNodePool: z.record(z.string(), z.unknown()),
   addPersistentVolume: z.record(z.string(), z.unknown()),
@@ -325,6 +326,8 @@ function compileAction(name: (typeof ACTION_NAMES)[number], s: RawStep, path: Fi
       return { type: name, zone: s[name]!.zone };
     case 'deletePod':
       return { type: 'deletePod', pod: withNamespace(s.deletePod!.pod) };
+    case 'deleteStatefulSet':
+      return { type: 'deleteStatefulSet', name: withNamespace(s.deleteStatefulSet!.statefulSet) };
     case 'provisioner':
       return { type: 'provisioner', enabled: s.provisioner!.enabled };
     case 'updateNodePool':

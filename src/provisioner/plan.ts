@@ -120,7 +120,8 @@ export interface NodeClaimPlan {
 export interface ProvisionPlan {
   readonly placements: { pod: string; node: string }[];
   readonly nodeClaims: NodeClaimPlan[];
-  readonly unschedulable: { pod: string; message: string }[];
+  /** schedulerMessage: the scheduler's own message on the existing nodes, for a pod no new node could take either. */
+  readonly unschedulable: { pod: string; message: string; schedulerMessage?: string }[];
   readonly costPerHour: number;
 }
 
@@ -613,7 +614,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const existing = input.existingNodesAsKarpenter ? [...cluster.nodeInfos()].map((i) => i.node.name).sort() : [];
   const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p) => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
   const placements = [...report.placements];
-  const unschedulable: { pod: string; message: string }[] = [];
+  const unschedulable: ProvisionPlan['unschedulable'] = [];
   const toPlan: Pod[] = [];
   for (const u of report.unschedulable) {
     const pod = cluster.getPod(u.pod);
@@ -636,7 +637,11 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
       placements.push({ pod: pod.key, node: r instanceof PlannedClaim ? r.name : r.node });
       return undefined;
     });
-    for (const [pod, reason] of failed) unschedulable.push({ pod, message: `could not schedule pod: ${reason}` });
+    const schedulerMessages = new Map(report.unschedulable.map((u) => [u.pod, u.message]));
+    for (const [pod, reason] of failed) {
+      const scheduler = schedulerMessages.get(pod);
+      unschedulable.push({ pod, message: `could not schedule pod: ${reason}`, ...(scheduler ? { schedulerMessage: scheduler } : {}) });
+    }
   } finally {
     planner.removeTemplates();
   }

@@ -141,6 +141,9 @@ export function applyAction(sim: Simulation, a: Action): void {
       if (!world.cluster.getPod(a.pod)) throw new ActionError(`no pod ${JSON.stringify(a.pod)}`);
       world.deletePod(a.pod, 'Deleted');
       return;
+    case 'deleteStatefulSet':
+      sim.statefulSets.remove(mustHave(sim.statefulSets.objects, a.name, 'StatefulSet'));
+      return;
     case 'provisioner':
       if (!sim.provisioner) throw new ActionError('the scenario has no NodePool: there is no provisioner to switch');
       sim.provisioner.setEnabled(a.enabled);

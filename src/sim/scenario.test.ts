@@ -73,14 +73,17 @@ describe('storage in scenarios', () => {
     assert.deepEqual(provisioned, ['topology.kubernetes.io/zone=us-west-2a', 'topology.kubernetes.io/zone=us-west-2b', 'topology.kubernetes.io/zone=us-west-2c']);
   });
 
-  const steps = (extra: string) => `apiVersion: berth.dev/v1alpha1
+  /** A scenario named `name` with one 4-CPU node n1 in us-west-2a, up to its first object after the node. */
+  const oneNode = (name: string, volumeProvision: string) => `apiVersion: berth.dev/v1alpha1
 kind: Scenario
-metadata: {name: storage-steps}
+metadata: {name: ${name}}
 spec:
-  timing: {volumeProvision: 20s}
+  timing: {volumeProvision: ${volumeProvision}}
   objects:
   - {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {kubernetes.io/hostname: n1, topology.kubernetes.io/zone: us-west-2a}}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}
-  - apiVersion: v1
+`;
+
+  const steps = (extra: string) => `${oneNode('storage-steps', '20s')}  - apiVersion: v1
     kind: Pod
     metadata: {name: db, namespace: default}
     spec:
@@ -104,6 +107,34 @@ ${extra}`;
   it('a step naming a claim that does not exist fails with a clear message, the run goes on', () => {
     const r = runScenarioText('s.yaml', steps('  - at: 2m\n    deletePersistentVolumeClaim: {claim: other}\n  expect:\n  - allScheduled: {}\n'));
     assert.ok(r.events.some((e) => e.type === 'StepFailed' && e['message'] === 'no PersistentVolumeClaim default/other'));
+  });
+
+  it('deleteStatefulSet: its pods go, and its claims with them under whenDeleted: Delete; an unknown set is a failed step', () => {
+    const text = (policy: string) => `${oneNode('delete-sts', '5s')}  - {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: gp3, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}, provisioner: ebs.csi.aws.com}
+  - apiVersion: apps/v1
+    kind: StatefulSet
+    metadata: {name: db, namespace: default}
+    spec:
+      replicas: 2
+      selector: {matchLabels: {app: db}}
+      persistentVolumeClaimRetentionPolicy: {whenDeleted: ${policy}}
+      template:
+        metadata: {labels: {app: db}}
+        spec: {terminationGracePeriodSeconds: 5, containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
+      volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]
+  steps:
+  - at: 2m
+    deleteStatefulSet: {statefulSet: db}
+  - at: 3m
+    deleteStatefulSet: {statefulSet: other/db}
+  until: 5m
+`;
+    for (const [policy, claims] of [['Delete', 0], ['Retain', 2]] as const) {
+      const r = runScenarioText('s.yaml', text(policy));
+      assert.equal([...r.sim.world.cluster.pods()].length, 0, policy);
+      assert.equal([...r.sim.world.cluster.volumes.claims()].length, claims, policy);
+      assert.ok(r.events.some((e) => e.type === 'StepFailed' && e['message'] === 'no StatefulSet other/db'));
+    }
   });
 
   it('a bad claim in a step is an error at its field', () => {

@@ -16,6 +16,9 @@ import { podGroups } from '../pod-groups.js';
 import { addNodesLike, templateNodeFor } from '../remedies.js';
 import { scaleTargets, type ScaleTarget } from '../scale-targets.js';
 import { baseline } from '../what-if.js';
+import { inTreePluginByProvisioner } from '../../model/volumes.js';
+import { ERR_REASON_MAX_VOLUME_COUNT } from '../../scheduler/plugins/node-volume-limits.js';
+import { newOrdinalClaims, withOrdinalClaims, type ClaimOwner } from '../../sim/controllers/statefulset-claims.js';
 
 /** The settled cluster's nodes and live pods. */
 function settled(ctx: AnalysisContext): { nodes: Node[]; pods: Pod[] } {
@@ -24,16 +27,63 @@ function settled(ctx: AnalysisContext): { nodes: Node[]; pods: Pod[] } {
   return { nodes: cluster.nodeInfos().map((i) => i.node), pods: [...cluster.pods()].filter((p) => !p.terminating) };
 }
 
-/** A copy of the settled cluster with `count` new pending replicas of the target. */
+/** The target as the owner of its new ordinals' claims, when it is a StatefulSet with volumeClaimTemplates. */
+function claimOwner(t: ScaleTarget): ClaimOwner | undefined {
+  const w = t.group.workload;
+  return w?.kind === 'StatefulSet' && w.storage ? { namespace: w.namespace, name: w.name, selectorLabels: t.group.matchLabels, storage: w.storage } : undefined;
+}
+
+/**
+ * A copy of the settled cluster with `count` new pending replicas of the target. A
+ * StatefulSet's new ordinals get their own new claims, as its controller creates
+ * them, so that NodeVolumeLimits counts the volumes they would attach. Only claims
+ * of WaitForFirstConsumer classes: an Immediate claim is bound by the PV controller
+ * before its pod schedules, which this copy does not model, and unbound it would be
+ * rejected by VolumeBinding — so such a template's volume is left out as before.
+ */
 function withExtraReplicas(ctx: AnalysisContext, base: { nodes: Node[]; pods: Pod[] }, t: ScaleTarget, count: number): { cluster: ClusterState; extra: Pod[] } {
   const template = t.group.templatePod;
-  const extra = Array.from({ length: count }, (_, i) => {
-    const name = `${t.group.name}-scale-up-${i + 1}`;
-    return { ...template, name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}`, nodeName: '', nominatedNodeName: '', phase: 'Pending', creation: Number.MAX_SAFE_INTEGER - count + i };
-  });
+  const owner = claimOwner(t);
   const { input } = ctx;
-  const cluster = buildClusterState({ ...input, nodes: base.nodes, pods: [...base.pods, ...extra] });
+  const claims = [...input.storage.persistentVolumeClaims];
+  let uids = 0;
+  const classes = new Map(input.storage.storageClasses.map((c) => [c.name, c]));
+  const extra = Array.from({ length: count }, (_, i): Pod => {
+    const pending = { ...template, nodeName: '', nominatedNodeName: '', phase: 'Pending', creation: Number.MAX_SAFE_INTEGER - count + i } as const;
+    if (!owner) {
+      const name = `${t.group.name}-scale-up-${i + 1}`;
+      return { ...pending, name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}` };
+    }
+    const ordinal = (t.group.workload?.ordinalStart ?? 0) + t.group.replicas + i;
+    const name = `${t.group.name}-${ordinal}`;
+    const names = new Set(claims.filter((c) => c.namespace === owner.namespace).map((c) => c.name));
+    const fresh = newOrdinalClaims(owner, ordinal, input.storage.storageClasses, (n) => names.has(n), () => `scale-up/claim/${++uids}`);
+    const immediate = new Set(fresh.filter((c) => classes.get(c.storageClassName)?.volumeBindingMode !== 'WaitForFirstConsumer').map((c) => c.name));
+    claims.push(...fresh.filter((c) => !immediate.has(c.name)));
+    const pod = withOrdinalClaims(owner, { ...pending, name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}` }, ordinal);
+    return { ...pod, volumes: (pod.volumes ?? []).filter((v) => v.kind !== 'claim' || !immediate.has(v.claimName)) };
+  });
+  const cluster = buildClusterState({ ...input, storage: { ...input.storage, persistentVolumeClaims: claims }, nodes: base.nodes, pods: [...base.pods, ...extra] });
   return { cluster, extra };
+}
+
+/** Shown per node at most; the rest are counted. */
+const MAX_LIMIT_LINES = 3;
+
+/** Each node's CSI attach limit (CSINode allocatable.count) for the drivers the new replicas' claims would attach with. */
+function attachLimits(cluster: ClusterState, extra: readonly Pod[]): string[] {
+  const store = cluster.volumes;
+  const drivers = new Set<string>();
+  for (const p of extra) {
+    for (const v of p.volumes ?? []) {
+      const sc = v.kind === 'claim' ? store.storageClass(store.claim(p.namespace, v.claimName)?.storageClassName ?? '') : undefined;
+      if (sc) drivers.add(inTreePluginByProvisioner(sc.provisioner)?.driver ?? sc.provisioner);
+    }
+  }
+  const lines = cluster.nodeInfos().flatMap((i) =>
+    (store.csiNode(i.node.name)?.drivers ?? []).filter((d) => drivers.has(d.name) && d.allocatableCount !== undefined).map((d) => `node ${i.node.name}: CSI driver ${d.name} attaches at most ${d.allocatableCount} volume(s) (CSINode allocatable.count)`),
+  );
+  return lines.length > MAX_LIMIT_LINES ? [...lines.slice(0, MAX_LIMIT_LINES), `and ${lines.length - MAX_LIMIT_LINES} more node(s) with an attach limit`] : lines;
 }
 
 const money = (x: number) => `$${x.toFixed(3)}/h`;
@@ -71,8 +121,11 @@ function finding(ctx: AnalysisContext, t: ScaleTarget, base: { nodes: Node[]; po
     step,
     `${onExisting} of ${count} new replica(s) fit on existing nodes`,
     ...claims.map((c) => `new node ${c.instanceType} (${c.capacityType}) in ${c.zone} from NodePool ${c.nodePool} for ${c.pods.filter((x) => keys.has(x)).length} replica(s), ${money(c.pricePerHour)}`),
-    ...unschedulable.slice(0, 1).map((u) => `${unschedulable.length} replica(s) unschedulable: ${u.message}`),
+    ...unschedulable.slice(0, 1).map((u) => `${unschedulable.length} replica(s) unschedulable: ${u.message}${u.schedulerMessage ? `; on the existing nodes: ${u.schedulerMessage}` : ''}`),
   ];
+  // NodeVolumeLimits turned replicas away: say which limit, of which driver, on which node.
+  const attachLimited = unschedulable.some((u) => u.schedulerMessage?.includes(ERR_REASON_MAX_VOLUME_COUNT));
+  if (attachLimited) evidence.push(...attachLimits(cluster, extra));
   if (unschedulable.length > 0) {
     const remedy = capacityRemedy(t.group.templatePod, base.nodes, unschedulable.length);
     const severity: Severity = t.hpa ? 'error' : 'warning';
@@ -80,7 +133,7 @@ function finding(ctx: AnalysisContext, t: ScaleTarget, base: { nodes: Node[]; po
       severity,
       rule: 'scale-up',
       object: t.group.object,
-      message: `at ${t.replicas} replicas (${t.why}) ${unschedulable.length} of ${count} new replica(s) cannot be placed${claims.length > 0 ? ` even after ${claims.length} new node(s)` : ''}`,
+      message: `at ${t.replicas} replicas (${t.why}) ${unschedulable.length} of ${count} new replica(s) cannot be placed${claims.length > 0 ? ` even after ${claims.length} new node(s)` : ''}${attachLimited ? ': their volumes exceed the nodes\' CSI attach limit' : ''}`,
       evidence,
       fix: [
         ...(remedy ? [`${remedy.description}: room for the ${unschedulable.length} replica(s) left over`] : []),

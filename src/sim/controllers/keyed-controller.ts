@@ -52,6 +52,12 @@ export abstract class KeyedController<T extends KeyedObject> {
     this.byUid.set(o.uid, o);
   }
 
+  /** The object deleted: it is no longer found, and a sync already queued for it does nothing. */
+  protected unregister(o: T): void {
+    this.objects.delete(o.key);
+    this.byUid.delete(o.uid);
+  }
+
   protected mustGet(key: string): T {
     const o = this.objects.get(key);
     if (!o) throw new Error(`${this.kind} ${key} does not exist`);
@@ -64,7 +70,7 @@ export abstract class KeyedController<T extends KeyedObject> {
     this.queued.add(o.key);
     this.world.engine.at(this.world.engine.now, this.syncEvent, () => {
       this.queued.delete(o.key);
-      this.sync(o);
+      if (this.byUid.get(o.uid) === o) this.sync(o);
     });
   }
 }

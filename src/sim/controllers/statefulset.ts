@@ -14,7 +14,7 @@ import type { Pod } from '../../model/pod.js';
 import type { Labels, Selector } from '../../model/selector.js';
 import type { World } from '../world.js';
 import { scaledValue } from './int-or-percent.js';
-import { claimsDeletedWithPod, createMissingClaims, withOrdinalClaims, type StatefulSetStorage } from './statefulset-claims.js';
+import { claimsDeletedWithPod, createMissingClaims, ordinalClaims, withOrdinalClaims, type StatefulSetStorage } from './statefulset-claims.js';
 import { KeyedController } from './keyed-controller.js';
 
 export type StatefulSetUpdateStrategy =
@@ -94,6 +94,8 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
 
   /** Pod uid → the claims that go with it (a scaled-down ordinal under whenScaled: Delete). */
   private readonly claimsOwnedByPod = new Map<string, string[]>();
+  /** Set uid → the claims it created (its ownerReference is on them under whenDeleted: Delete). */
+  private readonly claimsCreatedBy = new Map<string, Set<string>>();
 
   start(): void {
     this.world.onChange((c) => {
@@ -149,6 +151,32 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
     s.replicas = replicas;
     this.world.engine.record('StatefulSetScaled', { statefulSet: key, replicas });
     this.enqueue(s);
+  }
+
+  /**
+   * `kubectl delete statefulset` (background propagation): the garbage collector
+   * deletes its pods, and under whenDeleted: Delete the claims it created and those
+   * of its pods' ordinals; each claim a pod still mounts goes once that pod is gone
+   * (kubernetes.io/pvc-protection). Under Retain the claims stay for a set re-created
+   * with the same name.
+   */
+  remove(key: string): void {
+    const s = this.mustGet(key);
+    this.unregister(s);
+    const at = this.world.cluster.statefulSets.findIndex((x) => x.uid === s.uid);
+    if (at >= 0) this.world.cluster.statefulSets.splice(at, 1);
+    this.world.engine.record('StatefulSetDeleted', { statefulSet: key });
+    const pods = this.podsOf(s);
+    const owned = new Set(this.claimsCreatedBy.get(s.uid));
+    this.claimsCreatedBy.delete(s.uid);
+    if (s.storage?.whenDeleted === 'Delete') for (const p of pods) for (const c of ordinalClaims(s, ordinalOf(s, p))) owned.add(c);
+    else owned.clear();
+    for (const p of pods) {
+      const mounted = ordinalClaims(s, ordinalOf(s, p)).filter((c) => owned.delete(c));
+      if (mounted.length > 0) this.claimsOwnedByPod.set(p.uid, [...(this.claimsOwnedByPod.get(p.uid) ?? []), ...mounted]);
+      if (!p.terminating) this.world.deletePod(p.key, 'StatefulSetDeleted');
+    }
+    for (const c of owned) this.world.deleteClaim(c, 'OwnerStatefulSetDeleted');
   }
 
   /** A template change: a new update revision, which starts a rollout (or waits for deletions under OnDelete). */
@@ -235,7 +263,8 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
         continue;
       }
       if (!pod) {
-        createMissingClaims(this.world, s, start + i);
+        const created = createMissingClaims(this.world, s, start + i);
+        if (created.length > 0) this.claimsCreatedBy.set(s.uid, new Set([...(this.claimsCreatedBy.get(s.uid) ?? []), ...created]));
         pod = this.newPod(s, start + i);
         this.world.createPod(pod);
         replicas[i] = pod;
