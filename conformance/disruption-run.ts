@@ -1,6 +1,8 @@
 // Differential run of berth's disruption controller (nextDisruption) against
 // Karpenter v1.14.1's (conformance/oracle-karpenter-disruption). Usage:
-//   tsx conformance/disruption-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--dump DIR]
+//   tsx conformance/disruption-run.ts --cases N --seed S [--from I] [--only I] [--oracle PATH] [--verbose] [--dump DIR]
+// --from I starts at case I of the seed's sequence (chunks of one long run); --only I
+// runs case I alone (both count from 0, as the case ids s<seed>-<i> do).
 // Per case: the first command each side would start — its reason (Empty, Drifted,
 // Underutilized), its nodes, and each replacement's NodePool and instance-type
 // options. Karpenter breaks ties between equally good candidates in Go map order, so
@@ -100,7 +102,7 @@ function describe(c: Command | null): string {
   return `${c.reason} ${c.nodes.join(',')}${reps.length ? ` → ${reps.join(' + ')}` : ' (delete)'}`;
 }
 
-function args(argv: string[]): { cases: number; seed: number; oracle: string; verbose: boolean; dump: string | undefined } {
+function args(argv: string[]): { cases: number; seed: number; from: number; only: number | undefined; oracle: string; verbose: boolean; dump: string | undefined } {
   const get = (flag: string) => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -112,7 +114,8 @@ function args(argv: string[]): { cases: number; seed: number; oracle: string; ve
     if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a non-negative integer, got ${JSON.stringify(v)}`);
     return n;
   };
-  return { cases: num('--cases', 200), seed: num('--seed', 1), oracle: get('--oracle') ?? join(here, 'oracle-karpenter-disruption', 'oracle'), verbose: argv.includes('--verbose'), dump: get('--dump') };
+  const only = get('--only') === undefined ? undefined : num('--only', 0);
+  return { cases: only === undefined ? num('--cases', 200) : only + 1, seed: num('--seed', 1), from: only ?? num('--from', 0), only, oracle: get('--oracle') ?? join(here, 'oracle-karpenter-disruption', 'oracle'), verbose: argv.includes('--verbose'), dump: get('--dump') };
 }
 
 async function main(): Promise<void> {
@@ -122,7 +125,7 @@ async function main(): Promise<void> {
   const tally = { agree: 0, agreeAfterRetry: 0, disagree: 0, error: 0 };
   const byReason = new Map<string, number>();
   const ask = async (c: DisruptionCase) => (await oracle.run({ ...c, instanceTypes: INSTANCE_TYPES })) as unknown as OracleResult;
-  for (let i = 0; i < gens.length; i++) {
+  for (let i = o.from; i < gens.length; i++) {
     const c = buildCase(`s${o.seed}-${i}`, gens[i]!, INSTANCE_TYPES);
     const [first, berth] = [await ask(c), runBerth(c)];
     if (first.error || 'error' in berth) {
@@ -158,7 +161,7 @@ async function main(): Promise<void> {
   await oracle.close();
   const reasons = [...byReason].sort().map(([r, n]) => `${r} ${n}`).join(', ');
   console.log(
-    `${gens.length} cases (seed ${o.seed}): ${tally.agree + tally.agreeAfterRetry} agree (${tally.agreeAfterRetry} only after asking Karpenter again: a tie it breaks in map order), ${tally.disagree} disagree, ${tally.error} errors; berth's commands: ${reasons}`,
+    `${gens.length - o.from} cases (seed ${o.seed}${o.from > 0 ? `, from case ${o.from}` : ''}): ${tally.agree + tally.agreeAfterRetry} agree (${tally.agreeAfterRetry} only after asking Karpenter again: a tie it breaks in map order), ${tally.disagree} disagree, ${tally.error} errors; berth's commands: ${reasons}`,
   );
   if (tally.disagree > 0 || tally.error > 0) process.exitCode = 1;
 }

@@ -413,7 +413,7 @@ export function emptiness(input: ConsolidationInput, eligible: readonly Candidat
   return { kind: 'delete', nodes: empty.map((c) => c.node.name), replacements: [], savingsPerHour: round(savings), reason: 'Empty', displacedPods: [] };
 }
 
-/** Candidates of pools that consolidate underutilized nodes, in order, as many as the Underutilized budgets allow. */
+/** Multi-node's batch: non-empty candidates in order, as many as the Underutilized budgets allow (each one spends one). */
 function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]): Candidate[] {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
   return eligible.filter((c) => !isEmpty(c) && take(budget, c));
@@ -435,9 +435,16 @@ export function multiNode(input: ConsolidationInput, eligible: readonly Candidat
   return best;
 }
 
-/** Single-node: the first candidate, in savings-ratio order interleaved across NodePools, that can be deleted or replaced by a cheaper node. */
+/**
+ * Single-node: the first candidate, in savings-ratio order interleaved across NodePools,
+ * that can be deleted or replaced by a cheaper node. A command holds one node, so a
+ * candidate only needs its pool's budget to allow one: a candidate that fails spends
+ * none of it (Karpenter tries every candidate of a pool with a budget of 1).
+ */
 export function singleNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
-  for (const c of interleaveByPool(underutilized(input, eligible))) {
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
+  for (const c of interleaveByPool(eligible.filter((c) => !isEmpty(c)))) {
+    if ((budget.get(c.pool.name) ?? 0) <= 0) continue;
     const r = computeConsolidation(input, [c], 'Underutilized');
     if ('decision' in r) return r.decision;
     rejected?.push({ node: c.node.name, reason: r.unconsolidatable, event: 'Unconsolidatable' });

@@ -284,6 +284,18 @@ describe('budgets', () => {
     assert.equal(consolidate(input(c, pool, { disrupting: new Set(['a']) })).decisions[0]?.nodes.length, 1);
     assert.deepEqual(consolidate(input(c, pool, { disrupting: new Set(['a', 'b']) })).decisions, []);
   });
+  it('single-node consolidation tries every candidate under a budget of 1: one that cannot go spends none of it (conformance s3-255)', () => {
+    const pool = nodePool({ disruption: { budgets: [{ nodes: '1' }] } });
+    // a (the higher savings ratio) has a pod pinned to its own type: no cheaper replacement; b's pod fits on a.
+    const c = clusterOf([catalogNode('a', pool, 'm5.xlarge'), catalogNode('b', pool, 'm5.large')], [
+      boundPod('pinned', 'a', '300m', { spec: { nodeSelector: { 'node.kubernetes.io/instance-type': 'm5.xlarge' } } }),
+      boundPod('small', 'b', '300m'),
+    ]);
+    const r = consolidate(input(c, pool));
+    assert.deepEqual(r.decisions[0]?.nodes, ['b']);
+    assert.equal(r.decisions[0]?.kind, 'delete');
+    assert.deepEqual(r.rejected.map((x) => `${x.node}: ${x.reason}`), ["a: Can't replace with a cheaper node"]);
+  });
   it('a percentage is of the pool\'s nodes, rounded up', () => {
     const pool = nodePool({ disruption: { budgets: [{ nodes: '30%' }] } });
     const c = clusterOf(five(pool), pods(['a', 'b', 'c', 'd', 'e']));
