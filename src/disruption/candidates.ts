@@ -235,5 +235,10 @@ export function isEmpty(c: Candidate): boolean {
  * positive eviction cost). Consolidation tries the highest ratios first.
  */
 export function savingsRatio(c: Candidate, price: number | undefined): number {
-  return (price ?? 0) / c.reschedulable.reduce((s, p) => s + Math.max(0, evictionCost(p)), 1);
+  return (price ?? 0) / rescheduleDisruptionCost(c);
+}
+
+/** Karpenter's RescheduleDisruptionCost: 1 for the node plus each reschedulable pod's positive eviction cost. */
+export function rescheduleDisruptionCost(c: Candidate): number {
+  return c.reschedulable.reduce((s, p) => s + Math.max(0, evictionCost(p)), 1);
 }

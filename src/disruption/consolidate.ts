@@ -21,6 +21,7 @@ import type { SchedulerConfig } from '../scheduler/profile.js';
 import { remainingDisruptions } from './budgets.js';
 import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster, unbind } from './cluster-copy.js';
+import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
 
 export interface DisplacedPod {
   readonly pod: string;
@@ -383,7 +384,9 @@ function take(budget: Map<string, number>, c: Candidate): boolean {
  */
 function unconsolidatable(input: ConsolidationInput, c: Candidate): string | undefined {
   if (isEmpty(c)) return undefined;
-  if (input.pricePerHour(c.node) === undefined) return `Instance Type ${JSON.stringify(c.node.labels[LABEL_INSTANCE_TYPE] ?? '')} not found`;
+  const type = c.node.labels[LABEL_INSTANCE_TYPE] ?? '';
+  const types = input.replacement?.instanceTypes;
+  if (types ? !types.some((t) => t.name === type) : input.pricePerHour(c.node) === undefined) return `Instance Type ${JSON.stringify(type)} not found`;
   if (c.node.labels[LABEL_CAPACITY_TYPE] === undefined) return `Node does not have label "${LABEL_CAPACITY_TYPE}"`;
   if (c.node.labels[LABEL_ZONE] === undefined) return `Node does not have label "${LABEL_ZONE}"`;
   if (c.pool.disruption.consolidationPolicy === 'WhenEmpty') return `NodePool "${c.pool.name}" has consolidation policy WhenEmpty, but node is not empty`;
@@ -426,13 +429,23 @@ function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]
  */
 export function multiNode(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
   const within = underutilized(input, eligible).slice(0, (input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT) + 1);
+  const totals = within.length >= 2 ? balancedTotals(input) : undefined;
   let lo = 2, hi = within.length, best: Decision | undefined;
   while (lo <= hi) {
     const mid = Math.trunc((lo + hi) / 2);
-    const r = computeConsolidation(input, within.slice(0, mid), 'Underutilized');
-    if ('decision' in r) { best = r.decision; lo = mid + 1; } else hi = mid - 1;
+    const batch = within.slice(0, mid);
+    const r = computeConsolidation(input, batch, 'Underutilized');
+    if ('decision' in r && balancedVerdict(input, batch, r.decision, totals) === undefined) { best = r.decision; lo = mid + 1; } else hi = mid - 1;
   }
   return best;
+}
+
+/** Why Balanced NodePools turn the decision down, or undefined when none does (or none is Balanced). */
+function balancedVerdict(input: ConsolidationInput, candidates: readonly Candidate[], d: Decision, totals: ReadonlyMap<string, PoolTotals> | undefined): string | undefined {
+  if (!totals) return undefined;
+  // Karpenter's EstimatedSavings: the candidates' prices less each replacement's cheapest offering.
+  const savings = candidates.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0) - d.replacements.reduce((s, r) => s + r.pricePerHour, 0);
+  return balancedRejection(scoreCommand(candidates, savings, totals, input.pricePerHour));
 }
 
 /**
@@ -443,11 +456,23 @@ export function multiNode(input: ConsolidationInput, eligible: readonly Candidat
  */
 export function singleNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
-  for (const c of interleaveByPool(eligible.filter((c) => !isEmpty(c)))) {
+  const candidates = interleaveByPool(eligible.filter((c) => !isEmpty(c)));
+  const totals = candidates.length > 0 ? balancedTotals(input) : undefined;
+  for (const c of candidates) {
     if ((budget.get(c.pool.name) ?? 0) <= 0) continue;
+    // Karpenter skips, without a word, a Balanced candidate whose deletion alone would not pass.
+    if (totals && !canPassThreshold(c, totals, input.pricePerHour)) {
+      rejected?.push({ node: c.node.name, reason: balancedRejection(scoreCommand([c], input.pricePerHour(c.node) ?? 0, totals, input.pricePerHour)) ?? 'Balanced score below the threshold' });
+      continue;
+    }
     const r = computeConsolidation(input, [c], 'Underutilized');
-    if ('decision' in r) return r.decision;
-    rejected?.push({ node: c.node.name, reason: r.unconsolidatable, event: 'Unconsolidatable' });
+    if (!('decision' in r)) {
+      rejected?.push({ node: c.node.name, reason: r.unconsolidatable, event: 'Unconsolidatable' });
+      continue;
+    }
+    const balanced = balancedVerdict(input, [c], r.decision, totals);
+    if (balanced === undefined) return r.decision;
+    rejected?.push({ node: c.node.name, reason: balanced });
   }
   return undefined;
 }
