@@ -296,6 +296,14 @@ describe('budgets', () => {
     assert.equal(r.decisions[0]?.kind, 'delete');
     assert.deepEqual(r.rejected.map((x) => `${x.node}: ${x.reason}`), ["a: Can't replace with a cheaper node"]);
   });
+  it('a node without a capacity-type label has no price: emptiness under a budget of 1 takes a priced node first (conformance s21-29)', () => {
+    const pool = nodePool({ disruption: { budgets: [{ nodes: '1' }] } });
+    const unlabeled = catalogNode('a', pool, 'r5.xlarge');
+    const { 'karpenter.sh/capacity-type': _, ...labels } = unlabeled.labels;
+    const c = clusterOf([{ ...unlabeled, labels }, catalogNode('b', pool, 'm5.large')], []);
+    assert.equal(price({ ...unlabeled, labels }), undefined);
+    assert.deepEqual(consolidate(input(c, pool)).decisions[0]?.nodes, ['b']);
+  });
   it('a percentage is of the pool\'s nodes, rounded up', () => {
     const pool = nodePool({ disruption: { budgets: [{ nodes: '30%' }] } });
     const c = clusterOf(five(pool), pods(['a', 'b', 'c', 'd', 'e']));
