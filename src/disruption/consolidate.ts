@@ -18,7 +18,7 @@ import { launchedNode } from '../provisioner/launched-node.js';
 import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../provisioner/plan.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
-import { remainingDisruptions } from './budgets.js';
+import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
 import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster, unbind } from './cluster-copy.js';
 import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
@@ -408,8 +408,9 @@ export function consolidationCandidates(input: ConsolidationInput): { eligible: 
 }
 
 /** Emptiness: every consolidatable node with nothing to move, within the Empty budgets. */
-export function emptiness(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
+export function emptiness(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting);
+  if (rejected) noteBlockedByBudget(rejected, budget, eligible.filter(isEmpty), 'Empty');
   const empty = eligible.filter((c) => isEmpty(c) && take(budget, c));
   if (empty.length === 0) return undefined;
   const savings = empty.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0);
@@ -417,8 +418,9 @@ export function emptiness(input: ConsolidationInput, eligible: readonly Candidat
 }
 
 /** Multi-node's batch: non-empty candidates in order, as many as the Underutilized budgets allow (each one spends one). */
-function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]): Candidate[] {
+function underutilized(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Candidate[] {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
+  if (rejected) noteBlockedByBudget(rejected, budget, eligible.filter((c) => !isEmpty(c)), 'Underutilized');
   return eligible.filter((c) => !isEmpty(c) && take(budget, c));
 }
 
@@ -427,8 +429,8 @@ function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]
  * or replaced by one cheaper node. Karpenter searches batch sizes up to its bound plus
  * one (it counts the bound from the second candidate), so 101 of more than 100.
  */
-export function multiNode(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
-  const within = underutilized(input, eligible).slice(0, (input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT) + 1);
+export function multiNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
+  const within = underutilized(input, eligible, rejected).slice(0, (input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT) + 1);
   const totals = within.length >= 2 ? balancedTotals(input) : undefined;
   let lo = 2, hi = within.length, best: Decision | undefined;
   while (lo <= hi) {
@@ -457,6 +459,7 @@ function balancedVerdict(input: ConsolidationInput, candidates: readonly Candida
 export function singleNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
   const candidates = interleaveByPool(eligible.filter((c) => !isEmpty(c)));
+  if (rejected) noteBlockedByBudget(rejected, budget, candidates, 'Underutilized');
   const totals = candidates.length > 0 ? balancedTotals(input) : undefined;
   for (const c of candidates) {
     if ((budget.get(c.pool.name) ?? 0) <= 0) continue;
@@ -480,7 +483,7 @@ export function singleNode(input: ConsolidationInput, eligible: readonly Candida
 /** One consolidation pass in Karpenter's method order (emptiness, multi-node, single-node): at most one decision. */
 export function consolidate(input: ConsolidationInput): ConsolidationResult {
   const { eligible, rejected } = consolidationCandidates(input);
-  const decision = emptiness(input, eligible) ?? multiNode(input, eligible) ?? singleNode(input, eligible, rejected);
+  const decision = emptiness(input, eligible, rejected) ?? multiNode(input, eligible, rejected) ?? singleNode(input, eligible, rejected);
   return { decisions: decision ? [decision] : [], rejected };
 }
 

@@ -304,6 +304,13 @@ describe('budgets', () => {
     assert.equal(price({ ...unlabeled, labels }), undefined);
     assert.deepEqual(consolidate(input(c, pool)).decisions[0]?.nodes, ['b']);
   });
+  it('why not: a node kept by a budget of 0 carries Karpenter\'s NodePool message for the reason', () => {
+    const pool = nodePool({ disruption: { budgets: [{ nodes: '0', reasons: ['Underutilized'] }, { nodes: '100%' }] } });
+    const c = clusterOf(five(pool), pods(['a', 'b', 'c', 'd', 'e']));
+    const r = nextDisruption({ ...input(c, pool) });
+    assert.equal(r.decision, undefined);
+    assert.deepEqual(r.rejected.map((x) => `${x.node}: ${x.reason}`).sort(), ['a', 'b', 'c', 'd', 'e'].map((n) => `${n}: No allowed disruptions for disruption reason Underutilized due to blocking budget`));
+  });
   it('a percentage is of the pool\'s nodes, rounded up', () => {
     const pool = nodePool({ disruption: { budgets: [{ nodes: '30%' }] } });
     const c = clusterOf(five(pool), pods(['a', 'b', 'c', 'd', 'e']));

@@ -28,6 +28,7 @@ import type { ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
 import { CycleState, Framework } from '../scheduler/framework.js';
 import { SchedulerError } from '../scheduler/status.js';
+import { topologyReason } from './topology-reason.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
@@ -376,7 +377,7 @@ class Planner {
     const open = this.openDomains(pod, claim, podReqs);
     if (open.keys.length === 0) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
-      if (!status.isSuccess()) return { reason: status.message() };
+      if (!status.isSuccess()) return { reason: topologyReason(pod, status) };
       return claim.canAdd(pod, podReqs);
     }
     const passing: Domains[] = [];
@@ -384,7 +385,7 @@ class Planner {
     for (const domains of open.combinations) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim, domains));
       if (status.isSuccess()) passing.push(domains);
-      else reason ||= status.message();
+      else reason ||= topologyReason(pod, status);
     }
     if (passing.length === 0) return { reason };
     const settled = podReqs.clone();
