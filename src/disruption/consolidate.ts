@@ -83,6 +83,14 @@ export interface ConsolidationInput {
    * many plus one candidates when there are more than that.
    */
   readonly maxMultiNodeCandidates?: number;
+  /**
+   * Stand-ins for Karpenter's wall-clock timeouts (single-node consolidation 3 min,
+   * multi-node 1 min), which a deterministic engine cannot read: how many scheduling
+   * simulations each method may run before it gives up as on its timeout — single-node
+   * with nothing, multi-node with the largest batch found so far. Unset (the default):
+   * no limit, which is what Karpenter does whenever it finishes in time.
+   */
+  readonly consolidationWork?: { readonly singleNode?: number; readonly multiNode?: number };
 }
 
 export interface ConsolidationResult {
@@ -433,7 +441,8 @@ export function multiNode(input: ConsolidationInput, eligible: readonly Candidat
   const within = underutilized(input, eligible, rejected).slice(0, (input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT) + 1);
   const totals = within.length >= 2 ? balancedTotals(input) : undefined;
   let lo = 2, hi = within.length, best: Decision | undefined;
-  while (lo <= hi) {
+  for (let work = 0; lo <= hi; work++) {
+    if (work >= (input.consolidationWork?.multiNode ?? Infinity)) break; // Karpenter's timeout: the last command that worked
     const mid = Math.trunc((lo + hi) / 2);
     const batch = within.slice(0, mid);
     const r = computeConsolidation(input, batch, 'Underutilized');
@@ -461,13 +470,20 @@ export function singleNode(input: ConsolidationInput, eligible: readonly Candida
   const candidates = interleaveByPool(eligible.filter((c) => !isEmpty(c)));
   if (rejected) noteBlockedByBudget(rejected, budget, candidates, 'Underutilized');
   const totals = candidates.length > 0 ? balancedTotals(input) : undefined;
+  let work = 0;
   for (const c of candidates) {
+    if (work >= (input.consolidationWork?.singleNode ?? Infinity)) {
+      // Karpenter's timeout: abandon the pass, whatever the candidates left.
+      rejected?.push({ node: c.node.name, reason: 'Single-node consolidation gave up before this candidate (its timeout; berth: the consolidationWork.singleNode budget)' });
+      continue;
+    }
     if ((budget.get(c.pool.name) ?? 0) <= 0) continue;
     // Karpenter skips, without a word, a Balanced candidate whose deletion alone would not pass.
     if (totals && !canPassThreshold(c, totals, input.pricePerHour)) {
       rejected?.push({ node: c.node.name, reason: balancedRejection(scoreCommand([c], input.pricePerHour(c.node) ?? 0, totals, input.pricePerHour)) ?? 'Balanced score below the threshold' });
       continue;
     }
+    work++;
     const r = computeConsolidation(input, [c], 'Underutilized');
     if (!('decision' in r)) {
       rejected?.push({ node: c.node.name, reason: r.unconsolidatable, event: 'Unconsolidatable' });

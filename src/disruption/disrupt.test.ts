@@ -311,6 +311,20 @@ describe('budgets', () => {
     assert.equal(r.decision, undefined);
     assert.deepEqual(r.rejected.map((x) => `${x.node}: ${x.reason}`).sort(), ['a', 'b', 'c', 'd', 'e'].map((n) => `${n}: No allowed disruptions for disruption reason Underutilized due to blocking budget`));
   });
+  it('consolidationWork stands in for the timeouts: single-node gives up after its budget of simulations, multi-node keeps the largest batch found so far', () => {
+    const pool = nodePool();
+    const c = clusterOf([catalogNode('a', pool, 'm5.xlarge'), catalogNode('b', pool, 'm5.large')], [
+      boundPod('pinned', 'a', '300m', { spec: { nodeSelector: { 'node.kubernetes.io/instance-type': 'm5.xlarge' } } }),
+      boundPod('small', 'b', '300m'),
+    ]);
+    const single = consolidate(input(c, pool, { consolidationWork: { singleNode: 1, multiNode: 0 } }));
+    assert.deepEqual(single.decisions, []);
+    assert.match(single.rejected.find((x) => x.node === 'b')!.reason, /^Single-node consolidation gave up before this candidate/);
+    assert.deepEqual(consolidate(input(c, pool, { consolidationWork: { singleNode: 2, multiNode: 0 } })).decisions[0]?.nodes, ['b']);
+    const five = clusterOf(['a', 'b', 'c', 'd', 'e'].map((n) => catalogNode(n, pool, 'm5.xlarge')), pods(['a', 'b', 'c', 'd', 'e']));
+    assert.equal(consolidate(input(five, pool)).decisions[0]?.nodes.length, 5);
+    assert.equal(consolidate(input(five, pool, { consolidationWork: { multiNode: 1 } })).decisions[0]?.nodes.length, 3);
+  });
   it('a percentage is of the pool\'s nodes, rounded up', () => {
     const pool = nodePool({ disruption: { budgets: [{ nodes: '30%' }] } });
     const c = clusterOf(five(pool), pods(['a', 'b', 'c', 'd', 'e']));
