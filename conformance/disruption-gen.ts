@@ -8,8 +8,9 @@
 // every node (with or without a PDB), budgets (per reason, scheduled), consolidation
 // policies (Balanced too) and consolidateAfter windows, NodeClaims stamped with an
 // older template (drifted) or left out by a narrowed NodePool requirement, nodes
-// without a capacity-type label. Objects are plain Kubernetes JSON so
-// berth's loader and the Go oracle read the very same case.
+// without a capacity-type label, the SpotToSpotConsolidation gate on or off.
+// Objects are plain Kubernetes JSON so berth's loader and the Go oracle read the
+// very same case.
 
 import fc from 'fast-check';
 import { compileNodePool } from '../src/model/nodepool.js';
@@ -79,15 +80,17 @@ export interface CaseGen {
   nodes: NodeGen[];
   groups: GroupGen[];
   daemonSet: { cpuMilli: number; memMi: number; pdb: 'none' | 'maxUnavailable0' | 'maxUnavailable1' } | null;
+  /** Karpenter's SpotToSpotConsolidation feature gate. */
+  spotToSpot: boolean;
 }
 
 const poolArb: fc.Arbitrary<PoolGen> = fc.record({
   capacityTypes: fc.constantFrom(['on-demand'], ['on-demand'], ['spot'], ['on-demand', 'spot']),
   policy: fc.constantFrom<PoolGen['policy']>('WhenEmptyOrUnderutilized', 'WhenEmptyOrUnderutilized', 'WhenEmpty', 'Balanced', 'Balanced'),
-  consolidateAfter: fc.constantFrom<PoolGen['consolidateAfter']>('0s', '0s', '0s', '30s', '10m', 'Never'),
-  budget: fc.constantFrom('10%', '100%', '100%', '1', '2', '0', '50%'),
+  consolidateAfter: fc.constantFrom<PoolGen['consolidateAfter']>('0s', '0s', '0s', '0s', '0s', '30s', '30s', '10m', '10m', 'Never'),
+  budget: fc.constantFrom('10%', '100%', '100%', '100%', '1', '2', '2', '0', '50%'),
   reasonBudget: fc.option(fc.record({ nodes: fc.constantFrom('0', '1'), reasons: fc.constantFrom(['Drifted'], ['Empty'], ['Underutilized'], ['Empty', 'Drifted']) }), { nil: null, freq: 3 }),
-  scheduledBudget: fc.option(fc.record({ active: fc.boolean(), reasons: fc.constantFrom(null, ['Underutilized'], ['Drifted'], ['Empty']) }), { nil: null, freq: 4 }),
+  scheduledBudget: fc.option(fc.record({ active: fc.boolean(), reasons: fc.constantFrom(null, ['Underutilized'], ['Drifted'], ['Empty']) }), { nil: null, freq: 6 }),
   narrowZones: fc.integer({ min: 0, max: 4 }).map((i) => i === 0),
   terminationGracePeriod: fc.boolean(),
 });
@@ -111,7 +114,7 @@ const groupArb = (nodes: number): fc.Arbitrary<GroupGen> =>
     count: fc.integer({ min: 1, max: 6 }),
     cpuMilli: fc.constantFrom(100, 250, 500, 1000, 1500, 3000),
     memMi: fc.constantFrom(128, 512, 1024, 4096),
-    pdb: fc.constantFrom<GroupGen['pdb']>('none', 'none', 'none', 'maxUnavailable0', 'maxUnavailable1', 'minAvailable1'),
+    pdb: fc.constantFrom<GroupGen['pdb']>('none', 'none', 'none', 'none', 'none', 'maxUnavailable0', 'maxUnavailable1', 'maxUnavailable1', 'minAvailable1'),
     doNotDisrupt: fc.constantFrom<GroupGen['doNotDisrupt']>('none', 'none', 'none', 'none', 'none', 'none', 'none', 'true', '5m', '1h'),
     startedMin: fc.constantFrom(120, 120, 3, 30),
     owner: fc.constantFrom<GroupGen['owner']>('ReplicaSet', 'ReplicaSet', 'StatefulSet'),
@@ -125,9 +128,10 @@ export const caseGenArb: fc.Arbitrary<CaseGen> = fc
   .chain(({ pools, nodeCount }) =>
     fc.record({
       pools: fc.constant(pools),
+      spotToSpot: fc.integer({ min: 0, max: 3 }).map((i) => i === 0),
       nodes: fc.array(nodeArb(pools.length), { minLength: nodeCount, maxLength: nodeCount }),
       groups: fc.array(groupArb(nodeCount), { minLength: 0, maxLength: 5 }),
-      daemonSet: fc.option(fc.record({ cpuMilli: fc.constantFrom(50, 200), memMi: fc.constantFrom(64, 256), pdb: fc.constantFrom<NonNullable<CaseGen['daemonSet']>['pdb']>('none', 'none', 'none', 'maxUnavailable0', 'maxUnavailable1') }), { nil: null }),
+      daemonSet: fc.option(fc.record({ cpuMilli: fc.constantFrom(50, 200), memMi: fc.constantFrom(64, 256), pdb: fc.constantFrom<NonNullable<CaseGen['daemonSet']>['pdb']>('none', 'none', 'none', 'none', 'none', 'none', 'maxUnavailable0', 'maxUnavailable1') }), { nil: null }),
     }),
   );
 
@@ -140,6 +144,7 @@ export interface DisruptionCase {
   pods: Obj[];
   pdbs: Obj[];
   daemonSets: Obj[];
+  spotToSpot?: boolean;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -262,7 +267,7 @@ export function buildCase(id: string, g: CaseGen, catalog: readonly InstanceType
     }
     if (grp.pdb !== 'none' && members.length > 0) pdbs.push(pdbObject(`${app}-pdb`, 'default', { app }, grp.pdb, members.length));
   });
-  return { id, now: iso(NOW), nodePools: poolObjs, nodeClaims: claims, nodes, pods, pdbs, daemonSets };
+  return { id, now: iso(NOW), nodePools: poolObjs, nodeClaims: claims, nodes, pods, pdbs, daemonSets, ...(g.spotToSpot ? { spotToSpot: true } : {}) };
 }
 
 function take(p: Placed, cpuMilli: number, memMi: number): boolean {

@@ -70,7 +70,7 @@ export function berthInput(c: DisruptionCase): DisruptionInput | { error: string
     nowMs: NOW,
     pricePerHour: catalogPrices(INSTANCE_TYPES),
     lastPodEventMs: lastPodEvents(c),
-    replacement: { instanceTypes: INSTANCE_TYPES, daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod), spotToSpot: false },
+    replacement: { instanceTypes: INSTANCE_TYPES, daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod), spotToSpot: c.spotToSpot ?? false },
   };
 }
 
