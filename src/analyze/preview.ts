@@ -54,7 +54,7 @@ export interface DisruptionStep {
 
 export interface Blocker {
   readonly node: string;
-  /** DisruptionBlocked or Unconsolidatable, as Karpenter publishes it on the Node. */
+  /** DisruptionBlocked or Unconsolidatable, as Karpenter publishes it on the Node; empty when it publishes none there. */
   readonly event: string;
   readonly message: string;
 }
@@ -131,9 +131,10 @@ export function preview(opts: PreviewOptions): Preview {
     };
   });
 
-  // Karpenter's word on each node still there, as of the horizon (a pass computed without acting).
+  // Karpenter's word on each node still there, as of the horizon (a pass computed without acting);
+  // reasons Karpenter publishes on no Node (a NodePool's blocking budget, a Balanced score) have no event.
   const blocked = (run.sim.nodeDisruption?.rejections() ?? [])
-    .flatMap((r) => (r.event ? [{ node: r.node, event: r.event, message: r.reason }] : []))
+    .map((r) => ({ node: r.node, event: r.event ?? '', message: r.reason }))
     .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
 
   const descheduled = of('Descheduled').map((r): Descheduling => {

@@ -51,7 +51,7 @@ function sections(p: Preview): Section[] {
     {
       title: 'Karpenter: nodes left alone, and why',
       header: ['NODE', 'EVENT', 'MESSAGE'],
-      rows: p.blocked.map((b) => [b.node, b.event, b.message]),
+      rows: p.blocked.map((b) => [b.node, b.event || '-', b.message]),
       none: 'no node was blocked',
     },
     {
