@@ -7,6 +7,8 @@ import { driftReason, hashAnnotations, NODEPOOL_HASH_ANNOTATION, NODEPOOL_HASH_V
 import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './fixtures.test-support.js';
 import type { ClusterState } from '../cluster/state.js';
 import type { NodePool } from '../model/nodepool.js';
+import { compilePod } from '../model/pod.js';
+import { compileNodePool } from '../model/nodepool.js';
 
 const price = catalogPrices(CATALOG);
 const HOUR = 3_600_000;
@@ -56,6 +58,26 @@ describe('why not: pods that would not schedule (v1.14.1 NonPendingPodScheduling
     assert.equal(notAllPodsWouldSchedule(errors(2)), 'Not all pods would schedule, default/p0 => e default/p1 => e ');
     assert.match(notAllPodsWouldSchedule(errors(6)), /default\/p4 => e {2}and 1 other\(s\)$/);
     assert.match(notAllPodsWouldSchedule(errors(5)), / and 0 other\(s\)$/);
+  });
+});
+
+describe('candidates and blockers (upstream emptiness_test.go, consolidation_test.go)', () => {
+  const pool = nodePool();
+  // The cheapest on-demand type in us-west-2a: no replacement can be cheaper.
+  const cheapest = [...CATALOG].filter((t) => t.offerings.some((o) => o.zone === 'us-west-2a' && o.capacityType === 'on-demand')).sort((a, b) => price(catalogNode('x', pool, a.name))! - price(catalogNode('x', pool, b.name))!)[0]!.name;
+  it('upstream: "will not consider a node with a terminating StatefulSet pod as empty" (emptiness_test.go)', () => {
+    const sts = compilePod({ metadata: { name: 'web-0', namespace: 'default', deletionTimestamp: '2026-01-01T00:00:00Z', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'u', controller: true }] }, spec: { nodeName: 'n', containers: [{ name: 'c', resources: { requests: { cpu: '10m' } } }] } }, { order: 0 });
+    const c = clusterOf([catalogNode('n', pool, cheapest)], [sts]);
+    assert.equal(nextDisruption(input(c, pool)).decision, undefined);
+  });
+  it('upstream: "should fire an event when a candidate does not have the capacity type label" (consolidation_test.go)', () => {
+    // A NodePool that does not require a capacity type (else the node would be requirement-drifted).
+    const open = compileNodePool({ metadata: { name: 'default' }, spec: { template: { spec: { requirements: [], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } } } } });
+    const n = catalogNode('n', open, 'm5.xlarge');
+    const { 'karpenter.sh/capacity-type': _, ...labels } = n.labels;
+    const r = nextDisruption(input(clusterOf([{ ...n, labels }], [boundPod('p', 'n', '100m')]), open));
+    assert.equal(r.decision, undefined);
+    assert.deepEqual(r.rejected, [{ node: 'n', reason: 'Node does not have label "karpenter.sh/capacity-type"', event: 'Unconsolidatable' }]);
   });
 });
 
