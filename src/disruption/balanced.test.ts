@@ -10,6 +10,7 @@ import { catalogPrices } from './pricing.js';
 import { CATALOG } from './fixtures.test-support.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Node } from '../model/node.js';
+import { compilePod } from '../model/pod.js';
 
 // The RFC's example pool: eight m7i.xlarge and two m7i.2xlarge ($58.08/day), 80 pods.
 const RFC: PoolTotals = { cost: 58.08, disruptionCost: 90 };
@@ -60,6 +61,16 @@ describe('EvaluateBalancedMove (upstream balanced_scoring_test.go)', () => {
   const flat = (_: Node) => 4.84;
   const totalsOf = (cs: Candidate[]) => poolTotals({ cluster: clusterOf(cs.map((c) => c.node), cs.flatMap((c) => c.reschedulable)), candidates: cs, pricePerHour: flat });
 
+  it('a node that is no candidate counts 1 plus its running pods; DaemonSet and finished pods add nothing', () => {
+    const pool = balanced('p');
+    const c = candidate('n0', pool);
+    const done = { ...boundPod('done', 'n1', '100m'), phase: 'Succeeded' as const };
+    const ds = compilePod({ metadata: { name: 'ds', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'd', uid: 'd', controller: true }] }, spec: { nodeName: 'n1', containers: [{ name: 'c' }] } }, { order: 0 });
+    const cluster = clusterOf([c.node, catalogNode('n1', pool, 'm5.xlarge')], [...c.reschedulable, boundPod('run', 'n1', '100m'), ds]);
+    cluster.removePod(`default/done`);
+    cluster.addPod(done);
+    assert.deepEqual(poolTotals({ cluster, candidates: [c], pricePerHour: flat }).get('p'), { cost: 2 * 4.84, disruptionCost: 2 + 2 });
+  });
   it('upstream: "should skip non-Balanced pools and approve unconditionally"', () => {
     const cs = [candidate('n0', other('p'), 20)];
     assert.equal(scoreCommand(cs, 0, totalsOf(cs), flat).size, 0);

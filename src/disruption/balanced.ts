@@ -8,7 +8,7 @@ import { LABEL_NODEPOOL } from '../model/nodepool.js';
 import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE } from '../provisioner/catalog/types.js';
 import type { ClusterState } from '../cluster/state.js';
 import type { ConsolidationInput } from './consolidate.js';
-import { evictionCost, findCandidates, isDaemonSetPod, rescheduleDisruptionCost, type Candidate } from './candidates.js';
+import { evictionCost, findCandidates, isDaemonSetPod, isTerminal, rescheduleDisruptionCost, type Candidate } from './candidates.js';
 
 /** The labels Karpenter's cost tracker needs on a NodeClaim to price it. */
 const TRACKED_LABELS = [LABEL_INSTANCE_TYPE, LABEL_CAPACITY_TYPE, LABEL_ZONE, LABEL_NODEPOOL];
@@ -41,9 +41,9 @@ export function scoreMove(savings: number, disruptionCost: number, totals: PoolT
   return { savingsFraction: savings / totals.cost, disruptionFraction: disruptionCost / totals.disruptionCost };
 }
 
-/** A non-candidate node's disruption cost as Karpenter's cluster state keeps it: 1 plus each non-DaemonSet pod's positive eviction cost. */
+/** A non-candidate node's disruption cost as Karpenter's cluster state keeps it: 1 plus each bound, not terminal, non-DaemonSet pod's positive eviction cost. */
 function nodeDisruptionCost(cluster: ClusterState, node: Node): number {
-  return (cluster.nodeInfo(node.name)?.pods ?? []).filter((p) => !isDaemonSetPod(p)).reduce((s, p) => s + Math.max(0, evictionCost(p)), 1);
+  return (cluster.nodeInfo(node.name)?.pods ?? []).filter((p) => !isDaemonSetPod(p) && !isTerminal(p)).reduce((s, p) => s + Math.max(0, evictionCost(p)), 1);
 }
 
 export interface TotalsInput {
