@@ -1,0 +1,12 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { OracleClient } from './oracle-client.js';
+import { INSTANCE_TYPES } from './karpenter-berth.js';
+import { normalize, type Command } from './disruption-run.js';
+const [file, name, note] = process.argv.slice(2) as [string, string, string];
+const c = JSON.parse(readFileSync(file, 'utf8'));
+const o = new OracleClient('conformance/oracle-karpenter-disruption/oracle');
+const r = (await o.run({ ...c, instanceTypes: INSTANCE_TYPES })) as unknown as { command: Command | null };
+await o.close();
+const k = normalize(r.command);
+writeFileSync(`conformance/disruption-regressions/${name}.json`, `${JSON.stringify({ note, karpenter: k && { reason: k.reason, nodes: k.nodes, replacements: k.replacements }, case: c }, null, 1)}\n`);
+console.log(name, JSON.stringify(k));

@@ -1,0 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { OracleClient } from './oracle-client.js';
+import { INSTANCE_TYPES } from './karpenter-berth.js';
+import { runBerth } from './disruption-run.js';
+const j = JSON.parse(readFileSync(process.argv[2]!, 'utf8'));
+const c = j.case ?? j;
+const o = new OracleClient('conformance/oracle-karpenter-disruption/oracle');
+const r = (await o.run({ ...c, instanceTypes: INSTANCE_TYPES })) as unknown as { events: { object: string; reason: string; message: string }[] };
+await o.close();
+for (const e of r.events) if (!/GracePeriodElapsed/.test(e.reason)) console.log(`K ${e.object} ${e.reason}: ${e.message}`);
+const b = runBerth(c);
+if (!('error' in b)) for (const x of b.rejected) console.log(`B ${x}`);
