@@ -43,6 +43,7 @@ import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelecto
 import { countOpenClaims, newClaimsAreEmptyHostnames, SpreadGroups } from './spread-groups.js';
 import { settleDomains, TopologyKeys, type Domains } from './topology-keys.js';
 import { domainsKey } from './nodeclaim.js';
+import { KarpenterView, type KarpenterStateInput } from './cluster-state.js';
 
 /** What the planner needs of a NodePool. */
 export interface PoolSpec {
@@ -85,6 +86,13 @@ export interface ProvisionInput {
    * NodePools could launch — before in-flight and new claims.
    */
   readonly existingNodesAsKarpenter?: boolean;
+  /**
+   * Karpenter's cluster state beyond the Nodes kube-scheduler binds to (cluster-state.ts):
+   * NodeClaims still launching or initializing are capacity Karpenter tries before new
+   * claims, nodes marked for deletion are not, and their pods are planned again. Without
+   * it every Node is taken as initialized and none as deleting.
+   */
+  readonly karpenterState?: KarpenterStateInput;
 }
 
 /** One offering a planned claim could launch as: a fitting instance type in a zone the claim allows. */
@@ -237,8 +245,10 @@ class Planner {
     /** The whole catalog: Karpenter's topology domains come from every type a pool lists, compatible or not. */
     private readonly catalog: readonly InstanceType[] = [],
     settleSelected = false,
-    /** Existing nodes each pod tries first (existingNodesAsKarpenter), by name; none otherwise. */
+    /** Existing nodes each pod tries first, in Karpenter's order (all with existingNodesAsKarpenter, else the uninitialized ones). */
     private readonly existingNodes: readonly string[] = [],
+    /** Nodes marked for deletion: not counted against their NodePool's limits. */
+    private readonly deleting: ReadonlySet<string> = new Set(),
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
@@ -262,7 +272,7 @@ class Planner {
   private remainingLimits(spec: PoolSpec): Record<string, number> {
     const remaining: Record<string, number> = { ...spec.limits };
     for (const info of this.cluster.nodeInfos()) {
-      if (info.node.labels[LABEL_NODEPOOL] !== spec.name) continue;
+      if (info.node.labels[LABEL_NODEPOOL] !== spec.name || this.deleting.has(info.node.name)) continue;
       for (const k of Object.keys(remaining)) remaining[k]! -= k === 'nodes' ? 1 : (info.node.capacity[k] ?? 0);
     }
     return remaining;
@@ -284,16 +294,25 @@ class Planner {
     return { reason: lastReason };
   }
 
-  /** Karpenter's addToExistingNode: the first existing node, by name, every filter passes. */
+  /**
+   * Karpenter's addToExistingNode: the first existing node, in order, that takes the pod.
+   * As ExistingNode.CanAdd, every taint binds (PreferNoSchedule too) and the node's labels
+   * must meet the requirements of this attempt (its first required term, its heaviest
+   * preference); the scheduling plugins judge the rest.
+   */
   private tryExistingNodes(attempt: PodAttempt): OnExistingNode | undefined {
     if (this.existingNodes.length === 0) return undefined;
     const state = new CycleState();
     const fw = this.sched.framework;
     if (!fw.runPreFilterPlugins(state, attempt.pod, this.cluster.nodeInfos()).status.isSuccess()) return undefined;
     this.spreadGroups.adjust(state, attempt.pod, attempt.requiredTerms, this.cluster);
+    // Karpenter can always create a new claim, so hostname spread has a minimum of 0 on existing nodes too.
+    newClaimsAreEmptyHostnames(state);
+    const podReqs = nodeAffinityRequirements(attempt.pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
     for (const name of this.existingNodes) {
       const info = this.cluster.nodeInfo(name);
-      if (info && fw.runFilterPlugins(state, attempt.pod, info).isSuccess()) return { node: name };
+      if (!info || untoleratedTaint(info.node.taints, attempt.pod) || !Requirements.fromLabels(info.node.labels).isCompatible(podReqs)) continue;
+      if (fw.runFilterPlugins(state, attempt.pod, info).isSuccess()) return { node: name };
     }
     return undefined;
   }
@@ -611,11 +630,16 @@ function claimOfferings(types: readonly InstanceType[], reqs: Requirements): Cla
 
 export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const { cluster } = input;
-  const existing = input.existingNodesAsKarpenter ? [...cluster.nodeInfos()].map((i) => i.node.name).sort() : [];
+  let existing = input.existingNodesAsKarpenter ? [...cluster.nodeInfos()].map((i) => i.node.name).sort() : [];
+  const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, input.daemonSetPods) : undefined;
+  // Pods of nodes marked for deletion are pending again before kube-scheduler's pass: evicted, they are recreated.
+  view?.markDeleting();
   const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p) => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
   const placements = [...report.placements];
   const unschedulable: ProvisionPlan['unschedulable'] = [];
   const toPlan: Pod[] = [];
+  const inFlight = view?.showInFlight();
+  if (inFlight && !input.existingNodesAsKarpenter) existing = inFlight;
   for (const u of report.unschedulable) {
     const pod = cluster.getPod(u.pod);
     // Gated pods wait for their gates, DaemonSet pods for their node: neither asks for a new node.
@@ -629,7 +653,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing);
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);
