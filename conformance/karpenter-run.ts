@@ -21,6 +21,7 @@ import type { InstanceType } from '../src/provisioner/catalog/types.js';
 import type { ProvisionPlan } from '../src/provisioner/plan.js';
 import { INSTANCE_TYPES, runBerth } from './karpenter-berth.js';
 import { buildCase, caseGenArb, caseStorage, type KarpenterCase, type Obj } from './karpenter-gen.js';
+import { machineArb, withClusterState } from './karpenter-state-gen.js';
 import { usedStorage, volumeZones } from './karpenter-volumes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,6 +45,8 @@ interface OracleResult {
   id: string;
   error?: string;
   nodeClaims: OracleClaim[];
+  /** Pods Karpenter placed on existing state nodes (in-flight, uninitialized). */
+  existingNodes?: { name: string; pods: string[] }[];
   podErrors: Record<string, string>;
 }
 
@@ -240,7 +243,7 @@ function compare(c: KarpenterCase, b: ProvisionPlan | { error: string }, k: Orac
   if ('error' in b) return { ...base, error: b.error };
   if (k.error) return { ...base, error: `oracle: ${k.error}` };
   const berthPlaced = new Set(b.placements.map((p) => p.pod));
-  const kPlaced = new Set(k.nodeClaims.flatMap((n) => n.pods ?? []));
+  const kPlaced = new Set([...k.nodeClaims.flatMap((n) => n.pods ?? []), ...(k.existingNodes ?? []).flatMap((n) => n.pods)]);
   const infos = podInfos(c);
   return {
     id: c.id,
@@ -370,13 +373,14 @@ async function main(): Promise<void> {
   }
   const n = Number(arg('cases', '100'));
   const seed = Number(arg('seed', '1'));
-  const gens = fc.sample(caseGenArb, { numRuns: n, seed });
+  const gens = fc.sample(fc.tuple(caseGenArb, fc.array(machineArb, { maxLength: 3 })), { numRuns: n, seed });
   const results: Outcome[] = [];
   const regDir = join(here, 'karpenter-regressions');
   let written = 0;
   const t0 = Date.now();
   for (let i = 0; i < gens.length; i++) {
-    const c = buildCase(`s${seed}-${i}`, gens[i]!);
+    const [gen, machines] = gens[i]!;
+    const c = withClusterState(buildCase(`s${seed}-${i}`, gen), gen.pools, machines);
     const r = await runOne(oracle, c);
     results.push(r);
     if (verbose || disagrees(r)) {

@@ -1,6 +1,6 @@
 // The cluster as Karpenter's provisioner sees it (its state.Cluster), as opposed to
 // what kube-scheduler can bind to:
-// - A NodeClaim whose Node has not registered (no Node, or no karpenter.sh/registered
+// - A launched NodeClaim (it has a providerID) whose Node has not registered (no Node, or no karpenter.sh/registered
 //   label) is capacity and a topology domain under the claim's name, labels and taints,
 //   with the allocatable its cloud provider reported. kube-scheduler cannot use it.
 // - A managed node that is not initialized (no karpenter.sh/initialized label) is
@@ -113,7 +113,8 @@ function planningNode(claim: NodeClaim, node: Node | undefined, running: readonl
 
 /**
  * Karpenter's view of the given nodes and NodeClaims. A claim pairs with its Node by
- * providerID, else by status.nodeName. `podsOn` gives the pods bound to a node.
+ * providerID, else by status.nodeName; a claim not launched yet (no providerID) is not
+ * tracked. `podsOn` gives the pods bound to a node.
  */
 export function karpenterNodes(nodes: readonly Node[], claims: readonly NodeClaim[], podsOn: (node: string) => readonly Pod[], daemonSetPods: readonly Pod[]): KarpenterNodes {
   const byProvider = new Map(nodes.filter((n) => n.providerID).map((n) => [n.providerID!, n]));
@@ -121,6 +122,8 @@ export function karpenterNodes(nodes: readonly Node[], claims: readonly NodeClai
   const managed = new Set<string>();
   const out: KarpenterNodes = { inFlight: [], uninitialized: [], deleting: [] };
   for (const claim of claims) {
+    // A claim without a providerID has not launched: Karpenter's state does not track it yet.
+    if (!claim.providerID) continue;
     const node = (claim.providerID ? byProvider.get(claim.providerID) : undefined) ?? (claim.nodeName ? byName.get(claim.nodeName) : undefined);
     if (node) managed.add(node.name);
     if (claim.deleting || (node && isMarkedDisrupted(node))) {

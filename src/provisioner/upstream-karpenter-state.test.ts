@@ -42,7 +42,7 @@ function claim(name: string, o: MachineOpts & { nodeName?: string } = {}): NodeC
     {
       metadata: { name, labels: labelsOf(name, o), ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
       spec: { taints: o.taints ?? [], startupTaints: o.startupTaints ?? [] },
-      status: { capacity: quantities(it.capacity), allocatable: quantities(it.allocatable), ...(o.nodeName ? { nodeName: o.nodeName } : {}) },
+      status: { providerID: `fake:///${name}`, capacity: quantities(it.capacity), allocatable: quantities(it.allocatable), ...(o.nodeName ? { nodeName: o.nodeName } : {}) },
     },
     0,
   );
@@ -57,7 +57,7 @@ function node(name: string, o: MachineOpts & { initialized?: boolean; registered
   return compileNode(
     {
       metadata: { name, labels, ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
-      spec: { taints: o.taints ?? (o.initialized ? [] : [NOT_READY]) },
+      spec: { providerID: `fake:///${name}`, taints: o.taints ?? (o.initialized ? [] : [NOT_READY]) },
       status: { capacity: quantities(it.capacity), allocatable: quantities(it.allocatable) },
     },
     0,
@@ -252,6 +252,12 @@ describe('Karpenter v1.14.1 deleting nodes', () => {
 });
 
 describe('Karpenter v1.14.1 in-flight capacity (berth)', () => {
+  it('a NodeClaim not launched yet (no providerID) is not capacity', () => {
+    const unlaunched = compileNodeClaim({ metadata: { name: 'pending-claim', labels: { [LABEL_NODEPOOL]: 'default' } } }, 0);
+    const plan = provision({ claims: [unlaunched], pending: [pod('p', {}, { cpu: '10m' })] });
+    assert.equal(plan.nodeClaims.length, 1);
+  });
+
   it("an in-flight NodeClaim counts against its NodePool's limits", () => {
     const p = pod('p', { nodeSelector: { [LABEL_ARCH]: 'arm64' } }, { cpu: '1' });
     const pools = [nodePool('default', { limits: { cpu: 8000 } })];
