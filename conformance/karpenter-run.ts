@@ -242,7 +242,9 @@ function compare(c: KarpenterCase, b: ProvisionPlan | { error: string }, k: Orac
   const base = { id: c.id, onlyBerth: [], onlyKarpenter: [], berthViolations: [], karpenterViolations: [], berthNodes: 0, karpenterNodes: 0, berthCost: 0, karpenterCost: 0, berthErrors: {}, karpenterErrors: {} };
   if ('error' in b) return { ...base, error: b.error };
   if (k.error) return { ...base, error: `oracle: ${k.error}` };
-  const berthPlaced = new Set(b.placements.map((p) => p.pod));
+  // Only the case's own pods: the DaemonSet pods berth's loader creates for the case's Nodes are not compared.
+  const own = new Set([...c.pods, ...(c.boundPods ?? [])].map((p) => { const m = p['metadata'] as { namespace?: string; name: string }; return `${m.namespace ?? 'default'}/${m.name}`; }));
+  const berthPlaced = new Set(b.placements.map((p) => p.pod).filter((p) => own.has(p)));
   const kPlaced = new Set([...k.nodeClaims.flatMap((n) => n.pods ?? []), ...(k.existingNodes ?? []).flatMap((n) => n.pods)]);
   const infos = podInfos(c);
   return {
