@@ -142,6 +142,11 @@ const CLAIM_CHECKED_ELSEWHERE = new Set(['NodeAffinity', 'NodeResourcesFit', 'No
  * and ReadWriteOncePod conflicts are the scheduler's business once the node exists.
  */
 const VOLUME_PLUGINS = new Set(['VolumeBinding', 'VolumeZone', 'NodeVolumeLimits', 'VolumeRestrictions']);
+/**
+ * On an existing node Karpenter checks attach limits (VolumeUsage) but not binding, zones
+ * or access modes: it narrows by the pod's volume topology instead (tryExistingNodes).
+ */
+const EXISTING_NODE_SKIPPED = new Set(['VolumeBinding', 'VolumeZone', 'VolumeRestrictions']);
 
 function isDaemonSetPod(p: Pod): boolean {
   return p.ownerReferences.some((o) => o.kind === 'DaemonSet');
@@ -225,6 +230,7 @@ interface OnExistingNode {
 class Planner {
   private readonly sched: Scheduler;
   private readonly claimFramework: Framework;
+  private readonly existingFramework: Framework;
   private readonly claims: PlannedClaim[] = [];
   private readonly remaining = new Map<string, Record<string, number>>();
   private readonly topologyKeys: TopologyKeys;
@@ -260,6 +266,11 @@ class Planner {
         preFilter: fw.plugins.preFilter.filter((p) => !VOLUME_PLUGINS.has(p.name)),
         filter: fw.plugins.filter.filter((p) => !CLAIM_CHECKED_ELSEWHERE.has(p.name) && !VOLUME_PLUGINS.has(p.name)),
       },
+      fw.percentageOfNodesToScore,
+    );
+    this.existingFramework = new Framework(
+      fw.profileName,
+      { ...fw.plugins, preFilter: fw.plugins.preFilter.filter((p) => !EXISTING_NODE_SKIPPED.has(p.name)), filter: fw.plugins.filter.filter((p) => !EXISTING_NODE_SKIPPED.has(p.name)) },
       fw.percentageOfNodesToScore,
     );
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
@@ -298,12 +309,14 @@ class Planner {
    * Karpenter's addToExistingNode: the first existing node, in order, that takes the pod.
    * As ExistingNode.CanAdd, every taint binds (PreferNoSchedule too) and the node's labels
    * must meet the requirements of this attempt (its first required term, its heaviest
-   * preference); the scheduling plugins judge the rest.
+   * preference) and, with them, one of its volume topology alternatives; the scheduling
+   * plugins judge the rest (volume binding and zones excepted).
    */
   private tryExistingNodes(attempt: PodAttempt): OnExistingNode | undefined {
     if (this.existingNodes.length === 0) return undefined;
     const state = new CycleState();
-    const fw = this.sched.framework;
+    const fw = this.existingFramework;
+    const volumes = volumeRequirementAlternatives(attempt.pod, this.cluster.volumes);
     if (!fw.runPreFilterPlugins(state, attempt.pod, this.cluster.nodeInfos()).status.isSuccess()) return undefined;
     this.spreadGroups.adjust(state, attempt.pod, attempt.requiredTerms, this.cluster);
     // Karpenter can always create a new claim, so hostname spread has a minimum of 0 on existing nodes too.
@@ -311,7 +324,11 @@ class Planner {
     const podReqs = nodeAffinityRequirements(attempt.pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
     for (const name of this.existingNodes) {
       const info = this.cluster.nodeInfo(name);
-      if (!info || untoleratedTaint(info.node.taints, attempt.pod) || !Requirements.fromLabels(info.node.labels).isCompatible(podReqs)) continue;
+      if (!info || untoleratedTaint(info.node.taints, attempt.pod)) continue;
+      const nodeReqs = Requirements.fromLabels(info.node.labels);
+      if (!nodeReqs.isCompatible(podReqs)) continue;
+      nodeReqs.addAll(podReqs);
+      if (volumes.length > 0 && !volumes.some((alt) => nodeReqs.isCompatible(alt))) continue;
       if (fw.runFilterPlugins(state, attempt.pod, info).isSuccess()) return { node: name };
     }
     return undefined;
