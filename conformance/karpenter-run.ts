@@ -1,6 +1,6 @@
 // Differential run of berth's provisioning planner against Karpenter's scheduler
 // (conformance/oracle-karpenter). Usage:
-//   tsx conformance/karpenter-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--json OUT.json] [--no-write]
+//   tsx conformance/karpenter-run.ts --cases N --seed S [--from I] [--oracle PATH] [--verbose] [--json OUT.json] [--no-write]
 //   tsx conformance/karpenter-run.ts --replay FILE      (one case, e.g. a regression)
 //   --settle-selected runs berth with that option of its own on (ProvisionInput.settleSelected)
 // Per case: which pods each side places (a disagreement is a failure, minimized into
@@ -380,7 +380,8 @@ async function main(): Promise<void> {
   const regDir = join(here, 'karpenter-regressions');
   let written = 0;
   const t0 = Date.now();
-  for (let i = 0; i < gens.length; i++) {
+  // --from N: start at case N of the seed's sample (a run in chunks covers it with several processes).
+  for (let i = Number(arg('from', '0')); i < gens.length; i++) {
     const [gen, machines] = gens[i]!;
     const c = withClusterState(buildCase(`s${seed}-${i}`, gen), gen.pools, machines);
     const r = await runOne(oracle, c);

@@ -156,18 +156,22 @@ export interface KarpenterStateInput {
  * uninitialized nodes without their startup and ephemeral taints.
  */
 export class KarpenterView {
-  private readonly nodes: KarpenterNodes;
+  private nodes: KarpenterNodes;
   /** Nodes marked for deletion: neither capacity nor counted against NodePool limits. */
   readonly deleting: ReadonlySet<string>;
 
   constructor(
     private readonly cluster: ClusterState,
     private readonly input: KarpenterStateInput,
-    daemonSetPods: readonly Pod[],
+    private readonly daemonSetPods: readonly Pod[],
   ) {
-    const podsOn = (name: string): readonly Pod[] => [...(cluster.nodeInfo(name)?.pods ?? [])];
-    this.nodes = karpenterNodes(cluster.nodeInfos().map((i) => i.node), input.nodeClaims, podsOn, daemonSetPods);
+    this.nodes = this.viewNow();
     this.deleting = new Set(this.nodes.deleting);
+  }
+
+  private viewNow(): KarpenterNodes {
+    const podsOn = (name: string): readonly Pod[] => [...(this.cluster.nodeInfo(name)?.pods ?? [])];
+    return karpenterNodes(this.cluster.nodeInfos().map((i) => i.node), this.input.nodeClaims, podsOn, this.daemonSetPods);
   }
 
   /** Returns the pods made pending. */
@@ -189,6 +193,8 @@ export class KarpenterView {
 
   /** Returns the existing nodes Karpenter's scheduler tries before planned claims: the uninitialized ones, by name. */
   showInFlight(): string[] {
+    // Again after kube-scheduler's pass: the DaemonSet pods it bound there no longer need reserving.
+    this.nodes = this.viewNow();
     for (const node of this.nodes.uninitialized) this.cluster.updateNode(node);
     for (const node of this.nodes.inFlight) if (!this.cluster.nodeInfo(node.name)) this.cluster.addNode(node);
     // Karpenter's Fits refuses every pod on a node some of whose resources its daemons already overcommit.

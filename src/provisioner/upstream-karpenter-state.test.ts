@@ -279,6 +279,16 @@ describe('Karpenter v1.14.1 in-flight capacity (berth)', () => {
     assert.equal(withoutDaemon.placements[0]?.node, 'node1');
   });
 
+  it('a DaemonSet pod kube-scheduler binds to an uninitialized node is not reserved there a second time', () => {
+    const dsTemplate = pod('ds', { tolerations: [{ operator: 'Exists' }] }, { cpu: '1', daemonSet: true });
+    const dsOnNode = { ...pod('ds-node1', { tolerations: [{ operator: 'Exists' }] }, { cpu: '1', daemonSet: true }) };
+    const p = pod('p', {}, { cpu: '2500m' });
+    // 3900m allocatable: the daemon's 1 cpu once leaves room for 2500m, twice it would not.
+    const plan = provision({ claims: [claim('node1', { nodeName: 'node1' })], nodes: [node('node1')], pending: [dsOnNode, p], daemonSets: [dsTemplate] });
+    assert.equal(placedOn(plan, dsOnNode), 'node1');
+    assert.equal(placedOn(plan, p), 'node1');
+  });
+
   it('kube-scheduler cannot bind to an in-flight NodeClaim without a Node, and the pod waits for it', () => {
     const p = pod('p', {}, { cpu: '1' });
     const plan = provision({ claims: [claim('node1')], pending: [p] });
