@@ -191,6 +191,11 @@ export class KarpenterView {
     return rescheduled;
   }
 
+  /** Claims with no Node yet, by name (after showInFlight). */
+  get withoutNode(): ReadonlySet<string> {
+    return new Set(this.nodes.inFlight.map((n) => n.name));
+  }
+
   /** Returns the existing nodes Karpenter's scheduler tries before planned claims: the uninitialized ones, by name. */
   showInFlight(): string[] {
     // Again after kube-scheduler's pass: the DaemonSet pods it bound there no longer need reserving.

@@ -40,7 +40,7 @@ import { nodeAffinityRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt, type PreferencePolicy } from './preferences.js';
 import { validatePersistentVolumeClaims, volumeRequirementAlternatives } from './volume-topology.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
-import { countOpenClaims, newClaimsAreEmptyHostnames, SpreadGroups } from './spread-groups.js';
+import { countOpenClaims, forgetDomains, newClaimsAreEmptyHostnames, SpreadGroups } from './spread-groups.js';
 import { settleDomains, TopologyKeys, type Domains } from './topology-keys.js';
 import { domainsKey } from './nodeclaim.js';
 import { KarpenterView, type KarpenterStateInput } from './cluster-state.js';
@@ -255,6 +255,8 @@ class Planner {
     private readonly existingNodes: readonly string[] = [],
     /** Nodes marked for deletion: not counted against their NodePool's limits. */
     private readonly deleting: ReadonlySet<string> = new Set(),
+    /** In-flight claims with no Node yet: Karpenter's topology takes no domain from them (hostname aside). */
+    private readonly withoutNode: ReadonlySet<string> = new Set(),
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
@@ -321,6 +323,7 @@ class Planner {
     this.spreadGroups.adjust(state, attempt.pod, attempt.requiredTerms, this.cluster);
     // Karpenter can always create a new claim, so hostname spread has a minimum of 0 on existing nodes too.
     newClaimsAreEmptyHostnames(state);
+    forgetDomains(state, (key) => this.nodelessValues(key));
     const podReqs = nodeAffinityRequirements(attempt.pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
     for (const name of this.existingNodes) {
       const info = this.cluster.nodeInfo(name);
@@ -329,9 +332,32 @@ class Planner {
       if (!nodeReqs.isCompatible(podReqs)) continue;
       nodeReqs.addAll(podReqs);
       if (volumes.length > 0 && !volumes.some((alt) => nodeReqs.isCompatible(alt))) continue;
+      if (this.withoutNode.has(name) && this.spreadDomainUnknown(attempt.pod, info.node.labels)) continue;
       if (fw.runFilterPlugins(state, attempt.pod, info).isSuccess()) return { node: name };
     }
     return undefined;
+  }
+
+  /** Per key, the values only claims with no Node carry: no domain of Karpenter's topology (forgetDomains). */
+  private nodelessValues(key: string): ReadonlySet<string> {
+    const out = new Set<string>();
+    if (this.withoutNode.size === 0) return out;
+    const carriers = this.cluster.topologyDomains(key);
+    const nodeless = new Map<string, number>();
+    for (const name of this.withoutNode) {
+      const v = this.cluster.nodeInfo(name)?.node.labels[key];
+      if (v !== undefined) nodeless.set(v, (nodeless.get(v) ?? 0) + 1);
+    }
+    for (const [v, n] of nodeless) if ((carriers.get(v) ?? 0) <= n) out.add(v);
+    return out;
+  }
+
+  /** Whether the node's value of one of the pod's spread keys (hostname aside) is no domain of Karpenter's topology. */
+  private spreadDomainUnknown(pod: Pod, labels: Readonly<Record<string, string>>): boolean {
+    return pod.topologySpreadConstraints.some((c) => {
+      const value = labels[c.topologyKey];
+      return c.topologyKey !== LABEL_HOSTNAME && value !== undefined && this.nodelessValues(c.topologyKey).has(value);
+    });
   }
 
   /** The volume topology alternatives of the pod being planned (volume-topology.ts). */
@@ -347,6 +373,7 @@ class Planner {
     const state = this.preFilter(pod);
     if (!state.ok) return { reason: state.reason };
     const unseen = this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
+    forgetDomains(state.state, (key) => this.nodelessValues(key));
     countOpenClaims(state.state, pod, attempt.requiredTerms, this.claims, this.cluster, unseen);
     newClaimsAreEmptyHostnames(state.state);
     // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
@@ -670,7 +697,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting);
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting, view?.withoutNode);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);
