@@ -383,7 +383,7 @@ async function main(): Promise<void> {
   // --from N: start at case N of the seed's sample (a run in chunks covers it with several processes).
   for (let i = Number(arg('from', '0')); i < gens.length; i++) {
     const [gen, machines] = gens[i]!;
-    const c = withClusterState(buildCase(`s${seed}-${i}`, gen), gen.pools, machines);
+    const c = withClusterState(buildCase(`s${seed}-${i}`, gen), gen.pools, machines, gen.daemonSets);
     const r = await runOne(oracle, c);
     results.push(r);
     if (verbose || disagrees(r)) {

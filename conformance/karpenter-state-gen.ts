@@ -1,12 +1,13 @@
 // Cluster state for the Karpenter differential run: 0–3 launched NodeClaims of the case's
 // NodePools, each either in flight (no Node yet), registered but uninitialized (its Node
 // not Ready and still carrying a startup taint), or initialized and marked for deletion
-// (karpenter.sh/disrupted:NoSchedule, with 1–3 pods bound that Karpenter plans again).
+// (karpenter.sh/disrupted:NoSchedule, with 1–3 pods bound that Karpenter plans again),
+// and the DaemonSet pods running on those Nodes.
 // Written as kubectl would dump them, so berth's loader and the Go oracle read the same.
 
 import fc from 'fast-check';
 import { bundledInstanceTypes } from '../src/provisioner/catalog/catalog.js';
-import { DEDICATED_TAINT, PREFER_NO_SCHEDULE_TAINT, ZONES, type KarpenterCase, type Obj, type PoolGen } from './karpenter-gen.js';
+import { DEDICATED_TAINT, HOST_PORT, PREFER_NO_SCHEDULE_TAINT, ZONES, type DaemonSetGen, type KarpenterCase, type Obj, type PoolGen } from './karpenter-gen.js';
 
 export type MachineState = 'inFlight' | 'uninitialized' | 'deleting';
 
@@ -38,8 +39,31 @@ export const machineArb: fc.Arbitrary<MachineGen> = fc.record({
 const IT = new Map(bundledInstanceTypes().map((it) => [it.name, it]));
 const quantities = (r: Readonly<Record<string, number>>): Record<string, string> => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'cpu' ? `${v}m` : String(v)]));
 
-/** The case with the machines' NodeClaims, Nodes and bound pods added. */
-export function withClusterState(c: KarpenterCase, pools: readonly PoolGen[], machines: readonly MachineGen[]): KarpenterCase {
+/**
+ * The pods the DaemonSet controller has put on a registered Node: those of the DaemonSets
+ * that tolerate every taint (only those pass a Node's not-ready or disrupted taint) and
+ * whose node affinity the Node meets. A real dump has them; berth's loader would otherwise
+ * create them and the oracle would not see them.
+ */
+function daemonPodsOn(node: string, labels: Readonly<Record<string, string>>, daemonSets: readonly DaemonSetGen[]): Obj[] {
+  return daemonSets.flatMap((d, i) => {
+    if (!d.tolerateAll || (d.key !== null && !d.values.includes(labels[d.key] ?? ''))) return [];
+    const container: Obj = { name: 'd', image: 'x', resources: { requests: { cpu: `${d.cpuMilli}m`, memory: `${d.memMi}Mi` } } };
+    if (d.hostPort) container['ports'] = [{ containerPort: HOST_PORT, hostPort: HOST_PORT, protocol: 'TCP' }];
+    return [
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `ds${i}-${node}`, namespace: 'kube-system', uid: `uid-ds${i}-${node}`, labels: { ds: `ds${i}` }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: `ds${i}`, uid: `uid-ds-${i}`, controller: true }] },
+        spec: { nodeName: node, containers: [container], tolerations: [{ operator: 'Exists' }] },
+        status: { phase: 'Running' },
+      },
+    ];
+  });
+}
+
+/** The case with the machines' NodeClaims, Nodes and bound pods (the DaemonSets' among them) added. */
+export function withClusterState(c: KarpenterCase, pools: readonly PoolGen[], machines: readonly MachineGen[], daemonSets: readonly DaemonSetGen[] = []): KarpenterCase {
   if (machines.length === 0) return c;
   const nodeClaims: Obj[] = [];
   const nodes: Obj[] = [];
@@ -76,6 +100,7 @@ export function withClusterState(c: KarpenterCase, pools: readonly PoolGen[], ma
       spec: { providerID, taints: [...poolTaints, ...(initialized ? [DISRUPTED] : [NOT_READY, STARTUP_TAINT])] },
       status: { capacity: quantities(it.capacity), allocatable: quantities(it.allocatable) },
     });
+    boundPods.push(...daemonPodsOn(name, labels, daemonSets));
     if (m.state !== 'deleting') return;
     for (let j = 0; j < m.boundPods; j++) {
       boundPods.push({
