@@ -255,7 +255,10 @@ class Planner {
     private readonly existingNodes: readonly string[] = [],
     /** Nodes marked for deletion: not counted against their NodePool's limits. */
     private readonly deleting: ReadonlySet<string> = new Set(),
-    /** In-flight claims with no Node yet: Karpenter's topology takes no domain from them (hostname aside). */
+    /**
+     * Nodes Karpenter's topology takes no domain from (hostname aside): in-flight claims with
+     * no Node yet, and nodes marked for deletion (not among the active state nodes).
+     */
     private readonly withoutNode: ReadonlySet<string> = new Set(),
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
@@ -697,7 +700,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
   const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting, view?.withoutNode);
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting, view ? new Set([...view.withoutNode, ...view.deleting]) : undefined);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);
