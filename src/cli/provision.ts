@@ -70,6 +70,7 @@ export function registerProvision(program: Command): void {
           seed: opts.seed,
           preferencePolicy: opts.preferencePolicy,
           minValuesPolicy: opts.minValuesPolicy,
+          karpenterState: { nodeClaims: input.nodeClaims ?? [], nowMs: Date.now() },
           ...(opts.settleSelected ? { settleSelected: true } : {}),
           ...(opts.batches === undefined ? {} : { maxBatches: opts.batches }),
         });

@@ -10,6 +10,7 @@ import type { ClusterInput, OwnerSelector } from '../cluster/state.js';
 import type { FieldPath } from '../model/errors.js';
 import type { ObjectMetaManifest } from '../model/manifest.js';
 import { compileNode, type Node } from '../model/node.js';
+import { compileNodeClaim, type NodeClaim } from '../model/nodeclaim.js';
 import type { HorizontalPodAutoscaler } from '../model/hpa.js';
 import type { NodePool } from '../model/nodepool.js';
 import { compilePdb, type PodDisruptionBudget } from '../model/pdb.js';
@@ -63,6 +64,8 @@ export interface LoadedInput extends ClusterInput {
   readonly cronJobs?: readonly CronJobSummary[];
   /** HorizontalPodAutoscalers (autoscaling/v2) whose target workload is in the input. */
   readonly hpas: HorizontalPodAutoscaler[];
+  /** Karpenter NodeClaims (karpenter.sh/v1): in-flight and uninitialized capacity, claims being deleted. */
+  readonly nodeClaims?: readonly NodeClaim[];
   /** Karpenter NodePools (karpenter.sh/v1), highest weight first, then by name descending (Karpenter's order). */
   readonly nodePools: NodePool[];
   /** The instance types of each berth.dev/v1alpha1 InstanceTypeCatalog, in input order. */
@@ -271,6 +274,12 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
     if (node) nodes.push(withStamp(node, stamps.get(node.name)));
   });
 
+  const nodeClaims: NodeClaim[] = [];
+  of('NodeClaim').forEach((p, order) => {
+    const claim = reporter.attempt(p.raw, () => compileNodeClaim(p.manifest, order));
+    if (claim) nodeClaims.push(claim);
+  });
+
   const namespaces: NamespaceInfo[] = [];
   for (const p of of('Namespace')) {
     const name = ctx.requireName(p);
@@ -368,6 +377,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
       jobs: batch.jobs,
       cronJobs: batch.cronJobs,
       hpas,
+      ...(nodeClaims.length > 0 ? { nodeClaims } : {}),
       nodePools,
       catalogs,
       storage,
