@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import type { Command } from 'commander';
-import { dataSource } from '../io/json-source.js';
+import { dataInput } from '../io/json-source.js';
 import type { SourceInput } from '../io/yaml-source.js';
 import type { ValidationMode } from '../io/strict-fields.js';
 import { Kube } from '../live/kube.js';
@@ -91,14 +91,6 @@ export async function readLiveInput(flags: LiveFlags, validate: ValidationMode, 
  * newer server, so strict validation is lowered to warnings for them.
  */
 export function snapshotSource(snap: Snapshot, name: string, format: 'json' | 'yaml', where: string, validate: ValidationMode): SourceInput {
-  let text: string | undefined;
-  const render = () => (text ??= format === 'yaml' ? `${header(where, snap)}\n${stringify(snap.list)}` : `${JSON.stringify(snap.list, null, 1)}\n`);
-  return {
-    name,
-    get text() {
-      return render();
-    },
-    parsed: dataSource(name, snap.list, format, render),
-    validate: validate === 'strict' ? 'warn' : validate,
-  };
+  const render = () => (format === 'yaml' ? `${header(where, snap)}\n${stringify(snap.list)}` : `${JSON.stringify(snap.list, null, 1)}\n`);
+  return dataInput(name, snap.list, format, render, validate === 'strict' ? 'warn' : validate);
 }

@@ -5,7 +5,8 @@
 // Positions are the ones the YAML parser would give for the same text.
 
 import type { FieldPath } from '../model/errors.js';
-import { parseSource, SourceDocument, type Locator, type ParsedSource, type Position } from './yaml-source.js';
+import type { ValidationMode } from './strict-fields.js';
+import { parseSource, SourceDocument, type Locator, type ParsedSource, type Position, type SourceInput } from './yaml-source.js';
 
 /**
  * `value` as the one document of the input `name`, whose text is `text()`: JSON, or
@@ -16,6 +17,23 @@ import { parseSource, SourceDocument, type Locator, type ParsedSource, type Posi
 export function dataSource(name: string, value: unknown, format: 'json' | 'yaml', text: () => string): ParsedSource {
   const locator = format === 'json' ? new JsonLocator(text) : new DeferredYamlLocator(name, text);
   return { documents: [new SourceDocument(name, 0, value, locator)], diagnostics: [] };
+}
+
+/**
+ * An input loaded from `value` as it is (see dataSource), whose text `text()` is
+ * made once, when first read: by a position, or by a caller writing it out.
+ */
+export function dataInput(name: string, value: unknown, format: 'json' | 'yaml', text: () => string, validate?: ValidationMode): SourceInput {
+  let rendered: string | undefined;
+  const render = () => (rendered ??= text());
+  return {
+    name,
+    get text() {
+      return render();
+    },
+    parsed: dataSource(name, value, format, render),
+    ...(validate ? { validate } : {}),
+  };
 }
 
 class DeferredYamlLocator implements Locator {
