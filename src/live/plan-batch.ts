@@ -81,8 +81,10 @@ export function planningNode(node: KubeObject, claim: KubeObject | undefined): K
 }
 
 /**
- * The objects as one v1 List, pods limited to bound ones and the batch's: loaded as
- * they are, its JSON text made only if a diagnostic needs a position in it.
+ * The objects as one v1 List, pods limited to bound ones and the batch's. The
+ * client's cached objects hold Dates (creationTimestamp...) where the API's JSON has
+ * strings, so they go through JSON once; the parsed List is loaded as it is, the
+ * text kept for the positions of diagnostics.
  */
 function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): SourceInput {
   const items: unknown[] = [];
@@ -93,8 +95,8 @@ function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): SourceInp
       items.push({ ...withoutManagedFields(group === 'nodes' ? planningNode(o, claims.get(nodeClaimOf(o))) : o), apiVersion, kind });
     }
   }
-  const list = { apiVersion: 'v1', kind: 'List', items };
-  return dataInput('<api-server>', list, 'json', () => JSON.stringify(list));
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
+  return dataInput('<api-server>', JSON.parse(text), 'json', () => text);
 }
 
 /**

@@ -1,0 +1,62 @@
+// `berth preview` against what the live controller then does: a NodePool template
+// edit previewed on the running cluster (--kubeconfig, the edit given with -f)
+// names the nodes that `berth controller --disruption` replaces once the edit is
+// applied, in the order it replaces them. The nodes are the controller's own,
+// stamped with the NodePool hash at launch as Karpenter stamps its NodeClaims.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { Preview } from '../../src/analyze/preview.js';
+import type { KubeObject } from '../../src/live/objects.js';
+import { allRunning, apply, berth, controller, controllerLog, deployment, e2eFile, kwokNodes, nodePool, RUN, scenario, waitFor } from './harness.js';
+
+const timings = e2eFile('e2e preview-controller');
+
+/** Drift only: nothing is empty and consolidation waits an hour, so the roll is all that happens. */
+const DRIFT_ONLY = { consolidationPolicy: 'WhenEmpty', consolidateAfter: '1h', budgets: [{ nodes: '100%' }] };
+
+/** The pool's template with a label added: a new hash, so every node launched before is drifted. */
+function edited(pool: KubeObject): KubeObject {
+  const spec = pool.spec as { template: { metadata?: { labels?: Record<string, string> } } };
+  return { ...pool, spec: { ...spec, template: { ...spec.template, metadata: { labels: { team: 'payments' } } } } };
+}
+
+test('preview of a NodePool edit names the nodes the live controller then replaces, in its order', async () => {
+  const ns = 'e2e-preview-drift';
+  await scenario(ns, [['default', { disruption: DRIFT_ONLY }]], async () => {
+    const c = await controller(['--disruption', '--disruption-poll', '1s', '--disruption-validation', '2s'], 'preview-drift');
+    // One pod per node (required hostname anti-affinity): an evicted pod can only go to a replacement.
+    await apply(deployment(ns, 'web', 3, {
+      affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'web' } } }] } },
+    }));
+    await allRunning(ns, 'web', 3);
+    const before = await kwokNodes();
+    assert.equal(before.length, 3);
+    for (const n of before) assert.match(n.metadata?.annotations?.['karpenter.sh/nodepool-hash'] ?? '', /^\d+$/, `node ${n.metadata?.name} carries its claim's NodePool hash`);
+
+    const edit = edited(nodePool('default', { disruption: DRIFT_ONLY }));
+    const file = join(mkdtempSync(join(tmpdir(), 'berth-preview-')), 'nodepool.json');
+    writeFileSync(file, JSON.stringify(edit));
+    const r = berth('preview', '--kubeconfig', join(RUN, 'kubeconfig'), '-f', file, '--until', '1h', '-o', 'json');
+    assert.equal(r.status, 0, r.stderr);
+    const p = JSON.parse(r.stdout) as Preview;
+    assert.deepEqual(p.drifted.map((d) => d.node).sort(), before.map((n) => n.metadata!.name!).sort(), 'every node drifts');
+    const predicted = p.disruptions.filter((d) => d.reason === 'Drifted').flatMap((d) => d.nodes);
+    assert.equal(predicted.length, 3, r.stdout);
+
+    const t0 = Date.now();
+    await apply(edit);
+    const replaced = await waitFor('the three nodes replaced', async () => {
+      const done = controllerLog(c).filter((l) => l.msg === 'node disrupted' && l.reason === 'Drifted').map((l) => String(l.node));
+      return done.length >= 3 ? done : undefined;
+    }, 240_000);
+    timings.editToRolled = Date.now() - t0;
+    assert.deepEqual(replaced, predicted, 'the controller replaced the nodes preview named, in its order');
+    const after = await kwokNodes();
+    assert.ok(after.every((n) => n.metadata?.labels?.team === 'payments'), 'the replacements come from the edited template');
+    await allRunning(ns, 'web', 3);
+  });
+});
