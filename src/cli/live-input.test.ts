@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -16,11 +16,8 @@ let dir: string;
 let kubeconfig: string;
 before(async () => {
   server = new ListServer(new Map([['/api/v1/nodes', { rv: '1', items: [node] }], ['/api/v1/pods', { rv: '2', items: [pod] }]]));
-  const kube = await server.kube();
   dir = mkdtempSync(join(tmpdir(), 'berth-live-input-'));
-  kubeconfig = join(dir, 'kubeconfig');
-  const serverUrl = kube.config.getCurrentCluster()!.server;
-  writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${serverUrl}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\ncurrent-context: ctx\n`);
+  kubeconfig = await server.kubeconfig(dir);
 });
 after(async () => await server.close());
 

@@ -33,9 +33,11 @@ test('preview of a NodePool edit names the nodes the live controller then replac
       affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'web' } } }] } },
     }));
     await allRunning(ns, 'web', 3);
-    const before = await kwokNodes();
-    assert.equal(before.length, 3);
-    for (const n of before) assert.match(n.metadata?.annotations?.['karpenter.sh/nodepool-hash'] ?? '', /^\d+$/, `node ${n.metadata?.name} carries its claim's NodePool hash`);
+    // Registration copies the claim's annotations, the NodePool hash among them, to the Node.
+    const before = await waitFor('three nodes registered with their NodePool hash', async () => {
+      const nodes = await kwokNodes();
+      return nodes.length === 3 && nodes.every((n) => /^\d+$/.test(n.metadata?.annotations?.['karpenter.sh/nodepool-hash'] ?? '')) ? nodes : undefined;
+    });
 
     const edit = edited(nodePool('default', { disruption: DRIFT_ONLY }));
     const file = join(mkdtempSync(join(tmpdir(), 'berth-preview-')), 'nodepool.json');
@@ -55,7 +57,11 @@ test('preview of a NodePool edit names the nodes the live controller then replac
     }, 240_000);
     timings.editToRolled = Date.now() - t0;
     assert.deepEqual(replaced, predicted, 'the controller replaced the nodes preview named, in its order');
-    const after = await kwokNodes();
+    const old = new Set(predicted);
+    const after = await waitFor('the old nodes gone', async () => {
+      const nodes = await kwokNodes();
+      return nodes.every((n) => !old.has(n.metadata!.name!)) ? nodes : undefined;
+    });
     assert.ok(after.every((n) => n.metadata?.labels?.team === 'payments'), 'the replacements come from the edited template');
     await allRunning(ns, 'web', 3);
   });
