@@ -27,7 +27,9 @@ function edited(pool: KubeObject): KubeObject {
 test('preview of a NodePool edit names the nodes the live controller then replaces, in its order', async () => {
   const ns = 'e2e-preview-drift';
   await scenario(ns, [['default', { disruption: DRIFT_ONLY }]], async () => {
-    const c = await controller(['--disruption', '--disruption-poll', '1s', '--disruption-validation', '2s'], 'preview-drift');
+    // The only replica: a long lease, so a busy machine's slow renewal does not cut a decision short (a
+    // replacement left over from one changes the next decisions, which preview cannot know).
+    const c = await controller(['--disruption', '--disruption-poll', '1s', '--disruption-validation', '2s', '--lease-duration', '60s', '--renew-deadline', '45s', '--retry-period', '2s'], 'preview-drift');
     // One pod per node (required hostname anti-affinity): an evicted pod can only go to a replacement.
     await apply(deployment(ns, 'web', 3, {
       affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'web' } } }] } },
@@ -56,6 +58,7 @@ test('preview of a NodePool edit names the nodes the live controller then replac
       return done.length >= 3 ? done : undefined;
     }, 240_000);
     timings.editToRolled = Date.now() - t0;
+    assert.ok(!controllerLog(c).some((l) => l.msg === 'no longer leading: the decision under way stops here'), 'no decision was cut short');
     assert.deepEqual(replaced, predicted, 'the controller replaced the nodes preview named, in its order');
     const old = new Set(predicted);
     const after = await waitFor('the old nodes gone', async () => {
