@@ -14,7 +14,7 @@ import type { SchedulerConfig } from '../scheduler/profile.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { LogRecord } from '../sim/engine.js';
 import { runScenario } from '../sim/scenario.js';
-import { newestTimestamp, relativeTo } from '../sim/time-origin.js';
+import { fromOrigin } from '../sim/time-origin.js';
 import { catalogPrices } from '../disruption/pricing.js';
 import type { Node } from '../model/node.js';
 
@@ -85,8 +85,7 @@ const text = (r: LogRecord, field: string): string => String(r[field] ?? '');
 const list = (s: string): string[] => (s === '' || s === 'none' ? [] : s.split(','));
 
 export function preview(opts: PreviewOptions): Preview {
-  const origin = opts.originMs ?? newestTimestamp(opts.input);
-  const input = origin === undefined ? opts.input : relativeTo(opts.input, origin);
+  const input = fromOrigin(opts.input, opts.originMs);
   const pending = scheduleAll(buildClusterState(input), opts.scheduler ?? {}, { seed: opts.seed }).unschedulable.map((u) => ({ pod: u.pod, message: u.message }));
   const price = catalogPrices(opts.instanceTypes);
   const cost = (nodes: Iterable<Node>) => Math.round([...nodes].reduce((sum, n) => sum + (price(n) ?? 0), 0) * 1e4) / 1e4;

@@ -6,7 +6,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { analyze, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
-import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, parseSeed, type InputFlags } from './common.js';
+import { fromOrigin } from '../sim/time-origin.js';
+import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags } from './common.js';
 import { writeFixDir } from './fix-dir.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
@@ -28,7 +29,7 @@ function parseSwitch(value: string): boolean {
 }
 
 export function registerCheck(program: Command): void {
-  inputOptions(program.command('check'), true)
+  nowOption(inputOptions(program.command('check'), true), 'the newest timestamp in the input')
     .description('prove rollout and failure properties of workloads on their cluster by simulation; exit 1 on an error-level finding')
     .option('-f, --filename <path>', 'workloads (Deployments, StatefulSets, DaemonSets, PDBs...), file, folder or - (repeatable)', collect, [])
     .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a `kubectl get nodes,pods,deploy,sts,ds,pdb -A -o yaml` dump (repeatable)', collect, [])
@@ -41,10 +42,13 @@ export function registerCheck(program: Command): void {
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
     .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included)')
     .option('-v, --verbose', 'evidence and fixes under each finding')
-    .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; output: CheckOutput; verbose?: boolean; fixDir?: string }) => {
+    .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; output: CheckOutput; verbose?: boolean; fixDir?: string; now?: string }) => {
       const descheduler = await simulatedDescheduler(opts);
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const { input, sources } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const loaded = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const { sources } = loaded;
+      // Simulated time 0 is when the state was read: a node created an hour before is an hour old.
+      const input = fromOrigin(loaded.input, timeOriginOf(opts));
       const instanceTypes = instanceTypesOf(input, opts.catalog);
       const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
       const findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}) });

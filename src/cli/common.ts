@@ -119,7 +119,7 @@ export async function loadCluster(flags: InputFlags, files: readonly string[], c
 }
 
 /** A progress line on stderr: rewritten in place on a terminal; elsewhere only lines that end with a newline (the final ones) are shown. */
-function progressLine(line: string): void {
+export function progressLine(line: string): void {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${line}`);
   else if (line.endsWith('\n')) process.stderr.write(line);
 }
@@ -184,6 +184,16 @@ export function parseSimulatedDuration(v: string): number {
 export function parseTime(v: string): string {
   if (Number.isNaN(Date.parse(v))) throw new InvalidArgumentError('must be an RFC 3339 time');
   return v;
+}
+
+/** Adds --now: the wall-clock time the cluster state stands for (simulated time 0). */
+export function nowOption(command: Command, otherwise: string): Command {
+  return command.option('--now <time>', `RFC 3339 time the cluster state stands for, from which node and pod ages count (default: now with --kubeconfig, else ${otherwise})`, parseTime);
+}
+
+/** The time origin --now or --kubeconfig give (a live read happens now); undefined: the input's own (sim/time-origin.ts). */
+export function timeOriginOf(flags: { readonly now?: string; readonly kubeconfig?: string | true }): number | undefined {
+  return flags.now !== undefined ? Date.parse(flags.now) : flags.kubeconfig !== undefined ? Date.now() : undefined;
 }
 
 /** The descheduler --descheduler-policy [--predict-placement] adds to every simulation (every 5 minutes); undefined without a policy. */

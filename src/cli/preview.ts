@@ -6,7 +6,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { preview, type Preview } from '../analyze/preview.js';
 import { formatTime } from '../sim/timeline.js';
-import { collect, inputOptions, parseTime, simulatedDescheduler, instanceTypesOf, loadCluster, loadConfig, parseSeed, parseSimulatedDuration, type InputFlags } from './common.js';
+import { collect, inputOptions, nowOption, simulatedDescheduler, timeOriginOf, instanceTypesOf, loadCluster, loadConfig, parseSeed, parseSimulatedDuration, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 type PreviewOutput = 'table' | 'json' | 'markdown';
@@ -87,7 +87,7 @@ export function formatPreviewMarkdown(p: Preview): string {
 }
 
 export function registerPreview(program: Command): void {
-  inputOptions(program.command('preview'), true)
+  nowOption(inputOptions(program.command('preview'), true), 'the newest timestamp in the input')
     .description("what Karpenter's disruption loop, the descheduler and kube-scheduler will do next to the cluster as it stands, and why")
     .option('-f, --filename <path>', 'edits to preview (a changed NodePool, workload...), file, folder or - (repeatable); they replace the cluster\'s objects of the same name', collect, [])
     .option('--cluster <path>', 'the cluster: a `kubectl get -o yaml` dump (repeatable); or read it live with --kubeconfig', collect, [])
@@ -97,14 +97,12 @@ export function registerPreview(program: Command): void {
     .option('--predict-placement', "with --descheduler-policy: berth's option, evict only when the scheduler would place the pod somewhere better")
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
-    .option('--now <time>', 'RFC 3339 time the cluster state stands for, from which node and pod ages count (default: now with --kubeconfig, else the newest timestamp in the input)', parseTime)
     .option('-o, --output <format>', 'table, json or markdown', parsePreviewOutput, 'table')
     .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; until: number; deschedulerPolicy?: string; predictPlacement?: boolean; config?: string; seed: number; now?: string; output: PreviewOutput }) => {
       const descheduler = await simulatedDescheduler(opts);
       const scheduler = await loadConfig(opts.config);
       const { input } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
-      // A live read happens now; a dump's time is its newest timestamp unless --now says otherwise.
-      const originMs = opts.now !== undefined ? Date.parse(opts.now) : opts.kubeconfig !== undefined ? Date.now() : undefined;
+      const originMs = timeOriginOf(opts);
       const p = preview({ input, instanceTypes: instanceTypesOf(input, opts.catalog), seed: opts.seed, horizonMs: opts.until, scheduler, ...(descheduler ? { descheduler } : {}), ...(originMs !== undefined ? { originMs } : {}) });
       process.stdout.write(`${opts.output === 'json' ? JSON.stringify(p, null, 2) : opts.output === 'markdown' ? formatPreviewMarkdown(p) : formatPreviewTable(p)}\n`);
     });

@@ -10,7 +10,9 @@ import { loadScenario } from '../io/scenario.js';
 import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
-import { CliError, parseOutput, parseSimulatedDuration, parseSeed, printDiagnostics, inputOptions, readOptions, type InputFlags } from './common.js';
+import { fromOrigin } from '../sim/time-origin.js';
+import { CliError, nowOption, parseOutput, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, timeOriginOf, type InputFlags } from './common.js';
+import { liveFlagsProblem, readLiveInput } from './live-input.js';
 import { renderTable } from './table.js';
 
 export function formatRun(run: ScenarioRun, opts: { events: boolean }): string {
@@ -33,14 +35,16 @@ export function toJson(run: ScenarioRun): unknown {
 
 
 export function registerSimulate(program: Command): void {
-  inputOptions(program.command('simulate'))
-    .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario file')
+  nowOption(inputOptions(program.command('simulate'), true), 'the times as written')
+    .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario file; with --kubeconfig, run on the live cluster as its initial state (the scenario\'s own objects replace the cluster\'s of the same name)')
     .description('run a scenario in simulated time: controllers, scheduler, provisioner, faults; check its expectations')
     .option('--until <duration>', 'simulated time to run (default: the scenario\'s spec.until, or its last step + 10m)', parseSimulatedDuration)
     .option('--seed <n>', 'override spec.seed', parseSeed)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--events', 'print every event, not just the timeline')
-    .action(async (file: string, opts: InputFlags & { until?: number; seed?: number; output: 'table' | 'json'; events?: boolean }) => {
+    .action(async (file: string, opts: InputFlags & { until?: number; seed?: number; output: 'table' | 'json'; events?: boolean; now?: string }) => {
+      const problem = liveFlagsProblem(opts);
+      if (problem) throw new CliError(`berth: ${problem}`);
       let text: string;
       try {
         text = await readFile(file, 'utf8');
@@ -58,7 +62,15 @@ export function registerSimulate(program: Command): void {
       } catch (e) {
         throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      const loaded = loadSources(sources, { validate: opts.validate, allowMissing: opts.allowMissing ?? false, kubeletDefaults: opts.kubeletDefaults });
+      const clusterFrom = sources.length;
+      if (opts.kubeconfig !== undefined) {
+        try {
+          sources.push(await readLiveInput(opts, opts.validate, progressLine));
+        } catch (e) {
+          throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      const loaded = loadSources(sources, { clusterFrom, validate: opts.validate, allowMissing: opts.allowMissing ?? false, kubeletDefaults: opts.kubeletDefaults });
       if (!loaded.ok) {
         printDiagnostics(loaded.errors);
         throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);
@@ -67,7 +79,9 @@ export function registerSimulate(program: Command): void {
       const catalogs = loaded.input.catalogs;
       const bar = process.stderr.isTTY ? new SingleBar({ format: 'simulating {bar} {value}/{total} s simulated', stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
       let started = false;
-      const run = runScenario(loaded.input, scenario.scenario.spec, {
+      // Simulated time 0 is when the live state was read (or --now): a node created an hour before is an hour old.
+      const origin = timeOriginOf(opts);
+      const run = runScenario(origin === undefined ? loaded.input : fromOrigin(loaded.input, origin), scenario.scenario.spec, {
         instanceTypes: catalogOrBundled(catalogs),
         ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),

@@ -73,7 +73,7 @@ export interface LoadedInput extends ClusterInput {
   /** PersistentVolumes, claims (with those berth created for StatefulSets and ephemeral volumes), classes and CSI objects. */
   readonly storage: LoadedStorage;
   /** Where each object is written ("Kind/namespace/name", or "Kind/name" for cluster-scoped kinds), for reports. */
-  readonly locations: ReadonlyMap<string, SourceLocation>;
+  readonly locations: ObjectLocations;
   /** Objects of kinds berth does not read, in input order. */
   readonly skipped?: readonly SkippedObject[];
 }
@@ -90,15 +90,26 @@ export function objectRef(kind: string, namespace: string, name: string): string
   return isNamespaced(kind) ? `${kind}/${namespace}/${name}` : `${kind}/${name}`;
 }
 
-function locationsOf(objects: readonly ParsedObject[]): Map<string, SourceLocation> {
-  const out = new Map<string, SourceLocation>();
+/** Where objects are written, by objectRef. */
+export interface ObjectLocations {
+  get(ref: string): SourceLocation | undefined;
+}
+
+/** Positions are worked out when asked for: a report names a few objects of the 100,000 an input may have. */
+function locationsOf(objects: readonly ParsedObject[]): ObjectLocations {
+  const byRef = new Map<string, RawObject>();
   for (const p of objects) {
     const name = p.manifest.metadata.name;
-    if (!name) continue;
-    const at = positionOf(p.raw, ['metadata', 'name']);
-    out.set(objectRef(p.kind, p.manifest.metadata.namespace || 'default', name), { file: p.raw.doc.file, line: at.line, column: at.column });
+    if (name) byRef.set(objectRef(p.kind, p.manifest.metadata.namespace || 'default', name), p.raw);
   }
-  return out;
+  return {
+    get(ref) {
+      const raw = byRef.get(ref);
+      if (!raw) return undefined;
+      const at = positionOf(raw, ['metadata', 'name']);
+      return { file: raw.doc.file, line: at.line, column: at.column };
+    },
+  };
 }
 
 export type LoadResult =

@@ -34,6 +34,18 @@ const PARSE_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: false, 
 
 type YamlNode = NonNullable<Document.Parsed['contents']>;
 
+/** Where a field path of one document is written in its text. */
+export interface Locator {
+  /**
+   * Where the value at `path` is written. A scalar is reported at the scalar; a
+   * mapping or list (or an empty value) at its key, which is where a reader looks.
+   * A path that does not exist is reported at its nearest existing ancestor. With
+   * `at: 'key'`, a mapping's field is reported at its key (an unknown field).
+   */
+  locate(path: FieldPath, at?: 'value' | 'key'): Position;
+}
+
+/** One document of an input: its value, and where each of its fields is written. */
 export class SourceDocument {
   constructor(
     readonly file: string,
@@ -41,23 +53,29 @@ export class SourceDocument {
     readonly index: number,
     /** The document as plain data. */
     readonly value: unknown,
+    private readonly locator: Locator,
+  ) {}
+
+  /** See Locator.locate. */
+  locate(path: FieldPath, at: 'value' | 'key' = 'value'): Position {
+    return this.locator.locate(path, at);
+  }
+}
+
+/** Positions from the YAML parser's nodes, which keep their source ranges. */
+class YamlLocator implements Locator {
+  constructor(
     private readonly doc: Document.Parsed,
     private readonly lines: LineCounter,
     /** Where the parsed text starts in the input (a value of a JSON stream is parsed on its own). */
     private readonly base = 0,
   ) {}
 
-  position(offset: number): Position {
+  private position(offset: number): Position {
     const { line, col } = this.lines.linePos(this.base + offset);
     return { line, column: col, offset: this.base + offset };
   }
 
-  /**
-   * Where the value at `path` is written. A scalar is reported at the scalar; a
-   * mapping or list (or an empty value) at its key, which is where a reader looks.
-   * A path that does not exist is reported at its nearest existing ancestor. With
-   * `at: 'key'`, a mapping's field is reported at its key (an unknown field).
-   */
   locate(path: FieldPath, at: 'value' | 'key' = 'value'): Position {
     let node: unknown = this.doc.contents;
     let offset = rangeStart(node) ?? this.doc.range[0];
@@ -283,7 +301,7 @@ export function parseSource(input: SourceInput, validate: ValidationMode = 'stri
       error(base + (rangeStart(doc.contents) ?? 0), e instanceof Error ? e.message : String(e));
       return;
     }
-    documents.push(new SourceDocument(input.name, index, value, doc, lines, base));
+    documents.push(new SourceDocument(input.name, index, value, new YamlLocator(doc, lines, base)));
   });
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const template = errors.length > 0 ? TEMPLATE_ACTION.exec(text) : null;

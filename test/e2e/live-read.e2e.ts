@@ -3,7 +3,6 @@
 // read-only role of deploy/readonly-rbac.yaml: enough to read, not to write.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import https from 'node:https';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,19 +10,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Kube, statusCode } from '../../src/live/kube.js';
 import { SNAPSHOT_KINDS } from '../../src/live/snapshot.js';
-import { allRunning, apply, CLUSTER, deployment, e2eFile, kube, manifests, RUN, scenario, waitFor } from './harness.js';
+import { allRunning, apply, berth, CLUSTER, deployment, e2eFile, kube, manifests, run, RUN, scenario, waitFor } from './harness.js';
 
 e2eFile('live-read');
 
-const ROOT = join(CLUSTER, '..', '..');
 const KUBECONFIG = join(RUN, 'kubeconfig');
-
-function run(cmd: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-const berth = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args]);
 
 /** Two kwok nodes in two zones, as kwok's fake kubelet keeps them Ready. */
 async function nodes(): Promise<void> {
