@@ -102,7 +102,7 @@ export function preview(opts: PreviewOptions): Preview {
       steps: [],
       expect: [],
     },
-    { instanceTypes: opts.instanceTypes },
+    { instanceTypes: opts.instanceTypes, ...(opts.scheduler ? { schedulerConfig: opts.scheduler } : {}) },
   );
   const events = run.events;
   const of = (type: string) => events.filter((r) => r.type === type);

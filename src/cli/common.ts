@@ -31,6 +31,9 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** The help line of --feature-gates, the same on every command that schedules. */
+export const FEATURE_GATES_HELP = "kube-scheduler's feature gates, e.g. StorageCapacityScoring=false (v1.37.2 defaults otherwise)";
+
 /** kube-scheduler's --feature-gates "Gate=true,Other=false", refused in its words. */
 export function parseFeatureGatesOption(value: string, previous: FeatureGates | undefined): FeatureGates {
   try {

@@ -3,10 +3,11 @@
 // cluster with --kubeconfig), with a NodePool or workload edit given by -f; as a
 // table, JSON, or markdown for a pull-request comment.
 
+import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import { preview, type Preview } from '../analyze/preview.js';
 import { formatTime } from '../sim/timeline.js';
-import { collect, inputOptions, nowOption, simulatedDescheduler, timeOriginOf, instanceTypesOf, loadCluster, loadConfig, parseSeed, parseSimulatedDuration, type InputFlags } from './common.js';
+import { collect, inputOptions, nowOption, simulatedDescheduler, timeOriginOf, instanceTypesOf, loadCluster, loadConfig, parseSeed, parseSimulatedDuration, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
 import { renderTable } from './table.js';
 
 type PreviewOutput = 'table' | 'json' | 'markdown';
@@ -96,11 +97,12 @@ export function registerPreview(program: Command): void {
     .option('--descheduler-policy <file>', 'also run the descheduler with this DeschedulerPolicy (descheduler/v1alpha2), every 5 minutes')
     .option('--predict-placement', "with --descheduler-policy: berth's option, evict only when the scheduler would place the pod somewhere better")
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
+    .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table, json or markdown', parsePreviewOutput, 'table')
-    .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; until: number; deschedulerPolicy?: string; predictPlacement?: boolean; config?: string; seed: number; now?: string; output: PreviewOutput }) => {
+    .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; until: number; deschedulerPolicy?: string; predictPlacement?: boolean; config?: string; featureGates?: FeatureGates; seed: number; now?: string; output: PreviewOutput }) => {
       const descheduler = await simulatedDescheduler(opts);
-      const scheduler = await loadConfig(opts.config);
+      const scheduler = await loadConfig(opts.config, opts.featureGates);
       const { input } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const originMs = timeOriginOf(opts);
       const p = preview({ input, instanceTypes: instanceTypesOf(input, opts.catalog), seed: opts.seed, horizonMs: opts.until, scheduler, ...(descheduler ? { descheduler } : {}), ...(originMs !== undefined ? { originMs } : {}) });

@@ -1,6 +1,7 @@
 // `berth simulate SCENARIO`: runs a berth.dev/v1alpha1 Scenario and prints its
 // timeline, the final placement and each expectation; exit 1 when one fails.
 
+import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { readFile } from 'node:fs/promises';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
@@ -11,7 +12,7 @@ import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
 import { fromOrigin } from '../sim/time-origin.js';
-import { CliError, nowOption, parseOutput, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, timeOriginOf, type InputFlags } from './common.js';
+import { CliError, nowOption, parseOutput, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
 import { liveFlagsProblem, readLiveInput } from './live-input.js';
 import { renderTable } from './table.js';
 
@@ -40,9 +41,10 @@ export function registerSimulate(program: Command): void {
     .description('run a scenario in simulated time: controllers, scheduler, provisioner, faults; check its expectations')
     .option('--until <duration>', 'simulated time to run (default: the scenario\'s spec.until, or its last step + 10m)', parseSimulatedDuration)
     .option('--seed <n>', 'override spec.seed', parseSeed)
+    .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--events', 'print every event, not just the timeline')
-    .action(async (file: string, opts: InputFlags & { until?: number; seed?: number; output: 'table' | 'json'; events?: boolean; now?: string }) => {
+    .action(async (file: string, opts: InputFlags & { until?: number; seed?: number; featureGates?: FeatureGates; output: 'table' | 'json'; events?: boolean; now?: string }) => {
       const problem = liveFlagsProblem(opts);
       if (problem) throw new CliError(`berth: ${problem}`);
       let text: string;
@@ -85,6 +87,7 @@ export function registerSimulate(program: Command): void {
         instanceTypes: catalogOrBundled(catalogs),
         ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+        ...(opts.featureGates ? { schedulerConfig: { featureGates: opts.featureGates } } : {}),
         ...(bar
           ? {
               onProgress: (now: number, until: number) => {

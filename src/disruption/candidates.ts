@@ -106,10 +106,13 @@ export function findCandidates(input: CandidateInput): CandidateReport {
   const allowances = input.pdbAllowances ?? pdbAllowances(cluster);
   const candidates: Candidate[] = [];
   const rejected: Rejection[] = [];
+  // Karpenter's NewLimits fails on a PDB whose selector does not parse (a legacy label key or value): no candidates at all, no event.
+  const unreadable = cluster.pdbs.find((p) => p.selectorError !== undefined);
   for (const info of cluster.nodeInfos()) {
     const node = info.node;
     const poolName = node.labels[LABEL_NODEPOOL];
     if (poolName === undefined) continue; // Not Karpenter's node: never a candidate, not worth a reason.
+    if (unreadable) { rejected.push({ node: node.name, reason: `tracking PodDisruptionBudgets, ${unreadable.selectorError} (PodDisruptionBudget=${unreadable.key})` }); continue; }
     const reject = (reason: string): void => void rejected.push({ node: node.name, reason, event: 'DisruptionBlocked' });
     const pool = pools.get(poolName);
     // Reasons as Karpenter's DisruptionBlocked events word them.

@@ -23,7 +23,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { parseObject, type KnownKind, type ParsedObject } from './kinds.js';
 import { loadHpas } from './load-hpas.js';
 import { loadStorage, type LoadedStorage, type PodSource } from './load-volumes.js';
-import { legacySelectorValues } from './legacy-selectors.js';
+import { legacyLabelSelectorValues, legacySelectorValues } from './legacy-selectors.js';
 import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
 import { loadJobs, type CronJobSummary, type JobSummary } from './load-jobs.js';
@@ -239,6 +239,9 @@ function withStamp(node: Node, stamp: Record<string, string | undefined> | undef
   return { ...node, annotations };
 }
 
+const LEGACY_PDB_SELECTOR =
+  "kube-scheduler v1.37.2's preemption and the eviction API cannot parse it, so this PDB protects no pod; Karpenter v1.14.1 cannot read the cluster's PDBs, so it disrupts no node";
+
 /** A legacy label key or value in a pod spec's selectors is loaded as upstream reads it, with a warning at its place. */
 function warnLegacySelectors(reporter: Reporter, raw: RawObject, at: FieldPath, spec: unknown): void {
   for (const v of legacySelectorValues(spec)) reporter.warn(raw, [...at, ...v.path], v.message);
@@ -315,7 +318,9 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const pdbs: PodDisruptionBudget[] = [];
   for (const p of of('PodDisruptionBudget')) {
     const pdb = reporter.attempt(p.raw, () => compilePdb(p.manifest));
-    if (pdb) pdbs.push(pdb);
+    if (!pdb) continue;
+    pdbs.push(pdb);
+    for (const v of legacyLabelSelectorValues(p.manifest.spec.selector, ['spec', 'selector'], LEGACY_PDB_SELECTOR)) reporter.warn(p.raw, v.path, v.message);
   }
 
   // helper.GetPodServices skips a Service without a selector: it selects nothing, not everything.

@@ -354,7 +354,7 @@ export class Controller {
   }
 
   /** The cloud's instance types, offerings that just ran out of capacity marked unavailable. */
-  private instanceTypes(): InstanceType[] {
+  private instanceTypes(): readonly InstanceType[] {
     return this.unavailable.apply(this.cloud.getInstanceTypes(), Date.now());
   }
 

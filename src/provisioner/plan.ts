@@ -167,6 +167,22 @@ export function poolRequirements(spec: PoolSpec): Requirements {
   return requirements;
 }
 
+/** poolTemplate's last answer per NodePool: a simulation plans every few seconds with the same pools, catalog and DaemonSets. */
+const lastTemplate = new WeakMap<PoolSpec, { instanceTypes: readonly InstanceType[]; daemonSetPods: readonly Pod[]; minValuesPolicy: MinValuesPolicy; template: PoolTemplate }>();
+
+/** poolTemplate, reused while the catalog array, the DaemonSet pods (element by element) and the policy are the same objects. */
+export function cachedPoolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[], minValuesPolicy: MinValuesPolicy = 'Strict'): PoolTemplate {
+  const last = lastTemplate.get(spec);
+  if (last && last.instanceTypes === instanceTypes && last.minValuesPolicy === minValuesPolicy && sameItems(last.daemonSetPods, daemonSetPods)) return last.template;
+  const template = poolTemplate(spec, instanceTypes, daemonSetPods, minValuesPolicy);
+  lastTemplate.set(spec, { instanceTypes, daemonSetPods, minValuesPolicy, template });
+  return template;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /** A NodePool as the planner sees it: requirements, compatible instance types and the zones their offerings cover. */
 export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[], minValuesPolicy: MinValuesPolicy = 'Strict'): PoolTemplate {
   const requirements = poolRequirements(spec);
@@ -700,7 +716,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     if (invalid === undefined) toPlan.push(pod);
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
-  const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
+  const pools = orderNodePools(input.pools).map((p) => cachedPoolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
   const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting, view ? new Set([...view.withoutNode, ...view.deleting]) : undefined);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
