@@ -20,11 +20,13 @@ import { loadSchedulerConfig } from '../../src/io/scheduler-config.js';
 import type { SchedulerConfig } from '../../src/scheduler/profile.js';
 import type { Pod } from '../../src/model/pod.js';
 import { schedulerConfigDocument } from './scheduler-config-doc.js';
+import { TAB_FILE, TABS, type Tabs } from './input-tabs.js';
 
 export type { Diagnostic, Explanation, Finding, ProvisionPlan, ScheduleReport, SchedulerConfig };
 export { describeDiagnostic, formatTime };
 
-export const SOURCE_NAME = 'playground.yaml';
+/** The name the engine gives the Scenario pane's text in its diagnostics. */
+const SCENARIO_FILE = TAB_FILE.scenario;
 
 export interface NodeView {
   readonly name: string;
@@ -62,13 +64,22 @@ export type Loaded = { ok: true; input: LoadedInput; warnings: Diagnostic[]; con
 /** The CLI's warning for a kind it skips; the playground uses this one as `--config`. */
 const CONFIG_SKIPPED = /^skipping kind KubeSchedulerConfiguration \(apiVersion kubescheduler\.config\.k8s\.io\/v1\)/;
 
-/** Manifests as `-f` loads them; a KubeSchedulerConfiguration among them is loaded as `--config` (its errors at their lines). */
-export function load(text: string): Loaded {
-  const r = loadSources([{ name: SOURCE_NAME, text }]);
-  const configText = schedulerConfigDocument(text);
-  const config = configText === undefined ? { ok: true as const, config: {} } : loadSchedulerConfig({ name: SOURCE_NAME, text: configText });
+/** The panes berth loads as `-f` inputs (the Scenario pane is simulate's own). */
+const MANIFEST_TABS = TABS.filter((t) => t !== 'scenario');
+
+/**
+ * The panes' manifests as `-f` loads them, each pane a file; the first
+ * KubeSchedulerConfiguration among them (the Scheduler pane first) is loaded as
+ * `--config`, its errors at their lines.
+ */
+export function load(tabs: Tabs): Loaded {
+  const sources = MANIFEST_TABS.filter((t) => tabs[t].trim() !== '').map((t) => ({ name: TAB_FILE[t], text: tabs[t] }));
+  const r = loadSources(sources);
+  const withConfig = [...sources].sort((a, b) => (a.name === TAB_FILE.scheduler ? -1 : b.name === TAB_FILE.scheduler ? 1 : 0)).map((s) => ({ name: s.name, text: schedulerConfigDocument(s.text) }));
+  const configSource = withConfig.find((s) => s.text !== undefined);
+  const config = configSource === undefined ? { ok: true as const, config: {} } : loadSchedulerConfig({ name: configSource.name, text: configSource.text! });
   if (!r.ok || !config.ok) return { ok: false, errors: [...(r.ok ? [] : r.errors), ...(config.ok ? [] : config.errors)] };
-  const warnings = configText === undefined ? r.warnings : r.warnings.filter((w) => !CONFIG_SKIPPED.test(w.message));
+  const warnings = configSource === undefined ? r.warnings : r.warnings.filter((w) => !(w.file === configSource.name && CONFIG_SKIPPED.test(w.message)));
   return { ok: true, input: r.input, warnings, config: config.config };
 }
 
@@ -212,14 +223,14 @@ function normalize(path: string): string {
  * or the playground's own name), against which its `files:` are looked up with `read`.
  */
 export function simulate(text: string, path: string, read: (path: string) => string | undefined): { ok: true; view: SimulationView } | { ok: false; errors: Diagnostic[] } {
-  const scenario = loadScenario({ name: SOURCE_NAME, text });
+  const scenario = loadScenario({ name: SCENARIO_FILE, text });
   if (!scenario.ok) return { ok: false, errors: scenario.errors };
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
-  const sources: SourceInput[] = [{ name: SOURCE_NAME, text, parsed: scenario.source }];
+  const sources: SourceInput[] = [{ name: SCENARIO_FILE, text, parsed: scenario.source }];
   for (const f of scenario.scenario.files) {
     const name = normalize(dir + f);
     const content = read(name);
-    if (content === undefined) return { ok: false, errors: [{ severity: 'error', file: SOURCE_NAME, line: 1, column: 1, message: `the playground has no file ${name} (only the bundled examples can be referenced)` }] };
+    if (content === undefined) return { ok: false, errors: [{ severity: 'error', file: SCENARIO_FILE, line: 1, column: 1, message: `the playground has no file ${name} (only the bundled examples can be referenced)` }] };
     sources.push({ name, text: content });
   }
   const loaded = loadSources(sources);
@@ -253,13 +264,9 @@ export function simulate(text: string, path: string, read: (path: string) => str
 
 /** A scenario's own errors (its spec and its inline objects), as `berth simulate` reports them before running. */
 export function lintScenario(text: string): Diagnostic[] {
-  const scenario = loadScenario({ name: SOURCE_NAME, text });
+  if (text.trim() === '') return [];
+  const scenario = loadScenario({ name: SCENARIO_FILE, text });
   return scenario.ok ? [] : scenario.errors;
-}
-
-/** A Scenario document is simulated; anything else is scheduled. */
-export function isScenario(text: string): boolean {
-  return /^kind:\s*Scenario\s*$/m.test(text);
 }
 
 export const CHECK_COUNT = ALL_CHECKS.length;

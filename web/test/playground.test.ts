@@ -165,7 +165,7 @@ for (const size of SIZES) {
       await page.goto(base + link({ text: typo, action: 'schedule' }));
       await page.waitForSelector('.cm-lintRange-error');
       await idle(page);
-      assert.match(await status(page), /schedule: \d+ error\(s\) in the input: line \d+: .*containres/);
+      assert.match(await status(page), /schedule: \d+ error\(s\) in the input: Workloads line \d+: .*containres/);
       assert.equal(await page.$eval('.cm-lintRange-error', (e) => e.closest('.cm-line')?.textContent?.includes('containres')), true);
       assert.equal((await page.$$('.node')).length, 0, 'no stale results');
       await screenshot(page, `input-error-${size}`);
@@ -175,7 +175,7 @@ for (const size of SIZES) {
       await page.goto(base + link({ text: scenario, action: 'simulate' }));
       await page.waitForSelector('.cm-lintRange-error');
       await idle(page);
-      assert.match(await status(page), /simulate: 1 error\(s\) in the input: line 37: Scenario: spec\.steps\[0\]: Unrecognized key: "removeNodes"/);
+      assert.match(await status(page), /simulate: 1 error\(s\) in the input: Scenario line 37: Scenario: spec\.steps\[0\]: Unrecognized key: "removeNodes"/);
       // At the step the CLI points at (berth simulate: file:37:5).
       assert.equal(await page.$eval('.cm-lintRange-error', (e) => e.closest('.cm-line')?.textContent), '  - at: 2m');
       assert.deepEqual(errors, []);
@@ -269,7 +269,7 @@ test('works offline from the first visit', async () => {
   await page.waitForFunction(async () => (await (await caches.open('berth-playground')).keys()).some((r) => r.url.includes('worker-')), undefined, { timeout: 30_000 });
   await context.setOffline(true);
   await page.reload();
-  await page.waitForSelector('.cm-content');
+  await page.waitForSelector('.pane:not([hidden]) .cm-content');
   await act(page, 'schedule');
   assert.ok((await page.$$('.node')).length > 0);
   await context.close();
