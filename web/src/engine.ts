@@ -20,6 +20,7 @@ import { loadSchedulerConfig } from '../../src/io/scheduler-config.js';
 import type { SchedulerConfig } from '../../src/scheduler/profile.js';
 import type { Pod } from '../../src/model/pod.js';
 import { schedulerConfigDocument } from './scheduler-config-doc.js';
+import { spreadSkews, type SpreadSkew } from '../../src/scheduler/spread-skew.js';
 import { TAB_FILE, TABS, type Tabs } from './input-tabs.js';
 
 export type { Diagnostic, Explanation, Finding, ProvisionPlan, ScheduleReport, SchedulerConfig };
@@ -51,10 +52,18 @@ export interface PodView {
   readonly placement: Placement;
 }
 
+/** One topology spread constraint as the run left the cluster, with the workloads that declare it. */
+export interface SpreadView extends SpreadSkew {
+  readonly namespace: string;
+  readonly workloads: string[];
+}
+
 export interface RunView {
   readonly nodes: NodeView[];
   readonly pods: PodView[];
   readonly pending: { pod: string; message: string }[];
+  /** Absent for a simulation's frames. */
+  readonly spreads?: SpreadView[];
   readonly provision?: ProvisionPlan;
   readonly warnings: Diagnostic[];
 }
@@ -113,6 +122,27 @@ function boundPods(cluster: ClusterState): PodView[] {
   return [...cluster.pods()].filter((p) => p.nodeName).map((p) => ({ key: p.key, workload: workloadOf(cluster, p.key), node: p.nodeName, placement: 'bound' }));
 }
 
+/** The skew of every constraint the input's pods declare, one entry per identical constraint and result (replicas share theirs). */
+function spreadViews(cluster: ClusterState): SpreadView[] {
+  const byKey = new Map<string, SpreadView>();
+  const seen = new Set<string>();
+  for (const pod of cluster.pods()) {
+    if (pod.topologySpreadConstraints.length === 0) continue;
+    // A bare pod's workload is its key already.
+    const owner = workloadOf(cluster, pod.key);
+    const workload = owner.includes('/') ? owner : `${pod.namespace}/${owner}`;
+    if (seen.has(workload)) continue;
+    seen.add(workload);
+    for (const skew of spreadSkews(cluster, pod)) {
+      const key = `${pod.namespace}\x00${JSON.stringify(skew)}`;
+      const known = byKey.get(key);
+      if (known) known.workloads.push(workload);
+      else byKey.set(key, { ...skew, namespace: pod.namespace, workloads: [workload] });
+    }
+  }
+  return [...byKey.values()];
+}
+
 /** Called every `every` pods the scheduler tries, with how many it tried of how many were pending. */
 export type Progress = (done: number, total: number) => void;
 
@@ -123,7 +153,7 @@ export function schedule(loaded: Loaded & { ok: true }, seed = 0, progress?: Pro
   let done = 0;
   const report = scheduleAll(cluster, loaded.config, { seed, ...(progress && { onAttempt: () => progress(++done, total) }) });
   for (const p of report.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node, placement: 'scheduled' });
-  return { nodes: existingNodes(cluster), pods, pending: report.unschedulable, warnings: loaded.warnings, report };
+  return { nodes: existingNodes(cluster), pods, pending: report.unschedulable, spreads: spreadViews(cluster), warnings: loaded.warnings, report };
 }
 
 export function provision(loaded: Loaded & { ok: true }, seed = 0): RunView {
@@ -164,7 +194,7 @@ export function provision(loaded: Loaded & { ok: true }, seed = 0): RunView {
     });
   }
   for (const p of plan.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node, placement: claimNames.has(p.node) ? 'provisioned' : 'scheduled' });
-  return { nodes, pods, pending: plan.unschedulable, provision: plan, warnings: loaded.warnings };
+  return { nodes, pods, pending: plan.unschedulable, spreads: spreadViews(cluster), provision: plan, warnings: loaded.warnings };
 }
 
 export interface PodExplanation {

@@ -72,7 +72,7 @@ export function joinDocuments(docs: readonly string[]): string {
 /**
  * Sorts a text's documents into panes by kind. A List (a kubectl dump) is handed to
  * `expandList`, which sorts its items (it needs a YAML parser: the worker has one);
- * without it a List goes whole to the pane of its first item's kind, or workloads.
+ * without it a List goes whole to Workloads.
  */
 export function splitByKind(text: string, expandList?: (doc: string) => Partial<Tabs>): Tabs {
   const docs: Record<Tab, string[]> = { cluster: [], workloads: [], nodepools: [], scheduler: [], scenario: [] };

@@ -10,6 +10,7 @@ import { $, abandonSlices } from './dom.js';
 import { workloadColours } from './colours.js';
 import { renderNodes, renderPending, renderSummary, summaryOf } from './render-map.js';
 import { renderExplain } from './render-explain.js';
+import { renderSpreads } from './render-spread.js';
 import { renderClaims, renderFindings } from './render-findings.js';
 import { renderSimulation } from './render-sim.js';
 import { viewAt } from './sim-view.js';
@@ -72,7 +73,7 @@ function clearResults(): void {
   stopPlayer?.();
   stopPlayer = undefined;
   explainable = undefined;
-  for (const id of ['summary', 'explain', 'claims', 'pending', 'map']) $(id).replaceChildren();
+  for (const id of ['summary', 'explain', 'claims', 'pending', 'spread', 'map']) $(id).replaceChildren();
 }
 
 function colourOf(view: RunView): (w: string) => string {
@@ -83,6 +84,7 @@ function colourOf(view: RunView): (w: string) => string {
 async function renderRun(view: RunView, clickable: boolean, extra: { costPerHour?: number; findings?: readonly Finding[] } = {}, colour = colourOf(view)): Promise<void> {
   renderSummary($('summary'), summaryOf(view, extra));
   await renderPending($('pending'), view.pending, clickable);
+  renderSpreads($('spread'), view.spreads);
   await renderNodes($('map'), view, colour, clickable);
 }
 

@@ -64,6 +64,10 @@ describe('the 200-node / 2,000-pod input', () => {
         assert.equal(await page.$$eval('.node .pod', (e) => e.length), 1800);
       });
       await screenshot(page, `large-schedule-${size}`);
+      await step('fit the map', async () => {
+        await page.click('#map .fit');
+        await page.waitForSelector('#map[data-fit]', { timeout: 60_000 });
+      });
       await step('explain a placed pod', async () => {
         await page.click('.node .pod');
         await page.waitForSelector('#explain table');
