@@ -275,6 +275,23 @@ test('works offline from the first visit', async () => {
   await context.close();
 });
 
+test('berth serve: the page loads its scripts brotli-compressed, hashed assets cached for good, the page revalidated', async () => {
+  const { page, context } = await open();
+  const seen = new Map<string, Record<string, string>>();
+  page.on('response', (r) => seen.set(new URL(r.url()).pathname, r.headers()));
+  await page.reload();
+  await page.waitForSelector('.pane:not([hidden]) .cm-content');
+  await act(page, 'schedule');
+  const scripts = [...seen].filter(([path]) => /^\/assets\/.*\.js$/.test(path));
+  assert.ok(scripts.some(([path]) => path.includes('worker-')), [...seen.keys()].join(', '));
+  for (const [path, h] of scripts) {
+    assert.equal(h['content-encoding'], 'br', path);
+    assert.equal(h['cache-control'], 'public, max-age=31536000, immutable', path);
+  }
+  assert.equal(seen.get('/')?.['cache-control'], 'no-cache');
+  await context.close();
+});
+
 test('bundle: the first paint does not wait for the engine (a worker chunk of its own); sizes reported', () => {
   const dir = new URL('web/dist/assets/', ROOT);
   const files = readdirSync(dir).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
