@@ -12,17 +12,12 @@ import { renderNodes, renderPending, renderSummary, summaryOf } from './render-m
 import { renderExplain } from './render-explain.js';
 import { renderSpreads } from './render-spread.js';
 import { renderClaims, renderFindings } from './render-findings.js';
-import { renderSimulation } from './render-sim.js';
 import { viewAt } from './sim-view.js';
 import { cacheForOffline } from './offline.js';
 import { InputPanes } from './input-panes.js';
 import { documents, firstFilled, kindOf, splitByKind, TAB_LABEL, tabOfFile, TABS, type Tabs } from './input-tabs.js';
 import './style.css';
 
-const examples = Object.fromEntries(
-  Object.entries(import.meta.glob<string>('../../examples/**/*.yaml', { query: '?raw', import: 'default', eager: true })).map(([k, v]) => [k.replace('../../examples/', ''), v]),
-);
-const exampleNames = Object.keys(examples).sort();
 
 const status = $('status');
 const progress = $<HTMLProgressElement>('progress');
@@ -60,6 +55,8 @@ function setInput(tabs: Tabs): void {
   panes.select(firstFilled(tabs));
 }
 
+// The editors are up before the examples arrive (their own chunk).
+const { examples, exampleNames } = await import('./examples.js');
 for (const name of exampleNames) picker.append(new Option(name, name));
 
 // ---- results ----
@@ -197,6 +194,8 @@ async function simulate(source: Tabs): Promise<void> {
   if (!end || !view) return;
   const colour = colourOf({ ...view, pods: [...view.ready.keys()].map((w) => ({ key: w, workload: w, node: '', placement: 'scheduled' })) });
   const last = view.cost.at(-1)?.costPerHour;
+  // The chart library comes with the first simulation (a chunk of its own).
+  const { renderSimulation } = await import('./render-sim.js');
   stopPlayer = renderSimulation($('claims'), view, colour, (t) => {
     abandonSlices();
     void renderRun(viewAt(view, t), false, last ? { costPerHour: view.cost.filter((c) => c.t <= t).at(-1)?.costPerHour ?? 0 } : {}, colour);

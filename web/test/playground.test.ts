@@ -264,7 +264,7 @@ test('the replay scrubs the kube-dns scenario: a replica pending at 5m, spread a
   await context.close();
 });
 
-test('works offline from the first visit', async () => {
+test('works offline from the first visit, simulate (a chunk loaded later) included', async () => {
   const { page, context } = await open();
   await page.waitForFunction(async () => (await (await caches.open('berth-playground')).keys()).some((r) => r.url.includes('worker-')), undefined, { timeout: 30_000 });
   await context.setOffline(true);
@@ -272,6 +272,10 @@ test('works offline from the first visit', async () => {
   await page.waitForSelector('.pane:not([hidden]) .cm-content');
   await act(page, 'schedule');
   assert.ok((await page.$$('.node')).length > 0);
+  // The chart's chunk, loaded only by a simulation, was cached too.
+  await page.selectOption('#examples', 'scenarios/kube-dns-required.yaml');
+  await act(page, 'simulate');
+  await page.waitForSelector('.ready-plot canvas');
   await context.close();
 });
 
@@ -292,7 +296,7 @@ test('berth serve: the page loads its scripts brotli-compressed, hashed assets c
   await context.close();
 });
 
-test('bundle: the first paint does not wait for the engine (a worker chunk of its own); sizes reported', () => {
+test('bundle: the first paint waits for neither the engine (a worker chunk), the chart library nor the examples (chunks of their own); sizes reported', () => {
   const dir = new URL('web/dist/assets/', ROOT);
   const files = readdirSync(dir).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
   let total = 0;
@@ -305,9 +309,11 @@ test('bundle: the first paint does not wait for the engine (a worker chunk of it
     process.stdout.write(`# ${f}: ${(body.length / 1024).toFixed(0)} KB, ${(gz / 1024).toFixed(0)} KB gzipped\n`);
   }
   process.stdout.write(`# total: ${(total / 1024).toFixed(0)} KB, ${(totalGz / 1024).toFixed(0)} KB gzipped\n`);
-  const page = files.find((f) => f.startsWith('index-') && f.endsWith('.js'))!;
-  const worker = files.find((f) => f.startsWith('worker-'))!;
-  // A message only the scheduler writes: in the worker's chunk, not the page's.
-  assert.equal(readFileSync(new URL(page, dir), 'utf8').includes('No preemption victims found'), false);
-  assert.equal(readFileSync(new URL(worker, dir), 'utf8').includes('No preemption victims found'), true);
+  const chunk = (prefix: string) => readFileSync(new URL(files.find((f) => f.startsWith(prefix) && f.endsWith('.js'))!, dir), 'utf8');
+  const page = chunk('index-');
+  // A string only each part has: the scheduler's message, uPlot's legend class, an example's text.
+  for (const [part, marker] of [['worker-', 'No preemption victims found'], ['render-sim-', 'u-legend'], ['examples-', 'kind: NodePool']]) {
+    assert.equal(page.includes(marker!), false, `${marker} in the page's chunk`);
+    assert.equal(chunk(part!).includes(marker!), true, `${marker} in ${part}`);
+  }
 });
