@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { act, axeSerious, base, drop, horizontalOverflow, idle, link, open, pendingPods, placements, ROOT, screenshot, useBrowser } from './browser.test-support.js';
+import { act, axeSerious, base, drop, horizontalOverflow, idle, link, open, pendingPods, placements, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
 
 useBrowser();
 
@@ -53,8 +53,9 @@ metadata:
   resourceVersion: ""
 `;
 
-test('an example is sorted into panes; a dropped kubectl dump replaces Cluster and Workloads and is what Schedule runs; NodePools kept', async () => {
-  const { page, context, errors } = await open();
+for (const size of ['desktop', 'phone'] as Size[]) {
+test(`${size}: an example is sorted into panes; a dropped kubectl dump replaces Cluster and Workloads and is what Schedule runs; NodePools kept`, async () => {
+  const { page, context, errors } = await open(size);
   await page.selectOption('#examples', 'kube-dns-required.yaml');
   const before = await paneTexts(page);
   assert.match(before['cluster']!, /kind: Node/);
@@ -80,10 +81,12 @@ test('an example is sorted into panes; a dropped kubectl dump replaces Cluster a
   await act(page, 'provision');
   assert.equal((await page.$$('.node.planned')).length, 1, 'the default NodePool added before the drop plans a node for the 3-cpu pod');
   assert.deepEqual(await axeSerious(page), []);
-  await screenshot(page, 'input-dropped-dump');
+  assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
+  await screenshot(page, `input-dropped-dump-${size}`);
   assert.deepEqual(errors, []);
   await context.close();
 });
+}
 
 test('"Add the default NodePool" in one click: Provision then plans a NodeClaim for the pending kube-dns replica; a second click adds nothing', async () => {
   const { page, context, errors } = await open();
@@ -146,6 +149,22 @@ test('a KubeSchedulerConfiguration goes to the Scheduler pane, its errors underl
   await page.waitForSelector('#pane-scheduler .cm-lint-marker-error');
   await idle(page);
   assert.match((await page.textContent('#status')) ?? '', /Scheduler line \d+/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Open files… (the keyboard way to a dump): two files at once, each sorted into its panes', async () => {
+  const { page, context, errors } = await open();
+  await page.setInputFiles('#file-input', [
+    { name: 'dump.yaml', mimeType: 'application/yaml', buffer: Buffer.from(dump) },
+    { name: 'pools.yaml', mimeType: 'application/yaml', buffer: Buffer.from(example('nodepools/default.yaml')) },
+  ]);
+  await page.waitForFunction(() => /dump\.yaml, pools\.yaml: loaded into Cluster, Workloads, NodePools/.test(document.getElementById('status')?.textContent ?? ''));
+  const texts = await paneTexts(page);
+  assert.match(texts['cluster']!, /name: dumped-1/);
+  assert.match(texts['nodepools']!, /kind: NodePool/);
+  await act(page, 'provision');
+  assert.equal((await page.$$('.node.planned')).length, 1);
   assert.deepEqual(errors, []);
   await context.close();
 });
