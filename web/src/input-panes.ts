@@ -18,11 +18,20 @@ function toCm(view: EditorView, ds: readonly Diagnostic[]): CmDiagnostic[] {
   });
 }
 
+/** After the next frame has run (or a tenth of a second, for a page in the background, where frames stop). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+}
+
 export class InputPanes {
   private readonly views = new Map<Tab, EditorView>();
   private readonly tabButtons = new Map<Tab, HTMLButtonElement>();
   private readonly badges = new Map<Tab, { count: HTMLElement; words: HTMLElement }>();
   private selected: Tab = 'cluster';
+  private setting = Promise.resolve();
 
   /** `onEdit` hears every change of any pane's text, typed or set. */
   constructor(tablist: HTMLElement, panes: HTMLElement, onEdit: () => void) {
@@ -70,11 +79,29 @@ export class InputPanes {
     return this.selected;
   }
 
-  /** Sets the panes given (the others keep their text). */
-  set(tabs: Partial<Tabs>): void {
+  /**
+   * Sets the panes given (the others keep their text), one a frame: each editor
+   * parses and measures its new text in a task of its own, so a large dump set into
+   * three panes is never one long task.
+   */
+  set(tabs: Partial<Tabs>): Promise<void> {
+    this.setting = this.setting.then(() => this.setNow(tabs));
+    return this.setting;
+  }
+
+  /** Resolves when every set() called so far is done: what the panes hold is then what was set. */
+  settled(): Promise<void> {
+    return this.setting;
+  }
+
+  private async setNow(tabs: Partial<Tabs>): Promise<void> {
+    let first = true;
     for (const [tab, text] of Object.entries(tabs) as [Tab, string][]) {
       const view = this.views.get(tab)!;
-      if (view.state.doc.toString() !== text) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      if (view.state.doc.toString() === text) continue;
+      if (!first) await nextFrame();
+      first = false;
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
     }
   }
 

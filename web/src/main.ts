@@ -50,9 +50,9 @@ const panes = new InputPanes($('tabs'), $('panes'), lintSoon);
 const tabsOf = (text: string): Tabs => splitByKind(text);
 
 /** Sets every pane and shows the first one with text. */
-function setInput(tabs: Tabs): void {
-  panes.set(tabs);
+async function setInput(tabs: Tabs): Promise<void> {
   panes.select(firstFilled(tabs));
+  await panes.set(tabs);
 }
 
 // The editors are up before the examples arrive (their own chunk).
@@ -151,6 +151,7 @@ async function run(action: Action): Promise<void> {
 }
 
 async function runAction(action: Action): Promise<void> {
+  await panes.settled();
   const source = panes.tabs;
   clearResults();
   if (action === 'simulate') return simulate(source);
@@ -230,6 +231,7 @@ const exampleTabs = (name: string): Tabs => tabsOf(examples[name] ?? '');
 
 async function saveState(action: Action | undefined, push: boolean): Promise<void> {
   const example = picker.value;
+  await panes.settled();
   const current = panes.tabs;
   const base = exampleTabs(example);
   const tabs = Object.fromEntries(TABS.filter((t) => current[t] !== base[t]).map((t) => [t, current[t]]));
@@ -248,7 +250,7 @@ for (const b of actionButtons) {
 }
 cancel.addEventListener('click', () => client.cancel());
 picker.addEventListener('change', () => {
-  setInput(exampleTabs(picker.value));
+  void setInput(exampleTabs(picker.value));
   clearResults();
   lastAction = undefined;
   void saveState(undefined, true);
@@ -267,8 +269,8 @@ async function loadFiles(files: readonly File[]): Promise<void> {
   status.textContent = `reading ${names}…`;
   const parts = await Promise.all(files.map(async (f) => client.request(async (api) => api.split(await f.text()))));
   const filled = TABS.filter((t) => parts.some((p) => p[t] !== ''));
-  panes.set(Object.fromEntries(filled.map((t) => [t, parts.map((p) => p[t]).filter((x) => x !== '').join('---\n')])));
   if (filled[0]) panes.select(filled[0]);
+  await panes.set(Object.fromEntries(filled.map((t) => [t, parts.map((p) => p[t]).filter((x) => x !== '').join('---\n')])));
   if (!picker.querySelector('option[value=""]')) picker.prepend(new Option('(your input)', ''));
   picker.value = '';
   clearResults();
@@ -303,7 +305,8 @@ fileInput.addEventListener('change', () => {
 });
 
 const DEFAULT_NODEPOOL = 'nodepools/default.yaml';
-$('add-nodepool').addEventListener('click', () => {
+$('add-nodepool').addEventListener('click', async () => {
+  await panes.settled();
   panes.select('nodepools');
   if (documents(panes.tabs.nodepools).some((d) => kindOf(d) === 'NodePool' && /^ {2}name:\s*["']?default["']?\s*$/m.test(d))) {
     status.textContent = 'the NodePools pane already has a NodePool named default';
@@ -330,7 +333,7 @@ async function applyHash(): Promise<void> {
   const example = state && state.example in examples ? state.example : state ? '' : (exampleNames[0] ?? '');
   if (example === '' && !picker.querySelector('option[value=""]')) picker.prepend(new Option('(from link)', ''));
   picker.value = example;
-  setInput({ ...exampleTabs(example), ...(state?.text !== undefined && tabsOf(state.text)), ...state?.tabs });
+  await setInput({ ...exampleTabs(example), ...(state?.text !== undefined && tabsOf(state.text)), ...state?.tabs });
   clearResults();
   lastAction = state?.action;
   if (state === undefined && location.hash.length > 1) status.textContent = 'the link is damaged: showing the first example';

@@ -70,6 +70,8 @@ function bar(label: string, used: number, total: number, text: string): HTMLElem
 function nodeCard(n: NodeView, pods: readonly { key: string; workload: string }[], colour: (w: string) => string, clickable: boolean): HTMLElement {
   const card = el('div', n.planned ? 'node planned' : 'node');
   card.dataset['node'] = n.name;
+  card.title = n.name;
+  card.dataset['pods'] = `${pods.length} pod${pods.length === 1 ? '' : 's'}`;
   card.append(el('h4', 'node-name', n.name), el('div', 'node-size', [n.nodePool && `pool ${n.nodePool}`, n.detail].filter(Boolean).join(' · ')));
   card.append(
     bar('CPU', n.cpuRequested, n.cpuMilli, `${n.cpuRequested / 1000} / ${n.cpuMilli / 1000}`),
@@ -89,6 +91,12 @@ function nodeCard(n: NodeView, pods: readonly { key: string; workload: string }[
 /** The map's zoom, kept from one run to the next. */
 let zoom = 1;
 const MIN_ZOOM = 0.1;
+/**
+ * Below this zoom names are too small to read: a card keeps its bars and a count of
+ * its pods (zoom in to click one), which also spares styling thousands of chips when
+ * Fit brings every card on screen at once.
+ */
+const COMPACT_BELOW = 0.5;
 
 /** The height the map may take on screen: the results pane's when it scrolls on its own, else the window's. */
 function screenRoom(box: HTMLElement): number {
@@ -109,6 +117,10 @@ function mapTools(box: HTMLElement, content: HTMLElement): HTMLElement {
   const apply = (z: number) => {
     zoom = Math.min(1, Math.max(MIN_ZOOM, z));
     content.style.zoom = String(zoom);
+    if (zoom < COMPACT_BELOW) content.classList.add('compact');
+    // Leaving compact, the cards stay bare for two frames at the new zoom: those then
+    // off screen are skipped (content-visibility) before their pods come back.
+    else if (content.classList.contains('compact')) requestAnimationFrame(() => requestAnimationFrame(() => zoom >= COMPACT_BELOW && content.classList.remove('compact')));
     range.value = String(Math.round(zoom * 100));
     value.textContent = `${Math.round(zoom * 100)}%`;
   };

@@ -64,9 +64,11 @@ describe('the 200-node / 2,000-pod input', () => {
         assert.equal(await page.$$eval('.node .pod', (e) => e.length), 1800);
       });
       await screenshot(page, `large-schedule-${size}`);
-      await step('fit the map', async () => {
+      await step('fit the map, then back to 100%', async () => {
         await page.click('#map .fit');
-        await page.waitForSelector('#map[data-fit]', { timeout: 60_000 });
+        await page.waitForSelector('#map[data-fit="true"]', { timeout: 60_000 });
+        await page.click('#map button:text("100%")');
+        await page.waitForTimeout(500);
       });
       await step('explain a placed pod', async () => {
         await page.click('.node .pod');
