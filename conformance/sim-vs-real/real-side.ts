@@ -14,7 +14,13 @@ import { DEFAULT_TOLERATION_SECONDS } from './settings.js';
 export interface RealObservation extends Observation {
   /** When each phase started and was observed, ms from the first phase's start (the simulator replays these times). */
   readonly timing: { readonly startMs: readonly number[]; readonly endMs: readonly number[] };
+  /** Per phase, workload → each of its pods bound during the phase and the node, in the order seen (the tie-breaking guide of sim-side.ts). */
+  readonly bindings?: readonly PodsOnNodes[];
+  /** Per phase, workload → each of its bound pods deleted during the phase (terminating or gone) and the node, in the order seen. */
+  readonly deletions?: readonly PodsOnNodes[];
 }
+
+export type PodsOnNodes = Record<string, readonly { readonly pod: string; readonly node: string }[]>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DRAIN_RETRY_MS = 5_000;
@@ -36,6 +42,12 @@ export class Watcher {
   readonly objects = new Map<string, KubeObject>();
   /** ReplicaSet uid → its spec.replicas values as seen. */
   readonly rsHistory = new Map<string, { deployment: string; revision: number; values: number[] }>();
+  /** Each pod's first binding as seen: its workload and node. */
+  readonly bindings: { readonly app: string; readonly pod: string; readonly node: string }[] = [];
+  /** Each bound pod's deletion as first seen (terminating, or gone). */
+  readonly deletions: { readonly app: string; readonly pod: string; readonly node: string }[] = [];
+  private readonly deleted = new Set<string>();
+  private readonly bound = new Set<string>();
   lastChange = Date.now();
   private readonly fingerprints = new Map<string, string>();
   private readonly informers: { stop(): Promise<void>; synced: boolean }[] = [];
@@ -57,8 +69,19 @@ export class Watcher {
       if (verb === 'delete') this.objects.delete(key);
       else this.objects.set(key, o);
       if (kind === 'Pod') {
-        if (verb === 'delete') this.pods.delete(o.metadata!.name!);
-        else this.pods.set(o.metadata!.name!, podState(o));
+        const p = podState(o);
+        if (p.node && p.app && (verb === 'delete' || p.terminating) && !this.deleted.has(p.uid)) {
+          this.deleted.add(p.uid);
+          this.deletions.push({ app: p.app, pod: p.name, node: p.node });
+        }
+        if (verb === 'delete') this.pods.delete(p.name);
+        else {
+          this.pods.set(p.name, p);
+          if (p.node && p.app && !this.bound.has(p.uid)) {
+            this.bound.add(p.uid);
+            this.bindings.push({ app: p.app, pod: p.name, node: p.node });
+          }
+        }
       }
       if (kind === 'ReplicaSet' && verb !== 'delete') this.recordReplicaSet(o);
     };
@@ -83,6 +106,10 @@ export class Watcher {
     this.namespace = namespace;
     this.pods.clear();
     this.rsHistory.clear();
+    this.bindings.length = 0;
+    this.bound.clear();
+    this.deletions.length = 0;
+    this.deleted.clear();
     for (const k of [...this.objects.keys()]) if (!k.startsWith('Node/')) this.objects.delete(k);
   }
 
@@ -172,8 +199,12 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
     const startMs: number[] = [];
     const endMs: number[] = [];
     const t0 = Date.now();
+    const bindingsFrom: number[] = [];
+    const deletionsFrom: number[] = [];
     for (const p of phases(s)) {
       const started = Date.now();
+      bindingsFrom.push(w.bindings.length);
+      deletionsFrom.push(w.deletions.length);
       startMs.push(started - t0);
       const until = await applyPhase(kube, core, w, s, p, namespace, revisions, drains);
       await settle(w, drains, started, until);
@@ -181,7 +212,13 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
       observed.push(await observe(kube, w, s, describePhase(p), namespace, drains));
       if (process.env.SVR_DEBUG) console.error(describePhase(p), endMs[endMs.length - 1], JSON.stringify(observed[observed.length - 1]));
     }
-    return { phases: observed, replicaSets: replicaSetHistory(w, s), timing: { startMs, endMs } };
+    const perPhase = (events: readonly { app: string; pod: string; node: string }[], from: readonly number[]) =>
+      from.map((start, i) => {
+        const out: Record<string, { pod: string; node: string }[]> = {};
+        for (const b of events.slice(start, from[i + 1])) (out[b.app] ??= []).push({ pod: b.pod, node: b.node });
+        return out;
+      });
+    return { phases: observed, replicaSets: replicaSetHistory(w, s), timing: { startMs, endMs }, bindings: perPhase(w.bindings, bindingsFrom), deletions: perPhase(w.deletions, deletionsFrom) };
   } finally {
     for (const d of drains) d.stop();
     await cleanUp(kube, w, s, namespace);

@@ -12,7 +12,9 @@ import { catalogOrBundled } from '../../src/provisioner/catalog/catalog.js';
 import { applyAction } from '../../src/sim/faults.js';
 import { runScenario } from '../../src/sim/scenario.js';
 import type { Simulation } from '../../src/sim/simulation.js';
+import type { Pod } from '../../src/model/pod.js';
 import { replicaSequence, type Observation, type PhaseObservation } from './observation.js';
+import type { PodsOnNodes, RealObservation } from './real-side.js';
 import { describePhase, imageOf, manifests, phases, type Phase, type SvrScenario } from './scenario.js';
 import { SIM_PHASE_MS, simControlPlane } from './settings.js';
 
@@ -61,8 +63,21 @@ export interface PhaseTiming {
   readonly endMs: readonly number[];
 }
 
-/** `tieBreak`: how the simulated scheduler picks among equally scored nodes (SchedulerOptions.tieBreak). */
-export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, tieBreak: 'heap' | 'random' = 'heap'): Observation {
+/** What the simulator observed, and how many ties it broke the real cluster's way rather than the heap's. */
+export interface SimObservation extends Observation {
+  readonly tiesFollowed: number;
+}
+
+/**
+ * `real` (the real run's bindings and deletions per phase) breaks upstream's random
+ * ties the real cluster's way. A tie among equally scored nodes goes to the tied
+ * node of the workload's earliest real binding in the phase the simulator has not
+ * matched yet (the same pod's, for a StatefulSet's pod, which has the same name on
+ * both sides); a scale-down's victims among pods upstream orders by random UID or
+ * list order are taken in the order of the real deletions of the workload's pods in
+ * the phase. Without it, or when nothing matches, the simulator's own order.
+ */
+export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?: RealChoices): SimObservation {
   const name = `${s.name}.yaml`;
   const times = simTimes(s, timing);
   const text = scenarioYaml(s, seed, times.end[times.end.length - 1] ?? 0);
@@ -72,20 +87,110 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, tieBr
   if (!loaded.ok) throw new Error(`${name}: ${loaded.errors.map((e) => `${e.line}:${e.column}: ${e.message}`).join('; ')}`);
   const observed: PhaseObservation[] = [];
   const all = phases(s);
+  let guide: RealChoiceGuide | undefined;
+  const guided = real?.bindings ? { tieBreak: (pod: Pod, tied: readonly string[]) => guide!.pickNode(pod, tied), victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n) } : {};
   const run = runScenario(loaded.input, scenario.scenario.spec, {
     instanceTypes: catalogOrBundled([]),
-    controlPlane: { ...simControlPlane, tieBreak },
+    controlPlane: { ...simControlPlane, ...guided },
     observe: (sim) => {
+      if (real?.bindings) guide = new RealChoiceGuide(sim, real.bindings, real.deletions ?? []);
       const revisions = new Map<string, number>();
       const drains = new Set<string>();
       all.forEach((p, i) => {
-        sim.engine.at(times.start[i]!, 'svr-step', () => apply(sim, s, p, revisions, drains));
+        sim.engine.at(times.start[i]!, 'svr-step', () => {
+          guide?.startPhase(i);
+          apply(sim, s, p, revisions, drains);
+        });
         sim.engine.at(times.end[i]!, 'svr-observe', () => observed.push(observe(sim, describePhase(p), s, drains)));
       });
     },
   });
-  return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log) };
+  return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log), tiesFollowed: guide?.followed ?? 0 };
 }
+
+type PerPhase = readonly PodsOnNodes[];
+export type RealChoices = Pick<RealObservation, 'bindings' | 'deletions'>;
+
+/**
+ * The real cluster's bindings and deletions of each phase as sequences of nodes per
+ * workload and per pod name, an entry used up by the simulator's own binding or
+ * deletion on that node in the phase.
+ */
+class RealChoiceGuide {
+  /** Choices made the real cluster's way where the simulator's own order differed. */
+  followed = 0;
+  private phase = -1;
+  private scanned = 0;
+  private bindingsLeft = new Map<string, string[]>();
+  private deletionsLeft = new Map<string, string[]>();
+
+  constructor(
+    private readonly sim: Simulation,
+    private readonly bindings: PerPhase,
+    private readonly deletions: PerPhase,
+  ) {}
+
+  startPhase(i: number): void {
+    this.catchUp();
+    this.phase = i;
+    this.bindingsLeft = sequences(this.bindings[i]);
+    this.deletionsLeft = sequences(this.deletions[i]);
+  }
+
+  pickNode(pod: Pod, tied: readonly string[]): string | undefined {
+    this.catchUp();
+    const byName = this.bindingsLeft.get(`pod ${pod.name}`);
+    const left = byName?.length ? byName : this.bindingsLeft.get(pod.labels['app'] ?? '');
+    const chosen = left?.find((n) => tied.includes(n));
+    if (chosen !== undefined && chosen !== tied[0]) this.followed++;
+    return chosen;
+  }
+
+  /** `tied` in the simulator's order: the first `count` are its own victims. */
+  pickVictims(tied: readonly Pod[], count: number): readonly Pod[] {
+    this.catchUp();
+    const chosen: Pod[] = [];
+    for (const node of this.deletionsLeft.get(tied[0]?.labels['app'] ?? '') ?? []) {
+      const p = tied.find((x) => x.nodeName === node && !chosen.includes(x));
+      if (p && chosen.length < count) chosen.push(p);
+    }
+    // Filled up in the simulator's order.
+    for (const p of tied) if (chosen.length < count && !chosen.includes(p)) chosen.push(p);
+    if (chosen.some((p) => !tied.slice(0, count).includes(p))) this.followed++;
+    return chosen;
+  }
+
+  /** Uses up the real bindings and deletions matching the simulator's since the last call (all in the current phase). */
+  private catchUp(): void {
+    const log = this.sim.engine.log;
+    for (; this.scanned < log.length; this.scanned++) {
+      const r = log[this.scanned]!;
+      if (this.phase < 0) continue;
+      const left = r.type === 'Scheduled' ? this.bindingsLeft : r.type === 'PodTerminating' ? this.deletionsLeft : undefined;
+      const key = r['pod'] as string;
+      for (const nodes of [left?.get(workloadOf(key)), left?.get(`pod ${key.slice(NS.length + 1)}`)]) {
+        const i = nodes?.indexOf(r['node'] as string) ?? -1;
+        if (i >= 0) nodes!.splice(i, 1);
+      }
+    }
+  }
+}
+
+/** Workload → its pods' nodes in order, and `pod <name>` → that pod's. */
+function sequences(byWorkload: PodsOnNodes | undefined): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (key: string, node: string) => out.set(key, [...(out.get(key) ?? []), node]);
+  for (const [w, pods] of Object.entries(byWorkload ?? {})) {
+    for (const p of pods) {
+      add(w, p.node);
+      add(`pod ${p.pod}`, p.node);
+    }
+  }
+  return out;
+}
+
+/** A pod key's workload: svr/w1-7d4b9c-x2x4k and svr/w3-0 belong to w1 and w3 (workload names have no dash). */
+const workloadOf = (podKey: string) => podKey.slice(NS.length + 1).split('-')[0]!;
 
 function apply(sim: Simulation, s: SvrScenario, p: Phase, revisions: Map<string, number>, drains: Set<string>): void {
   const kindOf = (w: string) => s.workloads.find((x) => x.name === w)!.kind;

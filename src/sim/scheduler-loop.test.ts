@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backoffDurationMs } from './scheduler-loop.js';
-import { createSimulation } from './simulation.js';
+import { createSimulation, type SimulationOptions } from './simulation.js';
 import { compilePod } from '../model/pod.js';
 import { clusterWithNodes, node, pod } from './fixtures.test-support.js';
 
@@ -73,17 +73,20 @@ describe('SchedulerLoop requeueing', () => {
     assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'FailedScheduling@8000']);
   });
 
-  it('tieBreak random draws among equally scored nodes with the seed; heap always takes the same', () => {
-    const placements = (tieBreak: 'heap' | 'random') =>
-      new Set([1, 2, 3, 4, 5, 6, 7, 8].map((seed) => {
-        const cluster = clusterWithNodes([{ name: 'a' }, { name: 'b' }]);
-        cluster.addPod(pod('p'));
-        const sim = createSimulation(cluster, { seed, tieBreak });
-        sim.engine.run(1_000);
-        return sim.world.cluster.getPod('default/p')!.nodeName;
-      }));
-    assert.equal(placements('heap').size, 1);
-    assert.deepEqual([...placements('random')].sort(), ['a', 'b']);
+  it('a tieBreak guide picks among equally scored nodes only; heap always takes the same', () => {
+    const placement = (tieBreak: SimulationOptions['tieBreak'], nodes = [{ name: 'a' }, { name: 'b' }, { name: 'c', cpu: '1' }]) => {
+      const cluster = clusterWithNodes(nodes);
+      cluster.addPod(pod('p', { cpu: '500m' }));
+      const sim = createSimulation(cluster, { tieBreak });
+      sim.engine.run(1_000);
+      return sim.world.cluster.getPod('default/p')!.nodeName;
+    };
+    const offered: string[][] = [];
+    assert.equal(placement('heap'), 'a');
+    assert.equal(placement((_pod, tied) => (offered.push([...tied]), 'b')), 'b');
+    // c scores lower (less room left): never offered, and refused when named.
+    assert.deepEqual(offered, [['a', 'b']]);
+    assert.equal(placement(() => 'c'), 'a');
   });
 
   it('reports the exact FailedScheduling message', () => {
