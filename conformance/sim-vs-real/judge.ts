@@ -9,8 +9,8 @@ import { runSim } from './sim-side.js';
 export interface Verdict {
   /** Whether the simulator reproduced every compared dimension. */
   readonly agrees: boolean;
-  /** Ties the simulator broke the real cluster's way rather than as its heap does (upstream's parallel filtering makes any tied node possible). */
-  readonly tiesFollowed: number;
+  /** Upstream-random choices (score ties, scale-down victims) the simulator made the real cluster's way where its own order differed. */
+  readonly choicesFollowed: number;
   readonly differences: Difference[];
 }
 
@@ -18,5 +18,5 @@ export interface Verdict {
 export function judge(s: SvrScenario, real: Pick<RealObservation, 'phases' | 'replicaSets' | 'timing' | 'bindings' | 'deletions'>): Verdict {
   const sim = runSim(s, 1, real.timing, real);
   const differences = compare(real, sim);
-  return { agrees: differences.length === 0, tiesFollowed: sim.tiesFollowed, differences };
+  return { agrees: differences.length === 0, choicesFollowed: sim.choicesFollowed, differences };
 }

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const byDimension = new Map<string, number>();
   const disagreeing: string[] = [];
   let agreed = 0;
-  let tiesFollowed = 0;
+  let choicesFollowed = 0;
   let realMs = 0;
   let counter = Date.now() % 100_000;
   let next = 0;
@@ -65,10 +65,10 @@ async function main(): Promise<void> {
         writeFileSync(join(values['save-dir'], `${s.name}.json`), `${JSON.stringify({ scenario: s, real: r })}\n`);
       }
       const v = judge(s, r);
-      tiesFollowed += v.tiesFollowed;
+      choicesFollowed += v.choicesFollowed;
       if (v.agrees) {
         agreed++;
-        if (!values.quiet) console.log(`${s.name}: agree (${v.tiesFollowed} score ties broken the real way; real ${((Date.now() - started) / 1000).toFixed(1)} s, cluster ${k})`);
+        if (!values.quiet) console.log(`${s.name}: agree (${v.choicesFollowed} random choices made the real way; real ${((Date.now() - started) / 1000).toFixed(1)} s, cluster ${k})`);
         if (values.write && (rerun || i < 5)) store(s, r, undefined);
         continue;
       }
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
   const dims = [...byDimension].map(([k, n]) => `${k} ${n}`).join(', ');
   const what = rerun ? `${scenarios.length} stored scenarios` : `${scenarios.length} scenarios (seed ${seed})`;
   console.log(
-    `sim-vs-real: ${what}: ${agreed} agree, ${scenarios.length - agreed} disagree${dims ? ` (${dims})` : ''}; ${tiesFollowed} score ties broken the real cluster's way; ` +
+    `sim-vs-real: ${what}: ${agreed} agree, ${scenarios.length - agreed} disagree${dims ? ` (${dims})` : ''}; ${choicesFollowed} upstream-random choices made the real cluster's way; ` +
       `real side ${(realMs / 1000).toFixed(0)} s on ${started.length} cluster(s), total ${((Date.now() - t0) / 1000).toFixed(0)} s`,
   );
   if (disagreeing.length > 0) process.exitCode = 1;

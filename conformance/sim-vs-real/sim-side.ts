@@ -63,9 +63,9 @@ export interface PhaseTiming {
   readonly endMs: readonly number[];
 }
 
-/** What the simulator observed, and how many ties it broke the real cluster's way rather than the heap's. */
+/** What the simulator observed, and how many upstream-random choices it made the real cluster's way where its own order differed. */
 export interface SimObservation extends Observation {
-  readonly tiesFollowed: number;
+  readonly choicesFollowed: number;
 }
 
 /**
@@ -105,7 +105,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
       });
     },
   });
-  return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log), tiesFollowed: guide?.followed ?? 0 };
+  return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log), choicesFollowed: guide?.followed ?? 0 };
 }
 
 type PerPhase = readonly PodsOnNodes[];
