@@ -14,13 +14,13 @@ import { DEFAULT_TOLERATION_SECONDS } from './settings.js';
 export interface RealObservation extends Observation {
   /** When each phase started and was observed, ms from the first phase's start (the simulator replays these times). */
   readonly timing: { readonly startMs: readonly number[]; readonly endMs: readonly number[] };
-  /** Per phase, workload → each of its pods bound during the phase and the node, in the order seen (the tie-breaking guide of sim-side.ts). */
-  readonly bindings?: readonly PodsOnNodes[];
-  /** Per phase, workload → each of its bound pods deleted during the phase (terminating or gone) and the node, in the order seen. */
-  readonly deletions?: readonly PodsOnNodes[];
+  /** Per phase, each pod bound during the phase (workload, pod, node) in the order seen (the guide of sim-side.ts for upstream's random choices). */
+  readonly bindings?: readonly PodEvents[];
+  /** Per phase, each bound pod deleted during the phase (terminating or gone) in the order seen. */
+  readonly deletions?: readonly PodEvents[];
 }
 
-export type PodsOnNodes = Record<string, readonly { readonly pod: string; readonly node: string }[]>;
+export type PodEvents = readonly { readonly app: string; readonly pod: string; readonly node: string }[];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DRAIN_RETRY_MS = 5_000;
@@ -212,12 +212,7 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
       observed.push(await observe(kube, w, s, describePhase(p), namespace, drains));
       if (process.env.SVR_DEBUG) console.error(describePhase(p), endMs[endMs.length - 1], JSON.stringify(observed[observed.length - 1]));
     }
-    const perPhase = (events: readonly { app: string; pod: string; node: string }[], from: readonly number[]) =>
-      from.map((start, i) => {
-        const out: Record<string, { pod: string; node: string }[]> = {};
-        for (const b of events.slice(start, from[i + 1])) (out[b.app] ??= []).push({ pod: b.pod, node: b.node });
-        return out;
-      });
+    const perPhase = (events: PodEvents, from: readonly number[]) => from.map((start, i) => events.slice(start, from[i + 1]));
     return { phases: observed, replicaSets: replicaSetHistory(w, s), timing: { startMs, endMs }, bindings: perPhase(w.bindings, bindingsFrom), deletions: perPhase(w.deletions, deletionsFrom) };
   } finally {
     for (const d of drains) d.stop();
@@ -325,15 +320,27 @@ async function waitUntil(what: string, check: () => boolean | Promise<boolean>, 
 }
 
 /**
- * Quiet: nothing that matters changed for 1.5 s (2.5 s with a pod Pending, past
- * the scheduler's 1 s backoff; 6 s while a drain waits, past its 5 s retry).
+ * Quiet: every controller has seen the latest spec of its objects (a loaded machine
+ * can delay a sync past any quiet window), and nothing that matters changed for
+ * 1.5 s (2.5 s with a pod Pending, past the scheduler's 1 s backoff; 6 s while a
+ * drain waits, past its 5 s retry).
  */
 async function settle(w: Watcher, drains: readonly Drain[], started: number, until: (() => boolean) | undefined): Promise<void> {
   await waitUntil('the cluster to settle', () => {
     const pending = [...w.pods.values()].some((p) => !p.node && !p.terminating);
     const quiet = drains.some((d) => !d.complete) ? 6_000 : pending ? 2_500 : 1_500;
-    return Date.now() - started > 1_000 && Date.now() - w.lastChange > quiet && (until?.() ?? true);
+    return Date.now() - started > 1_000 && controllersCaughtUp(w) && Date.now() - w.lastChange > quiet && (until?.() ?? true);
   }, PHASE_TIMEOUT_MS);
+}
+
+/** Every Deployment, ReplicaSet and StatefulSet has status.observedGeneration up to its metadata.generation. */
+function controllersCaughtUp(w: Watcher): boolean {
+  for (const [key, o] of w.objects) {
+    if (!/^(Deployment|ReplicaSet|StatefulSet)\//.test(key)) continue;
+    const observed = ((o.status ?? {}) as { observedGeneration?: number }).observedGeneration ?? 0;
+    if (observed < (o.metadata?.generation ?? 0)) return false;
+  }
+  return true;
 }
 
 async function observe(kube: Kube, w: Watcher, s: SvrScenario, phase: string, ns: string, drains: readonly Drain[]): Promise<PhaseObservation> {

@@ -14,7 +14,7 @@ import { runScenario } from '../../src/sim/scenario.js';
 import type { Simulation } from '../../src/sim/simulation.js';
 import type { Pod } from '../../src/model/pod.js';
 import { replicaSequence, type Observation, type PhaseObservation } from './observation.js';
-import type { PodsOnNodes, RealObservation } from './real-side.js';
+import type { PodEvents, RealObservation } from './real-side.js';
 import { describePhase, imageOf, manifests, phases, type Phase, type SvrScenario } from './scenario.js';
 import { SIM_PHASE_MS, simControlPlane } from './settings.js';
 
@@ -69,13 +69,14 @@ export interface SimObservation extends Observation {
 }
 
 /**
- * `real` (the real run's bindings and deletions per phase) breaks upstream's random
- * ties the real cluster's way. A tie among equally scored nodes goes to the tied
- * node of the workload's earliest real binding in the phase the simulator has not
- * matched yet (the same pod's, for a StatefulSet's pod, which has the same name on
- * both sides); a scale-down's victims among pods upstream orders by random UID or
- * list order are taken in the order of the real deletions of the workload's pods in
- * the phase. Without it, or when nothing matches, the simulator's own order.
+ * `real` (the real run's bindings and deletions per phase, in order) makes upstream's
+ * random choices the real cluster's way (README: tolerances). A tie among equally
+ * scored nodes goes to the tied node of the earliest real binding of the phase not
+ * matched yet (the same pod's for a StatefulSet pod, whose name is the same on both
+ * sides; the workload's otherwise); a scale-down's victims among pods upstream orders
+ * by random UID or list order, and a batch of pods deleted at one instant (drain, pod
+ * GC, taint eviction), go in the order of the phase's real deletions. Without it, or
+ * where nothing matches, the simulator's own order.
  */
 export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?: RealChoices): SimObservation {
   const name = `${s.name}.yaml`;
@@ -88,7 +89,13 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
   const observed: PhaseObservation[] = [];
   const all = phases(s);
   let guide: RealChoiceGuide | undefined;
-  const guided = real?.bindings ? { tieBreak: (pod: Pod, tied: readonly string[]) => guide!.pickNode(pod, tied), victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n) } : {};
+  const guided = real?.bindings
+    ? {
+        tieBreak: (pod: Pod, tied: readonly string[]) => guide!.pickNode(pod, tied),
+        victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n),
+        deletionOrder: (pods: readonly Pod[]) => guide!.orderDeletions(pods),
+      }
+    : {};
   const run = runScenario(loaded.input, scenario.scenario.spec, {
     instanceTypes: catalogOrBundled([]),
     controlPlane: { ...simControlPlane, ...guided },
@@ -108,40 +115,36 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
   return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log), choicesFollowed: guide?.followed ?? 0 };
 }
 
-type PerPhase = readonly PodsOnNodes[];
 export type RealChoices = Pick<RealObservation, 'bindings' | 'deletions'>;
+type Event = PodEvents[number];
 
-/**
- * The real cluster's bindings and deletions of each phase as sequences of nodes per
- * workload and per pod name, an entry used up by the simulator's own binding or
- * deletion on that node in the phase.
- */
+/** The real cluster's bindings and deletions of the current phase not yet matched by the simulator's own (same pod name, else same workload and node). */
 class RealChoiceGuide {
   /** Choices made the real cluster's way where the simulator's own order differed. */
   followed = 0;
   private phase = -1;
   private scanned = 0;
-  private bindingsLeft = new Map<string, string[]>();
-  private deletionsLeft = new Map<string, string[]>();
+  private bindingsLeft: Event[] = [];
+  private deletionsLeft: Event[] = [];
 
   constructor(
     private readonly sim: Simulation,
-    private readonly bindings: PerPhase,
-    private readonly deletions: PerPhase,
+    private readonly bindings: readonly PodEvents[],
+    private readonly deletions: readonly PodEvents[],
   ) {}
 
   startPhase(i: number): void {
     this.catchUp();
     this.phase = i;
-    this.bindingsLeft = sequences(this.bindings[i]);
-    this.deletionsLeft = sequences(this.deletions[i]);
+    this.bindingsLeft = [...(this.bindings[i] ?? [])];
+    this.deletionsLeft = [...(this.deletions[i] ?? [])];
   }
 
   pickNode(pod: Pod, tied: readonly string[]): string | undefined {
     this.catchUp();
-    const byName = this.bindingsLeft.get(`pod ${pod.name}`);
-    const left = byName?.length ? byName : this.bindingsLeft.get(pod.labels['app'] ?? '');
-    const chosen = left?.find((n) => tied.includes(n));
+    const same = this.bindingsLeft.filter((e) => e.pod === pod.name);
+    const left = same.length > 0 ? same : this.bindingsLeft.filter((e) => e.app === pod.labels['app']);
+    const chosen = left.find((e) => tied.includes(e.node))?.node;
     if (chosen !== undefined && chosen !== tied[0]) this.followed++;
     return chosen;
   }
@@ -149,15 +152,27 @@ class RealChoiceGuide {
   /** `tied` in the simulator's order: the first `count` are its own victims. */
   pickVictims(tied: readonly Pod[], count: number): readonly Pod[] {
     this.catchUp();
-    const chosen: Pod[] = [];
-    for (const node of this.deletionsLeft.get(tied[0]?.labels['app'] ?? '') ?? []) {
-      const p = tied.find((x) => x.nodeName === node && !chosen.includes(x));
-      if (p && chosen.length < count) chosen.push(p);
-    }
-    // Filled up in the simulator's order.
-    for (const p of tied) if (chosen.length < count && !chosen.includes(p)) chosen.push(p);
+    const chosen = this.ordered(tied).slice(0, count);
     if (chosen.some((p) => !tied.slice(0, count).includes(p))) this.followed++;
     return chosen;
+  }
+
+  orderDeletions(pods: readonly Pod[]): readonly Pod[] {
+    this.catchUp();
+    const out = this.ordered(pods);
+    if (out.some((p, i) => p !== pods[i])) this.followed++;
+    return out;
+  }
+
+  /** The pods in the order of the real deletions they match; the unmatched after them, in their own order. */
+  private ordered(pods: readonly Pod[]): Pod[] {
+    const left = [...this.deletionsLeft];
+    const out: Pod[] = [];
+    for (const e of left) {
+      const p = pods.find((x) => !out.includes(x) && x.name === e.pod) ?? pods.find((x) => !out.includes(x) && x.labels['app'] === e.app && x.nodeName === e.node);
+      if (p) out.push(p);
+    }
+    return [...out, ...pods.filter((p) => !out.includes(p))];
   }
 
   /** Uses up the real bindings and deletions matching the simulator's since the last call (all in the current phase). */
@@ -166,27 +181,15 @@ class RealChoiceGuide {
     for (; this.scanned < log.length; this.scanned++) {
       const r = log[this.scanned]!;
       if (this.phase < 0) continue;
-      const left = r.type === 'Scheduled' ? this.bindingsLeft : r.type === 'PodTerminating' ? this.deletionsLeft : undefined;
+      const left = r.type === 'Scheduled' ? this.bindingsLeft : r.type === 'PodTerminating' || r.type === 'PodDeleted' ? this.deletionsLeft : undefined;
+      if (!left || typeof r['node'] !== 'string') continue;
       const key = r['pod'] as string;
-      for (const nodes of [left?.get(workloadOf(key)), left?.get(`pod ${key.slice(NS.length + 1)}`)]) {
-        const i = nodes?.indexOf(r['node'] as string) ?? -1;
-        if (i >= 0) nodes!.splice(i, 1);
-      }
+      const name = key.slice(NS.length + 1);
+      let i = left.findIndex((e) => e.pod === name);
+      if (i < 0) i = left.findIndex((e) => e.app === workloadOf(key) && e.node === r['node']);
+      if (i >= 0) left.splice(i, 1);
     }
   }
-}
-
-/** Workload → its pods' nodes in order, and `pod <name>` → that pod's. */
-function sequences(byWorkload: PodsOnNodes | undefined): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  const add = (key: string, node: string) => out.set(key, [...(out.get(key) ?? []), node]);
-  for (const [w, pods] of Object.entries(byWorkload ?? {})) {
-    for (const p of pods) {
-      add(w, p.node);
-      add(`pod ${p.pod}`, p.node);
-    }
-  }
-  return out;
 }
 
 /** A pod key's workload: svr/w1-7d4b9c-x2x4k and svr/w3-0 belong to w1 and w3 (workload names have no dash). */

@@ -40,7 +40,7 @@ export interface RunOptions {
   /** Called with the simulation once it is built, before its workloads are added and anything runs: where observers (invariant checkers, history recorders, readiness trackers) attach. */
   readonly observe?: (sim: Simulation) => void;
   /** Control-plane settings a scenario file does not carry (the sim-vs-real harness aligns them with its cluster's flags). */
-  readonly controlPlane?: Pick<SimulationOptions, 'queue' | 'nodes' | 'defaultTolerationSeconds' | 'tieBreak' | 'victimGuide'>;
+  readonly controlPlane?: Pick<SimulationOptions, 'queue' | 'nodes' | 'defaultTolerationSeconds' | 'tieBreak' | 'victimGuide' | 'deletionOrder'>;
 }
 
 const SETTLE_MS = 10 * 60_000;

@@ -42,6 +42,8 @@ export interface SimulationOptions {
   readonly tieBreak?: SchedulerOptions['tieBreak'];
   /** How the ReplicaSet controller picks among scale-down victims upstream orders at random; the sorted order's by default. */
   readonly victimGuide?: VictimGuide;
+  /** The order of a batch of pods deleted at one instant where upstream's is random (World.deletionOrder). */
+  readonly deletionOrder?: World['deletionOrder'];
   /** What DefaultTolerationSeconds admission gives pods for the not-ready and unreachable taints (300 s). */
   readonly defaultTolerationSeconds?: number;
   readonly pods?: PodLifecycleOptions;
@@ -89,7 +91,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   const tolerationSeconds = opts.defaultTolerationSeconds ?? DEFAULT_TOLERATION_SECONDS;
   for (const pod of [...cluster.pods()]) cluster.updatePod(withDefaultTolerationSeconds(pod, tolerationSeconds));
   const engine = new Engine(seed);
-  const world = new World(engine, cluster, tolerationSeconds);
+  const world = new World(engine, cluster, tolerationSeconds, opts.deletionOrder);
   startPodLifecycle(world, opts.pods);
   const nodeLifecycle = new NodeLifecycle(world, opts.nodes);
   nodeLifecycle.start();
