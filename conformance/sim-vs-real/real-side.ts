@@ -258,21 +258,30 @@ const nodeReady = (n: KubeObject | undefined) => ((n?.status as { conditions?: {
 /** Applies one phase; returns a condition the phase must also meet before it is observed. */
 async function applyPhase(kube: Kube, core: CoreV1Api, w: Watcher, s: SvrScenario, p: Phase, ns: string, revisions: Map<string, number>, drains: Drain[]): Promise<(() => boolean) | undefined> {
   const workload = (name: string) => s.workloads.find((x) => x.name === name)!;
-  const setReplicas = async (name: string, replicas: number) => {
-    await kube.update('apps/v1', workload(name).kind, name, (o) => ({ ...o, spec: { ...(o.spec as object), replicas } }), { namespace: ns });
+  // The workload's controller has seen the new spec (its informer event can come late on a loaded machine).
+  const seen = (name: string, updated: KubeObject | undefined) => {
+    const generation = updated?.metadata?.generation ?? 0;
+    const key = `${workload(name).kind}/${name}`;
+    return () => {
+      const o = w.objects.get(key);
+      return (o?.metadata?.generation ?? 0) >= generation && (((o?.status ?? {}) as { observedGeneration?: number }).observedGeneration ?? 0) >= generation;
+    };
   };
+  const setReplicas = async (name: string, replicas: number) => seen(name, await kube.update('apps/v1', workload(name).kind, name, (o) => ({ ...o, spec: { ...(o.spec as object), replicas } }), { namespace: ns }));
   const nodeExists = (name: string) => w.objects.has(`Node/${name}`);
-  if ('create' in p) await setReplicas(p.create, workload(p.create).replicas);
-  else if ('scale' in p) await setReplicas(p.scale.workload, p.scale.replicas);
-  else if ('rollout' in p) {
+  if ('create' in p) return setReplicas(p.create, workload(p.create).replicas);
+  if ('scale' in p) return setReplicas(p.scale.workload, p.scale.replicas);
+  if ('rollout' in p) {
     const revision = (revisions.get(p.rollout.workload) ?? 1) + 1;
     revisions.set(p.rollout.workload, revision);
-    await kube.update('apps/v1', workload(p.rollout.workload).kind, p.rollout.workload, (o) => {
+    const updated = await kube.update('apps/v1', workload(p.rollout.workload).kind, p.rollout.workload, (o) => {
       const spec = o.spec as { template: { spec: { containers: { image: string }[] } } };
       const containers = spec.template.spec.containers.map((c, i) => (i === 0 ? { ...c, image: imageOf(revision) } : c));
       return { ...o, spec: { ...spec, template: { ...spec.template, spec: { ...spec.template.spec, containers } } } };
     }, { namespace: ns });
-  } else if ('cordon' in p || 'drain' in p) {
+    return seen(p.rollout.workload, updated);
+  }
+  if ('cordon' in p || 'drain' in p) {
     const node = 'cordon' in p ? p.cordon : p.drain;
     if (!nodeExists(node)) return undefined;
     await kube.update('v1', 'Node', node, (o) => ({ ...o, spec: { ...(o.spec as object), unschedulable: true } }));
