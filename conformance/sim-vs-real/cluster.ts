@@ -13,8 +13,8 @@ import { apiserverFlags, kcmFlags, LEASE_SECONDS, schedulerConfig } from './sett
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PORT_BASE = 17400;
-/** Each cluster runs scenarios one at a time; a fourth would only add load on a small machine. */
-export const MAX_CLUSTERS = 3;
+/** Clusters 0 … 5 (ports up to 17980); each runs one scenario at a time. */
+export const MAX_CLUSTERS = 6;
 
 export const runDir = (k: number) => join(ROOT, 'test', 'cluster', k === 0 ? '.run-sim-vs-real' : `.run-sim-vs-real-${k}`);
 

@@ -28,6 +28,8 @@ async function main(): Promise<void> {
       cases: { type: 'string', default: '10' },
       seed: { type: 'string', default: '1' },
       clusters: { type: 'string', default: '1' },
+      /** The first cluster's number (cluster.ts), so two runs can go side by side on separate clusters. */
+      'first-cluster': { type: 'string', default: '0' },
       'shrink-seconds': { type: 'string', default: '0' },
       write: { type: 'boolean', default: false },
       'keep-cluster': { type: 'boolean', default: false },
@@ -40,7 +42,9 @@ async function main(): Promise<void> {
   const rerun = positionals.length > 0;
   const scenarios: SvrScenario[] = rerun ? positionals.map(readScenario) : Array.from({ length: Number(values.cases) }, (_, i) => generateScenario(seed, i));
   const clusters = Number(values.clusters);
-  if (!Number.isInteger(clusters) || clusters < 1 || clusters > MAX_CLUSTERS) throw new Error(`--clusters: 1 to ${MAX_CLUSTERS}, not ${values.clusters}`);
+  const first = Number(values['first-cluster']);
+  if (!Number.isInteger(first) || first < 0 || first >= MAX_CLUSTERS) throw new Error(`--first-cluster: 0 to ${MAX_CLUSTERS - 1}, not ${values['first-cluster']}`);
+  if (!Number.isInteger(clusters) || clusters < 1 || first + clusters > MAX_CLUSTERS) throw new Error(`--clusters: 1 to ${MAX_CLUSTERS - first}, not ${values.clusters}`);
   const byDimension = new Map<string, number>();
   const disagreeing: string[] = [];
   let agreed = 0;
@@ -83,7 +87,7 @@ async function main(): Promise<void> {
 
   const started: { k: number; kube: ReturnType<typeof clusterUp>; w: Watcher }[] = [];
   try {
-    for (let k = 0; k < Math.min(clusters, scenarios.length); k++) {
+    for (let k = first; k < first + Math.min(clusters, scenarios.length); k++) {
       const kube = clusterUp(k);
       const w = new Watcher(kube, '');
       w.start();
@@ -93,7 +97,7 @@ async function main(): Promise<void> {
     for (const r of results) if (r.status === 'rejected') throw r.reason;
   } finally {
     for (const c of started) await c.w.stop();
-    if (!values['keep-cluster']) for (let k = 0; k < Math.min(clusters, scenarios.length); k++) clusterDown(k);
+    if (!values['keep-cluster']) for (const c of started) clusterDown(c.k);
   }
   const dims = [...byDimension].map(([k, n]) => `${k} ${n}`).join(', ');
   const what = rerun ? `${scenarios.length} stored scenarios` : `${scenarios.length} scenarios (seed ${seed})`;
