@@ -183,7 +183,9 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
   const drains: Drain[] = [];
   const revisions = new Map<string, number>();
   try {
-    // What an interrupted run left behind.
+    // What an interrupted run left behind: its nodes, and its pods, which would count
+    // against a new node of the same name.
+    await forceDeletePods(kube, (await kube.api.list('v1', 'Pod')).items.filter((p) => s.nodes.some((n) => n.name === (p.spec as { nodeName?: string } | undefined)?.nodeName)));
     for (const n of s.nodes) await kube.delete('v1', 'Node', n.name);
     await waitUntil('nodes gone', () => s.nodes.every((n) => !w.objects.has(`Node/${n.name}`)), 30_000);
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
@@ -408,22 +410,28 @@ function replicaSetHistory(w: Watcher, s: SvrScenario): Observation['replicaSets
 }
 
 async function cleanUp(kube: Kube, w: Watcher, s: SvrScenario, ns: string): Promise<void> {
-  const core = kube.config.makeApiClient(CoreV1Api);
   await kube.delete('v1', 'Namespace', ns);
   for (const n of s.nodes) await kube.delete('v1', 'Node', n.name);
   for (const n of s.nodes) await kube.delete('coordination.k8s.io/v1', 'Lease', n.name, 'kube-node-lease');
   // Pods whose kubelet is gone never finish on their own.
   await waitUntil(`pods of ${ns} gone`, async () => {
     const left = (await kube.api.list('v1', 'Pod', ns)).items;
-    for (const p of left) {
-      try {
-        if (p.metadata?.finalizers?.length) await kube.update('v1', 'Pod', p.metadata.name!, (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } }), { namespace: ns });
-        await core.deleteNamespacedPod({ name: p.metadata!.name!, namespace: ns, gracePeriodSeconds: 0 });
-      } catch (e) {
-        if (statusCode(e) !== 404) throw e;
-      }
-    }
+    await forceDeletePods(kube, left);
     return left.length === 0;
   }, 60_000);
   await waitUntil('nodes gone', () => s.nodes.every((n) => !w.objects.has(`Node/${n.name}`)), 30_000);
+}
+
+/** Deletes pods at once, finalizers dropped (no kubelet will finish them). */
+async function forceDeletePods(kube: Kube, pods: readonly KubeObject[]): Promise<void> {
+  const core = kube.config.makeApiClient(CoreV1Api);
+  for (const p of pods) {
+    const { name, namespace } = p.metadata ?? {};
+    try {
+      if (p.metadata?.finalizers?.length) await kube.update('v1', 'Pod', name!, (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } }), { namespace: namespace! });
+      await core.deleteNamespacedPod({ name: name!, namespace: namespace!, gracePeriodSeconds: 0 });
+    } catch (e) {
+      if (statusCode(e) !== 404) throw e;
+    }
+  }
 }
