@@ -183,11 +183,12 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
   const drains: Drain[] = [];
   const revisions = new Map<string, number>();
   try {
-    // What an interrupted run left behind: its nodes, and its pods, which would count
-    // against a new node of the same name.
-    await forceDeletePods(kube, (await kube.api.list('v1', 'Pod')).items.filter((p) => s.nodes.some((n) => n.name === (p.spec as { nodeName?: string } | undefined)?.nodeName)));
-    for (const n of s.nodes) await kube.delete('v1', 'Node', n.name);
-    await waitUntil('nodes gone', () => s.nodes.every((n) => !w.objects.has(`Node/${n.name}`)), 30_000);
+    // What an interrupted run left behind: every kwok node (another scenario's would take
+    // pods), and its pods, which would count against a new node of the same name.
+    await forceDeletePods(kube, (await kube.api.list('v1', 'Pod')).items.filter((p) => Boolean((p.spec as { nodeName?: string } | undefined)?.nodeName)));
+    const leftNodes = [...w.objects.keys()].filter((k) => k.startsWith('Node/')).map((k) => k.slice('Node/'.length));
+    for (const n of new Set([...leftNodes, ...s.nodes.map((x) => x.name)])) await kube.delete('v1', 'Node', n);
+    await waitUntil('nodes gone', () => ![...w.objects.keys()].some((k) => k.startsWith('Node/')), 30_000);
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
     const objects = manifests(s, namespace);
     for (const o of objects.filter((x) => x.kind === 'Node')) await createNode(kube, o);
