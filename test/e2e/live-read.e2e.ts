@@ -49,10 +49,12 @@ test('check and preview --kubeconfig answer as --cluster does on a kubectl dump 
     assert.equal(dump.status, 0, dump.stderr);
     writeFileSync(join(dir, 'dump.yaml'), dump.stdout);
 
+    // One snapshot time for every run: a live read counts ages from now, a dump from its newest timestamp.
+    const now = new Date().toISOString();
     const snapshot = join(dir, 'snapshot.yaml');
-    const live = berth('check', '--kubeconfig', KUBECONFIG, '--save-snapshot', snapshot, '-o', 'json');
-    const offline = berth('check', '--cluster', join(dir, 'dump.yaml'), '-o', 'json');
-    const replay = berth('check', '--cluster', snapshot, '-o', 'json');
+    const live = berth('check', '--kubeconfig', KUBECONFIG, '--now', now, '--save-snapshot', snapshot, '-o', 'json');
+    const offline = berth('check', '--cluster', join(dir, 'dump.yaml'), '--now', now, '-o', 'json');
+    const replay = berth('check', '--cluster', snapshot, '--now', now, '-o', 'json');
     assert.ok(live.status === 0 || live.status === 1, live.stderr);
     assert.match(live.stderr, /read https:\/\/127\.0\.0\.1:\d+ \(context [^)]+\): .*2 Node.*Deployment/);
     const findings = JSON.parse(live.stdout) as { checks?: unknown }[];
@@ -62,7 +64,6 @@ test('check and preview --kubeconfig answer as --cluster does on a kubectl dump 
     assert.match(readFileSync(snapshot, 'utf8'), /^# {3}Node 2 at resourceVersion \d+$/m);
 
     // preview reads the same way; at a fixed snapshot time the live and offline answers are the same.
-    const now = new Date().toISOString();
     const livePreview = berth('preview', '--kubeconfig', KUBECONFIG, '--now', now, '--until', '10m', '-o', 'json');
     const dumpPreview = berth('preview', '--cluster', join(dir, 'dump.yaml'), '--now', now, '--until', '10m', '-o', 'json');
     assert.equal(livePreview.status, 0, livePreview.stderr);
