@@ -7,10 +7,11 @@ import type { Command } from 'commander';
 import { loadSources } from '../io/load.js';
 import { readSources } from '../io/read-files.js';
 import { loadScenario } from '../io/scenario.js';
-import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
+import type { LoadedInput } from '../io/load.js';
+import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
-import { CliError, parseOutput, parseSimulatedDuration, parseSeed, printDiagnostics, inputOptions, readOptions, type InputFlags } from './common.js';
+import { CliError, parseOutput, instanceTypesOf, parseRegion, BUNDLED_REGION, PRICES_HELP, REGION_HELP, type CatalogFlags, parseSimulatedDuration, parseSeed, printDiagnostics, inputOptions, readOptions, type InputFlags } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatRun(run: ScenarioRun, opts: { events: boolean }): string {
@@ -32,6 +33,34 @@ export function toJson(run: ScenarioRun): unknown {
 }
 
 
+/** Reads a Scenario file and the files it names, and loads its objects; problems are printed and end the command. */
+export async function loadScenarioFile(file: string, opts: InputFlags): Promise<{ input: LoadedInput; spec: ScenarioSpec }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`berth: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const scenario = loadScenario({ name: file, text });
+  if (!scenario.ok) {
+    printDiagnostics(scenario.errors);
+    throw new CliError(`berth: invalid scenario ${file}`);
+  }
+  let sources;
+  try {
+    sources = [{ name: file, text, parsed: scenario.source }, ...(await readSources(scenario.scenario.files, readOptions(opts)))];
+  } catch (e) {
+    throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const loaded = loadSources(sources, { validate: opts.validate, allowMissing: opts.allowMissing ?? false, kubeletDefaults: opts.kubeletDefaults });
+  if (!loaded.ok) {
+    printDiagnostics(loaded.errors);
+    throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);
+  }
+  printDiagnostics(loaded.warnings);
+  return { input: loaded.input, spec: scenario.scenario.spec };
+}
+
 export function registerSimulate(program: Command): void {
   inputOptions(program.command('simulate'))
     .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario file')
@@ -40,35 +69,14 @@ export function registerSimulate(program: Command): void {
     .option('--seed <n>', 'override spec.seed', parseSeed)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--events', 'print every event, not just the timeline')
-    .action(async (file: string, opts: InputFlags & { until?: number; seed?: number; output: 'table' | 'json'; events?: boolean }) => {
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (e) {
-        throw new CliError(`berth: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      }
-      const scenario = loadScenario({ name: file, text });
-      if (!scenario.ok) {
-        printDiagnostics(scenario.errors);
-        throw new CliError(`berth: invalid scenario ${file}`);
-      }
-      let sources;
-      try {
-        sources = [{ name: file, text, parsed: scenario.source }, ...(await readSources(scenario.scenario.files, readOptions(opts)))];
-      } catch (e) {
-        throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      const loaded = loadSources(sources, { validate: opts.validate, allowMissing: opts.allowMissing ?? false, kubeletDefaults: opts.kubeletDefaults });
-      if (!loaded.ok) {
-        printDiagnostics(loaded.errors);
-        throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);
-      }
-      printDiagnostics(loaded.warnings);
-      const catalogs = loaded.input.catalogs;
+    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
+    .option('--prices <file>', PRICES_HELP)
+    .action(async (file: string, opts: InputFlags & CatalogFlags & { until?: number; seed?: number; output: 'table' | 'json'; events?: boolean }) => {
+      const { input, spec } = await loadScenarioFile(file, opts);
       const bar = process.stderr.isTTY ? new SingleBar({ format: 'simulating {bar} {value}/{total} s simulated', stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
       let started = false;
-      const run = runScenario(loaded.input, scenario.scenario.spec, {
-        instanceTypes: catalogOrBundled(catalogs),
+      const run = runScenario(input, spec, {
+        instanceTypes: await instanceTypesOf(input, opts),
         ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
         ...(bar
