@@ -107,7 +107,7 @@ function measure(sim: Simulation, sampleMs: number): (untilMs: number) => Omit<V
       costSeries.push({ t, costPerHour: changes[j] && changes[j]!.t <= t ? changes[j]!.cost : 0 });
     }
     return {
-      totalCost: Math.round(total * 100) / 100,
+      totalCost: Math.round(total * 1e4) / 1e4,
       averageCostPerHour: untilMs > 0 ? Math.round((total / (untilMs / 3_600_000)) * 1e4) / 1e4 : 0,
       peakCostPerHour: peak,
       finalCostPerHour: changes.at(-1)?.cost ?? 0,
