@@ -32,7 +32,7 @@ async function measure(nodes: number): Promise<CheckBench> {
     const start = performance.now();
     const { input } = await loadCluster({ validate: 'strict', kubeletDefaults: true }, [], [file]); // the CLI's defaults
     const provisioner = input.nodePools.some((np) => np.replicas === null);
-    const findings = analyze({ input, instanceTypes: instanceTypesOf(input, undefined), provisioner, seed: 0 });
+    const findings = analyze({ input, instanceTypes: await instanceTypesOf(input, {}), provisioner, seed: 0 });
     const used = process.cpuUsage(cpu);
     return {
       nodes,

@@ -10,7 +10,9 @@ import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
 import { VALIDATION_MODES, type ValidationMode } from '../io/strict-fields.js';
 import type { ClusterState } from '../cluster/state.js';
-import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
+import { BUNDLED_CATALOGS, BUNDLED_REGION, catalogOrBundled } from '../provisioner/catalog/catalog.js';
+import { applyPriceOverrides } from '../provisioner/catalog/prices.js';
+import { loadPriceOverrides } from '../io/price-overrides.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { FeatureGateError, parseFeatureGates, type FeatureGates } from '../scheduler/feature-gates.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
@@ -164,10 +166,42 @@ export async function loadDeschedulerPolicyFile(path: string, predictPlacement: 
   return result.policy;
 }
 
-/** The catalog the provisioner plans from: the input's InstanceTypeCatalogs (required when --catalog names a file), else the bundled one. */
-export function instanceTypesOf(input: LoadedInput, catalogFlag: string | undefined): InstanceType[] {
-  if (catalogFlag && input.catalogs.length === 0) throw new CliError(`berth: --catalog ${catalogFlag}: no InstanceTypeCatalog document in it`);
-  return catalogOrBundled(input.catalogs);
+/** Flags that choose the instance types and what they cost. */
+export interface CatalogFlags {
+  readonly catalog?: string;
+  readonly region?: string;
+  readonly prices?: string;
+}
+
+export { BUNDLED_REGION };
+export const REGION_HELP = `the bundled catalog's region (${[...BUNDLED_CATALOGS.keys()].join(', ')})`;
+export const PRICES_HELP = 'what you pay (berth.dev/v1alpha1 PriceOverrides): prices per instance type, zone and capacity type, and discounts such as a savings plan';
+
+export function parseRegion(value: string): string {
+  if (!BUNDLED_CATALOGS.has(value)) throw new InvalidArgumentError(`no bundled catalog for it; bundled regions: ${[...BUNDLED_CATALOGS.keys()].join(', ')}`);
+  return value;
+}
+
+/**
+ * The catalog the provisioner plans from: the input's InstanceTypeCatalogs (required when
+ * --catalog names a file), else the bundled one of --region; repriced by --prices.
+ */
+export async function instanceTypesOf(input: LoadedInput, flags: CatalogFlags): Promise<InstanceType[]> {
+  if (flags.catalog && input.catalogs.length === 0) throw new CliError(`berth: --catalog ${flags.catalog}: no InstanceTypeCatalog document in it`);
+  const types = catalogOrBundled(input.catalogs, flags.region);
+  if (flags.prices === undefined) return types;
+  let text: string;
+  try {
+    text = await readFile(flags.prices, 'utf8');
+  } catch (e) {
+    throw new CliError(`berth: cannot read --prices ${flags.prices}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const result = loadPriceOverrides({ name: flags.prices, text }, types);
+  if (!result.ok) {
+    printDiagnostics(result.errors);
+    throw new CliError(`berth: invalid price overrides ${flags.prices}`);
+  }
+  return applyPriceOverrides(types, result.overrides);
 }
 
 /** A simulated duration flag (Go syntax: 30m, 2h): positive, at most a simulated year. */

@@ -7,7 +7,7 @@ import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import { preview, type Preview } from '../analyze/preview.js';
 import { formatTime } from '../sim/timeline.js';
-import { collect, inputOptions, nowOption, simulatedDescheduler, timeOriginOf, instanceTypesOf, loadCluster, loadConfig, parseSeed, parseSimulatedDuration, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
+import { collect, inputOptions, nowOption, simulatedDescheduler, timeOriginOf, instanceTypesOf, loadCluster, loadConfig, parseSeed, parseSimulatedDuration, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags } from './common.js';
 import { renderTable } from './table.js';
 
 type PreviewOutput = 'table' | 'json' | 'markdown';
@@ -92,7 +92,9 @@ export function registerPreview(program: Command): void {
     .description("what Karpenter's disruption loop, the descheduler and kube-scheduler will do next to the cluster as it stands, and why")
     .option('-f, --filename <path>', 'edits to preview (a changed NodePool, workload...), file, folder or - (repeatable); they replace the cluster\'s objects of the same name', collect, [])
     .option('--cluster <path>', 'the cluster: a `kubectl get -o yaml` dump (repeatable); or read it live with --kubeconfig', collect, [])
-    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')
+    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS catalog of --region')
+    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
+    .option('--prices <file>', PRICES_HELP)
     .option('--until <duration>', 'how far ahead to look, in simulated time', parseSimulatedDuration, 60 * 60_000)
     .option('--descheduler-policy <file>', 'also run the descheduler with this DeschedulerPolicy (descheduler/v1alpha2), every 5 minutes')
     .option('--predict-placement', "with --descheduler-policy: berth's option, evict only when the scheduler would place the pod somewhere better")
@@ -100,12 +102,12 @@ export function registerPreview(program: Command): void {
     .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table, json or markdown', parsePreviewOutput, 'table')
-    .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; until: number; deschedulerPolicy?: string; predictPlacement?: boolean; config?: string; featureGates?: FeatureGates; seed: number; now?: string; output: PreviewOutput }) => {
+    .action(async (opts: InputFlags & CatalogFlags & { filename: string[]; cluster: string[]; until: number; deschedulerPolicy?: string; predictPlacement?: boolean; config?: string; featureGates?: FeatureGates; seed: number; now?: string; output: PreviewOutput }) => {
       const descheduler = await simulatedDescheduler(opts);
       const scheduler = await loadConfig(opts.config, opts.featureGates);
       const { input } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const originMs = timeOriginOf(opts);
-      const p = preview({ input, instanceTypes: instanceTypesOf(input, opts.catalog), seed: opts.seed, horizonMs: opts.until, scheduler, ...(descheduler ? { descheduler } : {}), ...(originMs !== undefined ? { originMs } : {}) });
+      const p = preview({ input, instanceTypes: await instanceTypesOf(input, opts), seed: opts.seed, horizonMs: opts.until, scheduler, ...(descheduler ? { descheduler } : {}), ...(originMs !== undefined ? { originMs } : {}) });
       process.stdout.write(`${opts.output === 'json' ? JSON.stringify(p, null, 2) : opts.output === 'markdown' ? formatPreviewMarkdown(p) : formatPreviewTable(p)}\n`);
     });
 }
