@@ -4,11 +4,11 @@
 // in the catalog being planned from (a misspelt type would otherwise change nothing).
 
 import { z } from 'zod';
-import type { FieldPath } from '../model/errors.js';
 import { CAPACITY_TYPES, LABEL_INSTANCE_FAMILY, type InstanceType } from '../provisioner/catalog/types.js';
 import type { PriceOverrides } from '../provisioner/catalog/prices.js';
-import { formatFieldPath, type Diagnostic } from './diagnostics.js';
-import { parseSource, type SourceInput } from './yaml-source.js';
+import type { Diagnostic } from './diagnostics.js';
+import { parseSingleDocument } from './single-document.js';
+import type { SourceInput } from './yaml-source.js';
 
 export const PRICES_API_VERSION = 'berth.dev/v1alpha1';
 export const PRICES_KIND = 'PriceOverrides';
@@ -47,26 +47,10 @@ export type PricesResult = { ok: true; overrides: PriceOverrides } | { ok: false
 
 /** Loads `input` and checks the names it uses against `instanceTypes`, the catalog the overrides will reprice. */
 export function loadPriceOverrides(input: SourceInput, instanceTypes: readonly InstanceType[]): PricesResult {
-  const parsed = parseSource(input);
-  const parseErrors = parsed.diagnostics.filter((d) => d.severity === 'error');
-  if (parseErrors.length > 0) return { ok: false, errors: parseErrors };
-  const doc = parsed.documents[0];
-  if (!doc || parsed.documents.length !== 1) return { ok: false, errors: [{ severity: 'error', file: input.name, line: 1, column: 1, message: `expected exactly one ${PRICES_KIND} document` }] };
-  const at = (path: FieldPath, message: string, field = path): Diagnostic => {
-    const pos = doc.locate(path);
-    return { severity: 'error', file: input.name, line: pos.line, column: pos.column, object: PRICES_KIND, field: formatFieldPath(field), message };
-  };
-  const result = schema.safeParse(doc.value);
-  if (!result.success) {
-    return {
-      ok: false,
-      errors: result.error.issues.map((i) => {
-        const path = i.path.map((p) => (typeof p === 'number' ? p : String(p)));
-        return i.code === 'unrecognized_keys' ? at([...path, i.keys[0]!], i.message, path) : at(path, i.message);
-      }),
-    };
-  }
-  const spec = result.data.spec;
+  const parsed = parseSingleDocument(input, PRICES_KIND, schema);
+  if (!parsed.ok) return parsed;
+  const { data, at } = parsed;
+  const spec = data.spec;
   const prices = (spec.prices ?? []).map((p) => ({ ...p, capacityType: p.capacityType as PriceOverrides['prices'][number]['capacityType'] }));
   const discounts = (spec.discounts ?? []).map((d) => ({ ...d, capacityType: d.capacityType as PriceOverrides['discounts'][number]['capacityType'] }));
 

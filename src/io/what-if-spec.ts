@@ -5,12 +5,12 @@
 
 import { z } from 'zod';
 import { compileNodePoolDisruption, type NodePoolDisruption } from '../model/nodepool.js';
-import type { FieldPath } from '../model/errors.js';
 import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import type { WorkloadSummary } from './load-workloads.js';
-import { formatFieldPath, type Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from './diagnostics.js';
 import type { ScalableKind, Step } from './scenario-spec.js';
-import { parseSource, type SourceInput } from './yaml-source.js';
+import { parseSingleDocument } from './single-document.js';
+import type { SourceInput } from './yaml-source.js';
 
 export const VARIANTS_KIND = 'DisruptionVariants';
 const API_VERSION = 'berth.dev/v1alpha1';
@@ -50,28 +50,12 @@ const schema = z
 export type VariantsResult = { ok: true; variants: DisruptionVariant[] } | { ok: false; errors: Diagnostic[] };
 
 export function loadDisruptionVariants(input: SourceInput): VariantsResult {
-  const parsed = parseSource(input);
-  const parseErrors = parsed.diagnostics.filter((d) => d.severity === 'error');
-  if (parseErrors.length > 0) return { ok: false, errors: parseErrors };
-  const doc = parsed.documents[0];
-  if (!doc || parsed.documents.length !== 1) return { ok: false, errors: [{ severity: 'error', file: input.name, line: 1, column: 1, message: `expected exactly one ${VARIANTS_KIND} document` }] };
-  const at = (path: FieldPath, message: string, field = path): Diagnostic => {
-    const pos = doc.locate(path);
-    return { severity: 'error', file: input.name, line: pos.line, column: pos.column, object: VARIANTS_KIND, field: formatFieldPath(field), message };
-  };
-  const result = schema.safeParse(doc.value);
-  if (!result.success) {
-    return {
-      ok: false,
-      errors: result.error.issues.map((i) => {
-        const path = i.path.map((p) => (typeof p === 'number' ? p : String(p)));
-        return i.code === 'unrecognized_keys' ? at([...path, i.keys[0]!], i.message, path) : at(path, i.message);
-      }),
-    };
-  }
+  const parsed = parseSingleDocument(input, VARIANTS_KIND, schema);
+  if (!parsed.ok) return parsed;
+  const { data, at } = parsed;
   const errors: Diagnostic[] = [];
   const names = new Set<string>();
-  const variants = result.data.spec.variants.map((v, i) => {
+  const variants = data.spec.variants.map((v, i) => {
     if (names.has(v.name)) errors.push(at(['spec', 'variants', i, 'name'], `Duplicate value: ${JSON.stringify(v.name)}`));
     names.add(v.name);
     const compiled = compileNodePoolDisruption(v.disruption, ['spec', 'variants', i, 'disruption']);
