@@ -62,6 +62,8 @@ type caseInput struct {
 	Nodes      []*corev1.Node  `json:"nodes,omitempty"`
 	NodeClaims []*v1.NodeClaim `json:"nodeClaims,omitempty"`
 	BoundPods  []*corev1.Pod   `json:"boundPods,omitempty"`
+	// At most this many batches of Karpenter's loop (batches.go); 0 or 1: one Solve.
+	Batches int `json:"batches,omitempty"`
 }
 
 type nodeClaimOut struct {
@@ -115,21 +117,31 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 			res.Error = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	s, pods, ignored, err := newScheduler(ctx, in)
-	if err != nil {
-		res.Error = err.Error()
-		return res
+	for batch := 1; ; batch++ {
+		s, pods, ignored, err := newScheduler(ctx, in)
+		if err != nil {
+			res.Error = err.Error()
+			return res
+		}
+		// The pod errors are the last batch's.
+		res.PodErrors = map[string]string{}
+		for k, why := range ignored {
+			res.PodErrors[k] = why
+		}
+		results, err := s.Solve(ctx, pods)
+		if err != nil {
+			res.Error = "solve: " + err.Error()
+			return res
+		}
+		describe(results, &res)
+		if batch >= in.Batches || len(results.NewNodeClaims) == 0 {
+			return res
+		}
+		if err := launch(in, results, batch); err != nil {
+			res.Error = fmt.Sprintf("batch %d: %s", batch, err)
+			return res
+		}
 	}
-	for k, why := range ignored {
-		res.PodErrors[k] = why
-	}
-	results, err := s.Solve(ctx, pods)
-	if err != nil {
-		res.Error = "solve: " + err.Error()
-		return res
-	}
-	describe(results, &res)
-	return res
 }
 
 // newScheduler builds the case's setup (see README.md): its pods get their namespace
@@ -285,6 +297,12 @@ func volumeRequirements(ctx context.Context, kube client.Client, in []*corev1.Po
 	return pods, reqs, ignored
 }
 
+type priced struct {
+	name  string
+	price float64
+	o     *cloudprovider.Offering
+}
+
 // describe writes Solve's pod errors and new NodeClaims, each priced at its cheapest compatible offering, into res.
 func describe(results scheduling.Results, res *resultOut) {
 	for p, e := range results.PodErrors {
@@ -303,11 +321,6 @@ func describe(results scheduling.Results, res *resultOut) {
 	}
 	for _, nc := range results.NewNodeClaims {
 		out := nodeClaimOut{NodePool: nc.NodePoolName}
-		type priced struct {
-			name  string
-			price float64
-			o     *cloudprovider.Offering
-		}
 		options := []priced{}
 		zones, cts := map[string]bool{}, map[string]bool{}
 		for _, it := range nc.InstanceTypeOptions {
