@@ -48,6 +48,8 @@ interface OracleResult {
   /** Pods Karpenter placed on existing state nodes (in-flight, uninitialized). */
   existingNodes?: { name: string; pods: string[] }[];
   podErrors: Record<string, string>;
+  /** With `launch`: the case after the batch's claims launched (oracle-karpenter/batches.go). */
+  next?: KarpenterCase;
 }
 
 class KarpenterOracle {
@@ -78,7 +80,7 @@ class KarpenterOracle {
     this.proc.on('exit', (code, sig) => fail(`oracle exited (code ${code}, signal ${sig})`));
   }
 
-  run(c: KarpenterCase): Promise<OracleResult> {
+  run(c: KarpenterCase & { launch?: boolean; batch?: number }): Promise<OracleResult> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
@@ -334,10 +336,13 @@ function readyNodes(c: KarpenterCase): Set<string> {
 function afterKubeScheduler(c: KarpenterCase): { oracleCase: KarpenterCase; preBound: { name: string; pods: string[] }[] } {
   const ready = readyNodes(c);
   const firstPass = ready.size === 0 ? undefined : runBerth({ ...c, batches: 1 });
-  if (!firstPass || 'error' in firstPass) return { oracleCase: c, preBound: [] };
-  const bindings = new Map(firstPass.placements.filter((p) => ready.has(p.node)).map((p) => [p.pod, p.node]));
-  if (bindings.size === 0) return { oracleCase: c, preBound: [] };
+  if (!firstPass) return { oracleCase: c, preBound: [] };
+  if ('error' in firstPass) throw new Error(`${c.id}: kube-scheduler's pass before a Karpenter batch: ${firstPass.error}`);
   const keyOf = (p: Obj) => `default/${(p['metadata'] as { name: string }).name}`;
+  const pending = new Set(c.pods.map(keyOf));
+  // Only the case's pending pods: the DaemonSet pods berth's loader adds for a Node are not the oracle's.
+  const bindings = new Map(firstPass.placements.filter((p) => ready.has(p.node) && pending.has(p.pod)).map((p) => [p.pod, p.node]));
+  if (bindings.size === 0) return { oracleCase: c, preBound: [] };
   const bound = c.pods.filter((p) => bindings.has(keyOf(p))).map((p) => ({ ...p, spec: { ...(p['spec'] as Obj), nodeName: bindings.get(keyOf(p)) }, status: { phase: 'Running' } }));
   const oracleCase = { ...c, pods: c.pods.filter((p) => !bindings.has(keyOf(p))), boundPods: [...(c.boundPods ?? []), ...bound] };
   const byNode = new Map<string, string[]>();
@@ -345,26 +350,45 @@ function afterKubeScheduler(c: KarpenterCase): { oracleCase: KarpenterCase; preB
   return { oracleCase, preBound: [...byNode].map(([name, pods]) => ({ name, pods })) };
 }
 
+/**
+ * Karpenter's answer on the case: one Solve, or with `batches` > 1 its loop as a real
+ * cluster runs it. Before each batch kube-scheduler binds what it can (afterKubeScheduler);
+ * the oracle plans the rest and launches the claims (registered and initialized, the
+ * pods bound), and the pods still pending are the next batch, until a batch launches
+ * nothing. The claims and pods placed add up over the batches; pod errors are the last batch's.
+ */
+async function askKarpenter(oracle: KarpenterOracle, c: KarpenterCase): Promise<OracleResult> {
+  const batches = c.batches ?? 1;
+  const total: OracleResult = { id: c.id, nodeClaims: [], existingNodes: [], podErrors: {} };
+  let cur: KarpenterCase = c;
+  for (let batch = 1; ; batch++) {
+    const { oracleCase, preBound } = afterKubeScheduler(cur);
+    const k = await oracle.run({ ...oracleCase, id: c.id, ...(batch < batches ? { launch: true, batch } : {}) });
+    if (k.error) return k;
+    total.nodeClaims.push(...k.nodeClaims);
+    total.existingNodes!.push(...(k.existingNodes ?? []), ...preBound);
+    total.podErrors = k.podErrors;
+    if (!k.next) return total;
+    cur = k.next;
+  }
+}
+
 async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Outcome> {
   const b = runBerth(c, BERTH_OPTIONS);
-  const { oracleCase, preBound } = afterKubeScheduler(c);
-  const ask = async (x: KarpenterCase): Promise<OracleResult> => {
-    const k = await oracle.run(x);
-    return preBound.length === 0 ? k : { ...k, existingNodes: [...(k.existingNodes ?? []), ...preBound] };
-  };
-  const k0 = await ask(oracleCase);
+  const ask = (x: KarpenterCase) => askKarpenter(oracle, x);
+  const k0 = await ask(c);
   const first = compare(c, b, k0);
   let reasked = 0;
   let unstable = false;
   for (let r = first; disagrees(r) && r.error === undefined && reasked < (unstable ? UNSTABLE_ORACLE_RETRIES : ORACLE_RETRIES); ) {
-    const k = await ask(oracleCase);
+    const k = await ask(c);
     r = compare(c, b, k);
     reasked++;
     unstable ||= signature(k) !== signature(k0);
     if (!disagrees(r)) return { ...r, reasked, unstable, sortedTieBreak: false };
   }
   if (unstable) {
-    const sorted = compare(c, b, await ask(withExplicitZones(oracleCase)));
+    const sorted = compare(c, b, await ask(withExplicitZones(c)));
     if (!disagrees(sorted)) return { ...sorted, reasked, unstable, sortedTieBreak: true };
   }
   return { ...first, reasked, unstable, sortedTieBreak: false };

@@ -1,7 +1,8 @@
 package main
 
-// Karpenter's provisioning loop over several batches (README.md, Batches): after a
-// Solve, every claim it planned is launched as the cheapest offering of its options,
+// One step of Karpenter's provisioning loop over several batches (README.md, Batches;
+// the runner drives the loop and lets kube-scheduler bind first): after a Solve, every
+// claim it planned is launched as the cheapest offering of its options,
 // registers and initializes at once (a Node with the offering's labels, the claim's
 // labels and resolved custom labels, its NodePool's taints, its DaemonSet pods
 // running); the claims and Nodes of the input register and initialize too; every pod
@@ -93,7 +94,21 @@ func launch(in *caseInput, results scheduling.Results, batch int) error {
 	}
 	in.Pods = pending
 	in.BoundPods = append(in.BoundPods, daemonSetPodsToRun(in)...)
+	withTypeMeta(in)
 	return nil
+}
+
+// withTypeMeta sets apiVersion and kind on the objects launch made, as a dump has them.
+func withTypeMeta(in *caseInput) {
+	for _, n := range in.Nodes {
+		n.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Node"}
+	}
+	for _, nc := range in.NodeClaims {
+		nc.TypeMeta = metav1.TypeMeta{APIVersion: "karpenter.sh/v1", Kind: "NodeClaim"}
+	}
+	for _, p := range in.BoundPods {
+		p.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
+	}
 }
 
 // launched is the Node and NodeClaim the claim becomes: its cheapest offering, registered and initialized.

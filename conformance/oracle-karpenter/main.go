@@ -62,8 +62,9 @@ type caseInput struct {
 	Nodes      []*corev1.Node  `json:"nodes,omitempty"`
 	NodeClaims []*v1.NodeClaim `json:"nodeClaims,omitempty"`
 	BoundPods  []*corev1.Pod   `json:"boundPods,omitempty"`
-	// At most this many batches of Karpenter's loop (batches.go); 0 or 1: one Solve.
-	Batches int `json:"batches,omitempty"`
+	// Launch: after the Solve, launch its claims and return the next batch's case (batches.go); Batch numbers the launched nodes.
+	Launch bool `json:"launch,omitempty"`
+	Batch  int  `json:"batch,omitempty"`
 }
 
 type nodeClaimOut struct {
@@ -90,6 +91,8 @@ type resultOut struct {
 	// Pods placed on existing state nodes (in-flight and uninitialized claims, Nodes), by node name.
 	ExistingNodes []existingOut `json:"existingNodes,omitempty"`
 	PodErrors  map[string]string `json:"podErrors"`
+	// With Launch: the case after this batch's claims launched (nil when it planned none).
+	Next *caseInput `json:"next,omitempty"`
 }
 
 func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -117,31 +120,29 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 			res.Error = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	for batch := 1; ; batch++ {
-		s, pods, ignored, err := newScheduler(ctx, in)
-		if err != nil {
-			res.Error = err.Error()
-			return res
-		}
-		// The pod errors are the last batch's.
-		res.PodErrors = map[string]string{}
-		for k, why := range ignored {
-			res.PodErrors[k] = why
-		}
-		results, err := s.Solve(ctx, pods)
-		if err != nil {
-			res.Error = "solve: " + err.Error()
-			return res
-		}
-		describe(results, &res)
-		if batch >= in.Batches || len(results.NewNodeClaims) == 0 {
-			return res
-		}
-		if err := launch(in, results, batch); err != nil {
-			res.Error = fmt.Sprintf("batch %d: %s", batch, err)
-			return res
-		}
+	s, pods, ignored, err := newScheduler(ctx, in)
+	if err != nil {
+		res.Error = err.Error()
+		return res
 	}
+	for k, why := range ignored {
+		res.PodErrors[k] = why
+	}
+	results, err := s.Solve(ctx, pods)
+	if err != nil {
+		res.Error = "solve: " + err.Error()
+		return res
+	}
+	describe(results, &res)
+	if in.Launch && len(results.NewNodeClaims) > 0 {
+		if err := launch(in, results, in.Batch); err != nil {
+			res.Error = fmt.Sprintf("batch %d: %s", in.Batch, err)
+			return res
+		}
+		in.InstanceTypes = nil
+		res.Next = in
+	}
+	return res
 }
 
 // newScheduler builds the case's setup (see README.md): its pods get their namespace
