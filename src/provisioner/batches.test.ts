@@ -55,6 +55,17 @@ describe('provisioning in batches', () => {
     assert.equal(cluster.nodeInfo(first.name)!.node.labels['node.kubernetes.io/instance-type'], first.instanceType);
   });
 
+  it("a launched node carries its claim's custom labels: a rack In [r1, r2] the pods left open is resolved as Karpenter's NodeClaim labels resolve it", () => {
+    const np = compileNodePool({
+      metadata: { name: 'default' },
+      spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'example.com/rack', operator: 'In', values: ['r2', 'r1'] }] } } },
+    });
+    const { plan, cluster } = run([webPod(0, false)], np);
+    const claim = plan.nodeClaims[0]!;
+    assert.equal(claim.labels['example.com/rack'], 'r1');
+    assert.equal(cluster.nodeInfo(claim.name)!.node.labels['example.com/rack'], 'r1');
+  });
+
   it('stops when the limits are spent: the pods left are pending with the limit reason', () => {
     const { plan } = run(pods(), pool({ cpu: '4' }));
     assert.ok(plan.nodeClaims.length < 6);
