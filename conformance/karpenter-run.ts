@@ -363,7 +363,7 @@ async function askKarpenter(oracle: KarpenterOracle, c: KarpenterCase): Promise<
   let cur: KarpenterCase = c;
   for (let batch = 1; ; batch++) {
     const { oracleCase, preBound } = afterKubeScheduler(cur);
-    const k = await oracle.run({ ...oracleCase, id: c.id, ...(batch < batches ? { launch: true, batch } : {}) });
+    const k = await oracle.run({ ...oracleCase, id: c.id, launch: batch < batches, batch });
     if (k.error) return k;
     total.nodeClaims.push(...k.nodeClaims);
     total.existingNodes!.push(...(k.existingNodes ?? []), ...preBound);

@@ -140,6 +140,7 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 			return res
 		}
 		in.InstanceTypes = nil
+		in.Launch, in.Batch = false, 0
 		res.Next = in
 	}
 	return res
