@@ -169,8 +169,8 @@ func customLabels(reqs kscheduling.Requirements) map[string]string {
 }
 
 // daemonSetPodsToRun are the DaemonSet pods the DaemonSet controller starts on
-// initialized, unmarked Nodes that lack them: the pod tolerates the Node's taints and
-// its node affinity allows the Node's labels.
+// initialized Nodes that lack them: the pod tolerates the Node's NoSchedule and
+// NoExecute taints and its node affinity allows the Node's labels.
 func daemonSetPodsToRun(in *caseInput) []*corev1.Pod {
 	out := []*corev1.Pod{}
 	for i, ds := range in.DaemonSets {
@@ -182,7 +182,9 @@ func daemonSetPodsToRun(in *caseInput) []*corev1.Pod {
 				continue
 			}
 			pod := daemonset.PodForDaemonSet(ds)
-			if kscheduling.Taints(n.Spec.Taints).ToleratesPod(pod) != nil || !daemonSetAllows(ds, n.Labels) {
+			// The DaemonSet controller filters as kube-scheduler does: a PreferNoSchedule taint does not keep a daemon off.
+			binding := lo.Filter(n.Spec.Taints, func(t corev1.Taint, _ int) bool { return t.Effect != corev1.TaintEffectPreferNoSchedule })
+			if kscheduling.Taints(binding).ToleratesPod(pod) != nil || !daemonSetAllows(ds, n.Labels) {
 				continue
 			}
 			pod.Name = fmt.Sprintf("ds%d-%s", i, n.Name)
