@@ -732,6 +732,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     }
   } finally {
     planner.removeTemplates();
+    view?.restoreReady();
   }
   const nodeClaims = planner.finalize(input.withOfferings ?? false);
   const costPerHour = Math.round(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;
