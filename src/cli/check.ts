@@ -2,9 +2,14 @@
 // runs every check (analyze/), prints the findings as text, JSON or SARIF, and
 // exits 1 when one is an error (so CI fails), 0 otherwise, 2 on bad input.
 
+import { extname } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { analyze, hasErrors } from '../analyze/analyze.js';
+import { analyze, finishFindings, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
+import type { ReportedFinding } from '../analyze/finding.js';
+import { checkTasks, mergeTasks, type TaskResult } from '../analyze/parallel.js';
+import type { CheckWorkerData } from './check-worker.js';
+import { defaultJobs, parseJobs, runOnPool } from './pool.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, parseSeed, type InputFlags } from './common.js';
 import { writeFixDir } from './fix-dir.js';
@@ -41,13 +46,32 @@ export function registerCheck(program: Command): void {
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
     .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included)')
     .option('-v, --verbose', 'evidence and fixes under each finding')
-    .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; output: CheckOutput; verbose?: boolean; fixDir?: string }) => {
+    .option('-j, --jobs <n>', 'worker threads running the simulations in parallel (default: the available cores); the output is the same for any number', parseJobs)
+    .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; output: CheckOutput; verbose?: boolean; fixDir?: string; jobs?: number }) => {
       const descheduler = await simulatedDescheduler(opts);
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const { input, sources } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const { input, sources, loadOptions } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
       const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
-      const findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}) });
+      const jobs = opts.jobs ?? defaultJobs();
+      let findings: readonly ReportedFinding[];
+      if (jobs === 1) findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}) });
+      else {
+        const data: CheckWorkerData = {
+          // The texts only: a worker parses them again (parsed YAML does not cross threads).
+          sources: sources.map((s) => ({ name: s.name, text: s.text, ...(s.validate ? { validate: s.validate } : {}) })),
+          loadOptions,
+          ...(opts.catalog !== undefined ? { catalog: opts.catalog } : {}),
+          provisioner,
+          seed: opts.seed,
+          ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}),
+          ...(opts.deschedulerPolicy !== undefined ? { deschedulerPolicy: opts.deschedulerPolicy, predictPlacement: opts.predictPlacement ?? false } : {}),
+        };
+        // Twice as many parts as workers: a worker that draws short parts takes another.
+        const tasks = checkTasks(ALL_CHECKS, 2 * jobs);
+        const results = await runOnPool<(typeof tasks)[number], TaskResult, CheckWorkerData>(new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url), data, tasks, jobs, 'checking');
+        findings = finishFindings(mergeTasks(ALL_CHECKS, tasks, results));
+      }
       const out =
         opts.output === 'json'
           ? JSON.stringify(toJson(findings), null, 2)

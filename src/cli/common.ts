@@ -4,7 +4,7 @@ import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
 import { loadDeschedulerPolicy } from '../io/descheduler-policy.js';
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { buildClusterState, loadSources, type LoadedInput, type SourceInput } from '../io/load.js';
+import { buildClusterState, loadSources, type LoadedInput, type LoadOptions, type SourceInput } from '../io/load.js';
 import { readSources, type ReadOptions } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
@@ -96,7 +96,11 @@ export function readOptions(flags: InputFlags): ReadOptions {
  * Reads and loads `files`, then `clusterFiles` (the running cluster: objects the
  * files define too are taken from the files, see LoadOptions.clusterFrom).
  */
-export async function loadCluster(flags: InputFlags, files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState; sources: readonly SourceInput[] }> {
+export async function loadCluster(
+  flags: InputFlags,
+  files: readonly string[],
+  clusterFiles: readonly string[] = [],
+): Promise<{ input: LoadedInput; cluster: ClusterState; sources: readonly SourceInput[]; loadOptions: LoadOptions }> {
   const problem = liveFlagsProblem(flags);
   if (problem) throw new CliError(`berth: ${problem}`);
   if (files.length + clusterFiles.length === 0 && flags.kubeconfig === undefined) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
@@ -109,13 +113,14 @@ export async function loadCluster(flags: InputFlags, files: readonly string[], c
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults });
+  const loadOptions: LoadOptions = { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults };
+  const result = loadSources([...sources, ...clusterSources], loadOptions);
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);
   }
   printDiagnostics(result.warnings);
-  return { input: result.input, cluster: buildClusterState(result.input), sources: [...sources, ...clusterSources] };
+  return { input: result.input, cluster: buildClusterState(result.input), sources: [...sources, ...clusterSources], loadOptions };
 }
 
 /** A progress line on stderr: rewritten in place on a terminal; elsewhere only lines that end with a newline (the final ones) are shown. */
