@@ -7,12 +7,12 @@ import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { isParted, type AnalysisContext } from '../analyze/check.js';
 import { reported } from '../analyze/finding.js';
 import type { CheckTask, TaskResult } from '../analyze/parallel.js';
-import { loadSources, type LoadOptions, type SourceInput } from '../io/load.js';
-import { instanceTypesOf, simulatedDescheduler } from './common.js';
+import { loadSources, type LoadOptions } from '../io/load.js';
+import { attachSources, instanceTypesOf, simulatedDescheduler, type DetachedSource } from './common.js';
 
 /** What every worker starts with: the input as read and the check's settings. */
 export interface CheckWorkerData {
-  readonly sources: readonly SourceInput[];
+  readonly sources: readonly DetachedSource[];
   readonly loadOptions: LoadOptions;
   readonly catalog?: string;
   readonly provisioner: boolean;
@@ -23,7 +23,7 @@ export interface CheckWorkerData {
 }
 
 async function contextOf(d: CheckWorkerData): Promise<AnalysisContext> {
-  const result = loadSources(d.sources, d.loadOptions);
+  const result = loadSources(attachSources(d.sources), d.loadOptions);
   // The main thread loaded the same texts and reported their problems already.
   if (!result.ok) throw new Error(`check worker: the input does not load (${result.errors.length} error(s))`);
   const descheduler = await simulatedDescheduler(d);

@@ -50,16 +50,16 @@ export function registerCheck(program: Command): void {
     .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; output: CheckOutput; verbose?: boolean; fixDir?: string; jobs?: number }) => {
       const descheduler = await simulatedDescheduler(opts);
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const { input, sources, loadOptions } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const jobs = opts.jobs ?? defaultJobs();
+      const { input, sources, loadOptions, detached } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, jobs > 1);
       const instanceTypes = instanceTypesOf(input, opts.catalog);
       const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
-      const jobs = opts.jobs ?? defaultJobs();
       let findings: readonly ReportedFinding[];
       if (jobs === 1) findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}) });
       else {
         const data: CheckWorkerData = {
-          // The texts only: a worker parses them again (parsed YAML does not cross threads).
-          sources: sources.map((s) => ({ name: s.name, text: s.text, ...(s.validate ? { validate: s.validate } : {}) })),
+          // The documents as plain data: a worker does not parse the texts again.
+          sources: detached!,
           loadOptions,
           ...(opts.catalog !== undefined ? { catalog: opts.catalog } : {}),
           provisioner,

@@ -4,6 +4,7 @@ import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
 import { loadDeschedulerPolicy } from '../io/descheduler-policy.js';
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
+import { SourceDocument, parseSource } from '../io/yaml-source.js';
 import { buildClusterState, loadSources, type LoadedInput, type LoadOptions, type SourceInput } from '../io/load.js';
 import { readSources, type ReadOptions } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
@@ -100,7 +101,9 @@ export async function loadCluster(
   flags: InputFlags,
   files: readonly string[],
   clusterFiles: readonly string[] = [],
-): Promise<{ input: LoadedInput; cluster: ClusterState; sources: readonly SourceInput[]; loadOptions: LoadOptions }> {
+  /** Also return each source's documents as plain data (`detached`), for worker threads to load without parsing the texts again. */
+  detach = false,
+): Promise<{ input: LoadedInput; cluster: ClusterState; sources: readonly SourceInput[]; loadOptions: LoadOptions; detached?: readonly DetachedSource[] }> {
   const problem = liveFlagsProblem(flags);
   if (problem) throw new CliError(`berth: ${problem}`);
   if (files.length + clusterFiles.length === 0 && flags.kubeconfig === undefined) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
@@ -114,13 +117,28 @@ export async function loadCluster(
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
   const loadOptions: LoadOptions = { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults };
-  const result = loadSources([...sources, ...clusterSources], loadOptions);
+  const all = [...sources, ...clusterSources];
+  const parsed = detach ? all.map((s) => ({ ...s, parsed: s.parsed ?? parseSource(s, s.validate ?? flags.validate) })) : all;
+  const result = loadSources(parsed, loadOptions);
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);
   }
   printDiagnostics(result.warnings);
-  return { input: result.input, cluster: buildClusterState(result.input), sources: [...sources, ...clusterSources], loadOptions };
+  const detached = detach ? parsed.map((s) => ({ name: s.name, ...(s.validate ? { validate: s.validate } : {}), documents: s.parsed!.documents.map((d) => ({ index: d.index, value: d.value })) })) : undefined;
+  return { input: result.input, cluster: buildClusterState(result.input), sources: all, loadOptions, ...(detached ? { detached } : {}) };
+}
+
+/** A source's documents as plain data, in order: what crosses to a worker thread. */
+export interface DetachedSource {
+  readonly name: string;
+  readonly validate?: ValidationMode;
+  readonly documents: readonly { readonly index: number; readonly value: unknown }[];
+}
+
+/** The sources a worker thread loads: the documents without their texts (positions unknown), the main thread having reported their problems. */
+export function attachSources(detached: readonly DetachedSource[]): SourceInput[] {
+  return detached.map((s) => ({ name: s.name, text: '', ...(s.validate ? { validate: s.validate } : {}), parsed: { documents: s.documents.map((d) => SourceDocument.detached(s.name, d.index, d.value)), diagnostics: [] } }));
 }
 
 /** A progress line on stderr: rewritten in place on a terminal; elsewhere only lines that end with a newline (the final ones) are shown. */

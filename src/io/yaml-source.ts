@@ -41,13 +41,23 @@ export class SourceDocument {
     readonly index: number,
     /** The document as plain data. */
     readonly value: unknown,
-    private readonly doc: Document.Parsed,
-    private readonly lines: LineCounter,
+    /** Absent for a detached document, whose positions are unknown. */
+    private readonly doc: Document.Parsed | undefined,
+    private readonly lines: LineCounter | undefined,
     /** Where the parsed text starts in the input (a value of a JSON stream is parsed on its own). */
     private readonly base = 0,
   ) {}
 
+  /**
+   * A document as plain data only, positions unknown (line 0): what a worker thread
+   * loads from the values the main thread parsed, and reported the problems of.
+   */
+  static detached(file: string, index: number, value: unknown): SourceDocument {
+    return new SourceDocument(file, index, value, undefined, undefined);
+  }
+
   position(offset: number): Position {
+    if (!this.lines) return { line: 0, column: 0, offset: 0 };
     const { line, col } = this.lines.linePos(this.base + offset);
     return { line, column: col, offset: this.base + offset };
   }
@@ -59,6 +69,7 @@ export class SourceDocument {
    * `at: 'key'`, a mapping's field is reported at its key (an unknown field).
    */
   locate(path: FieldPath, at: 'value' | 'key' = 'value'): Position {
+    if (!this.doc) return this.position(0);
     let node: unknown = this.doc.contents;
     let offset = rangeStart(node) ?? this.doc.range[0];
     for (const [i, seg] of path.entries()) {
@@ -81,7 +92,7 @@ export class SourceDocument {
   }
 
   private deref(node: unknown): unknown {
-    return isAlias(node) ? node.resolve(this.doc) : node;
+    return isAlias(node) && this.doc ? node.resolve(this.doc) : node;
   }
 
   /** The pair for `key`, looking through `<<` merge keys as YAML 1.1 does. */
