@@ -3,10 +3,14 @@
 // and zones), each node with its Karpenter NodeClaim (hash stamp, Initialized
 // condition, last pod event), pods bound to them in groups (plain, hostname
 // anti-affinity, zone and hostname spread, PDBs, do-not-disrupt "true" or a
-// duration), DaemonSet pods on every node, budgets, consolidation policies and
-// consolidateAfter windows, NodeClaims stamped with an older template (drifted) or
-// left out by a narrowed NodePool requirement. Objects are plain Kubernetes JSON so
-// berth's loader and the Go oracle read the very same case.
+// duration against pods started at different times, terminating ReplicaSet and
+// StatefulSet pods, pod-deletion costs that change eviction costs), DaemonSet pods on
+// every node (with or without a PDB), budgets (per reason, scheduled), consolidation
+// policies (Balanced too) and consolidateAfter windows, NodeClaims stamped with an
+// older template (drifted) or left out by a narrowed NodePool requirement, nodes
+// without a capacity-type label, the SpotToSpotConsolidation gate on or off.
+// Objects are plain Kubernetes JSON so berth's loader and the Go oracle read the
+// very same case.
 
 import fc from 'fast-check';
 import { compileNodePool } from '../src/model/nodepool.js';
@@ -23,11 +27,13 @@ const MINUTE = 60_000;
 
 export interface PoolGen {
   capacityTypes: string[];
-  policy: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+  policy: 'WhenEmpty' | 'WhenEmptyOrUnderutilized' | 'Balanced';
   consolidateAfter: '0s' | '30s' | '10m' | 'Never';
   budget: string;
   /** A budget only for some reasons, in addition to `budget`. */
   reasonBudget: { nodes: string; reasons: string[] } | null;
+  /** A budget of 0 in a daily window: active at NOW (09:00 for 8h) or not (14:00 for 2h). */
+  scheduledBudget: { active: boolean; reasons: string[] | null } | null;
   /** The NodePool now excludes the zone us-west-2c: nodes there are requirement-drifted. */
   narrowZones: boolean;
   terminationGracePeriod: boolean;
@@ -45,6 +51,8 @@ export interface NodeGen {
   /** Its NodeClaim carries the hash of an older template (team: old). */
   staleHash: boolean;
   doNotDisrupt: boolean;
+  /** Node and NodeClaim lack karpenter.sh/capacity-type (Karpenter: Unconsolidatable). */
+  noCapacityType: boolean;
 }
 
 export type GroupKind = 'plain' | 'antiAffinity' | 'zoneSpread' | 'hostSpread';
@@ -56,6 +64,13 @@ export interface GroupGen {
   memMi: number;
   pdb: 'none' | 'maxUnavailable0' | 'maxUnavailable1' | 'minAvailable1';
   doNotDisrupt: 'none' | 'true' | '5m' | '1h';
+  /** Minutes before NOW the group's pods started (a duration do-not-disrupt runs from then). */
+  startedMin: number;
+  owner: 'ReplicaSet' | 'StatefulSet';
+  /** The group's last pod is terminating (deletionTimestamp set, held by a finalizer). */
+  lastTerminating: boolean;
+  /** controller.kubernetes.io/pod-deletion-cost on the pods: very negative (eviction cost clamps to -10), very high, or none. */
+  deletionCost: 'none' | 'min' | 'high';
   /** Node index order to try when placing this group's pods. */
   order: number[];
 }
@@ -64,15 +79,18 @@ export interface CaseGen {
   pools: PoolGen[];
   nodes: NodeGen[];
   groups: GroupGen[];
-  daemonSet: { cpuMilli: number; memMi: number } | null;
+  daemonSet: { cpuMilli: number; memMi: number; pdb: 'none' | 'maxUnavailable0' | 'maxUnavailable1' } | null;
+  /** Karpenter's SpotToSpotConsolidation feature gate. */
+  spotToSpot: boolean;
 }
 
 const poolArb: fc.Arbitrary<PoolGen> = fc.record({
   capacityTypes: fc.constantFrom(['on-demand'], ['on-demand'], ['spot'], ['on-demand', 'spot']),
-  policy: fc.constantFrom<PoolGen['policy']>('WhenEmptyOrUnderutilized', 'WhenEmptyOrUnderutilized', 'WhenEmpty'),
-  consolidateAfter: fc.constantFrom<PoolGen['consolidateAfter']>('0s', '0s', '0s', '30s', '10m', 'Never'),
-  budget: fc.constantFrom('10%', '100%', '100%', '1', '2', '0', '50%'),
+  policy: fc.constantFrom<PoolGen['policy']>('WhenEmptyOrUnderutilized', 'WhenEmptyOrUnderutilized', 'WhenEmpty', 'Balanced', 'Balanced'),
+  consolidateAfter: fc.constantFrom<PoolGen['consolidateAfter']>('0s', '0s', '0s', '0s', '0s', '30s', '30s', '10m', '10m', 'Never'),
+  budget: fc.constantFrom('10%', '100%', '100%', '100%', '1', '2', '2', '0', '50%'),
   reasonBudget: fc.option(fc.record({ nodes: fc.constantFrom('0', '1'), reasons: fc.constantFrom(['Drifted'], ['Empty'], ['Underutilized'], ['Empty', 'Drifted']) }), { nil: null, freq: 3 }),
+  scheduledBudget: fc.option(fc.record({ active: fc.boolean(), reasons: fc.constantFrom(null, ['Underutilized'], ['Drifted'], ['Empty']) }), { nil: null, freq: 6 }),
   narrowZones: fc.integer({ min: 0, max: 4 }).map((i) => i === 0),
   terminationGracePeriod: fc.boolean(),
 });
@@ -86,7 +104,8 @@ const nodeArb = (pools: number): fc.Arbitrary<NodeGen> =>
     ageMin: fc.constantFrom(30, 90, 600),
     lastPodEventMin: fc.constantFrom(null, null, 1, 5, 20),
     staleHash: fc.boolean().chain((b) => (b ? fc.boolean() : fc.constant(false))),
-    doNotDisrupt: fc.integer({ min: 0, max: 14 }).map((i) => i === 0),
+    doNotDisrupt: fc.integer({ min: 0, max: 24 }).map((i) => i === 0),
+    noCapacityType: fc.integer({ min: 0, max: 19 }).map((i) => i === 0),
   });
 
 const groupArb = (nodes: number): fc.Arbitrary<GroupGen> =>
@@ -95,8 +114,12 @@ const groupArb = (nodes: number): fc.Arbitrary<GroupGen> =>
     count: fc.integer({ min: 1, max: 6 }),
     cpuMilli: fc.constantFrom(100, 250, 500, 1000, 1500, 3000),
     memMi: fc.constantFrom(128, 512, 1024, 4096),
-    pdb: fc.constantFrom<GroupGen['pdb']>('none', 'none', 'none', 'maxUnavailable0', 'maxUnavailable1', 'minAvailable1'),
-    doNotDisrupt: fc.constantFrom<GroupGen['doNotDisrupt']>('none', 'none', 'none', 'none', 'true', '5m', '1h'),
+    pdb: fc.constantFrom<GroupGen['pdb']>('none', 'none', 'none', 'none', 'none', 'maxUnavailable0', 'maxUnavailable1', 'maxUnavailable1', 'minAvailable1'),
+    doNotDisrupt: fc.constantFrom<GroupGen['doNotDisrupt']>('none', 'none', 'none', 'none', 'none', 'none', 'none', 'true', '5m', '1h'),
+    startedMin: fc.constantFrom(120, 120, 3, 30),
+    owner: fc.constantFrom<GroupGen['owner']>('ReplicaSet', 'ReplicaSet', 'StatefulSet'),
+    lastTerminating: fc.integer({ min: 0, max: 5 }).map((i) => i === 0),
+    deletionCost: fc.constantFrom<GroupGen['deletionCost']>('none', 'none', 'none', 'none', 'min', 'high'),
     order: fc.shuffledSubarray(Array.from({ length: nodes }, (_, i) => i), { minLength: nodes, maxLength: nodes }),
   });
 
@@ -105,9 +128,10 @@ export const caseGenArb: fc.Arbitrary<CaseGen> = fc
   .chain(({ pools, nodeCount }) =>
     fc.record({
       pools: fc.constant(pools),
+      spotToSpot: fc.integer({ min: 0, max: 3 }).map((i) => i === 0),
       nodes: fc.array(nodeArb(pools.length), { minLength: nodeCount, maxLength: nodeCount }),
       groups: fc.array(groupArb(nodeCount), { minLength: 0, maxLength: 5 }),
-      daemonSet: fc.option(fc.record({ cpuMilli: fc.constantFrom(50, 200), memMi: fc.constantFrom(64, 256) }), { nil: null }),
+      daemonSet: fc.option(fc.record({ cpuMilli: fc.constantFrom(50, 200), memMi: fc.constantFrom(64, 256), pdb: fc.constantFrom<NonNullable<CaseGen['daemonSet']>['pdb']>('none', 'none', 'none', 'none', 'none', 'none', 'maxUnavailable0', 'maxUnavailable1') }), { nil: null }),
     }),
   );
 
@@ -120,6 +144,7 @@ export interface DisruptionCase {
   pods: Obj[];
   pdbs: Obj[];
   daemonSets: Obj[];
+  spotToSpot?: boolean;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -131,6 +156,10 @@ function poolObject(p: PoolGen, i: number, teamLabel: string): Obj {
   if (p.narrowZones) requirements.push({ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-west-2a', 'us-west-2b'] });
   const budgets: Obj[] = [{ nodes: p.budget }];
   if (p.reasonBudget) budgets.push({ nodes: p.reasonBudget.nodes, reasons: p.reasonBudget.reasons });
+  if (p.scheduledBudget) {
+    const window = p.scheduledBudget.active ? { schedule: '0 9 * * *', duration: '8h' } : { schedule: '0 14 * * *', duration: '2h' };
+    budgets.push({ nodes: '0', ...window, ...(p.scheduledBudget.reasons ? { reasons: p.scheduledBudget.reasons } : {}) });
+  }
   const spec: Obj = {
     template: {
       metadata: { labels: { team: teamLabel } },
@@ -169,7 +198,8 @@ export function buildCase(id: string, g: CaseGen, catalog: readonly InstanceType
     const zone = ZONES[n.zone]!;
     const name = `node-${i}`;
     const created = NOW - n.ageMin * MINUTE;
-    const labels = { ...launchedNodeLabels(np, it, { zone, capacityType: ct as 'on-demand' }, name) };
+    const labels: Record<string, string> = { ...launchedNodeLabels(np, it, { zone, capacityType: ct as 'on-demand' }, name) };
+    if (n.noCapacityType) delete labels['karpenter.sh/capacity-type'];
     const hash = n.staleHash ? staleHashes[n.pool]! : np.hash;
     const annotations: Record<string, string> = { 'karpenter.sh/nodepool-hash': hash, 'karpenter.sh/nodepool-hash-version': NODEPOOL_HASH_VERSION };
     const providerID = `fake:///${name}`;
@@ -221,6 +251,7 @@ export function buildCase(id: string, g: CaseGen, catalog: readonly InstanceType
   }
 
   const pdbs: Obj[] = [];
+  if (g.daemonSet && g.daemonSet.pdb !== 'none') pdbs.push(pdbObject('ds0-pdb', 'kube-system', { ds: 'ds0' }, g.daemonSet.pdb, pods.filter((p) => (p['metadata'] as Obj)['namespace'] === 'kube-system').length));
   g.groups.forEach((grp, gi) => {
     const app = `g${gi}`;
     const spec = groupSpec(grp, app);
@@ -229,22 +260,14 @@ export function buildCase(id: string, g: CaseGen, catalog: readonly InstanceType
       const node = grp.order.map((k) => placed[k]!).find((p) => fits(p, grp, members, placed) && take(p, grp.cpuMilli, grp.memMi));
       if (!node) continue;
       const annotations: Record<string, string> = grp.doNotDisrupt !== 'none' && i === 0 ? { 'karpenter.sh/do-not-disrupt': grp.doNotDisrupt } : {};
-      pods.push(podObject(`${app}-${i}`, 'default', node.name, { app }, spec, { kind: 'ReplicaSet', name: `${app}-rs`, uid: `uid-${app}-rs` }, annotations));
+      if (grp.deletionCost !== 'none') annotations['controller.kubernetes.io/pod-deletion-cost'] = grp.deletionCost === 'min' ? '-2147483647' : '1000000000';
+      const owner = grp.owner === 'StatefulSet' ? { kind: 'StatefulSet', name: app, uid: `uid-${app}-sts` } : { kind: 'ReplicaSet', name: `${app}-rs`, uid: `uid-${app}-rs` };
+      pods.push(podObject(`${app}-${i}`, 'default', node.name, { app }, spec, owner, annotations, { startedMin: grp.startedMin, terminating: grp.lastTerminating && i === grp.count - 1 }));
       members.push(node.name);
     }
-    if (grp.pdb !== 'none' && members.length > 0) {
-      const allowed = grp.pdb === 'maxUnavailable0' ? 0 : grp.pdb === 'maxUnavailable1' ? 1 : members.length - 1;
-      const budget = grp.pdb === 'minAvailable1' ? { minAvailable: 1 } : { maxUnavailable: grp.pdb === 'maxUnavailable0' ? 0 : 1 };
-      pdbs.push({
-        apiVersion: 'policy/v1',
-        kind: 'PodDisruptionBudget',
-        metadata: { name: `${app}-pdb`, namespace: 'default' },
-        spec: { ...budget, selector: { matchLabels: { app } } },
-        status: { disruptionsAllowed: allowed, currentHealthy: members.length, desiredHealthy: members.length - allowed, expectedPods: members.length, observedGeneration: 0 },
-      });
-    }
+    if (grp.pdb !== 'none' && members.length > 0) pdbs.push(pdbObject(`${app}-pdb`, 'default', { app }, grp.pdb, members.length));
   });
-  return { id, now: iso(NOW), nodePools: poolObjs, nodeClaims: claims, nodes, pods, pdbs, daemonSets };
+  return { id, now: iso(NOW), nodePools: poolObjs, nodeClaims: claims, nodes, pods, pdbs, daemonSets, ...(g.spotToSpot ? { spotToSpot: true } : {}) };
 }
 
 function take(p: Placed, cpuMilli: number, memMi: number): boolean {
@@ -284,8 +307,23 @@ function groupSpec(g: GroupGen, app: string): Obj {
   return spec;
 }
 
-function podObject(name: string, namespace: string, nodeName: string, labels: Record<string, string>, spec: Obj, owner: { kind: string; name: string; uid: string }, annotations: Record<string, string>): Obj {
-  const started = iso(NOW - 120 * MINUTE);
+/** A PDB over `members` healthy pods, its status as the disruption controller would have written it. */
+function pdbObject(name: string, namespace: string, matchLabels: Record<string, string>, kind: Exclude<GroupGen['pdb'], 'none'>, members: number): Obj {
+  const allowed = kind === 'maxUnavailable0' ? 0 : kind === 'maxUnavailable1' ? Math.min(1, members) : Math.max(0, members - 1);
+  const budget = kind === 'minAvailable1' ? { minAvailable: 1 } : { maxUnavailable: kind === 'maxUnavailable0' ? 0 : 1 };
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace },
+    spec: { ...budget, selector: { matchLabels } },
+    status: { disruptionsAllowed: allowed, currentHealthy: members, desiredHealthy: members - allowed, expectedPods: members, observedGeneration: 0 },
+  };
+}
+
+function podObject(name: string, namespace: string, nodeName: string, labels: Record<string, string>, spec: Obj, owner: { kind: string; name: string; uid: string }, annotations: Record<string, string>, o: { startedMin?: number; terminating?: boolean } = {}): Obj {
+  const started = iso(NOW - (o.startedMin ?? 120) * MINUTE);
+  // A terminating pod: the API server keeps it while a finalizer holds it.
+  const deleting = o.terminating ? { deletionTimestamp: iso(NOW - MINUTE), deletionGracePeriodSeconds: 30, finalizers: ['berth.dev/hold'] } : {};
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -296,7 +334,8 @@ function podObject(name: string, namespace: string, nodeName: string, labels: Re
       labels,
       annotations,
       creationTimestamp: started,
-      ownerReferences: [{ apiVersion: owner.kind === 'DaemonSet' ? 'apps/v1' : 'apps/v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }],
+      ...deleting,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }],
     },
     spec: { ...spec, nodeName },
     status: { phase: 'Running', startTime: started, conditions: [{ type: 'Ready', status: 'True' }] },

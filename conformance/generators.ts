@@ -798,6 +798,12 @@ interface CaseDraw {
    * preempting, with PDBs over common labels so candidates differ in violations.
    */
   readonly crowded: boolean;
+  /**
+   * With `crowded`: one more PDB, allowing no disruption, whose selector carries a
+   * legacy value (NotIn, so read leniently it would cover nearly every pod): kube-scheduler's
+   * preemption cannot parse it and lets it protect nothing.
+   */
+  readonly legacyPdb: (typeof LEGACY_VALUES)[number] | undefined;
   /** Bound pods share a few start times, so preemption's ordering meets ties. */
   readonly sameStart: boolean;
   /** The nominated node (when there is one) does not exist. */
@@ -833,6 +839,7 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
   owners: fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(ownerDrawArb, { minLength: 1, maxLength: 3 }) }),
   config: maybe(configArb, 25),
   crowded: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  legacyPdb: maybe(pick(LEGACY_VALUES), 30),
   sameStart: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   ghostNomination: fc.oneof({ weight: 10, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   offset: fc.nat(1000),
@@ -890,6 +897,7 @@ function assemble(d: CaseDraw): ConformanceCase {
         ? [
             pdbJson('pdb-web', { namespace: 0, selector: { matchLabels: { app: 'web' } }, allowed: 0, maxUnavailable: false }),
             pdbJson('pdb-fe', { namespace: 0, selector: { matchLabels: { tier: 'fe' } }, allowed: 1, maxUnavailable: true }),
+            ...(d.legacyPdb ? [pdbJson('pdb-legacy', { namespace: 0, selector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: [d.legacyPdb] }] }, allowed: 0, maxUnavailable: false })] : []),
           ]
         : []),
     ],

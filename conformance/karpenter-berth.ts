@@ -4,6 +4,7 @@
 import type { ClusterState } from '../src/cluster/state.js';
 import { buildClusterState, formatDiagnostic, loadSources } from '../src/io/load.js';
 import { bundledInstanceTypes } from '../src/provisioner/catalog/catalog.js';
+import type { NodeClaim } from '../src/model/nodeclaim.js';
 import type { Pod } from '../src/model/pod.js';
 import type { InstanceType } from '../src/provisioner/catalog/types.js';
 import { planProvisioning, type PoolSpec, type ProvisionPlan } from '../src/provisioner/plan.js';
@@ -16,16 +17,18 @@ export interface LoadedCase {
   cluster: ClusterState;
   pools: PoolSpec[];
   daemonSetPods: Pod[];
+  nodeClaims: readonly NodeClaim[];
 }
 
 export function loadCase(c: KarpenterCase): LoadedCase | { error: string } {
-  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...(c.daemonSets ?? []), ...(c.storageClasses ?? []), ...(c.persistentVolumes ?? []), ...(c.persistentVolumeClaims ?? []), ...c.pods] });
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...(c.daemonSets ?? []), ...(c.storageClasses ?? []), ...(c.persistentVolumes ?? []), ...(c.persistentVolumeClaims ?? []), ...(c.nodes ?? []), ...(c.nodeClaims ?? []), ...(c.boundPods ?? []), ...c.pods] });
   const loaded = loadSources([{ name: `${c.id}.json`, text }]);
   if (!loaded.ok) return { error: `berth rejected the input: ${loaded.errors.map(formatDiagnostic).join('; ')}` };
   return {
     cluster: buildClusterState(loaded.input),
     pools: loaded.input.nodePools.filter((np) => np.replicas === null),
     daemonSetPods: loaded.input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod),
+    nodeClaims: loaded.input.nodeClaims ?? [],
   };
 }
 
@@ -35,7 +38,7 @@ export interface BerthOptions {
 }
 
 export function planCase(loaded: LoadedCase, options: BerthOptions = {}): ProvisionPlan {
-  return planProvisioning({ cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: loaded.daemonSetPods, config: {}, seed: 0, ...options });
+  return planProvisioning({ cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: loaded.daemonSetPods, config: {}, seed: 0, karpenterState: { nodeClaims: loaded.nodeClaims, nowMs: 0 }, ...options });
 }
 
 export function runBerth(c: KarpenterCase, options: BerthOptions = {}): ProvisionPlan | { error: string } {

@@ -1,4 +1,5 @@
-// Random provisioning cases for the Karpenter differential run: no existing nodes,
+// Random provisioning cases for the Karpenter differential run (the cluster state, in-flight
+// and deleting NodeClaims, comes from karpenter-state-gen.ts),
 // 1–3 NodePools (some tainted NoSchedule or PreferNoSchedule, some with a custom
 // `example.com/rack In [...]` requirement), 0–2 DaemonSets (some limited to an
 // architecture or instance category, some holding a host port), 1–60 pending pods in
@@ -86,6 +87,10 @@ export interface KarpenterCase {
   persistentVolumes?: Obj[];
   persistentVolumeClaims?: Obj[];
   storageClasses?: Obj[];
+  /** Cluster state (karpenter-state-gen.ts): launched NodeClaims, their Nodes, pods bound to those. */
+  nodeClaims?: Obj[];
+  nodes?: Obj[];
+  boundPods?: Obj[];
 }
 
 const subset = <T extends string>(all: readonly T[]) => fc.subarray([...all], { minLength: 1 }).map((xs) => [...xs].sort());

@@ -1,6 +1,6 @@
 // Differential run of berth's provisioning planner against Karpenter's scheduler
 // (conformance/oracle-karpenter). Usage:
-//   tsx conformance/karpenter-run.ts --cases N --seed S [--oracle PATH] [--verbose] [--json OUT.json] [--no-write]
+//   tsx conformance/karpenter-run.ts --cases N --seed S [--from I] [--oracle PATH] [--verbose] [--json OUT.json] [--no-write]
 //   tsx conformance/karpenter-run.ts --replay FILE      (one case, e.g. a regression)
 //   --settle-selected runs berth with that option of its own on (ProvisionInput.settleSelected)
 // Per case: which pods each side places (a disagreement is a failure, minimized into
@@ -21,6 +21,7 @@ import type { InstanceType } from '../src/provisioner/catalog/types.js';
 import type { ProvisionPlan } from '../src/provisioner/plan.js';
 import { INSTANCE_TYPES, runBerth } from './karpenter-berth.js';
 import { buildCase, caseGenArb, caseStorage, type KarpenterCase, type Obj } from './karpenter-gen.js';
+import { machineArb, withClusterState } from './karpenter-state-gen.js';
 import { usedStorage, volumeZones } from './karpenter-volumes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,6 +45,8 @@ interface OracleResult {
   id: string;
   error?: string;
   nodeClaims: OracleClaim[];
+  /** Pods Karpenter placed on existing state nodes (in-flight, uninitialized). */
+  existingNodes?: { name: string; pods: string[] }[];
   podErrors: Record<string, string>;
 }
 
@@ -239,8 +242,10 @@ function compare(c: KarpenterCase, b: ProvisionPlan | { error: string }, k: Orac
   const base = { id: c.id, onlyBerth: [], onlyKarpenter: [], berthViolations: [], karpenterViolations: [], berthNodes: 0, karpenterNodes: 0, berthCost: 0, karpenterCost: 0, berthErrors: {}, karpenterErrors: {} };
   if ('error' in b) return { ...base, error: b.error };
   if (k.error) return { ...base, error: `oracle: ${k.error}` };
-  const berthPlaced = new Set(b.placements.map((p) => p.pod));
-  const kPlaced = new Set(k.nodeClaims.flatMap((n) => n.pods ?? []));
+  // Only the case's own pods: the DaemonSet pods berth's loader creates for the case's Nodes are not compared.
+  const own = new Set([...c.pods, ...(c.boundPods ?? [])].map((p) => { const m = p['metadata'] as { namespace?: string; name: string }; return `${m.namespace ?? 'default'}/${m.name}`; }));
+  const berthPlaced = new Set(b.placements.map((p) => p.pod).filter((p) => own.has(p)));
+  const kPlaced = new Set([...k.nodeClaims.flatMap((n) => n.pods ?? []), ...(k.existingNodes ?? []).flatMap((n) => n.pods)]);
   const infos = podInfos(c);
   return {
     id: c.id,
@@ -370,13 +375,15 @@ async function main(): Promise<void> {
   }
   const n = Number(arg('cases', '100'));
   const seed = Number(arg('seed', '1'));
-  const gens = fc.sample(caseGenArb, { numRuns: n, seed });
+  const gens = fc.sample(fc.tuple(caseGenArb, fc.array(machineArb, { maxLength: 3 })), { numRuns: n, seed });
   const results: Outcome[] = [];
   const regDir = join(here, 'karpenter-regressions');
   let written = 0;
   const t0 = Date.now();
-  for (let i = 0; i < gens.length; i++) {
-    const c = buildCase(`s${seed}-${i}`, gens[i]!);
+  // --from N: start at case N of the seed's sample (a run in chunks covers it with several processes).
+  for (let i = Number(arg('from', '0')); i < gens.length; i++) {
+    const [gen, machines] = gens[i]!;
+    const c = withClusterState(buildCase(`s${seed}-${i}`, gen), gen.pools, machines, gen.daemonSets);
     const r = await runOne(oracle, c);
     results.push(r);
     if (verbose || disagrees(r)) {

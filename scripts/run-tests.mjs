@@ -5,7 +5,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['src', 'test', 'conformance', 'bench'].filter((r) => existsSync(r));
+const roots = ['src', 'test', 'conformance', 'bench', 'scripts'].filter((r) => existsSync(r));
 const files = roots
   .flatMap((root) => readdirSync(root, { recursive: true }).map((f) => join(root, String(f))))
   .filter((f) => f.endsWith('.test.ts') && !f.includes('node_modules'))

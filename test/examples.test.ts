@@ -92,6 +92,17 @@ describe('examples', () => {
     }
   });
 
+  it('an in-flight NodeClaim takes the pending pod in provision (no second node) while schedule leaves it pending', () => {
+    const plan = JSON.parse(execFileSync(process.execPath, ['bin/berth.js', 'provision', '-f', 'examples/in-flight-nodeclaim.yaml', '-f', 'examples/nodepools/default.yaml', '-o', 'json'], { encoding: 'utf8' })) as {
+      nodeClaims: unknown[];
+      placements: { pod: string; node: string }[];
+    };
+    assert.deepEqual(plan.nodeClaims, []);
+    assert.deepEqual(plan.placements, [{ pod: 'default/web-2', node: 'default-x7k2p' }]);
+    const scheduled = execFileSync(process.execPath, ['bin/berth.js', 'schedule', '-f', 'examples/in-flight-nodeclaim.yaml'], { encoding: 'utf8' });
+    assert.match(scheduled, /default\/web-2\s+Pending/);
+  });
+
   it('--config with a MostAllocated profile packs pods onto one node; the default profile spreads them', () => {
     const run = (...extra: string[]) => nodesOf(JSON.parse(execFileSync(process.execPath, ['bin/berth.js', 'schedule', '-f', 'test/fixtures/two-nodes-three-pods.yaml', '-o', 'json', ...extra], { encoding: 'utf8' })) as ScheduleReport);
     assert.deepEqual(run(), { 'default/p1': 'a', 'default/p2': 'b', 'default/p3': 'a' });

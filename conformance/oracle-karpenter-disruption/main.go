@@ -43,6 +43,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/operator/injection"
 	"sigs.k8s.io/karpenter/pkg/operator/options"
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/state/cost"
 	"sigs.k8s.io/karpenter/pkg/state/virtualpods"
 	testv1alpha1 "sigs.k8s.io/karpenter/pkg/test/v1alpha1"
 )
@@ -248,6 +249,14 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 		}
 	}
 	cluster.MarkUnconsolidated()
+	// The cost tracker the controller reads Balanced pools' total cost from: every NodeClaim at its offering's price.
+	clusterCost := cost.NewClusterCost(ctx, cp, kube)
+	for _, c := range in.NodeClaims {
+		if err := clusterCost.UpdateNodeClaim(ctx, c); err != nil {
+			res.Error = "cluster cost: " + err.Error()
+			return res
+		}
+	}
 
 	prov := provisioning.NewProvisioner(kube, rec, cp, cluster, clk, deviceallocation.NewController(kube), virtualpods.NewVirtualPodCache(kube))
 	queue := disruption.NewQueue(kube, rec, cluster, clk, prov)
@@ -262,7 +271,7 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 		disruption.NewSingleNodeConsolidation(c, nop),
 	}
 	for _, m := range methods {
-		cmd, err := firstCommand(ctx, m, cluster, kube, rec, clk, cp, queue)
+		cmd, err := firstCommand(ctx, m, cluster, kube, rec, clk, cp, queue, clusterCost)
 		if err != nil {
 			res.Error = fmt.Sprintf("%T: %s", m, err)
 			return res
@@ -284,8 +293,8 @@ func lo(ok bool, s string) string {
 }
 
 // firstCommand is what the disruption controller's disrupt(m) would start, or nil.
-func firstCommand(ctx context.Context, m disruption.Method, cluster *state.Cluster, kube client.Client, rec events.Recorder, clk *clocktesting.FakeClock, cp cloudprovider.CloudProvider, queue *disruption.Queue) (*commandOut, error) {
-	candidates, totals, err := disruption.GetCandidatesWithTotals(ctx, cluster, kube, rec, clk, cp, m.ShouldDisrupt, m.Class(), queue, nil)
+func firstCommand(ctx context.Context, m disruption.Method, cluster *state.Cluster, kube client.Client, rec events.Recorder, clk *clocktesting.FakeClock, cp cloudprovider.CloudProvider, queue *disruption.Queue, clusterCost *cost.ClusterCost) (*commandOut, error) {
+	candidates, totals, err := disruption.GetCandidatesWithTotals(ctx, cluster, kube, rec, clk, cp, m.ShouldDisrupt, m.Class(), queue, clusterCost)
 	if err != nil {
 		return nil, err
 	}

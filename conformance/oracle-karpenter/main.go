@@ -57,6 +57,11 @@ type caseInput struct {
 	PersistentVolumes      []*corev1.PersistentVolume      `json:"persistentVolumes,omitempty"`
 	PersistentVolumeClaims []*corev1.PersistentVolumeClaim `json:"persistentVolumeClaims,omitempty"`
 	StorageClasses         []*storagev1.StorageClass       `json:"storageClasses,omitempty"`
+	// Cluster state: Nodes, launched NodeClaims (in flight, uninitialized or deleting) and the
+	// pods bound to the Nodes. A Node tainted karpenter.sh/disrupted:NoSchedule is marked for deletion.
+	Nodes      []*corev1.Node  `json:"nodes,omitempty"`
+	NodeClaims []*v1.NodeClaim `json:"nodeClaims,omitempty"`
+	BoundPods  []*corev1.Pod   `json:"boundPods,omitempty"`
 }
 
 type nodeClaimOut struct {
@@ -71,10 +76,17 @@ type nodeClaimOut struct {
 	CapacityType        string   `json:"capacityType"`
 }
 
+type existingOut struct {
+	Name string   `json:"name"`
+	Pods []string `json:"pods"`
+}
+
 type resultOut struct {
 	ID         json.RawMessage   `json:"id"`
 	Error      string            `json:"error,omitempty"`
 	NodeClaims []nodeClaimOut    `json:"nodeClaims"`
+	// Pods placed on existing state nodes (in-flight and uninitialized claims, Nodes), by node name.
+	ExistingNodes []existingOut `json:"existingNodes,omitempty"`
 	PodErrors  map[string]string `json:"podErrors"`
 }
 
@@ -166,16 +178,57 @@ func newScheduler(ctx context.Context, in *caseInput) (*scheduling.Scheduler, []
 
 	cp := fake.NewCloudProvider()
 	cp.InstanceTypes = its
-	kube := clusterScopedGets{fakecr.NewClientBuilder().WithObjects(storageObjects(in)...).Build()}
-	pods, volumeReqs, ignored := volumeRequirements(ctx, kube, in.Pods)
+	objs := storageObjects(in)
+	for i, p := range in.BoundPods {
+		if p.Namespace == "" {
+			p.Namespace = "default"
+		}
+		if p.UID == "" {
+			p.UID = types.UID(fmt.Sprintf("uid-bound-%s-%s-%d", p.Namespace, p.Name, i))
+		}
+		objs = append(objs, p)
+	}
+	for _, n := range in.Nodes {
+		objs = append(objs, n)
+	}
+	kube := clusterScopedGets{fakecr.NewClientBuilder().WithObjects(objs...).
+		WithIndex(&corev1.Pod{}, "spec.nodeName", func(o client.Object) []string { return []string{o.(*corev1.Pod).Spec.NodeName} }).Build()}
 	clk := clock.RealClock{}
+	recorder := events.NewRecorder(&record.FakeRecorder{})
 	cluster := state.NewCluster(clk, kube, cp)
-	topology, err := scheduling.NewTopology(ctx, kube, cluster, nil, pools, itMap, pods)
+	// Cluster state as the informers would fill it, then the provisioner's Schedule: active
+	// state nodes are existing capacity, the pods of deleting ones are scheduled again.
+	for _, nc := range in.NodeClaims {
+		cluster.UpdateNodeClaim(nc)
+	}
+	for _, n := range in.Nodes {
+		if err := cluster.UpdateNode(ctx, n); err != nil {
+			return nil, nil, nil, fmt.Errorf("node %s: %w", n.Name, err)
+		}
+	}
+	for _, p := range in.BoundPods {
+		if err := cluster.UpdatePod(ctx, p); err != nil {
+			return nil, nil, nil, fmt.Errorf("pod %s: %w", p.Name, err)
+		}
+	}
+	for _, n := range in.Nodes {
+		if lo.ContainsBy(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&v1.DisruptedNoScheduleTaint) }) {
+			cluster.MarkForDeletion(n.Spec.ProviderID)
+		}
+	}
+	stateNodes := cluster.DeepCopyNodes()
+	deletingPods, err := stateNodes.Deleting().CurrentlyReschedulablePods(ctx, kube, clk, recorder)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("deleting nodes: %w", err)
+	}
+	pods, volumeReqs, ignored := volumeRequirements(ctx, kube, append(in.Pods, deletingPods...))
+	active := stateNodes.Active()
+	topology, err := scheduling.NewTopology(ctx, kube, cluster, active, pools, itMap, pods)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("topology: %w", err)
 	}
-	return scheduling.NewScheduler(ctx, kube, pools, cluster, nil, topology, itMap, dsPods,
-		events.NewRecorder(&record.FakeRecorder{}), clk, volumeReqs, nil), pods, ignored, nil
+	return scheduling.NewScheduler(ctx, kube, pools, cluster, active, topology, itMap, dsPods,
+		recorder, clk, volumeReqs, nil), pods, ignored, nil
 }
 
 // clusterScopedGets drops the namespace from a Get of a cluster-scoped storage object,
@@ -236,6 +289,17 @@ func volumeRequirements(ctx context.Context, kube client.Client, in []*corev1.Po
 func describe(results scheduling.Results, res *resultOut) {
 	for p, e := range results.PodErrors {
 		res.PodErrors[podKey(p)] = e.Error()
+	}
+	for _, en := range results.ExistingNodes {
+		if len(en.Pods) == 0 {
+			continue
+		}
+		out := existingOut{Name: en.Name()}
+		for _, p := range en.Pods {
+			out.Pods = append(out.Pods, podKey(p))
+		}
+		sort.Strings(out.Pods)
+		res.ExistingNodes = append(res.ExistingNodes, out)
 	}
 	for _, nc := range results.NewNodeClaims {
 		out := nodeClaimOut{NodePool: nc.NodePoolName}

@@ -1,6 +1,8 @@
-// The harness's own test cluster: test/cluster/cluster.sh with a separate state
-// directory and port base (so it runs beside the e2e cluster) and the aligned
-// flags of settings.ts.
+// The harness's own test clusters: test/cluster/cluster.sh with separate state
+// directories and port bases (so they run beside the e2e cluster and beside each
+// other) and the aligned flags of settings.ts. Cluster k (0, 1, …) keeps its state
+// in test/cluster/.run-sim-vs-real[-k] and listens on port base 17400 + 100 k
+// (cluster.sh uses base+43 … base+80).
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,34 +12,41 @@ import { Kube } from '../../src/live/kube.js';
 import { apiserverFlags, kcmFlags, LEASE_SECONDS, schedulerConfig } from './settings.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const RUN = join(ROOT, 'test', 'cluster', '.run-sim-vs-real');
-const PORT_BASE = '17400';
+const PORT_BASE = 17400;
+/** Clusters 0 … 5 (ports up to 17980); each runs one scenario at a time. */
+export const MAX_CLUSTERS = 6;
 
-function env(): NodeJS.ProcessEnv {
+export const runDir = (k: number) => join(ROOT, 'test', 'cluster', k === 0 ? '.run-sim-vs-real' : `.run-sim-vs-real-${k}`);
+
+function env(k: number): NodeJS.ProcessEnv {
+  const run = runDir(k);
   return {
     ...process.env,
-    BERTH_CLUSTER_RUN: RUN,
-    BERTH_CLUSTER_PORT_BASE: PORT_BASE,
+    BERTH_CLUSTER_RUN: run,
+    BERTH_CLUSTER_PORT_BASE: String(PORT_BASE + 100 * k),
     BERTH_KWOK_READY_DELAY_MS: '0',
     BERTH_KWOK_LEASE_SECONDS: String(LEASE_SECONDS),
     BERTH_APISERVER_FLAGS: apiserverFlags.join(' '),
     BERTH_KCM_FLAGS: kcmFlags.join(' '),
-    BERTH_SCHEDULER_FLAGS: `--config ${join(RUN, 'scheduler-config.yaml')}`,
+    // SVR_SCHEDULER_FLAGS: more kube-scheduler flags while investigating (--v=10 logs every node's score).
+    BERTH_SCHEDULER_FLAGS: `--config ${join(run, 'scheduler-config.yaml')} ${process.env['SVR_SCHEDULER_FLAGS'] ?? ''}`,
   };
 }
 
-function clusterSh(...args: string[]): void {
-  const r = spawnSync(join(ROOT, 'test', 'cluster', 'cluster.sh'), args, { env: env(), stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`cluster.sh ${args.join(' ')} failed (exit ${r.status})`);
+function clusterSh(k: number, ...args: string[]): void {
+  const r = spawnSync(join(ROOT, 'test', 'cluster', 'cluster.sh'), args, { env: env(k), stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`cluster.sh ${args.join(' ')} (cluster ${k}) failed (exit ${r.status})`);
 }
 
-export function clusterUp(): Kube {
-  mkdirSync(RUN, { recursive: true });
-  writeFileSync(join(RUN, 'scheduler-config.yaml'), schedulerConfig(join(RUN, 'scheduler.kubeconfig')));
-  clusterSh('up');
-  return Kube.fromFile(join(RUN, 'kubeconfig'));
+export function clusterUp(k = 0): Kube {
+  if (k < 0 || k >= MAX_CLUSTERS) throw new Error(`cluster ${k}: at most ${MAX_CLUSTERS} clusters`);
+  const run = runDir(k);
+  mkdirSync(run, { recursive: true });
+  writeFileSync(join(run, 'scheduler-config.yaml'), schedulerConfig(join(run, 'scheduler.kubeconfig')));
+  clusterSh(k, 'up');
+  return Kube.fromFile(join(run, 'kubeconfig'));
 }
 
-export function clusterDown(): void {
-  clusterSh('down');
+export function clusterDown(k = 0): void {
+  clusterSh(k, 'down');
 }

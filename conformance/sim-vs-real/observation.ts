@@ -66,7 +66,7 @@ export function compare(real: Observation, sim: Observation): Difference[] {
     check('rollout', r.rolloutComplete, s.rolloutComplete);
     check('drain', r.drainComplete, s.drainComplete);
   }
-  if (stable(real.replicaSets) !== stable(sim.replicaSets)) out.push({ dimension: 'replicaSets', phase: 'run', real: real.replicaSets, sim: sim.replicaSets });
+  if (stable(turningPointsOf(real.replicaSets)) !== stable(turningPointsOf(sim.replicaSets))) out.push({ dimension: 'replicaSets', phase: 'run', real: real.replicaSets, sim: sim.replicaSets });
   return out;
 }
 
@@ -77,3 +77,19 @@ export function replicaSequence(values: readonly number[]): number[] {
   if (out[0] === 0) out.shift();
   return out;
 }
+
+/**
+ * A replica-count sequence reduced to its ends and the values where it turns: the
+ * steps inside one monotone run depend on how many pods became available before a
+ * controller's sync (its work queue merges the events that arrive meanwhile), which
+ * is timing, not behaviour.
+ */
+export function turningPoints(values: readonly number[]): number[] {
+  return values.filter((v, i) => {
+    const prev = values[i - 1];
+    const next = values[i + 1];
+    return prev === undefined || next === undefined || Math.sign(v - prev) !== Math.sign(next - v);
+  });
+}
+
+const turningPointsOf = (r: Observation['replicaSets']) => Object.fromEntries(Object.entries(r).map(([d, revisions]) => [d, revisions.map(turningPoints)]));

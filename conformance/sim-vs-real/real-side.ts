@@ -14,7 +14,13 @@ import { DEFAULT_TOLERATION_SECONDS } from './settings.js';
 export interface RealObservation extends Observation {
   /** When each phase started and was observed, ms from the first phase's start (the simulator replays these times). */
   readonly timing: { readonly startMs: readonly number[]; readonly endMs: readonly number[] };
+  /** Per phase, each pod bound during the phase (workload, pod, node) in the order seen (the guide of sim-side.ts for upstream's random choices). */
+  readonly bindings?: readonly PodEvents[];
+  /** Per phase, each bound pod deleted during the phase (terminating or gone) in the order seen. */
+  readonly deletions?: readonly PodEvents[];
 }
+
+export type PodEvents = readonly { readonly app: string; readonly pod: string; readonly node: string }[];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DRAIN_RETRY_MS = 5_000;
@@ -36,6 +42,12 @@ export class Watcher {
   readonly objects = new Map<string, KubeObject>();
   /** ReplicaSet uid → its spec.replicas values as seen. */
   readonly rsHistory = new Map<string, { deployment: string; revision: number; values: number[] }>();
+  /** Each pod's first binding as seen: its workload and node. */
+  readonly bindings: { readonly app: string; readonly pod: string; readonly node: string }[] = [];
+  /** Each bound pod's deletion as first seen (terminating, or gone). */
+  readonly deletions: { readonly app: string; readonly pod: string; readonly node: string }[] = [];
+  private readonly deleted = new Set<string>();
+  private readonly bound = new Set<string>();
   lastChange = Date.now();
   private readonly fingerprints = new Map<string, string>();
   private readonly informers: { stop(): Promise<void>; synced: boolean }[] = [];
@@ -57,8 +69,19 @@ export class Watcher {
       if (verb === 'delete') this.objects.delete(key);
       else this.objects.set(key, o);
       if (kind === 'Pod') {
-        if (verb === 'delete') this.pods.delete(o.metadata!.name!);
-        else this.pods.set(o.metadata!.name!, podState(o));
+        const p = podState(o);
+        if (p.node && p.app && (verb === 'delete' || p.terminating) && !this.deleted.has(p.uid)) {
+          this.deleted.add(p.uid);
+          this.deletions.push({ app: p.app, pod: p.name, node: p.node });
+        }
+        if (verb === 'delete') this.pods.delete(p.name);
+        else {
+          this.pods.set(p.name, p);
+          if (p.node && p.app && !this.bound.has(p.uid)) {
+            this.bound.add(p.uid);
+            this.bindings.push({ app: p.app, pod: p.name, node: p.node });
+          }
+        }
       }
       if (kind === 'ReplicaSet' && verb !== 'delete') this.recordReplicaSet(o);
     };
@@ -83,6 +106,10 @@ export class Watcher {
     this.namespace = namespace;
     this.pods.clear();
     this.rsHistory.clear();
+    this.bindings.length = 0;
+    this.bound.clear();
+    this.deletions.length = 0;
+    this.deleted.clear();
     for (const k of [...this.objects.keys()]) if (!k.startsWith('Node/')) this.objects.delete(k);
   }
 
@@ -156,9 +183,12 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
   const drains: Drain[] = [];
   const revisions = new Map<string, number>();
   try {
-    // What an interrupted run left behind.
-    for (const n of s.nodes) await kube.delete('v1', 'Node', n.name);
-    await waitUntil('nodes gone', () => s.nodes.every((n) => !w.objects.has(`Node/${n.name}`)), 30_000);
+    // What an interrupted run left behind: every kwok node (another scenario's would take
+    // pods), and its pods, which would count against a new node of the same name.
+    await forceDeletePods(kube, (await kube.api.list('v1', 'Pod')).items.filter((p) => Boolean((p.spec as { nodeName?: string } | undefined)?.nodeName)));
+    const leftNodes = [...w.objects.keys()].filter((k) => k.startsWith('Node/')).map((k) => k.slice('Node/'.length));
+    for (const n of new Set([...leftNodes, ...s.nodes.map((x) => x.name)])) await kube.delete('v1', 'Node', n);
+    await waitUntil('nodes gone', () => ![...w.objects.keys()].some((k) => k.startsWith('Node/')), 30_000);
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
     const objects = manifests(s, namespace);
     for (const o of objects.filter((x) => x.kind === 'Node')) await createNode(kube, o);
@@ -172,8 +202,12 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
     const startMs: number[] = [];
     const endMs: number[] = [];
     const t0 = Date.now();
+    const bindingsFrom: number[] = [];
+    const deletionsFrom: number[] = [];
     for (const p of phases(s)) {
       const started = Date.now();
+      bindingsFrom.push(w.bindings.length);
+      deletionsFrom.push(w.deletions.length);
       startMs.push(started - t0);
       const until = await applyPhase(kube, core, w, s, p, namespace, revisions, drains);
       await settle(w, drains, started, until);
@@ -181,7 +215,8 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
       observed.push(await observe(kube, w, s, describePhase(p), namespace, drains));
       if (process.env.SVR_DEBUG) console.error(describePhase(p), endMs[endMs.length - 1], JSON.stringify(observed[observed.length - 1]));
     }
-    return { phases: observed, replicaSets: replicaSetHistory(w, s), timing: { startMs, endMs } };
+    const perPhase = (events: PodEvents, from: readonly number[]) => from.map((start, i) => events.slice(start, from[i + 1]));
+    return { phases: observed, replicaSets: replicaSetHistory(w, s), timing: { startMs, endMs }, bindings: perPhase(w.bindings, bindingsFrom), deletions: perPhase(w.deletions, deletionsFrom) };
   } finally {
     for (const d of drains) d.stop();
     await cleanUp(kube, w, s, namespace);
@@ -226,21 +261,30 @@ const nodeReady = (n: KubeObject | undefined) => ((n?.status as { conditions?: {
 /** Applies one phase; returns a condition the phase must also meet before it is observed. */
 async function applyPhase(kube: Kube, core: CoreV1Api, w: Watcher, s: SvrScenario, p: Phase, ns: string, revisions: Map<string, number>, drains: Drain[]): Promise<(() => boolean) | undefined> {
   const workload = (name: string) => s.workloads.find((x) => x.name === name)!;
-  const setReplicas = async (name: string, replicas: number) => {
-    await kube.update('apps/v1', workload(name).kind, name, (o) => ({ ...o, spec: { ...(o.spec as object), replicas } }), { namespace: ns });
+  // The workload's controller has seen the new spec (its informer event can come late on a loaded machine).
+  const seen = (name: string, updated: KubeObject | undefined) => {
+    const generation = updated?.metadata?.generation ?? 0;
+    const key = `${workload(name).kind}/${name}`;
+    return () => {
+      const o = w.objects.get(key);
+      return (o?.metadata?.generation ?? 0) >= generation && (((o?.status ?? {}) as { observedGeneration?: number }).observedGeneration ?? 0) >= generation;
+    };
   };
+  const setReplicas = async (name: string, replicas: number) => seen(name, await kube.update('apps/v1', workload(name).kind, name, (o) => ({ ...o, spec: { ...(o.spec as object), replicas } }), { namespace: ns }));
   const nodeExists = (name: string) => w.objects.has(`Node/${name}`);
-  if ('create' in p) await setReplicas(p.create, workload(p.create).replicas);
-  else if ('scale' in p) await setReplicas(p.scale.workload, p.scale.replicas);
-  else if ('rollout' in p) {
+  if ('create' in p) return setReplicas(p.create, workload(p.create).replicas);
+  if ('scale' in p) return setReplicas(p.scale.workload, p.scale.replicas);
+  if ('rollout' in p) {
     const revision = (revisions.get(p.rollout.workload) ?? 1) + 1;
     revisions.set(p.rollout.workload, revision);
-    await kube.update('apps/v1', workload(p.rollout.workload).kind, p.rollout.workload, (o) => {
+    const updated = await kube.update('apps/v1', workload(p.rollout.workload).kind, p.rollout.workload, (o) => {
       const spec = o.spec as { template: { spec: { containers: { image: string }[] } } };
       const containers = spec.template.spec.containers.map((c, i) => (i === 0 ? { ...c, image: imageOf(revision) } : c));
       return { ...o, spec: { ...spec, template: { ...spec.template, spec: { ...spec.template.spec, containers } } } };
     }, { namespace: ns });
-  } else if ('cordon' in p || 'drain' in p) {
+    return seen(p.rollout.workload, updated);
+  }
+  if ('cordon' in p || 'drain' in p) {
     const node = 'cordon' in p ? p.cordon : p.drain;
     if (!nodeExists(node)) return undefined;
     await kube.update('v1', 'Node', node, (o) => ({ ...o, spec: { ...(o.spec as object), unschedulable: true } }));
@@ -288,15 +332,27 @@ async function waitUntil(what: string, check: () => boolean | Promise<boolean>, 
 }
 
 /**
- * Quiet: nothing that matters changed for 1.5 s (2.5 s with a pod Pending, past
- * the scheduler's 1 s backoff; 6 s while a drain waits, past its 5 s retry).
+ * Quiet: every controller has seen the latest spec of its objects (a loaded machine
+ * can delay a sync past any quiet window), and nothing that matters changed for
+ * 1.5 s (2.5 s with a pod Pending, past the scheduler's 1 s backoff; 6 s while a
+ * drain waits, past its 5 s retry).
  */
 async function settle(w: Watcher, drains: readonly Drain[], started: number, until: (() => boolean) | undefined): Promise<void> {
   await waitUntil('the cluster to settle', () => {
     const pending = [...w.pods.values()].some((p) => !p.node && !p.terminating);
     const quiet = drains.some((d) => !d.complete) ? 6_000 : pending ? 2_500 : 1_500;
-    return Date.now() - started > 1_000 && Date.now() - w.lastChange > quiet && (until?.() ?? true);
+    return Date.now() - started > 1_000 && controllersCaughtUp(w) && Date.now() - w.lastChange > quiet && (until?.() ?? true);
   }, PHASE_TIMEOUT_MS);
+}
+
+/** Every Deployment, ReplicaSet and StatefulSet has status.observedGeneration up to its metadata.generation. */
+function controllersCaughtUp(w: Watcher): boolean {
+  for (const [key, o] of w.objects) {
+    if (!/^(Deployment|ReplicaSet|StatefulSet)\//.test(key)) continue;
+    const observed = ((o.status ?? {}) as { observedGeneration?: number }).observedGeneration ?? 0;
+    if (observed < (o.metadata?.generation ?? 0)) return false;
+  }
+  return true;
 }
 
 async function observe(kube: Kube, w: Watcher, s: SvrScenario, phase: string, ns: string, drains: readonly Drain[]): Promise<PhaseObservation> {
@@ -355,22 +411,28 @@ function replicaSetHistory(w: Watcher, s: SvrScenario): Observation['replicaSets
 }
 
 async function cleanUp(kube: Kube, w: Watcher, s: SvrScenario, ns: string): Promise<void> {
-  const core = kube.config.makeApiClient(CoreV1Api);
   await kube.delete('v1', 'Namespace', ns);
   for (const n of s.nodes) await kube.delete('v1', 'Node', n.name);
   for (const n of s.nodes) await kube.delete('coordination.k8s.io/v1', 'Lease', n.name, 'kube-node-lease');
   // Pods whose kubelet is gone never finish on their own.
   await waitUntil(`pods of ${ns} gone`, async () => {
     const left = (await kube.api.list('v1', 'Pod', ns)).items;
-    for (const p of left) {
-      try {
-        if (p.metadata?.finalizers?.length) await kube.update('v1', 'Pod', p.metadata.name!, (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } }), { namespace: ns });
-        await core.deleteNamespacedPod({ name: p.metadata!.name!, namespace: ns, gracePeriodSeconds: 0 });
-      } catch (e) {
-        if (statusCode(e) !== 404) throw e;
-      }
-    }
+    await forceDeletePods(kube, left);
     return left.length === 0;
   }, 60_000);
   await waitUntil('nodes gone', () => s.nodes.every((n) => !w.objects.has(`Node/${n.name}`)), 30_000);
+}
+
+/** Deletes pods at once, finalizers dropped (no kubelet will finish them). */
+async function forceDeletePods(kube: Kube, pods: readonly KubeObject[]): Promise<void> {
+  const core = kube.config.makeApiClient(CoreV1Api);
+  for (const p of pods) {
+    const { name, namespace } = p.metadata ?? {};
+    try {
+      if (p.metadata?.finalizers?.length) await kube.update('v1', 'Pod', name!, (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } }), { namespace: namespace! });
+      await core.deleteNamespacedPod({ name: name!, namespace: namespace!, gracePeriodSeconds: 0 });
+    } catch (e) {
+      if (statusCode(e) !== 404) throw e;
+    }
+  }
 }

@@ -1,28 +1,35 @@
-// npm run conformance:sim-vs-real -- [--cases N] [--seed S] [--shrink-seconds T] [--write] [--keep-cluster] [--save-dir D]
-// Random scenarios run on the harness's own test cluster and by the simulator
-// (with the real run's phase times, tie-breaking seeds 1..SIM_SEEDS); a summary
-// per compared dimension. A disagreement is shrunk (each candidate run on both
-// sides again, within --shrink-seconds) and, with --write, stored under
-// regressions/ with the real side's observation, replayed by `npm test`.
+// npm run conformance:sim-vs-real -- [--cases N] [--seed S] [--clusters K] [--shrink-seconds T] [--write] [--keep-cluster] [--save-dir D] [--quiet] [regression files…]
+// Random scenarios run on the harness's own test clusters and by the simulator
+// (with the real run's phase times, score ties broken as the real cluster broke
+// them); a summary per compared dimension. K clusters (separate control planes,
+// see cluster.ts) run K scenarios at a time. A disagreement is shrunk (each
+// candidate run on both sides again, within --shrink-seconds) and, with --write,
+// stored under regressions/ with the real side's observation, replayed by
+// `npm test`. Given regression files, their scenarios run instead of generated
+// ones, and --write stores each again under its own name (a fresh real run).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { clusterDown, clusterUp } from './cluster.js';
+import { clusterDown, clusterUp, MAX_CLUSTERS } from './cluster.js';
 import { generateScenario, shrinkCandidates } from './generate.js';
 import { judge } from './judge.js';
 import type { Difference } from './observation.js';
 import { runReal, Watcher, type RealObservation } from './real-side.js';
-import type { SvrScenario } from './scenario.js';
+import { validateScenario, type SvrScenario } from './scenario.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
     options: {
       cases: { type: 'string', default: '10' },
       seed: { type: 'string', default: '1' },
+      clusters: { type: 'string', default: '1' },
+      /** The first cluster's number (cluster.ts), so two runs can go side by side on separate clusters. */
+      'first-cluster': { type: 'string', default: '0' },
       'shrink-seconds': { type: 'string', default: '0' },
       write: { type: 'boolean', default: false },
       'keep-cluster': { type: 'boolean', default: false },
@@ -31,22 +38,29 @@ async function main(): Promise<void> {
       'save-dir': { type: 'string' },
     },
   });
-  const cases = Number(values.cases);
   const seed = Number(values.seed);
-  const kube = clusterUp();
-  const w = new Watcher(kube, '');
-  w.start();
-  let counter = Date.now() % 100_000;
-  const real = (s: SvrScenario) => runReal(kube, w, s, `svr-${++counter}`);
+  const rerun = positionals.length > 0;
+  const scenarios: SvrScenario[] = rerun ? positionals.map(readScenario) : Array.from({ length: Number(values.cases) }, (_, i) => generateScenario(seed, i));
+  const clusters = Number(values.clusters);
+  const first = Number(values['first-cluster']);
+  if (!Number.isInteger(first) || first < 0 || first >= MAX_CLUSTERS) throw new Error(`--first-cluster: 0 to ${MAX_CLUSTERS - 1}, not ${values['first-cluster']}`);
+  if (!Number.isInteger(clusters) || clusters < 1 || first + clusters > MAX_CLUSTERS) throw new Error(`--clusters: 1 to ${MAX_CLUSTERS - first}, not ${values.clusters}`);
   const byDimension = new Map<string, number>();
   const disagreeing: string[] = [];
   let agreed = 0;
+  let choicesFollowed = 0;
   let realMs = 0;
+  let counter = Date.now() % 100_000;
+  let next = 0;
   const t0 = Date.now();
-  try {
+
+  // One worker per cluster, each taking the next scenario until none is left.
+  const worker = async (k: number, kube: ReturnType<typeof clusterUp>, w: Watcher) => {
+    const real = (s: SvrScenario) => runReal(kube, w, s, `svr-${++counter}`);
     while (!w.synced) await new Promise((r) => setTimeout(r, 100));
-    for (let i = 0; i < cases; i++) {
-      const s = generateScenario(seed, i);
+    while (next < scenarios.length) {
+      const i = next++;
+      const s = scenarios[i]!;
       const started = Date.now();
       const r = await real(s);
       realMs += Date.now() - started;
@@ -55,26 +69,50 @@ async function main(): Promise<void> {
         writeFileSync(join(values['save-dir'], `${s.name}.json`), `${JSON.stringify({ scenario: s, real: r })}\n`);
       }
       const v = judge(s, r);
-      if (v.agreedWith !== undefined) {
+      choicesFollowed += v.choicesFollowed;
+      if (v.agrees) {
         agreed++;
-        if (!values.quiet) console.log(`${s.name}: agree (sim ${v.agreedWith}; real ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-        if (values.write && i < 5) store(s, r, undefined);
+        if (!values.quiet) console.log(`${s.name}: agree (${v.choicesFollowed} random choices made the real way; real ${((Date.now() - started) / 1000).toFixed(1)} s, cluster ${k})`);
+        if (values.write && (rerun || i < 5)) store(s, r, undefined);
         continue;
       }
       for (const d of new Set(v.differences.map((x) => x.dimension))) byDimension.set(d, (byDimension.get(d) ?? 0) + 1);
-      console.log(`${s.name}: DISAGREE\n${describe(v.differences)}`);
-      const shrunk = await shrink(s, r, v.differences, real, Number(values['shrink-seconds']) * 1000);
+      console.log(`${s.name}: DISAGREE (cluster ${k})\n${describe(v.differences)}`);
+      const shrunk = rerun ? { scenario: s, real: r, differences: v.differences } : await shrink(s, r, v.differences, real, Number(values['shrink-seconds']) * 1000);
       disagreeing.push(shrunk.scenario.name);
       if (shrunk.scenario !== s) console.log(`  shrunk to ${JSON.stringify(shrunk.scenario)}\n${describe(shrunk.differences)}`);
       if (values.write) store(shrunk.scenario, shrunk.real, shrunk.differences);
     }
+  };
+
+  const started: { k: number; kube: ReturnType<typeof clusterUp>; w: Watcher }[] = [];
+  try {
+    for (let k = first; k < first + Math.min(clusters, scenarios.length); k++) {
+      const kube = clusterUp(k);
+      const w = new Watcher(kube, '');
+      w.start();
+      started.push({ k, kube, w });
+    }
+    const results = await Promise.allSettled(started.map((c) => worker(c.k, c.kube, c.w)));
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
   } finally {
-    await w.stop();
-    if (!values['keep-cluster']) clusterDown();
+    for (const c of started) await c.w.stop();
+    if (!values['keep-cluster']) for (const c of started) clusterDown(c.k);
   }
   const dims = [...byDimension].map(([k, n]) => `${k} ${n}`).join(', ');
-  console.log(`sim-vs-real: ${cases} scenarios (seed ${seed}): ${agreed} agree, ${cases - agreed} disagree${dims ? ` (${dims})` : ''}; real side ${(realMs / 1000).toFixed(0)} s, total ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const what = rerun ? `${scenarios.length} stored scenarios` : `${scenarios.length} scenarios (seed ${seed})`;
+  console.log(
+    `sim-vs-real: ${what}: ${agreed} agree, ${scenarios.length - agreed} disagree${dims ? ` (${dims})` : ''}; ${choicesFollowed} upstream-random choices made the real cluster's way; ` +
+      `real side ${(realMs / 1000).toFixed(0)} s on ${started.length} cluster(s), total ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
   if (disagreeing.length > 0) process.exitCode = 1;
+}
+
+function readScenario(file: string): SvrScenario {
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { scenario?: SvrScenario };
+  if (!stored.scenario) throw new Error(`${file}: no "scenario" field`);
+  validateScenario(stored.scenario, basename(file));
+  return stored.scenario;
 }
 
 function describe(ds: readonly Difference[]): string {
@@ -91,7 +129,7 @@ async function shrink(s: SvrScenario, r: RealObservation, differences: Differenc
       if (Date.now() >= deadline) break;
       const cr = await real({ ...c, name: `${s.name}-shrunk` });
       const v = judge(c, cr);
-      if (v.agreedWith === undefined) {
+      if (!v.agrees) {
         best = { scenario: { ...c, name: `${s.name}-shrunk` }, real: cr, differences: v.differences };
         progress = true;
         break;
@@ -107,6 +145,5 @@ function store(s: SvrScenario, real: RealObservation, open: Difference[] | undef
   writeFileSync(file, `${JSON.stringify({ scenario: s, real, ...(open ? { openDifferences: open.length } : {}) }, null, 1)}\n`);
   console.log(`  wrote ${file}`);
 }
-
 
 await main();

@@ -12,7 +12,9 @@ import { catalogOrBundled } from '../../src/provisioner/catalog/catalog.js';
 import { applyAction } from '../../src/sim/faults.js';
 import { runScenario } from '../../src/sim/scenario.js';
 import type { Simulation } from '../../src/sim/simulation.js';
+import type { Pod } from '../../src/model/pod.js';
 import { replicaSequence, type Observation, type PhaseObservation } from './observation.js';
+import type { PodEvents, RealObservation } from './real-side.js';
 import { describePhase, imageOf, manifests, phases, type Phase, type SvrScenario } from './scenario.js';
 import { SIM_PHASE_MS, simControlPlane } from './settings.js';
 
@@ -61,8 +63,22 @@ export interface PhaseTiming {
   readonly endMs: readonly number[];
 }
 
-/** `tieBreak`: how the simulated scheduler picks among equally scored nodes (SchedulerOptions.tieBreak). */
-export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, tieBreak: 'heap' | 'random' = 'heap'): Observation {
+/** What the simulator observed, and how many upstream-random choices it made the real cluster's way where its own order differed. */
+export interface SimObservation extends Observation {
+  readonly choicesFollowed: number;
+}
+
+/**
+ * `real` (the real run's bindings and deletions per phase, in order) makes upstream's
+ * random choices the real cluster's way (README: tolerances). A tie among equally
+ * scored nodes goes to the tied node of the earliest real binding of the phase not
+ * matched yet (the same pod's for a StatefulSet pod, whose name is the same on both
+ * sides; the workload's otherwise); a scale-down's victims among pods upstream orders
+ * by random UID or list order, and a batch of pods deleted at one instant (drain, pod
+ * GC, taint eviction), go in the order of the phase's real deletions. Without it, or
+ * where nothing matches, the simulator's own order.
+ */
+export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?: RealChoices): SimObservation {
   const name = `${s.name}.yaml`;
   const times = simTimes(s, timing);
   const text = scenarioYaml(s, seed, times.end[times.end.length - 1] ?? 0);
@@ -72,20 +88,112 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, tieBr
   if (!loaded.ok) throw new Error(`${name}: ${loaded.errors.map((e) => `${e.line}:${e.column}: ${e.message}`).join('; ')}`);
   const observed: PhaseObservation[] = [];
   const all = phases(s);
+  let guide: RealChoiceGuide | undefined;
+  const guided = real?.bindings
+    ? {
+        tieBreak: (pod: Pod, tied: readonly string[]) => guide!.pickNode(pod, tied),
+        victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n),
+        deletionOrder: (pods: readonly Pod[]) => guide!.orderDeletions(pods),
+      }
+    : {};
   const run = runScenario(loaded.input, scenario.scenario.spec, {
     instanceTypes: catalogOrBundled([]),
-    controlPlane: { ...simControlPlane, tieBreak },
+    controlPlane: { ...simControlPlane, ...guided },
     observe: (sim) => {
+      if (real?.bindings) guide = new RealChoiceGuide(sim, real.bindings, real.deletions ?? []);
       const revisions = new Map<string, number>();
       const drains = new Set<string>();
       all.forEach((p, i) => {
-        sim.engine.at(times.start[i]!, 'svr-step', () => apply(sim, s, p, revisions, drains));
+        sim.engine.at(times.start[i]!, 'svr-step', () => {
+          guide?.startPhase(i);
+          apply(sim, s, p, revisions, drains);
+        });
         sim.engine.at(times.end[i]!, 'svr-observe', () => observed.push(observe(sim, describePhase(p), s, drains)));
       });
     },
   });
-  return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log) };
+  return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log), choicesFollowed: guide?.followed ?? 0 };
 }
+
+export type RealChoices = Pick<RealObservation, 'bindings' | 'deletions'>;
+type Event = PodEvents[number];
+
+/** The real cluster's bindings and deletions of the current phase not yet matched by the simulator's own (same pod name, else same workload and node). */
+class RealChoiceGuide {
+  /** Choices made the real cluster's way where the simulator's own order differed. */
+  followed = 0;
+  private phase = -1;
+  private scanned = 0;
+  private bindingsLeft: Event[] = [];
+  private deletionsLeft: Event[] = [];
+
+  constructor(
+    private readonly sim: Simulation,
+    private readonly bindings: readonly PodEvents[],
+    private readonly deletions: readonly PodEvents[],
+  ) {}
+
+  startPhase(i: number): void {
+    this.catchUp();
+    this.phase = i;
+    this.bindingsLeft = [...(this.bindings[i] ?? [])];
+    this.deletionsLeft = [...(this.deletions[i] ?? [])];
+  }
+
+  pickNode(pod: Pod, tied: readonly string[]): string | undefined {
+    this.catchUp();
+    const same = this.bindingsLeft.filter((e) => e.pod === pod.name);
+    const left = same.length > 0 ? same : this.bindingsLeft.filter((e) => e.app === pod.labels['app']);
+    const chosen = left.find((e) => tied.includes(e.node))?.node;
+    if (chosen !== undefined && chosen !== tied[0]) this.followed++;
+    return chosen;
+  }
+
+  /** `tied` in the simulator's order: the first `count` are its own victims. */
+  pickVictims(tied: readonly Pod[], count: number): readonly Pod[] {
+    this.catchUp();
+    const chosen = this.ordered(tied).slice(0, count);
+    if (chosen.some((p) => !tied.slice(0, count).includes(p))) this.followed++;
+    return chosen;
+  }
+
+  orderDeletions(pods: readonly Pod[]): readonly Pod[] {
+    this.catchUp();
+    const out = this.ordered(pods);
+    if (out.some((p, i) => p !== pods[i])) this.followed++;
+    return out;
+  }
+
+  /** The pods in the order of the real deletions they match; the unmatched after them, in their own order. */
+  private ordered(pods: readonly Pod[]): Pod[] {
+    const left = [...this.deletionsLeft];
+    const out: Pod[] = [];
+    for (const e of left) {
+      const p = pods.find((x) => !out.includes(x) && x.name === e.pod) ?? pods.find((x) => !out.includes(x) && x.labels['app'] === e.app && x.nodeName === e.node);
+      if (p) out.push(p);
+    }
+    return [...out, ...pods.filter((p) => !out.includes(p))];
+  }
+
+  /** Uses up the real bindings and deletions matching the simulator's since the last call (all in the current phase). */
+  private catchUp(): void {
+    const log = this.sim.engine.log;
+    for (; this.scanned < log.length; this.scanned++) {
+      const r = log[this.scanned]!;
+      if (this.phase < 0) continue;
+      const left = r.type === 'Scheduled' ? this.bindingsLeft : r.type === 'PodTerminating' || r.type === 'PodDeleted' ? this.deletionsLeft : undefined;
+      if (!left || typeof r['node'] !== 'string') continue;
+      const key = r['pod'] as string;
+      const name = key.slice(NS.length + 1);
+      let i = left.findIndex((e) => e.pod === name);
+      if (i < 0) i = left.findIndex((e) => e.app === workloadOf(key) && e.node === r['node']);
+      if (i >= 0) left.splice(i, 1);
+    }
+  }
+}
+
+/** A pod key's workload: svr/w1-7d4b9c-x2x4k and svr/w3-0 belong to w1 and w3 (workload names have no dash). */
+const workloadOf = (podKey: string) => podKey.slice(NS.length + 1).split('-')[0]!;
 
 function apply(sim: Simulation, s: SvrScenario, p: Phase, revisions: Map<string, number>, drains: Set<string>): void {
   const kindOf = (w: string) => s.workloads.find((x) => x.name === w)!.kind;

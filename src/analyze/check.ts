@@ -3,6 +3,7 @@
 // (never a wall clock or Math.random), so the same input and seed give the same
 // findings.
 
+import type { SchedulerConfig } from '../scheduler/profile.js';
 import type { LoadedInput } from '../io/load.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { ScenarioDescheduler } from '../io/scenario-spec.js';
@@ -20,6 +21,8 @@ export interface AnalysisContext {
   readonly scaleUp?: number;
   /** The descheduler running in every simulation (check --descheduler-policy), as the cluster runs it. */
   readonly descheduler?: ScenarioDescheduler;
+  /** kube-scheduler's feature gates and configuration in every simulation and plan (check --feature-gates). */
+  readonly scheduler?: SchedulerConfig;
 }
 
 export interface Check {

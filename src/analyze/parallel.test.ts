@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { itemCheck, type AnalysisContext, type Check } from './check.js';
 import type { Finding } from './finding.js';
-import { checkTasks, mergeTasks } from './parallel.js';
+import { checkTasks, defaultWorkers, mergeTasks, POOL_MIN_NODES } from './parallel.js';
+import { inputOf, nodesYaml, webDeployment } from './test-input.js';
 
 const finding = (rule: string, object: string): Finding => ({ severity: 'warning', rule, object, message: object, evidence: [], fix: [] });
 const ctx = {} as AnalysisContext;
@@ -36,5 +37,23 @@ describe('check tasks on a pool', () => {
 
   it('refuses a part count that is not a positive integer', () => {
     assert.throws(() => checkTasks(checks, 0), /positive integer/);
+  });
+});
+
+describe('the default number of workers', () => {
+  /** `nodes` nodes and `workloads` Deployments (they need no pods: a group is a workload). */
+  const input = (nodes: number, workloads: number) => inputOf(nodesYaml(nodes), ...Array.from({ length: workloads }, (_, i) => webDeployment({ replicas: 2 }).replaceAll('web', `web${i}`)));
+
+  it('one core, or a small input: one thread (workers would cost more than they save)', () => {
+    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 3), 1), 1);
+    assert.equal(defaultWorkers(input(POOL_MIN_NODES - 1, 3), 4), 1);
+  });
+
+  it('one simulation to share out (one pod group): one thread', () => {
+    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 1), 4), 1);
+  });
+
+  it('a large input with several pod groups: every core', () => {
+    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 2), 4), 4);
   });
 });

@@ -14,7 +14,7 @@ import type { SchedulerConfig } from '../scheduler/profile.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { LogRecord } from '../sim/engine.js';
 import { runScenario } from '../sim/scenario.js';
-import { newestTimestamp, relativeTo } from '../sim/time-origin.js';
+import { fromOrigin } from '../sim/time-origin.js';
 import { catalogPrices } from '../disruption/pricing.js';
 import type { Node } from '../model/node.js';
 
@@ -54,7 +54,7 @@ export interface DisruptionStep {
 
 export interface Blocker {
   readonly node: string;
-  /** DisruptionBlocked or Unconsolidatable, as Karpenter publishes it on the Node. */
+  /** DisruptionBlocked or Unconsolidatable, as Karpenter publishes it on the Node; empty when it publishes none there. */
   readonly event: string;
   readonly message: string;
 }
@@ -85,8 +85,7 @@ const text = (r: LogRecord, field: string): string => String(r[field] ?? '');
 const list = (s: string): string[] => (s === '' || s === 'none' ? [] : s.split(','));
 
 export function preview(opts: PreviewOptions): Preview {
-  const origin = opts.originMs ?? newestTimestamp(opts.input);
-  const input = origin === undefined ? opts.input : relativeTo(opts.input, origin);
+  const input = fromOrigin(opts.input, opts.originMs);
   const pending = scheduleAll(buildClusterState(input), opts.scheduler ?? {}, { seed: opts.seed }).unschedulable.map((u) => ({ pod: u.pod, message: u.message }));
   const price = catalogPrices(opts.instanceTypes);
   const cost = (nodes: Iterable<Node>) => Math.round([...nodes].reduce((sum, n) => sum + (price(n) ?? 0), 0) * 1e4) / 1e4;
@@ -103,7 +102,7 @@ export function preview(opts: PreviewOptions): Preview {
       steps: [],
       expect: [],
     },
-    { instanceTypes: opts.instanceTypes },
+    { instanceTypes: opts.instanceTypes, ...(opts.scheduler ? { schedulerConfig: opts.scheduler } : {}) },
   );
   const events = run.events;
   const of = (type: string) => events.filter((r) => r.type === type);
@@ -131,9 +130,10 @@ export function preview(opts: PreviewOptions): Preview {
     };
   });
 
-  // Karpenter's word on each node still there, as of the horizon (a pass computed without acting).
+  // Karpenter's word on each node still there, as of the horizon (a pass computed without acting);
+  // reasons Karpenter publishes on no Node (a NodePool's blocking budget, a Balanced score) have no event.
   const blocked = (run.sim.nodeDisruption?.rejections() ?? [])
-    .flatMap((r) => (r.event ? [{ node: r.node, event: r.event, message: r.reason }] : []))
+    .map((r) => ({ node: r.node, event: r.event ?? '', message: r.reason }))
     .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
 
   const descheduled = of('Descheduled').map((r): Descheduling => {

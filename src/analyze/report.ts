@@ -2,7 +2,7 @@
 // contract ({"findings":[...]}, remedies left out) for scripts, and SARIF 2.1.0
 // so CI systems annotate the manifest line of each object at fault.
 
-import type { SourceLocation } from '../io/load.js';
+import type { ObjectLocations } from '../io/load.js';
 import type { Check } from './check.js';
 import type { ReportedFinding, ObjectPatch, Severity } from './finding.js';
 
@@ -83,7 +83,7 @@ const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'er
  * was checked) and one result per finding, located at the object's
  * metadata.name in its manifest when the input says where that is.
  */
-export function toSarif(findings: readonly ReportedFinding[], checks: readonly Check[], locations: ReadonlyMap<string, SourceLocation>, version: string): unknown {
+export function toSarif(findings: readonly ReportedFinding[], checks: readonly Check[], locations: ObjectLocations, version: string): unknown {
   const ruleIds = [...new Set([...checks.map((c) => c.rule), ...findings.map((f) => f.rule)])];
   const description = new Map(checks.map((c) => [c.rule, c.description]));
   return {

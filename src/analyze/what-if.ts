@@ -35,7 +35,7 @@ export function simulateWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
       steps: w.steps.map((s) => ({ ...s, source })),
       expect: (w.expect ?? []).map((e) => ({ ...e, source })),
     },
-    { instanceTypes: ctx.instanceTypes, ...(w.observe ? { observe: w.observe } : {}) },
+    { instanceTypes: ctx.instanceTypes, ...(ctx.scheduler ? { schedulerConfig: ctx.scheduler } : {}), ...(w.observe ? { observe: w.observe } : {}) },
   );
 }
 
@@ -57,7 +57,7 @@ export function sharedWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
   if (!byCatalog) memo.set(ctx.input, (byCatalog = new WeakMap()));
   let runs = byCatalog.get(ctx.instanceTypes);
   if (!runs) byCatalog.set(ctx.instanceTypes, (runs = new Map()));
-  const key = JSON.stringify([w.provisioner ?? ctx.provisioner, ctx.seed, w.untilMs, w.steps, w.expect ?? [], ctx.descheduler ?? null]);
+  const key = JSON.stringify([w.provisioner ?? ctx.provisioner, ctx.seed, w.untilMs, w.steps, w.expect ?? [], ctx.descheduler ?? null, ctx.scheduler ?? null]);
   let run = runs.get(key);
   if (!run) runs.set(key, (run = simulateWhatIf(ctx, w)));
   return run;

@@ -1,40 +1,39 @@
-// A worker thread of `berth check --jobs N`: loads the input once from the texts
-// the main thread read (so stdin and a live cluster are read once), then runs the
-// tasks it is given (a check, or one part of one) and returns their findings
-// without the remedies' functions.
+// A worker thread of `berth check --jobs N`: loads the input once from the documents
+// the main thread read and parsed (so stdin and a live cluster are read once, and no
+// text is parsed twice), then runs the tasks it is given (a check, or one part of
+// one) and returns their findings without the remedies' functions.
 
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import { isParted, type AnalysisContext } from '../analyze/check.js';
 import { reported } from '../analyze/finding.js';
 import type { CheckTask, TaskResult } from '../analyze/parallel.js';
+import { attachSource, type DetachedSource } from '../io/detached-source.js';
 import { loadSources, type LoadOptions } from '../io/load.js';
-import { attachSources, instanceTypesOf, simulatedDescheduler, type DetachedSource } from './common.js';
+import { fromOrigin } from '../sim/time-origin.js';
 
-/** What every worker starts with: the input as read and the check's settings. */
+/** The check's settings: everything of its context but the input (plain data). */
+export type CheckSettings = Omit<AnalysisContext, 'input'>;
+
+/** What every worker starts with: the input as read, and how the main thread loaded it. */
 export interface CheckWorkerData {
   readonly sources: readonly DetachedSource[];
   readonly loadOptions: LoadOptions;
-  readonly catalog?: string;
-  readonly provisioner: boolean;
-  readonly seed: number;
-  readonly scaleUp?: number;
-  readonly deschedulerPolicy?: string;
-  readonly predictPlacement?: boolean;
+  /** The time origin the main thread chose (--now, a live read's time), or the input's own when absent. */
+  readonly timeOrigin?: number;
+  readonly settings: CheckSettings;
 }
 
-async function contextOf(d: CheckWorkerData): Promise<AnalysisContext> {
-  const result = loadSources(attachSources(d.sources), d.loadOptions);
-  // The main thread loaded the same texts and reported their problems already.
+function contextOf(d: CheckWorkerData): AnalysisContext {
+  const result = loadSources(d.sources.map(attachSource), d.loadOptions);
+  // The main thread loaded the same documents and reported their problems already.
   if (!result.ok) throw new Error(`check worker: the input does not load (${result.errors.length} error(s))`);
-  const descheduler = await simulatedDescheduler(d);
-  const input = result.input;
-  return { input, instanceTypes: instanceTypesOf(input, d.catalog), provisioner: d.provisioner, seed: d.seed, ...(d.scaleUp !== undefined ? { scaleUp: d.scaleUp } : {}), ...(descheduler ? { descheduler } : {}) };
+  return { input: fromOrigin(result.input, d.timeOrigin), ...d.settings };
 }
 
-let context: Promise<AnalysisContext> | undefined;
+let context: AnalysisContext | undefined;
 
-export default async function runCheckTask(task: CheckTask, data: CheckWorkerData): Promise<TaskResult> {
-  const ctx = await (context ??= contextOf(data));
+export default function runCheckTask(task: CheckTask, data: CheckWorkerData): TaskResult {
+  const ctx = (context ??= contextOf(data));
   const check = ALL_CHECKS[task.check];
   if (!check) throw new Error(`check worker: no check #${task.check}`);
   if (!task.part) return [check.run(ctx).map(reported)];

@@ -2,16 +2,18 @@
 // runs every check (analyze/), prints the findings as text, JSON or SARIF, and
 // exits 1 when one is an error (so CI fails), 0 otherwise, 2 on bad input.
 
-import { extname } from 'node:path';
+import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { InvalidArgumentError, type Command } from 'commander';
+import { extname } from 'node:path';
 import { analyze, finishFindings, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import type { ReportedFinding } from '../analyze/finding.js';
-import { checkTasks, mergeTasks, type TaskResult } from '../analyze/parallel.js';
-import type { CheckWorkerData } from './check-worker.js';
-import { defaultJobs, parseJobs, runOnPool } from './pool.js';
+import { checkTasks, defaultWorkers, mergeTasks, type TaskResult } from '../analyze/parallel.js';
+import type { CheckSettings, CheckWorkerData } from './check-worker.js';
+import { availableCores, parseJobs, runOnPool } from './pool.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
-import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, parseSeed, type InputFlags } from './common.js';
+import { fromOrigin } from '../sim/time-origin.js';
+import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags } from './common.js';
 import { writeFixDir } from './fix-dir.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
@@ -33,40 +35,40 @@ function parseSwitch(value: string): boolean {
 }
 
 export function registerCheck(program: Command): void {
-  inputOptions(program.command('check'), true)
+  nowOption(inputOptions(program.command('check'), true), 'the newest timestamp in the input')
     .description('prove rollout and failure properties of workloads on their cluster by simulation; exit 1 on an error-level finding')
     .option('-f, --filename <path>', 'workloads (Deployments, StatefulSets, DaemonSets, PDBs...), file, folder or - (repeatable)', collect, [])
     .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a `kubectl get nodes,pods,deploy,sts,ds,pdb -A -o yaml` dump (repeatable)', collect, [])
-    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')
+    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS catalog of --region')
+    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
+    .option('--prices <file>', PRICES_HELP)
     .option('--provisioner <on|off>', 'let NodePools launch nodes in the simulations (default: on when the input has a dynamic NodePool)', parseSwitch)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
+    .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--scale-up <factor>', 'also scale workloads without an autoscaler to FACTOR × replicas in the scale-up checks (default: only autoscaled ones, to maxReplicas)', parseFactor)
     .option('--descheduler-policy <file>', 'run the descheduler with this DeschedulerPolicy (descheduler/v1alpha2) in every simulation, every 5 minutes')
     .option('--predict-placement', "with --descheduler-policy: berth's option, evict only when the scheduler would place the pod somewhere better")
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
     .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included)')
     .option('-v, --verbose', 'evidence and fixes under each finding')
-    .option('-j, --jobs <n>', 'worker threads running the simulations in parallel (default: the available cores); the output is the same for any number', parseJobs)
-    .action(async (opts: InputFlags & { filename: string[]; cluster: string[]; catalog?: string; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; output: CheckOutput; verbose?: boolean; fixDir?: string; jobs?: number }) => {
+    .option('-j, --jobs <n>', 'worker threads running the simulations in parallel (default: the available cores, when the input is large enough to gain from them); the output is the same for any number', parseJobs)
+    .action(async (opts: InputFlags & CatalogFlags & { filename: string[]; cluster: string[]; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; featureGates?: FeatureGates; output: CheckOutput; verbose?: boolean; fixDir?: string; now?: string; jobs?: number }) => {
       const descheduler = await simulatedDescheduler(opts);
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const jobs = opts.jobs ?? defaultJobs();
-      const { input, sources, loadOptions, detached } = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, jobs > 1);
-      const instanceTypes = instanceTypesOf(input, opts.catalog);
+      const loaded = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, opts.jobs === undefined || opts.jobs > 1);
+      const { sources } = loaded;
+      // Simulated time 0 is when the state was read: a node created an hour before is an hour old.
+      const timeOrigin = timeOriginOf(opts);
+      const input = fromOrigin(loaded.input, timeOrigin);
+      const instanceTypes = await instanceTypesOf(input, opts);
       const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
+      const settings: CheckSettings = { instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}), ...(opts.featureGates ? { scheduler: { featureGates: opts.featureGates } } : {}) };
+      const jobs = opts.jobs ?? defaultWorkers(input, availableCores());
       let findings: readonly ReportedFinding[];
-      if (jobs === 1) findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}) });
+      if (jobs === 1) findings = analyze({ input, ...settings });
       else {
-        const data: CheckWorkerData = {
-          // The documents as plain data: a worker does not parse the texts again.
-          sources: detached!,
-          loadOptions,
-          ...(opts.catalog !== undefined ? { catalog: opts.catalog } : {}),
-          provisioner,
-          seed: opts.seed,
-          ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}),
-          ...(opts.deschedulerPolicy !== undefined ? { deschedulerPolicy: opts.deschedulerPolicy, predictPlacement: opts.predictPlacement ?? false } : {}),
-        };
+        // The documents as plain data: a worker does not read or parse the texts again.
+        const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings };
         // Twice as many parts as workers: a worker that draws short parts takes another.
         const tasks = checkTasks(ALL_CHECKS, 2 * jobs);
         const results = await runOnPool<(typeof tasks)[number], TaskResult, CheckWorkerData>(new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url), data, tasks, jobs, 'checking');

@@ -4,14 +4,17 @@ import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
 import { loadDeschedulerPolicy } from '../io/descheduler-policy.js';
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { SourceDocument, parseSource } from '../io/yaml-source.js';
+import { parseSource } from '../io/yaml-source.js';
+import { detachSource, type DetachedSource } from '../io/detached-source.js';
 import { buildClusterState, loadSources, type LoadedInput, type LoadOptions, type SourceInput } from '../io/load.js';
 import { readSources, type ReadOptions } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
 import { VALIDATION_MODES, type ValidationMode } from '../io/strict-fields.js';
 import type { ClusterState } from '../cluster/state.js';
-import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
+import { BUNDLED_CATALOGS, BUNDLED_REGION, catalogOrBundled } from '../provisioner/catalog/catalog.js';
+import { applyPriceOverrides } from '../provisioner/catalog/prices.js';
+import { loadPriceOverrides } from '../io/price-overrides.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { FeatureGateError, parseFeatureGates, type FeatureGates } from '../scheduler/feature-gates.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
@@ -31,6 +34,9 @@ export class CliError extends Error {
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
+
+/** The help line of --feature-gates, the same on every command that schedules. */
+export const FEATURE_GATES_HELP = "kube-scheduler's feature gates, e.g. StorageCapacityScoring=false (v1.37.2 defaults otherwise)";
 
 /** kube-scheduler's --feature-gates "Gate=true,Other=false", refused in its words. */
 export function parseFeatureGatesOption(value: string, previous: FeatureGates | undefined): FeatureGates {
@@ -118,31 +124,20 @@ export async function loadCluster(
   }
   const loadOptions: LoadOptions = { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults };
   const all = [...sources, ...clusterSources];
-  const parsed = detach ? all.map((s) => ({ ...s, parsed: s.parsed ?? parseSource(s, s.validate ?? flags.validate) })) : all;
+  // To detach the documents they are parsed here, once, and loaded from that parse.
+  const parsed = detach ? all.map((s) => (s.parsed ? s : { ...s, parsed: parseSource(s, s.validate ?? flags.validate) })) : all;
   const result = loadSources(parsed, loadOptions);
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);
   }
   printDiagnostics(result.warnings);
-  const detached = detach ? parsed.map((s) => ({ name: s.name, ...(s.validate ? { validate: s.validate } : {}), documents: s.parsed!.documents.map((d) => ({ index: d.index, value: d.value })) })) : undefined;
+  const detached = detach ? all.map((s, i) => detachSource(s, parsed[i]!.parsed!)) : undefined;
   return { input: result.input, cluster: buildClusterState(result.input), sources: all, loadOptions, ...(detached ? { detached } : {}) };
 }
 
-/** A source's documents as plain data, in order: what crosses to a worker thread. */
-export interface DetachedSource {
-  readonly name: string;
-  readonly validate?: ValidationMode;
-  readonly documents: readonly { readonly index: number; readonly value: unknown }[];
-}
-
-/** The sources a worker thread loads: the documents without their texts (positions unknown), the main thread having reported their problems. */
-export function attachSources(detached: readonly DetachedSource[]): SourceInput[] {
-  return detached.map((s) => ({ name: s.name, text: '', ...(s.validate ? { validate: s.validate } : {}), parsed: { documents: s.documents.map((d) => SourceDocument.detached(s.name, d.index, d.value)), diagnostics: [] } }));
-}
-
 /** A progress line on stderr: rewritten in place on a terminal; elsewhere only lines that end with a newline (the final ones) are shown. */
-function progressLine(line: string): void {
+export function progressLine(line: string): void {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${line}`);
   else if (line.endsWith('\n')) process.stderr.write(line);
 }
@@ -184,10 +179,42 @@ export async function loadDeschedulerPolicyFile(path: string, predictPlacement: 
   return result.policy;
 }
 
-/** The catalog the provisioner plans from: the input's InstanceTypeCatalogs (required when --catalog names a file), else the bundled one. */
-export function instanceTypesOf(input: LoadedInput, catalogFlag: string | undefined): InstanceType[] {
-  if (catalogFlag && input.catalogs.length === 0) throw new CliError(`berth: --catalog ${catalogFlag}: no InstanceTypeCatalog document in it`);
-  return catalogOrBundled(input.catalogs);
+/** Flags that choose the instance types and what they cost. */
+export interface CatalogFlags {
+  readonly catalog?: string;
+  readonly region?: string;
+  readonly prices?: string;
+}
+
+export { BUNDLED_REGION };
+export const REGION_HELP = `the bundled catalog's region (${[...BUNDLED_CATALOGS.keys()].join(', ')})`;
+export const PRICES_HELP = 'what you pay (berth.dev/v1alpha1 PriceOverrides): prices per instance type, zone and capacity type, and discounts such as a savings plan';
+
+export function parseRegion(value: string): string {
+  if (!BUNDLED_CATALOGS.has(value)) throw new InvalidArgumentError(`no bundled catalog for it; bundled regions: ${[...BUNDLED_CATALOGS.keys()].join(', ')}`);
+  return value;
+}
+
+/**
+ * The catalog the provisioner plans from: the input's InstanceTypeCatalogs (required when
+ * --catalog names a file), else the bundled one of --region; repriced by --prices.
+ */
+export async function instanceTypesOf(input: LoadedInput, flags: CatalogFlags): Promise<InstanceType[]> {
+  if (flags.catalog && input.catalogs.length === 0) throw new CliError(`berth: --catalog ${flags.catalog}: no InstanceTypeCatalog document in it`);
+  const types = catalogOrBundled(input.catalogs, flags.region);
+  if (flags.prices === undefined) return types;
+  let text: string;
+  try {
+    text = await readFile(flags.prices, 'utf8');
+  } catch (e) {
+    throw new CliError(`berth: cannot read --prices ${flags.prices}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const result = loadPriceOverrides({ name: flags.prices, text }, types);
+  if (!result.ok) {
+    printDiagnostics(result.errors);
+    throw new CliError(`berth: invalid price overrides ${flags.prices}`);
+  }
+  return applyPriceOverrides(types, result.overrides);
 }
 
 /** A simulated duration flag (Go syntax: 30m, 2h): positive, at most a simulated year. */
@@ -207,6 +234,16 @@ export function parseSimulatedDuration(v: string): number {
 export function parseTime(v: string): string {
   if (Number.isNaN(Date.parse(v))) throw new InvalidArgumentError('must be an RFC 3339 time');
   return v;
+}
+
+/** Adds --now: the wall-clock time the cluster state stands for (simulated time 0). */
+export function nowOption(command: Command, otherwise: string): Command {
+  return command.option('--now <time>', `RFC 3339 time the cluster state stands for, from which node and pod ages count (default: now with --kubeconfig, else ${otherwise})`, parseTime);
+}
+
+/** The time origin --now or --kubeconfig give (a live read happens now); undefined: the input's own (sim/time-origin.ts). */
+export function timeOriginOf(flags: { readonly now?: string; readonly kubeconfig?: string | true }): number | undefined {
+  return flags.now !== undefined ? Date.parse(flags.now) : flags.kubeconfig !== undefined ? Date.now() : undefined;
 }
 
 /** The descheduler --descheduler-policy [--predict-placement] adds to every simulation (every 5 minutes); undefined without a policy. */

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { deschedule, type DeschedulingResult } from '../disruption/deschedule.js';
-import { collect, inputOptions, parseTime, loadCluster, loadConfig, loadDeschedulerPolicyFile, parseOutput, parseSeed, type InputFlags, parseFeatureGatesOption } from './common.js';
+import { collect, inputOptions, parseTime, loadCluster, loadConfig, loadDeschedulerPolicyFile, parseOutput, parseSeed, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
 import { renderTable } from './table.js';
 
 
@@ -24,7 +24,7 @@ export function registerDeschedule(program: Command): void {
     .requiredOption('--policy <file>', 'DeschedulerPolicy (descheduler/v1alpha2)')
     .option('--predict-placement', "berth's option: evict only when the scheduler would place the pod on a better node (off by default, as upstream)")
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) for the placement prediction')
-    .option('--feature-gates <gates>', "kube-scheduler's feature gates, e.g. StorageCapacityScoring=false (v1.37.2 defaults otherwise)", parseFeatureGatesOption)
+    .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--seed <n>', 'seed for the scheduler decisions upstream makes at random', parseSeed, 0)
     .option('--now <time>', 'RFC 3339 time the pass runs at, for pod ages (default: now)', parseTime)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')

@@ -4,7 +4,7 @@ import type { FeatureGates } from '../scheduler/feature-gates.js';
 import type { Command } from 'commander';
 import { explainPod, type Explanation } from '../scheduler/explain.js';
 import { ProfileError } from '../scheduler/profile.js';
-import { CliError, collect, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption } from './common.js';
+import { CliError, collect, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatExplanation(e: Explanation): string {
@@ -33,7 +33,7 @@ export function registerExplain(program: Command): void {
     .argument('<pod>', 'namespace/name (namespace defaults to "default")')
     .option('-f, --filename <path>', 'manifest file, folder or - for stdin (repeatable)', collect, [])
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
-    .option('--feature-gates <gates>', "kube-scheduler's feature gates, e.g. StorageCapacityScoring=false (v1.37.2 defaults otherwise)", parseFeatureGatesOption)
+    .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .action(async (podArg: string, opts: InputFlags & { filename: string[]; config?: string; featureGates?: FeatureGates; seed: number; output: 'table' | 'json' }) => {

@@ -31,7 +31,8 @@ function writtenObjects(sources: readonly SourceInput[]): Map<string, { value: R
   };
   for (const s of sources) {
     stdin = s.name === STDIN_NAME;
-    for (const doc of parseAllDocuments(s.text)) if (!('empty' in doc)) add(doc.toJS());
+    if (s.parsed) for (const doc of s.parsed.documents) add(doc.value);
+    else for (const doc of parseAllDocuments(s.text)) if (!('empty' in doc)) add(doc.toJS());
   }
   return out;
 }

@@ -7,6 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import type { Command } from 'commander';
+import { dataInput } from '../io/json-source.js';
 import type { SourceInput } from '../io/yaml-source.js';
 import type { ValidationMode } from '../io/strict-fields.js';
 import { Kube } from '../live/kube.js';
@@ -57,9 +58,7 @@ function header(where: string, snap: Snapshot): string {
 
 /**
  * The live cluster as one input, named after the saved snapshot when there is one
- * (so diagnostics point into that file) and after the context otherwise. The API
- * server validated these objects already: a field berth's v1.37 tables lack means
- * a newer server, so strict validation is lowered to warnings for them.
+ * (so diagnostics point into that file) and after the context otherwise.
  */
 export async function readLiveInput(flags: LiveFlags, validate: ValidationMode, progress: (line: string) => void): Promise<SourceInput> {
   const kube = connect(flags);
@@ -75,10 +74,23 @@ export async function readLiveInput(flags: LiveFlags, validate: ValidationMode, 
     if (e instanceof SnapshotError) throw e;
     throw new SnapshotError(`cannot read ${where}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const yaml = flags.saveSnapshot !== undefined && /\.ya?ml$/i.test(flags.saveSnapshot);
-  const text = yaml ? `${header(where, snap)}\n${stringify(snap.list)}` : `${JSON.stringify(snap.list, null, 1)}\n`;
-  if (flags.saveSnapshot !== undefined) await writeFile(flags.saveSnapshot, text);
+  const format = flags.saveSnapshot !== undefined && /\.ya?ml$/i.test(flags.saveSnapshot) ? 'yaml' : 'json';
+  const name = flags.saveSnapshot ?? `<${kube.config.getCurrentContext()}>`;
+  const source = snapshotSource(snap, name, format, where, validate);
+  if (flags.saveSnapshot !== undefined) await writeFile(flags.saveSnapshot, source.text);
   const counted = snap.kinds.filter((k) => k.count > 0).map((k) => `${k.count} ${k.kind}`);
   progress(`read ${where}: ${counted.join(', ') || 'nothing'}${flags.saveSnapshot !== undefined ? `; saved to ${flags.saveSnapshot}` : ''}\n`);
-  return { name: flags.saveSnapshot ?? `<${kube.config.getCurrentContext()}>`, text, validate: validate === 'strict' ? 'warn' : validate };
+  return source;
+}
+
+/**
+ * A snapshot as an input, loaded from the objects as read: its text (what
+ * --save-snapshot writes, a JSON or YAML List) is made only when asked for, by
+ * --save-snapshot or by a diagnostic that needs a position in it. The API server
+ * validated these objects already: a field berth's v1.37 tables lack means a
+ * newer server, so strict validation is lowered to warnings for them.
+ */
+export function snapshotSource(snap: Snapshot, name: string, format: 'json' | 'yaml', where: string, validate: ValidationMode): SourceInput {
+  const render = () => (format === 'yaml' ? `${header(where, snap)}\n${stringify(snap.list)}` : `${JSON.stringify(snap.list, null, 1)}\n`);
+  return dataInput(name, snap.list, format, render, validate === 'strict' ? 'warn' : validate);
 }

@@ -15,8 +15,8 @@ export function parseJobs(value: string): number {
   return n;
 }
 
-/** --jobs's default: the cores this process may use. */
-export const defaultJobs = (): number => availableParallelism();
+/** The cores this process may use. */
+export const availableCores = (): number => availableParallelism();
 
 /**
  * Runs every task on `jobs` threads through the default export of the module

@@ -13,6 +13,7 @@ import { registerSchedule } from './schedule.js';
 import { registerDeschedule } from './deschedule.js';
 import { registerServe } from './serve.js';
 import { registerSimulate } from './simulate.js';
+import { registerWhatIf } from './what-if.js';
 import { CliError } from './common.js';
 import { boundMessage } from '../io/diagnostics.js';
 
@@ -26,6 +27,7 @@ function buildProgram(): Command {
   registerExplain(program);
   registerProvision(program);
   registerSimulate(program);
+  registerWhatIf(program);
   registerCheck(program);
   registerDeschedule(program);
   registerPreview(program);

@@ -7,7 +7,7 @@ import type { MinValuesPolicy } from '../provisioner/nodeclaim.js';
 import type { ProvisionPlan } from '../provisioner/plan.js';
 import type { PreferencePolicy } from '../provisioner/preferences.js';
 import { ProfileError } from '../scheduler/profile.js';
-import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption } from './common.js';
+import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatProvisionTable(plan: ProvisionPlan): string {
@@ -42,9 +42,11 @@ export function registerProvision(program: Command): void {
   inputOptions(program.command('provision'), true)
     .description('plan the cheapest new nodes (Karpenter NodeClaims) that let every pending pod schedule')
     .option('-f, --filename <path>', 'manifests incl. karpenter.sh/v1 NodePools, file, folder or - (repeatable)', collect, [])
-    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS us-west-2 catalog')
+    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS catalog of --region')
+    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
+    .option('--prices <file>', PRICES_HELP)
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
-    .option('--feature-gates <gates>', "kube-scheduler's feature gates, e.g. StorageCapacityScoring=false (v1.37.2 defaults otherwise)", parseFeatureGatesOption)
+    .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--batches <n>', "at most this many provisioning batches (1: a single pass); default: Karpenter's loop until a batch launches nothing", parseBatches)
@@ -52,11 +54,11 @@ export function registerProvision(program: Command): void {
     .option('--min-values-policy <policy>', "Karpenter's minValuesPolicy: Strict (a claim must meet minValues) or BestEffort (lower them)", parseMinValuesPolicy, 'Strict')
     .option('--fail-on-pending', 'exit 1 when some pod stays pending')
     .option('--settle-selected', "berth's own: a pod another pod's spread or affinity term selects decides its claim's zone (or other open label) at once, so each batch's plan holds when its nodes exist (Karpenter leaves it open)")
-    .action(async (opts: InputFlags & { filename: string[]; catalog?: string; config?: string; featureGates?: FeatureGates; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; minValuesPolicy: MinValuesPolicy; failOnPending?: boolean; settleSelected?: boolean }) => {
+    .action(async (opts: InputFlags & CatalogFlags & { filename: string[]; config?: string; featureGates?: FeatureGates; seed: number; output: 'table' | 'json'; batches?: number; preferencePolicy: PreferencePolicy; minValuesPolicy: MinValuesPolicy; failOnPending?: boolean; settleSelected?: boolean }) => {
       const config = await loadConfig(opts.config, opts.featureGates);
       const files = opts.catalog ? [...opts.filename, opts.catalog] : opts.filename;
       const { input, cluster } = await loadCluster(opts, files);
-      const instanceTypes = instanceTypesOf(input, opts.catalog);
+      const instanceTypes = await instanceTypesOf(input, opts);
       if (input.nodePools.length === 0) process.stderr.write('warning: no karpenter.sh/v1 NodePool in the input: no node can be planned\n');
       let plan: ProvisionPlan;
       try {
@@ -70,6 +72,7 @@ export function registerProvision(program: Command): void {
           seed: opts.seed,
           preferencePolicy: opts.preferencePolicy,
           minValuesPolicy: opts.minValuesPolicy,
+          karpenterState: { nodeClaims: input.nodeClaims ?? [], nowMs: Date.now() },
           ...(opts.settleSelected ? { settleSelected: true } : {}),
           ...(opts.batches === undefined ? {} : { maxBatches: opts.batches }),
         });

@@ -4,7 +4,7 @@ import type { FeatureGates } from '../scheduler/feature-gates.js';
 import type { Command } from 'commander';
 import { ProfileError } from '../scheduler/profile.js';
 import { scheduleAll, type ScheduleReport } from '../scheduler/run.js';
-import { CliError, collect, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption } from './common.js';
+import { CliError, collect, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatScheduleTable(report: ScheduleReport): string {
@@ -22,7 +22,7 @@ export function registerSchedule(program: Command): void {
     .description('schedule every pod without spec.nodeName, in queue order, each placement visible to the next pod')
     .option('-f, --filename <path>', 'manifest file, folder or - for stdin (repeatable)', collect, [])
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
-    .option('--feature-gates <gates>', "kube-scheduler's feature gates, e.g. StorageCapacityScoring=false (v1.37.2 defaults otherwise)", parseFeatureGatesOption)
+    .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--seed <n>', 'seed for the decisions upstream makes at random (preemption candidate offset)', parseSeed, 0)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--fail-on-pending', 'exit 1 when some pod stays pending')

@@ -1,16 +1,20 @@
 // `berth simulate SCENARIO`: runs a berth.dev/v1alpha1 Scenario and prints its
 // timeline, the final placement and each expectation; exit 1 when one fails.
 
+import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { readFile } from 'node:fs/promises';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { loadSources } from '../io/load.js';
 import { readSources } from '../io/read-files.js';
 import { loadScenario } from '../io/scenario.js';
-import { catalogOrBundled } from '../provisioner/catalog/catalog.js';
+import type { LoadedInput } from '../io/load.js';
+import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
-import { CliError, parseOutput, parseSimulatedDuration, parseSeed, printDiagnostics, inputOptions, readOptions, type InputFlags } from './common.js';
+import { fromOrigin } from '../sim/time-origin.js';
+import { CliError, nowOption, parseOutput, instanceTypesOf, parseRegion, BUNDLED_REGION, PRICES_HELP, REGION_HELP, type CatalogFlags, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
+import { liveFlagsProblem, readLiveInput } from './live-input.js';
 import { renderTable } from './table.js';
 
 export function formatRun(run: ScenarioRun, opts: { events: boolean }): string {
@@ -32,45 +36,70 @@ export function toJson(run: ScenarioRun): unknown {
 }
 
 
+/**
+ * Reads a Scenario file and the files it names, and loads its objects; with --kubeconfig
+ * the live cluster is read too, as the initial state (the scenario's own objects replace
+ * the cluster's of the same name). Problems are printed and end the command.
+ */
+export async function loadScenarioFile(file: string, opts: InputFlags): Promise<{ input: LoadedInput; spec: ScenarioSpec }> {
+  const problem = liveFlagsProblem(opts);
+  if (problem) throw new CliError(`berth: ${problem}`);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`berth: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const scenario = loadScenario({ name: file, text });
+  if (!scenario.ok) {
+    printDiagnostics(scenario.errors);
+    throw new CliError(`berth: invalid scenario ${file}`);
+  }
+  let sources;
+  try {
+    sources = [{ name: file, text, parsed: scenario.source }, ...(await readSources(scenario.scenario.files, readOptions(opts)))];
+  } catch (e) {
+    throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const clusterFrom = sources.length;
+  if (opts.kubeconfig !== undefined) {
+    try {
+      sources.push(await readLiveInput(opts, opts.validate, progressLine));
+    } catch (e) {
+      throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  const loaded = loadSources(sources, { clusterFrom, validate: opts.validate, allowMissing: opts.allowMissing ?? false, kubeletDefaults: opts.kubeletDefaults });
+  if (!loaded.ok) {
+    printDiagnostics(loaded.errors);
+    throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);
+  }
+  printDiagnostics(loaded.warnings);
+  return { input: loaded.input, spec: scenario.scenario.spec };
+}
+
 export function registerSimulate(program: Command): void {
-  inputOptions(program.command('simulate'))
-    .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario file')
+  nowOption(inputOptions(program.command('simulate'), true), 'the times as written')
+    .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario file; with --kubeconfig, run on the live cluster as its initial state (the scenario\'s own objects replace the cluster\'s of the same name)')
     .description('run a scenario in simulated time: controllers, scheduler, provisioner, faults; check its expectations')
     .option('--until <duration>', 'simulated time to run (default: the scenario\'s spec.until, or its last step + 10m)', parseSimulatedDuration)
     .option('--seed <n>', 'override spec.seed', parseSeed)
+    .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--events', 'print every event, not just the timeline')
-    .action(async (file: string, opts: InputFlags & { until?: number; seed?: number; output: 'table' | 'json'; events?: boolean }) => {
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (e) {
-        throw new CliError(`berth: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      }
-      const scenario = loadScenario({ name: file, text });
-      if (!scenario.ok) {
-        printDiagnostics(scenario.errors);
-        throw new CliError(`berth: invalid scenario ${file}`);
-      }
-      let sources;
-      try {
-        sources = [{ name: file, text, parsed: scenario.source }, ...(await readSources(scenario.scenario.files, readOptions(opts)))];
-      } catch (e) {
-        throw new CliError(`berth: ${file}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      const loaded = loadSources(sources, { validate: opts.validate, allowMissing: opts.allowMissing ?? false, kubeletDefaults: opts.kubeletDefaults });
-      if (!loaded.ok) {
-        printDiagnostics(loaded.errors);
-        throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);
-      }
-      printDiagnostics(loaded.warnings);
-      const catalogs = loaded.input.catalogs;
+    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
+    .option('--prices <file>', PRICES_HELP)
+    .action(async (file: string, opts: InputFlags & CatalogFlags & { until?: number; seed?: number; featureGates?: FeatureGates; output: 'table' | 'json'; events?: boolean; now?: string }) => {
+      const { input, spec } = await loadScenarioFile(file, opts);
       const bar = process.stderr.isTTY ? new SingleBar({ format: 'simulating {bar} {value}/{total} s simulated', stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
       let started = false;
-      const run = runScenario(loaded.input, scenario.scenario.spec, {
-        instanceTypes: catalogOrBundled(catalogs),
+      // Simulated time 0 is when the live state was read (or --now): a node created an hour before is an hour old.
+      const origin = timeOriginOf(opts);
+      const run = runScenario(origin === undefined ? input : fromOrigin(input, origin), spec, {
+        instanceTypes: await instanceTypesOf(input, opts),
         ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+        ...(opts.featureGates ? { schedulerConfig: { featureGates: opts.featureGates } } : {}),
         ...(bar
           ? {
               onProgress: (now: number, until: number) => {

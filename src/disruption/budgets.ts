@@ -26,3 +26,21 @@ export function remainingDisruptions(
   }
   return out;
 }
+
+/** Karpenter's DisruptionBlocked message on a NodePool whose budgets allow no disruption for the reason. */
+export function blockingBudgetMessage(reason: DisruptionReason): string {
+  return `No allowed disruptions for disruption reason ${reason} due to blocking budget`;
+}
+
+/**
+ * Why-not entries for the candidates of pools whose budget for `reason` is spent before
+ * the method starts: Karpenter words it on the NodePool (a DisruptionBlocked event), berth
+ * also lists it under each node it keeps. One entry per node and message.
+ */
+export function noteBlockedByBudget(rejected: { node: string; reason: string }[], budget: ReadonlyMap<string, number>, candidates: readonly { node: { name: string }; pool: { name: string } }[], reason: DisruptionReason): void {
+  const message = blockingBudgetMessage(reason);
+  for (const c of candidates) {
+    if ((budget.get(c.pool.name) ?? 0) > 0 || rejected.some((r) => r.node === c.node.name && r.reason === message)) continue;
+    rejected.push({ node: c.node.name, reason: message });
+  }
+}

@@ -6,12 +6,9 @@ import { disruptionsAllowed } from '../model/pdb.js';
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
 import type { Node } from '../model/node.js';
-import { DurationError, parseGoDuration } from '../model/go-duration.js';
-import { toleratesTaint, type Taint } from '../model/taints.js';
+import { DO_NOT_DISRUPT, isActive, isCurrentlyReschedulable, isDoNotDisruptActive, isEvictable, isTerminal, reschedulablePods } from '../model/pod-eviction.js';
 
-export const DO_NOT_DISRUPT = 'karpenter.sh/do-not-disrupt';
-/** The taint Karpenter puts on a node it is disrupting, before it drains it. */
-export const DISRUPTED_TAINT = { key: 'karpenter.sh/disrupted', value: '', effect: 'NoSchedule' } as const;
+export { DISRUPTED_TAINT, DO_NOT_DISRUPT, isDaemonSetPod, isDoNotDisruptActive, isNodeOwnedPod, isTerminal, reschedulablePods } from '../model/pod-eviction.js';
 
 export interface Candidate {
   readonly node: Node;
@@ -46,59 +43,6 @@ export interface CandidateInput {
    * being candidates.
    */
   readonly terminationGracePeriodOverridesPods?: boolean;
-}
-
-export function isDaemonSetPod(pod: Pod): boolean {
-  return pod.ownerReferences.some((o) => o.controller && o.kind === 'DaemonSet');
-}
-
-/** A mirror pod: the API server's copy of a kubelet's static pod, owned by its Node; it lives and dies with the node. */
-export function isNodeOwnedPod(pod: Pod): boolean {
-  return pod.ownerReferences.some((o) => o.controller && o.kind === 'Node');
-}
-
-export function isTerminal(pod: Pod): boolean {
-  return pod.phase === 'Succeeded' || pod.phase === 'Failed';
-}
-
-const isActive = (pod: Pod): boolean => !isTerminal(pod) && !pod.terminating;
-const isStatefulSetPod = (pod: Pod): boolean => pod.ownerReferences.some((o) => o.controller && o.kind === 'StatefulSet');
-
-/**
- * Pods that would have to be rescheduled if the node went away: active pods, and
- * terminating StatefulSet pods (their replacement waits for them to go, so Karpenter
- * makes room for it now); never DaemonSet or mirror pods.
- */
-export function reschedulablePods(pods: Iterable<Pod>): Pod[] {
-  return [...pods].filter((p) => (isActive(p) || (isStatefulSetPod(p) && p.terminating)) && !isDaemonSetPod(p) && !isNodeOwnedPod(p));
-}
-
-/**
- * Whether karpenter.sh/do-not-disrupt still protects the pod: "true" always; a positive
- * Go duration ("2m", "1h") until the pod has run that long since status.startTime (an
- * unknown start time protects it); any other value is ignored, as Karpenter does.
- */
-export function isDoNotDisruptActive(pod: Pod, nowMs: number): boolean {
-  const value = pod.annotations[DO_NOT_DISRUPT];
-  if (value === undefined) return false;
-  if (value === 'true') return true;
-  let nanos: bigint;
-  try {
-    nanos = parseGoDuration(value);
-  } catch (e) {
-    if (e instanceof DurationError) return false;
-    throw e;
-  }
-  if (nanos <= 0n) return false;
-  return pod.startTime === undefined || nowMs - pod.startTime < Number(nanos / 1_000_000n);
-}
-
-/** The taint Karpenter puts on nodes it disrupts; a pod tolerating it is never evicted by Karpenter. */
-const DISRUPTED_NO_SCHEDULE: Taint = { key: 'karpenter.sh/disrupted', value: '', effect: 'NoSchedule' };
-
-/** Karpenter's IsEvictable: active, not a mirror pod, not tolerating the disrupted taint, not protected by do-not-disrupt. */
-function isEvictable(pod: Pod, nowMs: number): boolean {
-  return isActive(pod) && !isNodeOwnedPod(pod) && !pod.tolerations.some((t) => toleratesTaint(t, DISRUPTED_NO_SCHEDULE)) && !isDoNotDisruptActive(pod, nowMs);
 }
 
 /** PDB name → allowed disruptions now: the status when given, otherwise computed from the cluster's pods. */
@@ -142,18 +86,12 @@ function pdbBlocker(cluster: ClusterState, allowances: ReadonlyMap<string, numbe
   return undefined;
 }
 
-/** Whether a PDB blocks every eviction whatever the pods' health (maxUnavailable 0 or 0%, minAvailable 100%). */
-function fullyBlocks(pdb: ClusterState['pdbs'][number]): boolean {
-  return pdb.maxUnavailable === 0 || pdb.maxUnavailable === '0%' || pdb.minAvailable === '100%';
-}
-
 /**
  * The candidate's pods Karpenter makes room for when it disrupts the node (its
- * IsCurrentlyReschedulable): not those do-not-disrupt still protects, nor those a fully
- * blocking PDB will never let go — no capacity is launched for pods that stay.
+ * IsCurrentlyReschedulable).
  */
 export function currentlyReschedulable(cluster: ClusterState, c: Candidate, nowMs: number): Pod[] {
-  return c.reschedulable.filter((p) => !isDoNotDisruptActive(p, nowMs) && !cluster.pdbs.some((pdb) => pdb.namespace === p.namespace && pdb.selector.matches(p.labels) && isEvictable(p, nowMs) && fullyBlocks(pdb)));
+  return c.reschedulable.filter((p) => isCurrentlyReschedulable(p, cluster.pdbs, nowMs));
 }
 
 export interface CandidateReport {
@@ -168,10 +106,13 @@ export function findCandidates(input: CandidateInput): CandidateReport {
   const allowances = input.pdbAllowances ?? pdbAllowances(cluster);
   const candidates: Candidate[] = [];
   const rejected: Rejection[] = [];
+  // Karpenter's NewLimits fails on a PDB whose selector does not parse (a legacy label key or value): no candidates at all, no event.
+  const unreadable = cluster.pdbs.find((p) => p.selectorError !== undefined);
   for (const info of cluster.nodeInfos()) {
     const node = info.node;
     const poolName = node.labels[LABEL_NODEPOOL];
     if (poolName === undefined) continue; // Not Karpenter's node: never a candidate, not worth a reason.
+    if (unreadable) { rejected.push({ node: node.name, reason: `tracking PodDisruptionBudgets, ${unreadable.selectorError} (PodDisruptionBudget=${unreadable.key})` }); continue; }
     const reject = (reason: string): void => void rejected.push({ node: node.name, reason, event: 'DisruptionBlocked' });
     const pool = pools.get(poolName);
     // Reasons as Karpenter's DisruptionBlocked events word them.
@@ -235,5 +176,10 @@ export function isEmpty(c: Candidate): boolean {
  * positive eviction cost). Consolidation tries the highest ratios first.
  */
 export function savingsRatio(c: Candidate, price: number | undefined): number {
-  return (price ?? 0) / c.reschedulable.reduce((s, p) => s + Math.max(0, evictionCost(p)), 1);
+  return (price ?? 0) / rescheduleDisruptionCost(c);
+}
+
+/** Karpenter's RescheduleDisruptionCost: 1 for the node plus each reschedulable pod's positive eviction cost. */
+export function rescheduleDisruptionCost(c: Candidate): number {
+  return c.reschedulable.reduce((s, p) => s + Math.max(0, evictionCost(p)), 1);
 }

@@ -25,7 +25,10 @@ export function copyCluster(src: ClusterState, opts: CopyOptions = {}): ClusterS
   return dst;
 }
 
-/** The pod as its controller would recreate it: same spec, not bound. */
+/**
+ * The pod as its controller would recreate it: same spec, not bound, not terminating
+ * (a terminating StatefulSet pod stands for the one its controller will create).
+ */
 export function unbind(pod: Pod): Pod {
-  return { ...pod, nodeName: '', nominatedNodeName: '', phase: 'Pending' };
+  return { ...pod, nodeName: '', nominatedNodeName: '', phase: 'Pending', terminating: false };
 }

@@ -91,6 +91,14 @@ describe('candidates (upstream disruption/suite_test.go)', () => {
     assert.equal(candidates([podOn('p', { annotations: ann, startTime: NOW - 121_000 })]).candidates.length, 1);
     assert.equal(candidates([podOn('p', { annotations: ann })]).candidates.length, 0);
   });
+  it('a PDB whose selector has a legacy label value (in any namespace) stops every disruption, with no event: Karpenter cannot build its PDB limits', () => {
+    const legacy = compilePdb({ metadata: { name: 'old', namespace: 'other' }, spec: { maxUnavailable: 1, selector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['bad value!'] }] } } });
+    assert.equal(legacy.selector.matches({ app: 'x' }), false);
+    const r = candidates([podOn('p')], { pdbs: [legacy] });
+    assert.equal(r.candidates.length, 0);
+    assert.equal(r.rejected[0]?.event, undefined);
+    assert.match(r.rejected[0]!.reason, /^tracking PodDisruptionBudgets, values\[0\]\[app\]: Invalid value: "bad value!": .* \(PodDisruptionBudget=other\/old\)$/);
+  });
   it('rejections name the PDBs as Karpenter\'s DisruptionBlocked events do', () => {
     assert.equal(candidates([podOn('p')], { pdbs: [pdb('web', 0)] }).rejected[0]?.reason, 'Pdb prevents pod evictions (PodDisruptionBudget=[default/web])');
     assert.equal(candidates([podOn('p')], { pdbs: [pdb('a', 1), pdb('b', 1)] }).rejected[0]?.reason, 'Eviction does not support multiple PDBs (PodDisruptionBudget(s)=[default/a default/b])');

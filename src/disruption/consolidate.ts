@@ -18,9 +18,10 @@ import { launchedNode } from '../provisioner/launched-node.js';
 import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../provisioner/plan.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
-import { remainingDisruptions } from './budgets.js';
+import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
 import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster, unbind } from './cluster-copy.js';
+import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
 
 export interface DisplacedPod {
   readonly pod: string;
@@ -82,6 +83,14 @@ export interface ConsolidationInput {
    * many plus one candidates when there are more than that.
    */
   readonly maxMultiNodeCandidates?: number;
+  /**
+   * Stand-ins for Karpenter's wall-clock timeouts (single-node consolidation 3 min,
+   * multi-node 1 min), which a deterministic engine cannot read: how many scheduling
+   * simulations each method may run before it gives up as on its timeout — single-node
+   * with nothing, multi-node with the largest batch found so far. Unset (the default):
+   * no limit, which is what Karpenter does whenever it finishes in time.
+   */
+  readonly consolidationWork?: { readonly singleNode?: number; readonly multiNode?: number };
 }
 
 export interface ConsolidationResult {
@@ -383,7 +392,9 @@ function take(budget: Map<string, number>, c: Candidate): boolean {
  */
 function unconsolidatable(input: ConsolidationInput, c: Candidate): string | undefined {
   if (isEmpty(c)) return undefined;
-  if (input.pricePerHour(c.node) === undefined) return `Instance Type ${JSON.stringify(c.node.labels[LABEL_INSTANCE_TYPE] ?? '')} not found`;
+  const type = c.node.labels[LABEL_INSTANCE_TYPE] ?? '';
+  const types = input.replacement?.instanceTypes;
+  if (types ? !types.some((t) => t.name === type) : input.pricePerHour(c.node) === undefined) return `Instance Type ${JSON.stringify(type)} not found`;
   if (c.node.labels[LABEL_CAPACITY_TYPE] === undefined) return `Node does not have label "${LABEL_CAPACITY_TYPE}"`;
   if (c.node.labels[LABEL_ZONE] === undefined) return `Node does not have label "${LABEL_ZONE}"`;
   if (c.pool.disruption.consolidationPolicy === 'WhenEmpty') return `NodePool "${c.pool.name}" has consolidation policy WhenEmpty, but node is not empty`;
@@ -405,17 +416,19 @@ export function consolidationCandidates(input: ConsolidationInput): { eligible: 
 }
 
 /** Emptiness: every consolidatable node with nothing to move, within the Empty budgets. */
-export function emptiness(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
+export function emptiness(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting);
+  if (rejected) noteBlockedByBudget(rejected, budget, eligible.filter(isEmpty), 'Empty');
   const empty = eligible.filter((c) => isEmpty(c) && take(budget, c));
   if (empty.length === 0) return undefined;
   const savings = empty.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0);
   return { kind: 'delete', nodes: empty.map((c) => c.node.name), replacements: [], savingsPerHour: round(savings), reason: 'Empty', displacedPods: [] };
 }
 
-/** Candidates of pools that consolidate underutilized nodes, in order, as many as the Underutilized budgets allow. */
-function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]): Candidate[] {
+/** Multi-node's batch: non-empty candidates in order, as many as the Underutilized budgets allow (each one spends one). */
+function underutilized(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Candidate[] {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
+  if (rejected) noteBlockedByBudget(rejected, budget, eligible.filter((c) => !isEmpty(c)), 'Underutilized');
   return eligible.filter((c) => !isEmpty(c) && take(budget, c));
 }
 
@@ -424,23 +437,61 @@ function underutilized(input: ConsolidationInput, eligible: readonly Candidate[]
  * or replaced by one cheaper node. Karpenter searches batch sizes up to its bound plus
  * one (it counts the bound from the second candidate), so 101 of more than 100.
  */
-export function multiNode(input: ConsolidationInput, eligible: readonly Candidate[]): Decision | undefined {
-  const within = underutilized(input, eligible).slice(0, (input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT) + 1);
+export function multiNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
+  const within = underutilized(input, eligible, rejected).slice(0, (input.maxMultiNodeCandidates ?? MULTI_NODE_LIMIT) + 1);
+  const totals = within.length >= 2 ? balancedTotals(input) : undefined;
   let lo = 2, hi = within.length, best: Decision | undefined;
-  while (lo <= hi) {
+  for (let work = 0; lo <= hi; work++) {
+    if (work >= (input.consolidationWork?.multiNode ?? Infinity)) break; // Karpenter's timeout: the last command that worked
     const mid = Math.trunc((lo + hi) / 2);
-    const r = computeConsolidation(input, within.slice(0, mid), 'Underutilized');
-    if ('decision' in r) { best = r.decision; lo = mid + 1; } else hi = mid - 1;
+    const batch = within.slice(0, mid);
+    const r = computeConsolidation(input, batch, 'Underutilized');
+    if ('decision' in r && balancedVerdict(input, batch, r.decision, totals) === undefined) { best = r.decision; lo = mid + 1; } else hi = mid - 1;
   }
   return best;
 }
 
-/** Single-node: the first candidate, in savings-ratio order interleaved across NodePools, that can be deleted or replaced by a cheaper node. */
+/** Why Balanced NodePools turn the decision down, or undefined when none does (or none is Balanced). */
+function balancedVerdict(input: ConsolidationInput, candidates: readonly Candidate[], d: Decision, totals: ReadonlyMap<string, PoolTotals> | undefined): string | undefined {
+  if (!totals) return undefined;
+  // Karpenter's EstimatedSavings: the candidates' prices less each replacement's cheapest offering.
+  const savings = candidates.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0) - d.replacements.reduce((s, r) => s + r.pricePerHour, 0);
+  return balancedRejection(scoreCommand(candidates, savings, totals, input.pricePerHour));
+}
+
+/**
+ * Single-node: the first candidate, in savings-ratio order interleaved across NodePools,
+ * that can be deleted or replaced by a cheaper node. A command holds one node, so a
+ * candidate only needs its pool's budget to allow one: a candidate that fails spends
+ * none of it (Karpenter tries every candidate of a pool with a budget of 1).
+ */
 export function singleNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
-  for (const c of interleaveByPool(underutilized(input, eligible))) {
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
+  const candidates = interleaveByPool(eligible.filter((c) => !isEmpty(c)));
+  if (rejected) noteBlockedByBudget(rejected, budget, candidates, 'Underutilized');
+  const totals = candidates.length > 0 ? balancedTotals(input) : undefined;
+  let work = 0;
+  for (const c of candidates) {
+    if (work >= (input.consolidationWork?.singleNode ?? Infinity)) {
+      // Karpenter's timeout: abandon the pass, whatever the candidates left.
+      rejected?.push({ node: c.node.name, reason: 'Single-node consolidation gave up before this candidate (its timeout; berth: the consolidationWork.singleNode budget)' });
+      continue;
+    }
+    if ((budget.get(c.pool.name) ?? 0) <= 0) continue;
+    // Karpenter skips, without a word, a Balanced candidate whose deletion alone would not pass.
+    if (totals && !canPassThreshold(c, totals, input.pricePerHour)) {
+      rejected?.push({ node: c.node.name, reason: balancedRejection(scoreCommand([c], input.pricePerHour(c.node) ?? 0, totals, input.pricePerHour)) ?? 'Balanced score below the threshold' });
+      continue;
+    }
+    work++;
     const r = computeConsolidation(input, [c], 'Underutilized');
-    if ('decision' in r) return r.decision;
-    rejected?.push({ node: c.node.name, reason: r.unconsolidatable, event: 'Unconsolidatable' });
+    if (!('decision' in r)) {
+      rejected?.push({ node: c.node.name, reason: r.unconsolidatable, event: 'Unconsolidatable' });
+      continue;
+    }
+    const balanced = balancedVerdict(input, [c], r.decision, totals);
+    if (balanced === undefined) return r.decision;
+    rejected?.push({ node: c.node.name, reason: balanced });
   }
   return undefined;
 }
@@ -448,7 +499,7 @@ export function singleNode(input: ConsolidationInput, eligible: readonly Candida
 /** One consolidation pass in Karpenter's method order (emptiness, multi-node, single-node): at most one decision. */
 export function consolidate(input: ConsolidationInput): ConsolidationResult {
   const { eligible, rejected } = consolidationCandidates(input);
-  const decision = emptiness(input, eligible) ?? multiNode(input, eligible) ?? singleNode(input, eligible, rejected);
+  const decision = emptiness(input, eligible, rejected) ?? multiNode(input, eligible, rejected) ?? singleNode(input, eligible, rejected);
   return { decisions: decision ? [decision] : [], rejected };
 }
 

@@ -7,6 +7,8 @@ import { driftReason, hashAnnotations, NODEPOOL_HASH_ANNOTATION, NODEPOOL_HASH_V
 import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './fixtures.test-support.js';
 import type { ClusterState } from '../cluster/state.js';
 import type { NodePool } from '../model/nodepool.js';
+import { compilePod } from '../model/pod.js';
+import { compileNodePool } from '../model/nodepool.js';
 
 const price = catalogPrices(CATALOG);
 const HOUR = 3_600_000;
@@ -56,6 +58,26 @@ describe('why not: pods that would not schedule (v1.14.1 NonPendingPodScheduling
     assert.equal(notAllPodsWouldSchedule(errors(2)), 'Not all pods would schedule, default/p0 => e default/p1 => e ');
     assert.match(notAllPodsWouldSchedule(errors(6)), /default\/p4 => e {2}and 1 other\(s\)$/);
     assert.match(notAllPodsWouldSchedule(errors(5)), / and 0 other\(s\)$/);
+  });
+});
+
+describe('candidates and blockers (upstream emptiness_test.go, consolidation_test.go)', () => {
+  const pool = nodePool();
+  // The cheapest on-demand type in us-west-2a: no replacement can be cheaper.
+  const cheapest = [...CATALOG].filter((t) => t.offerings.some((o) => o.zone === 'us-west-2a' && o.capacityType === 'on-demand')).sort((a, b) => price(catalogNode('x', pool, a.name))! - price(catalogNode('x', pool, b.name))!)[0]!.name;
+  it('upstream: "will not consider a node with a terminating StatefulSet pod as empty" (emptiness_test.go)', () => {
+    const sts = compilePod({ metadata: { name: 'web-0', namespace: 'default', deletionTimestamp: '2026-01-01T00:00:00Z', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'u', controller: true }] }, spec: { nodeName: 'n', containers: [{ name: 'c', resources: { requests: { cpu: '10m' } } }] } }, { order: 0 });
+    const c = clusterOf([catalogNode('n', pool, cheapest)], [sts]);
+    assert.equal(nextDisruption(input(c, pool)).decision, undefined);
+  });
+  it('upstream: "should fire an event when a candidate does not have the capacity type label" (consolidation_test.go)', () => {
+    // A NodePool that does not require a capacity type (else the node would be requirement-drifted).
+    const open = compileNodePool({ metadata: { name: 'default' }, spec: { template: { spec: { requirements: [], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } } } } });
+    const n = catalogNode('n', open, 'm5.xlarge');
+    const { 'karpenter.sh/capacity-type': _, ...labels } = n.labels;
+    const r = nextDisruption(input(clusterOf([{ ...n, labels }], [boundPod('p', 'n', '100m')]), open));
+    assert.equal(r.decision, undefined);
+    assert.deepEqual(r.rejected, [{ node: 'n', reason: 'Node does not have label "karpenter.sh/capacity-type"', event: 'Unconsolidatable' }]);
   });
 });
 
@@ -283,6 +305,47 @@ describe('budgets', () => {
     assert.equal(consolidate(input(c, pool)).decisions[0]?.nodes.length, 2);
     assert.equal(consolidate(input(c, pool, { disrupting: new Set(['a']) })).decisions[0]?.nodes.length, 1);
     assert.deepEqual(consolidate(input(c, pool, { disrupting: new Set(['a', 'b']) })).decisions, []);
+  });
+  it('single-node consolidation tries every candidate under a budget of 1: one that cannot go spends none of it (conformance s3-255)', () => {
+    const pool = nodePool({ disruption: { budgets: [{ nodes: '1' }] } });
+    // a (the higher savings ratio) has a pod pinned to its own type: no cheaper replacement; b's pod fits on a.
+    const c = clusterOf([catalogNode('a', pool, 'm5.xlarge'), catalogNode('b', pool, 'm5.large')], [
+      boundPod('pinned', 'a', '300m', { spec: { nodeSelector: { 'node.kubernetes.io/instance-type': 'm5.xlarge' } } }),
+      boundPod('small', 'b', '300m'),
+    ]);
+    const r = consolidate(input(c, pool));
+    assert.deepEqual(r.decisions[0]?.nodes, ['b']);
+    assert.equal(r.decisions[0]?.kind, 'delete');
+    assert.deepEqual(r.rejected.map((x) => `${x.node}: ${x.reason}`), ["a: Can't replace with a cheaper node"]);
+  });
+  it('a node without a capacity-type label has no price: emptiness under a budget of 1 takes a priced node first (conformance s21-29)', () => {
+    const pool = nodePool({ disruption: { budgets: [{ nodes: '1' }] } });
+    const unlabeled = catalogNode('a', pool, 'r5.xlarge');
+    const { 'karpenter.sh/capacity-type': _, ...labels } = unlabeled.labels;
+    const c = clusterOf([{ ...unlabeled, labels }, catalogNode('b', pool, 'm5.large')], []);
+    assert.equal(price({ ...unlabeled, labels }), undefined);
+    assert.deepEqual(consolidate(input(c, pool)).decisions[0]?.nodes, ['b']);
+  });
+  it('why not: a node kept by a budget of 0 carries Karpenter\'s NodePool message for the reason', () => {
+    const pool = nodePool({ disruption: { budgets: [{ nodes: '0', reasons: ['Underutilized'] }, { nodes: '100%' }] } });
+    const c = clusterOf(five(pool), pods(['a', 'b', 'c', 'd', 'e']));
+    const r = nextDisruption({ ...input(c, pool) });
+    assert.equal(r.decision, undefined);
+    assert.deepEqual(r.rejected.map((x) => `${x.node}: ${x.reason}`).sort(), ['a', 'b', 'c', 'd', 'e'].map((n) => `${n}: No allowed disruptions for disruption reason Underutilized due to blocking budget`));
+  });
+  it('consolidationWork stands in for the timeouts: single-node gives up after its budget of simulations, multi-node keeps the largest batch found so far', () => {
+    const pool = nodePool();
+    const c = clusterOf([catalogNode('a', pool, 'm5.xlarge'), catalogNode('b', pool, 'm5.large')], [
+      boundPod('pinned', 'a', '300m', { spec: { nodeSelector: { 'node.kubernetes.io/instance-type': 'm5.xlarge' } } }),
+      boundPod('small', 'b', '300m'),
+    ]);
+    const single = consolidate(input(c, pool, { consolidationWork: { singleNode: 1, multiNode: 0 } }));
+    assert.deepEqual(single.decisions, []);
+    assert.match(single.rejected.find((x) => x.node === 'b')!.reason, /^Single-node consolidation gave up before this candidate/);
+    assert.deepEqual(consolidate(input(c, pool, { consolidationWork: { singleNode: 2, multiNode: 0 } })).decisions[0]?.nodes, ['b']);
+    const five = clusterOf(['a', 'b', 'c', 'd', 'e'].map((n) => catalogNode(n, pool, 'm5.xlarge')), pods(['a', 'b', 'c', 'd', 'e']));
+    assert.equal(consolidate(input(five, pool)).decisions[0]?.nodes.length, 5);
+    assert.equal(consolidate(input(five, pool, { consolidationWork: { multiNode: 1 } })).decisions[0]?.nodes.length, 3);
   });
   it('a percentage is of the pool\'s nodes, rounded up', () => {
     const pool = nodePool({ disruption: { budgets: [{ nodes: '30%' }] } });

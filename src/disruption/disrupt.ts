@@ -3,9 +3,9 @@
 // apart: forceful, outside the budgets, one decision per expired node.
 
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
-import { remainingDisruptions } from './budgets.js';
+import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
 import { currentlyReschedulable, findCandidates, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
-import { cheapestPerType, computeConsolidation, consolidationCandidates, emptiness, multiNode, placeWithReplacements, simulateRemoval, singleNode, toReplacement, type ConsolidationInput, type Decision } from './consolidate.js';
+import { cheapestPerType, computeConsolidation, consolidationCandidates, emptiness, multiNode, notAllPodsWouldSchedule, placeWithReplacements, simulateRemoval, singleNode, toReplacement, type ConsolidationInput, type Decision, type PodError } from './consolidate.js';
 import { claimHashOf, driftReason, isExpired, type ClaimHash } from './drift.js';
 
 export interface DisruptionInput extends ConsolidationInput {
@@ -15,8 +15,8 @@ export interface DisruptionInput extends ConsolidationInput {
   readonly driftedAt?: ReadonlyMap<string, number>;
 }
 
-function replaceDecision(input: ConsolidationInput, cs: readonly Candidate[], reason: Decision['reason']): Decision | undefined {
-  const removal = simulateRemoval(input, cs);
+function replaceDecision(input: ConsolidationInput, cs: readonly Candidate[], reason: Decision['reason'], errors: PodError[] = []): Decision | undefined {
+  const removal = simulateRemoval(input, cs, false, errors);
   if (!removal) return undefined;
   // Each new node at its cheapest offering; drift and expiry look for no savings.
   const replacements = removal.claims.map((c) => toReplacement(c, cheapestPerType(c.offerings ?? [])));
@@ -40,14 +40,16 @@ export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decis
     .sort((a, b) => since(a) - since(b) || a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));
   if (drifted.length === 0) return undefined;
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Drifted', input.disrupting);
+  noteBlockedByBudget(rejected, budget, drifted, 'Drifted');
   const ordered = [...drifted.filter((c) => c.reschedulable.length === 0), ...drifted.filter((c) => c.reschedulable.length > 0)];
   for (const c of ordered) {
     if ((budget.get(c.pool.name) ?? 0) <= 0) continue;
     if (c.reschedulable.length === 0) return { kind: 'delete', nodes: [c.node.name], replacements: [], savingsPerHour: 0, reason: 'Drifted', displacedPods: [] };
     // Capacity only for the pods that will actually leave (a terminationGracePeriod lets protected ones hold the drain).
-    const d = replaceDecision(input, [{ ...c, reschedulable: currentlyReschedulable(input.cluster, c, input.nowMs) }], 'Drifted');
+    const errors: PodError[] = [];
+    const d = replaceDecision(input, [{ ...c, reschedulable: currentlyReschedulable(input.cluster, c, input.nowMs) }], 'Drifted', errors);
     if (d) return d;
-    rejected.push({ node: c.node.name, reason: 'Drifted, but not all pods would schedule', event: 'DisruptionBlocked' });
+    rejected.push({ node: c.node.name, reason: notAllPodsWouldSchedule(errors), event: 'DisruptionBlocked' });
   }
   return undefined;
 }
@@ -55,7 +57,7 @@ export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decis
 /** The next graceful disruption: emptiness, then drift, then multi-node and single-node consolidation. */
 export function nextDisruption(input: DisruptionInput): { decision: Decision | undefined; rejected: Rejection[] } {
   const { eligible, rejected } = consolidationCandidates(input);
-  const decision = emptiness(input, eligible) ?? drift(input, rejected) ?? multiNode(input, eligible) ?? singleNode(input, eligible, rejected);
+  const decision = emptiness(input, eligible, rejected) ?? drift(input, rejected) ?? multiNode(input, eligible, rejected) ?? singleNode(input, eligible, rejected);
   return { decision, rejected };
 }
 

@@ -28,7 +28,7 @@ export interface ClaimHash {
 }
 
 /** The stamp Karpenter puts on a NodeClaim it launches from `pool` (and the Node copies at registration). */
-export function hashAnnotations(pool: NodePool): Record<string, string> {
+export function hashAnnotations(pool: Pick<NodePool, 'hash'>): Record<string, string> {
   return { [NODEPOOL_HASH_ANNOTATION]: pool.hash, [NODEPOOL_HASH_VERSION_ANNOTATION]: NODEPOOL_HASH_VERSION };
 }
 

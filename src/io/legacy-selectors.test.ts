@@ -62,3 +62,40 @@ describe('legacy label keys and values in pod selectors', () => {
     assert.match(messages['default/p2']!, /^running PreFilter plugin "PodTopologySpread": get constraints from pod: obtaining pod's hard topology spread constraints: key: Invalid value: "bad key"/);
   });
 });
+
+describe('legacy label keys and values in PDB and workload selectors', () => {
+  const NODE = 'apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}\n';
+  it('a PDB loads with a warning at the value and matches no pod, NotIn included (the eviction API and preemption skip it)', () => {
+    const text = `${NODE}---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: old, namespace: default}
+spec:
+  maxUnavailable: 0
+  selector: {matchExpressions: [{key: app, operator: NotIn, values: ["x y"]}]}
+`;
+    const r = loadSources([{ name: 'pdb.yaml', text }]);
+    assert.ok(r.ok);
+    assert.deepEqual(r.warnings.map((w) => `${w.line}:${w.field}`), ['11:spec.selector.matchExpressions[0].values[0]']);
+    assert.match(r.warnings[0]!.message, /protects no pod; Karpenter v1\.14\.1 cannot read the cluster's PDBs, so it disrupts no node\)$/);
+    assert.equal(r.input.pdbs[0]!.selector.matches({ app: 'web' }), false);
+  });
+  for (const kind of ['Deployment', 'ReplicaSet', 'StatefulSet']) {
+    it(`a ${kind} selector with such a value is an error (apps/v1 always validated it strictly)`, () => {
+      const text = `${NODE}---
+apiVersion: apps/v1
+kind: ${kind}
+metadata: {name: web, namespace: default}
+spec:
+  selector: {matchLabels: {app: web}, matchExpressions: [{key: "bad key", operator: DoesNotExist}]}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: i}]}
+`;
+      const r = loadSources([{ name: 'w.yaml', text }]);
+      assert.ok(!r.ok);
+      assert.deepEqual(r.errors.map((e) => `${e.line}:${e.field}`), ['10:spec.selector.matchExpressions[0].key']);
+      assert.match(r.errors[0]!.message, /^Invalid value: "bad key": .*no stored object has one\)$/);
+    });
+  }
+});

@@ -54,6 +54,13 @@ function affinityTerm(term: unknown, at: FieldPath, out: LegacySelectorValue[]):
   labelSelector(t['namespaceSelector'], [...at, 'namespaceSelector'], POD_AFFINITY, out);
 }
 
+/** Every label key or value in a label selector (at `at`) that today's API server refuses, each message ending with `effect`. */
+export function legacyLabelSelectorValues(sel: unknown, at: FieldPath, effect: string): LegacySelectorValue[] {
+  const out: LegacySelectorValue[] = [];
+  labelSelector(sel, at, effect, out);
+  return out;
+}
+
 /** Every label key or value in the spec's affinity and spread selectors that today's API server refuses. */
 export function legacySelectorValues(spec: unknown): LegacySelectorValue[] {
   const out: LegacySelectorValue[] = [];

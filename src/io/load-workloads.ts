@@ -12,6 +12,7 @@ import { compileLabelSelector, type Selector } from '../model/selector.js';
 import type { ParsedObject } from './kinds.js';
 import type { LoadContext } from './context.js';
 import { isPlainObject, type RawObject } from './objects.js';
+import { legacyLabelSelectorValues } from './legacy-selectors.js';
 import {
   daemonSetPods,
   daemonSetTemplate,
@@ -71,6 +72,8 @@ export interface LoadedWorkloads {
 
 type WorkloadParsed = Extract<ParsedObject, { kind: WorkloadKind }>;
 
+const STRICT_SELECTOR = 'the selectors of Deployments, ReplicaSets and StatefulSets have always been checked so, and no stored object has one';
+
 const TEMPLATE: FieldPath = ['spec', 'template'];
 
 /** The word apps/v1 validation uses in "empty selector is invalid for …" (ReplicaSets reuse Deployment's). */
@@ -114,6 +117,10 @@ function prepare(ctx: LoadContext, p: WorkloadParsed): Prepared | undefined {
   const selector = reporter.attempt(p.raw, () => compileLabelSelector(m.spec.selector), ['spec', 'selector']);
   if (!selector) return undefined;
   let valid = true;
+  if (p.kind !== 'DaemonSet') {
+    // apps/v1 has always validated these selectors strictly (a DaemonSet's only since 1.27, keeping old ones): no stored object has such a key or value.
+    for (const v of legacyLabelSelectorValues(m.spec.selector, ['spec', 'selector'], STRICT_SELECTOR)) reporter.error(p.raw, v.path, v.message);
+  }
   if (selector.everything) {
     reporter.error(p.raw, ['spec', 'selector'], `Invalid value: ${JSON.stringify(m.spec.selector)}: empty selector is invalid for ${SELECTOR_OWNER_WORD[p.kind]}`);
     valid = false;

@@ -10,6 +10,7 @@ import type { ClusterInput, OwnerSelector } from '../cluster/state.js';
 import type { FieldPath } from '../model/errors.js';
 import type { ObjectMetaManifest } from '../model/manifest.js';
 import { compileNode, type Node } from '../model/node.js';
+import { compileNodeClaim, type NodeClaim } from '../model/nodeclaim.js';
 import type { HorizontalPodAutoscaler } from '../model/hpa.js';
 import type { NodePool } from '../model/nodepool.js';
 import { compilePdb, type PodDisruptionBudget } from '../model/pdb.js';
@@ -22,7 +23,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { parseObject, type KnownKind, type ParsedObject } from './kinds.js';
 import { loadHpas } from './load-hpas.js';
 import { loadStorage, type LoadedStorage, type PodSource } from './load-volumes.js';
-import { legacySelectorValues } from './legacy-selectors.js';
+import { legacyLabelSelectorValues, legacySelectorValues } from './legacy-selectors.js';
 import { loadCatalogs, loadNodePools } from './load-nodepools.js';
 import { loadWorkloads, type WorkloadSummary } from './load-workloads.js';
 import { loadJobs, type CronJobSummary, type JobSummary } from './load-jobs.js';
@@ -63,6 +64,8 @@ export interface LoadedInput extends ClusterInput {
   readonly cronJobs?: readonly CronJobSummary[];
   /** HorizontalPodAutoscalers (autoscaling/v2) whose target workload is in the input. */
   readonly hpas: HorizontalPodAutoscaler[];
+  /** Karpenter NodeClaims (karpenter.sh/v1): in-flight and uninitialized capacity, claims being deleted. */
+  readonly nodeClaims?: readonly NodeClaim[];
   /** Karpenter NodePools (karpenter.sh/v1), highest weight first, then by name descending (Karpenter's order). */
   readonly nodePools: NodePool[];
   /** The instance types of each berth.dev/v1alpha1 InstanceTypeCatalog, in input order. */
@@ -70,7 +73,7 @@ export interface LoadedInput extends ClusterInput {
   /** PersistentVolumes, claims (with those berth created for StatefulSets and ephemeral volumes), classes and CSI objects. */
   readonly storage: LoadedStorage;
   /** Where each object is written ("Kind/namespace/name", or "Kind/name" for cluster-scoped kinds), for reports. */
-  readonly locations: ReadonlyMap<string, SourceLocation>;
+  readonly locations: ObjectLocations;
   /** Objects of kinds berth does not read, in input order. */
   readonly skipped?: readonly SkippedObject[];
 }
@@ -87,15 +90,26 @@ export function objectRef(kind: string, namespace: string, name: string): string
   return isNamespaced(kind) ? `${kind}/${namespace}/${name}` : `${kind}/${name}`;
 }
 
-function locationsOf(objects: readonly ParsedObject[]): Map<string, SourceLocation> {
-  const out = new Map<string, SourceLocation>();
+/** Where objects are written, by objectRef. */
+export interface ObjectLocations {
+  get(ref: string): SourceLocation | undefined;
+}
+
+/** Positions are worked out when asked for: a report names a few objects of the 100,000 an input may have. */
+function locationsOf(objects: readonly ParsedObject[]): ObjectLocations {
+  const byRef = new Map<string, RawObject>();
   for (const p of objects) {
     const name = p.manifest.metadata.name;
-    if (!name) continue;
-    const at = positionOf(p.raw, ['metadata', 'name']);
-    out.set(objectRef(p.kind, p.manifest.metadata.namespace || 'default', name), { file: p.raw.doc.file, line: at.line, column: at.column });
+    if (name) byRef.set(objectRef(p.kind, p.manifest.metadata.namespace || 'default', name), p.raw);
   }
-  return out;
+  return {
+    get(ref) {
+      const raw = byRef.get(ref);
+      if (!raw) return undefined;
+      const at = positionOf(raw, ['metadata', 'name']);
+      return { file: raw.doc.file, line: at.line, column: at.column };
+    },
+  };
 }
 
 export type LoadResult =
@@ -225,6 +239,9 @@ function withStamp(node: Node, stamp: Record<string, string | undefined> | undef
   return { ...node, annotations };
 }
 
+const LEGACY_PDB_SELECTOR =
+  "kube-scheduler v1.37.2's preemption and the eviction API cannot parse it, so this PDB protects no pod; Karpenter v1.14.1 cannot read the cluster's PDBs, so it disrupts no node";
+
 /** A legacy label key or value in a pod spec's selectors is loaded as upstream reads it, with a warning at its place. */
 function warnLegacySelectors(reporter: Reporter, raw: RawObject, at: FieldPath, spec: unknown): void {
   for (const v of legacySelectorValues(spec)) reporter.warn(raw, [...at, ...v.path], v.message);
@@ -271,6 +288,12 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
     if (node) nodes.push(withStamp(node, stamps.get(node.name)));
   });
 
+  const nodeClaims: NodeClaim[] = [];
+  of('NodeClaim').forEach((p, order) => {
+    const claim = reporter.attempt(p.raw, () => compileNodeClaim(p.manifest, order));
+    if (claim) nodeClaims.push(claim);
+  });
+
   const namespaces: NamespaceInfo[] = [];
   for (const p of of('Namespace')) {
     const name = ctx.requireName(p);
@@ -295,7 +318,9 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const pdbs: PodDisruptionBudget[] = [];
   for (const p of of('PodDisruptionBudget')) {
     const pdb = reporter.attempt(p.raw, () => compilePdb(p.manifest));
-    if (pdb) pdbs.push(pdb);
+    if (!pdb) continue;
+    pdbs.push(pdb);
+    for (const v of legacyLabelSelectorValues(p.manifest.spec.selector, ['spec', 'selector'], LEGACY_PDB_SELECTOR)) reporter.warn(p.raw, v.path, v.message);
   }
 
   // helper.GetPodServices skips a Service without a selector: it selects nothing, not everything.
@@ -368,6 +393,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
       jobs: batch.jobs,
       cronJobs: batch.cronJobs,
       hpas,
+      ...(nodeClaims.length > 0 ? { nodeClaims } : {}),
       nodePools,
       catalogs,
       storage,

@@ -4,6 +4,7 @@
 // which report every problem at its field.
 
 import { z } from 'zod';
+import type { NodeClaimManifest } from '../model/nodeclaim.js';
 import type { NodePoolManifest } from '../model/nodepool.js';
 import { describeValue, int, objectMeta, quantityMap, strList, strMap } from './schemas.js';
 
@@ -17,6 +18,9 @@ const budgetNodes = z.string({
 const requirement = z.object({ key: str, operator: str, values: strList.optional(), minValues: int.optional() });
 
 const taint = z.object({ key: str, value: str.optional(), effect: str, timeAdded: str.optional() });
+
+// A NodeClaim's taints are written by Karpenter from its NodePool: the API's effects only.
+const claimTaint = z.object({ key: str, value: str.optional(), effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']) });
 
 const budget = z.object({ nodes: budgetNodes.optional(), schedule: str.optional(), duration: str.optional(), reasons: strList.optional() });
 
@@ -43,14 +47,24 @@ export const nodePoolSchema = z.object({
 }) satisfies z.ZodType<Omit<NodePoolManifest, 'kind'>>;
 
 /**
- * A Karpenter NodeClaim, read for what decides drift: its hash stamp (annotations) and
- * the Node it became (status.nodeName). Everything else about it is on that Node.
+ * A Karpenter NodeClaim: its hash stamp (annotations), the Node it became
+ * (status.nodeName, providerID), and what Karpenter's cluster state plans with while
+ * that Node is missing or uninitialized (labels, taints, startup taints, capacity).
  */
 export const nodeClaimSchema = z.object({
   apiVersion: str.optional(),
   metadata: objectMeta.default({}),
-  status: z.object({ nodeName: str.optional() }).optional(),
-});
+  spec: z.object({ taints: z.array(claimTaint).optional(), startupTaints: z.array(claimTaint).optional() }).optional(),
+  status: z
+    .object({
+      nodeName: str.optional(),
+      providerID: str.optional(),
+      capacity: quantityMap.optional(),
+      allocatable: quantityMap.optional(),
+      conditions: z.array(z.object({ type: str, status: str })).optional(),
+    })
+    .optional(),
+}) satisfies z.ZodType<Omit<NodeClaimManifest, 'kind'>>;
 
 /** Only the envelope: parseInstanceTypeCatalog validates `spec` with its own messages. */
 export const instanceTypeCatalogSchema = z.object({

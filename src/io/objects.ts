@@ -27,13 +27,33 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Removes null-valued fields at every level; null list items stay (and fail validation).
+ * A value without null fields is returned as it is (objects read from an API server
+ * rarely have one), so only the mappings on the way to a null are copied.
  * Keys become own properties (fromEntries): an assignment to `__proto__` would set
  * the copy's prototype instead, and the key would vanish without an error.
  */
 export function dropNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(dropNulls);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
+      const kept = dropNulls(item);
+      if (kept !== item) return [...v.slice(0, i), kept, ...v.slice(i + 1).map(dropNulls)];
+    }
+    return v;
+  }
   if (!isPlainObject(v)) return v;
-  return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x === null ? [] : [[k, dropNulls(x)]])));
+  for (const key in v) {
+    if (!Object.hasOwn(v, key)) continue;
+    const x = v[key];
+    const kept = x === null ? null : dropNulls(x);
+    if (kept === x && x !== null) continue;
+    // The first field that changes: the fields before it are kept as they are, the rest cleaned.
+    const entries = Object.entries(v);
+    const i = entries.findIndex(([k]) => k === key);
+    const rest = entries.slice(i + 1).flatMap(([k, y]) => (y === null ? [] : [[k, dropNulls(y)]]));
+    return Object.fromEntries([...entries.slice(0, i), ...(kept === null ? [] : [[key, kept]]), ...rest]);
+  }
+  return v;
 }
 
 export function positionOf(obj: RawObject, path: FieldPath, at: 'value' | 'key' = 'value'): Position {

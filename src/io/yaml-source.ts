@@ -34,6 +34,18 @@ const PARSE_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: false, 
 
 type YamlNode = NonNullable<Document.Parsed['contents']>;
 
+/** Where a field path of one document is written in its text. */
+export interface Locator {
+  /**
+   * Where the value at `path` is written. A scalar is reported at the scalar; a
+   * mapping or list (or an empty value) at its key, which is where a reader looks.
+   * A path that does not exist is reported at its nearest existing ancestor. With
+   * `at: 'key'`, a mapping's field is reported at its key (an unknown field).
+   */
+  locate(path: FieldPath, at?: 'value' | 'key'): Position;
+}
+
+/** One document of an input: its value, and where each of its fields is written. */
 export class SourceDocument {
   constructor(
     readonly file: string,
@@ -41,35 +53,30 @@ export class SourceDocument {
     readonly index: number,
     /** The document as plain data. */
     readonly value: unknown,
-    /** Absent for a detached document, whose positions are unknown. */
-    private readonly doc: Document.Parsed | undefined,
-    private readonly lines: LineCounter | undefined,
+    private readonly locator: Locator,
+  ) {}
+
+  /** See Locator.locate. */
+  locate(path: FieldPath, at: 'value' | 'key' = 'value'): Position {
+    return this.locator.locate(path, at);
+  }
+}
+
+/** Positions from the YAML parser's nodes, which keep their source ranges. */
+class YamlLocator implements Locator {
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly lines: LineCounter,
     /** Where the parsed text starts in the input (a value of a JSON stream is parsed on its own). */
     private readonly base = 0,
   ) {}
 
-  /**
-   * A document as plain data only, positions unknown (line 0): what a worker thread
-   * loads from the values the main thread parsed, and reported the problems of.
-   */
-  static detached(file: string, index: number, value: unknown): SourceDocument {
-    return new SourceDocument(file, index, value, undefined, undefined);
-  }
-
-  position(offset: number): Position {
-    if (!this.lines) return { line: 0, column: 0, offset: 0 };
+  private position(offset: number): Position {
     const { line, col } = this.lines.linePos(this.base + offset);
     return { line, column: col, offset: this.base + offset };
   }
 
-  /**
-   * Where the value at `path` is written. A scalar is reported at the scalar; a
-   * mapping or list (or an empty value) at its key, which is where a reader looks.
-   * A path that does not exist is reported at its nearest existing ancestor. With
-   * `at: 'key'`, a mapping's field is reported at its key (an unknown field).
-   */
   locate(path: FieldPath, at: 'value' | 'key' = 'value'): Position {
-    if (!this.doc) return this.position(0);
     let node: unknown = this.doc.contents;
     let offset = rangeStart(node) ?? this.doc.range[0];
     for (const [i, seg] of path.entries()) {
@@ -92,7 +99,7 @@ export class SourceDocument {
   }
 
   private deref(node: unknown): unknown {
-    return isAlias(node) && this.doc ? node.resolve(this.doc) : node;
+    return isAlias(node) ? node.resolve(this.doc) : node;
   }
 
   /** The pair for `key`, looking through `<<` merge keys as YAML 1.1 does. */
@@ -294,7 +301,7 @@ export function parseSource(input: SourceInput, validate: ValidationMode = 'stri
       error(base + (rangeStart(doc.contents) ?? 0), e instanceof Error ? e.message : String(e));
       return;
     }
-    documents.push(new SourceDocument(input.name, index, value, doc, lines, base));
+    documents.push(new SourceDocument(input.name, index, value, new YamlLocator(doc, lines, base)));
   });
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const template = errors.length > 0 ? TEMPLATE_ACTION.exec(text) : null;

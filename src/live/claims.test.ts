@@ -50,8 +50,9 @@ test('NodeClaim objects round-trip through claimObject and readClaim', () => {
   });
   assert.deepEqual(o.metadata?.finalizers, ['berth.dev/termination']);
   const fromPool = claimObject({ name: 'p', nodePool: 'default', instanceType: 'c5.large', zone: 'z', capacityType: 'spot', pricePerHour: 0.1 }, {
-    expireAfterSeconds: 2_592_000, terminationGracePeriodSeconds: 300, startupTaints: [{ key: 'cilium.io/agent-not-ready', value: '', effect: 'NoExecute' }],
+    expireAfterSeconds: 2_592_000, terminationGracePeriodSeconds: 300, startupTaints: [{ key: 'cilium.io/agent-not-ready', value: '', effect: 'NoExecute' }], hash: '123456',
   });
+  assert.deepEqual(fromPool.metadata?.annotations, { 'karpenter.sh/nodepool-hash': '123456', 'karpenter.sh/nodepool-hash-version': 'v3' }, 'stamped as Karpenter stamps its NodeClaims');
   assert.deepEqual(fromPool.spec, { nodePool: 'default', instanceType: 'c5.large', zone: 'z', capacityType: 'spot', price: '0.1000', expireAfter: '2592000s', terminationGracePeriod: '300s', startupTaints: [{ key: 'cilium.io/agent-not-ready', effect: 'NoExecute' }] });
   const read = readClaim({ ...fromPool, metadata: { name: 'p', deletionTimestamp: new Date(T0).toISOString() } })!;
   assert.deepEqual([read.expireAfterMs, read.terminationGracePeriodMs, read.terminating, read.deleted], [2_592_000_000, 300_000, true, T0]);

@@ -4,6 +4,7 @@
 // garbage-collection decisions (claims whose node never registered or whose
 // instance vanished, expired claims, nodes whose claim is gone).
 
+import { hashAnnotations } from '../disruption/drift.js';
 import { parseGoDuration } from '../model/go-duration.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
@@ -90,15 +91,22 @@ export function withCondition(o: KubeObject, type: ClaimConditionType, reason: s
  * The NodeClaim object for a planned claim or a replacement; the API server
  * completes the name. The NodePool's expireAfter, terminationGracePeriod and startup taints are
  * copied in, as Karpenter does, so a later NodePool edit does not change a
- * running node's deadlines.
+ * running node's deadlines; and, as Karpenter stamps its NodeClaims, the NodePool's
+ * hash (karpenter.sh/nodepool-hash and -hash-version), from which a later edit of
+ * the NodePool's template is seen as drift.
  */
-export function claimObject<T extends ClaimSpec & { pricePerHour: number }>(plan: T, pool?: Pick<NodePool, 'expireAfterSeconds' | 'terminationGracePeriodSeconds' | 'startupTaints'>): KubeObject & { spec: ClaimSpec & Record<string, unknown> } {
+export function claimObject<T extends ClaimSpec & { pricePerHour: number }>(plan: T, pool?: Pick<NodePool, 'expireAfterSeconds' | 'terminationGracePeriodSeconds' | 'startupTaints' | 'hash'>): KubeObject & { spec: ClaimSpec & Record<string, unknown> } {
   const expire = pool?.expireAfterSeconds ?? null;
   const grace = pool?.terminationGracePeriodSeconds ?? null;
   return {
     apiVersion: NODECLAIM_API_VERSION,
     kind: NODECLAIM_KIND,
-    metadata: { generateName: `${plan.nodePool}-`, labels: { [LABEL_NODEPOOL]: plan.nodePool }, finalizers: [TERMINATION_FINALIZER] },
+    metadata: {
+      generateName: `${plan.nodePool}-`,
+      labels: { [LABEL_NODEPOOL]: plan.nodePool },
+      ...(pool ? { annotations: hashAnnotations(pool) } : {}),
+      finalizers: [TERMINATION_FINALIZER],
+    },
     spec: {
       nodePool: plan.nodePool,
       instanceType: plan.instanceType,

@@ -227,7 +227,7 @@ export class Controller {
       const step = lifecycleStep(claim, claimObject, node);
       try {
         // The finalizer first: from here a delete of the Node drains it.
-        await this.kube.update('v1', 'Node', name!, (n) => (isTerminating(n) ? undefined : registeredNode(n, claim.initialized || step.initialize)));
+        await this.kube.update('v1', 'Node', name!, (n) => (isTerminating(n) ? undefined : registeredNode(n, claim.initialized || step.initialize, step.register ? claimObject.metadata?.annotations : undefined)));
       } catch (e) {
         this.log.warn({ node: name, err: errorText(e) }, 'labelling registered node failed');
       }
@@ -354,7 +354,7 @@ export class Controller {
   }
 
   /** The cloud's instance types, offerings that just ran out of capacity marked unavailable. */
-  private instanceTypes(): InstanceType[] {
+  private instanceTypes(): readonly InstanceType[] {
     return this.unavailable.apply(this.cloud.getInstanceTypes(), Date.now());
   }
 

@@ -51,3 +51,12 @@ test('upstream: "should sync the karpenter.sh/registered label to the Node" and 
   assert.equal(registeredNode(registered, false), undefined, 'nothing to write twice');
   assert.equal(registeredNode(registered, true)!.metadata?.labels?.['karpenter.sh/initialized'], 'true');
 });
+
+test('upstream: "should sync the annotations to the Node when the Node comes online" (registration_test.go): the NodePool hash reaches the Node', () => {
+  const stamp = { 'karpenter.sh/nodepool-hash': '42', 'karpenter.sh/nodepool-hash-version': 'v3' };
+  const withOwn = { ...node('False'), metadata: { ...node('False').metadata, annotations: { 'kwok.x-k8s.io/node': 'fake' } } };
+  const registered = registeredNode(withOwn, false, stamp)!;
+  assert.deepEqual(registered.metadata?.annotations, { 'kwok.x-k8s.io/node': 'fake', ...stamp });
+  assert.equal(registeredNode(registered, false, stamp), undefined, 'nothing to write twice');
+  assert.deepEqual(registeredNode({ ...registered, metadata: { ...registered.metadata, annotations: {} } }, false, stamp)!.metadata?.annotations, stamp, 'put back when missing');
+});

@@ -3,8 +3,8 @@
 // a Node carrying the claim's label has registered; it is initialized once Ready,
 // with the claim's startup taints and the known ephemeral taints (not-ready,
 // unreachable, uninitialized, unregistered, readiness.k8s.io/*) gone. Registration also puts the termination
-// finalizer and karpenter.sh/registered on the Node, initialization
-// karpenter.sh/initialized.
+// finalizer, karpenter.sh/registered and the claim's annotations on the Node,
+// initialization karpenter.sh/initialized.
 
 import type { Claim } from './claims.js';
 import { TERMINATION_FINALIZER } from './claims.js';
@@ -68,15 +68,26 @@ export function lifecycleStep(claim: Claim, claimObject: KubeObject, node: KubeO
   return { register: !claim.registered, initialize: !claim.initialized && notInitialized(node, claimObject) === undefined };
 }
 
-/** The node with the finalizer and lifecycle labels it should carry, or undefined when it has them. */
-export function registeredNode(node: KubeObject, initialized: boolean): KubeObject | undefined {
+/**
+ * The node with the finalizer and lifecycle labels it should carry, or undefined when
+ * it has them. `claimAnnotations`, at registration: the claim's annotations, which
+ * Karpenter's registration copies onto the Node (the NodePool hash among them, which
+ * drift is decided on).
+ */
+export function registeredNode(node: KubeObject, initialized: boolean, claimAnnotations: Readonly<Record<string, string>> = {}): KubeObject | undefined {
   const labels = node.metadata?.labels ?? {};
+  const annotations = node.metadata?.annotations ?? {};
   const finalizers = node.metadata?.finalizers ?? [];
   const wantLabels = { [LABEL_REGISTERED]: 'true', ...(initialized ? { [LABEL_INITIALIZED]: 'true' } : {}) };
-  const missingLabel = Object.entries(wantLabels).some(([k, v]) => labels[k] !== v);
-  if (!missingLabel && finalizers.includes(TERMINATION_FINALIZER)) return undefined;
+  const missing = (want: Readonly<Record<string, string>>, have: Readonly<Record<string, string>>) => Object.entries(want).some(([k, v]) => have[k] !== v);
+  if (!missing(wantLabels, labels) && !missing(claimAnnotations, annotations) && finalizers.includes(TERMINATION_FINALIZER)) return undefined;
   return {
     ...node,
-    metadata: { ...node.metadata, labels: { ...labels, ...wantLabels }, finalizers: finalizers.includes(TERMINATION_FINALIZER) ? finalizers : [...finalizers, TERMINATION_FINALIZER] },
+    metadata: {
+      ...node.metadata,
+      labels: { ...labels, ...wantLabels },
+      ...(Object.keys(claimAnnotations).length > 0 ? { annotations: { ...annotations, ...claimAnnotations } } : {}),
+      finalizers: finalizers.includes(TERMINATION_FINALIZER) ? finalizers : [...finalizers, TERMINATION_FINALIZER],
+    },
   };
 }

@@ -1,7 +1,9 @@
 // A list-only API server on loopback for the snapshot reader's tests and the
 // live-read benchmark: collections by URL path, served in pages.
 
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loopbackConfig } from './fake-apiserver.test-support.js';
 import { Kube } from './kube.js';
@@ -42,6 +44,14 @@ export class ListServer {
   async kube(): Promise<Kube> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     return new Kube(loopbackConfig((this.server.address() as AddressInfo).port));
+  }
+
+  /** Starts the server; a kubeconfig file for it (in `dir`), as `--kubeconfig` takes one. */
+  async kubeconfig(dir: string): Promise<string> {
+    const server = (await this.kube()).config.getCurrentCluster()!.server;
+    const file = join(dir, 'kubeconfig');
+    writeFileSync(file, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${server}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: ctx, context: {cluster: c, user: u}}]\ncurrent-context: ctx\n`);
+    return file;
   }
 
   async close(): Promise<void> {

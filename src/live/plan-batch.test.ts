@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
-import { planBatch } from './plan-batch.js';
+import { loadLive, planBatch } from './plan-batch.js';
 import { liveObjects, node, nodeClaim, nodePool, pod } from './test-objects.test-support.js';
 
 const instanceTypes = bundledInstanceTypes();
@@ -104,4 +104,12 @@ test('a claim still launching, of a NodePool with startup taints, counts as capa
   const claims = [nodeClaim('default-abcde', { nodePool: 'default', instanceType: 'm5.large', zone: 'us-west-2a' })];
   const p = plan({ nodePools: [pool], nodeClaims: claims, pods: [pod('web-1', { unschedulable: true })] }, ['default/web-1']);
   assert.deepEqual(p.nodeClaims, []);
+});
+
+test('cached objects are loaded as the API serves them: the client\'s Date fields read as their timestamps', () => {
+  const n = node('n1');
+  const cached = { ...n, metadata: { ...n.metadata, creationTimestamp: new Date('2026-01-02T03:04:05Z') as unknown as string } };
+  const loaded = loadLive(liveObjects({ nodes: [cached] }), new Set());
+  assert.ok(loaded.ok, loaded.ok ? '' : loaded.errors.join('\n'));
+  assert.equal(loaded.live.nodes[0]!.creation, Date.parse('2026-01-02T03:04:05Z'));
 });

@@ -6,7 +6,8 @@
 // fits on a claim still launching triggers no second launch.
 
 import { buildClusterState } from '../cluster/state.js';
-import { formatDiagnostic, loadSources, type LoadedInput } from '../io/load.js';
+import { dataInput } from '../io/json-source.js';
+import { formatDiagnostic, loadSources, type LoadedInput, type SourceInput } from '../io/load.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
@@ -79,8 +80,13 @@ export function planningNode(node: KubeObject, claim: KubeObject | undefined): K
   return kept.length === taints.length ? node : { ...node, spec: { ...(node.spec as object), taints: kept } };
 }
 
-/** The objects as one v1 List text, pods limited to bound ones and the batch's. */
-export function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): { name: string; text: string } {
+/**
+ * The objects as one v1 List, pods limited to bound ones and the batch's. The
+ * client's cached objects hold Dates (creationTimestamp...) where the API's JSON has
+ * strings, so they go through JSON once; the parsed List is loaded as it is, the
+ * text kept for the positions of diagnostics.
+ */
+function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): SourceInput {
   const items: unknown[] = [];
   const claims = new Map(objects.nodeClaims.map((c) => [c.metadata?.name ?? '', c]));
   for (const [group, apiVersion, kind] of KINDS) {
@@ -89,7 +95,8 @@ export function liveSource(objects: LiveObjects, batch: ReadonlySet<string>): { 
       items.push({ ...withoutManagedFields(group === 'nodes' ? planningNode(o, claims.get(nodeClaimOf(o))) : o), apiVersion, kind });
     }
   }
-  return { name: '<api-server>', text: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) };
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
+  return dataInput('<api-server>', JSON.parse(text), 'json', () => text);
 }
 
 /**

@@ -24,6 +24,10 @@ export interface Node {
   readonly capacity: ResourceList;
   readonly images: readonly ImageState[];
   readonly creation: number;
+  /** metadata.deletionTimestamp is set: the node is going away. */
+  readonly deleting?: boolean;
+  /** spec.providerID: how Karpenter pairs a Node with its NodeClaim. */
+  readonly providerID?: string;
 }
 
 export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
@@ -31,7 +35,7 @@ export const LABEL_ZONE = 'topology.kubernetes.io/zone';
 export const LABEL_REGION = 'topology.kubernetes.io/region';
 export const DEFAULT_MAX_PODS = 110;
 
-function resources(map: Readonly<Record<string, string | number>> | undefined, path: (string | number)[]): Record<string, number> {
+export function resources(map: Readonly<Record<string, string | number>> | undefined, path: (string | number)[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [k, q] of Object.entries(map ?? {})) {
     const v = atPath([...path, k], () => resourceValue(k, q));
@@ -73,5 +77,7 @@ export function compileNode(m: NodeManifest, order: number, opts: NodeCompileOpt
     capacity,
     images: (m.status?.images ?? []).map((i) => ({ names: i.names ?? [], sizeBytes: i.sizeBytes ?? 0 })),
     creation: Number.isNaN(created) ? order : created,
+    ...(m.metadata.deletionTimestamp ? { deleting: true } : {}),
+    ...(m.spec?.providerID ? { providerID: m.spec.providerID } : {}),
   };
 }

@@ -575,6 +575,16 @@ export function nodePoolErrors(m: NodePoolManifest): FieldError[] {
   return check(m).problems;
 }
 
+/**
+ * A NodePool's spec.disruption on its own, with the CRD's defaults and checks (a what-if
+ * variant swaps it into existing pools). Problems carry paths under `path`.
+ */
+export function compileNodePoolDisruption(d: NonNullable<NodePoolManifest['spec']['disruption']>, path: FieldPath): { disruption: NodePoolDisruption; problems: FieldError[] } {
+  const p = new Problems();
+  const disruption = compileDisruption(p, d, path);
+  return { disruption, problems: p.list };
+}
+
 /** Compiles a NodePool with Karpenter's defaults; throws the first of nodePoolErrors(m). */
 export function compileNodePool(m: NodePoolManifest): NodePool {
   const { pool, problems } = check(m);

@@ -3,7 +3,7 @@
 import { FieldError } from './errors.js';
 import type { IntOrString, LabelSelectorManifest, ObjectMetaManifest } from './manifest.js';
 import { atPath } from './errors.js';
-import { compileLabelSelector, type Selector } from './selector.js';
+import { compileLabelSelector, labelSelectorParseError, nothingSelector, type Selector } from './selector.js';
 
 export interface PdbManifest {
   apiVersion?: string;
@@ -18,6 +18,11 @@ export interface PodDisruptionBudget {
   readonly name: string;
   readonly key: string;
   readonly selector: Selector;
+  /**
+   * metav1.LabelSelectorAsSelector's error for a selector stored before the API server
+   * refused its label keys or values: the selector then matches no pod.
+   */
+  readonly selectorError?: string;
   readonly minAvailable?: IntOrString;
   readonly maxUnavailable?: IntOrString;
   /** status.disruptionsAllowed when the input carried a status; otherwise computed from the cluster. */
@@ -58,12 +63,15 @@ export function compilePdb(m: PdbManifest): PodDisruptionBudget {
   }
   if (minAvailable !== undefined) parseIntOrPercent(minAvailable, ['spec', 'minAvailable']);
   if (maxUnavailable !== undefined) parseIntOrPercent(maxUnavailable, ['spec', 'maxUnavailable']);
+  // A legacy key or value: kube-scheduler's preemption and the eviction API skip a PDB whose selector does not parse.
+  const selectorError = labelSelectorParseError(m.spec.selector);
   return {
     namespace,
     name,
     key: `${namespace}/${name}`,
     // policy/v1: a null selector matches no pods, an empty one every pod in the namespace.
-    selector: atPath(['spec', 'selector'], () => compileLabelSelector(m.spec.selector)),
+    selector: selectorError !== undefined ? nothingSelector() : atPath(['spec', 'selector'], () => compileLabelSelector(m.spec.selector)),
+    ...(selectorError !== undefined ? { selectorError } : {}),
     ...(minAvailable !== undefined ? { minAvailable } : {}),
     ...(maxUnavailable !== undefined ? { maxUnavailable } : {}),
     ...(m.status?.disruptionsAllowed !== undefined ? { statusDisruptionsAllowed: m.status.disruptionsAllowed } : {}),

@@ -30,7 +30,10 @@ export function provisionInBatches(input: BatchedProvisionInput): BatchedProvisi
   const placements: ProvisionPlan['placements'] = [];
   const nodeClaims: NodeClaimPlan[] = [];
   for (let batch = 1; ; batch++) {
-    const plan = planProvisioning({ ...input, firstClaimNumber: nodeClaims.length + (input.firstClaimNumber ?? 1) });
+    // The input's NodeClaims are in the cluster from the first batch on (in-flight ones as nodes, which
+    // have registered by the next batch); later batches only find the nodes still marked for deletion.
+    const karpenterState = input.karpenterState && batch > 1 ? { ...input.karpenterState, nodeClaims: [] } : input.karpenterState;
+    const plan = planProvisioning({ ...input, karpenterState, firstClaimNumber: nodeClaims.length + (input.firstClaimNumber ?? 1) });
     placements.push(...plan.placements);
     nodeClaims.push(...plan.nodeClaims);
     if (plan.nodeClaims.length === 0 || batch === input.maxBatches) {

@@ -11,6 +11,13 @@ import {
   LABEL_INSTANCE_FAMILY,
   LABEL_INSTANCE_GENERATION,
   LABEL_INSTANCE_HYPERVISOR,
+  LABEL_INSTANCE_GPU_NAME,
+  LABEL_INSTANCE_GPU_MANUFACTURER,
+  LABEL_INSTANCE_GPU_COUNT,
+  LABEL_INSTANCE_GPU_MEMORY,
+  LABEL_INSTANCE_ACCELERATOR_NAME,
+  LABEL_INSTANCE_ACCELERATOR_MANUFACTURER,
+  LABEL_INSTANCE_ACCELERATOR_COUNT,
   LABEL_INSTANCE_MEMORY,
   LABEL_INSTANCE_SIZE,
   LABEL_INSTANCE_TYPE,
@@ -27,6 +34,13 @@ export {
   LABEL_INSTANCE_FAMILY,
   LABEL_INSTANCE_GENERATION,
   LABEL_INSTANCE_HYPERVISOR,
+  LABEL_INSTANCE_GPU_NAME,
+  LABEL_INSTANCE_GPU_MANUFACTURER,
+  LABEL_INSTANCE_GPU_COUNT,
+  LABEL_INSTANCE_GPU_MEMORY,
+  LABEL_INSTANCE_ACCELERATOR_NAME,
+  LABEL_INSTANCE_ACCELERATOR_MANUFACTURER,
+  LABEL_INSTANCE_ACCELERATOR_COUNT,
   LABEL_INSTANCE_MEMORY,
   LABEL_INSTANCE_SIZE,
   LABEL_INSTANCE_TYPE,
@@ -58,13 +72,6 @@ export const LABEL_INSTANCE_CPU_MANUFACTURER = 'karpenter.k8s.aws/instance-cpu-m
 export const LABEL_INSTANCE_CPU_SUSTAINED_CLOCK_SPEED_MHZ = 'karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz';
 export const LABEL_INSTANCE_EBS_BANDWIDTH = 'karpenter.k8s.aws/instance-ebs-bandwidth';
 export const LABEL_INSTANCE_NETWORK_BANDWIDTH = 'karpenter.k8s.aws/instance-network-bandwidth';
-export const LABEL_INSTANCE_GPU_NAME = 'karpenter.k8s.aws/instance-gpu-name';
-export const LABEL_INSTANCE_GPU_MANUFACTURER = 'karpenter.k8s.aws/instance-gpu-manufacturer';
-export const LABEL_INSTANCE_GPU_COUNT = 'karpenter.k8s.aws/instance-gpu-count';
-export const LABEL_INSTANCE_GPU_MEMORY = 'karpenter.k8s.aws/instance-gpu-memory';
-export const LABEL_INSTANCE_ACCELERATOR_NAME = 'karpenter.k8s.aws/instance-accelerator-name';
-export const LABEL_INSTANCE_ACCELERATOR_MANUFACTURER = 'karpenter.k8s.aws/instance-accelerator-manufacturer';
-export const LABEL_INSTANCE_ACCELERATOR_COUNT = 'karpenter.k8s.aws/instance-accelerator-count';
 export const LABEL_INSTANCE_TENANCY = 'karpenter.k8s.aws/instance-tenancy';
 export const LABEL_PLACEMENT_GROUP_ID = 'karpenter.k8s.aws/placement-group-id';
 export const LABEL_PLACEMENT_GROUP_PARTITION = 'karpenter.k8s.aws/placement-group-partition';

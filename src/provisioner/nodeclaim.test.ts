@@ -4,7 +4,7 @@ import { compilePod, type Pod } from '../model/pod.js';
 import { bundledInstanceTypes } from './catalog/catalog.js';
 import { compatibleOfferings, instanceTypeCompatible } from './instance-requirements.js';
 import { fits, PlannedClaim } from './nodeclaim.js';
-import { poolTemplate } from './plan.js';
+import { cachedPoolTemplate, poolTemplate } from './plan.js';
 import { podRequirements } from './pod-requirements.js';
 
 const pool = poolTemplate(
@@ -66,5 +66,24 @@ describe('PlannedClaim', () => {
     assert.ok(claim.pods.length >= 1);
     assert.ok('reason' in claim.canAdd(big, podRequirements(big)));
     assert.equal(claim.hasRoomFor(pod(99, '100m', false)), claim.options.some((it) => fits({ ...claim.requests, cpu: (claim.requests.cpu ?? 0) + 100, memory: (claim.requests.memory ?? 0) + 2 ** 30 }, claim.podCount + 1, it)));
+  });
+});
+
+describe('cachedPoolTemplate', () => {
+  const spec = { name: 'cached', weight: 0, labels: {}, requirements: [], taints: [], limits: {} };
+  const types = bundledInstanceTypes();
+  const daemon = pod(99, '100m', false);
+  it('answers the same template for the same catalog array and the same DaemonSet pods (a new array of them included)', () => {
+    const a = cachedPoolTemplate(spec, types, [daemon]);
+    assert.equal(cachedPoolTemplate(spec, types, [daemon]), a);
+  });
+  it('computes it again when the catalog array, the DaemonSet pods or the minValues policy change', () => {
+    const a = cachedPoolTemplate(spec, types, []);
+    const b = cachedPoolTemplate(spec, types, [daemon]);
+    assert.notEqual(b, a);
+    assert.notEqual(b.daemonLoad, a.daemonLoad);
+    const c = cachedPoolTemplate(spec, types.slice(0, 10), [daemon]);
+    assert.equal(c.instanceTypes.length <= 10, true);
+    assert.equal(cachedPoolTemplate(spec, types.slice(0, 10), [daemon], 'BestEffort').minValuesPolicy, 'BestEffort');
   });
 });

@@ -28,6 +28,7 @@ import type { ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
 import { CycleState, Framework } from '../scheduler/framework.js';
 import { SchedulerError } from '../scheduler/status.js';
+import { topologyReason } from './topology-reason.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
@@ -40,9 +41,10 @@ import { nodeAffinityRequirements } from './pod-requirements.js';
 import { podAttempts, type PodAttempt, type PreferencePolicy } from './preferences.js';
 import { validatePersistentVolumeClaims, volumeRequirementAlternatives } from './volume-topology.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
-import { countOpenClaims, newClaimsAreEmptyHostnames, SpreadGroups } from './spread-groups.js';
+import { countOpenClaims, forgetDomains, newClaimsAreEmptyHostnames, SpreadGroups } from './spread-groups.js';
 import { settleDomains, TopologyKeys, type Domains } from './topology-keys.js';
 import { domainsKey } from './nodeclaim.js';
+import { KarpenterView, type KarpenterStateInput } from './cluster-state.js';
 
 /** What the planner needs of a NodePool. */
 export interface PoolSpec {
@@ -85,6 +87,13 @@ export interface ProvisionInput {
    * NodePools could launch — before in-flight and new claims.
    */
   readonly existingNodesAsKarpenter?: boolean;
+  /**
+   * Karpenter's cluster state beyond the Nodes kube-scheduler binds to (cluster-state.ts):
+   * NodeClaims still launching or initializing are capacity Karpenter tries before new
+   * claims, nodes marked for deletion are not, and their pods are planned again. Without
+   * it every Node is taken as initialized and none as deleting.
+   */
+  readonly karpenterState?: KarpenterStateInput;
 }
 
 /** One offering a planned claim could launch as: a fitting instance type in a zone the claim allows. */
@@ -134,6 +143,11 @@ const CLAIM_CHECKED_ELSEWHERE = new Set(['NodeAffinity', 'NodeResourcesFit', 'No
  * and ReadWriteOncePod conflicts are the scheduler's business once the node exists.
  */
 const VOLUME_PLUGINS = new Set(['VolumeBinding', 'VolumeZone', 'NodeVolumeLimits', 'VolumeRestrictions']);
+/**
+ * On an existing node Karpenter checks attach limits (VolumeUsage) but not binding, zones
+ * or access modes: it narrows by the pod's volume topology instead (tryExistingNodes).
+ */
+const EXISTING_NODE_SKIPPED = new Set(['VolumeBinding', 'VolumeZone', 'VolumeRestrictions']);
 
 function isDaemonSetPod(p: Pod): boolean {
   return p.ownerReferences.some((o) => o.kind === 'DaemonSet');
@@ -151,6 +165,22 @@ export function poolRequirements(spec: PoolSpec): Requirements {
   // A NodePool that does not constrain the capacity type launches on-demand capacity (AWS provider default).
   if (!requirements.has(LABEL_CAPACITY_TYPE)) requirements.add(Requirement.of(LABEL_CAPACITY_TYPE, 'In', ['on-demand']));
   return requirements;
+}
+
+/** poolTemplate's last answer per NodePool: a simulation plans every few seconds with the same pools, catalog and DaemonSets. */
+const lastTemplate = new WeakMap<PoolSpec, { instanceTypes: readonly InstanceType[]; daemonSetPods: readonly Pod[]; minValuesPolicy: MinValuesPolicy; template: PoolTemplate }>();
+
+/** poolTemplate, reused while the catalog array, the DaemonSet pods (element by element) and the policy are the same objects. */
+export function cachedPoolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceType[], daemonSetPods: readonly Pod[], minValuesPolicy: MinValuesPolicy = 'Strict'): PoolTemplate {
+  const last = lastTemplate.get(spec);
+  if (last && last.instanceTypes === instanceTypes && last.minValuesPolicy === minValuesPolicy && sameItems(last.daemonSetPods, daemonSetPods)) return last.template;
+  const template = poolTemplate(spec, instanceTypes, daemonSetPods, minValuesPolicy);
+  lastTemplate.set(spec, { instanceTypes, daemonSetPods, minValuesPolicy, template });
+  return template;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** A NodePool as the planner sees it: requirements, compatible instance types and the zones their offerings cover. */
@@ -217,6 +247,7 @@ interface OnExistingNode {
 class Planner {
   private readonly sched: Scheduler;
   private readonly claimFramework: Framework;
+  private readonly existingFramework: Framework;
   private readonly claims: PlannedClaim[] = [];
   private readonly remaining = new Map<string, Record<string, number>>();
   private readonly topologyKeys: TopologyKeys;
@@ -237,8 +268,15 @@ class Planner {
     /** The whole catalog: Karpenter's topology domains come from every type a pool lists, compatible or not. */
     private readonly catalog: readonly InstanceType[] = [],
     settleSelected = false,
-    /** Existing nodes each pod tries first (existingNodesAsKarpenter), by name; none otherwise. */
+    /** Existing nodes each pod tries first, in Karpenter's order (all with existingNodesAsKarpenter, else the uninitialized ones). */
     private readonly existingNodes: readonly string[] = [],
+    /** Nodes marked for deletion: not counted against their NodePool's limits. */
+    private readonly deleting: ReadonlySet<string> = new Set(),
+    /**
+     * Nodes Karpenter's topology takes no domain from (hostname aside): in-flight claims with
+     * no Node yet, and nodes marked for deletion (not among the active state nodes).
+     */
+    private readonly withoutNode: ReadonlySet<string> = new Set(),
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
@@ -252,6 +290,11 @@ class Planner {
       },
       fw.percentageOfNodesToScore,
     );
+    this.existingFramework = new Framework(
+      fw.profileName,
+      { ...fw.plugins, preFilter: fw.plugins.preFilter.filter((p) => !EXISTING_NODE_SKIPPED.has(p.name)), filter: fw.plugins.filter.filter((p) => !EXISTING_NODE_SKIPPED.has(p.name)) },
+      fw.percentageOfNodesToScore,
+    );
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
     this.toleratePreferNoSchedule = specs.some((s) => s.taints.some((t) => t.effect === 'PreferNoSchedule'));
     this.topologyKeys = new TopologyKeys(cluster, settleSelected);
@@ -262,7 +305,7 @@ class Planner {
   private remainingLimits(spec: PoolSpec): Record<string, number> {
     const remaining: Record<string, number> = { ...spec.limits };
     for (const info of this.cluster.nodeInfos()) {
-      if (info.node.labels[LABEL_NODEPOOL] !== spec.name) continue;
+      if (info.node.labels[LABEL_NODEPOOL] !== spec.name || this.deleting.has(info.node.name)) continue;
       for (const k of Object.keys(remaining)) remaining[k]! -= k === 'nodes' ? 1 : (info.node.capacity[k] ?? 0);
     }
     return remaining;
@@ -284,18 +327,57 @@ class Planner {
     return { reason: lastReason };
   }
 
-  /** Karpenter's addToExistingNode: the first existing node, by name, every filter passes. */
+  /**
+   * Karpenter's addToExistingNode: the first existing node, in order, that takes the pod.
+   * As ExistingNode.CanAdd, every taint binds (PreferNoSchedule too) and the node's labels
+   * must meet the requirements of this attempt (its first required term, its heaviest
+   * preference) and, with them, one of its volume topology alternatives; the scheduling
+   * plugins judge the rest (volume binding and zones excepted).
+   */
   private tryExistingNodes(attempt: PodAttempt): OnExistingNode | undefined {
     if (this.existingNodes.length === 0) return undefined;
     const state = new CycleState();
-    const fw = this.sched.framework;
+    const fw = this.existingFramework;
+    const volumes = volumeRequirementAlternatives(attempt.pod, this.cluster.volumes);
     if (!fw.runPreFilterPlugins(state, attempt.pod, this.cluster.nodeInfos()).status.isSuccess()) return undefined;
     this.spreadGroups.adjust(state, attempt.pod, attempt.requiredTerms, this.cluster);
+    // Karpenter can always create a new claim, so hostname spread has a minimum of 0 on existing nodes too.
+    newClaimsAreEmptyHostnames(state);
+    forgetDomains(state, (key) => this.nodelessValues(key));
+    const podReqs = nodeAffinityRequirements(attempt.pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
     for (const name of this.existingNodes) {
       const info = this.cluster.nodeInfo(name);
-      if (info && fw.runFilterPlugins(state, attempt.pod, info).isSuccess()) return { node: name };
+      if (!info || untoleratedTaint(info.node.taints, attempt.pod)) continue;
+      const nodeReqs = Requirements.fromLabels(info.node.labels);
+      if (!nodeReqs.isCompatible(podReqs)) continue;
+      nodeReqs.addAll(podReqs);
+      if (volumes.length > 0 && !volumes.some((alt) => nodeReqs.isCompatible(alt))) continue;
+      if (this.withoutNode.has(name) && this.spreadDomainUnknown(attempt.pod, info.node.labels)) continue;
+      if (fw.runFilterPlugins(state, attempt.pod, info).isSuccess()) return { node: name };
     }
     return undefined;
+  }
+
+  /** Per key, the values only claims with no Node carry: no domain of Karpenter's topology (forgetDomains). */
+  private nodelessValues(key: string): ReadonlySet<string> {
+    const out = new Set<string>();
+    if (this.withoutNode.size === 0) return out;
+    const carriers = this.cluster.topologyDomains(key);
+    const nodeless = new Map<string, number>();
+    for (const name of this.withoutNode) {
+      const v = this.cluster.nodeInfo(name)?.node.labels[key];
+      if (v !== undefined) nodeless.set(v, (nodeless.get(v) ?? 0) + 1);
+    }
+    for (const [v, n] of nodeless) if ((carriers.get(v) ?? 0) <= n) out.add(v);
+    return out;
+  }
+
+  /** Whether the node's value of one of the pod's spread keys (hostname aside) is no domain of Karpenter's topology. */
+  private spreadDomainUnknown(pod: Pod, labels: Readonly<Record<string, string>>): boolean {
+    return pod.topologySpreadConstraints.some((c) => {
+      const value = labels[c.topologyKey];
+      return c.topologyKey !== LABEL_HOSTNAME && value !== undefined && this.nodelessValues(c.topologyKey).has(value);
+    });
   }
 
   /** The volume topology alternatives of the pod being planned (volume-topology.ts). */
@@ -311,6 +393,7 @@ class Planner {
     const state = this.preFilter(pod);
     if (!state.ok) return { reason: state.reason };
     const unseen = this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
+    forgetDomains(state.state, (key) => this.nodelessValues(key));
     countOpenClaims(state.state, pod, attempt.requiredTerms, this.claims, this.cluster, unseen);
     newClaimsAreEmptyHostnames(state.state);
     // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
@@ -376,7 +459,7 @@ class Planner {
     const open = this.openDomains(pod, claim, podReqs);
     if (open.keys.length === 0) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim));
-      if (!status.isSuccess()) return { reason: status.message() };
+      if (!status.isSuccess()) return { reason: topologyReason(pod, status) };
       return claim.canAdd(pod, podReqs);
     }
     const passing: Domains[] = [];
@@ -384,7 +467,7 @@ class Planner {
     for (const domains of open.combinations) {
       const status = this.claimFramework.runFilterPlugins(state, pod, this.nodeInfoFor(claim, domains));
       if (status.isSuccess()) passing.push(domains);
-      else reason ||= status.message();
+      else reason ||= topologyReason(pod, status);
     }
     if (passing.length === 0) return { reason };
     const settled = podReqs.clone();
@@ -611,11 +694,16 @@ function claimOfferings(types: readonly InstanceType[], reqs: Requirements): Cla
 
 export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const { cluster } = input;
-  const existing = input.existingNodesAsKarpenter ? [...cluster.nodeInfos()].map((i) => i.node.name).sort() : [];
+  let existing = input.existingNodesAsKarpenter ? [...cluster.nodeInfos()].map((i) => i.node.name).sort() : [];
+  const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, input.daemonSetPods) : undefined;
+  // Pods of nodes marked for deletion are pending again before kube-scheduler's pass: evicted, they are recreated.
+  view?.markDeleting();
   const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p) => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
   const placements = [...report.placements];
   const unschedulable: ProvisionPlan['unschedulable'] = [];
   const toPlan: Pod[] = [];
+  const inFlight = view?.showInFlight();
+  if (inFlight && !input.existingNodesAsKarpenter) existing = inFlight;
   for (const u of report.unschedulable) {
     const pod = cluster.getPod(u.pod);
     // Gated pods wait for their gates, DaemonSet pods for their node: neither asks for a new node.
@@ -628,8 +716,8 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     if (invalid === undefined) toPlan.push(pod);
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
-  const pools = orderNodePools(input.pools).map((p) => poolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing);
+  const pools = orderNodePools(input.pools).map((p) => cachedPoolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting, view ? new Set([...view.withoutNode, ...view.deleting]) : undefined);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);

@@ -18,6 +18,7 @@ import type { CycleState } from '../scheduler/framework.js';
 import { PRE_FILTER_STATE_KEY, updateWithPod, type PreFilterState } from '../scheduler/plugins/pod-topology-spread/filtering.js';
 import { countMatchingPods, hasAllTopologyKeys, nodeIncluded, type SpreadConstraint } from '../scheduler/plugins/pod-topology-spread/constraints.js';
 import { nodeMatchCount } from '../scheduler/plugins/pod-topology-spread/match-counts.js';
+import { CriticalPaths } from '../scheduler/plugins/pod-topology-spread/critical-paths.js';
 import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
 import { nodeAffinityRequirements } from './pod-requirements.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, type Requirements } from './requirements.js';
@@ -79,6 +80,25 @@ export class SpreadGroups {
       return new Set(unseen.map((p) => p.key));
     });
   }
+}
+
+/**
+ * Takes out of the spread counts the domains (hostname aside) that only claims with no
+ * Node yet carry: Karpenter's topology takes its domains from NodePools and Nodes, so such
+ * a zone is no domain and does not hold the global minimum down.
+ */
+export function forgetDomains(state: CycleState, unknown: (key: string) => ReadonlySet<string>): void {
+  const s = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);
+  s?.constraints.forEach((c, i) => {
+    if (c.topologyKey === LABEL_HOSTNAME) return;
+    const gone = unknown(c.topologyKey);
+    const counts = s.tpValueToMatchNum[i]!;
+    if (![...gone].some((v) => counts.has(v))) return;
+    for (const v of gone) counts.delete(v);
+    const paths = CriticalPaths.empty();
+    for (const [v, n] of counts) paths.update(v, n);
+    s.criticalPaths[i] = paths;
+  });
 }
 
 /** A hostname domain no node has: the new claim Karpenter can always create. */

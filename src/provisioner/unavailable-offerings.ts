@@ -44,8 +44,13 @@ export class UnavailableOfferings {
     return (this.until.get(offeringKey(instanceType, offering)) ?? -1) > now;
   }
 
-  /** The instance types with the offerings still in the cache marked unavailable. */
-  apply(types: readonly InstanceType[], now: number): InstanceType[] {
+  /**
+   * The instance types with the offerings still in the cache marked unavailable: `types`
+   * itself while nothing is (so the planner can reuse what it derived from them).
+   */
+  apply(types: readonly InstanceType[], now: number): readonly InstanceType[] {
+    for (const [key, until] of this.until) if (until <= now) this.until.delete(key);
+    if (this.until.size === 0) return types;
     return types.map((it) => {
       if (!it.offerings.some((o) => this.isUnavailable(it.name, o, now))) return it;
       return { ...it, offerings: it.offerings.map((o) => (this.isUnavailable(it.name, o, now) ? { ...o, available: false } : o)) };

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { compilePdb } from '../model/pdb.js';
 import { describe, it } from 'node:test';
 
 import { ClusterState } from '../cluster/state.js';
@@ -161,6 +162,19 @@ describe('victim selection and node choice', () => {
       preemptor: mkPod('hi', { priority: 10 }),
       node: 'n1',
       victims: ['free'],
+    },
+    {
+      // FilterVictimsWithPDBViolation skips a PDB whose selector LabelSelectorAsSelector refuses (a stored legacy value).
+      name: 'a PDB whose selector has a legacy label value protects no pod',
+      setup: {
+        nodes: [mkNode('n1')],
+        pods: [mkPod('protected', { node: 'n1', priority: 1, labels: { app: 'web' } }), mkPod('free', { node: 'n1', priority: 5 })],
+        // Parsed leniently, NotIn "bad value!" would select the protected pod.
+        pdbs: [compilePdb({ metadata: { name: 'web', namespace: 'default' }, spec: { selector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['bad value!'] }] } }, status: { disruptionsAllowed: 0 } })],
+      },
+      preemptor: mkPod('hi', { priority: 10 }),
+      node: 'n1',
+      victims: ['protected'],
     },
     {
       name: 'the node with fewer PDB violations wins',

@@ -51,11 +51,20 @@ export function selectHost(totals: readonly number[]): number {
   return h[0]!;
 }
 
-/** One of the highest totals, drawn uniformly. */
-function randomTop(totals: readonly number[], rand: Rand): number {
-  const best = Math.max(...totals);
-  const top = totals.flatMap((t, i) => (t === best ? [i] : []));
-  return top.length === 1 ? top[0]! : top[rand.intn(top.length)]!;
+/**
+ * Picks among equally scored nodes: `tied` lists them, the heap's pick first, the
+ * others in filter order. Returns one of them, or undefined for the heap's pick.
+ */
+export type TieGuide = (pod: Pod, tied: readonly string[]) => string | undefined;
+
+/** The heap's pick, or the guide's among the nodes with the same total. */
+function guidedTop(totals: readonly number[], names: readonly string[], pod: Pod, guide: TieGuide): number {
+  const heapPick = selectHost(totals);
+  const tied = totals.flatMap((t, i) => (t === totals[heapPick] && i !== heapPick ? [i] : []));
+  if (tied.length === 0) return heapPick;
+  const chosen = guide(pod, [names[heapPick]!, ...tied.map((i) => names[i]!)]);
+  const i = chosen === undefined ? -1 : names.indexOf(chosen);
+  return i >= 0 && totals[i] === totals[heapPick] ? i : heapPick;
 }
 
 export type ScheduleOutcome =
@@ -100,17 +109,17 @@ export interface SchedulerOptions {
   readonly seed?: number;
   /**
    * Among nodes with the highest score: `heap` (default) takes the one upstream's
-   * heap leaves on top for the order the nodes were filtered in; `random` draws one
-   * with the seeded generator, standing for upstream's parallel filtering, whose
-   * goroutines append feasible nodes in whatever order they finish (the sim-vs-real
-   * harness compares the real placement with several seeds).
+   * heap leaves on top for the order the nodes were filtered in, which is what
+   * upstream does when its parallel filter goroutines finish in node order; they may
+   * finish in any order, so any of the tied nodes can win upstream. A TieGuide
+   * chooses among them (the sim-vs-real harness follows the real cluster's choice).
    */
-  readonly tieBreak?: 'heap' | 'random';
+  readonly tieBreak?: 'heap' | TieGuide;
 }
 
 export class Scheduler implements Handle {
   readonly rand: Rand;
-  private readonly tieBreak: 'heap' | 'random';
+  private readonly tieBreak: 'heap' | TieGuide;
   nextStartNodeIndex = 0;
   private readonly nominated = new Map<string, Pod[]>();
 
@@ -207,7 +216,7 @@ export class Scheduler implements Handle {
       return { kind: 'scheduled', node: feasible[0]!.node.name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1 };
     }
     const scored = this.prioritizeNodes(state, pod, feasible);
-    const chosen = this.tieBreak === 'random' ? randomTop(scored.totals, this.rand) : selectHost(scored.totals);
+    const chosen = this.tieBreak === 'heap' ? selectHost(scored.totals) : guidedTop(scored.totals, feasible.map((n) => n.node.name), pod, this.tieBreak);
     return new ScoredOutcome(feasible[chosen]!.node.name, feasible.length + diagnosis.nodeToStatus.size, feasible.length, scored);
   }
 

@@ -100,7 +100,7 @@ export class SimCloud {
   }
 
   /** The instance types with offerings marked unavailable while they are known to lack capacity. */
-  availableTypes(types: readonly InstanceType[]): InstanceType[] {
+  availableTypes(types: readonly InstanceType[]): readonly InstanceType[] {
     return this.unavailable.apply(types, this.world.engine.now);
   }
 

@@ -14,7 +14,7 @@ import type { Node } from '../model/node.js';
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
 import { isDaemonSetPod, isDoNotDisruptActive, type Rejection } from '../disruption/candidates.js';
-import { replacementName, type Decision } from '../disruption/consolidate.js';
+import { replacementName, type ConsolidationInput, type Decision } from '../disruption/consolidate.js';
 import { claimHashOf, driftReason, type ClaimHash } from '../disruption/drift.js';
 import { NODEPOOL_HASH_VERSION } from '../model/nodepool-hash.js';
 import { expiry, nextDisruption, revalidate, type DisruptionInput } from '../disruption/disrupt.js';
@@ -29,6 +29,8 @@ export interface DisruptionLoopOptions extends NodePlanningOptions {
   readonly spotToSpot?: boolean;
   readonly pollMs?: number;
   readonly validationMs?: number;
+  /** Simulation budgets standing in for Karpenter's consolidation timeouts (ConsolidationInput.consolidationWork); none by default. */
+  readonly consolidationWork?: ConsolidationInput['consolidationWork'];
 }
 
 export const DEFAULT_DISRUPTION_POLL_MS = 10_000;
@@ -157,6 +159,7 @@ export class DisruptionLoop {
       claimHashes: this.claimHashes,
       driftedAt: this.driftedAt,
       replacement: { instanceTypes: this.cloud.availableTypes(this.opts.instanceTypes), daemonSetPods: this.opts.daemonSetPods?.() ?? [], spotToSpot: this.opts.spotToSpot ?? false },
+      ...(this.opts.consolidationWork ? { consolidationWork: this.opts.consolidationWork } : {}),
     };
   }
 

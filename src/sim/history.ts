@@ -76,6 +76,17 @@ export function readySeries(history: History): Map<string, { t: number; ready: n
   return series;
 }
 
+/** The Deployment, StatefulSet, DaemonSet or ReplicaSet name a pod belongs to, or its own key when it has no controller. */
+export function podWorkload(sim: Simulation, pod: Pod): string {
+  const ref = pod.ownerReferences.find((r) => r.controller);
+  if (!ref) return pod.key;
+  if (ref.kind !== 'ReplicaSet') return ref.name;
+  // A Deployment's ReplicaSets change with every rollout; the Deployment is what the user wrote.
+  const rs = sim.replicaSets.objects.get(`${pod.namespace}/${ref.name}`);
+  const deployment = rs?.owner ? [...sim.deployments.objects.values()].find((d) => d.uid === rs.owner) : undefined;
+  return deployment?.name ?? ref.name;
+}
+
 /** Starts recording; call before the run, read `history()` after it. */
 export function recordHistory(sim: Simulation, maxFrames = 5000): () => History {
   const frames: Frame[] = [];
@@ -85,15 +96,7 @@ export function recordHistory(sim: Simulation, maxFrames = 5000): () => History 
     dirty = true;
   });
 
-  const workloadOf = (pod: Pod): string => {
-    const ref = pod.ownerReferences.find((r) => r.controller);
-    if (!ref) return pod.key;
-    if (ref.kind !== 'ReplicaSet') return ref.name;
-    // A Deployment's ReplicaSets change with every rollout; the Deployment is what the user wrote.
-    const rs = sim.replicaSets.objects.get(`${pod.namespace}/${ref.name}`);
-    const deployment = rs?.owner ? [...sim.deployments.objects.values()].find((d) => d.uid === rs.owner) : undefined;
-    return deployment?.name ?? ref.name;
-  };
+  const workloadOf = (pod: Pod): string => podWorkload(sim, pod);
 
   const snapshot = (): Frame => {
     const { cluster } = sim.world;

@@ -18,7 +18,7 @@ export function startPodGc(world: World): void {
     const firstSeen = (Math.floor(engine.now / POD_GC_PERIOD_MS) + 1) * POD_GC_PERIOD_MS;
     engine.at(firstSeen + POD_GC_QUARANTINE_MS, 'pod-gc', () => {
       if (cluster.nodeInfo(c.node.name)) return;
-      for (const pod of orphans) {
+      for (const pod of world.deletionOrder(orphans)) {
         if (cluster.getPod(pod.key)?.uid !== pod.uid) continue;
         engine.record('PodDeleted', { pod: pod.key, reason: 'PodGCOrphaned', node: c.node.name });
         world.removePod(pod.key, 'PodGCOrphaned');

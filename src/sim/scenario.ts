@@ -4,6 +4,7 @@
 // applies each step at its time, evaluates the expectations and returns the
 // event log, the results and the final placement.
 
+import type { SchedulerConfig } from '../scheduler/profile.js';
 import { buildClusterState } from '../cluster/state.js';
 import type { LoadedInput } from '../io/load.js';
 import { LABEL_ZONE } from '../model/node.js';
@@ -40,7 +41,9 @@ export interface RunOptions {
   /** Called with the simulation once it is built, before its workloads are added and anything runs: where observers (invariant checkers, history recorders, readiness trackers) attach. */
   readonly observe?: (sim: Simulation) => void;
   /** Control-plane settings a scenario file does not carry (the sim-vs-real harness aligns them with its cluster's flags). */
-  readonly controlPlane?: Pick<SimulationOptions, 'queue' | 'nodes' | 'defaultTolerationSeconds' | 'tieBreak'>;
+  readonly controlPlane?: Pick<SimulationOptions, 'queue' | 'nodes' | 'defaultTolerationSeconds' | 'tieBreak' | 'victimGuide' | 'deletionOrder'>;
+  /** kube-scheduler's configuration and feature gates (--config, --feature-gates); v1.37.2's defaults when absent. */
+  readonly schedulerConfig?: SchedulerConfig;
 }
 
 const SETTLE_MS = 10 * 60_000;
@@ -66,6 +69,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
     seed: opts.seed ?? spec.seed,
     ...(spec.startTimeMs !== undefined ? { startTimeMs: spec.startTimeMs } : {}),
     ...opts.controlPlane,
+    ...(opts.schedulerConfig ? { schedulerConfig: opts.schedulerConfig } : {}),
     pods: { defaults: { startDelayMs: t.podStartMs ?? DEFAULT_POD_TIMING.startDelayMs, readyDelayMs: t.podReadyMs ?? DEFAULT_POD_TIMING.readyDelayMs } },
     ...(pools.length > 0
       ? {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backoffDurationMs } from './scheduler-loop.js';
-import { createSimulation } from './simulation.js';
+import { createSimulation, type SimulationOptions } from './simulation.js';
 import { compilePod } from '../model/pod.js';
 import { clusterWithNodes, node, pod } from './fixtures.test-support.js';
 
@@ -73,17 +73,48 @@ describe('SchedulerLoop requeueing', () => {
     assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'FailedScheduling@8000']);
   });
 
-  it('tieBreak random draws among equally scored nodes with the seed; heap always takes the same', () => {
-    const placements = (tieBreak: 'heap' | 'random') =>
-      new Set([1, 2, 3, 4, 5, 6, 7, 8].map((seed) => {
-        const cluster = clusterWithNodes([{ name: 'a' }, { name: 'b' }]);
-        cluster.addPod(pod('p'));
-        const sim = createSimulation(cluster, { seed, tieBreak });
-        sim.engine.run(1_000);
-        return sim.world.cluster.getPod('default/p')!.nodeName;
-      }));
-    assert.equal(placements('heap').size, 1);
-    assert.deepEqual([...placements('random')].sort(), ['a', 'b']);
+  it('cordoning a node requeues a pod PodTopologySpread rejected (the unschedulable taint kube-controller-manager adds)', () => {
+    // Found by conformance/sim-vs-real (s1-76): the real pod's FailedScheduling message
+    // was refreshed after the cordon and named the unschedulable node.
+    const cluster = clusterWithNodes([{ name: 'a1', zone: 'a' }, { name: 'b1', zone: 'b', cpu: '1' }]);
+    const spread = (name: string, nodeName?: string) =>
+      compilePod(
+        {
+          metadata: { name, namespace: 'default', labels: { app: 's' } },
+          spec: {
+            ...(nodeName ? { nodeName } : {}),
+            topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 's' } } }],
+            containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }],
+          },
+        },
+        { order: 0 },
+      );
+    // Zone a has two, zone b one and no room: s3 is rejected for spread on a1 and for cpu on b1.
+    cluster.addPod(spread('s0', 'a1'));
+    cluster.addPod(spread('s1', 'a1'));
+    cluster.addPod(spread('s2', 'b1'));
+    cluster.addPod(spread('s3'));
+    const sim = createSimulation(cluster);
+    sim.engine.at(5_000, 'cordon', () => sim.world.updateNode({ ...sim.world.cluster.nodeInfo('a1')!.node, unschedulable: true }, 'Cordon'));
+    sim.engine.run(20_000);
+    const attempts = attemptsOf(sim.engine.log, 'default/s3');
+    assert.deepEqual(attempts, ['FailedScheduling@0', 'FailedScheduling@5000']);
+  });
+
+  it('a tieBreak guide picks among equally scored nodes only; heap always takes the same', () => {
+    const placement = (tieBreak: SimulationOptions['tieBreak'], nodes = [{ name: 'a' }, { name: 'b' }, { name: 'c', cpu: '1' }]) => {
+      const cluster = clusterWithNodes(nodes);
+      cluster.addPod(pod('p', { cpu: '500m' }));
+      const sim = createSimulation(cluster, { tieBreak });
+      sim.engine.run(1_000);
+      return sim.world.cluster.getPod('default/p')!.nodeName;
+    };
+    const offered: string[][] = [];
+    assert.equal(placement('heap'), 'a');
+    assert.equal(placement((_pod, tied) => (offered.push([...tied]), 'b')), 'b');
+    // c scores lower (less room left): never offered, and refused when named.
+    assert.deepEqual(offered, [['a', 'b']]);
+    assert.equal(placement(() => 'c'), 'a');
   });
 
   it('reports the exact FailedScheduling message', () => {

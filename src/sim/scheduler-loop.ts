@@ -194,8 +194,10 @@ export class SchedulerLoop {
       case 'nodeUpdated':
         // Cordoning or tainting a node makes no pod schedulable: only PodTopologySpread's hint queues for it.
         if (!onlyRestricts(c.old, c.node)) this.moveAllUnschedulable();
-        // PodTopologySpread's hint queues a pod it rejected on any change of the node's taints.
-        else if (!sameTaints(c.old, c.node)) this.moveAllUnschedulable((e) => e.lastFailure?.includes(ERR_REASON_CONSTRAINTS_NOT_MATCH) ?? false);
+        // PodTopologySpread's hint queues a pod it rejected on any change of the node's taints;
+        // a cordon is one too: kube-controller-manager adds node.kubernetes.io/unschedulable
+        // at once (TaintNodesByCondition), which this simulation does not write on the node.
+        else if (!sameTaints(c.old, c.node) || c.old.unschedulable !== c.node.unschedulable) this.moveAllUnschedulable((e) => e.lastFailure?.includes(ERR_REASON_CONSTRAINTS_NOT_MATCH) ?? false);
         return;
       case 'nodeAdded':
       case 'nodeDeleted':

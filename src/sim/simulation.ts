@@ -9,7 +9,7 @@
 import type { ClusterState } from '../cluster/state.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor } from '../scheduler/run.js';
-import { Scheduler } from '../scheduler/scheduler.js';
+import { Scheduler, type SchedulerOptions } from '../scheduler/scheduler.js';
 import { DEFAULT_TOLERATION_SECONDS, withDefaultTolerationSeconds } from './admission.js';
 import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
 import { CronJobController } from './controllers/cronjob.js';
@@ -20,6 +20,7 @@ import { DisruptionController } from './controllers/disruption.js';
 import { PersistentVolumeController, type VolumeControllerOptions } from './controllers/persistent-volume.js';
 import { DeschedulerLoop, type DeschedulerOptions } from './descheduler-loop.js';
 import { DisruptionLoop, type DisruptionLoopOptions } from './disruption-loop.js';
+import type { VictimGuide } from './controllers/active-pods.js';
 import { ReplicaSetController } from './controllers/replicaset.js';
 import { StatefulSetController } from './controllers/statefulset.js';
 import { Engine } from './engine.js';
@@ -38,7 +39,11 @@ export interface SimulationOptions {
   readonly schedulerName?: string;
   readonly queue?: QueueOptions;
   /** How the scheduler picks among equally scored nodes (SchedulerOptions.tieBreak). */
-  readonly tieBreak?: 'heap' | 'random';
+  readonly tieBreak?: SchedulerOptions['tieBreak'];
+  /** How the ReplicaSet controller picks among scale-down victims upstream orders at random; the sorted order's by default. */
+  readonly victimGuide?: VictimGuide;
+  /** The order of a batch of pods deleted at one instant where upstream's is random (World.deletionOrder). */
+  readonly deletionOrder?: World['deletionOrder'];
   /** What DefaultTolerationSeconds admission gives pods for the not-ready and unreachable taints (300 s). */
   readonly defaultTolerationSeconds?: number;
   readonly pods?: PodLifecycleOptions;
@@ -86,7 +91,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   const tolerationSeconds = opts.defaultTolerationSeconds ?? DEFAULT_TOLERATION_SECONDS;
   for (const pod of [...cluster.pods()]) cluster.updatePod(withDefaultTolerationSeconds(pod, tolerationSeconds));
   const engine = new Engine(seed);
-  const world = new World(engine, cluster, tolerationSeconds);
+  const world = new World(engine, cluster, tolerationSeconds, opts.deletionOrder);
   startPodLifecycle(world, opts.pods);
   const nodeLifecycle = new NodeLifecycle(world, opts.nodes);
   nodeLifecycle.start();
@@ -97,7 +102,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   const schedulerLoop = new SchedulerLoop(world, scheduler, opts.queue);
   const provisioner = opts.provisioner ? new ProvisionerLoop(world, cloud, schedulerLoop, { ...opts.provisioner, config }) : undefined;
   schedulerLoop.start();
-  const replicaSets = new ReplicaSetController(world);
+  const replicaSets = new ReplicaSetController(world, opts.victimGuide);
   replicaSets.start();
   const deployments = new DeploymentController(world, replicaSets);
   deployments.start();

@@ -37,7 +37,7 @@ export class TaintEviction {
   start(): void {
     this.world.onChange((c) => {
       if (c.kind === 'nodeUpdated') {
-        for (const pod of [...(this.world.cluster.nodeInfo(c.node.name)?.pods ?? [])]) this.process(pod, c.node);
+        for (const pod of this.world.deletionOrder([...(this.world.cluster.nodeInfo(c.node.name)?.pods ?? [])])) this.process(pod, c.node);
       } else if (c.kind === 'podUpdated' && c.pod.nodeName && !c.old.nodeName) {
         const node = this.world.cluster.nodeInfo(c.pod.nodeName)?.node;
         if (node) this.process(c.pod, node);

@@ -42,3 +42,12 @@ export function relativeTo<T extends Timed>(input: T, originMs: number): T {
     pods: input.pods.map((p) => ({ ...p, creation: p.creation - originMs, ...(p.startTime !== undefined ? { startTime: p.startTime - originMs } : {}) })),
   };
 }
+
+/**
+ * The input as of `originMs` (simulated time 0), by default its newest timestamp;
+ * unchanged when it has no timestamp at all (hand-written objects).
+ */
+export function fromOrigin<T extends Timed>(input: T, originMs?: number): T {
+  const origin = originMs ?? newestTimestamp(input);
+  return origin === undefined ? input : relativeTo(input, origin);
+}

@@ -46,6 +46,13 @@ export class World {
     readonly cluster: ClusterState,
     /** The API server's --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds. */
     private readonly defaultTolerationSeconds = DEFAULT_TOLERATION_SECONDS,
+    /**
+     * The order in which a batch of pods deleted at one instant goes, where upstream's
+     * is random: kubectl drain evicts a node's pods concurrently, pod GC walks its
+     * informer's list (a map), the taint manager's evictions due at once race. The
+     * batch's own order by default.
+     */
+    readonly deletionOrder: (pods: readonly Pod[]) => readonly Pod[] = (pods) => pods,
   ) {
     for (const p of cluster.pods()) {
       this.index(p);

@@ -24,6 +24,15 @@ export function cluster(...args: string[]): void {
   if (r.status !== 0) throw new Error(`cluster.sh ${args.join(' ')} failed (${r.status})`);
 }
 
+/** A command run to its end, from the repository's root. */
+export function run(cmd: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The berth CLI, as `berth ...args`. */
+export const berth = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args]);
+
 let admin: Kube | undefined;
 export function kube(): Kube {
   admin ??= Kube.fromFile(join(RUN, 'kubeconfig'));

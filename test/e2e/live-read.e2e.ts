@@ -3,7 +3,6 @@
 // read-only role of deploy/readonly-rbac.yaml: enough to read, not to write.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import https from 'node:https';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,19 +10,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Kube, statusCode } from '../../src/live/kube.js';
 import { SNAPSHOT_KINDS } from '../../src/live/snapshot.js';
-import { allRunning, apply, CLUSTER, deployment, e2eFile, kube, manifests, RUN, scenario, waitFor } from './harness.js';
+import { allRunning, apply, berth, CLUSTER, deployment, e2eFile, kube, manifests, run, RUN, scenario, waitFor } from './harness.js';
 
 e2eFile('live-read');
 
-const ROOT = join(CLUSTER, '..', '..');
 const KUBECONFIG = join(RUN, 'kubeconfig');
-
-function run(cmd: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-const berth = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args]);
 
 /** Two kwok nodes in two zones, as kwok's fake kubelet keeps them Ready. */
 async function nodes(): Promise<void> {
@@ -58,10 +49,12 @@ test('check and preview --kubeconfig answer as --cluster does on a kubectl dump 
     assert.equal(dump.status, 0, dump.stderr);
     writeFileSync(join(dir, 'dump.yaml'), dump.stdout);
 
+    // One snapshot time for every run: a live read counts ages from now, a dump from its newest timestamp.
+    const now = new Date().toISOString();
     const snapshot = join(dir, 'snapshot.yaml');
-    const live = berth('check', '--kubeconfig', KUBECONFIG, '--save-snapshot', snapshot, '-o', 'json');
-    const offline = berth('check', '--cluster', join(dir, 'dump.yaml'), '-o', 'json');
-    const replay = berth('check', '--cluster', snapshot, '-o', 'json');
+    const live = berth('check', '--kubeconfig', KUBECONFIG, '--now', now, '--save-snapshot', snapshot, '-o', 'json');
+    const offline = berth('check', '--cluster', join(dir, 'dump.yaml'), '--now', now, '-o', 'json');
+    const replay = berth('check', '--cluster', snapshot, '--now', now, '-o', 'json');
     assert.ok(live.status === 0 || live.status === 1, live.stderr);
     assert.match(live.stderr, /read https:\/\/127\.0\.0\.1:\d+ \(context [^)]+\): .*2 Node.*Deployment/);
     const findings = JSON.parse(live.stdout) as { checks?: unknown }[];
@@ -71,7 +64,6 @@ test('check and preview --kubeconfig answer as --cluster does on a kubectl dump 
     assert.match(readFileSync(snapshot, 'utf8'), /^# {3}Node 2 at resourceVersion \d+$/m);
 
     // preview reads the same way; at a fixed snapshot time the live and offline answers are the same.
-    const now = new Date().toISOString();
     const livePreview = berth('preview', '--kubeconfig', KUBECONFIG, '--now', now, '--until', '10m', '-o', 'json');
     const dumpPreview = berth('preview', '--cluster', join(dir, 'dump.yaml'), '--now', now, '--until', '10m', '-o', 'json');
     assert.equal(livePreview.status, 0, livePreview.stderr);

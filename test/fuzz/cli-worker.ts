@@ -3,6 +3,7 @@
 // lets the harness give up on an input that runs too long.
 
 import { parentPort } from 'node:worker_threads';
+import { usePlainEnvironment } from '../../src/cli/plain-env.js';
 import { runCli } from '../../src/cli/program.js';
 
 export interface WorkerRequest {
@@ -52,4 +53,5 @@ parentPort!.on('message', (req: WorkerRequest) => {
   })();
 });
 
+usePlainEnvironment(); // as the CLI's entry point does
 parentPort!.postMessage(READY);

@@ -114,9 +114,32 @@ function scenario(objects: Obj[]): Obj {
   };
 }
 
-/** A valid cluster the damage is applied to. */
-function baseObjects(): Obj[] {
-  return [node('n1', 'a', '4'), node('n2', 'b', '4'), node('n3', 'a', '2'), pod('p1', 'db', 'default'), pod('p2', 'db'), workload('Deployment', 'web'), workload('StatefulSet', 'db'), workload('DaemonSet', 'agent'), pdb('web'), nodePool('general')];
+/**
+ * A catalog of four types in the nodes' zones: the NodePool plans against it instead of
+ * the bundled 158 (`check` on one input ran 3.5 s of CPU with the bundled catalog, 0.5 s
+ * with this one), and its fields take damage like any other object's.
+ */
+function catalog(): Obj {
+  const type = (name: string, cpu: string, memory: string, generation: string, offerings: Json[], extra: Obj = {}): Obj => ({ name, cpu, memory, labels: { 'karpenter.k8s.aws/instance-generation': generation }, offerings, ...extra });
+  return {
+    apiVersion: 'berth.dev/v1alpha1',
+    kind: 'InstanceTypeCatalog',
+    metadata: { name: 'fuzz' },
+    spec: {
+      instanceTypes: [
+        type('m6.large', '2', '8Gi', '6', [{ zone: 'a', capacityType: 'on-demand', price: 0.1 }, { zone: 'b', capacityType: 'spot', price: 0.04 }]),
+        type('m7.xlarge', '4', '16Gi', '7', [{ zone: 'a', capacityType: 'spot', price: 0.08 }, { zone: 'b', capacityType: 'on-demand', price: 0.2, available: false }], { arch: 'arm64', pods: 58 }),
+        type('c7.2xlarge', '8', '16Gi', '7', [{ zone: 'b', capacityType: 'on-demand', price: 0.3 }], { overhead: { kubeReserved: { cpu: '100m', memory: '512Mi' } } }),
+        type('c5.4xlarge', '16', '32Gi', '5', [{ zone: 'a', capacityType: 'on-demand', price: 0.6 }]),
+      ],
+    },
+  };
+}
+
+/** A valid cluster the damage is applied to; with `bundledCatalog`, the NodePool plans against the bundled catalog. */
+function baseObjects(bundledCatalog: boolean): Obj[] {
+  const objs = [node('n1', 'a', '4'), node('n2', 'b', '4'), node('n3', 'a', '2'), pod('p1', 'db', 'default'), pod('p2', 'db'), workload('Deployment', 'web'), workload('StatefulSet', 'db'), workload('DaemonSet', 'agent'), pdb('web'), nodePool('general')];
+  return bundledCatalog ? objs : [...objs, catalog()];
 }
 
 // ---- damage to values -------------------------------------------------------------
@@ -279,9 +302,11 @@ export function fuzzCase(opts: { huge: boolean }): fc.Arbitrary<FuzzCase> {
       serialize: serializers,
       damage: opts.huge ? fc.oneof({ weight: 1000, arbitrary: textDamage }, { weight: 1, arbitrary: hugeDamage }) : textDamage,
       explainPod: fc.constantFrom('p1', 'default/p2', 'missing', 'kube-system/p1', 'default/web-0'),
+      // One input in ten plans against the bundled catalog (the rest against a small one, far cheaper to plan with).
+      bundledCatalog: fc.nat(9).map((n) => n === 0),
     })
-    .map(({ command, edits, structural: s, serialize, damage, explainPod }) => {
-      const objs = baseObjects();
+    .map(({ command, edits, structural: s, serialize, damage, explainPod, bundledCatalog }) => {
+      const objs = baseObjects(bundledCatalog);
       const done: string[] = [];
       if (s) done.push(s(objs));
       const root: Json = command === 'simulate' ? scenario(objs) : objs;
@@ -290,7 +315,8 @@ export function fuzzCase(opts: { huge: boolean }): fc.Arbitrary<FuzzCase> {
       const damaged = damage.apply(text);
       done.push(damage.name);
       const name = `input.${ext}`;
-      const args = command === 'simulate' ? [`{dir}/${name}`] : command === 'explain' ? [explainPod, '-f', `{dir}/${name}`] : ['-f', `{dir}/${name}`];
+      // check on one thread: the fuzzer's own worker is the unit its budget stops.
+      const args = command === 'simulate' ? [`{dir}/${name}`] : command === 'explain' ? [explainPod, '-f', `{dir}/${name}`] : command === 'check' ? ['-f', `{dir}/${name}`, '--jobs', '1'] : ['-f', `{dir}/${name}`];
       return { command, args, files: [{ name, text: damaged }], damage: done.filter((d) => d !== 'none').join(', ') || 'none' };
     });
 }

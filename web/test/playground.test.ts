@@ -48,7 +48,7 @@ describe('every example: schedule, explain, check (desktop)', () => {
         await page.click('.pending-lane .pod');
         await page.waitForSelector('#explain table');
         await idle(page);
-        assert.match((await page.textContent('#explain .verdict')) ?? '', /unschedulable: 0\/\d+ nodes are available/);
+        assert.match((await page.textContent('#explain .verdict')) ?? '', /unschedulable: (0\/\d+ nodes are available|no nodes available to schedule pods)/);
       }
       await screenshot(page, `schedule-${name}`);
       await act(page, 'check');

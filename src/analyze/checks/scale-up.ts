@@ -91,7 +91,7 @@ const money = (x: number) => `$${x.toFixed(3)}/h`;
 function plan(ctx: AnalysisContext, cluster: ClusterState): ProvisionPlan {
   const pools = ctx.provisioner ? ctx.input.nodePools.filter((p) => p.replicas === null) : [];
   const daemonSetPods = ctx.input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod);
-  return planProvisioning({ cluster, pools, instanceTypes: ctx.instanceTypes, daemonSetPods, config: {}, seed: ctx.seed });
+  return planProvisioning({ cluster, pools, instanceTypes: ctx.instanceTypes, daemonSetPods, config: ctx.scheduler ?? {}, seed: ctx.seed });
 }
 
 /** Enough nodes like an eligible one for the replicas left over: as many as fit on one, or one each under self anti-affinity on hostname. */

@@ -99,7 +99,7 @@ function nodeLevel(ctx: AnalysisContext, group: PodGroup, pools: readonly PoolTe
   const probe = nodeLevelProbe(group.templatePod);
   const cluster = buildClusterState({ nodes: ctx.input.nodes, pods: [probe] });
   const daemonSetPods = ctx.input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod);
-  const plan = planProvisioning({ cluster, pools: ctx.provisioner ? ctx.input.nodePools.filter((p) => p.replicas === null) : [], instanceTypes: ctx.instanceTypes, daemonSetPods, config: {}, seed: ctx.seed });
+  const plan = planProvisioning({ cluster, pools: ctx.provisioner ? ctx.input.nodePools.filter((p) => p.replicas === null) : [], instanceTypes: ctx.instanceTypes, daemonSetPods, config: ctx.scheduler ?? {}, seed: ctx.seed });
   const refused = plan.unschedulable.find((u) => u.pod === probe.key);
   if (!refused) return undefined;
   const blamed = blameNodeTerms(group.templatePod, ctx.input.nodes, pools);

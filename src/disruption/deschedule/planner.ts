@@ -229,7 +229,7 @@ export class EvictionPlanner {
 /** The controller's new pod standing in for `pod`: same spec, unbound, its own name. */
 function replacementOf(pod: Pod): Pod {
   const name = `${pod.name}${REPLACEMENT_SUFFIX}`;
-  return { ...unbind(pod), name, key: `${pod.namespace}/${name}`, uid: `${pod.uid}${REPLACEMENT_SUFFIX}`, terminating: false };
+  return { ...unbind(pod), name, key: `${pod.namespace}/${name}`, uid: `${pod.uid}${REPLACEMENT_SUFFIX}` };
 }
 
 /** Not tainted not-ready or unreachable by the node lifecycle controller (upstream processes Ready nodes only). */

@@ -57,6 +57,8 @@ describe('bundled instance types', () => {
     pods: number;
     cpu: number;
     memMiB: number;
+    /** Extended resources Karpenter lists for the type (EFA interfaces). */
+    extended?: Record<string, number>;
   }[] = [
     { name: 'm6i.large', vcpu: 2, memoryMiB: 8192, arch: 'amd64', onDemand: 0.096, pods: 29, cpu: 1930, memMiB: 6903 },
     { name: 'm5.16xlarge', vcpu: 64, memoryMiB: 262144, arch: 'amd64', onDemand: 3.072, pods: 737, cpu: 63770, memMiB: 234021 },
@@ -65,11 +67,11 @@ describe('bundled instance types', () => {
     { name: 'c5.9xlarge', vcpu: 36, memoryMiB: 73728, arch: 'amd64', onDemand: 1.53, pods: 234, cpu: 35840, memMiB: 65269 },
     { name: 'c5a.24xlarge', vcpu: 96, memoryMiB: 196608, arch: 'amd64', onDemand: 3.696, pods: 737, cpu: 95690, memMiB: 173400 },
     { name: 'r5.xlarge', vcpu: 4, memoryMiB: 32768, arch: 'amd64', onDemand: 0.252, pods: 58, cpu: 3920, memMiB: 29317 },
-    { name: 'r7i.48xlarge', vcpu: 192, memoryMiB: 1572864, arch: 'amd64', onDemand: 12.7008, pods: 737, cpu: 191450, memMiB: 1446437 },
+    { name: 'r7i.48xlarge', vcpu: 192, memoryMiB: 1572864, arch: 'amd64', onDemand: 12.7008, pods: 737, cpu: 191450, memMiB: 1446437, extended: { 'vpc.amazonaws.com/efa': 1 } },
     { name: 'c6g.large', vcpu: 2, memoryMiB: 4096, arch: 'arm64', onDemand: 0.068, pods: 29, cpu: 1930, memMiB: 3055 },
-    { name: 'm7g.16xlarge', vcpu: 64, memoryMiB: 262144, arch: 'arm64', onDemand: 2.6112, pods: 737, cpu: 63770, memMiB: 233962 },
+    { name: 'm7g.16xlarge', vcpu: 64, memoryMiB: 262144, arch: 'arm64', onDemand: 2.6112, pods: 737, cpu: 63770, memMiB: 233962, extended: { 'vpc.amazonaws.com/efa': 1 } },
     { name: 'r6g.metal', vcpu: 64, memoryMiB: 524288, arch: 'arm64', onDemand: 3.4191, pods: 737, cpu: 63770, memMiB: 476445 },
-    { name: 'm7i.metal-48xl', vcpu: 192, memoryMiB: 786432, arch: 'amd64', onDemand: 9.6768, pods: 737, cpu: 191450, memMiB: 718987 },
+    { name: 'm7i.metal-48xl', vcpu: 192, memoryMiB: 786432, arch: 'amd64', onDemand: 9.6768, pods: 737, cpu: 191450, memMiB: 718987, extended: { 'vpc.amazonaws.com/efa': 1 } },
   ];
   for (const c of cases) {
     it(`${c.name}: facts and Karpenter's allocatable`, () => {
@@ -79,7 +81,7 @@ describe('bundled instance types', () => {
       assert.equal(t.labels['kubernetes.io/arch'], c.arch);
       assert.equal(t.capacity.cpu, c.vcpu * 1000);
       assert.equal(t.capacity.pods, c.pods);
-      assert.deepEqual(t.allocatable, { cpu: c.cpu, memory: c.memMiB * MiB, 'ephemeral-storage': 17 * GiB, pods: c.pods });
+      assert.deepEqual(t.allocatable, { cpu: c.cpu, memory: c.memMiB * MiB, 'ephemeral-storage': 17 * GiB, pods: c.pods, ...c.extended });
       const od = t.offerings.filter((o) => o.capacityType === 'on-demand');
       assert.deepEqual(od.map((o) => o.price), [c.onDemand, c.onDemand, c.onDemand, c.onDemand]);
     });
@@ -222,4 +224,61 @@ describe('parseInstanceTypeCatalog', () => {
       );
     });
   }
+});
+
+describe('bundled GPU and accelerator types', () => {
+  const its = bundledInstanceTypes();
+
+  // Allocatable and labels as Karpenter publishes them (docs/reference/instance-types.md).
+  it('g5.xlarge: one NVIDIA A10G, Karpenter GPU labels, allocatable 3920m / 14162Mi / 58 pods', () => {
+    const t = byName(its, 'g5.xlarge');
+    assert.equal(t.labels['karpenter.k8s.aws/instance-gpu-name'], 'a10g');
+    assert.equal(t.labels['karpenter.k8s.aws/instance-gpu-manufacturer'], 'nvidia');
+    assert.equal(t.labels['karpenter.k8s.aws/instance-gpu-count'], '1');
+    assert.equal(t.labels['karpenter.k8s.aws/instance-gpu-memory'], '22888');
+    assert.deepEqual(t.allocatable, { cpu: 3920, memory: 14162 * MiB, 'ephemeral-storage': 17 * GiB, pods: 58, 'nvidia.com/gpu': 1 });
+    assert.equal(t.offerings.find((o) => o.capacityType === 'on-demand')!.price, 1.006);
+  });
+
+  it('p5.48xlarge: 8 H100s, 32 EFA interfaces, pods limited by its default network card (100)', () => {
+    const t = byName(its, 'p5.48xlarge');
+    assert.equal(t.labels['karpenter.k8s.aws/instance-gpu-name'], 'h100');
+    assert.deepEqual(t.allocatable, { cpu: 191450, memory: 1938410 * MiB, 'ephemeral-storage': 17 * GiB, pods: 100, 'nvidia.com/gpu': 8, 'vpc.amazonaws.com/efa': 32 });
+  });
+
+  it('inf2.xlarge: Neuron device and cores, accelerator labels, no GPU labels', () => {
+    const t = byName(its, 'inf2.xlarge');
+    assert.equal(t.capacity['aws.amazon.com/neuron'], 1);
+    assert.equal(t.capacity['aws.amazon.com/neuroncore'], 2);
+    assert.equal(t.labels['karpenter.k8s.aws/instance-accelerator-name'], 'inferentia2');
+    assert.equal(t.labels['karpenter.k8s.aws/instance-accelerator-manufacturer'], 'aws');
+    assert.equal(t.labels['karpenter.k8s.aws/instance-accelerator-count'], '1');
+    assert.equal(t.labels['karpenter.k8s.aws/instance-gpu-name'], undefined);
+  });
+
+  it('has every requested accelerator family', () => {
+    const families = new Set(BUNDLED_CATALOG.instanceTypes.map((t) => t.family));
+    for (const f of ['g4dn', 'g5', 'g6', 'p4d', 'p5', 'inf2', 'trn1']) assert.ok(families.has(f), f);
+  });
+});
+
+describe('bundled regions', () => {
+  it('us-east-1: its own zones and prices', () => {
+    const its = bundledInstanceTypes({}, 'us-east-1');
+    const t = byName(its, 'm5.large');
+    assert.equal(t.labels['topology.kubernetes.io/region'], 'us-east-1');
+    assert.deepEqual([...new Set(t.offerings.map((o) => o.zone))], ['us-east-1a', 'us-east-1b', 'us-east-1c', 'us-east-1d', 'us-east-1f']);
+    assert.equal(t.offerings[0]!.price, 0.096);
+  });
+
+  it('us-gov-west-1: GovCloud prices, and only the types priced there', () => {
+    const its = bundledInstanceTypes({}, 'us-gov-west-1');
+    assert.equal(byName(its, 'm5.large').offerings[0]!.price, 0.121);
+    assert.equal(byName(its, 'g4dn.xlarge').offerings[0]!.price, 0.663);
+    assert.equal(its.find((t) => t.name === 'g5.xlarge'), undefined);
+  });
+
+  it('an unknown region is refused, naming the bundled ones', () => {
+    assert.throws(() => bundledInstanceTypes({}, 'mars-1'), /no bundled catalog for region "mars-1" \(bundled: us-west-2, us-east-1, us-gov-west-1\)/);
+  });
 });

@@ -1,10 +1,12 @@
-// Instance-type catalogs: the bundled EC2 data for us-west-2, and catalogs users write
-// themselves (kind InstanceTypeCatalog, see README.md). Both become InstanceType objects.
+// Instance-type catalogs: the bundled EC2 data (us-west-2 by default, us-east-1,
+// us-gov-west-1), and catalogs users write themselves (kind InstanceTypeCatalog, see README.md). Both become InstanceType objects.
 
 import { atPath, FieldError, type FieldPath } from '../../model/errors.js';
 import { resourceValue } from '../../model/quantity.js';
 import type { ResourceList } from '../../model/resources.js';
-import data from './aws-us-west-2.json' with { type: 'json' };
+import usWest2 from './aws-us-west-2.json' with { type: 'json' };
+import usEast1 from './aws-us-east-1.json' with { type: 'json' };
+import usGovWest1 from './aws-us-gov-west-1.json' with { type: 'json' };
 import { DEFAULT_EPHEMERAL_STORAGE, DEFAULT_MAX_PODS, ec2Sizing, evictionThreshold, kubeReserved, type SizingOptions } from './overhead.js';
 import {
   ARCHES,
@@ -15,6 +17,13 @@ import {
   LABEL_INSTANCE_CPU,
   LABEL_INSTANCE_FAMILY,
   LABEL_INSTANCE_GENERATION,
+  LABEL_INSTANCE_ACCELERATOR_COUNT,
+  LABEL_INSTANCE_ACCELERATOR_MANUFACTURER,
+  LABEL_INSTANCE_ACCELERATOR_NAME,
+  LABEL_INSTANCE_GPU_COUNT,
+  LABEL_INSTANCE_GPU_MANUFACTURER,
+  LABEL_INSTANCE_GPU_MEMORY,
+  LABEL_INSTANCE_GPU_NAME,
   LABEL_INSTANCE_HYPERVISOR,
   LABEL_INSTANCE_MEMORY,
   LABEL_INSTANCE_SIZE,
@@ -57,7 +66,42 @@ export interface Ec2CatalogEntry {
   /** EC2's EBS attachment limit and whether ENIs and instance store share it (see `source.ebsAttachments` in the JSON). */
   readonly ebsMaxAttachments: number;
   readonly ebsAttachmentLimitType: 'shared' | 'dedicated';
+  /** The GPUs of types that have one kind of GPU (Karpenter labels only those). */
+  readonly gpu?: GpuInfo;
+  /** The Neuron (Inferentia, Trainium) devices of types that have them. */
+  readonly accelerator?: AcceleratorInfo;
+  /** Device-plugin resources a node of this type advertises (EXTENDED_RESOURCES), as counts. */
+  readonly extendedResources?: Readonly<Record<string, number>>;
 }
+
+export interface GpuInfo {
+  /** Lower-case as Karpenter labels it: "a10g", "nvidia". */
+  readonly name: string;
+  readonly manufacturer: string;
+  readonly count: number;
+  /** Memory of one GPU. */
+  readonly memoryMiB: number;
+}
+
+export interface AcceleratorInfo {
+  readonly name: string;
+  readonly manufacturer: string;
+  readonly count: number;
+}
+
+/**
+ * The extended resources Karpenter's AWS provider puts in an instance type's capacity
+ * (pkg/providers/instancetype/types.go). vpc.amazonaws.com/pod-eni is left out: it exists
+ * only with security groups for pods, which berth does not model.
+ */
+export const EXTENDED_RESOURCES: readonly string[] = [
+  'nvidia.com/gpu',
+  'amd.com/gpu',
+  'aws.amazon.com/neuron',
+  'aws.amazon.com/neuroncore',
+  'habana.ai/gaudi',
+  'vpc.amazonaws.com/efa',
+];
 
 export interface Ec2CatalogData {
   readonly region: string;
@@ -65,7 +109,7 @@ export interface Ec2CatalogData {
   readonly instanceTypes: readonly Ec2CatalogEntry[];
 }
 
-function checkedData(raw: typeof data): Ec2CatalogData {
+function checkedData(raw: typeof usWest2 | typeof usEast1 | typeof usGovWest1): Ec2CatalogData {
   for (const t of raw.instanceTypes) {
     if (!(ARCHES as readonly string[]).includes(t.arch)) throw new Error(`bundled catalog: ${t.name} has unknown arch ${t.arch}`);
     if (t.ebsAttachmentLimitType !== 'shared' && t.ebsAttachmentLimitType !== 'dedicated') throw new Error(`bundled catalog: ${t.name} has unknown ebsAttachmentLimitType ${t.ebsAttachmentLimitType}`);
@@ -73,15 +117,26 @@ function checkedData(raw: typeof data): Ec2CatalogData {
   return raw as Ec2CatalogData;
 }
 
-/** The bundled us-west-2 data, as stored (facts only; see `source` in the JSON for provenance). */
-export const BUNDLED_CATALOG: Ec2CatalogData = checkedData(data);
-export const BUNDLED_REGION = BUNDLED_CATALOG.region;
+/** The bundled regions' data, as stored (facts only; see `source` in each JSON for provenance). */
+export const BUNDLED_CATALOGS: ReadonlyMap<string, Ec2CatalogData> = new Map([usWest2, usEast1, usGovWest1].map((raw) => [raw.region, checkedData(raw)]));
+/** The region berth plans in unless told otherwise. */
+export const BUNDLED_REGION = 'us-west-2';
+export const BUNDLED_CATALOG: Ec2CatalogData = BUNDLED_CATALOGS.get(BUNDLED_REGION)!;
 export const BUNDLED_ZONES = BUNDLED_CATALOG.zones;
+
+/** The bundled data of `region`; throws naming the bundled regions when there is none. */
+export function bundledCatalog(region: string): Ec2CatalogData {
+  const data = BUNDLED_CATALOGS.get(region);
+  if (!data) throw new Error(`no bundled catalog for region ${JSON.stringify(region)} (bundled: ${[...BUNDLED_CATALOGS.keys()].join(', ')})`);
+  return data;
+}
 
 /** Builds one InstanceType from a bundled entry: Karpenter's labels, sizing and one offering per zone and capacity type. */
 export function ec2InstanceType(entry: Ec2CatalogEntry, region: string, zones: readonly string[], options: SizingOptions = {}): InstanceType {
-  const { capacity, overhead } = ec2Sizing(entry, options);
-  const labels = {
+  const sizing = ec2Sizing(entry, options);
+  const capacity = { ...sizing.capacity, ...entry.extendedResources };
+  const overhead = sizing.overhead;
+  const labels: Record<string, string> = {
     [LABEL_INSTANCE_TYPE]: entry.name,
     [LABEL_INSTANCE_FAMILY]: entry.family,
     [LABEL_INSTANCE_CATEGORY]: entry.category,
@@ -94,6 +149,17 @@ export function ec2InstanceType(entry: Ec2CatalogEntry, region: string, zones: r
     [LABEL_OS]: 'linux',
     [LABEL_REGION]: region,
   };
+  if (entry.gpu) {
+    labels[LABEL_INSTANCE_GPU_NAME] = entry.gpu.name;
+    labels[LABEL_INSTANCE_GPU_MANUFACTURER] = entry.gpu.manufacturer;
+    labels[LABEL_INSTANCE_GPU_COUNT] = String(entry.gpu.count);
+    labels[LABEL_INSTANCE_GPU_MEMORY] = String(entry.gpu.memoryMiB);
+  }
+  if (entry.accelerator) {
+    labels[LABEL_INSTANCE_ACCELERATOR_NAME] = entry.accelerator.name;
+    labels[LABEL_INSTANCE_ACCELERATOR_MANUFACTURER] = entry.accelerator.manufacturer;
+    labels[LABEL_INSTANCE_ACCELERATOR_COUNT] = String(entry.accelerator.count);
+  }
   const offerings: Offering[] = [];
   for (const zone of zones) {
     offerings.push({ zone, capacityType: 'on-demand', price: entry.onDemand, available: true });
@@ -104,17 +170,18 @@ export function ec2InstanceType(entry: Ec2CatalogEntry, region: string, zones: r
   return makeInstanceType({ name: entry.name, labels, capacity, overhead, offerings, ebsVolumeLimit });
 }
 
-/** Every bundled instance type, sized under `options` (Karpenter's AL2023 defaults when omitted). */
-export function bundledInstanceTypes(options: SizingOptions = {}): InstanceType[] {
-  return BUNDLED_CATALOG.instanceTypes.map((e) => ec2InstanceType(e, BUNDLED_CATALOG.region, BUNDLED_CATALOG.zones, options));
+/** Every bundled instance type of `region`, sized under `options` (Karpenter's AL2023 defaults when omitted). */
+export function bundledInstanceTypes(options: SizingOptions = {}, region = BUNDLED_REGION): InstanceType[] {
+  const data = bundledCatalog(region);
+  return data.instanceTypes.map((e) => ec2InstanceType(e, data.region, data.zones, options));
 }
 
 // ---------------------------------------------------------------------------------------
 // User catalogs: apiVersion berth.dev/v1alpha1, kind InstanceTypeCatalog
 
 /** The instance types to plan from: those of the input's InstanceTypeCatalogs, or the bundled catalog when it has none. */
-export function catalogOrBundled(catalogs: readonly (readonly InstanceType[])[]): InstanceType[] {
-  return catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes();
+export function catalogOrBundled(catalogs: readonly (readonly InstanceType[])[], region = BUNDLED_REGION): InstanceType[] {
+  return catalogs.length > 0 ? catalogs.flat() : bundledInstanceTypes({}, region);
 }
 
 export const CATALOG_API_VERSION = 'berth.dev/v1alpha1';

@@ -18,6 +18,13 @@ export const LABEL_INSTANCE_MEMORY = 'karpenter.k8s.aws/instance-memory';
 export const LABEL_INSTANCE_GENERATION = 'karpenter.k8s.aws/instance-generation';
 export const LABEL_INSTANCE_SIZE = 'karpenter.k8s.aws/instance-size';
 export const LABEL_INSTANCE_HYPERVISOR = 'karpenter.k8s.aws/instance-hypervisor';
+export const LABEL_INSTANCE_GPU_NAME = 'karpenter.k8s.aws/instance-gpu-name';
+export const LABEL_INSTANCE_GPU_MANUFACTURER = 'karpenter.k8s.aws/instance-gpu-manufacturer';
+export const LABEL_INSTANCE_GPU_COUNT = 'karpenter.k8s.aws/instance-gpu-count';
+export const LABEL_INSTANCE_GPU_MEMORY = 'karpenter.k8s.aws/instance-gpu-memory';
+export const LABEL_INSTANCE_ACCELERATOR_NAME = 'karpenter.k8s.aws/instance-accelerator-name';
+export const LABEL_INSTANCE_ACCELERATOR_MANUFACTURER = 'karpenter.k8s.aws/instance-accelerator-manufacturer';
+export const LABEL_INSTANCE_ACCELERATOR_COUNT = 'karpenter.k8s.aws/instance-accelerator-count';
 
 export type CapacityType = 'on-demand' | 'spot';
 export const CAPACITY_TYPES: readonly CapacityType[] = ['on-demand', 'spot'];

@@ -26,7 +26,11 @@ describe('lessActivePod (deleted first = less)', () => {
     },
     { name: 'more co-located first', a: ranked({ name: 'a' }, { rank: 2 }), b: ranked({ name: 'b' }, { rank: 1 }), want: true },
     { name: 'more recently ready first (different log2 bucket)', a: ranked({ name: 'a' }, { readySince: NOW - 1000 }), b: ranked({ name: 'b' }, { readySince: NOW - 100_000 }), want: true },
-    { name: 'same log2 bucket of ready time: uid decides', a: ranked({ name: 'b' }, { readySince: NOW - 1000 }), b: ranked({ name: 'a' }, { readySince: NOW - 1001 }), want: false },
+    // Ages 3 s and 4 s: both in [2^31, 2^32) ns.
+    { name: 'same log2 bucket of ready time: uid decides', a: ranked({ name: 'b' }, { readySince: NOW - 3000 }), b: ranked({ name: 'a' }, { readySince: NOW - 4000 }), want: false },
+    { name: 'same log2 bucket of ready time: reversed uids', a: ranked({ name: 'a' }, { readySince: NOW - 3000 }), b: ranked({ name: 'b' }, { readySince: NOW - 4000 }), want: true },
+    // metav1.Time keeps whole seconds: ready 0.6 s apart in the same second is the same time, then creation decides.
+    { name: 'ready in the same whole second: creation decides', a: ranked({ name: 'a', creation: 0 }, { readySince: NOW - 100_900 }), b: ranked({ name: 'b', creation: NOW - 200_000 }, { readySince: NOW - 100_300 }), want: false },
     { name: 'newer creation first', a: ranked({ name: 'a', creation: NOW - 10 }), b: ranked({ name: 'b', creation: NOW - 500_000 }), want: true },
     { name: 'equal pods are not less', a: ranked({ name: 'a' }), b: ranked({ name: 'a' }), want: false },
   ];
@@ -39,6 +43,18 @@ describe('podsToDelete', () => {
     const pods = [mk('a', 'n1'), mk('b', 'n2'), mk('c', 'n2'), mk('d', 'n3')];
     const victims = podsToDelete(pods, pods, 2, () => 0, NOW).map((p) => p.name);
     assert.deepEqual(victims.sort(), ['b', 'c']);
+  });
+  it('a VictimGuide chooses among the pods upstream orders by UID, and only among them', () => {
+    const mk = (name: string, nodeName: string, creation: number) => ({ ...pod(name), nodeName, phase: 'Running', creation, uid: name });
+    // Ready 3 s and 4 s ago (one log2 bucket): a and b are ordered by UID; c, ready 60 s ago, goes last.
+    const pods = [mk('a', 'n1', 0), mk('b', 'n2', 0), mk('c', 'n3', 0)];
+    const ready: Record<string, number> = { 'default/a': NOW - 3000, 'default/b': NOW - 4000, 'default/c': NOW - 60_000 };
+    const offered: string[][] = [];
+    const victims = (guide?: Parameters<typeof podsToDelete>[5]) => podsToDelete(pods, pods, 1, (k) => ready[k], NOW, guide).map((p) => p.name);
+    assert.deepEqual(victims(), ['a']);
+    assert.deepEqual(victims((tied, n) => (offered.push(tied.map((p) => p.name)), tied.slice(tied.length - n))), ['b']);
+    assert.deepEqual(offered, [['a', 'b']]);
+    assert.deepEqual(victims(() => [pods[2]!]), ['a']);
   });
   it('returns every pod when asked for at least as many', () => {
     const pods = [pod('a'), pod('b')];

@@ -283,7 +283,7 @@ export class DisruptionController {
       });
       world.engine.after(DRAIN_RETRY_MS, 'drain-retry', () => attempt(pod));
     };
-    for (const p of targets) attempt(p);
+    for (const p of world.deletionOrder(targets)) attempt(p);
     finish();
   }
 }

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
+
+const DIR = new URL('../../test/fixtures/what-if/', import.meta.url).pathname;
+
+function cli(args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, ['bin/berth.js', ...args], { encoding: 'utf8' });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+describe('berth what-if', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'berth-what-if-'));
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('prints the comparison table and writes an SVG plot with one line per variant', () => {
+    const svg = join(tmp, 'plot.svg');
+    const csv = join(tmp, 'load.csv');
+    writeFileSync(csv, 'time,web\n0m,6\n40m,3\n');
+    const r = cli(['what-if', `${DIR}scale-down.yaml`, '--variants', `${DIR}variants.yaml`, '--load-curve', csv, '--plot', svg]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^VARIANT\s+POLICY\s+AFTER\s+BUDGETS\s+TOTAL \$/);
+    assert.match(r.out, /\nnever\s+WhenEmptyOrUnderutilized\s+Never\s+10%/);
+    assert.match(r.out, /\nwhen-empty\s+WhenEmpty\s+30s\s+10%/);
+    const plot = readFileSync(svg, 'utf8');
+    assert.match(plot, /^<svg /);
+    assert.match(plot, /never/);
+    assert.match(plot, /when-empty/);
+  });
+
+  it('-o json carries the $/h series; bad input is refused with its position', () => {
+    const r = cli(['what-if', `${DIR}scale-down.yaml`, '--variants', `${DIR}variants.yaml`, '-o', 'json', '--sample', '30m']);
+    assert.equal(r.code, 0, r.err);
+    const doc = JSON.parse(r.out) as { variants: { name: string; costSeries: unknown[] }[] };
+    assert.deepEqual(doc.variants.map((v) => [v.name, v.costSeries.length]), [['never', 3], ['when-empty', 3]]);
+    const bad = join(tmp, 'bad.csv');
+    writeFileSync(bad, 'time,nope\n');
+    const e = cli(['what-if', `${DIR}scale-down.yaml`, '--variants', `${DIR}variants.yaml`, '--load-curve', bad]);
+    assert.equal(e.code, 2);
+    assert.match(e.err, /bad\.csv:1:6: nope: Not found: no Deployment default\/nope/);
+  });
+});
