@@ -3,11 +3,11 @@
 // line with a gutter marker; a tab shows how many errors its pane holds.
 
 import { EditorView, basicSetup } from 'codemirror';
-import { yaml } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { describeDiagnostic, type Diagnostic } from '../../src/io/diagnostics.js';
 import { el } from './dom.js';
 import { TAB_FILE, TAB_LABEL, TABS, type Tab, type Tabs } from './input-tabs.js';
+import { yamlHighlighting } from './yaml-highlight.js';
 
 function toCm(view: EditorView, ds: readonly Diagnostic[]): CmDiagnostic[] {
   const doc = view.state.doc;
@@ -58,7 +58,7 @@ export class InputPanes {
         parent: pane,
         extensions: [
           basicSetup,
-          yaml(),
+          yamlHighlighting(),
           lintGutter(),
           EditorView.contentAttributes.of({ 'aria-label': `${TAB_LABEL[tab]} manifests (YAML)` }),
           EditorView.updateListener.of((u) => u.docChanged && onEdit()),

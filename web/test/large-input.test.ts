@@ -57,6 +57,10 @@ describe('the 200-node / 2,000-pod input', () => {
         await page.waitForFunction(() => /loaded into Cluster, Workloads, NodePools/.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 });
         await page.waitForTimeout(2000);
       });
+      // A large pane is coloured line by line (no full YAML parse), and a hidden pane
+      // keeps its size, so its editor rendered only the lines of one screen.
+      assert.ok((await page.$$('#pane-cluster .cm-yaml-key')).length > 0, 'the Cluster pane is highlighted');
+      assert.ok((await page.$$('#pane-workloads .cm-line')).length < 100, 'the hidden Workloads pane holds one screen of lines');
       await step('schedule', async () => {
         await act(page, 'schedule', 300_000);
         assert.match((await page.textContent('#status')) ?? '', /^schedule: 200 node\(s\), 1800 placed, 200 pending/);
