@@ -57,12 +57,28 @@ export async function renderPending(box: HTMLElement, pending: RunView['pending'
 
 const GiB = 2 ** 30;
 
+/** Above these shares the bar turns amber, then red (as a <meter> with low 80 and high 95). */
+const HIGH = 80;
+const FULL = 95;
+
+/**
+ * A requested-vs-allocatable bar: plain divs with ARIA meter semantics. A <meter>
+ * brings a shadow tree of its own, and a gradient fill is an image to paint per bar;
+ * with two bars per node they were a large part of the map's style, layout and paint.
+ */
 function bar(label: string, used: number, total: number, text: string): HTMLElement {
   const wrap = el('div', 'bar');
   const pct = total > 0 ? Math.min(100, Math.round((100 * used) / total)) : 0;
-  const meter = el('meter', '');
-  Object.assign(meter, { min: 0, max: 100, value: pct, low: 80, high: 95, optimum: 0 });
+  const meter = el('div', `meter${pct > FULL ? ' full' : pct > HIGH ? ' high' : ''}`);
+  meter.setAttribute('role', 'meter');
   meter.setAttribute('aria-label', `${label} requested`);
+  meter.setAttribute('aria-valuemin', '0');
+  meter.setAttribute('aria-valuemax', '100');
+  meter.setAttribute('aria-valuenow', String(pct));
+  meter.setAttribute('aria-valuetext', `${pct}%`);
+  const fill = el('div', 'fill');
+  fill.style.width = `${pct}%`;
+  meter.append(fill);
   wrap.append(el('span', 'bar-label', label), meter, el('span', 'bar-text', text));
   return wrap;
 }
@@ -117,10 +133,15 @@ function mapTools(box: HTMLElement, content: HTMLElement): HTMLElement {
   const apply = (z: number) => {
     zoom = Math.min(1, Math.max(MIN_ZOOM, z));
     content.style.zoom = String(zoom);
-    if (zoom < COMPACT_BELOW) content.classList.add('compact');
-    // Leaving compact, the cards stay bare for two frames at the new zoom: those then
-    // off screen are skipped (content-visibility) before their pods come back.
-    else if (content.classList.contains('compact')) requestAnimationFrame(() => requestAnimationFrame(() => zoom >= COMPACT_BELOW && content.classList.remove('compact')));
+    const leaving = content.classList.contains('compact') && zoom >= COMPACT_BELOW;
+    content.classList.toggle('compact', zoom < COMPACT_BELOW);
+    // Compact, every card was on screen: in the next frame all would be laid out again,
+    // now with their pods. For that frame they are skipped boxes of a card's estimated
+    // size (content-visibility: hidden); after it only those on screen are rendered.
+    if (leaving) {
+      content.classList.add('settling');
+      requestAnimationFrame(() => requestAnimationFrame(() => content.classList.remove('settling')));
+    }
     range.value = String(Math.round(zoom * 100));
     value.textContent = `${Math.round(zoom * 100)}%`;
   };

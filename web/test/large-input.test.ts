@@ -76,10 +76,10 @@ describe('the 200-node / 2,000-pod input', () => {
       });
       await step('explain a placed pod', async () => {
         await page.click('.node .pod');
-        await page.waitForSelector('#explain table');
+        await page.waitForSelector('#explain .explain-table');
         await idle(page, 120_000);
         assert.match((await page.textContent('#explain .verdict')) ?? '', /^selected: node-\d{3}$/);
-        assert.equal(await page.$$eval('#explain tbody tr', (r) => r.length), 200);
+        assert.equal(await page.$$eval('#explain .explain-body [role=row]', (r) => r.length), 200);
       });
       await step('explain a pending pod', async () => {
         await page.click('.pending-lane .pod');

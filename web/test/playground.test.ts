@@ -46,7 +46,7 @@ describe('every example: schedule, explain, check (desktop)', () => {
       if (name === 'apiserver-spread-only.yaml') assert.equal(Object.values(placed)[0]?.length, 3, 'all three stacked');
       if (pending.length > 0) {
         await page.click('.pending-lane .pod');
-        await page.waitForSelector('#explain table');
+        await page.waitForSelector('#explain .explain-table');
         await idle(page);
         assert.match((await page.textContent('#explain .verdict')) ?? '', /unschedulable: (0\/\d+ nodes are available|no nodes available to schedule pods)/);
       }
@@ -77,20 +77,20 @@ for (const size of SIZES) {
       assert.equal(await page.getAttribute('.zone', 'aria-label'), 'zone us-west-2a');
       // node-1: 4 cpu, 16 GiB; one kube-dns replica of 100m and 70Mi.
       assert.deepEqual(await page.$$eval('.node .bar-text', (e) => e.map((x) => x.textContent)), ['0.1 / 4', '0.1 / 16.0 GiB']);
-      assert.deepEqual(await page.$$eval('.node meter', (e) => e.map((m) => (m as HTMLMeterElement).value)), [3, 0]);
+      assert.deepEqual(await page.$$eval('.node [role=meter]', (e) => e.map((m) => Number(m.getAttribute('aria-valuenow')))), [3, 0]);
 
       await page.click('.node .pod');
-      await page.waitForSelector('#explain tr.chosen');
+      await page.waitForSelector('#explain .explain-row.chosen');
       await idle(page);
       assert.equal(await page.textContent('#explain .verdict'), 'selected: node-1');
-      const headers = await page.$$eval('#explain thead th', (e) => e.map((x) => x.textContent));
+      const headers = await page.$$eval('#explain [role=columnheader]', (e) => e.map((x) => x.textContent));
       assert.ok(headers.includes('NodeResourcesFit') && headers.includes('TaintToleration'), headers.join(', '));
-      assert.match((await page.textContent('#explain tr.chosen')) ?? '', /\d+ → \d+ × \d+ = \d+/);
+      assert.match((await page.textContent('#explain .explain-row.chosen')) ?? '', /\d+ → \d+ × \d+ = \d+/);
 
       await page.click('.pending-lane .pod');
-      await page.waitForSelector('#explain tr.rejected');
+      await page.waitForSelector('#explain .explain-row.rejected');
       await idle(page);
-      assert.match((await page.textContent('#explain tr.rejected')) ?? '', /InterPodAffinity: node\(s\) didn't match pod anti-affinity rules/);
+      assert.match((await page.textContent('#explain .explain-row.rejected')) ?? '', /InterPodAffinity: node\(s\) didn't match pod anti-affinity rules/);
       assert.deepEqual(await axeSerious(page), []);
       assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
       await screenshot(page, `explain-${size}`);
