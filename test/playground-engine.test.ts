@@ -54,6 +54,16 @@ describe('playground engine', () => {
     assert.ok(errors.some((e) => e.file === 'scheduler.yaml' && e.line >= line - 2 && e.line <= line + 1 && /Fullest|scoringStrategy/.test(e.message + (e.field ?? ''))), JSON.stringify(errors));
   });
 
+  it('a second KubeSchedulerConfiguration is an error at its line (--config takes one), in the same pane or another', () => {
+    const tabs = splitByKind(`${nodes}---\n${binPacking}---\n${binPacking.replace('MostAllocated', 'LeastAllocated')}`);
+    const second = tabs.scheduler.split('\n').findIndex((l, i) => i > 0 && /^kind: KubeSchedulerConfiguration/.test(l) && tabs.scheduler.split('\n').slice(0, i).some((x) => /^kind: KubeSchedulerConfiguration/.test(x))) + 1;
+    const r = load(tabs);
+    assert.equal(r.ok, false);
+    assert.deepEqual(!r.ok && r.errors.map((e) => [e.file, e.line, e.object, e.message.slice(0, 12)]), [['scheduler.yaml', second, 'KubeSchedulerConfiguration', 'a second one']]);
+    const inWorkloads = load({ ...splitByKind(`${nodes}---\n${binPacking}`), workloads: `kind: KubeSchedulerConfiguration\napiVersion: kubescheduler.config.k8s.io/v1\n` });
+    assert.deepEqual(!inWorkloads.ok && inWorkloads.errors.map((e) => [e.file, e.line]), [['workloads.yaml', 1]], 'the Scheduler pane\'s is the one used');
+  });
+
   it('explains a pod the run placed: its node is the chosen one, every node has a row', () => {
     const l = loaded(nodes);
     const r = explain(l, 'default/new')!;

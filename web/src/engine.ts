@@ -19,7 +19,7 @@ import type { Finding } from '../../src/analyze/finding.js';
 import { loadSchedulerConfig } from '../../src/io/scheduler-config.js';
 import type { SchedulerConfig } from '../../src/scheduler/profile.js';
 import type { Pod } from '../../src/model/pod.js';
-import { schedulerConfigDocument } from './scheduler-config-doc.js';
+import { schedulerConfigDocuments } from './scheduler-config-doc.js';
 import { spreadSkews, type SpreadSkew } from '../../src/scheduler/spread-skew.js';
 import { TAB_FILE, TABS, type Tabs } from './input-tabs.js';
 
@@ -77,18 +77,29 @@ const CONFIG_SKIPPED = /^skipping kind KubeSchedulerConfiguration \(apiVersion k
 const MANIFEST_TABS = TABS.filter((t) => t !== 'scenario');
 
 /**
- * The panes' manifests as `-f` loads them, each pane a file; the first
- * KubeSchedulerConfiguration among them (the Scheduler pane first) is loaded as
- * `--config`, its errors at their lines.
+ * The panes' manifests as `-f` loads them, each pane a file; a
+ * KubeSchedulerConfiguration among them is loaded as `--config`, its errors at their
+ * lines. `--config` is one file of one document: a second configuration (the
+ * Scheduler pane's counts first) is an error at its line, not silently ignored.
  */
 export function load(tabs: Tabs): Loaded {
   const sources = MANIFEST_TABS.filter((t) => tabs[t].trim() !== '').map((t) => ({ name: TAB_FILE[t], text: tabs[t] }));
   const r = loadSources(sources);
-  const withConfig = [...sources].sort((a, b) => (a.name === TAB_FILE.scheduler ? -1 : b.name === TAB_FILE.scheduler ? 1 : 0)).map((s) => ({ name: s.name, text: schedulerConfigDocument(s.text) }));
-  const configSource = withConfig.find((s) => s.text !== undefined);
-  const config = configSource === undefined ? { ok: true as const, config: {} } : loadSchedulerConfig({ name: configSource.name, text: configSource.text! });
-  if (!r.ok || !config.ok) return { ok: false, errors: [...(r.ok ? [] : r.errors), ...(config.ok ? [] : config.errors)] };
-  const warnings = configSource === undefined ? r.warnings : r.warnings.filter((w) => !(w.file === configSource.name && CONFIG_SKIPPED.test(w.message)));
+  const configs = [...sources]
+    .sort((a, b) => (a.name === TAB_FILE.scheduler ? -1 : b.name === TAB_FILE.scheduler ? 1 : 0))
+    .flatMap((s) => schedulerConfigDocuments(s.text).map((d) => ({ name: s.name, ...d })));
+  const [first, ...others] = configs;
+  const config = first === undefined ? { ok: true as const, config: {} } : loadSchedulerConfig({ name: first.name, text: first.text });
+  const extra: Diagnostic[] = others.map((d) => ({
+    severity: 'error',
+    file: d.name,
+    line: d.line,
+    column: 1,
+    object: 'KubeSchedulerConfiguration',
+    message: `a second one: the scheduler takes one configuration (as --config does), and ${first!.name}:${first!.line} is already it; remove one, or merge their profiles`,
+  }));
+  if (!r.ok || !config.ok || extra.length > 0) return { ok: false, errors: [...(r.ok ? [] : r.errors), ...(config.ok ? [] : config.errors), ...extra] };
+  const warnings = first === undefined ? r.warnings : r.warnings.filter((w) => !(w.file === first.name && CONFIG_SKIPPED.test(w.message)));
   return { ok: true, input: r.input, warnings, config: config.config };
 }
 

@@ -33,9 +33,49 @@ const SEPARATOR = /^---(\s|$)/;
 const TOP_LEVEL_KIND = /^kind:\s*["']?([A-Za-z0-9.]+)["']?\s*(#.*)?$/m;
 const CONTENT = /^[^#\s]/m;
 
+const FLOW_KIND = /(?:^|[{,])\s*["']?kind["']?\s*:\s*["']?([A-Za-z0-9.]+)/;
+
+/** The end of the quoted scalar starting at i (its closing quote). */
+function closingQuote(text: string, i: number): number {
+  const q = text[i];
+  for (let k = i + 1; k < text.length; k++) {
+    if (q === '"' && text[k] === '\\') k++;
+    else if (text[k] === q) {
+      if (q === "'" && text[k + 1] === "'") k++;
+      else return k;
+    }
+  }
+  return text.length;
+}
+
+/**
+ * The kind of a document written as one flow mapping ({kind: Node, ...} on a line,
+ * or JSON as kubectl -o json writes it): its top-level `kind` key, the nested
+ * collections left out.
+ */
+function flowKind(doc: string): string | undefined {
+  const start = /^(\s*(#.*)?\n)*\s*\{/.exec(doc);
+  if (!start) return undefined;
+  let top = '';
+  let depth = 0;
+  for (let i = start[0].length - 1; i < doc.length; i++) {
+    const c = doc[i]!;
+    if (c === '"' || c === "'") {
+      const end = closingQuote(doc, i);
+      if (depth === 1) top += doc.slice(i, end + 1);
+      i = end;
+    } else if (c === '{' || c === '[') {
+      if (++depth === 1) top += c;
+    } else if (c === '}' || c === ']') {
+      if (--depth === 0) break;
+    } else if (depth === 1) top += c;
+  }
+  return FLOW_KIND.exec(top)?.[1];
+}
+
 /** A document's top-level kind, read from its text (no YAML parse: this runs on the page's thread). */
 export function kindOf(doc: string): string | undefined {
-  return TOP_LEVEL_KIND.exec(doc)?.[1];
+  return TOP_LEVEL_KIND.exec(doc)?.[1] ?? flowKind(doc);
 }
 
 /** The text's YAML documents, each with the comments written before it (a comment-only document joins the next one). */

@@ -1,7 +1,8 @@
 // A List document (what `kubectl get -o yaml` writes) sorted into the input panes:
 // each pane gets a List of its items, each item's text cut from the original
 // (comments and formatting kept), so a dump of nodes and pods lands in Cluster and
-// Workloads. Runs in the worker: it parses the YAML.
+// Workloads; a JSON List's items become block sequence entries. Runs in the
+// worker: it parses the YAML.
 
 import { isMap, isNode, isSeq, parseDocument } from 'yaml';
 import { emptyTabs, tabOfKind, type Tab, type Tabs } from './input-tabs.js';
@@ -20,10 +21,15 @@ export function splitList(doc: string): Partial<Tabs> {
   const byTab = emptyTabs();
   const startOf = (node: unknown) => (isNode(node) && node.range ? lineStart(doc, node.range[0]) : undefined);
   items.items.forEach((item, i) => {
+    const kind = isMap(item) ? String(item.get('kind') ?? '') : '';
+    // A JSON List (kubectl -o json): each item's flow mapping becomes an entry of the block sequence.
+    if (items.flow) {
+      if (isNode(item) && item.range) byTab[tabOfKind(kind)] += `- ${doc.slice(item.range[0], item.range[1])}\n`;
+      return;
+    }
     const start = startOf(item);
     if (start === undefined) return;
     const end = startOf(items.items[i + 1]) ?? items.range![2];
-    const kind = isMap(item) ? String(item.get('kind') ?? '') : '';
     byTab[tabOfKind(kind)] += doc.slice(start, end).replace(/\n?$/, '\n');
   });
   const out: Partial<Tabs> = {};

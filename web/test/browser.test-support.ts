@@ -52,6 +52,8 @@ export interface Opened {
 
 export async function open(size: Size = 'desktop', hash = ''): Promise<Opened> {
   const context = await browser.newContext({ viewport: SIZES[size] });
+  // On a machine shared with other test runs a page load alone can take over 30 s.
+  context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {

@@ -149,6 +149,15 @@ test('a KubeSchedulerConfiguration goes to the Scheduler pane, its errors underl
   await page.waitForSelector('#pane-scheduler .cm-lint-marker-error');
   await idle(page);
   assert.match((await page.textContent('#status')) ?? '', /Scheduler line \d+/);
+  // A second configuration is an error at its line, not silently ignored; a flow-style
+  // one-line Node goes to Cluster.
+  const config = example('scheduler-config/bin-packing.yaml');
+  await page.goto(base + link({ text: `{apiVersion: v1, kind: Node, metadata: {name: flow-1}, status: {allocatable: {cpu: "1", memory: 1Gi, pods: "10"}}}\n---\n${config}---\n${config}`, action: 'schedule' }));
+  await page.waitForSelector('#pane-scheduler .cm-lint-marker-error');
+  await idle(page);
+  const second = config.split('\n').length + config.split('\n').findIndex((l) => l.startsWith('kind: KubeSchedulerConfiguration')) + 1;
+  assert.match((await page.textContent('#status')) ?? '', new RegExp(`^schedule: 1 error\\(s\\) in the input: Scheduler line ${second}: .*KubeSchedulerConfiguration: a second one: the scheduler takes one configuration`));
+  assert.match((await paneTexts(page))['cluster']!, /^\{apiVersion: v1, kind: Node, metadata: \{name: flow-1\}/);
   assert.deepEqual(errors, []);
   await context.close();
 });
