@@ -208,10 +208,8 @@ function apply(sim: Simulation, s: SvrScenario, p: Phase, revisions: Map<string,
     revisions.set(p.rollout.workload, revision);
     action = { type: 'rollout', kind: kindOf(p.rollout.workload), name: `${NS}/${p.rollout.workload}`, image: imageOf(revision) };
   } else if ('cordon' in p) action = { type: 'cordon', node: p.cordon };
-  else if ('drain' in p) {
-    drains.add(p.drain);
-    action = { type: 'drain', node: p.drain };
-  } else if ('failNode' in p) action = { type: 'failNode', node: p.failNode };
+  else if ('drain' in p) action = { type: 'drain', node: p.drain };
+  else if ('failNode' in p) action = { type: 'failNode', node: p.failNode };
   else if ('removeNode' in p) action = { type: 'removeNode', node: p.removeNode };
   else {
     const { workload, node } = p.deletePod;
@@ -222,6 +220,8 @@ function apply(sim: Simulation, s: SvrScenario, p: Phase, revisions: Map<string,
   if (!action) return;
   // A node already gone (removed earlier) makes the step a no-op, as on the real side.
   if ('node' in action && typeof action.node === 'string' && !sim.world.cluster.nodeInfo(action.node)) return;
+  // The real side follows a drain only of a node that exists (s1-98: a drain after removeNode).
+  if (action.type === 'drain') drains.add(action.node);
   applyAction(sim, action);
 }
 

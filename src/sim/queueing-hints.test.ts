@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ClusterState } from '../cluster/state.js';
-import type { PodSpecManifest } from '../model/manifest.js';
+import type { PodAffinityTermManifest, PodSpecManifest, TaintManifest } from '../model/manifest.js';
 import { compileNode, type Node } from '../model/node.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { assignedPodUpdateEvents, nodeUpdateEvents, worthRequeuing, type HintEvent } from './queueing-hints.js';
@@ -21,7 +21,7 @@ function mkPod(name: string, o: { labels?: Record<string, string>; node?: string
   );
 }
 
-function mkNode(name: string, o: { labels?: Record<string, string>; cpu?: string; unschedulable?: boolean; taints?: { key: string; value?: string; effect: string }[] } = {}): Node {
+function mkNode(name: string, o: { labels?: Record<string, string>; cpu?: string; unschedulable?: boolean; taints?: TaintManifest[] } = {}): Node {
   return compileNode(
     {
       metadata: { name, labels: o.labels ?? {} },
@@ -33,7 +33,7 @@ function mkNode(name: string, o: { labels?: Record<string, string>; cpu?: string
 }
 
 const hint = (plugin: string, pod: Pod, e: HintEvent) => worthRequeuing(pod, new Set([plugin]), e, cluster);
-const term = (key: string, values: string[], topologyKey: string) => [{ labelSelector: { matchExpressions: [{ key, operator: 'In', values }] }, topologyKey }];
+const term = (key: string, values: string[], topologyKey: string): PodAffinityTermManifest[] => [{ labelSelector: { matchExpressions: [{ key, operator: 'In', values }] }, topologyKey }];
 const affinityPod = mkPod('p', { spec: { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: term('service', ['securityscan', 'value2'], 'region') } } } });
 const antiPod = mkPod('p', { spec: { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: term('service', ['securityscan', 'value2'], 'region') } } } });
 
@@ -72,7 +72,7 @@ describe('NodeUnschedulable hints (nodeunschedulable TestIsSchedulableAfterNodeC
 
 describe('TaintToleration hints (tainttoleration TestIsSchedulableAfterNodeChange)', () => {
   const pod = mkPod('p', { spec: { tolerations: [{ key: 'toleratedTaint', operator: 'Exists', effect: 'NoSchedule' }] } });
-  const taint = (key: string) => [{ key, value: 'v', effect: 'NoSchedule' }];
+  const taint = (key: string): TaintManifest[] => [{ key, value: 'v', effect: 'NoSchedule' }];
   it('skip-queue-on-untoleratedtaint-node-added', () => assert.equal(hint('TaintToleration', pod, { resource: 'Node', action: 'Add', node: mkNode('n', { taints: taint('untoleratedTaint') }) }), false));
   it('queue-on-toleratedtaint-node-added', () => assert.equal(hint('TaintToleration', pod, { resource: 'Node', action: 'Add', node: mkNode('n', { taints: taint('toleratedTaint') }) }), true));
   it('skip-unrelated-change', () => {
