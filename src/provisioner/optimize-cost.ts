@@ -16,7 +16,7 @@
 import type { ClusterState } from '../cluster/state.js';
 import { LABEL_HOSTNAME, type Node } from '../model/node.js';
 import { bindPod, type Pod, type PodAffinityTerm } from '../model/pod.js';
-import type { Selector } from '../model/selector.js';
+import { selectorKey, type Selector } from '../model/selector.js';
 import { tolerationsTolerateTaint } from '../model/taints.js';
 import type { Framework } from '../scheduler/framework.js';
 import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type CapacityType, type InstanceType, type Offering } from './catalog/types.js';
@@ -53,22 +53,21 @@ export interface CostOptimization {
 }
 
 interface Term {
-  readonly owner: Pod;
   readonly key: string;
   readonly selector: Selector;
-  readonly namespaces?: ReadonlySet<string>;
+  readonly namespaces: ReadonlySet<string>;
   readonly anyNamespace: boolean;
   /** Required hostname anti-affinity: the one hostname term packing honours itself. */
   readonly hostnameAnti: boolean;
 }
 
 function affinityTerm(owner: Pod, t: PodAffinityTerm, hostnameAnti: boolean): Term {
-  return { owner, key: t.topologyKey, selector: t.selector, namespaces: t.namespaces.size > 0 ? t.namespaces : new Set([owner.namespace]), anyNamespace: !t.namespaceSelector.nothing, hostnameAnti };
+  return { key: t.topologyKey, selector: t.selector, namespaces: t.namespaces.size > 0 ? t.namespaces : new Set([owner.namespace]), anyNamespace: !t.namespaceSelector.nothing, hostnameAnti };
 }
 
 function termsOf(pod: Pod): Term[] {
   return [
-    ...pod.topologySpreadConstraints.map((c) => ({ owner: pod, key: c.topologyKey, selector: c.selector, namespaces: new Set([pod.namespace]), anyNamespace: false, hostnameAnti: false })),
+    ...pod.topologySpreadConstraints.map((c) => ({ key: c.topologyKey, selector: c.selector, namespaces: new Set([pod.namespace]), anyNamespace: false, hostnameAnti: false })),
     ...pod.requiredAffinity.map((t) => affinityTerm(pod, t, false)),
     ...pod.preferredAffinity.map((t) => affinityTerm(pod, t.term, false)),
     ...pod.requiredAntiAffinity.map((t) => affinityTerm(pod, t, t.topologyKey === LABEL_HOSTNAME)),
@@ -76,19 +75,31 @@ function termsOf(pod: Pod): Term[] {
   ];
 }
 
-const selects = (t: Term, pod: Pod): boolean => (t.anyNamespace || t.namespaces!.has(pod.namespace)) && t.selector.matches(pod.labels);
+/** The cluster's terms, each distinct one once (pods of a workload repeat theirs). */
+function distinctTerms(pods: Iterable<Pod>): Term[] {
+  const byKey = new Map<string, Term>();
+  for (const pod of pods) {
+    for (const t of termsOf(pod)) {
+      const key = JSON.stringify([t.key, selectorKey(t.selector), [...t.namespaces].sort(), t.anyNamespace, t.hostnameAnti]);
+      if (!byKey.has(key)) byKey.set(key, t);
+    }
+  }
+  return [...byKey.values()];
+}
+
+const selects = (t: Term, pod: Pod): boolean => (t.anyNamespace || t.namespaces.has(pod.namespace)) && t.selector.matches(pod.labels);
 
 /** How a pod may move: not at all, within its zone, or anywhere its requirements allow. */
 function mobility(pod: Pod, terms: readonly Term[]): 'frozen' | 'zone' | 'free' {
   if (pod.preferredNodeAffinity.length > 0 || pod.preferredAffinity.length > 0 || pod.preferredAntiAffinity.length > 0 || pod.requiredAffinity.length > 0) return 'frozen';
   if (pod.hostPorts.length > 0 || pod.persistentVolumeClaims === true) return 'frozen';
   let zone = false;
-  for (const t of terms) {
-    const own = t.owner === pod;
-    if (!own && !selects(t, pod)) continue;
+  const judge = (t: Term): boolean => {
     if (t.key === LABEL_ZONE) zone = true;
-    else if (!(t.key === LABEL_HOSTNAME && t.hostnameAnti)) return 'frozen';
-  }
+    return t.key !== LABEL_ZONE && !(t.key === LABEL_HOSTNAME && t.hostnameAnti);
+  };
+  if (termsOf(pod).some(judge)) return 'frozen';
+  for (const t of terms) if (selects(t, pod) && judge(t)) return 'frozen';
   return zone ? 'zone' : 'free';
 }
 
@@ -186,7 +197,7 @@ export interface OptimizeInput {
 
 export function optimizeCost(input: OptimizeInput): CostOptimization {
   const { cluster } = input;
-  const terms = [...cluster.pods()].flatMap(termsOf);
+  const terms = distinctTerms(cluster.pods());
   const kept: FaithfulClaim[] = [];
   const moving: { pod: Pod; zone?: string }[] = [];
   for (const fc of input.claims) {
@@ -209,7 +220,7 @@ export function optimizeCost(input: OptimizeInput): CostOptimization {
     const reqs = podRequirements(m.pod);
     const anti = m.pod.requiredAntiAffinity.some((t) => t.topologyKey === LABEL_HOSTNAME) || antiTerms.some((t) => selects(t, m.pod));
     const req = dims.map((d) => (d === 'pods' ? 1 : (m.pod.resources.requests[d] ?? 0)));
-    const key = JSON.stringify([req, reqs.toString(), m.pod.tolerations, m.zone ?? '', anti ? [m.pod.namespace, m.pod.labels, m.pod.requiredAntiAffinity.length > 0 ? m.pod.key : ''] : '']);
+    const key = JSON.stringify([req, reqs.toString(), m.pod.tolerations, m.zone ?? '', anti ? [m.pod.namespace, m.pod.labels, m.pod.requiredAntiAffinity.map((t) => [t.topologyKey, selectorKey(t.selector), [...t.namespaces].sort(), selectorKey(t.namespaceSelector)])] : '']);
     let g = groupIndex.get(key);
     if (g === undefined) {
       groupIndex.set(key, (g = members.length));
