@@ -90,7 +90,7 @@ describe('provisioning in batches', () => {
 // upstream reads the Node the claim launched as; here it is the node a batch launches.
 describe('Karpenter v1.14.1 Provisioning, Labels (provisioning/suite_test.go), on the node a batch launches', () => {
   const launchOne = (template: Record<string, unknown>) => {
-    const np = compileNodePool({ metadata: { name: 'default' }, spec: { template: { ...template, spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [], ...(template['spec'] as object) } } } });
+    const np = compileNodePool({ metadata: { name: 'default' }, spec: { template: { ...template, spec: { requirements: [], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, ...(template['spec'] as object) } } } });
     const { plan, cluster } = run([webPod(0, false)], np);
     assert.equal(plan.batches, 2);
     return cluster.nodeInfo(plan.nodeClaims[0]!.name)!.node.labels;
