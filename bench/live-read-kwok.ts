@@ -38,8 +38,12 @@ const PARALLEL = 48;
 const commands = args.flatMap((a, i) => (a === '--command' ? [args[i + 1]!] : []));
 if (commands.length === 0) commands.push('check --kubeconfig');
 
+// kwok renews each node's lease every quarter of its duration: 600 s keeps 5,000 leases from
+// loading the API server, and the controller-manager's grace period must outlast it.
+const clusterEnv = { BERTH_KWOK_LEASE_SECONDS: '600', BERTH_KCM_FLAGS: '--node-monitor-grace-period=900s', ...process.env };
+
 function cluster(...a: string[]): void {
-  const r = spawnSync(CLUSTER_SH, a, { stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(CLUSTER_SH, a, { stdio: ['ignore', 'inherit', 'inherit'], env: clusterEnv });
   if (r.status !== 0) throw new Error(`cluster.sh ${a.join(' ')} failed (${r.status})`);
 }
 
