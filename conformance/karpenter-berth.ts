@@ -35,6 +35,7 @@ export function loadCase(c: KarpenterCase): LoadedCase | { error: string } {
 /** berth's own planner options a run may turn on (all off: Karpenter's behaviour). */
 export interface BerthOptions {
   readonly settleSelected?: boolean;
+  readonly optimize?: 'cost';
 }
 
 export function planCase(loaded: LoadedCase, options: BerthOptions = {}): ProvisionPlan {
