@@ -14,6 +14,12 @@ function check(...args: string[]) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** How many findings (JSON) or results (SARIF) a report has. */
+const findingsOrResults = (stdout: string) => {
+  const r = JSON.parse(stdout) as { findings?: unknown[]; runs?: { results: unknown[] }[] };
+  return r.findings?.length ?? r.runs![0]!.results.length;
+};
+
 const findingsOf = (stdout: string) => (JSON.parse(stdout) as { findings: FindingJson[] }).findings;
 
 describe('berth check', () => {
@@ -104,6 +110,24 @@ spec:
     assert.match(fixed, /maxSurge: 0\n\s+maxUnavailable: 1/);
     const again = check('-f', join(dir, 'stdin.yaml'), '--cluster', 'examples/rolling-update-deadlock.yaml', '-o', 'json');
     assert.deepEqual(findingsOf(again.stdout).filter((f) => f.rule === 'rollout-deadlock'), []);
+  });
+
+  it('--jobs 2 and 3 (worker threads) print byte for byte what --jobs 1 prints, the input read from stdin once', () => {
+    const input = readFileSync('examples/kube-dns-stacked-after-recovery.yaml', 'utf8');
+    const run = (jobs: string, output: string) => spawnSync(process.execPath, ['bin/berth.js', 'check', '-f', '-', '-o', output, '--jobs', jobs], { encoding: 'utf8', input });
+    for (const [output, jobs] of [['json', '3'], ['sarif', '2']] as const) {
+      const one = run('1', output);
+      const more = run(jobs, output);
+      assert.ok(findingsOrResults(one.stdout) > 0, one.stdout + one.stderr);
+      assert.equal(more.stdout, one.stdout, more.stderr);
+      assert.equal(more.status, one.status);
+    }
+  });
+
+  it('--jobs must be a whole number of workers', () => {
+    const r = check('-f', 'examples/kube-dns-required.yaml', '--jobs', '0');
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--jobs.*whole number of workers/);
   });
 
   it('bad input: exit 2 with file:line:column', () => {

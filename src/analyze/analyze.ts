@@ -5,25 +5,30 @@
 
 import type { AnalysisContext, Check } from './check.js';
 import { ALL_CHECKS } from './checks/index.js';
-import type { Finding, Severity } from './finding.js';
+import type { Finding, ReportedFinding, Severity } from './finding.js';
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function compareFindings(a: Finding, b: Finding): number {
+function compareFindings(a: ReportedFinding, b: ReportedFinding): number {
   return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || byText(a.rule, b.rule) || byText(a.object, b.object) || byText(a.message, b.message);
 }
 
 /** `onCheck` hears each check's own findings as soon as it has run (the playground streams them). */
 export function analyze(ctx: AnalysisContext, checks: readonly Check[] = ALL_CHECKS, onCheck?: (rule: string, findings: readonly Finding[]) => void): Finding[] {
-  return mergeStacking(
+  return finishFindings(
     checks.flatMap((c) => {
       const found = c.run(ctx);
       onCheck?.(c.rule, found);
       return found;
     }),
-  ).sort(compareFindings);
+  );
+}
+
+/** Every check's findings, in check order, as analyze returns them: stackings merged, then sorted. */
+export function finishFindings<F extends ReportedFinding>(findings: readonly F[]): F[] {
+  return mergeStacking(findings).sort(compareFindings);
 }
 
 /**
@@ -31,8 +36,8 @@ export function analyze(ctx: AnalysisContext, checks: readonly Check[] = ALL_CHE
  * n1": co-location today, node-loss) are one problem: the most severe is kept (the
  * one with re-simulated fixes first) and the others' messages join its evidence.
  */
-export function mergeStacking(findings: readonly Finding[]): Finding[] {
-  const kept = new Map<string, Finding>();
+export function mergeStacking<F extends ReportedFinding>(findings: readonly F[]): F[] {
+  const kept = new Map<string, F>();
   const absorbed = new Map<string, string[]>();
   for (const f of findings) {
     if (f.stacking === undefined) continue;
@@ -53,6 +58,6 @@ export function mergeStacking(findings: readonly Finding[]): Finding[] {
 }
 
 /** Whether a finding of the CI-failing level is among them (`berth check` exits 1). */
-export function hasErrors(findings: readonly Finding[]): boolean {
+export function hasErrors(findings: readonly ReportedFinding[]): boolean {
   return findings.some((f) => f.severity === 'error');
 }

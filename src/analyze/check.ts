@@ -31,3 +31,56 @@ export interface Check {
   readonly description: string;
   run(ctx: AnalysisContext): Finding[];
 }
+
+/** One of `count` interleaved parts of a check's items: items index, index + count, ... */
+export interface Part {
+  readonly index: number;
+  readonly count: number;
+}
+
+export const WHOLE: Part = { index: 0, count: 1 };
+
+/**
+ * A check whose findings come item by item (a workload, a group), each item's
+ * independent of the others': `runPart` gives the findings of one part's items,
+ * one list per item in order, so a worker pool can run the parts in parallel and
+ * interleave them back (mergeParts) into exactly what `run` returns.
+ */
+export interface PartedCheck extends Check {
+  runPart(ctx: AnalysisContext, part: Part): Finding[][];
+}
+
+/**
+ * A PartedCheck from the list of its items and each item's findings. The items are
+ * computed once per context (a worker running several parts of one check reuses
+ * them): they may carry a shared simulation, e.g. every node loss at once.
+ */
+export function itemCheck<T>(def: { rule: string; description: string; items(ctx: AnalysisContext): readonly T[]; findings(ctx: AnalysisContext, item: T): Finding[] }): PartedCheck {
+  const memo = new WeakMap<AnalysisContext, readonly T[]>();
+  const itemsOf = (ctx: AnalysisContext, part: Part) => {
+    // The whole check needs them once: not kept (loss checks' items hold simulations).
+    if (part.count === 1) return def.items(ctx);
+    let items = memo.get(ctx);
+    if (!items) memo.set(ctx, (items = def.items(ctx)));
+    return items;
+  };
+  const runPart = (ctx: AnalysisContext, part: Part): Finding[][] => {
+    const items = itemsOf(ctx, part);
+    const out: Finding[][] = [];
+    for (let i = part.index; i < items.length; i += part.count) out.push(def.findings(ctx, items[i]!));
+    return out;
+  };
+  return { rule: def.rule, description: def.description, runPart, run: (ctx) => runPart(ctx, WHOLE).flat() };
+}
+
+/** The findings of a check's `count` parts (each as runPart returned it), back in item order. */
+export function mergeParts<F>(parts: readonly (readonly (readonly F[])[])[]): F[] {
+  const out: F[] = [];
+  for (let i = 0; ; i++) {
+    const item = parts[i % parts.length]?.[Math.floor(i / parts.length)];
+    if (!item) return out;
+    out.push(...item);
+  }
+}
+
+export const isParted = (c: Check): c is PartedCheck => 'runPart' in c;

@@ -24,6 +24,17 @@ export interface Finding {
 }
 
 /**
+ * A finding as the reports read it: its fixes' descriptions and patches, without
+ * what re-checks them (functions, which cannot leave the worker that proved them).
+ */
+export type ReportedFinding = Omit<Finding, 'remedies'> & { readonly remedies?: readonly Pick<Remedy, 'description' | 'patches'>[] };
+
+/** The finding without its remedies' functions: what a worker thread sends back. */
+export function reported(f: Finding): ReportedFinding {
+  return f.remedies ? { ...f, remedies: f.remedies.map((r) => ({ description: r.description, ...(r.patches ? { patches: r.patches } : {}) })) } : f;
+}
+
+/**
  * A fix as the user applies it, to one object: a JSON merge patch (RFC 7386,
  * `kubectl patch --type merge -p`: objects merge, lists are replaced whole, null
  * removes a field), a new object to create, or an object to delete.

@@ -4,7 +4,7 @@
 
 import type { ObjectLocations } from '../io/load.js';
 import type { Check } from './check.js';
-import type { Finding, ObjectPatch, Severity } from './finding.js';
+import type { ReportedFinding, ObjectPatch, Severity } from './finding.js';
 
 export interface FindingJson {
   severity: Severity;
@@ -18,13 +18,13 @@ export interface FindingJson {
 }
 
 /** Each fix's patches, aligned with `fix` (re-simulated remedies come first, advice after). */
-export function fixPatches(f: Finding): (readonly ObjectPatch[] | null)[] | undefined {
+export function fixPatches(f: ReportedFinding): (readonly ObjectPatch[] | null)[] | undefined {
   const remedies = f.remedies ?? [];
   if (!remedies.some((r) => r.patches && r.patches.length > 0)) return undefined;
   return f.fix.map((_, i) => remedies[i]?.patches ?? null);
 }
 
-export function toJson(findings: readonly Finding[]): { verdicts: { object: string; severity: Severity }[]; findings: FindingJson[] } {
+export function toJson(findings: readonly ReportedFinding[]): { verdicts: { object: string; severity: Severity }[]; findings: FindingJson[] } {
   return {
     verdicts: verdicts(findings).map((v) => ({ object: v.object, severity: v.severity })),
     findings: findings.map((f) => {
@@ -40,12 +40,12 @@ export interface Verdict {
   readonly object: string;
   /** The most severe of its findings: one severity per workload. */
   readonly severity: Severity;
-  readonly findings: readonly Finding[];
+  readonly findings: readonly ReportedFinding[];
 }
 
 /** Findings grouped by the object at fault, most severe verdict first, then by object. */
-export function verdicts(findings: readonly Finding[]): Verdict[] {
-  const by = new Map<string, Finding[]>();
+export function verdicts(findings: readonly ReportedFinding[]): Verdict[] {
+  const by = new Map<string, ReportedFinding[]>();
   for (const f of findings) by.set(f.object, [...(by.get(f.object) ?? []), f]);
   return [...by]
     .map(([object, list]) => ({ object, severity: list.reduce<Severity>((s, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[s] ? f.severity : s), 'info'), findings: list }))
@@ -56,7 +56,7 @@ export function verdicts(findings: readonly Finding[]): Verdict[] {
  * One block per object with its verdict, one line per finding (rule and
  * message); with `verbose`, each finding's evidence and fixes under it.
  */
-export function formatText(findings: readonly Finding[], opts: { verbose?: boolean } = {}): string {
+export function formatText(findings: readonly ReportedFinding[], opts: { verbose?: boolean } = {}): string {
   if (findings.length === 0) return 'no findings';
   const groups = verdicts(findings);
   const width = Math.max(...findings.map((f) => f.rule.length));
@@ -83,7 +83,7 @@ const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'er
  * was checked) and one result per finding, located at the object's
  * metadata.name in its manifest when the input says where that is.
  */
-export function toSarif(findings: readonly Finding[], checks: readonly Check[], locations: ObjectLocations, version: string): unknown {
+export function toSarif(findings: readonly ReportedFinding[], checks: readonly Check[], locations: ObjectLocations, version: string): unknown {
   const ruleIds = [...new Set([...checks.map((c) => c.rule), ...findings.map((f) => f.rule)])];
   const description = new Map(checks.map((c) => [c.rule, c.description]));
   return {

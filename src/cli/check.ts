@@ -4,8 +4,13 @@
 
 import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { InvalidArgumentError, type Command } from 'commander';
-import { analyze, hasErrors } from '../analyze/analyze.js';
+import { extname } from 'node:path';
+import { analyze, finishFindings, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
+import type { ReportedFinding } from '../analyze/finding.js';
+import { checkTasks, defaultWorkers, mergeTasks, type TaskResult } from '../analyze/parallel.js';
+import type { CheckSettings, CheckWorkerData } from './check-worker.js';
+import { availableCores, parseJobs, runOnPool } from './pool.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { fromOrigin } from '../sim/time-origin.js';
 import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags } from './common.js';
@@ -46,16 +51,29 @@ export function registerCheck(program: Command): void {
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
     .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included)')
     .option('-v, --verbose', 'evidence and fixes under each finding')
-    .action(async (opts: InputFlags & CatalogFlags & { filename: string[]; cluster: string[]; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; featureGates?: FeatureGates; output: CheckOutput; verbose?: boolean; fixDir?: string; now?: string }) => {
+    .option('-j, --jobs <n>', 'worker threads running the simulations in parallel (default: the available cores, when the input is large enough to gain from them); the output is the same for any number', parseJobs)
+    .action(async (opts: InputFlags & CatalogFlags & { filename: string[]; cluster: string[]; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; featureGates?: FeatureGates; output: CheckOutput; verbose?: boolean; fixDir?: string; now?: string; jobs?: number }) => {
       const descheduler = await simulatedDescheduler(opts);
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const loaded = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster);
+      const loaded = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, opts.jobs === undefined || opts.jobs > 1);
       const { sources } = loaded;
       // Simulated time 0 is when the state was read: a node created an hour before is an hour old.
-      const input = fromOrigin(loaded.input, timeOriginOf(opts));
+      const timeOrigin = timeOriginOf(opts);
+      const input = fromOrigin(loaded.input, timeOrigin);
       const instanceTypes = await instanceTypesOf(input, opts);
       const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
-      const findings = analyze({ input, instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}), ...(opts.featureGates ? { scheduler: { featureGates: opts.featureGates } } : {}) });
+      const settings: CheckSettings = { instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}), ...(opts.featureGates ? { scheduler: { featureGates: opts.featureGates } } : {}) };
+      const jobs = opts.jobs ?? defaultWorkers(input, availableCores());
+      let findings: readonly ReportedFinding[];
+      if (jobs === 1) findings = analyze({ input, ...settings });
+      else {
+        // The documents as plain data: a worker does not read or parse the texts again.
+        const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings };
+        // Twice as many parts as workers: a worker that draws short parts takes another.
+        const tasks = checkTasks(ALL_CHECKS, 2 * jobs);
+        const results = await runOnPool<(typeof tasks)[number], TaskResult, CheckWorkerData>(new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url), data, tasks, jobs, 'checking');
+        findings = finishFindings(mergeTasks(ALL_CHECKS, tasks, results));
+      }
       const out =
         opts.output === 'json'
           ? JSON.stringify(toJson(findings), null, 2)

@@ -4,7 +4,9 @@ import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
 import { loadDeschedulerPolicy } from '../io/descheduler-policy.js';
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { buildClusterState, loadSources, type LoadedInput, type SourceInput } from '../io/load.js';
+import { parseSource } from '../io/yaml-source.js';
+import { detachSource, type DetachedSource } from '../io/detached-source.js';
+import { buildClusterState, loadSources, type LoadedInput, type LoadOptions, type SourceInput } from '../io/load.js';
 import { readSources, type ReadOptions } from '../io/read-files.js';
 import { formatDiagnostic, type Diagnostic } from '../io/diagnostics.js';
 import { loadSchedulerConfig } from '../io/scheduler-config.js';
@@ -101,7 +103,13 @@ export function readOptions(flags: InputFlags): ReadOptions {
  * Reads and loads `files`, then `clusterFiles` (the running cluster: objects the
  * files define too are taken from the files, see LoadOptions.clusterFrom).
  */
-export async function loadCluster(flags: InputFlags, files: readonly string[], clusterFiles: readonly string[] = []): Promise<{ input: LoadedInput; cluster: ClusterState; sources: readonly SourceInput[] }> {
+export async function loadCluster(
+  flags: InputFlags,
+  files: readonly string[],
+  clusterFiles: readonly string[] = [],
+  /** Also return each source's documents as plain data (`detached`), for worker threads to load without parsing the texts again. */
+  detach = false,
+): Promise<{ input: LoadedInput; cluster: ClusterState; sources: readonly SourceInput[]; loadOptions: LoadOptions; detached?: readonly DetachedSource[] }> {
   const problem = liveFlagsProblem(flags);
   if (problem) throw new CliError(`berth: ${problem}`);
   if (files.length + clusterFiles.length === 0 && flags.kubeconfig === undefined) throw new CliError('berth: no input: pass manifests with -f FILE (a file, a folder, or - for stdin)');
@@ -114,13 +122,18 @@ export async function loadCluster(flags: InputFlags, files: readonly string[], c
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const result = loadSources([...sources, ...clusterSources], { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults });
+  const loadOptions: LoadOptions = { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults };
+  const all = [...sources, ...clusterSources];
+  // To detach the documents they are parsed here, once, and loaded from that parse.
+  const parsed = detach ? all.map((s) => (s.parsed ? s : { ...s, parsed: parseSource(s, s.validate ?? flags.validate) })) : all;
+  const result = loadSources(parsed, loadOptions);
   if (!result.ok) {
     printDiagnostics(result.errors);
     throw new CliError(`berth: ${result.errors.length} error(s) in the input`);
   }
   printDiagnostics(result.warnings);
-  return { input: result.input, cluster: buildClusterState(result.input), sources: [...sources, ...clusterSources] };
+  const detached = detach ? all.map((s, i) => detachSource(s, parsed[i]!.parsed!)) : undefined;
+  return { input: result.input, cluster: buildClusterState(result.input), sources: all, loadOptions, ...(detached ? { detached } : {}) };
 }
 
 /** A progress line on stderr: rewritten in place on a terminal; elsewhere only lines that end with a newline (the final ones) are shown. */

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import type { Finding, ObjectPatch } from '../analyze/finding.js';
+import type { ReportedFinding, ObjectPatch } from '../analyze/finding.js';
 import { applyMergePatch, composeMergePatches } from '../analyze/patches.js';
 import { fixPatches } from '../analyze/report.js';
 import { objectRef } from '../io/load.js';
@@ -38,7 +38,7 @@ function writtenObjects(sources: readonly SourceInput[]): Map<string, { value: R
 }
 
 /** Writes the patched objects; returns what it wrote and what it could not. */
-export async function writeFixDir(dir: string, findings: readonly Finding[], sources: readonly SourceInput[]): Promise<{ written: string[]; notes: string[] }> {
+export async function writeFixDir(dir: string, findings: readonly ReportedFinding[], sources: readonly SourceInput[]): Promise<{ written: string[]; notes: string[] }> {
   const patches: ObjectPatch[] = [];
   for (const f of findings) {
     const first = fixPatches(f)?.[0];

@@ -315,7 +315,8 @@ export function fuzzCase(opts: { huge: boolean }): fc.Arbitrary<FuzzCase> {
       const damaged = damage.apply(text);
       done.push(damage.name);
       const name = `input.${ext}`;
-      const args = command === 'simulate' ? [`{dir}/${name}`] : command === 'explain' ? [explainPod, '-f', `{dir}/${name}`] : ['-f', `{dir}/${name}`];
+      // check on one thread: the fuzzer's own worker is the unit its budget stops.
+      const args = command === 'simulate' ? [`{dir}/${name}`] : command === 'explain' ? [explainPod, '-f', `{dir}/${name}`] : command === 'check' ? ['-f', `{dir}/${name}`, '--jobs', '1'] : ['-f', `{dir}/${name}`];
       return { command, args, files: [{ name, text: damaged }], damage: done.filter((d) => d !== 'none').join(', ') || 'none' };
     });
 }

@@ -40,7 +40,7 @@ import { SPOT_INTERRUPTION_NOTICE_MS } from '../../sim/cloud.js';
 import type { Action } from '../../io/scenario-spec.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
 import { formatTime } from '../../sim/timeline.js';
-import type { AnalysisContext, Check } from '../check.js';
+import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy, Severity } from '../finding.js';
 import { budgetFloor, podGroups, type PodGroup } from '../pod-groups.js';
 import { readyWindow, trackReady, type ReadyTracker, type ReadyWindow } from '../ready-replicas.js';
@@ -509,37 +509,40 @@ function advice(o: Outcome, scope: Scope): string[] {
   return out;
 }
 
-function findings(ctx: AnalysisContext, scope: Scope): Finding[] {
-  const rule = RULES[scope];
+/** The outcomes that show a problem (or need the provisioner), by group in the order they were found. */
+function problemsByGroup(ctx: AnalysisContext, scope: Scope): [PodGroup, Outcome[]][] {
   const byGroup = new Map<PodGroup, Outcome[]>();
   for (const o of lossOutcomes(ctx, scope)) {
     if (!hasProblem(o) && !o.needsProvisioner) continue;
     byGroup.set(o.group, [...(byGroup.get(o.group) ?? []), o]);
   }
-  const out: Finding[] = [];
-  for (const [group, list] of byGroup) {
-    const sorted = [...list].sort((a, b) => RANK[severityOf(a)] - RANK[severityOf(b)] || outageOf(b) - outageOf(a));
-    const worst = sorted[0]!;
-    const alike = sorted.slice(1).filter((o) => severityOf(o) === severityOf(worst)).map((o) => o.unit.name);
-    const remedies = hasProblem(worst) && !onlyVolumeBound(worst) ? proveFixes(candidates(worst, scope, ctx), ctx.input, (input) => !stillFails({ ...ctx, input }, scope, group.object)) : [];
-    // Advice only where no re-simulated fix was found, or for what no fix of the input changes.
-    const notes = advice(worst, scope).filter((n, i) => remedies.length === 0 || (i === 0 && worst.group.kind === 'StatefulSet' && notWhole(worst)));
-    out.push({
-      severity: severityOf(worst),
-      rule,
-      object: group.object,
-      message: message(worst) + (alike.length > 0 ? ` (likewise for ${scope === 'zone' ? 'zone' : 'node'} ${alike.join(', ')})` : ''),
-      evidence: evidence(worst, scope),
-      fix: [...remedies.map((r) => `${r.description} (re-simulated: clears the finding)`), ...notes.map((n) => `advice: ${n}`)],
-      ...(remedies.length > 0 ? { remedies } : {}),
-      // Every replica on one node: the same problem whichever failure takes that node (node, zone, spot wave).
-      ...(lostAll(worst) && worst.hostNodes?.length === 1 ? { stacking: `node ${worst.hostNodes[0]}` } : {}),
-    });
-  }
-  return out;
+  return [...byGroup];
 }
 
-const checkFor = (scope: Scope, description: string): Check => ({ rule: RULES[scope], description, run: (ctx) => findings(ctx, scope) });
+/** A group's finding: its worst outcome, with fixes re-simulated. */
+function groupFinding(ctx: AnalysisContext, scope: Scope, group: PodGroup, list: readonly Outcome[]): Finding {
+  const rule = RULES[scope];
+  const sorted = [...list].sort((a, b) => RANK[severityOf(a)] - RANK[severityOf(b)] || outageOf(b) - outageOf(a));
+  const worst = sorted[0]!;
+  const alike = sorted.slice(1).filter((o) => severityOf(o) === severityOf(worst)).map((o) => o.unit.name);
+  const remedies = hasProblem(worst) && !onlyVolumeBound(worst) ? proveFixes(candidates(worst, scope, ctx), ctx.input, (input) => !stillFails({ ...ctx, input }, scope, group.object)) : [];
+  // Advice only where no re-simulated fix was found, or for what no fix of the input changes.
+  const notes = advice(worst, scope).filter((n, i) => remedies.length === 0 || (i === 0 && worst.group.kind === 'StatefulSet' && notWhole(worst)));
+  return {
+    severity: severityOf(worst),
+    rule,
+    object: group.object,
+    message: message(worst) + (alike.length > 0 ? ` (likewise for ${scope === 'zone' ? 'zone' : 'node'} ${alike.join(', ')})` : ''),
+    evidence: evidence(worst, scope),
+    fix: [...remedies.map((r) => `${r.description} (re-simulated: clears the finding)`), ...notes.map((n) => `advice: ${n}`)],
+    ...(remedies.length > 0 ? { remedies } : {}),
+    // Every replica on one node: the same problem whichever failure takes that node (node, zone, spot wave).
+    ...(lostAll(worst) && worst.hostNodes?.length === 1 ? { stacking: `node ${worst.hostNodes[0]}` } : {}),
+  };
+}
+
+const checkFor = (scope: Scope, description: string) =>
+  itemCheck({ rule: RULES[scope], description, items: (ctx) => problemsByGroup(ctx, scope), findings: (ctx, [group, list]) => [groupFinding(ctx, scope, group, list)] });
 
 export const nodeLossCheck = checkFor('node', 'Fails each node that runs replicas and simulates: do all replicas come back, how fast, do PDBs hold, does a workload lose every replica at once');
 export const zoneLossCheck = checkFor('zone', 'Fails each zone that runs replicas (the zone takes no launches until it returns) and simulates the same');

@@ -13,7 +13,7 @@ import type { LoadedInput, WorkloadSummary } from '../../io/load.js';
 import { rolloutProgress } from '../../sim/rollout-status.js';
 import type { RolloutKind } from '../../io/scenario-spec.js';
 import { formatTime } from '../../sim/timeline.js';
-import type { AnalysisContext, Check } from '../check.js';
+import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, placementPatch, withTemplate, workloadRef, type AntiAffinityVariant } from '../remedies.js';
 import { baseline, sharedWhatIf } from '../what-if.js';
@@ -84,31 +84,33 @@ function inputFor(input: LoadedInput, w: Rollable, variant: AntiAffinityVariant,
 
 const mark = (p: Property) => (p.holds ? 'holds' : 'fails');
 
-export const requiredVsPreferred: Check = {
+export const requiredVsPreferred = itemCheck({
   rule: RULE,
   description: 'For workloads with pod anti-affinity: which of required, preferred or topology spread survives a node loss and a rollout on this cluster',
-  run(ctx) {
-    const findings: Finding[] = [];
-    for (const w of ctx.input.workloads) {
-      if (!isRollable(w) || w.kind === 'DaemonSet' || w.replicas < 2) continue;
+  items: (ctx) =>
+    ctx.input.workloads.flatMap((w) => {
+      if (!isRollable(w) || w.kind === 'DaemonSet' || w.replicas < 2) return [];
       const current = currentVariant(w.template);
-      if (!current) continue;
-      const results: VariantResult[] = VARIANTS.map((variant) => {
-        const vctx = { ...ctx, input: inputFor(ctx.input, w, variant, current) };
-        return { variant, nodeLoss: nodeLoss(vctx, w), rollout: rollout(vctx, w) };
-      });
-      const mine = results.find((r) => r.variant === current)!;
-      const better = results.filter((r) => r !== mine && strictlyBetter(r, mine)).sort((a, b) => score(b) - score(a));
-      const evidence = results.map((r) => `${VARIANT_TEXT[r.variant]}${r === mine ? ' (current)' : ''}: node loss ${mark(r.nodeLoss)} — ${r.nodeLoss.detail}; rollout ${mark(r.rollout)} — ${r.rollout.detail}`);
-      const both = results.filter(holdsBoth).map((r) => VARIANT_TEXT[r.variant]);
-      const summary = both.length > 0 ? `holding both on this cluster: ${both.join(', ')}` : 'none of the variants holds both on this cluster (it needs more nodes)';
-      if (better.length === 0) continue;
-      const remedies: Remedy[] = better.map((r) => ({
-        description: `use ${VARIANT_TEXT[r.variant]} instead of ${VARIANT_TEXT[current]} in ${workloadRef(w)}`,
-        patches: [placementPatch(w, antiAffinityVariant(w.template, r.variant))],
-        apply: (i: LoadedInput) => inputFor(i, w, r.variant, current),
-      }));
-      findings.push({
+      return current ? [{ w, current }] : [];
+    }),
+  findings(ctx, { w, current }): Finding[] {
+    const results: VariantResult[] = VARIANTS.map((variant) => {
+      const vctx = { ...ctx, input: inputFor(ctx.input, w, variant, current) };
+      return { variant, nodeLoss: nodeLoss(vctx, w), rollout: rollout(vctx, w) };
+    });
+    const mine = results.find((r) => r.variant === current)!;
+    const better = results.filter((r) => r !== mine && strictlyBetter(r, mine)).sort((a, b) => score(b) - score(a));
+    const evidence = results.map((r) => `${VARIANT_TEXT[r.variant]}${r === mine ? ' (current)' : ''}: node loss ${mark(r.nodeLoss)} — ${r.nodeLoss.detail}; rollout ${mark(r.rollout)} — ${r.rollout.detail}`);
+    const both = results.filter(holdsBoth).map((r) => VARIANT_TEXT[r.variant]);
+    const summary = both.length > 0 ? `holding both on this cluster: ${both.join(', ')}` : 'none of the variants holds both on this cluster (it needs more nodes)';
+    if (better.length === 0) return [];
+    const remedies: Remedy[] = better.map((r) => ({
+      description: `use ${VARIANT_TEXT[r.variant]} instead of ${VARIANT_TEXT[current]} in ${workloadRef(w)}`,
+      patches: [placementPatch(w, antiAffinityVariant(w.template, r.variant))],
+      apply: (i: LoadedInput) => inputFor(i, w, r.variant, current),
+    }));
+    return [
+      {
         severity: 'warning',
         rule: RULE,
         object: workloadRef(w),
@@ -116,8 +118,7 @@ export const requiredVsPreferred: Check = {
         evidence,
         fix: remedies.map((r) => r.description),
         remedies,
-      });
-    }
-    return findings;
+      },
+    ];
   },
-};
+});

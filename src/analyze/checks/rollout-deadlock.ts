@@ -14,7 +14,7 @@ import { rolloutProgress, type RolloutProgress } from '../../sim/rollout-status.
 import type { ScenarioRun } from '../../sim/scenario.js';
 import type { RolloutKind } from '../../io/scenario-spec.js';
 import { formatTime } from '../../sim/timeline.js';
-import type { AnalysisContext, Check } from '../check.js';
+import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, findWorkload, nodeManifest, placementPatch, selfAntiAffinity, templateNodeFor, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
 import { baseline, sharedWhatIf } from '../what-if.js';
@@ -261,18 +261,17 @@ function provenFixes(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutK
   return proven;
 }
 
-export const rolloutDeadlock: Check = {
+export const rolloutDeadlock = itemCheck({
   rule: RULE,
   description: 'A template change of each Deployment, StatefulSet and DaemonSet, simulated on this cluster, completes',
-  run(ctx) {
-    const findings: Finding[] = [];
-    for (const w of ctx.input.workloads) {
-      if (!isRollable(w)) continue;
-      const o = stuckRollout(ctx, w);
-      if (!o) continue;
-      const { message, evidence } = explain(w, o);
-      const remedies = provenFixes(ctx, w, o);
-      findings.push({
+  items: (ctx) => ctx.input.workloads.filter(isRollable),
+  findings(ctx, w): Finding[] {
+    const o = stuckRollout(ctx, w);
+    if (!o) return [];
+    const { message, evidence } = explain(w, o);
+    const remedies = provenFixes(ctx, w, o);
+    return [
+      {
         severity: 'error',
         rule: RULE,
         object: workloadRef(w),
@@ -280,8 +279,7 @@ export const rolloutDeadlock: Check = {
         evidence,
         fix: remedies.length > 0 ? remedies.map((r) => r.description) : ['no single change berth tried lets the rollout complete: add capacity where the pending pod can run'],
         remedies,
-      });
-    }
-    return findings;
+      },
+    ];
   },
-};
+});

@@ -12,7 +12,7 @@
 
 import { formatTime } from '../../sim/timeline.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
-import type { AnalysisContext, Check } from '../check.js';
+import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { podGroups, type PodGroup } from '../pod-groups.js';
 import { proveFixes } from '../prove.js';
@@ -101,15 +101,12 @@ function whyAllowed(group: PodGroup): string {
   return 'nothing in its pod spec keeps replicas on separate nodes';
 }
 
-export const stackedAfterRecovery: Check = {
+export const stackedAfterRecovery = itemCheck({
   rule: RULE,
   description: 'Fails and restores a node running a replica: do the replicas end up sharing a node and stay so (no descheduler or rebalancing)',
-  run(ctx) {
-    const out: Finding[] = [];
-    for (const group of candidatesFor(ctx)) {
-      const c = cycle(ctx, group.object);
-      if (c) out.push(finding(ctx, group, c));
-    }
-    return out;
+  items: candidatesFor,
+  findings(ctx, group): Finding[] {
+    const c = cycle(ctx, group.object);
+    return c ? [finding(ctx, group, c)] : [];
   },
-};
+});

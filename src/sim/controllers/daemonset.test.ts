@@ -42,6 +42,25 @@ describe('DaemonSet controller', () => {
     assert.deepEqual(sim.daemonSets.podsOf(ds).map((p) => p.nodeName), ['n1']);
   });
 
+  // Upstream's updateNode (pkg/controller/daemon): a DaemonSet is synced on a node update only when
+  // the node's should-run or should-continue-running answer for it changes.
+  it('a node update that changes no should-run answer (updateNode) syncs no DaemonSet; one that does, syncs it', () => {
+    const { sim } = setup(['n1', 'n2']);
+    let queued = 0;
+    const at = sim.engine.at.bind(sim.engine);
+    sim.engine.at = (time, type, run) => {
+      if (type === 'ds-sync') queued++;
+      at(time, type, run);
+    };
+    const n2 = () => sim.world.cluster.nodeInfo('n2')!.node;
+    // A label the DaemonSet does not select on.
+    sim.world.updateNode({ ...n2(), labels: { ...n2().labels, team: 'a' } }, 'test');
+    assert.equal(queued, 0);
+    // A NoExecute taint its pods do not tolerate: they must not continue running there.
+    sim.world.updateNode({ ...n2(), taints: [{ key: 'gone', value: '', effect: 'NoExecute' }] }, 'test');
+    assert.equal(queued, 1);
+  });
+
   it('does not replace the pod of a deleted node (the pod garbage collector removes it)', () => {
     const { sim, ds } = setup(['n1', 'n2']);
     sim.world.deleteNode('n2', 'test');

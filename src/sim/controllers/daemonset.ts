@@ -64,6 +64,11 @@ export interface SimDaemonSet {
   readonly minReadySeconds: number;
 }
 
+interface Predicates {
+  readonly shouldRun: boolean;
+  readonly shouldContinueRunning: boolean;
+}
+
 export class DaemonSetController extends KeyedController<SimDaemonSet> {
   /** Pod uid → the node its affinity pins it to (for pods the scheduler has not bound yet). */
   private readonly targetNode = new Map<string, string>();
@@ -74,7 +79,17 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
 
   start(): void {
     this.world.onChange((c) => {
-      if (c.kind === 'nodeAdded' || c.kind === 'nodeUpdated' || c.kind === 'nodeDeleted') {
+      if (c.kind === 'nodeUpdated') {
+        // As upstream's updateNode: only the DaemonSets whose should-run or should-continue-running answer changes
+        // (a node update that changes neither leaves every DaemonSet's sync a no-op).
+        for (const ds of this.objects.values()) {
+          const was = this.predicates(ds, c.old);
+          const is = this.predicates(ds, c.node);
+          if (was.shouldRun !== is.shouldRun || was.shouldContinueRunning !== is.shouldContinueRunning) this.enqueue(ds);
+        }
+        return;
+      }
+      if (c.kind === 'nodeAdded' || c.kind === 'nodeDeleted') {
         for (const ds of this.objects.values()) this.enqueue(ds);
         return;
       }
@@ -133,8 +148,19 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     return p.nodeName || (this.targetNode.get(p.uid) ?? '');
   }
 
+  /** Predicates by compiled template and node object (both replaced, never changed, when they change). */
+  private readonly predicateCache = new WeakMap<Pod, WeakMap<Node, Predicates>>();
+
   /** shouldRun (NoSchedule and NoExecute taints) and shouldContinueRunning (NoExecute only). */
-  private predicates(ds: SimDaemonSet, node: Node): { shouldRun: boolean; shouldContinueRunning: boolean } {
+  private predicates(ds: SimDaemonSet, node: Node): Predicates {
+    let byNode = this.predicateCache.get(ds.templatePod);
+    if (!byNode) this.predicateCache.set(ds.templatePod, (byNode = new WeakMap()));
+    let p = byNode.get(node);
+    if (!p) byNode.set(node, (p = this.computePredicates(ds, node)));
+    return p;
+  }
+
+  private computePredicates(ds: SimDaemonSet, node: Node): Predicates {
     const tp = ds.templatePod;
     if ((tp.nodeName !== '' && tp.nodeName !== node.name) || !matchesRequiredNodeAffinity(tp, node)) return { shouldRun: false, shouldContinueRunning: false };
     const shouldContinueRunning = findUntoleratedTaint(node.taints, tp.tolerations, (t) => t.effect === 'NoExecute') === undefined;
@@ -173,7 +199,8 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
   protected sync(ds: SimDaemonSet): void {
     const nodes = this.world.cluster.nodeInfos().map((ni) => ni.node);
     // The predicates read only the DaemonSet and the node, which a sync does not change: once per node.
-    const preds = new Map(nodes.map((n) => [n.name, this.predicates(ds, n)]));
+    const preds = new Map<string, Predicates>();
+    for (const n of nodes) preds.set(n.name, this.predicates(ds, n));
     const byNode = this.nodeToPods(ds);
     let desired = 0;
     for (const p of preds.values()) if (p.shouldRun) desired++;
@@ -193,6 +220,8 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
         for (const p of pods) if (!p.terminating) del.push(p);
         continue;
       }
+      // The common case, one running pod: nothing to create or delete.
+      if (pods.length === 1 && !pods[0]!.terminating && pods[0]!.phase !== 'Failed' && pods[0]!.phase !== 'Succeeded') continue;
       const running = pods.filter((p) => !p.terminating);
       const live: Pod[] = [];
       for (const p of running) (p.phase === 'Failed' || p.phase === 'Succeeded' ? del : live).push(p);
@@ -223,7 +252,9 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       if (oldestNew && oldestOld && (!this.world.isReady(oldestOld.key) || this.available(ds, oldestNew))) del.push(oldestOld);
     }
     this.apply(ds, create, del);
-    if (ds.updateStrategy.type === 'RollingUpdate') this.rollingUpdate(ds, nodes, preds, desired, maxSurge, maxUnavailable);
+    // What apply changed is read again; unchanged, the same pods by node.
+    const after = create.length > 0 || del.length > 0 ? this.nodeToPods(ds) : byNode;
+    if (ds.updateStrategy.type === 'RollingUpdate') this.rollingUpdate(ds, nodes, after, preds, desired, maxSurge, maxUnavailable);
   }
 
   private apply(ds: SimDaemonSet, create: readonly string[], del: readonly Pod[]): void {
@@ -251,8 +282,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     return { ok: true, ...(newPod ? { newPod } : {}), ...(oldPod ? { oldPod } : {}) };
   }
 
-  private rollingUpdate(ds: SimDaemonSet, nodes: readonly Node[], preds: ReadonlyMap<string, { shouldRun: boolean }>, desired: number, maxSurge: number, maxUnavailable: number): void {
-    const byNode = this.nodeToPods(ds);
+  private rollingUpdate(ds: SimDaemonSet, nodes: readonly Node[], byNode: ReadonlyMap<string, Pod[]>, preds: ReadonlyMap<string, { shouldRun: boolean }>, desired: number, maxSurge: number, maxUnavailable: number): void {
     const nodeNames = nodes.map((n) => n.name).filter((n) => byNode.has(n) || preds.get(n)!.shouldRun);
     if (maxSurge === 0) {
       let numUnavailable = 0;

@@ -1,0 +1,42 @@
+// A worker thread of `berth check --jobs N`: loads the input once from the documents
+// the main thread read and parsed (so stdin and a live cluster are read once, and no
+// text is parsed twice), then runs the tasks it is given (a check, or one part of
+// one) and returns their findings without the remedies' functions.
+
+import { ALL_CHECKS } from '../analyze/checks/index.js';
+import { isParted, type AnalysisContext } from '../analyze/check.js';
+import { reported } from '../analyze/finding.js';
+import type { CheckTask, TaskResult } from '../analyze/parallel.js';
+import { attachSource, type DetachedSource } from '../io/detached-source.js';
+import { loadSources, type LoadOptions } from '../io/load.js';
+import { fromOrigin } from '../sim/time-origin.js';
+
+/** The check's settings: everything of its context but the input (plain data). */
+export type CheckSettings = Omit<AnalysisContext, 'input'>;
+
+/** What every worker starts with: the input as read, and how the main thread loaded it. */
+export interface CheckWorkerData {
+  readonly sources: readonly DetachedSource[];
+  readonly loadOptions: LoadOptions;
+  /** The time origin the main thread chose (--now, a live read's time), or the input's own when absent. */
+  readonly timeOrigin?: number;
+  readonly settings: CheckSettings;
+}
+
+function contextOf(d: CheckWorkerData): AnalysisContext {
+  const result = loadSources(d.sources.map(attachSource), d.loadOptions);
+  // The main thread loaded the same documents and reported their problems already.
+  if (!result.ok) throw new Error(`check worker: the input does not load (${result.errors.length} error(s))`);
+  return { input: fromOrigin(result.input, d.timeOrigin), ...d.settings };
+}
+
+let context: AnalysisContext | undefined;
+
+export default function runCheckTask(task: CheckTask, data: CheckWorkerData): TaskResult {
+  const ctx = (context ??= contextOf(data));
+  const check = ALL_CHECKS[task.check];
+  if (!check) throw new Error(`check worker: no check #${task.check}`);
+  if (!task.part) return [check.run(ctx).map(reported)];
+  if (!isParted(check)) throw new Error(`check worker: ${check.rule} does not run in parts`);
+  return check.runPart(ctx, task.part).map((item) => item.map(reported));
+}
