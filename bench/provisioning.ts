@@ -5,7 +5,10 @@
 // own process (so its peak RSS is the plan's own) and prints one JSON line.
 
 import { createHash } from 'node:crypto';
-import { INSTANCE_TYPES, loadCase, planCase } from '../conformance/karpenter-berth.js';
+import { INSTANCE_TYPES, loadCase, planCase, type LoadedCase } from '../conformance/karpenter-berth.js';
+import { loadHighsSolver } from '../src/cli/highs.js';
+import { costLowerBound, type LpSolver } from '../src/provisioner/cost-bound.js';
+import { poolTemplate, type ProvisionPlan } from '../src/provisioner/plan.js';
 import { nodePoolObject, ZONES, type KarpenterCase, type Obj } from '../conformance/karpenter-gen.js';
 
 /** One side's result; berth's and the oracle's -bench lines have this shape. */
@@ -22,6 +25,9 @@ export interface ProvisioningResult {
   readonly peakRssMiB: number;
   /** berth only: the first 16 hex digits of the SHA-256 of the plan's JSON, which a speed-up must leave unchanged. */
   readonly planHash?: string;
+  /** berth with --optimize cost: what checkLaunchedPlan found in the repacked plan, and the LP lower bound (solved outside the timing). */
+  readonly violations?: number;
+  readonly lowerBound?: number;
 }
 
 const SIZES = [
@@ -70,15 +76,15 @@ export function oracleInput(count: number): string {
   return `${JSON.stringify({ ...provisioningCase(count), instanceTypes: INSTANCE_TYPES })}\n`.repeat(provisioningRepeats(count));
 }
 
-/** One berth plan of the case, from a fresh load. */
-export function runProvisioning(count: number): ProvisioningResult {
+/** One berth plan of the case, from a fresh load; `optimize`: with `--optimize cost`, and the lower bound when a solver is given. */
+export function runProvisioning(count: number, optimize?: { solver?: LpSolver }): ProvisioningResult {
   const loaded = loadCase(provisioningCase(count));
   if ('error' in loaded) return { error: loaded.error, pods: count, nodeClaims: 0, unschedulable: 0, costPerHour: 0, seconds: 0, cpuSeconds: 0, peakRssMiB: 0 };
   // The loader's garbage is collected before the clock starts, as the oracle runs a GC before Solve.
   (globalThis as { gc?: () => void }).gc?.();
   const cpu = process.cpuUsage();
   const start = performance.now();
-  const plan = planCase(loaded);
+  const plan = optimize ? planCase(loaded, { optimize: 'cost' }) : planCase(loaded);
   const seconds = (performance.now() - start) / 1000;
   const used = process.cpuUsage(cpu);
   return {
@@ -90,7 +96,19 @@ export function runProvisioning(count: number): ProvisioningResult {
     cpuSeconds: (used.user + used.system) / 1e6,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     planHash: createHash('sha256').update(JSON.stringify(plan)).digest('hex').slice(0, 16),
+    ...(plan.optimization ? { violations: plan.optimization.violations.length } : {}),
+    ...(optimize?.solver ? { lowerBound: lowerBoundOf(loaded, plan, optimize.solver) } : {}),
   };
+}
+
+/** The LP bound over the pods the plan put on new claims (all of them here: the case has no node). */
+function lowerBoundOf(loaded: LoadedCase, plan: ProvisionPlan, solver: LpSolver): number {
+  const onClaims = new Set(plan.nodeClaims.flatMap((c) => c.pods));
+  const pods = [...loaded.cluster.pods()].filter((p) => onClaims.has(p.key));
+  const pools = loaded.pools.map((p) => poolTemplate(p, INSTANCE_TYPES, loaded.daemonSetPods));
+  const bound = costLowerBound(pods, pools, solver);
+  if (bound.costPerHour === undefined) throw new Error(`lower bound: ${bound.status}`);
+  return bound.costPerHour;
 }
 
 /** A side's plans of one case: the first (cold), the median of the rest by CPU time, and the spread of $/h and claims over all. */
@@ -98,6 +116,8 @@ export interface ProvisioningSummary extends ProvisioningResult {
   readonly cold: { readonly seconds: number; readonly cpuSeconds: number };
   readonly plans: number;
   readonly costRange: [number, number];
+  /** Mean $/h over all plans (Karpenter's vary from run to run). */
+  readonly costMean: number;
   readonly nodeRange: [number, number];
 }
 
@@ -109,15 +129,22 @@ export function summarise(runs: readonly ProvisioningResult[]): ProvisioningSumm
   const nodes = runs.map((r) => r.nodeClaims);
   return {
     ...median,
+    ...(runs.some((r) => r.violations !== undefined) ? { violations: Math.max(...runs.map((r) => r.violations ?? 0)) } : {}),
+    ...(runs.some((r) => r.lowerBound !== undefined) ? { lowerBound: runs.find((r) => r.lowerBound !== undefined)!.lowerBound! } : {}),
     peakRssMiB: Math.max(...runs.map((r) => r.peakRssMiB)),
     cold: { seconds: first.seconds, cpuSeconds: first.cpuSeconds },
     plans: runs.length,
     costRange: [Math.min(...costs), Math.max(...costs)],
+    costMean: costs.reduce((a, b) => a + b, 0) / costs.length,
     nodeRange: [Math.min(...nodes), Math.max(...nodes)],
   };
 }
 
 if (process.argv[1]?.endsWith('provisioning.ts')) {
   const pods = Number(process.argv[2]);
-  for (let i = 0; i < provisioningRepeats(pods); i++) process.stdout.write(`${JSON.stringify(runProvisioning(pods))}\n`);
+  // --optimize: berth's --optimize cost; the last plan also reports the LP lower bound (HiGHS).
+  const optimize = process.argv.includes('--optimize');
+  const solver = optimize ? await loadHighsSolver() : undefined;
+  const repeats = provisioningRepeats(pods);
+  for (let i = 0; i < repeats; i++) process.stdout.write(`${JSON.stringify(runProvisioning(pods, optimize ? (i === repeats - 1 && solver ? { solver } : {}) : undefined))}\n`);
 }

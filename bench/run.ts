@@ -100,13 +100,15 @@ function provisioningSide(out: string, who: string, load1: number): Provisioning
 const range = ([lo, hi]: [number, number], digits: number) => (lo === hi ? lo.toFixed(digits) : `${lo.toFixed(digits)}–${hi.toFixed(digits)}`);
 
 const provisioningSizes = quick ? [400] : [2000, 10_000];
-const provisioning: { pods: number; berth: ProvisioningSide; karpenter: ProvisioningSide | null; ratio: number | null; cpuRatio: number | null }[] = [];
+const provisioning: { pods: number; berth: ProvisioningSide; optimized: ProvisioningSide; karpenter: ProvisioningSide | null; ratio: number | null; cpuRatio: number | null }[] = [];
 for (const pods of only && !only.includes('Provisioning') ? [] : provisioningSizes) {
   const bLoad = load();
   const b = provisioningSide(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/provisioning.ts', String(pods)]), 'berth', bLoad);
+  const oLoad = load();
+  const o = provisioningSide(child(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/provisioning.ts', String(pods), '--optimize']), 'berth --optimize cost', oLoad);
   const kLoad = load();
   const k = withKarpenter ? provisioningSide(child(karpenterOracle, ['-bench'], oracleInput(pods)), 'Karpenter', kLoad) : null;
-  provisioning.push({ pods, berth: b, karpenter: k, ratio: k ? k.seconds / b.seconds : null, cpuRatio: k ? k.cpuSeconds / b.cpuSeconds : null });
+  provisioning.push({ pods, berth: b, optimized: o, karpenter: k, ratio: k ? k.seconds / b.seconds : null, cpuRatio: k ? k.cpuSeconds / b.cpuSeconds : null });
   console.error(`Provisioning ${pods}: berth ${(pods / b.seconds).toFixed(0)} pods/s${k ? `, Karpenter ${(pods / k.seconds).toFixed(0)} pods/s` : ''} (load ${load().toFixed(1)})`);
 }
 
@@ -157,6 +159,29 @@ if (provisioning.length > 0) {
           `${range(p.berth.nodeRange, 0)}/${k ? range(k.nodeRange, 0) : '-'}`,
           `${p.berth.peakRssMiB.toFixed(0)}/${k ? k.peakRssMiB.toFixed(0) : '-'}`,
           `${p.berth.load1.toFixed(1)}/${k ? k.load1.toFixed(1) : '-'}`,
+        ];
+      }),
+    )}`,
+  );
+  console.log(
+    `\n--optimize cost (berth's own packing, off by default) beside the faithful plan and Karpenter; LOWER BOUND: the LP relaxation (HiGHS), from the last plan; VIOLATIONS: checkLaunchedPlan on the repacked plan (max over the plans)\n${renderTable(
+      ['PODS', '$/H optimized', '$/H faithful', '$/H Karpenter mean (range)', 'LOWER BOUND', 'ABOVE BOUND', 'BELOW KARPENTER MEAN', 'VIOLATIONS', 'NODES optimized', 'PODS/CPU-S optimized/faithful/karpenter', 'LOAD'],
+      provisioning.map((p) => {
+        const { optimized: o, karpenter: k } = p;
+        const perCpu = (s: ProvisioningSide) => (s.cpuSeconds ? (s.pods / s.cpuSeconds).toFixed(0) : '-');
+        const bound = o.lowerBound;
+        return [
+          String(p.pods),
+          range(o.costRange, 2),
+          range(p.berth.costRange, 2),
+          k ? `${k.costMean.toFixed(2)} (${range(k.costRange, 2)})` : '-',
+          bound === undefined ? '-' : bound.toFixed(2),
+          bound === undefined ? '-' : `${((o.costRange[1] / bound - 1) * 100).toFixed(1)}%`,
+          k ? `${((1 - o.costRange[1] / k.costMean) * 100).toFixed(1)}%` : '-',
+          String(o.violations ?? '-'),
+          range(o.nodeRange, 0),
+          `${perCpu(o)}/${perCpu(p.berth)}/${k ? perCpu(k) : '-'}`,
+          `${o.load1.toFixed(1)}`,
         ];
       }),
     )}`,

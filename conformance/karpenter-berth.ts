@@ -37,6 +37,7 @@ export function loadCase(c: KarpenterCase): LoadedCase | { error: string } {
 /** berth's own planner options a run may turn on (all off: Karpenter's behaviour). */
 export interface BerthOptions {
   readonly settleSelected?: boolean;
+  readonly optimize?: 'cost';
 }
 
 /** One pass of the planner (`provision --batches 1`), or with `batches` > 1 Karpenter's loop as `berth provision` runs it. */
