@@ -4,7 +4,8 @@
 // API server does; this process lists them (live/snapshot.ts) and loads them as
 // `check --kubeconfig` does (straight from the parsed JSON, cli/live-input.ts).
 // Prints wall and CPU seconds of each phase and the peak RSS of this process.
-//   npx tsx bench/live-read.ts [--quick]
+// With --kubeconfig FILE it reads that cluster instead (bench/live-read-kwok.ts).
+//   npx tsx bench/live-read.ts [--quick | --kubeconfig FILE]
 
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -30,9 +31,10 @@ if (args[0] === '--serve') {
   process.send!(new URL(kube.config.getCurrentCluster()!.server).port);
 } else {
   const quick = args.includes('--quick');
+  const kubeconfig = args.includes('--kubeconfig') ? args[args.indexOf('--kubeconfig') + 1] : undefined;
   const [nodes, pods] = quick ? [500, 10_000] : [5000, 100_000];
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(nodes), String(pods)], { execArgv: ['--import', 'tsx'] });
-  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
+  const child = kubeconfig ? undefined : fork(fileURLToPath(import.meta.url), ['--serve', String(nodes), String(pods)], { execArgv: ['--import', 'tsx'] });
+  const kube = child ? new Kube(loopbackConfig(await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m)))))) : Kube.fromFile(kubeconfig);
   const cpu = () => {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1e6;
@@ -43,10 +45,10 @@ if (args[0] === '--serve') {
     console.log(`${name}: ${((performance.now() - w) / 1000).toFixed(1)} s wall, ${(cpu() - c).toFixed(1)} CPU s`);
     return out;
   };
-  console.log(`${nodes} nodes, ${pods} pods, pages of 500`);
-  const snap = await phase('list (paged GETs, JSON parse)', () => readSnapshot(new Kube(loopbackConfig(port))));
-  const loaded = await phase('load (validate, compile)', () => loadSources([snapshotSource(snap, '<live>', 'json', 'the list server', 'strict')]));
+  console.log(kubeconfig ? `the cluster of ${kubeconfig}, pages of 500` : `${nodes} nodes, ${pods} pods, pages of 500`);
+  const snap = await phase('list (paged GETs, JSON parse)', () => readSnapshot(kube));
+  const loaded = await phase('load (validate, compile)', () => loadSources([snapshotSource(snap, '<live>', 'json', kubeconfig ? 'the API server' : 'the list server', 'strict')]));
   if (!loaded.ok) throw new Error(`the snapshot does not load: ${loaded.errors[0]?.message}`);
   console.log(`read ${snap.list.items.length} objects; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
-  child.kill();
+  child?.kill();
 }

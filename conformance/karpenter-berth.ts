@@ -5,9 +5,11 @@ import type { ClusterState } from '../src/cluster/state.js';
 import { buildClusterState, formatDiagnostic, loadSources } from '../src/io/load.js';
 import { bundledInstanceTypes } from '../src/provisioner/catalog/catalog.js';
 import type { NodeClaim } from '../src/model/nodeclaim.js';
+import type { NodePool } from '../src/model/nodepool.js';
 import type { Pod } from '../src/model/pod.js';
 import type { InstanceType } from '../src/provisioner/catalog/types.js';
-import { planProvisioning, type PoolSpec, type ProvisionPlan } from '../src/provisioner/plan.js';
+import { provisionInBatches } from '../src/provisioner/batches.js';
+import { planProvisioning, type ProvisionPlan } from '../src/provisioner/plan.js';
 import type { KarpenterCase } from './karpenter-gen.js';
 
 export const INSTANCE_TYPES: InstanceType[] = bundledInstanceTypes();
@@ -15,7 +17,7 @@ export const INSTANCE_TYPES: InstanceType[] = bundledInstanceTypes();
 /** The case as the planner takes it: the cluster holding its pending pods, and its dynamic NodePools. */
 export interface LoadedCase {
   cluster: ClusterState;
-  pools: PoolSpec[];
+  pools: NodePool[];
   daemonSetPods: Pod[];
   nodeClaims: readonly NodeClaim[];
 }
@@ -37,14 +39,16 @@ export interface BerthOptions {
   readonly settleSelected?: boolean;
 }
 
-export function planCase(loaded: LoadedCase, options: BerthOptions = {}): ProvisionPlan {
-  return planProvisioning({ cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: loaded.daemonSetPods, config: {}, seed: 0, karpenterState: { nodeClaims: loaded.nodeClaims, nowMs: 0 }, ...options });
+/** One pass of the planner (`provision --batches 1`), or with `batches` > 1 Karpenter's loop as `berth provision` runs it. */
+export function planCase(loaded: LoadedCase, options: BerthOptions = {}, batches = 1): ProvisionPlan {
+  const input = { cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: loaded.daemonSetPods, config: {}, seed: 0, karpenterState: { nodeClaims: loaded.nodeClaims, nowMs: 0 }, ...options };
+  return batches > 1 ? provisionInBatches({ ...input, maxBatches: batches }) : planProvisioning(input);
 }
 
 export function runBerth(c: KarpenterCase, options: BerthOptions = {}): ProvisionPlan | { error: string } {
   try {
     const loaded = loadCase(c);
-    return 'error' in loaded ? loaded : planCase(loaded, options);
+    return 'error' in loaded ? loaded : planCase(loaded, options, c.batches ?? 1);
   } catch (e) {
     return { error: `berth threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` };
   }

@@ -91,6 +91,8 @@ export interface KarpenterCase {
   nodeClaims?: Obj[];
   nodes?: Obj[];
   boundPods?: Obj[];
+  /** At most this many batches of Karpenter's loop on both sides (absent: one Solve, one planner pass). */
+  batches?: number;
 }
 
 const subset = <T extends string>(all: readonly T[]) => fc.subarray([...all], { minLength: 1 }).map((xs) => [...xs].sort());

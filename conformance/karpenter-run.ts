@@ -48,6 +48,8 @@ interface OracleResult {
   /** Pods Karpenter placed on existing state nodes (in-flight, uninitialized). */
   existingNodes?: { name: string; pods: string[] }[];
   podErrors: Record<string, string>;
+  /** With `launch`: the case after the batch's claims launched (oracle-karpenter/batches.go). */
+  next?: KarpenterCase;
 }
 
 class KarpenterOracle {
@@ -78,7 +80,7 @@ class KarpenterOracle {
     this.proc.on('exit', (code, sig) => fail(`oracle exited (code ${code}, signal ${sig})`));
   }
 
-  run(c: KarpenterCase): Promise<OracleResult> {
+  run(c: KarpenterCase & { launch?: boolean; batch?: number }): Promise<OracleResult> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
@@ -311,21 +313,82 @@ function signature(k: OracleResult): string {
 
 const BERTH_OPTIONS = process.argv.includes('--settle-selected') ? { settleSelected: true } : {};
 
+const LABEL_INITIALIZED = 'karpenter.sh/initialized';
+
+/** Initialized Nodes not marked for deletion: the Nodes kube-scheduler binds pending pods to. */
+function readyNodes(c: KarpenterCase): Set<string> {
+  const ready = (c.nodes ?? []).filter((n) => {
+    const meta = n['metadata'] as { labels?: Record<string, string> };
+    const taints = ((n['spec'] as { taints?: { key: string }[] }).taints ?? []);
+    return meta.labels?.[LABEL_INITIALIZED] === 'true' && !taints.some((t) => t.key === 'karpenter.sh/disrupted');
+  });
+  return new Set(ready.map((n) => (n['metadata'] as { name: string }).name));
+}
+
+/**
+ * The case as Karpenter's provisioner receives it. Its GetPendingPods takes only pods
+ * kube-scheduler marked unschedulable, so the pods kube-scheduler binds to initialized
+ * Nodes never reach its Solve: they go to the oracle bound to the Node berth's
+ * kube-scheduler pass chose (that pass is compared with kube-scheduler itself by
+ * conformance/run.ts). `preBound` lists them by Node. The pods of nodes marked for
+ * deletion are not moved: Karpenter plans them (existing Nodes included) before they are evicted.
+ */
+function afterKubeScheduler(c: KarpenterCase): { oracleCase: KarpenterCase; preBound: { name: string; pods: string[] }[] } {
+  const ready = readyNodes(c);
+  const firstPass = ready.size === 0 ? undefined : runBerth({ ...c, batches: 1 });
+  if (!firstPass) return { oracleCase: c, preBound: [] };
+  if ('error' in firstPass) throw new Error(`${c.id}: kube-scheduler's pass before a Karpenter batch: ${firstPass.error}`);
+  const keyOf = (p: Obj) => `default/${(p['metadata'] as { name: string }).name}`;
+  const pending = new Set(c.pods.map(keyOf));
+  // Only the case's pending pods: the DaemonSet pods berth's loader adds for a Node are not the oracle's.
+  const bindings = new Map(firstPass.placements.filter((p) => ready.has(p.node) && pending.has(p.pod)).map((p) => [p.pod, p.node]));
+  if (bindings.size === 0) return { oracleCase: c, preBound: [] };
+  const bound = c.pods.filter((p) => bindings.has(keyOf(p))).map((p) => ({ ...p, spec: { ...(p['spec'] as Obj), nodeName: bindings.get(keyOf(p)) }, status: { phase: 'Running' } }));
+  const oracleCase = { ...c, pods: c.pods.filter((p) => !bindings.has(keyOf(p))), boundPods: [...(c.boundPods ?? []), ...bound] };
+  const byNode = new Map<string, string[]>();
+  for (const [pod, node] of bindings) byNode.set(node, [...(byNode.get(node) ?? []), pod]);
+  return { oracleCase, preBound: [...byNode].map(([name, pods]) => ({ name, pods })) };
+}
+
+/**
+ * Karpenter's answer on the case: one Solve, or with `batches` > 1 its loop as a real
+ * cluster runs it. Before each batch kube-scheduler binds what it can (afterKubeScheduler);
+ * the oracle plans the rest and launches the claims (registered and initialized, the
+ * pods bound), and the pods still pending are the next batch, until a batch launches
+ * nothing. The claims and pods placed add up over the batches; pod errors are the last batch's.
+ */
+async function askKarpenter(oracle: KarpenterOracle, c: KarpenterCase): Promise<OracleResult> {
+  const batches = c.batches ?? 1;
+  const total: OracleResult = { id: c.id, nodeClaims: [], existingNodes: [], podErrors: {} };
+  let cur: KarpenterCase = c;
+  for (let batch = 1; ; batch++) {
+    const { oracleCase, preBound } = afterKubeScheduler(cur);
+    const k = await oracle.run({ ...oracleCase, id: c.id, launch: batch < batches, batch });
+    if (k.error) return k;
+    total.nodeClaims.push(...k.nodeClaims);
+    total.existingNodes!.push(...(k.existingNodes ?? []), ...preBound);
+    total.podErrors = k.podErrors;
+    if (!k.next) return total;
+    cur = k.next;
+  }
+}
+
 async function runOne(oracle: KarpenterOracle, c: KarpenterCase): Promise<Outcome> {
   const b = runBerth(c, BERTH_OPTIONS);
-  const k0 = await oracle.run(c);
+  const ask = (x: KarpenterCase) => askKarpenter(oracle, x);
+  const k0 = await ask(c);
   const first = compare(c, b, k0);
   let reasked = 0;
   let unstable = false;
   for (let r = first; disagrees(r) && r.error === undefined && reasked < (unstable ? UNSTABLE_ORACLE_RETRIES : ORACLE_RETRIES); ) {
-    const k = await oracle.run(c);
+    const k = await ask(c);
     r = compare(c, b, k);
     reasked++;
     unstable ||= signature(k) !== signature(k0);
     if (!disagrees(r)) return { ...r, reasked, unstable, sortedTieBreak: false };
   }
   if (unstable) {
-    const sorted = compare(c, b, await oracle.run(withExplicitZones(c)));
+    const sorted = compare(c, b, await ask(withExplicitZones(c)));
     if (!disagrees(sorted)) return { ...sorted, reasked, unstable, sortedTieBreak: true };
   }
   return { ...first, reasked, unstable, sortedTieBreak: false };
@@ -375,15 +438,17 @@ async function main(): Promise<void> {
   }
   const n = Number(arg('cases', '100'));
   const seed = Number(arg('seed', '1'));
-  const gens = fc.sample(fc.tuple(caseGenArb, fc.array(machineArb, { maxLength: 3 })), { numRuns: n, seed });
+  // One case in four runs Karpenter's loop for up to 4 batches on both sides (the oracle's batches.go, berth's provisionInBatches).
+  const gens = fc.sample(fc.tuple(caseGenArb, fc.array(machineArb, { maxLength: 3 }), fc.constantFrom(1, 1, 1, 4)), { numRuns: n, seed });
   const results: Outcome[] = [];
   const regDir = join(here, 'karpenter-regressions');
   let written = 0;
   const t0 = Date.now();
   // --from N: start at case N of the seed's sample (a run in chunks covers it with several processes).
   for (let i = Number(arg('from', '0')); i < gens.length; i++) {
-    const [gen, machines] = gens[i]!;
-    const c = withClusterState(buildCase(`s${seed}-${i}`, gen), gen.pools, machines, gen.daemonSets);
+    const [gen, machines, batches] = gens[i]!;
+    const built = withClusterState(buildCase(`s${seed}-${i}`, gen), gen.pools, machines, gen.daemonSets);
+    const c = batches > 1 ? { ...built, batches } : built;
     const r = await runOne(oracle, c);
     results.push(r);
     if (verbose || disagrees(r)) {

@@ -1,15 +1,16 @@
 // Cluster state for the Karpenter differential run: 0–3 launched NodeClaims of the case's
 // NodePools, each either in flight (no Node yet), registered but uninitialized (its Node
-// not Ready and still carrying a startup taint), or initialized and marked for deletion
-// (karpenter.sh/disrupted:NoSchedule, with 1–3 pods bound that Karpenter plans again),
-// and the DaemonSet pods running on those Nodes.
+// not Ready and still carrying a startup taint), initialized and marked for deletion
+// (karpenter.sh/disrupted:NoSchedule, with 1–3 pods bound that Karpenter plans again), or
+// initialized and ready (1–3 pods bound; kube-scheduler binds pending pods there first,
+// see karpenter-run.ts), and the DaemonSet pods running on those Nodes.
 // Written as kubectl would dump them, so berth's loader and the Go oracle read the same.
 
 import fc from 'fast-check';
 import { bundledInstanceTypes } from '../src/provisioner/catalog/catalog.js';
 import { DEDICATED_TAINT, HOST_PORT, PREFER_NO_SCHEDULE_TAINT, ZONES, type DaemonSetGen, type KarpenterCase, type Obj, type PoolGen } from './karpenter-gen.js';
 
-export type MachineState = 'inFlight' | 'uninitialized' | 'deleting';
+export type MachineState = 'inFlight' | 'uninitialized' | 'deleting' | 'ready';
 
 export interface MachineGen {
   state: MachineState;
@@ -17,7 +18,7 @@ export interface MachineGen {
   pool: number;
   type: string;
   zone: string;
-  /** Pods bound to a deleting node, each `cpuMilli`. */
+  /** Pods bound to a deleting or ready node, each `cpuMilli`. */
   boundPods: number;
   cpuMilli: number;
 }
@@ -28,7 +29,7 @@ const NOT_READY = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' } 
 const DISRUPTED = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' } as const;
 
 export const machineArb: fc.Arbitrary<MachineGen> = fc.record({
-  state: fc.constantFrom<MachineState>('inFlight', 'inFlight', 'uninitialized', 'deleting'),
+  state: fc.constantFrom<MachineState>('inFlight', 'inFlight', 'uninitialized', 'deleting', 'ready'),
   pool: fc.nat({ max: 2 }),
   type: fc.constantFrom(...TYPES),
   zone: fc.constantFrom(...ZONES),
@@ -41,13 +42,14 @@ const quantities = (r: Readonly<Record<string, number>>): Record<string, string>
 
 /**
  * The pods the DaemonSet controller has put on a registered Node: those of the DaemonSets
- * that tolerate every taint (only those pass a Node's not-ready or disrupted taint) and
- * whose node affinity the Node meets. A real dump has them; berth's loader would otherwise
- * create them and the oracle would not see them.
+ * that tolerate its NoSchedule taints (only those that tolerate every taint pass a Node's
+ * not-ready or disrupted taint, `onlyTolerateAll`) and whose node affinity the Node meets.
+ * A real dump has them; berth's loader would otherwise create them and the oracle would
+ * not see them.
  */
-function daemonPodsOn(node: string, labels: Readonly<Record<string, string>>, daemonSets: readonly DaemonSetGen[]): Obj[] {
+function daemonPodsOn(node: string, labels: Readonly<Record<string, string>>, daemonSets: readonly DaemonSetGen[], onlyTolerateAll: boolean): Obj[] {
   return daemonSets.flatMap((d, i) => {
-    if (!d.tolerateAll || (d.key !== null && !d.values.includes(labels[d.key] ?? ''))) return [];
+    if ((onlyTolerateAll && !d.tolerateAll) || (d.key !== null && !d.values.includes(labels[d.key] ?? ''))) return [];
     const container: Obj = { name: 'd', image: 'x', resources: { requests: { cpu: `${d.cpuMilli}m`, memory: `${d.memMi}Mi` } } };
     if (d.hostPort) container['ports'] = [{ containerPort: HOST_PORT, hostPort: HOST_PORT, protocol: 'TCP' }];
     return [
@@ -92,16 +94,16 @@ export function withClusterState(c: KarpenterCase, pools: readonly PoolGen[], ma
       status: { providerID, capacity: quantities(it.capacity), allocatable: quantities(it.allocatable), ...(m.state === 'inFlight' ? {} : { nodeName: name }) },
     });
     if (m.state === 'inFlight') return;
-    const initialized = m.state === 'deleting';
+    const initialized = m.state === 'deleting' || m.state === 'ready';
     nodes.push({
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name, labels: { ...labels, 'karpenter.sh/registered': 'true', ...(initialized ? { 'karpenter.sh/initialized': 'true' } : {}) } },
-      spec: { providerID, taints: [...poolTaints, ...(initialized ? [DISRUPTED] : [NOT_READY, STARTUP_TAINT])] },
+      spec: { providerID, taints: [...poolTaints, ...(m.state === 'deleting' ? [DISRUPTED] : m.state === 'uninitialized' ? [NOT_READY, STARTUP_TAINT] : [])] },
       status: { capacity: quantities(it.capacity), allocatable: quantities(it.allocatable) },
     });
-    boundPods.push(...daemonPodsOn(name, labels, daemonSets));
-    if (m.state !== 'deleting') return;
+    boundPods.push(...daemonPodsOn(name, labels, daemonSets, m.state !== 'ready' || pool.taint === 'noSchedule'));
+    if (m.state === 'uninitialized') return;
     for (let j = 0; j < m.boundPods; j++) {
       boundPods.push({
         apiVersion: 'v1',

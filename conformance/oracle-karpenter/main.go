@@ -62,6 +62,9 @@ type caseInput struct {
 	Nodes      []*corev1.Node  `json:"nodes,omitempty"`
 	NodeClaims []*v1.NodeClaim `json:"nodeClaims,omitempty"`
 	BoundPods  []*corev1.Pod   `json:"boundPods,omitempty"`
+	// Launch: after the Solve, launch its claims and return the next batch's case (batches.go); Batch numbers the launched nodes.
+	Launch bool `json:"launch,omitempty"`
+	Batch  int  `json:"batch,omitempty"`
 }
 
 type nodeClaimOut struct {
@@ -88,6 +91,8 @@ type resultOut struct {
 	// Pods placed on existing state nodes (in-flight and uninitialized claims, Nodes), by node name.
 	ExistingNodes []existingOut `json:"existingNodes,omitempty"`
 	PodErrors  map[string]string `json:"podErrors"`
+	// With Launch: the case after this batch's claims launched (nil when it planned none).
+	Next *caseInput `json:"next,omitempty"`
 }
 
 func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -129,6 +134,15 @@ func run(ctx context.Context, in *caseInput) (res resultOut) {
 		return res
 	}
 	describe(results, &res)
+	if in.Launch && len(results.NewNodeClaims) > 0 {
+		if err := launch(in, results, in.Batch); err != nil {
+			res.Error = fmt.Sprintf("batch %d: %s", in.Batch, err)
+			return res
+		}
+		in.InstanceTypes = nil
+		in.Launch, in.Batch = false, 0
+		res.Next = in
+	}
 	return res
 }
 
@@ -285,6 +299,12 @@ func volumeRequirements(ctx context.Context, kube client.Client, in []*corev1.Po
 	return pods, reqs, ignored
 }
 
+type priced struct {
+	name  string
+	price float64
+	o     *cloudprovider.Offering
+}
+
 // describe writes Solve's pod errors and new NodeClaims, each priced at its cheapest compatible offering, into res.
 func describe(results scheduling.Results, res *resultOut) {
 	for p, e := range results.PodErrors {
@@ -303,11 +323,6 @@ func describe(results scheduling.Results, res *resultOut) {
 	}
 	for _, nc := range results.NewNodeClaims {
 		out := nodeClaimOut{NodePool: nc.NodePoolName}
-		type priced struct {
-			name  string
-			price float64
-			o     *cloudprovider.Offering
-		}
 		options := []priced{}
 		zones, cts := map[string]bool{}, map[string]bool{}
 		for _, it := range nc.InstanceTypeOptions {

@@ -1,4 +1,5 @@
 // npm run conformance:sim-vs-real -- [--cases N] [--seed S] [--clusters K] [--shrink-seconds T] [--write] [--keep-cluster] [--save-dir D] [--quiet] [regression files…]
+// npm run conformance:sim-vs-real -- --judge D   (the runs saved in D judged again, no cluster)
 // Random scenarios run on the harness's own test clusters and by the simulator
 // (with the real run's phase times, score ties broken as the real cluster broke
 // them); a summary per compared dimension. K clusters (separate control planes,
@@ -8,7 +9,7 @@
 // `npm test`. Given regression files, their scenarios run instead of generated
 // ones, and --write stores each again under its own name (a fresh real run).
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -36,8 +37,11 @@ async function main(): Promise<void> {
       quiet: { type: 'boolean', default: false },
       /** Every scenario's real observation, for judging again offline after a simulator change. */
       'save-dir': { type: 'string' },
+      /** Judge the real runs saved in this directory (by --save-dir) with the current simulator; no cluster. */
+      judge: { type: 'string' },
     },
   });
+  if (values.judge) return judgeSaved(values.judge, values.quiet);
   const seed = Number(values.seed);
   const rerun = positionals.length > 0;
   const scenarios: SvrScenario[] = rerun ? positionals.map(readScenario) : Array.from({ length: Number(values.cases) }, (_, i) => generateScenario(seed, i));
@@ -105,6 +109,28 @@ async function main(): Promise<void> {
     `sim-vs-real: ${what}: ${agreed} agree, ${scenarios.length - agreed} disagree${dims ? ` (${dims})` : ''}; ${choicesFollowed} upstream-random choices made the real cluster's way; ` +
       `real side ${(realMs / 1000).toFixed(0)} s on ${started.length} cluster(s), total ${((Date.now() - t0) / 1000).toFixed(0)} s`,
   );
+  if (disagreeing.length > 0) process.exitCode = 1;
+}
+
+/** --judge DIR: every saved real run judged again by the current simulator, with the usual summary. */
+function judgeSaved(dir: string, quiet: boolean): void {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const byDimension = new Map<string, number>();
+  const disagreeing: string[] = [];
+  for (const f of files) {
+    const saved = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { scenario?: SvrScenario; real?: RealObservation };
+    if (!saved.scenario || !saved.real) throw new Error(`${join(dir, f)}: not a run saved by --save-dir (needs "scenario" and "real")`);
+    validateScenario(saved.scenario, f);
+    const v = judge(saved.scenario, saved.real);
+    if (v.agrees) continue;
+    disagreeing.push(saved.scenario.name);
+    for (const d of new Set(v.differences.map((x) => x.dimension))) byDimension.set(d, (byDimension.get(d) ?? 0) + 1);
+    if (!quiet) console.log(`${saved.scenario.name}: DISAGREE\n${describe(v.differences)}`);
+  }
+  const dims = [...byDimension].map(([k, n]) => `${k} ${n}`).join(', ');
+  console.log(`sim-vs-real: ${files.length} saved real runs judged again: ${files.length - disagreeing.length} agree, ${disagreeing.length} disagree${dims ? ` (${dims}: ${disagreeing.join(' ')})` : ''}`);
   if (disagreeing.length > 0) process.exitCode = 1;
 }
 

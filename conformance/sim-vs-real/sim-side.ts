@@ -78,7 +78,7 @@ export interface SimObservation extends Observation {
  * GC, taint eviction), go in the order of the phase's real deletions. Without it, or
  * where nothing matches, the simulator's own order.
  */
-export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?: RealChoices): SimObservation {
+export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?: RealChoices, trace?: (log: Simulation['engine']['log']) => void): SimObservation {
   const name = `${s.name}.yaml`;
   const times = simTimes(s, timing);
   const text = scenarioYaml(s, seed, times.end[times.end.length - 1] ?? 0);
@@ -112,6 +112,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
       });
     },
   });
+  trace?.(run.sim.engine.log);
   return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log), choicesFollowed: guide?.followed ?? 0 };
 }
 
@@ -207,10 +208,8 @@ function apply(sim: Simulation, s: SvrScenario, p: Phase, revisions: Map<string,
     revisions.set(p.rollout.workload, revision);
     action = { type: 'rollout', kind: kindOf(p.rollout.workload), name: `${NS}/${p.rollout.workload}`, image: imageOf(revision) };
   } else if ('cordon' in p) action = { type: 'cordon', node: p.cordon };
-  else if ('drain' in p) {
-    drains.add(p.drain);
-    action = { type: 'drain', node: p.drain };
-  } else if ('failNode' in p) action = { type: 'failNode', node: p.failNode };
+  else if ('drain' in p) action = { type: 'drain', node: p.drain };
+  else if ('failNode' in p) action = { type: 'failNode', node: p.failNode };
   else if ('removeNode' in p) action = { type: 'removeNode', node: p.removeNode };
   else {
     const { workload, node } = p.deletePod;
@@ -221,6 +220,8 @@ function apply(sim: Simulation, s: SvrScenario, p: Phase, revisions: Map<string,
   if (!action) return;
   // A node already gone (removed earlier) makes the step a no-op, as on the real side.
   if ('node' in action && typeof action.node === 'string' && !sim.world.cluster.nodeInfo(action.node)) return;
+  // The real side follows a drain only of a node that exists (s1-98: a drain after removeNode).
+  if (action.type === 'drain') drains.add(action.node);
   applyAction(sim, action);
 }
 

@@ -46,4 +46,36 @@ describe('berth preview', () => {
     ]);
     assert.deepEqual(p.blocked, [{ node: 'ip-10-0-2-22.us-west-2.compute.internal', event: 'DisruptionBlocked', message: 'Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=prod/api-5c7d9b8f6-d3e4f)' }]);
   });
+
+  it('a NodePool edit that cannot roll everywhere: the nodes it can replace go one at a time (budget 1), and each node left alone is named with what blocks it, in Karpenter\'s words (a PDB, a do-not-disrupt pod, a pod whose zone spread or zone anti-affinity the edit makes unsatisfiable, a budget)', () => {
+    const p = previewOf('examples/preview/drift-blocked.yaml', ['examples/preview/drift-blocked-edit.yaml']);
+    const node = (n: string) => `${n}.us-west-2.compute.internal`;
+    assert.deepEqual(p.drifted.map((d) => [d.node, d.nodePool]), [
+      [node('ip-10-0-1-11'), 'default'],
+      [node('ip-10-0-2-22'), 'default'],
+      [node('ip-10-0-3-55'), 'default'],
+      [node('ip-10-0-1-33'), 'default'],
+      [node('ip-10-0-2-44'), 'default'],
+      [node('ip-10-0-1-66'), 'batch'],
+    ]);
+    assert.deepEqual(p.disruptions.map((d) => [d.atMs, d.reason, d.kind, d.nodes, d.replacements.length, d.doneAtMs]), [
+      [10_000, 'Drifted', 'replace', [node('ip-10-0-1-11')], 1, 80_000],
+      [90_000, 'Drifted', 'replace', [node('ip-10-0-2-22')], 1, 160_000],
+    ]);
+    const blocking = p.blocked.filter((b) => b.event !== 'Unconsolidatable');
+    assert.deepEqual(blocking, [
+      { node: node('ip-10-0-1-33'), event: 'DisruptionBlocked', message: 'Pdb prevents pod evictions (PodDisruptionBudget=[shop/db])' },
+      { node: node('ip-10-0-1-66'), event: '', message: 'No allowed disruptions for disruption reason Drifted due to blocking budget' },
+      { node: node('ip-10-0-2-44'), event: 'DisruptionBlocked', message: 'Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=shop/report-28977120-x9z8w)' },
+      {
+        node: node('ip-10-0-3-55'),
+        event: 'DisruptionBlocked',
+        message:
+          'Not all pods would schedule, ' +
+          'shop/audit-6b7c9d8f4-j7k8l => nodepool "default": unsatisfiable topology constraint for pod anti-affinity, key=topology.kubernetes.io/zone; nodepool "batch": did not tolerate taint workload=batch:NoSchedule ' +
+          'shop/kv-5f6c8d7b9-g5h6i => nodepool "default": unsatisfiable topology constraint for topology spread, key=topology.kubernetes.io/zone; nodepool "batch": did not tolerate taint workload=batch:NoSchedule ',
+      },
+    ]);
+    assert.deepEqual(p.pending, []);
+  });
 });

@@ -98,4 +98,31 @@ spec:
       assert.match(r.errors[0]!.message, /^Invalid value: "bad key": .*no stored object has one\)$/);
     });
   }
+  const DAEMONSET = (selector: string) => `${NODE}---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: default}
+spec:
+  selector: ${selector}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: c, image: i}]}
+`;
+  it('a DaemonSet selector with such a value loads with a warning and makes no pods (ValidateDaemonSetSpec keeps old values; its controller cannot parse them)', () => {
+    const r = loadSources([{ name: 'ds.yaml', text: DAEMONSET('{matchExpressions: [{key: app, operator: In, values: [agent, "x y"]}]}') }]);
+    assert.ok(r.ok, r.ok ? '' : r.errors[0]!.message);
+    assert.deepEqual(r.warnings.map((w) => `${w.line}:${w.field}`), ['10:spec.selector.matchExpressions[0].values[1]']);
+    assert.match(r.warnings[0]!.message, /^Invalid value: "x y": .*the DaemonSet controller cannot parse its selector, so it creates and manages no pods\)$/);
+    assert.deepEqual(r.input.pods, []);
+    // The same DaemonSet with valid values runs its pod on the node.
+    const valid = loadSources([{ name: 'ds.yaml', text: DAEMONSET('{matchExpressions: [{key: app, operator: In, values: [agent, x]}]}') }]);
+    assert.ok(valid.ok);
+    assert.equal(valid.input.pods.length, 1);
+  });
+  it('a DaemonSet selector with such a key is an error, and only that one (no template-label mismatch on a selector that cannot be parsed)', () => {
+    const r = loadSources([{ name: 'ds.yaml', text: DAEMONSET('{matchExpressions: [{key: "bad key", operator: In, values: [agent]}]}') }]);
+    assert.ok(!r.ok);
+    assert.deepEqual(r.errors.map((e) => `${e.line}:${e.field}`), ['10:spec.selector.matchExpressions[0].key']);
+    assert.match(r.errors[0]!.message, /^Invalid value: "bad key": .*a DaemonSet selector's keys have always been checked so, and no stored object has one\)$/);
+  });
 });

@@ -9,6 +9,8 @@ import { labelValueErrors, qualifiedNameErrors } from '../model/label-syntax.js'
 export interface LegacySelectorValue {
   /** Relative to the pod spec. */
   readonly path: FieldPath;
+  /** A label key or a label value: the API server has always refused the first in selectors, and keeps the second on some objects stored before it refused them. */
+  readonly part: 'key' | 'value';
   readonly message: string;
 }
 
@@ -23,11 +25,11 @@ const SPREAD = "kube-scheduler v1.37.2 cannot parse it: PodTopologySpread fails 
 
 function problems(keyAt: FieldPath, key: string, values: readonly { readonly value: unknown; readonly at: FieldPath }[], effect: string, out: LegacySelectorValue[]): void {
   const keyErrs = qualifiedNameErrors(key);
-  if (keyErrs.length > 0) out.push({ path: keyAt, message: `Invalid value: ${JSON.stringify(key)}: ${keyErrs.join('; ')} (refused by the API server today; ${effect})` });
+  if (keyErrs.length > 0) out.push({ path: keyAt, part: 'key', message: `Invalid value: ${JSON.stringify(key)}: ${keyErrs.join('; ')} (refused by the API server today; ${effect})` });
   for (const { value, at } of values) {
     if (typeof value !== 'string') continue;
     const errs = labelValueErrors(value);
-    if (errs.length > 0) out.push({ path: at, message: `Invalid value: ${JSON.stringify(value)}: ${errs.join('; ')} (refused by the API server today; ${effect})` });
+    if (errs.length > 0) out.push({ path: at, part: 'value', message: `Invalid value: ${JSON.stringify(value)}: ${errs.join('; ')} (refused by the API server today; ${effect})` });
   }
 }
 

@@ -73,6 +73,9 @@ export interface LoadedWorkloads {
 type WorkloadParsed = Extract<ParsedObject, { kind: WorkloadKind }>;
 
 const STRICT_SELECTOR = 'the selectors of Deployments, ReplicaSets and StatefulSets have always been checked so, and no stored object has one';
+const STRICT_DAEMONSET_KEY = "a DaemonSet selector's keys have always been checked so, and no stored object has one";
+// Since 1.27 the API server refuses such a value on create, and keeps it on update of a DaemonSet that already had one.
+const LEGACY_DAEMONSET_VALUE = 'kept on a DaemonSet stored before 1.27, but the DaemonSet controller cannot parse its selector, so it creates and manages no pods';
 
 const TEMPLATE: FieldPath = ['spec', 'template'];
 
@@ -117,11 +120,14 @@ function prepare(ctx: LoadContext, p: WorkloadParsed): Prepared | undefined {
   const selector = reporter.attempt(p.raw, () => compileLabelSelector(m.spec.selector), ['spec', 'selector']);
   if (!selector) return undefined;
   let valid = true;
-  if (p.kind !== 'DaemonSet') {
-    // apps/v1 has always validated these selectors strictly (a DaemonSet's only since 1.27, keeping old ones): no stored object has such a key or value.
-    for (const v of legacyLabelSelectorValues(m.spec.selector, ['spec', 'selector'], STRICT_SELECTOR)) reporter.error(p.raw, v.path, v.message);
-  }
-  if (selector.everything) {
+  // apps/v1 has always validated these selectors strictly (a DaemonSet's only since 1.27, keeping old ones): no stored object has such a key or value.
+  const legacy = legacyLabelSelectorValues(m.spec.selector, ['spec', 'selector'], p.kind === 'DaemonSet' ? STRICT_DAEMONSET_KEY : STRICT_SELECTOR);
+  for (const v of legacy) if (v.part === 'key' || p.kind !== 'DaemonSet') reporter.error(p.raw, v.path, v.message);
+  if (p.kind === 'DaemonSet' && legacy.length > 0) {
+    // ValidateDaemonSetSpec matches the template's labels only against a selector it can parse.
+    for (const v of legacyLabelSelectorValues(m.spec.selector, ['spec', 'selector'], LEGACY_DAEMONSET_VALUE)) if (v.part === 'value') reporter.warn(p.raw, v.path, v.message);
+    valid = false;
+  } else if (selector.everything) {
     reporter.error(p.raw, ['spec', 'selector'], `Invalid value: ${JSON.stringify(m.spec.selector)}: empty selector is invalid for ${SELECTOR_OWNER_WORD[p.kind]}`);
     valid = false;
   } else {

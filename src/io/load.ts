@@ -32,7 +32,8 @@ import { collectObjects, isNamespaced, positionOf, type RawObject } from './obje
 import { Reporter } from './reporter.js';
 import { skippedObject, type SkippedObject } from './skipped.js';
 import type { ValidationMode } from './strict-fields.js';
-import { parseSource, type SourceInput } from './yaml-source.js';
+import { readSource } from './json-text.js';
+import type { SourceInput } from './yaml-source.js';
 
 export type { SourceInput } from './yaml-source.js';
 export { buildClusterState } from '../cluster/state.js';
@@ -260,7 +261,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
   const skipped: SkippedObject[] = [];
   inputs.forEach((input, i) => {
     const validate = input.validate ?? opts.validate;
-    const source = input.parsed ?? parseSource(input, validate);
+    const source = input.parsed ?? readSource(input, validate);
     for (const d of source.diagnostics) reporter.add(i, d);
     for (const doc of source.documents) {
       const found: Diagnostic[] = [];

@@ -170,7 +170,7 @@ function tooDeepAt(doc: CST.Token): number | undefined {
 
 // YAML's printable set: go-yaml (what kubectl reads with) refuses any other character
 // anywhere in the stream, which is how binary data is told from text.
-const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+export const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
 /**
  * Every key written twice in one mapping (after the first), with its path; merge keys

@@ -55,6 +55,17 @@ describe('provisioning in batches', () => {
     assert.equal(cluster.nodeInfo(first.name)!.node.labels['node.kubernetes.io/instance-type'], first.instanceType);
   });
 
+  it("a launched node carries its claim's custom labels: a rack In [r1, r2] the pods left open is resolved as Karpenter's NodeClaim labels resolve it", () => {
+    const np = compileNodePool({
+      metadata: { name: 'default' },
+      spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, requirements: [{ key: 'example.com/rack', operator: 'In', values: ['r2', 'r1'] }] } } },
+    });
+    const { plan, cluster } = run([webPod(0, false)], np);
+    const claim = plan.nodeClaims[0]!;
+    assert.equal(claim.labels['example.com/rack'], 'r1');
+    assert.equal(cluster.nodeInfo(claim.name)!.node.labels['example.com/rack'], 'r1');
+  });
+
   it('stops when the limits are spent: the pods left are pending with the limit reason', () => {
     const { plan } = run(pods(), pool({ cpu: '4' }));
     assert.ok(plan.nodeClaims.length < 6);
@@ -72,5 +83,53 @@ describe('provisioning in batches', () => {
     const node = plan.nodeClaims[0]!.name;
     assert.deepEqual(cluster.nodeInfo(node)!.node.taints, []);
     assert.ok(cluster.nodeInfo(node)!.pods.some((p) => p.name === `agent-${node}`));
+  });
+});
+
+// Translated from Karpenter v1.14.1 pkg/controllers/provisioning/suite_test.go (Context "Labels"):
+// upstream reads the Node the claim launched as; here it is the node a batch launches.
+describe('Karpenter v1.14.1 Provisioning, Labels (provisioning/suite_test.go), on the node a batch launches', () => {
+  const launchOne = (template: Record<string, unknown>) => {
+    const np = compileNodePool({ metadata: { name: 'default' }, spec: { template: { ...template, spec: { requirements: [], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, ...(template['spec'] as object) } } } });
+    const { plan, cluster } = run([webPod(0, false)], np);
+    assert.equal(plan.batches, 2);
+    return cluster.nodeInfo(plan.nodeClaims[0]!.name)!.node.labels;
+  };
+
+  it('should label nodes', () => {
+    const labels = launchOne({
+      metadata: { labels: { 'test-key-1': 'test-value-1' } },
+      spec: {
+        requirements: [
+          { key: 'test-key-2', operator: 'In', values: ['test-value-2'] },
+          { key: 'test-key-3', operator: 'NotIn', values: ['test-value-3'] },
+          { key: 'test-key-4', operator: 'Lt', values: ['4'] },
+          { key: 'test-key-5', operator: 'Gt', values: ['5'] },
+          { key: 'test-key-6', operator: 'Exists' },
+          { key: 'test-key-7', operator: 'DoesNotExist' },
+        ],
+      },
+    });
+    assert.equal(labels['karpenter.sh/nodepool'], 'default');
+    assert.equal(labels['test-key-1'], 'test-value-1');
+    assert.equal(labels['test-key-2'], 'test-value-2');
+    assert.ok('test-key-3' in labels && labels['test-key-3'] !== 'test-value-3');
+    assert.ok('test-key-4' in labels && labels['test-key-4'] !== 'test-value-4');
+    assert.ok('test-key-5' in labels && labels['test-key-5'] !== 'test-value-5');
+    assert.ok('test-key-6' in labels);
+    assert.ok(!('test-key-7' in labels));
+  });
+
+  it('should not label nodes with well-known labels from requirements', () => {
+    const labels = launchOne({
+      spec: {
+        requirements: [
+          { key: 'foo', operator: 'In', values: ['bar'] },
+          { key: 'node.kubernetes.io/windows-build', operator: 'NotIn', values: ['test-value'] },
+        ],
+      },
+    });
+    assert.notEqual(labels['node.kubernetes.io/windows-build'], 'test-value');
+    assert.equal(labels['foo'], 'bar');
   });
 });

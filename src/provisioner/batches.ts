@@ -50,8 +50,10 @@ function launch(cluster: ClusterState, claim: NodeClaimPlan, pools: readonly Nod
   const it = types.find((t) => t.name === claim.instanceType)!;
   const offering = it.offerings.find((o) => o.zone === claim.zone && o.capacityType === claim.capacityType)!;
   const creation = cluster.nodeInfo(claim.name)?.node.creation ?? 0;
-  // Initialized: the startup taints are gone by the time the next batch looks.
-  cluster.updateNode({ ...launchedNode(claim.name, pool, it, offering, creation), taints: pool.taints });
+  // Initialized: the startup taints are gone by the time the next batch looks. The claim's labels carry
+  // its custom requirement keys resolved (a rack In [r1, r2] not narrowed by any pod is still one rack).
+  const node = launchedNode(claim.name, pool, it, offering, creation);
+  cluster.updateNode({ ...node, labels: { ...claim.labels, ...node.labels }, taints: pool.taints });
   for (const ds of daemonPodsOn(poolRequirements(pool), pool.taints, it, daemonSetPods)) {
     const name = `${ds.name}-${claim.name}`;
     cluster.addPod(bindPod({ ...ds, name, key: `${ds.namespace}/${name}`, uid: `${ds.uid}-${claim.name}` }, claim.name));

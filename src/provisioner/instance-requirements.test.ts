@@ -11,7 +11,8 @@ import {
   offeringCompatible,
   satisfiesMinValues,
 } from './instance-requirements.js';
-import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_FAMILY, LABEL_INSTANCE_GPU_NAME, LABEL_INSTANCE_TYPE, LABEL_INSTANCE_TENANCY, LABEL_ZONE } from './labels.js';
+import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_FAMILY, LABEL_INSTANCE_GPU_NAME, LABEL_INSTANCE_TYPE, LABEL_ZONE } from './catalog/types.js';
+import { LABEL_INSTANCE_TENANCY } from './labels.js';
 import { Requirement, Requirements, type NodeSelectorRequirementWithMinValues } from './requirements.js';
 
 const none = { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} };

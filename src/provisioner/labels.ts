@@ -1,7 +1,7 @@
 // Label keys the provisioner reasons about, with the sets Karpenter core and its AWS provider
 // build from them: which keys are "well known" (a NodePool or pod may narrow them without an
 // instance type having to define them), which are restricted, which aliases are rewritten.
-// The instance-type keys the catalog already defines are reused from catalog/types.ts.
+// The instance-type keys the catalog defines live in catalog/types.ts; import them from there.
 
 import {
   LABEL_ARCH,
@@ -25,29 +25,6 @@ import {
   LABEL_REGION,
   LABEL_ZONE,
 } from './catalog/types.js';
-
-export {
-  LABEL_ARCH,
-  LABEL_CAPACITY_TYPE,
-  LABEL_INSTANCE_CATEGORY,
-  LABEL_INSTANCE_CPU,
-  LABEL_INSTANCE_FAMILY,
-  LABEL_INSTANCE_GENERATION,
-  LABEL_INSTANCE_HYPERVISOR,
-  LABEL_INSTANCE_GPU_NAME,
-  LABEL_INSTANCE_GPU_MANUFACTURER,
-  LABEL_INSTANCE_GPU_COUNT,
-  LABEL_INSTANCE_GPU_MEMORY,
-  LABEL_INSTANCE_ACCELERATOR_NAME,
-  LABEL_INSTANCE_ACCELERATOR_MANUFACTURER,
-  LABEL_INSTANCE_ACCELERATOR_COUNT,
-  LABEL_INSTANCE_MEMORY,
-  LABEL_INSTANCE_SIZE,
-  LABEL_INSTANCE_TYPE,
-  LABEL_OS,
-  LABEL_REGION,
-  LABEL_ZONE,
-};
 
 // Kubernetes
 export const LABEL_HOSTNAME = 'kubernetes.io/hostname';

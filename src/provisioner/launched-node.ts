@@ -11,13 +11,17 @@ import { LABEL_HOSTNAME, LABEL_NODEPOOL } from './labels.js';
 import { Requirements } from './requirements.js';
 
 export function launchedNodeLabels(pool: NodePool, it: InstanceType, offering: Pick<Offering, 'zone' | 'capacityType'>, name: string): Labels {
+  return offeringNodeLabels({ ...Requirements.fromNodeSelectorRequirements(pool.requirements).singleValueLabels(), ...pool.labels }, pool.name, it, offering, name);
+}
+
+/** A node's labels from its pool's (single-valued requirements and template labels), its instance type and its offering. */
+export function offeringNodeLabels(poolLabels: Labels, poolName: string, it: InstanceType, offering: Pick<Offering, 'zone' | 'capacityType'>, name: string): Labels {
   return {
-    ...Requirements.fromNodeSelectorRequirements(pool.requirements).singleValueLabels(),
-    ...pool.labels,
+    ...poolLabels,
     ...it.labels,
     [LABEL_ZONE]: offering.zone,
     [LABEL_CAPACITY_TYPE]: offering.capacityType,
-    [LABEL_NODEPOOL]: pool.name,
+    [LABEL_NODEPOOL]: poolName,
     [LABEL_HOSTNAME]: name,
   };
 }

@@ -32,7 +32,7 @@ import { topologyReason } from './topology-reason.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type InstanceType } from './catalog/types.js';
+import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type CapacityType, type InstanceType } from './catalog/types.js';
 import { withDaemonOverhead } from './daemon-overhead.js';
 import { LABEL_NODEPOOL } from './labels.js';
 import { compatibleOfferings, instanceTypeCompatible, instanceTypeRequirements } from './instance-requirements.js';
@@ -45,6 +45,9 @@ import { countOpenClaims, forgetDomains, newClaimsAreEmptyHostnames, SpreadGroup
 import { settleDomains, TopologyKeys, type Domains } from './topology-keys.js';
 import { domainsKey } from './nodeclaim.js';
 import { KarpenterView, type KarpenterStateInput } from './cluster-state.js';
+import { optimizeCost, repackedRequirements, type OptimizedClaim } from './optimize-cost.js';
+import type { PlanViolation } from './plan-check.js';
+import { costLowerBound, type CostLowerBound, type LpSolver } from './cost-bound.js';
 
 /** What the planner needs of a NodePool. */
 export interface PoolSpec {
@@ -94,6 +97,14 @@ export interface ProvisionInput {
    * it every Node is taken as initialized and none as deleting.
    */
   readonly karpenterState?: KarpenterStateInput;
+  /**
+   * berth's own (off by default): 'cost' packs the pods the faithful plan put on new
+   * claims again for price (optimize-cost.ts), keeping the result only when it is
+   * cheaper and passes checkLaunchedPlan.
+   */
+  readonly optimize?: 'cost';
+  /** With optimize: an LP solver for the plan's lower bound (cost-bound.ts); the engine itself loads none. */
+  readonly lpSolver?: LpSolver;
 }
 
 /** One offering a planned claim could launch as: a fitting instance type in a zone the claim allows. */
@@ -132,6 +143,20 @@ export interface ProvisionPlan {
   /** schedulerMessage: the scheduler's own message on the existing nodes, for a pod no new node could take either. */
   readonly unschedulable: { pod: string; message: string; schedulerMessage?: string }[];
   readonly costPerHour: number;
+  /** Only with `optimize`. */
+  readonly optimization?: PlanOptimization;
+}
+
+export interface PlanOptimization {
+  readonly objective: 'cost';
+  /** The Karpenter-faithful plan's $/h. */
+  readonly faithfulCostPerHour: number;
+  /** Whether the repacked claims replaced faithful ones (false: none was cheaper, or violations). */
+  readonly repacked: boolean;
+  /** What checkLaunchedPlan found in the repacked plan (then not used). */
+  readonly violations: readonly PlanViolation[];
+  /** The LP relaxation's optimum over the pods on new claims, when a solver was given. */
+  readonly lowerBound?: CostLowerBound;
 }
 
 /** Filters that judge a planned claim by its requirements instead of its (undecided) labels and size. */
@@ -645,6 +670,17 @@ class Planner {
     return claim;
   }
 
+  /** The planned claims, in creation order. */
+  plannedClaims(): readonly PlannedClaim[] {
+    return [...this.claims].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** The filters a launched claim is judged by: the claim framework's, node affinity and resources included. */
+  launchFramework(): Framework {
+    const fw = this.sched.framework;
+    return new Framework(fw.profileName, { ...fw.plugins, preFilter: fw.plugins.preFilter.filter((p) => !VOLUME_PLUGINS.has(p.name)), filter: fw.plugins.filter.filter((p) => !VOLUME_PLUGINS.has(p.name)) }, fw.percentageOfNodesToScore);
+  }
+
   /** The launch decision per claim: the cheapest offering its final requirements allow, over its remaining types. */
   finalize(withOfferings: boolean): NodeClaimPlan[] {
     return [...this.claims].sort((a, b) => a.seq - b.seq).map((c) => {
@@ -734,6 +770,43 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     planner.removeTemplates();
   }
   const nodeClaims = planner.finalize(input.withOfferings ?? false);
-  const costPerHour = Math.round(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;
-  return { placements, nodeClaims, unschedulable, costPerHour };
+  const costPerHour = roundCost(nodeClaims);
+  if (input.optimize !== 'cost') return { placements, nodeClaims, unschedulable, costPerHour };
+  return optimizedPlan(input, planner, pools, { placements, nodeClaims, unschedulable, costPerHour });
+}
+
+const roundCost = (claims: readonly NodeClaimPlan[]): number => Math.round(claims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;
+
+/** The faithful plan with its claims repacked for price where that is cheaper and valid, and the lower bound. */
+function optimizedPlan(input: ProvisionInput, planner: Planner, pools: readonly PoolTemplate[], faithful: ProvisionPlan): ProvisionPlan {
+  const planned = planner.plannedClaims();
+  const byName = new Map(faithful.nodeClaims.map((c) => [c.name, c]));
+  const claims = planned.map((claim) => {
+    const c = byName.get(claim.name)!;
+    return { claim, instanceType: c.instanceType, zone: c.zone, capacityType: c.capacityType as CapacityType, price: c.pricePerHour };
+  });
+  const result = optimizeCost({ cluster: input.cluster, framework: planner.launchFramework(), claims, pools, limited: new Set(input.pools.filter((p) => Object.keys(p.limits).length > 0).map((p) => p.name)), firstFreeNumber: input.firstClaimNumber ?? 1 });
+  const lowerBound = input.lpSolver ? costLowerBound(planned.flatMap((c) => c.pods), pools, input.lpSolver) : undefined;
+  const base = { objective: 'cost' as const, faithfulCostPerHour: faithful.costPerHour, repacked: result.repacked, violations: result.violations, ...(lowerBound ? { lowerBound } : {}) };
+  if (!result.repacked) return { ...faithful, optimization: base };
+  const nodeClaims = result.claims.map((c) => (c.faithful ? byName.get(c.name)! : repackedClaimPlan(c)));
+  const nodeOf = new Map(result.claims.flatMap((c) => c.pods.map((p) => [p.key, c.name] as const)));
+  const placements = faithful.placements.map((p) => ({ pod: p.pod, node: nodeOf.get(p.pod) ?? p.node }));
+  return { placements, nodeClaims, unschedulable: faithful.unschedulable, costPerHour: roundCost(nodeClaims), optimization: base };
+}
+
+function repackedClaimPlan(c: OptimizedClaim): NodeClaimPlan {
+  const reqs = repackedRequirements(c);
+  return {
+    name: c.name,
+    nodePool: c.pool.name,
+    instanceType: c.instanceType.name,
+    zone: c.zone,
+    capacityType: c.capacityType,
+    pricePerHour: c.price,
+    pods: c.pods.map((p) => p.key),
+    annotations: { [ANNOTATION_MIN_VALUES_RELAXED]: 'false' },
+    labels: { ...c.pool.labels, ...reqs.labels() },
+    requirements: reqs.nodeSelectorRequirements().sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+  };
 }

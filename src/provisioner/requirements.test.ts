@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ALLOW_UNDEFINED_WELL_KNOWN, Requirement, Requirements, type RequirementOperator } from './requirements.js';
-import { LABEL_HOSTNAME, LABEL_NODE_REGISTERED, LABEL_NODEPOOL, LABEL_ZONE } from './labels.js';
+import { LABEL_ZONE } from './catalog/types.js';
+import { LABEL_HOSTNAME, LABEL_NODE_REGISTERED, LABEL_NODEPOOL } from './labels.js';
 
 const req = (op: RequirementOperator, values: string[] = [], minValues?: number, key = 'key') => Requirement.of(key, op, values, minValues);
 

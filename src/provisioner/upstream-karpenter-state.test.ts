@@ -295,4 +295,28 @@ describe('Karpenter v1.14.1 in-flight capacity (berth)', () => {
     assert.deepEqual(plan.placements, [{ pod: p.key, node: 'node1' }]);
     assert.equal(plan.costPerHour, 0);
   });
+
+  // ExistingNode.CanAdd (existingnode.go) checks a pod's host ports only against the pods
+  // bound to the node: an expected DaemonSet pod takes its room, not its ports.
+  const port9100 = { containers: [{ name: 'c', ports: [{ containerPort: 9100, hostPort: 9100 }] }] };
+
+  it("an expected DaemonSet pod's host port is not reserved on an in-flight node (ExistingNode's host port usage is its bound pods')", () => {
+    const ds = pod('ds', port9100, { cpu: '100m', daemonSet: true });
+    const p = pod('p', port9100, { cpu: '1' });
+    const plan = provision({ claims: [claim('node1')], pending: [p], daemonSets: [ds] });
+    assert.equal(placedOn(plan, p), 'node1');
+    assert.equal(plan.nodeClaims.length, 0);
+  });
+
+  it("a running DaemonSet pod's host port on an uninitialized node keeps a pod with the same port off it", () => {
+    const amd64Only = { ...port9100, nodeSelector: { [LABEL_ARCH]: 'amd64' }, tolerations: [{ operator: 'Exists' as const }] };
+    const ds = pod('ds', amd64Only, { cpu: '100m', daemonSet: true });
+    const running = pod('ds-node1', amd64Only, { cpu: '100m', daemonSet: true });
+    const p = pod('p', port9100, { cpu: '1' });
+    const plan = provision({ claims: [claim('node1', { nodeName: 'node1' })], nodes: [node('node1')], bound: [[running, 'node1']], pending: [p], daemonSets: [ds] });
+    assert.notEqual(placedOn(plan, p), 'node1');
+    // A new claim holds the daemon's port too, unless the daemon does not run on it (arm64).
+    assert.equal(plan.nodeClaims[0]?.instanceType, 'arm-instance-type');
+    assert.equal(placedOn(plan, p), plan.nodeClaims[0]?.name);
+  });
 });

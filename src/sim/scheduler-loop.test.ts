@@ -17,6 +17,9 @@ describe('backoffDurationMs', () => {
   for (const c of cases) it(c.name, () => assert.equal(backoffDurationMs(c.attempts), c.want));
 });
 
+/** A node with room whose NoSchedule taint no test pod tolerates. */
+const tainted = (name: string, cpu: string) => ({ ...node(name, cpu), taints: [{ key: 'dedicated', value: '', effect: 'NoSchedule' as const }] });
+
 const attemptsOf = (log: readonly { t: number; type: string; [k: string]: unknown }[], key: string) =>
   log.filter((r) => (r.type === 'FailedScheduling' || r.type === 'Scheduled') && r['pod'] === key).map((r) => `${r.type}@${r.t}`);
 
@@ -24,7 +27,8 @@ describe('SchedulerLoop requeueing', () => {
   const cases: { name: string; popFromBackoffQ: boolean; want: string[] }[] = [
     {
       // Fails at 0 (backoff expiry 1000, released when the 2000 window starts); a node
-      // added at 200 moves it to the backoffQ; second failure at 2000 backs off 2 s
+      // added at 200 (room enough, but tainted: NodeResourcesFit's hint queues the pod)
+      // moves it to the backoffQ; second failure at 2000 backs off 2 s
       // (expiry 4000); the fitting node added at 2500 lets it in at 5000.
       name: 'without PopFromBackoffQ the pod waits out its backoff',
       popFromBackoffQ: false,
@@ -41,7 +45,7 @@ describe('SchedulerLoop requeueing', () => {
       const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
       cluster.addPod(pod('big', { cpu: '2' }));
       const sim = createSimulation(cluster, { queue: { popFromBackoffQ: c.popFromBackoffQ } });
-      sim.engine.at(200, 'add', () => sim.world.addNode(node('small2', '1')));
+      sim.engine.at(200, 'add', () => sim.world.addNode(tainted('roomy-tainted', '4')));
       sim.engine.at(2500, 'add', () => sim.world.addNode(node('large', '4')));
       sim.engine.run(20_000);
       assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), c.want);
@@ -60,17 +64,53 @@ describe('SchedulerLoop requeueing', () => {
     assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'Scheduled@35000']);
   });
 
-  it('cordoning a node requeues nothing; uncordoning it does', () => {
+  it('cordoning a node requeues nothing; uncordoning it requeues a pod NodeUnschedulable rejected', () => {
     // Found by conformance/sim-vs-real: the FailedScheduling message of a pod rejected for
     // cpu was refreshed by a cordon, where kube-scheduler's hints leave the pod waiting.
     const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+    cluster.addNode({ ...node('cordoned', '4'), unschedulable: true });
     cluster.addPod(pod('big', { cpu: '2' }));
     const sim = createSimulation(cluster);
-    const setCordon = (unschedulable: boolean) => sim.world.updateNode({ ...sim.world.cluster.nodeInfo('small')!.node, unschedulable }, 'Cordon');
-    sim.engine.at(5_000, 'cordon', () => setCordon(true));
-    sim.engine.at(8_000, 'uncordon', () => setCordon(false));
+    const setCordon = (name: string, unschedulable: boolean) => sim.world.updateNode({ ...sim.world.cluster.nodeInfo(name)!.node, unschedulable }, 'Cordon');
+    sim.engine.at(5_000, 'cordon', () => setCordon('small', true));
+    sim.engine.at(6_000, 'uncordon', () => setCordon('small', false));
+    sim.engine.at(8_000, 'uncordon', () => setCordon('cordoned', false));
     sim.engine.run(20_000);
-    assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'FailedScheduling@8000']);
+    // Uncordoning `small` requeues it too: NodeUnschedulable's hint does not ask which node rejected the pod.
+    assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'FailedScheduling@6000', 'Scheduled@8000']);
+  });
+
+  it('an added node the pod does not fit moves nothing (NodeResourcesFit hint); one it fits does', () => {
+    const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+    cluster.addPod(pod('big', { cpu: '2' }));
+    const sim = createSimulation(cluster);
+    sim.engine.at(5_000, 'add', () => sim.world.addNode(node('small2', '1')));
+    sim.engine.at(8_000, 'add', () => sim.world.addNode(node('large', '4')));
+    sim.engine.run(20_000);
+    assert.deepEqual(attemptsOf(sim.engine.log, 'default/big'), ['FailedScheduling@0', 'Scheduled@8000']);
+  });
+
+  it('a pod rejected for anti-affinity waits for a deletion of a pod it hates; others filling the node move nothing', () => {
+    // Found by conformance/sim-vs-real (s2-54): the real pod kept its anti-affinity message
+    // while other workloads filled the nodes; the simulator had retried it on every binding.
+    const cluster = clusterWithNodes([{ name: 'a', cpu: '2' }]);
+    const anti = compilePod(
+      {
+        metadata: { name: 'anti', namespace: 'default', labels: { app: 'x' } },
+        spec: {
+          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'x' } }, topologyKey: 'kubernetes.io/hostname' }] } },
+          containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }],
+        },
+      },
+      { order: 0 },
+    );
+    cluster.addPod(pod('first', { cpu: '1', nodeName: 'a', labels: { app: 'x' }, grace: 0 }));
+    cluster.addPod(anti);
+    const sim = createSimulation(cluster);
+    sim.engine.at(3_000, 'fill', () => sim.world.createPod(pod('filler', { cpu: '1' })));
+    sim.engine.at(6_000, 'delete', () => sim.world.deletePod('default/first', 'Deleted'));
+    sim.engine.run(20_000);
+    assert.deepEqual(attemptsOf(sim.engine.log, 'default/anti'), ['FailedScheduling@0', 'Scheduled@6000']);
   });
 
   it('cordoning a node requeues a pod PodTopologySpread rejected (the unschedulable taint kube-controller-manager adds)', () => {
@@ -164,7 +204,8 @@ describe('SchedulerLoop requeueing', () => {
     cluster.addPod(pod('victim', { cpu: '2', priority: 1, nodeName: 'n', grace: 15 }));
     cluster.addPod(pod('vip', { cpu: '2', priority: 100 }));
     const sim = createSimulation(cluster);
-    sim.engine.at(5000, 'add', () => sim.world.addNode(node('tiny', '1')));
+    // Room enough but tainted: NodeResourcesFit's hint queues vip, which fails again.
+    sim.engine.at(5000, 'add', () => sim.world.addNode(tainted('tainted', '2')));
     sim.engine.run(10_000);
     const messages = sim.engine.log.filter((r) => r.type === 'FailedScheduling').map((r) => String(r['message']));
     assert.equal(messages.length, 2);

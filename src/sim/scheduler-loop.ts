@@ -6,28 +6,21 @@
 // waited more than 5 minutes, and (SchedulerPopFromBackoffQ, on by default) a pod
 // still backing off is popped when the activeQ is empty.
 //
-// Requeueing is deliberately coarser than upstream's queueing hints: every cluster
-// event that can make a pod schedulable (node added or updated, assigned pod added,
-// relabelled or deleted) moves every unschedulable pod back, to the backoffQ while
-// it is still backing off, else to the activeQ. Other updates of an assigned pod
-// (its phase, readiness, a deletion that is still terminating) are upstream's
-// generic Pod/Update event, which no plugin of the default profile registers for:
-// they move nothing (a pod waiting on a terminating pod's room waits for the
-// deletion or the 5-minute flush, as upstream's). Nor does a node update that only
-// cordons or adds taints (the hints of NodeUnschedulable, TaintToleration and
-// NodeResourcesFit queue a pod only when a node gets more permissive or larger),
-// except for pods PodTopologySpread rejected, whose hint queues on any taint change. Scheduling and binding take no
-// simulated time. Pods with scheduling gates are left alone (they never enter
-// the queue here).
+// Requeueing follows upstream's queueing hints (queueing-hints.ts): a cluster event
+// (an assigned pod added, relabelled, scaled down or deleted; a node added, deleted,
+// tainted, relabelled or resized) moves an unschedulable pod back, to the backoffQ
+// while it is still backing off, else to the activeQ, only when a plugin that
+// rejected it in its last attempt has a hint saying the event may help. Other updates
+// of an assigned pod (its phase, readiness, a deletion still terminating) are the
+// generic Pod/Update event, which no plugin of the default profile registers for.
+// Scheduling and binding take no simulated time. Pods with scheduling gates are left
+// alone (they never enter the queue here).
 
 import { CycleState, type QueuedPod } from '../scheduler/framework.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Pod } from '../model/pod.js';
 import { IndexedHeap, type HeapItem } from './indexed-heap.js';
-import type { Labels } from '../model/selector.js';
-import type { Node } from '../model/node.js';
-import type { Taint } from '../model/taints.js';
-import { ERR_REASON_CONSTRAINTS_NOT_MATCH } from '../scheduler/plugins/pod-topology-spread/filtering.js';
+import { assignedPodUpdateEvents, nodeUpdateEvents, worthRequeuing, type HintEvent } from './queueing-hints.js';
 import type { ClusterChange, World } from './world.js';
 
 export interface QueueOptions {
@@ -66,8 +59,8 @@ interface Entry extends HeapItem, QueuedPod {
   attempts: number;
   /** The queue holding the pod; undefined while it is being scheduled. */
   queue: QueueName | undefined;
-  /** Its last FailedScheduling message: which plugins rejected it (the hints' pInfo.UnschedulablePlugins). */
-  lastFailure?: string;
+  /** The plugins that rejected it in its last attempt (pInfo.UnschedulablePlugins and PendingPlugins); empty before any. */
+  rejectors: ReadonlySet<string>;
 }
 
 export type QueueName = 'active' | 'backoff' | 'unschedulable';
@@ -155,7 +148,7 @@ export class SchedulerLoop {
   private admit(pod: Pod): void {
     if (pod.schedulerName !== this.scheduler.framework.profileName || pod.schedulingGates.length > 0) return;
     if (this.entries.has(pod.key)) return;
-    const e: Entry = { key: pod.key, pod, timestamp: this.world.engine.now, seq: this.seq++, attempts: 0, queue: undefined, heapPos: -1 };
+    const e: Entry = { key: pod.key, pod, timestamp: this.world.engine.now, seq: this.seq++, attempts: 0, queue: undefined, heapPos: -1, rejectors: NO_PLUGINS };
     this.entries.set(pod.key, e);
     this.enqueue(e, 'active');
   }
@@ -171,7 +164,7 @@ export class SchedulerLoop {
         if (!c.pod.nodeName) {
           this.admit(c.pod);
           this.kick();
-        } else this.moveAllUnschedulable();
+        } else this.moveUnschedulable({ resource: 'AssignedPod', action: 'Add', pod: c.pod });
         return;
       case 'podUpdated': {
         // A queued pod changed: the heaps' order may read it.
@@ -181,34 +174,42 @@ export class SchedulerLoop {
           if (e.queue === 'active') this.activeQ.fix(e);
           else if (e.queue === 'backoff') this.backoffQ.fix(e);
         }
-        if (c.pod.nodeName && (!c.old.nodeName || !sameLabels(c.old.labels, c.pod.labels))) this.moveAllUnschedulable();
+        if (!c.pod.nodeName) return;
+        // A binding reaches the assigned-pod informer as an Add.
+        if (!c.old.nodeName) this.moveUnschedulable({ resource: 'AssignedPod', action: 'Add', pod: c.pod });
+        else for (const ev of assignedPodUpdateEvents(c.old, c.pod)) this.moveUnschedulable(ev);
         return;
       }
       case 'podDeleted': {
         const e = this.entries.get(c.pod.key);
         if (e) this.forget(e);
-        if (c.pod.nodeName) this.moveAllUnschedulable();
+        if (c.pod.nodeName) this.moveUnschedulable({ resource: 'AssignedPod', action: 'Delete', old: c.pod });
         this.scheduler.clearNomination(c.pod);
         return;
       }
       case 'nodeUpdated':
-        // Cordoning or tainting a node makes no pod schedulable: only PodTopologySpread's hint queues for it.
-        if (!onlyRestricts(c.old, c.node)) this.moveAllUnschedulable();
-        // PodTopologySpread's hint queues a pod it rejected on any change of the node's taints;
-        // a cordon is one too: kube-controller-manager adds node.kubernetes.io/unschedulable
-        // at once (TaintNodesByCondition), which this simulation does not write on the node.
-        else if (!sameTaints(c.old, c.node) || c.old.unschedulable !== c.node.unschedulable) this.moveAllUnschedulable((e) => e.lastFailure?.includes(ERR_REASON_CONSTRAINTS_NOT_MATCH) ?? false);
+        for (const ev of nodeUpdateEvents(c.old, c.node)) this.moveUnschedulable(ev);
         return;
       case 'nodeAdded':
+        this.moveUnschedulable({ resource: 'Node', action: 'Add', node: c.node });
+        return;
       case 'nodeDeleted':
+        this.moveUnschedulable({ resource: 'Node', action: 'Delete', old: c.node });
+        return;
       case 'storage': // PV, claim and StorageClass events are VolumeBinding's and VolumeZone's cluster events.
-        this.moveAllUnschedulable();
+        this.moveUnschedulable({ resource: 'Wildcard' });
         return;
       case 'podReady':
       case 'podNotReady':
       case 'kubelet':
         return;
     }
+  }
+
+  /** movePodsToActiveOrBackoffQueue for the unschedulable pods the event is worth requeuing. */
+  private moveUnschedulable(event: HintEvent): void {
+    const cluster = this.world.cluster;
+    this.moveAllUnschedulable((e) => worthRequeuing(e.pod, e.rejectors, event, cluster));
   }
 
   /** movePodsToActiveOrBackoffQueue for every unschedulable pod (that passes the filter). */
@@ -316,7 +317,7 @@ export class SchedulerLoop {
       if (pod.nominatedNodeName) this.world.setNominatedNode(pod.key, '');
     }
     engine.record('FailedScheduling', { pod: pod.key, attempt: e.attempts, message: outcome.message });
-    e.lastFailure = outcome.message;
+    e.rejectors = outcome.diagnosis ? new Set([...outcome.diagnosis.unschedulablePlugins, ...outcome.diagnosis.pendingPlugins]) : NO_PLUGINS;
     for (const l of this.unschedulableListeners) l(pod);
     e.timestamp = engine.now;
     this.enqueue(e, 'unschedulable');
@@ -325,23 +326,4 @@ export class SchedulerLoop {
   }
 }
 
-/** PodSchedulingPropertiesChange's label extractor: an assigned pod's relabelling is the UpdatePodLabel event. */
-function sameLabels(a: Labels, b: Labels): boolean {
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
-}
-
-/** The update cordons the node or adds taints and changes nothing else that scheduling reads. */
-function onlyRestricts(old: Node, node: Node): boolean {
-  if (old.unschedulable && !node.unschedulable) return false;
-  if (!sameLabels(old.labels, node.labels)) return false;
-  if (JSON.stringify(old.allocatable) !== JSON.stringify(node.allocatable)) return false;
-  const now = new Set(node.taints.map(taintKey));
-  return old.taints.every((t) => now.has(taintKey(t)));
-}
-
-const taintKey = (t: Taint) => `${t.key}=${t.value}:${t.effect}`;
-
-function sameTaints(old: Node, node: Node): boolean {
-  return old.taints.length === node.taints.length && old.taints.every((t, i) => taintKey(t) === taintKey(node.taints[i]!));
-}
+const NO_PLUGINS: ReadonlySet<string> = new Set();

@@ -27,6 +27,9 @@ export type ClusterChange =
 
 export type ChangeListener = (change: ClusterChange) => void;
 
+/** Between two requests of one batch (World.inTurn). */
+export const REQUEST_SPACING_MS = 1;
+
 export class World {
   private readonly listeners: ChangeListener[] = [];
   /** Pod key → when its Ready condition turned True. */
@@ -82,6 +85,20 @@ export class World {
 
   onChange(listener: ChangeListener): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * Runs `request` for each pod of a batch, in deletionOrder, one API request after
+   * another (REQUEST_SPACING_MS apart): the controllers and the scheduler see each
+   * before the next, as with upstream's serial deletions (pod GC), whose
+   * replacements the real cluster schedules in between.
+   */
+  inTurn(pods: readonly Pod[], what: string, request: (pod: Pod) => void): void {
+    const now = this.engine.now;
+    this.deletionOrder(pods).forEach((pod, i) => {
+      if (i === 0) request(pod);
+      else this.engine.at(now + i * REQUEST_SPACING_MS, what, () => request(pod));
+    });
   }
 
   private notify(change: ClusterChange): void {

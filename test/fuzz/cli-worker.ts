@@ -5,6 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { usePlainEnvironment } from '../../src/cli/plain-env.js';
 import { runCli } from '../../src/cli/program.js';
+import { currentThreadId } from './thread-cpu.js';
 
 export interface WorkerRequest {
   readonly argv: readonly string[];
@@ -19,9 +20,15 @@ export interface WorkerReply {
 
 const MAX_KEPT = 64 * 1024;
 
-/** The first message: the CLI's modules are loaded (seconds under tsx on a busy machine), which no input's budget should pay for. */
-export type ReadyMessage = 'ready';
-const READY: ReadyMessage = 'ready';
+/**
+ * The first message: the CLI's modules are loaded (seconds under tsx on a busy machine),
+ * which no input's budget should pay for; `tid` is this thread's id, whose CPU time the
+ * harness reads for the budget.
+ */
+export interface ReadyMessage {
+  readonly ready: true;
+  readonly tid: number | undefined;
+}
 
 function capture(stream: NodeJS.WriteStream, into: string[]): () => void {
   const original = stream.write.bind(stream);
@@ -54,4 +61,4 @@ parentPort!.on('message', (req: WorkerRequest) => {
 });
 
 usePlainEnvironment(); // as the CLI's entry point does
-parentPort!.postMessage(READY);
+parentPort!.postMessage({ ready: true, tid: currentThreadId() } satisfies ReadyMessage);

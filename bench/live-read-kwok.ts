@@ -1,0 +1,180 @@
+// Reading a large cluster from a real API server (issue 24's "5,000 nodes / 100,000
+// pods (kwok) under a minute"). Setup, not measured: the test cluster
+// (test/cluster/cluster.sh); 5,000 kwok nodes, made Ready by kwok (the
+// controller-manager lifts their not-ready taint); then the scheduler, the
+// controller-manager and kwok are stopped so that the state stands still; 20
+// namespaces (with their default ServiceAccount) of 25 ReplicaSets each, and 100,000
+// pods owned by them, bound with nodeName and given a Running status, 48 requests at
+// a time. Measured, each in its own niced process under GNU time (wall, CPU, peak
+// RSS): bench/live-read.ts --kubeconfig (list and load phases timed inside), then
+// each whole command given (default `check --kubeconfig`).
+//   BERTH_CLUSTER_PORT_BASE=18800 BERTH_CLUSTER_RUN=$PWD/test/cluster/.run-bench \
+//     npx tsx bench/live-read-kwok.ts [--nodes 5000] [--pods 100000] [--command "schedule --kubeconfig"]... [--keep] [--no-setup]
+// The cluster is taken down at the end unless --keep (then `cluster.sh down` with the
+// same env); --no-setup measures the cluster a --keep run left.
+
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLUSTER_SH = join(ROOT, 'test', 'cluster', 'cluster.sh');
+const RUN = process.env.BERTH_CLUSTER_RUN ?? join(ROOT, 'test', 'cluster', '.run');
+const API = `127.0.0.1:${Number(process.env.BERTH_CLUSTER_PORT_BASE ?? 16400) + 43}`;
+const KUBECONFIG = join(RUN, 'kubeconfig');
+
+const args = process.argv.slice(2);
+const flag = (name: string, dflt: number) => {
+  const i = args.indexOf(name);
+  return i < 0 ? dflt : Number(args[i + 1]);
+};
+const NODES = flag('--nodes', 5000);
+const PODS = flag('--pods', 100_000);
+const NAMESPACES = 20;
+const SETS_PER_NAMESPACE = 25;
+const PARALLEL = 48;
+const commands = args.flatMap((a, i) => (a === '--command' ? [args[i + 1]!] : []));
+if (commands.length === 0) commands.push('check --kubeconfig');
+
+function cluster(...a: string[]): void {
+  const r = spawnSync(CLUSTER_SH, a, { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`cluster.sh ${a.join(' ')} failed (${r.status})`);
+}
+
+let agent: https.Agent | undefined;
+const connect = () => new https.Agent({
+  keepAlive: true,
+  maxSockets: PARALLEL,
+  ca: readFileSync(join(RUN, 'pki', 'ca.crt')),
+  cert: readFileSync(join(RUN, 'pki', 'admin.crt')),
+  key: readFileSync(join(RUN, 'pki', 'admin.key')),
+});
+
+function request(method: string, path: string, body: unknown, contentType = 'application/json'): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? '' : JSON.stringify(body);
+    const req = https.request({ host: API.split(':')[0], port: Number(API.split(':')[1]), path, method, agent: agent!, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(data) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+        else resolve(JSON.parse(text));
+      });
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** Runs make(i) for i < n, PARALLEL at a time, printing progress. */
+async function inParallel(what: string, n: number, make: (i: number) => Promise<unknown>): Promise<void> {
+  const started = performance.now();
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      await make(i);
+      if (++done % 10_000 === 0) process.stderr.write(`  ${what}: ${done}/${n}\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  console.log(`setup: ${n} ${what} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+const zones = ['us-west-2a', 'us-west-2b', 'us-west-2c'];
+const node = (i: number) => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: {
+    name: `node-${i}`,
+    annotations: { 'kwok.x-k8s.io/node': 'fake' },
+    labels: { 'kubernetes.io/hostname': `node-${i}`, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'topology.kubernetes.io/zone': zones[i % 3]!, 'node.kubernetes.io/instance-type': 'm5.8xlarge', type: 'kwok' },
+  },
+  spec: { taints: [{ key: 'kwok.x-k8s.io/node', value: 'fake', effect: 'NoSchedule' }] },
+  status: { capacity: { cpu: '32', memory: '128Gi', pods: '110' }, allocatable: { cpu: '31', memory: '120Gi', pods: '110' } },
+});
+
+const podTemplate = (app: string) => ({
+  metadata: { labels: { app } },
+  spec: {
+    tolerations: [{ key: 'kwok.x-k8s.io/node', operator: 'Exists', effect: 'NoSchedule' }],
+    containers: [{ name: 'main', image: 'registry.example/app:1', ports: [{ containerPort: 8080 }], resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } } }],
+  },
+});
+
+const isReady = (n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True') && !n.spec?.taints?.some((t: any) => t.key === 'node.kubernetes.io/not-ready');
+
+async function setup(): Promise<void> {
+  cluster('up');
+  agent = connect();
+  cluster('stop', 'kube-scheduler');
+  await inParallel('nodes', NODES, (i) => request('POST', '/api/v1/nodes', node(i)));
+  // kwok reports them Ready, the controller-manager's node lifecycle controller then lifts the not-ready taint.
+  for (;;) {
+    const ready = ((await request('GET', '/api/v1/nodes', undefined)).items as any[]).filter(isReady).length;
+    if (ready === NODES) break;
+    process.stderr.write(`  ${ready}/${NODES} nodes Ready and untainted\n`);
+    await new Promise((r) => setTimeout(r, 5000));
+  }
+  // From here the state stands still: no controller acts on the ReplicaSets, no kwok on the pods (their status is written below).
+  cluster('stop', 'kube-controller-manager');
+  cluster('stop', 'kwok');
+  for (let n = 0; n < NAMESPACES; n++) {
+    await request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `bench-${n}` } });
+    // The controller-manager, which would make it, is stopped; pod admission needs it.
+    await request('POST', `/api/v1/namespaces/bench-${n}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+  }
+  const sets = NAMESPACES * SETS_PER_NAMESPACE;
+  const perSet = Math.ceil(PODS / sets);
+  const owners: { ns: string; app: string; uid: string }[] = [];
+  for (let s = 0; s < sets; s++) {
+    const ns = `bench-${s % NAMESPACES}`;
+    const app = `app-${s}`;
+    const rs = await request('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: app, labels: { app } },
+      spec: { replicas: perSet, selector: { matchLabels: { app } }, template: podTemplate(app) },
+    });
+    owners.push({ ns, app, uid: rs.metadata.uid });
+  }
+  await inParallel('pods', PODS, async (i) => {
+    const o = owners[i % sets]!;
+    const name = `${o.app}-${i}`;
+    const t = podTemplate(o.app);
+    await request('POST', `/api/v1/namespaces/${o.ns}/pods`, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, ...t.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.app, uid: o.uid, controller: true, blockOwnerDeletion: true }] },
+      spec: { ...t.spec, nodeName: `node-${i % NODES}` },
+    });
+    const now = new Date().toISOString();
+    await request('PATCH', `/api/v1/namespaces/${o.ns}/pods/${name}/status`, { status: { phase: 'Running', podIP: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, startTime: now, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] } }, 'application/merge-patch+json');
+  });
+}
+
+/** One measured process: its output, then GNU time's wall, CPU and peak RSS. */
+function measure(title: string, argv: string[]): void {
+  console.log(`\n$ nice ${argv.join(' ')}`);
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e s wall, %U+%S CPU s, peak RSS %M KB', 'nice', ...argv], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=8192' } });
+  const out = r.stdout.trim().split('\n');
+  console.log(out.length > 12 ? [...out.slice(0, 6), `  ... (${out.length - 12} lines)`, ...out.slice(-6)].join('\n') : out.join('\n'));
+  const time = r.stderr.split('\n').find((l) => l.startsWith('TIME '));
+  if (r.status !== 0) console.log(`${title} exited ${r.status}: ${r.stderr.split('\n').filter((l) => !l.startsWith('TIME ')).slice(-5).join('\n')}`);
+  const m = time?.match(/TIME ([\d.]+) s wall, ([\d.]+)\+([\d.]+) CPU s, peak RSS (\d+) KB/);
+  if (m) console.log(`${title}: ${m[1]} s wall, ${(Number(m[2]) + Number(m[3])).toFixed(1)} CPU s, peak RSS ${(Number(m[4]) / 1024).toFixed(0)} MB`);
+}
+
+try {
+  if (!args.includes('--no-setup')) await setup();
+  const tsx = [process.execPath, '--import', 'tsx'];
+  measure('read + load', [...tsx, 'bench/live-read.ts', '--kubeconfig', KUBECONFIG]);
+  for (const c of commands) measure(`berth ${c}`, [...tsx, 'src/cli/main.ts', ...c.split(' ').flatMap((a) => (a === '--kubeconfig' ? [a, KUBECONFIG] : [a]))]);
+} finally {
+  agent?.destroy();
+  if (!args.includes('--keep')) cluster('down');
+}
