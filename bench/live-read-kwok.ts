@@ -38,8 +38,12 @@ const PARALLEL = 48;
 const commands = args.flatMap((a, i) => (a === '--command' ? [args[i + 1]!] : []));
 if (commands.length === 0) commands.push('check --kubeconfig');
 
+// kwok renews each node's lease every quarter of its duration: 600 s keeps 5,000 leases from
+// loading the API server, and the controller-manager's grace period must outlast it.
+const clusterEnv = { BERTH_KWOK_LEASE_SECONDS: '600', BERTH_KCM_FLAGS: '--node-monitor-grace-period=900s', ...process.env };
+
 function cluster(...a: string[]): void {
-  const r = spawnSync(CLUSTER_SH, a, { stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(CLUSTER_SH, a, { stdio: ['ignore', 'inherit', 'inherit'], env: clusterEnv });
   if (r.status !== 0) throw new Error(`cluster.sh ${a.join(' ')} failed (${r.status})`);
 }
 
@@ -52,7 +56,14 @@ const connect = () => new https.Agent({
   key: readFileSync(join(RUN, 'pki', 'admin.key')),
 });
 
-function request(method: string, path: string, body: unknown, contentType = 'application/json'): Promise<any> {
+interface ApiObject {
+  items?: ApiObject[];
+  metadata?: { uid?: string };
+  spec?: { taints?: { key: string }[] };
+  status?: { conditions?: { type: string; status: string }[] };
+}
+
+function request(method: string, path: string, body: unknown, contentType = 'application/json'): Promise<ApiObject> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? '' : JSON.stringify(body);
     const req = https.request({ host: API.split(':')[0], port: Number(API.split(':')[1]), path, method, agent: agent!, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(data) } }, (res) => {
@@ -106,7 +117,7 @@ const podTemplate = (app: string) => ({
   },
 });
 
-const isReady = (n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True') && !n.spec?.taints?.some((t: any) => t.key === 'node.kubernetes.io/not-ready');
+const isReady = (n: ApiObject) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') && !n.spec?.taints?.some((t) => t.key === 'node.kubernetes.io/not-ready');
 
 async function setup(): Promise<void> {
   cluster('up');
@@ -115,7 +126,7 @@ async function setup(): Promise<void> {
   await inParallel('nodes', NODES, (i) => request('POST', '/api/v1/nodes', node(i)));
   // kwok reports them Ready, the controller-manager's node lifecycle controller then lifts the not-ready taint.
   for (;;) {
-    const ready = ((await request('GET', '/api/v1/nodes', undefined)).items as any[]).filter(isReady).length;
+    const ready = ((await request('GET', '/api/v1/nodes', undefined)).items ?? []).filter(isReady).length;
     if (ready === NODES) break;
     process.stderr.write(`  ${ready}/${NODES} nodes Ready and untainted\n`);
     await new Promise((r) => setTimeout(r, 5000));
@@ -140,7 +151,7 @@ async function setup(): Promise<void> {
       metadata: { name: app, labels: { app } },
       spec: { replicas: perSet, selector: { matchLabels: { app } }, template: podTemplate(app) },
     });
-    owners.push({ ns, app, uid: rs.metadata.uid });
+    owners.push({ ns, app, uid: rs.metadata?.uid ?? '' });
   }
   await inParallel('pods', PODS, async (i) => {
     const o = owners[i % sets]!;

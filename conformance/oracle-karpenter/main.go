@@ -85,12 +85,12 @@ type existingOut struct {
 }
 
 type resultOut struct {
-	ID         json.RawMessage   `json:"id"`
-	Error      string            `json:"error,omitempty"`
-	NodeClaims []nodeClaimOut    `json:"nodeClaims"`
+	ID         json.RawMessage `json:"id"`
+	Error      string          `json:"error,omitempty"`
+	NodeClaims []nodeClaimOut  `json:"nodeClaims"`
 	// Pods placed on existing state nodes (in-flight and uninitialized claims, Nodes), by node name.
-	ExistingNodes []existingOut `json:"existingNodes,omitempty"`
-	PodErrors  map[string]string `json:"podErrors"`
+	ExistingNodes []existingOut     `json:"existingNodes,omitempty"`
+	PodErrors     map[string]string `json:"podErrors"`
 	// With Launch: the case after this batch's claims launched (nil when it planned none).
 	Next *caseInput `json:"next,omitempty"`
 }

@@ -4,7 +4,7 @@ import type { DeschedulerPolicy } from '../model/descheduler-policy.js';
 import { loadDeschedulerPolicy } from '../io/descheduler-policy.js';
 import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { parseSource } from '../io/yaml-source.js';
+import { readSource } from '../io/json-text.js';
 import { detachSource, type DetachedSource } from '../io/detached-source.js';
 import { buildClusterState, loadSources, type LoadedInput, type LoadOptions, type SourceInput } from '../io/load.js';
 import { readSources, type ReadOptions } from '../io/read-files.js';
@@ -125,7 +125,7 @@ export async function loadCluster(
   const loadOptions: LoadOptions = { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults };
   const all = [...sources, ...clusterSources];
   // To detach the documents they are parsed here, once, and loaded from that parse.
-  const parsed = detach ? all.map((s) => (s.parsed ? s : { ...s, parsed: parseSource(s, s.validate ?? flags.validate) })) : all;
+  const parsed = detach ? all.map((s) => (s.parsed ? s : { ...s, parsed: readSource(s, s.validate ?? flags.validate) })) : all;
   const result = loadSources(parsed, loadOptions);
   if (!result.ok) {
     printDiagnostics(result.errors);

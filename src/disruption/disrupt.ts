@@ -9,7 +9,7 @@ import { cheapestPerType, computeConsolidation, consolidationCandidates, emptine
 import { claimHashOf, driftReason, isExpired, type ClaimHash } from './drift.js';
 
 export interface DisruptionInput extends ConsolidationInput {
-  /** The NodePool hash each node's NodeClaim was launched with, when the node carries no annotation. */
+  /** The NodePool hash stamp of each node's NodeClaim where it differs from the node's annotations (none on the node, or re-stamped since). */
   readonly claimHashes?: ReadonlyMap<string, ClaimHash>;
   /** When each node was first seen drifted (its NodeClaim's Drifted condition); unknown ones count as now. */
   readonly driftedAt?: ReadonlyMap<string, number>;
@@ -36,7 +36,7 @@ export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decis
   const { candidates } = findCandidates({ ...input, terminationGracePeriodOverridesPods: true });
   const since = (c: Candidate) => input.driftedAt?.get(c.node.name) ?? input.nowMs;
   const drifted = candidates
-    .filter((c) => driftReason(c.node, c.pool, claimHashOf(c.node) ?? input.claimHashes?.get(c.node.name)) !== undefined)
+    .filter((c) => driftReason(c.node, c.pool, input.claimHashes?.get(c.node.name) ?? claimHashOf(c.node)) !== undefined)
     .sort((a, b) => since(a) - since(b) || a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));
   if (drifted.length === 0) return undefined;
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Drifted', input.disrupting);

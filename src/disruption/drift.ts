@@ -6,18 +6,17 @@
 // (karpenter.sh/nodepool-hash-version). It has drifted when both are present, the
 // version is the current one and the hash differs from the NodePool's (NodePool.hash,
 // Karpenter's own algorithm). Another version is not drift: Karpenter re-stamps such
-// NodeClaims rather than comparing hashes computed differently. Requirement drift: the
+// NodeClaims rather than comparing hashes computed differently (restampedClaim). Requirement drift: the
 // node's labels no longer meet the NodePool's requirements, a key the node lacks
 // included (an In or Exists on it fails, NotIn and DoesNotExist hold).
 
 import type { Labels } from '../model/selector.js';
 import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
-import { NODEPOOL_HASH_VERSION } from '../model/nodepool-hash.js';
+import { NODEPOOL_HASH_ANNOTATION, NODEPOOL_HASH_VERSION, NODEPOOL_HASH_VERSION_ANNOTATION } from '../model/nodepool-hash.js';
 import { Requirements } from '../provisioner/requirements.js';
 
-export const NODEPOOL_HASH_ANNOTATION = 'karpenter.sh/nodepool-hash';
-export const NODEPOOL_HASH_VERSION_ANNOTATION = 'karpenter.sh/nodepool-hash-version';
+export { NODEPOOL_HASH_ANNOTATION, NODEPOOL_HASH_VERSION_ANNOTATION };
 
 export type DriftReason = 'NodePoolDrifted' | 'RequirementsDrifted';
 
@@ -37,6 +36,19 @@ export function claimHashOf(node: Node): ClaimHash | undefined {
   const hash = node.annotations[NODEPOOL_HASH_ANNOTATION];
   const version = node.annotations[NODEPOOL_HASH_VERSION_ANNOTATION];
   return hash === undefined && version === undefined ? undefined : { hash, version };
+}
+
+/**
+ * The stamp Karpenter's nodepool.hash controller gives a NodeClaim of `pool`, or
+ * undefined when it leaves the claim alone. It acts only on a NodePool last hashed
+ * under another hash version (its own karpenter.sh/nodepool-hash-version differs
+ * from the current one), and there only on claims stamped with another version: they
+ * get the current version and the pool's current hash, except a claim that already
+ * has a Drifted condition, which keeps its old hash (and so stays drifted).
+ */
+export function restampedClaim(pool: Pick<NodePool, 'hash' | 'hashVersion'>, claim: ClaimHash | undefined, alreadyDrifted: boolean): ClaimHash | undefined {
+  if (pool.hashVersion === NODEPOOL_HASH_VERSION || claim?.version === NODEPOOL_HASH_VERSION) return undefined;
+  return { hash: alreadyDrifted ? claim?.hash : pool.hash, version: NODEPOOL_HASH_VERSION };
 }
 
 function staticDrift(pool: NodePool, claim: ClaimHash | undefined): boolean {

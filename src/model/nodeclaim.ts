@@ -38,6 +38,8 @@ export interface NodeClaim {
   readonly providerID?: string;
   /** deletionTimestamp set or the InstanceTerminating condition true: Karpenter counts it as deleting. */
   readonly deleting: boolean;
+  /** It has a Drifted condition (of any status): Karpenter's hash-version migration keeps its hash. */
+  readonly drifted: boolean;
   readonly creation: number;
 }
 
@@ -59,6 +61,7 @@ export function compileNodeClaim(m: NodeClaimManifest, order: number): NodeClaim
     ...(m.status?.nodeName ? { nodeName: m.status.nodeName } : {}),
     ...(m.status?.providerID ? { providerID: m.status.providerID } : {}),
     deleting: m.metadata.deletionTimestamp != null || terminating,
+    drifted: (m.status?.conditions ?? []).some((c) => c.type === 'Drifted'),
     creation: Number.isNaN(created) ? order : created,
   };
 }

@@ -21,6 +21,8 @@ import { parseGoDuration } from './go-duration.js';
 import type { NodePoolManifest, NodePoolTaintManifest } from './nodepool.js';
 
 export const NODEPOOL_HASH_VERSION = 'v3';
+export const NODEPOOL_HASH_ANNOTATION = 'karpenter.sh/nodepool-hash';
+export const NODEPOOL_HASH_VERSION_ANNOTATION = 'karpenter.sh/nodepool-hash-version';
 
 const FNV_OFFSET = 14695981039346656037n;
 const FNV_PRIME = 1099511628211n;

@@ -14,7 +14,7 @@
 import { FieldError, type FieldPath } from './errors.js';
 import { parseGoDuration, NANOS_PER_SECOND } from './go-duration.js';
 import { CronError, nextCronTime, parseCronSchedule, type CronSchedule } from './cron.js';
-import { isRfc3339, nodePoolHash } from './nodepool-hash.js';
+import { isRfc3339, nodePoolHash, NODEPOOL_HASH_VERSION_ANNOTATION } from './nodepool-hash.js';
 import { labelValueErrors, qualifiedNameErrors } from './label-syntax.js';
 import type { ObjectMetaManifest, Quantity } from './manifest.js';
 import { parseQuantity, QuantityError } from './quantity.js';
@@ -186,6 +186,12 @@ export interface NodePool {
    * NODEPOOL_HASH_VERSION): a NodeClaim stamped with another hash has drifted.
    */
   readonly hash: string;
+  /**
+   * The karpenter.sh/nodepool-hash-version annotation the NodePool carries (written by
+   * the Karpenter that last hashed it; undefined when absent): another version than
+   * NODEPOOL_HASH_VERSION makes Karpenter re-stamp the pool's NodeClaims.
+   */
+  readonly hashVersion: string | undefined;
   /**
    * Only the resources written: cpu in millicores, memory and storage in bytes, nodes
    * and other resources as counts. Floored to those units, so for the engine's integer
@@ -564,6 +570,7 @@ function check(m: NodePoolManifest): { pool: NodePool; problems: FieldError[] } 
     terminationGracePeriodSeconds,
     // Hashed only once valid: the hash parses the durations and times the checks above accept.
     hash: p.list.length === 0 ? nodePoolHash(m) : '',
+    hashVersion: m.metadata.annotations?.[NODEPOOL_HASH_VERSION_ANNOTATION],
     limits,
     disruption,
   };

@@ -196,14 +196,42 @@ export class KarpenterView {
     return new Set(this.nodes.inFlight.map((n) => n.name));
   }
 
-  /** Returns the existing nodes Karpenter's scheduler tries before planned claims: the uninitialized ones, by name. */
+  /**
+   * Returns the existing nodes Karpenter's scheduler tries before planned claims, in its
+   * order (sortExistingNodes): the initialized Nodes not marked for deletion by name, then
+   * the uninitialized and in-flight ones by name. The initialized Nodes matter for the pods
+   * kube-scheduler's pass left pending that Karpenter's own check lets in (a volume whose
+   * allowedTopologies use a zone key Karpenter normalizes, for one); their DaemonSet room
+   * is reserved only for this plan (`restoreReady` puts their allocatable back).
+   */
   showInFlight(): string[] {
     // Again after kube-scheduler's pass: the DaemonSet pods it bound there no longer need reserving.
     this.nodes = this.viewNow();
     for (const node of this.nodes.uninitialized) this.cluster.updateNode(node);
     for (const node of this.nodes.inFlight) if (!this.cluster.nodeInfo(node.name)) this.cluster.addNode(node);
+    const notReady = new Set([...this.nodes.uninitialized, ...this.nodes.inFlight].map((n) => n.name));
+    const ready = this.cluster
+      .nodeInfos()
+      .map((i) => i.node)
+      .filter((n) => !notReady.has(n.name) && !this.deleting.has(n.name) && !n.unschedulable)
+      .map((n) => ({ ...n, allocatable: lessDaemons(n, this.cluster.nodeInfo(n.name)!.pods, this.daemonSetPods) }));
+    for (const node of ready) {
+      this.readyAllocatable.set(node.name, this.cluster.nodeInfo(node.name)!.node.allocatable);
+      this.cluster.updateNode(node);
+    }
     // Karpenter's Fits refuses every pod on a node some of whose resources its daemons already overcommit.
-    const usable = [...this.nodes.uninitialized, ...this.nodes.inFlight].filter((n) => Object.values(n.allocatable).every((v) => v >= 0));
-    return usable.map((n) => n.name).sort();
+    const usable = (nodes: readonly Node[]) => nodes.filter((n) => Object.values(n.allocatable).every((v) => v >= 0)).map((n) => n.name).sort();
+    return [...usable(ready), ...usable([...this.nodes.uninitialized, ...this.nodes.inFlight])];
+  }
+
+  private readonly readyAllocatable = new Map<string, ResourceList>();
+
+  /** Gives the initialized Nodes back the allocatable showInFlight took for their DaemonSets. */
+  restoreReady(): void {
+    for (const [name, allocatable] of this.readyAllocatable) {
+      const info = this.cluster.nodeInfo(name);
+      if (info) this.cluster.updateNode({ ...info.node, allocatable });
+    }
+    this.readyAllocatable.clear();
   }
 }

@@ -768,6 +768,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     }
   } finally {
     planner.removeTemplates();
+    view?.restoreReady();
   }
   const nodeClaims = planner.finalize(input.withOfferings ?? false);
   const costPerHour = roundCost(nodeClaims);

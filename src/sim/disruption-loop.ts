@@ -15,7 +15,7 @@ import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import type { Pod } from '../model/pod.js';
 import { isDaemonSetPod, isDoNotDisruptActive, type Rejection } from '../disruption/candidates.js';
 import { replacementName, type ConsolidationInput, type Decision } from '../disruption/consolidate.js';
-import { claimHashOf, driftReason, type ClaimHash } from '../disruption/drift.js';
+import { claimHashOf, driftReason, restampedClaim, type ClaimHash } from '../disruption/drift.js';
 import { NODEPOOL_HASH_VERSION } from '../model/nodepool-hash.js';
 import { expiry, nextDisruption, revalidate, type DisruptionInput } from '../disruption/disrupt.js';
 import { catalogPrices } from '../disruption/pricing.js';
@@ -31,6 +31,8 @@ export interface DisruptionLoopOptions extends NodePlanningOptions {
   readonly validationMs?: number;
   /** Simulation budgets standing in for Karpenter's consolidation timeouts (ConsolidationInput.consolidationWork); none by default. */
   readonly consolidationWork?: ConsolidationInput['consolidationWork'];
+  /** Nodes whose NodeClaim (in the input) has a Drifted condition: a hash-version migration keeps their hash. */
+  readonly driftedClaims?: ReadonlySet<string>;
 }
 
 export const DEFAULT_DISRUPTION_POLL_MS = 10_000;
@@ -59,7 +61,11 @@ export class DisruptionLoop {
   private readonly price: (node: Node) => number | undefined;
   /** Node → the command disrupting it. */
   private readonly disrupting = new Map<string, Command>();
-  /** NodePool hash of nodes that carry no annotation: the pool as it was when the run started. */
+  /**
+   * The NodePool hash stamp of nodes whose NodeClaim's differs from the node's own
+   * annotations: nodes that carry none (the pool as it was when the run started) and
+   * claims Karpenter's nodepool.hash controller re-stamped (restampedClaim).
+   */
   private readonly claimHashes = new Map<string, ClaimHash>();
   private readonly lastPodEvent = new Map<string, number>();
   /** When each drifted node was first seen drifted (its NodeClaim's Drifted condition); drift orders by it. */
@@ -88,6 +94,7 @@ export class DisruptionLoop {
 
   start(): void {
     const { world } = this;
+    for (const pool of this.pools) this.migrateHashVersion(pool);
     for (const info of world.cluster.nodeInfos()) this.stampHash(info.node);
     world.onChange((c) => {
       const now = world.engine.now;
@@ -117,6 +124,24 @@ export class DisruptionLoop {
   updatePool(pool: NodePool): void {
     this.pools = this.pools.map((p) => (p.name === pool.name ? pool : p));
     this.idle = undefined;
+  }
+
+  /**
+   * Karpenter's nodepool.hash controller when it first sees a NodePool hashed under
+   * another hash version: its NodeClaims are re-stamped (restampedClaim). It then writes
+   * the current version on the NodePool, so later edits of the pool migrate nothing.
+   */
+  private migrateHashVersion(pool: NodePool): void {
+    for (const info of this.world.cluster.nodeInfos()) {
+      if (info.node.labels[LABEL_NODEPOOL] !== pool.name) continue;
+      const stamp = restampedClaim(pool, this.claimHashOf(info.node), this.opts.driftedClaims?.has(info.node.name) ?? false);
+      if (stamp) this.claimHashes.set(info.node.name, stamp);
+    }
+  }
+
+  /** The stamp drift compares: the NodeClaim's when it differs from the node's annotations. */
+  private claimHashOf(node: Node): ClaimHash | undefined {
+    return this.claimHashes.get(node.name) ?? claimHashOf(node);
   }
 
   /** Why each node is left alone as of now: the rejections the next pass would publish, computed without acting on them. */
@@ -222,7 +247,7 @@ export class DisruptionLoop {
   private reportDrift(): void {
     for (const info of this.world.cluster.nodeInfos()) {
       const pool = this.pools.find((p) => p.name === info.node.labels[LABEL_NODEPOOL]);
-      const why = pool && driftReason(info.node, pool, claimHashOf(info.node) ?? this.claimHashes.get(info.node.name));
+      const why = pool && driftReason(info.node, pool, this.claimHashOf(info.node));
       if (why === undefined) {
         this.driftedAt.delete(info.node.name);
         continue;

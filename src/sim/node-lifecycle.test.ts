@@ -47,4 +47,20 @@ describe('node failure timing', () => {
     assert.equal(gc[0]!.t, 40_000 + 40_000, 'first GC pass after the deletion (40 s) + quarantine');
     assert.ok([...sim.world.cluster.pods()].every((p) => p.nodeName === 'b'));
   });
+
+  it("pod GC deletes a lost node's orphans one after another, each replaced and scheduled before the next goes", () => {
+    // Found by conformance/sim-vs-real (s2-94): upstream's gcOrphaned deletes serially, so a
+    // replacement that fails to schedule is requeued by the deletions after it.
+    const sim = createSimulation(clusterWithNodes([{ name: 'a' }, { name: 'b' }]), { seed: 1 });
+    sim.deployments.add(app('web', { replicas: 2 }));
+    sim.deployments.add(app('api', { replicas: 2 }));
+    sim.engine.at(30_000, 'delete', () => sim.world.deleteNode('a', 'test'));
+    sim.engine.run(5 * 60_000);
+    const log = sim.engine.log.filter((r) => r.t >= 80_000 && r.t < 80_010 && (r.type === 'PodDeleted' || r.type === 'PodCreated'));
+    const gc = log.filter((r) => r.type === 'PodDeleted');
+    assert.ok(gc.length >= 2, `orphans on a: ${gc.length}`);
+    assert.deepEqual(gc.map((r) => r.t), gc.map((_, i) => 80_000 + i));
+    // Each orphan's replacement is created before the next orphan is deleted.
+    assert.deepEqual(log.map((r) => r.type), gc.flatMap(() => ['PodDeleted', 'PodCreated']));
+  });
 });

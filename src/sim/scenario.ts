@@ -83,7 +83,7 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
           },
         }
       : {}),
-    ...(pools.length > 0 && spec.disruption?.enabled ? { nodeDisruption: disruptionOptions(spec.disruption) } : {}),
+    ...(pools.length > 0 && spec.disruption?.enabled ? { nodeDisruption: { ...disruptionOptions(spec.disruption), driftedClaims: driftedClaims(input) } } : {}),
     ...(spec.descheduler?.enabled ? { descheduler: { policy: spec.descheduler.policy, intervalMs: spec.descheduler.intervalMs } } : {}),
     ...(t.volumeProvisionMs !== undefined ? { volumes: { provisionDelayMs: t.volumeProvisionMs } } : {}),
     launchTiming: () => ({
@@ -135,6 +135,11 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
     final: { timeMs: sim.engine.now, costPerHour: sim.cloud.costPerHour(), nodes, pending },
     sim,
   };
+}
+
+/** Nodes whose NodeClaim in the input has a Drifted condition. */
+function driftedClaims(input: LoadedInput): ReadonlySet<string> {
+  return new Set((input.nodeClaims ?? []).flatMap((c) => (c.drifted && c.nodeName ? [c.nodeName] : [])));
 }
 
 function disruptionOptions(d: NonNullable<ScenarioSpec['disruption']>): NonNullable<SimulationOptions['nodeDisruption']> {
