@@ -53,6 +53,13 @@ describe('node-loss and zone-loss', () => {
     assert.match(f.message, /1 of 2 replicas are down for .*they come back only on capacity the provisioner launches/);
     assert.ok(f.evidence.some((e) => /NodeClaimLaunched/.test(e)), f.evidence.join('\n'));
   });
+  it('with the provisioner off, two groups on the lost node each learn that it would have brought them back (one run with it on, a tracker per group)', () => {
+    const apart = (app: string) => antiAffinity.replace('app: web', `app: ${app}`);
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'us-west-2a'), nodeYaml('n2', 'us-west-2b', '1'), deploymentYaml('web', 2, apart('web')), deploymentYaml('api', 2, apart('api'))) }, { file: 'examples/nodepools/default.yaml' });
+    const findings = nodeLossCheck.run(contextFor(input, { provisioner: false }));
+    assert.deepEqual(findings.map((f) => f.object).sort(), ['Deployment/default/api', 'Deployment/default/web']);
+    for (const f of findings) assert.match(f.message, /are not back .*though the provisioner \(off\) would launch capacity for them/, f.message);
+  });
 });
 
 describe('eviction timing in the evidence', () => {

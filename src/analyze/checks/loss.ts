@@ -236,6 +236,24 @@ function simulate(ctx: AnalysisContext, scope: Scope, batch: readonly Unit[], gr
   return { run, tracker, provisioner, batchSize: batch.length, t0, horizonMs: LOSS_HORIZON_MS[scope] };
 }
 
+/**
+ * What simulating `unit` alone for each of `groups` on its own gives, from one
+ * simulation: observers do not change a run, so each group gets its own tracker
+ * (a pod counts for that group alone, as when it is the only one tracked).
+ */
+function simulateEach(ctx: AnalysisContext, scope: Scope, unit: Unit, groups: readonly PodGroup[], t0: number, provisioner: boolean): Map<PodGroup, Trial> {
+  if (groups.length === 0) return new Map();
+  const trackers = groups.map((g) => trackReady([g]));
+  const run = simulateWhatIf(ctx, {
+    name: RULES[scope],
+    steps: unit.steps.map((st) => ({ at: t0 + st.offsetMs, action: st.action })),
+    untilMs: t0 + LOSS_HORIZON_MS[scope],
+    provisioner,
+    observe: (sim) => trackers.forEach((t) => t.observe(sim)),
+  });
+  return new Map(groups.map((g, i) => [g, { run, tracker: trackers[i]!, provisioner, batchSize: 1, t0, horizonMs: LOSS_HORIZON_MS[scope] }]));
+}
+
 function stopOnceFailed(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTracker, group: PodGroup, t0: number): void {
   const { floor } = budgetFloor(group, ctx.input.pdbs);
   let before: number | undefined;
@@ -299,17 +317,17 @@ function* lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compar
     const trial = simulate(ctx, scope, batch, groups, t0, ctx.provisioner, stopOnProblem);
     for (const unit of batch) {
       let alone: Trial | undefined;
-      for (const group of unit.hosts.keys()) {
-        let o = outcome(ctx, unit, group, trial);
-        if (hasProblem(o) && trial.batchSize > 1) o = outcome(ctx, unit, group, (alone ??= simulate(ctx, scope, [unit], groups, t0, ctx.provisioner, stopOnProblem)));
-        if (pools && ctx.provisioner && !notWhole(o) && launchedAfter(o.trial.run, t0)) {
-          const without = outcome(ctx, unit, group, simulate(ctx, scope, [unit], [group], t0, false));
-          if (notWhole(without)) o = { ...o, needsProvisioner: true };
-        }
-        if (pools && !ctx.provisioner && notWhole(o)) {
-          const withIt = outcome(ctx, unit, group, simulate(ctx, scope, [unit], [group], t0, true));
-          if (!notWhole(withIt)) o = { ...o, provisionerWouldRecover: true };
-        }
+      const first = [...unit.hosts.keys()].map((group) => {
+        const o = outcome(ctx, unit, group, trial);
+        return hasProblem(o) && trial.batchSize > 1 ? outcome(ctx, unit, group, (alone ??= simulate(ctx, scope, [unit], groups, t0, ctx.provisioner, stopOnProblem))) : o;
+      });
+      // The other provisioner setting, for the groups whose message compares with it: one run for all of them.
+      const other = pools ? simulateEach(ctx, scope, unit, first.filter((o) => (ctx.provisioner ? !notWhole(o) && launchedAfter(o.trial.run, t0) : notWhole(o))).map((o) => o.group), t0, !ctx.provisioner) : new Map<PodGroup, Trial>();
+      for (let o of first) {
+        const group = o.group;
+        const compared = other.get(group);
+        if (compared && ctx.provisioner && notWhole(outcome(ctx, unit, group, compared))) o = { ...o, needsProvisioner: true };
+        if (compared && !ctx.provisioner && !notWhole(outcome(ctx, unit, group, compared))) o = { ...o, provisionerWouldRecover: true };
         const bound = hasProblem(o) ? volumeBoundReplicas(o.trial.run, group, unit.nodes) : [];
         if (bound.length > 0) o = { ...o, volumeBound: bound };
         o = { ...o, hostNodes: placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name) };
