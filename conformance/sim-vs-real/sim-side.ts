@@ -78,7 +78,7 @@ export interface SimObservation extends Observation {
  * GC, taint eviction), go in the order of the phase's real deletions. Without it, or
  * where nothing matches, the simulator's own order.
  */
-export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?: RealChoices, trace?: (log: Simulation['engine']['log']) => void): SimObservation {
+export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?: RealChoices): SimObservation {
   const name = `${s.name}.yaml`;
   const times = simTimes(s, timing);
   const text = scenarioYaml(s, seed, times.end[times.end.length - 1] ?? 0);
@@ -112,7 +112,6 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
       });
     },
   });
-  trace?.(run.sim.engine.log);
   return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log), choicesFollowed: guide?.followed ?? 0 };
 }
 
