@@ -42,8 +42,16 @@ const SINKS: [string, RegExp][] = [
 ];
 
 describe('the playground runs no user content as code', () => {
-  // The page bundles web/src and the engine under src/, so both are scanned.
-  const files = [...sources('web/src'), 'web/index.html', ...sources('src')];
+  // The page bundles web/src and the engine under src/, so both are scanned. The Node-only
+  // faces (src/cli, src/live: worker pools, API clients) are never bundled; the test below
+  // keeps that true, so they are left out.
+  const nodeOnly = /^src\/(cli|live)\//;
+  const files = [...sources('web/src'), 'web/index.html', ...sources('src').filter((f) => !nodeOnly.test(f))];
+
+  it('nothing the page bundles imports the Node-only faces (cli/, live/)', () => {
+    const hits = files.filter((f) => /from '[^']*\/(cli|live)\/[^']*'/.test(readFileSync(join(ROOT, f), 'utf8')));
+    assert.deepEqual(hits, []);
+  });
 
   it('no code-from-string or HTML sink in the sources the browser bundle is built from', () => {
     assert.ok(files.length > 50, `scanned ${files.length} files`);
