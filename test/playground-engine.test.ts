@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { check, explain, load, provision, schedule, simulate, type Loaded } from '../web/src/engine.js';
+import { splitByKind } from '../web/src/input-tabs.js';
 
 const nodes = `apiVersion: v1
 kind: Node
@@ -29,7 +30,7 @@ spec: {containers: [{name: c, image: i, resources: {requests: {cpu: 500m, memory
 const binPacking = readFileSync(new URL('../examples/scheduler-config/bin-packing.yaml', import.meta.url), 'utf8');
 
 function loaded(text: string): Loaded & { ok: true } {
-  const r = load(text);
+  const r = load(splitByKind(text));
   assert.ok(r.ok, JSON.stringify(!r.ok && r.errors));
   return r;
 }
@@ -44,13 +45,23 @@ describe('playground engine', () => {
     assert.deepEqual(loaded(`${nodes}---\n${binPacking}`).warnings, [], 'not reported as a skipped kind');
   });
 
-  it('an error in that configuration is reported at its line in the editor', () => {
-    const text = `${nodes}---\n${binPacking.replace('type: MostAllocated', 'type: Fullest')}`;
-    const r = load(text);
+  it('an error in that configuration is reported at its line in the Scheduler pane', () => {
+    const tabs = splitByKind(`${nodes}---\n${binPacking.replace('type: MostAllocated', 'type: Fullest')}`);
+    const r = load(tabs);
     assert.equal(r.ok, false);
-    const line = text.split('\n').findIndex((l) => l.includes('scoringStrategy')) + 1;
+    const line = tabs.scheduler.split('\n').findIndex((l) => l.includes('scoringStrategy')) + 1;
     const errors = !r.ok ? r.errors : [];
-    assert.ok(errors.some((e) => e.file === 'playground.yaml' && e.line >= line - 2 && e.line <= line + 1 && /Fullest|scoringStrategy/.test(e.message + (e.field ?? ''))), JSON.stringify(errors));
+    assert.ok(errors.some((e) => e.file === 'scheduler.yaml' && e.line >= line - 2 && e.line <= line + 1 && /Fullest|scoringStrategy/.test(e.message + (e.field ?? ''))), JSON.stringify(errors));
+  });
+
+  it('a second KubeSchedulerConfiguration is an error at its line (--config takes one), in the same pane or another', () => {
+    const tabs = splitByKind(`${nodes}---\n${binPacking}---\n${binPacking.replace('MostAllocated', 'LeastAllocated')}`);
+    const second = tabs.scheduler.split('\n').findIndex((l, i) => i > 0 && /^kind: KubeSchedulerConfiguration/.test(l) && tabs.scheduler.split('\n').slice(0, i).some((x) => /^kind: KubeSchedulerConfiguration/.test(x))) + 1;
+    const r = load(tabs);
+    assert.equal(r.ok, false);
+    assert.deepEqual(!r.ok && r.errors.map((e) => [e.file, e.line, e.object, e.message.slice(0, 12)]), [['scheduler.yaml', second, 'KubeSchedulerConfiguration', 'a second one']]);
+    const inWorkloads = load({ ...splitByKind(`${nodes}---\n${binPacking}`), workloads: `kind: KubeSchedulerConfiguration\napiVersion: kubescheduler.config.k8s.io/v1\n` });
+    assert.deepEqual(!inWorkloads.ok && inWorkloads.errors.map((e) => [e.file, e.line]), [['workloads.yaml', 1]], 'the Scheduler pane\'s is the one used');
   });
 
   it('explains a pod the run placed: its node is the chosen one, every node has a row', () => {

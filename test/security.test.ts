@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { load, schedule, simulate } from '../web/src/engine.js';
+import { splitByKind } from '../web/src/input-tabs.js';
 import { decodeState, encodeState } from '../web/src/url-state.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -94,16 +95,16 @@ describe('the playground runs no user content as code', () => {
   ].join('\n');
 
   it('hostile text through the engine calls the page makes comes back as data: nothing runs, no prototype is touched', () => {
-    const loaded = load(hostile);
+    const loaded = load(splitByKind(hostile));
     assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
     const run = schedule(loaded);
     assert.deepEqual(run.pods.map((p) => p.key).sort(), ['default/proto', 'default/web']);
     assert.equal(loaded.input.pods.find((p) => p.name === 'web')?.annotations['w'], '</script><script>globalThis.pwned=1</script>');
     // As a label value the same text is refused, and the refusal quotes it as data.
-    const refused = load(hostile.replace('app: web', 'app: "</script><script>globalThis.pwned=1</script>"'));
+    const refused = load(splitByKind(hostile.replace('app: web', 'app: "</script><script>globalThis.pwned=1</script>"')));
     assert.ok(!refused.ok && refused.errors.some((e) => e.message.includes('"</script><script>globalThis.pwned=1</script>"')));
     // A `__proto__` key is refused as the API server refuses it (not a qualified name), and sets no prototype on the way.
-    const proto = load(hostile.replace('labels: {constructor: "x", prototype: "y"}', 'labels: {__proto__: {polluted: "yes"}}'));
+    const proto = load(splitByKind(hostile.replace('labels: {constructor: "x", prototype: "y"}', 'labels: {__proto__: {polluted: "yes"}}')));
     assert.ok(!proto.ok && proto.errors.some((e) => e.field === 'metadata.labels' && e.message.startsWith('Invalid value: "__proto__"')));
     assert.equal((globalThis as Record<string, unknown>)['pwned'], undefined);
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);

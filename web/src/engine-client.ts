@@ -60,9 +60,12 @@ export class EngineClient {
     stop(end);
   }
 
-  /** For the editor's diagnostics: outside the run/cancel cycle (a stale answer is simply dropped by the caller). */
-  lint(text: string): Promise<Awaited<ReturnType<EngineApi['lint']>>> {
-    return this.api.lint(text);
+  /**
+   * A call outside the run/cancel cycle (the editor's diagnostics, sorting a dropped
+   * file): a worker a Cancel ends never answers it, and callers drop stale answers.
+   */
+  request<T>(f: (api: Comlink.Remote<EngineApi>) => Promise<T>): Promise<T> {
+    return f(this.api);
   }
 }
 

@@ -19,12 +19,15 @@ import type { Finding } from '../../src/analyze/finding.js';
 import { loadSchedulerConfig } from '../../src/io/scheduler-config.js';
 import type { SchedulerConfig } from '../../src/scheduler/profile.js';
 import type { Pod } from '../../src/model/pod.js';
-import { schedulerConfigDocument } from './scheduler-config-doc.js';
+import { schedulerConfigDocuments } from './scheduler-config-doc.js';
+import { spreadSkews, type SpreadSkew } from '../../src/scheduler/spread-skew.js';
+import { TAB_FILE, TABS, type Tabs } from './input-tabs.js';
 
 export type { Diagnostic, Explanation, Finding, ProvisionPlan, ScheduleReport, SchedulerConfig };
 export { describeDiagnostic, formatTime };
 
-export const SOURCE_NAME = 'playground.yaml';
+/** The name the engine gives the Scenario pane's text in its diagnostics. */
+const SCENARIO_FILE = TAB_FILE.scenario;
 
 export interface NodeView {
   readonly name: string;
@@ -49,10 +52,18 @@ export interface PodView {
   readonly placement: Placement;
 }
 
+/** One topology spread constraint as the run left the cluster, with the workloads that declare it. */
+export interface SpreadView extends SpreadSkew {
+  readonly namespace: string;
+  readonly workloads: string[];
+}
+
 export interface RunView {
   readonly nodes: NodeView[];
   readonly pods: PodView[];
   readonly pending: { pod: string; message: string }[];
+  /** Absent for a simulation's frames. */
+  readonly spreads?: SpreadView[];
   readonly provision?: ProvisionPlan;
   readonly warnings: Diagnostic[];
 }
@@ -62,13 +73,33 @@ export type Loaded = { ok: true; input: LoadedInput; warnings: Diagnostic[]; con
 /** The CLI's warning for a kind it skips; the playground uses this one as `--config`. */
 const CONFIG_SKIPPED = /^skipping kind KubeSchedulerConfiguration \(apiVersion kubescheduler\.config\.k8s\.io\/v1\)/;
 
-/** Manifests as `-f` loads them; a KubeSchedulerConfiguration among them is loaded as `--config` (its errors at their lines). */
-export function load(text: string): Loaded {
-  const r = loadSources([{ name: SOURCE_NAME, text }]);
-  const configText = schedulerConfigDocument(text);
-  const config = configText === undefined ? { ok: true as const, config: {} } : loadSchedulerConfig({ name: SOURCE_NAME, text: configText });
-  if (!r.ok || !config.ok) return { ok: false, errors: [...(r.ok ? [] : r.errors), ...(config.ok ? [] : config.errors)] };
-  const warnings = configText === undefined ? r.warnings : r.warnings.filter((w) => !CONFIG_SKIPPED.test(w.message));
+/** The panes berth loads as `-f` inputs (the Scenario pane is simulate's own). */
+const MANIFEST_TABS = TABS.filter((t) => t !== 'scenario');
+
+/**
+ * The panes' manifests as `-f` loads them, each pane a file; a
+ * KubeSchedulerConfiguration among them is loaded as `--config`, its errors at their
+ * lines. `--config` is one file of one document: a second configuration (the
+ * Scheduler pane's counts first) is an error at its line, not silently ignored.
+ */
+export function load(tabs: Tabs): Loaded {
+  const sources = MANIFEST_TABS.filter((t) => tabs[t].trim() !== '').map((t) => ({ name: TAB_FILE[t], text: tabs[t] }));
+  const r = loadSources(sources);
+  const configs = [...sources]
+    .sort((a, b) => (a.name === TAB_FILE.scheduler ? -1 : b.name === TAB_FILE.scheduler ? 1 : 0))
+    .flatMap((s) => schedulerConfigDocuments(s.text).map((d) => ({ name: s.name, ...d })));
+  const [first, ...others] = configs;
+  const config = first === undefined ? { ok: true as const, config: {} } : loadSchedulerConfig({ name: first.name, text: first.text });
+  const extra: Diagnostic[] = others.map((d) => ({
+    severity: 'error',
+    file: d.name,
+    line: d.line,
+    column: 1,
+    object: 'KubeSchedulerConfiguration',
+    message: `a second one: the scheduler takes one configuration (as --config does), and ${first!.name}:${first!.line} is already it; remove one, or merge their profiles`,
+  }));
+  if (!r.ok || !config.ok || extra.length > 0) return { ok: false, errors: [...(r.ok ? [] : r.errors), ...(config.ok ? [] : config.errors), ...extra] };
+  const warnings = first === undefined ? r.warnings : r.warnings.filter((w) => !(w.file === first.name && CONFIG_SKIPPED.test(w.message)));
   return { ok: true, input: r.input, warnings, config: config.config };
 }
 
@@ -102,6 +133,27 @@ function boundPods(cluster: ClusterState): PodView[] {
   return [...cluster.pods()].filter((p) => p.nodeName).map((p) => ({ key: p.key, workload: workloadOf(cluster, p.key), node: p.nodeName, placement: 'bound' }));
 }
 
+/** The skew of every constraint the input's pods declare, one entry per identical constraint and result (replicas share theirs). */
+function spreadViews(cluster: ClusterState): SpreadView[] {
+  const byKey = new Map<string, SpreadView>();
+  const seen = new Set<string>();
+  for (const pod of cluster.pods()) {
+    if (pod.topologySpreadConstraints.length === 0) continue;
+    // A bare pod's workload is its key already.
+    const owner = workloadOf(cluster, pod.key);
+    const workload = owner.includes('/') ? owner : `${pod.namespace}/${owner}`;
+    if (seen.has(workload)) continue;
+    seen.add(workload);
+    for (const skew of spreadSkews(cluster, pod)) {
+      const key = `${pod.namespace}\x00${JSON.stringify(skew)}`;
+      const known = byKey.get(key);
+      if (known) known.workloads.push(workload);
+      else byKey.set(key, { ...skew, namespace: pod.namespace, workloads: [workload] });
+    }
+  }
+  return [...byKey.values()];
+}
+
 /** Called every `every` pods the scheduler tries, with how many it tried of how many were pending. */
 export type Progress = (done: number, total: number) => void;
 
@@ -112,7 +164,7 @@ export function schedule(loaded: Loaded & { ok: true }, seed = 0, progress?: Pro
   let done = 0;
   const report = scheduleAll(cluster, loaded.config, { seed, ...(progress && { onAttempt: () => progress(++done, total) }) });
   for (const p of report.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node, placement: 'scheduled' });
-  return { nodes: existingNodes(cluster), pods, pending: report.unschedulable, warnings: loaded.warnings, report };
+  return { nodes: existingNodes(cluster), pods, pending: report.unschedulable, spreads: spreadViews(cluster), warnings: loaded.warnings, report };
 }
 
 export function provision(loaded: Loaded & { ok: true }, seed = 0): RunView {
@@ -153,7 +205,7 @@ export function provision(loaded: Loaded & { ok: true }, seed = 0): RunView {
     });
   }
   for (const p of plan.placements) pods.push({ key: p.pod, workload: workloadOf(cluster, p.pod), node: p.node, placement: claimNames.has(p.node) ? 'provisioned' : 'scheduled' });
-  return { nodes, pods, pending: plan.unschedulable, provision: plan, warnings: loaded.warnings };
+  return { nodes, pods, pending: plan.unschedulable, spreads: spreadViews(cluster), provision: plan, warnings: loaded.warnings };
 }
 
 export interface PodExplanation {
@@ -212,14 +264,14 @@ function normalize(path: string): string {
  * or the playground's own name), against which its `files:` are looked up with `read`.
  */
 export function simulate(text: string, path: string, read: (path: string) => string | undefined): { ok: true; view: SimulationView } | { ok: false; errors: Diagnostic[] } {
-  const scenario = loadScenario({ name: SOURCE_NAME, text });
+  const scenario = loadScenario({ name: SCENARIO_FILE, text });
   if (!scenario.ok) return { ok: false, errors: scenario.errors };
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
-  const sources: SourceInput[] = [{ name: SOURCE_NAME, text, parsed: scenario.source }];
+  const sources: SourceInput[] = [{ name: SCENARIO_FILE, text, parsed: scenario.source }];
   for (const f of scenario.scenario.files) {
     const name = normalize(dir + f);
     const content = read(name);
-    if (content === undefined) return { ok: false, errors: [{ severity: 'error', file: SOURCE_NAME, line: 1, column: 1, message: `the playground has no file ${name} (only the bundled examples can be referenced)` }] };
+    if (content === undefined) return { ok: false, errors: [{ severity: 'error', file: SCENARIO_FILE, line: 1, column: 1, message: `the playground has no file ${name} (only the bundled examples can be referenced)` }] };
     sources.push({ name, text: content });
   }
   const loaded = loadSources(sources);
@@ -253,13 +305,9 @@ export function simulate(text: string, path: string, read: (path: string) => str
 
 /** A scenario's own errors (its spec and its inline objects), as `berth simulate` reports them before running. */
 export function lintScenario(text: string): Diagnostic[] {
-  const scenario = loadScenario({ name: SOURCE_NAME, text });
+  if (text.trim() === '') return [];
+  const scenario = loadScenario({ name: SCENARIO_FILE, text });
   return scenario.ok ? [] : scenario.errors;
-}
-
-/** A Scenario document is simulated; anything else is scheduled. */
-export function isScenario(text: string): boolean {
-  return /^kind:\s*Scenario\s*$/m.test(text);
 }
 
 export const CHECK_COUNT = ALL_CHECKS.length;

@@ -1,9 +1,6 @@
 // Playground page: editor, example picker, action buttons and the result views. The
 // engine runs in a worker (engine-client.ts); this thread only renders what it sends.
 
-import { EditorView, basicSetup } from 'codemirror';
-import { yaml } from '@codemirror/lang-yaml';
-import { linter, setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { describeDiagnostic, type Diagnostic } from '../../src/io/diagnostics.js';
 import type { FindingView as Finding, PodExplanation, RunView, SimulationView } from './engine.js';
 import { EngineClient, Comlink, type RunEnd } from './engine-client.js';
@@ -13,19 +10,14 @@ import { $, abandonSlices } from './dom.js';
 import { workloadColours } from './colours.js';
 import { renderNodes, renderPending, renderSummary, summaryOf } from './render-map.js';
 import { renderExplain } from './render-explain.js';
+import { renderSpreads } from './render-spread.js';
 import { renderClaims, renderFindings } from './render-findings.js';
-import { renderSimulation } from './render-sim.js';
 import { viewAt } from './sim-view.js';
 import { cacheForOffline } from './offline.js';
+import { InputPanes } from './input-panes.js';
+import { documents, firstFilled, kindOf, splitByKind, TAB_LABEL, tabOfFile, TABS, type Tabs } from './input-tabs.js';
 import './style.css';
 
-/** The name the engine gives the editor's text in its diagnostics. */
-const SOURCE_NAME = 'playground.yaml';
-
-const examples = Object.fromEntries(
-  Object.entries(import.meta.glob<string>('../../examples/**/*.yaml', { query: '?raw', import: 'default', eager: true })).map(([k, v]) => [k.replace('../../examples/', ''), v]),
-);
-const exampleNames = Object.keys(examples).sort();
 
 const status = $('status');
 const progress = $<HTMLProgressElement>('progress');
@@ -36,50 +28,49 @@ const actionButtons = [...document.querySelectorAll<HTMLButtonElement>('button[d
 const results = $('results');
 const client = new EngineClient();
 
-function toCm(view: EditorView, ds: readonly Diagnostic[]): CmDiagnostic[] {
-  const doc = view.state.doc;
-  return ds
-    .filter((d) => d.file === SOURCE_NAME)
-    .map((d) => {
-      const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines));
-      const from = Math.min(line.from + Math.max(d.column - 1, 0), line.to);
-      return { from, to: line.to > from ? line.to : from, severity: d.severity, message: describeDiagnostic(d) };
+// ---- input ----
+
+/** How long typing pauses before the panes are checked again. */
+const LINT_DELAY_MS = 300;
+let lintTimer: ReturnType<typeof setTimeout> | undefined;
+let lintsStarted = 0;
+
+/** Checks every pane as the actions would load them; an answer older than the latest check is dropped. */
+function lintSoon(): void {
+  clearTimeout(lintTimer);
+  lintTimer = setTimeout(() => {
+    const mine = ++lintsStarted;
+    void client.request((api) => api.lint(panes.tabs)).then((ds) => {
+      if (mine === lintsStarted) panes.showDiagnostics(ds);
     });
+  }, LINT_DELAY_MS);
 }
 
-const editor = new EditorView({
-  parent: $('editor'),
-  extensions: [
-    basicSetup,
-    yaml(),
-    EditorView.contentAttributes.of({ 'aria-label': 'input manifests (YAML)' }),
-    linter(async (view) => toCm(view, await client.lint(view.state.doc.toString()))),
-  ],
-});
+const panes = new InputPanes($('tabs'), $('panes'), lintSoon);
+const tabsOf = (text: string): Tabs => splitByKind(text);
 
-// Keyboard users reach the editor's scroll area itself (axe: scrollable-region-focusable).
-editor.scrollDOM.tabIndex = 0;
-
-const text = () => editor.state.doc.toString();
-
-function setText(value: string): void {
-  editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+/** Sets every pane and shows the first one with text. */
+async function setInput(tabs: Tabs): Promise<void> {
+  panes.select(firstFilled(tabs));
+  await panes.set(tabs);
 }
 
+// The editors are up before the examples arrive (their own chunk).
+const { examples, exampleNames } = await import('./examples.js');
 for (const name of exampleNames) picker.append(new Option(name, name));
 
 // ---- results ----
 
 let stopPlayer: (() => void) | undefined;
-/** The text whose pods the chips show: a click explains against it. */
-let explainable: string | undefined;
+/** The input whose pods the chips show: a click explains against it. */
+let explainable: Tabs | undefined;
 
 function clearResults(): void {
   abandonSlices();
   stopPlayer?.();
   stopPlayer = undefined;
   explainable = undefined;
-  for (const id of ['summary', 'explain', 'claims', 'pending', 'map']) $(id).replaceChildren();
+  for (const id of ['summary', 'explain', 'claims', 'pending', 'spread', 'map']) $(id).replaceChildren();
 }
 
 function colourOf(view: RunView): (w: string) => string {
@@ -90,6 +81,7 @@ function colourOf(view: RunView): (w: string) => string {
 async function renderRun(view: RunView, clickable: boolean, extra: { costPerHour?: number; findings?: readonly Finding[] } = {}, colour = colourOf(view)): Promise<void> {
   renderSummary($('summary'), summaryOf(view, extra));
   await renderPending($('pending'), view.pending, clickable);
+  renderSpreads($('spread'), view.spreads);
   await renderNodes($('map'), view, colour, clickable);
 }
 
@@ -132,9 +124,11 @@ async function runOnWorker<T>(label: string, f: (api: Comlink.Remote<EngineApi>)
 /** Input errors: underlined at their lines, counted in the status, old results gone. */
 function showErrors(label: string, errors: readonly Diagnostic[]): void {
   clearResults();
-  editor.dispatch(setDiagnostics(editor.state, toCm(editor, errors)));
+  panes.showDiagnostics(errors);
   const first = errors[0];
-  const where = first && (first.file === SOURCE_NAME ? `line ${first.line}` : `${first.file}:${first.line}`);
+  const tab = first && tabOfFile(first.file);
+  if (tab) panes.select(tab);
+  const where = first && (tab ? `${TAB_LABEL[tab]} line ${first.line}` : `${first.file}:${first.line}`);
   status.textContent = `${label}: ${errors.length} error(s) in the input${first ? `: ${where}: ${describeDiagnostic(first)}` : ''}`;
 }
 
@@ -157,7 +151,8 @@ async function run(action: Action): Promise<void> {
 }
 
 async function runAction(action: Action): Promise<void> {
-  const source = text();
+  await panes.settled();
+  const source = panes.tabs;
   clearResults();
   if (action === 'simulate') return simulate(source);
   if (action === 'check') return check(source);
@@ -170,7 +165,7 @@ async function runAction(action: Action): Promise<void> {
   status.textContent = `${action}: ${view.nodes.length} node(s), ${view.pods.length} placed, ${view.pending.length} pending (${end.ms} ms)`;
 }
 
-async function check(source: string): Promise<void> {
+async function check(source: Tabs): Promise<void> {
   const found: Finding[] = [];
   const streamed = Comlink.proxy((_rule: string, findings: readonly Finding[], done: number, total: number) => {
     if (!client.busy) return;
@@ -189,12 +184,19 @@ async function check(source: string): Promise<void> {
   status.textContent = `check: ${value.findings.length} finding(s) (${end.ms} ms)`;
 }
 
-async function simulate(source: string): Promise<void> {
-  const end = await runOnWorker<Outcome<SimulationView>>('simulate', (api) => api.simulate(source, picker.value, examples));
+async function simulate(source: Tabs): Promise<void> {
+  if (source.scenario.trim() === '') {
+    panes.select('scenario');
+    status.textContent = 'simulate: the Scenario pane is empty (pick a scenario among the examples, or write one)';
+    return;
+  }
+  const end = await runOnWorker<Outcome<SimulationView>>('simulate', (api) => api.simulate(source.scenario, picker.value, examples));
   const view: SimulationView | undefined = end && unwrap('simulate', end.value);
   if (!end || !view) return;
   const colour = colourOf({ ...view, pods: [...view.ready.keys()].map((w) => ({ key: w, workload: w, node: '', placement: 'scheduled' })) });
   const last = view.cost.at(-1)?.costPerHour;
+  // The chart library comes with the first simulation (a chunk of its own).
+  const { renderSimulation } = await import('./render-sim.js');
   stopPlayer = renderSimulation($('claims'), view, colour, (t) => {
     abandonSlices();
     void renderRun(viewAt(view, t), false, last ? { costPerHour: view.cost.filter((c) => c.t <= t).at(-1)?.costPerHour ?? 0 } : {}, colour);
@@ -202,7 +204,7 @@ async function simulate(source: string): Promise<void> {
   status.textContent = `simulate: ${view.nodes.length} node(s) at the end, ${view.expectations.filter((e) => !e.passed).length} expectation(s) failed (${end.ms} ms)`;
 }
 
-async function explain(pod: string, source: string): Promise<void> {
+async function explain(pod: string, source: Tabs): Promise<void> {
   const end = await runOnWorker<Outcome<PodExplanation | undefined>>(`explain ${pod}`, (api) => api.explain(source, pod));
   if (!end) return;
   if (!end.value.ok) return showErrors('explain', end.value.errors);
@@ -224,10 +226,16 @@ results.addEventListener('click', (e) => {
 
 let lastAction: Action | undefined;
 
+/** The panes of an example ('' for none: every pane empty). */
+const exampleTabs = (name: string): Tabs => tabsOf(examples[name] ?? '');
+
 async function saveState(action: Action | undefined, push: boolean): Promise<void> {
   const example = picker.value;
-  const current = text();
-  const hash = await encodePage({ example, ...(action && { action }), ...(examples[example] === current ? {} : { text: current }) });
+  await panes.settled();
+  const current = panes.tabs;
+  const base = exampleTabs(example);
+  const tabs = Object.fromEntries(TABS.filter((t) => current[t] !== base[t]).map((t) => [t, current[t]]));
+  const hash = await encodePage({ example, ...(action && { action }), ...(Object.keys(tabs).length > 0 && { tabs }) });
   if (location.hash.slice(1) === hash) return;
   if (push) history.pushState(null, '', `#${hash}`);
   else history.replaceState(null, '', `#${hash}`);
@@ -242,11 +250,72 @@ for (const b of actionButtons) {
 }
 cancel.addEventListener('click', () => client.cancel());
 picker.addEventListener('change', () => {
-  setText(examples[picker.value] ?? '');
+  void setInput(exampleTabs(picker.value));
   clearResults();
   lastAction = undefined;
   void saveState(undefined, true);
 });
+
+// ---- files: dropped or opened, sorted into panes; the default NodePool in one click ----
+
+/** Reads files into the panes, a kubectl dump item by item; each pane that gets objects is replaced, the others kept. */
+async function loadFiles(files: readonly File[]): Promise<void> {
+  if (files.length === 0) return;
+  const names = files.map((f) => f.name).join(', ');
+  if (client.busy) {
+    status.textContent = `${names}: not loaded, a run is in progress (Cancel it first)`;
+    return;
+  }
+  status.textContent = `reading ${names}…`;
+  const parts = await Promise.all(files.map(async (f) => client.request(async (api) => api.split(await f.text()))));
+  const filled = TABS.filter((t) => parts.some((p) => p[t] !== ''));
+  if (filled[0]) panes.select(filled[0]);
+  await panes.set(Object.fromEntries(filled.map((t) => [t, parts.map((p) => p[t]).filter((x) => x !== '').join('---\n')])));
+  if (!picker.querySelector('option[value=""]')) picker.prepend(new Option('(your input)', ''));
+  picker.value = '';
+  clearResults();
+  lastAction = undefined;
+  status.textContent = filled.length > 0 ? `${names}: loaded into ${filled.map((t) => TAB_LABEL[t]).join(', ')}` : `${names}: no objects found`;
+}
+
+const editorBox = $('editor');
+const fileInput = $<HTMLInputElement>('file-input');
+const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
+editorBox.addEventListener('dragover', (e) => {
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  editorBox.classList.add('dropping');
+});
+editorBox.addEventListener('dragleave', () => editorBox.classList.remove('dropping'));
+// Capture: the editor would otherwise insert the file's text where it was dropped.
+editorBox.addEventListener(
+  'drop',
+  (e) => {
+    editorBox.classList.remove('dropping');
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    void loadFiles([...(e.dataTransfer?.files ?? [])]);
+  },
+  true,
+);
+$('open-files').addEventListener('click', () => fileInput.click());
+fileInput.addEventListener('change', () => {
+  void loadFiles([...(fileInput.files ?? [])]).then(() => (fileInput.value = ''));
+});
+
+const DEFAULT_NODEPOOL = 'nodepools/default.yaml';
+$('add-nodepool').addEventListener('click', async () => {
+  await panes.settled();
+  panes.select('nodepools');
+  if (documents(panes.tabs.nodepools).some((d) => kindOf(d) === 'NodePool' && /^ {2}name:\s*["']?default["']?\s*$/m.test(d))) {
+    status.textContent = 'the NodePools pane already has a NodePool named default';
+    return;
+  }
+  panes.append('nodepools', examples[DEFAULT_NODEPOOL] ?? '');
+  status.textContent = `added the default NodePool (examples/${DEFAULT_NODEPOOL}): Provision plans new nodes from it`;
+});
+
 $('copy-link').addEventListener('click', () => {
   void saveState(lastAction, false).then(async () => {
     try {
@@ -264,7 +333,7 @@ async function applyHash(): Promise<void> {
   const example = state && state.example in examples ? state.example : state ? '' : (exampleNames[0] ?? '');
   if (example === '' && !picker.querySelector('option[value=""]')) picker.prepend(new Option('(from link)', ''));
   picker.value = example;
-  setText(state?.text ?? examples[example] ?? '');
+  await setInput({ ...exampleTabs(example), ...(state?.text !== undefined && tabsOf(state.text)), ...state?.tabs });
   clearResults();
   lastAction = state?.action;
   if (state === undefined && location.hash.length > 1) status.textContent = 'the link is damaged: showing the first example';

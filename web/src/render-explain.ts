@@ -1,4 +1,4 @@
-// `berth explain` as a table: every node × plugin for one pod, the chosen node first,
+// `berth explain` as a table (ARIA table roles on grid rows): every node × plugin for one pod, the chosen node first,
 // then feasible nodes by total score, then the nodes a filter rejected.
 
 import type { PodExplanation } from './engine.js';
@@ -14,38 +14,50 @@ export async function renderExplain(box: HTMLElement, pod: string, result: PodEx
   const plugins = [...new Set(e.nodes.flatMap((n) => n.scores.map((s) => s.plugin)))];
   const rank = (n: (typeof e.nodes)[number]) => (n.node === e.selected ? 0 : n.feasible ? 1 : 2);
   const rows = [...e.nodes].sort((a, b) => rank(a) - rank(b) || (b.total ?? 0) - (a.total ?? 0) || (a.node < b.node ? -1 : 1));
-  const table = el('table', 'explain-table');
-  table.append(el('caption', '', `${e.nodes.length} node(s) × ${plugins.length} score plugin(s): raw → normalized × weight = weighted`));
-  const head = table.createTHead().insertRow();
-  for (const h of ['node', 'filter', ...plugins, 'total']) {
-    const th = el('th', '', h);
-    th.scope = 'col';
-    head.append(th);
-  }
-  const body = table.createTBody();
+  // Rows are grids of fixed columns, each skipped by layout while off screen
+  // (content-visibility): a <table> lays out every cell of its 200 rows at once.
+  const table = el('div', 'explain-table');
+  table.setAttribute('role', 'table');
+  table.setAttribute('aria-label', `explanation of ${e.pod}`);
+  table.style.setProperty('--plugins', String(plugins.length));
+  const caption = el('p', 'caption', `${e.nodes.length} node(s) × ${plugins.length} score plugin(s): raw → normalized × weight = weighted`);
+  const row = (cls: string) => {
+    const r = el('div', `explain-row ${cls}`.trim());
+    r.setAttribute('role', 'row');
+    return r;
+  };
+  const cell = (role: string, text: string) => {
+    const c = el('div', role === 'cell' ? 'cell' : 'cell head', text);
+    c.setAttribute('role', role);
+    return c;
+  };
+  const head = row('');
+  for (const h of ['node', 'filter', ...plugins, 'total']) head.append(cell('columnheader', h));
+  const headGroup = el('div', 'explain-head');
+  const body = el('div', 'explain-body');
+  for (const g of [headGroup, body]) g.setAttribute('role', 'rowgroup');
+  headGroup.append(head);
+  table.append(headGroup, body);
   const pre = e.preFilter.filter((p) => p.code !== 'Success' || p.nodeNames !== null);
   const preList = el('ul', 'prefilter');
   for (const p of pre) preList.append(el('li', '', `PreFilter ${p.plugin}: ${p.code}${p.reasons.length ? ` (${p.reasons.join(', ')})` : ''}${p.nodeNames ? `, nodes ${p.nodeNames.join(' ')}` : ''}`));
   const scroll = el('div', 'table-scroll');
   scroll.tabIndex = 0;
   scroll.setAttribute('role', 'region');
-  scroll.setAttribute('aria-label', `explanation of ${e.pod}`);
+  scroll.setAttribute('aria-label', `explanation of ${e.pod}, scrolls sideways`);
   scroll.append(table);
   const verdict = el('p', 'verdict', e.selected ? `selected: ${e.selected}` : `unschedulable: ${e.message}`);
-  box.replaceChildren(title, ...(result.note ? [el('p', 'note', result.note)] : []), verdict, ...(pre.length ? [preList] : []), scroll);
+  box.replaceChildren(title, ...(result.note ? [el('p', 'note', result.note)] : []), verdict, ...(pre.length ? [preList] : []), caption, scroll);
   await inSlices(rows, (n) => {
-    const r = body.insertRow();
-    r.className = n.node === e.selected ? 'chosen' : n.feasible ? 'feasible' : 'rejected';
+    const r = row(n.node === e.selected ? 'chosen' : n.feasible ? 'feasible' : 'rejected');
     r.dataset['node'] = n.node;
-    const name = el('th', '', n.node + (n.node === e.selected ? ' (chosen)' : ''));
-    name.scope = 'row';
-    r.append(name);
     const rejected = n.filters.find((f) => f.plugin === n.rejectedBy);
-    r.insertCell().textContent = n.feasible ? 'passes' : `${n.rejectedBy}: ${rejected?.reasons.join(', ') ?? ''}`;
+    r.append(cell('rowheader', n.node + (n.node === e.selected ? ' (chosen)' : '')), cell('cell', n.feasible ? 'passes' : `${n.rejectedBy}: ${rejected?.reasons.join(', ') ?? ''}`));
     for (const p of plugins) {
       const s = n.scores.find((x) => x.plugin === p);
-      r.insertCell().textContent = s ? `${s.raw} → ${s.normalized} × ${s.weight} = ${s.weighted}` : '';
+      r.append(cell('cell', s ? `${s.raw} → ${s.normalized} × ${s.weight} = ${s.weighted}` : ''));
     }
-    r.insertCell().textContent = n.total === null ? '' : String(n.total);
+    r.append(cell('cell', n.total === null ? '' : String(n.total)));
+    body.append(r);
   });
 }

@@ -57,12 +57,28 @@ export async function renderPending(box: HTMLElement, pending: RunView['pending'
 
 const GiB = 2 ** 30;
 
+/** Above these shares the bar turns amber, then red (as a <meter> with low 80 and high 95). */
+const HIGH = 80;
+const FULL = 95;
+
+/**
+ * A requested-vs-allocatable bar: plain divs with ARIA meter semantics. A <meter>
+ * brings a shadow tree of its own, and a gradient fill is an image to paint per bar;
+ * with two bars per node they were a large part of the map's style, layout and paint.
+ */
 function bar(label: string, used: number, total: number, text: string): HTMLElement {
   const wrap = el('div', 'bar');
   const pct = total > 0 ? Math.min(100, Math.round((100 * used) / total)) : 0;
-  const meter = el('meter', '');
-  Object.assign(meter, { min: 0, max: 100, value: pct, low: 80, high: 95, optimum: 0 });
+  const meter = el('div', `meter${pct > FULL ? ' full' : pct > HIGH ? ' high' : ''}`);
+  meter.setAttribute('role', 'meter');
   meter.setAttribute('aria-label', `${label} requested`);
+  meter.setAttribute('aria-valuemin', '0');
+  meter.setAttribute('aria-valuemax', '100');
+  meter.setAttribute('aria-valuenow', String(pct));
+  meter.setAttribute('aria-valuetext', `${pct}%`);
+  const fill = el('div', 'fill');
+  fill.style.width = `${pct}%`;
+  meter.append(fill);
   wrap.append(el('span', 'bar-label', label), meter, el('span', 'bar-text', text));
   return wrap;
 }
@@ -70,6 +86,8 @@ function bar(label: string, used: number, total: number, text: string): HTMLElem
 function nodeCard(n: NodeView, pods: readonly { key: string; workload: string }[], colour: (w: string) => string, clickable: boolean): HTMLElement {
   const card = el('div', n.planned ? 'node planned' : 'node');
   card.dataset['node'] = n.name;
+  card.title = n.name;
+  card.dataset['pods'] = `${pods.length} pod${pods.length === 1 ? '' : 's'}`;
   card.append(el('h4', 'node-name', n.name), el('div', 'node-size', [n.nodePool && `pool ${n.nodePool}`, n.detail].filter(Boolean).join(' · ')));
   card.append(
     bar('CPU', n.cpuRequested, n.cpuMilli, `${n.cpuRequested / 1000} / ${n.cpuMilli / 1000}`),
@@ -84,6 +102,75 @@ function nodeCard(n: NodeView, pods: readonly { key: string; workload: string }[
   }
   card.append(chips);
   return card;
+}
+
+/** The map's zoom, kept from one run to the next. */
+let zoom = 1;
+const MIN_ZOOM = 0.1;
+/**
+ * Below this zoom names are too small to read: a card keeps its bars and a count of
+ * its pods (zoom in to click one), which also spares styling thousands of chips when
+ * Fit brings every card on screen at once.
+ */
+const COMPACT_BELOW = 0.5;
+
+/** The height the map may take on screen: the results pane's when it scrolls on its own, else the window's. */
+function screenRoom(box: HTMLElement): number {
+  const pane = box.closest<HTMLElement>('#results');
+  return Math.min(pane?.clientHeight ?? Infinity, window.innerHeight);
+}
+
+/**
+ * Zoom and Fit over the zones: zooming out shrinks the cards, so more columns fit and
+ * hundreds of nodes come into one screen; Fit finds the largest zoom at which they do.
+ */
+function mapTools(box: HTMLElement, content: HTMLElement): HTMLElement {
+  const tools = el('div', 'map-tools');
+  const range = el('input');
+  Object.assign(range, { type: 'range', min: String(MIN_ZOOM * 100), max: '100', step: '1' });
+  range.setAttribute('aria-label', 'map zoom (%)');
+  const value = el('span', 'zoom-value');
+  const apply = (z: number) => {
+    zoom = Math.min(1, Math.max(MIN_ZOOM, z));
+    content.style.zoom = String(zoom);
+    const leaving = content.classList.contains('compact') && zoom >= COMPACT_BELOW;
+    content.classList.toggle('compact', zoom < COMPACT_BELOW);
+    // Compact, every card was on screen: in the next frame all would be laid out again,
+    // now with their pods. For that frame they are skipped boxes of a card's estimated
+    // size (content-visibility: hidden); after it only those on screen are rendered.
+    if (leaving) {
+      content.classList.add('settling');
+      requestAnimationFrame(() => requestAnimationFrame(() => content.classList.remove('settling')));
+    }
+    range.value = String(Math.round(zoom * 100));
+    value.textContent = `${Math.round(zoom * 100)}%`;
+  };
+  const fit = el('button', 'fit', 'Fit');
+  fit.type = 'button';
+  fit.addEventListener('click', () => {
+    void (async () => {
+      const room = screenRoom(box) - tools.offsetHeight - 16;
+      // Cards off screen are laid out at a guessed height until a frame renders them
+      // (content-visibility), so each guess is measured a frame after it is applied.
+      const height = async () => {
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return content.getBoundingClientRect().height;
+      };
+      fit.disabled = true;
+      apply(1);
+      // Rows shrink with the zoom and so does each row: the height goes as zoom², give or take the headings.
+      for (let i = 0, h = await height(); i < 8 && h > room && zoom > MIN_ZOOM; i++, h = await height()) apply(zoom * Math.min(0.97, Math.sqrt(room / h)));
+      fit.disabled = false;
+      box.dataset['fit'] = String((await height()) <= room);
+    })();
+  });
+  const full = el('button', '', '100%');
+  full.type = 'button';
+  full.addEventListener('click', () => apply(1));
+  range.addEventListener('input', () => apply(Number(range.value) / 100));
+  tools.append(el('span', '', 'Zoom'), range, value, fit, full);
+  apply(zoom);
+  return tools;
 }
 
 /**
@@ -109,6 +196,9 @@ export async function renderNodes(box: HTMLElement, run: RunView, colour: (w: st
     const byPool = [...inZone].sort((a, b) => (a.nodePool < b.nodePool ? -1 : a.nodePool > b.nodePool ? 1 : 0));
     for (const node of byPool) cards.push({ grid, node });
   }
-  box.replaceChildren(...zones);
+  delete box.dataset['fit'];
+  const content = el('div', 'zones');
+  content.append(...zones);
+  box.replaceChildren(mapTools(box, content), content);
   await inSlices(cards, ({ grid, node }) => grid.append(nodeCard(node, podsOn.get(node.name) ?? [], colour, clickable)));
 }

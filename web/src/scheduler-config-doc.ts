@@ -1,18 +1,27 @@
 // A KubeSchedulerConfiguration written among the manifests is the playground's
-// `--config`: this finds that document and hands it to the CLI's loader with every
-// other line blanked, so the loader's line numbers are the editor's.
+// `--config`: this finds those documents and hands each to the CLI's loader with
+// every other line blanked, so the loader's line numbers are the editor's.
 
 const SEPARATOR = /^---(\s|$)/;
 const CONFIG_KIND = /^kind:\s*["']?KubeSchedulerConfiguration["']?\s*(#.*)?$/;
 
-/** The text with only the first KubeSchedulerConfiguration document left, or undefined when there is none. */
-export function schedulerConfigDocument(text: string): string | undefined {
+export interface ConfigDocument {
+  /** The text with only this document left. */
+  readonly text: string;
+  /** 1-based line of its `kind:`. */
+  readonly line: number;
+}
+
+/** Each KubeSchedulerConfiguration document of the text, in order. */
+export function schedulerConfigDocuments(text: string): ConfigDocument[] {
   const lines = text.split('\n');
+  const found: ConfigDocument[] = [];
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
     if (i < lines.length && !SEPARATOR.test(lines[i]!)) continue;
-    if (lines.slice(start, i).some((l) => CONFIG_KIND.test(l))) return lines.map((l, j) => (j >= start && j < i ? l : '')).join('\n');
+    const kind = lines.slice(start, i).findIndex((l) => CONFIG_KIND.test(l));
+    if (kind >= 0) found.push({ text: lines.map((l, j) => (j >= start && j < i ? l : '')).join('\n'), line: start + kind + 1 });
     start = i + 1;
   }
-  return undefined;
+  return found;
 }

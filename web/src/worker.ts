@@ -4,18 +4,20 @@
 
 import * as Comlink from 'comlink';
 import * as engine from './engine.js';
+import { splitByKind, TABS, type Tabs } from './input-tabs.js';
+import { splitList } from './split-list.js';
 
-/** The last text loaded: lint, then Schedule, then clicks on pods reuse it instead of parsing again. */
-let cached: { text: string; loaded: engine.Loaded } | undefined;
+/** The last panes loaded: lint, then Schedule, then clicks on pods reuse them instead of parsing again. */
+let cached: { tabs: Tabs; loaded: engine.Loaded } | undefined;
 
-function load(text: string): engine.Loaded {
-  if (cached?.text !== text) cached = { text, loaded: engine.load(text) };
+function load(tabs: Tabs): engine.Loaded {
+  if (!cached || TABS.some((t) => t !== 'scenario' && cached!.tabs[t] !== tabs[t])) cached = { tabs, loaded: engine.load(tabs) };
   return cached.loaded;
 }
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; errors: engine.Diagnostic[] };
 
-function withLoaded<T>(text: string, f: (loaded: engine.Loaded & { ok: true }) => T): Outcome<T> {
+function withLoaded<T>(text: Tabs, f: (loaded: engine.Loaded & { ok: true }) => T): Outcome<T> {
   const loaded = load(text);
   return loaded.ok ? { ok: true, value: f(loaded) } : { ok: false, errors: loaded.errors };
 }
@@ -34,23 +36,26 @@ function throttled(report: (done: number, total: number) => void): engine.Progre
 }
 
 const api = {
-  /** Errors and warnings of the text as the action buttons would load it (a Scenario as `berth simulate` does). */
-  lint(text: string): engine.Diagnostic[] {
-    if (engine.isScenario(text)) return engine.lintScenario(text);
-    const loaded = load(text);
-    return loaded.ok ? loaded.warnings : loaded.errors;
+  /** Errors and warnings of the panes as the action buttons would load them (the Scenario pane as `berth simulate` does). */
+  lint(tabs: Tabs): engine.Diagnostic[] {
+    const loaded = load(tabs);
+    return [...(loaded.ok ? loaded.warnings : loaded.errors), ...engine.lintScenario(tabs.scenario)];
   },
-  schedule(text: string, progress?: (done: number, total: number) => void): Outcome<engine.RunView> {
+  /** A dropped or opened file sorted into the panes by kind, a kubectl List item by item. */
+  split(text: string): Tabs {
+    return splitByKind(text, splitList);
+  },
+  schedule(text: Tabs, progress?: (done: number, total: number) => void): Outcome<engine.RunView> {
     return withLoaded(text, (loaded) => {
       const { report: _report, ...view } = engine.schedule(loaded, 0, progress && throttled(progress));
       return view;
     });
   },
-  provision(text: string): Outcome<engine.RunView> {
+  provision(text: Tabs): Outcome<engine.RunView> {
     return withLoaded(text, (loaded) => engine.provision(loaded));
   },
   /** The schedule of the input, then `berth check`'s findings, each check's told to `found` as it ends. */
-  check(text: string, found?: (rule: string, findings: readonly engine.FindingView[], done: number, total: number) => void): Outcome<{ view: engine.RunView; findings: engine.FindingView[] }> {
+  check(text: Tabs, found?: (rule: string, findings: readonly engine.FindingView[], done: number, total: number) => void): Outcome<{ view: engine.RunView; findings: engine.FindingView[] }> {
     return withLoaded(text, (loaded) => {
       const view = engine.schedule(loaded);
       let done = 0;
@@ -59,7 +64,7 @@ const api = {
       return { view: rest, findings };
     });
   },
-  explain(text: string, pod: string): Outcome<engine.PodExplanation | undefined> {
+  explain(text: Tabs, pod: string): Outcome<engine.PodExplanation | undefined> {
     return withLoaded(text, (loaded) => engine.explain(loaded, pod));
   },
   /** `examples`: the bundled files a scenario may name, by path under examples/. */

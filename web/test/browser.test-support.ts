@@ -52,6 +52,8 @@ export interface Opened {
 
 export async function open(size: Size = 'desktop', hash = ''): Promise<Opened> {
   const context = await browser.newContext({ viewport: SIZES[size] });
+  // On a machine shared with other test runs a page load alone can take over 30 s.
+  context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
@@ -59,7 +61,7 @@ export async function open(size: Size = 'desktop', hash = ''): Promise<Opened> {
   });
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(base + hash);
-  await page.waitForSelector('.cm-content');
+  await page.waitForSelector('.pane:not([hidden]) .cm-content');
   return { page, context, errors };
 }
 
@@ -79,6 +81,17 @@ export async function act(page: Page, action: 'schedule' | 'provision' | 'simula
   await page.click(`#${action}`);
   await page.waitForFunction((n) => Number(document.getElementById('results')?.dataset['runs'] ?? 0) > n, before, { timeout: timeout ?? 60_000 });
   await idle(page, timeout);
+}
+
+/** Drops files on the editor as a user dragging them from a file manager does. */
+export async function drop(page: Page, files: { name: string; text: string }[]): Promise<void> {
+  await page.evaluate((fs) => {
+    const data = new DataTransfer();
+    for (const f of fs) data.items.add(new File([f.text], f.name, { type: 'application/yaml' }));
+    const target = document.querySelector('#editor .pane:not([hidden]) .cm-content')!;
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, files);
 }
 
 /** Pod chips per node, as rendered. */

@@ -35,10 +35,12 @@ export async function markStep(page: Page, name: string): Promise<void> {
 /** Each step's longest main-thread task, by wall and by CPU time, from the trace. */
 export async function stopTrace(browser: Browser): Promise<Map<string, StepTasks>> {
   const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
-  const main = traceEvents.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  if (!main) throw new Error('no renderer main thread in the trace');
+  // The page's main thread is the one its step marks are on (the trace may hold other pages' renderers).
+  const isMark = (e: TraceEvent) => e.name === 'TimeStamp' && e.args?.data?.message?.startsWith('step:');
+  const main = traceEvents.find(isMark);
+  if (!main) throw new Error('no step marks in the trace');
   const onMain = traceEvents.filter((e) => e.pid === main.pid && e.tid === main.tid);
-  const marks = onMain.filter((e) => e.name === 'TimeStamp' && e.args?.data?.message?.startsWith('step:')).sort((a, b) => a.ts - b.ts);
+  const marks = onMain.filter(isMark).sort((a, b) => a.ts - b.ts);
   const tasks = onMain.filter((e) => e.ph === 'X' && e.name === 'RunTask');
   const steps = new Map<string, StepTasks>();
   marks.forEach((m, i) => {

@@ -46,7 +46,7 @@ describe('every example: schedule, explain, check (desktop)', () => {
       if (name === 'apiserver-spread-only.yaml') assert.equal(Object.values(placed)[0]?.length, 3, 'all three stacked');
       if (pending.length > 0) {
         await page.click('.pending-lane .pod');
-        await page.waitForSelector('#explain table');
+        await page.waitForSelector('#explain .explain-table');
         await idle(page);
         assert.match((await page.textContent('#explain .verdict')) ?? '', /unschedulable: (0\/\d+ nodes are available|no nodes available to schedule pods)/);
       }
@@ -77,20 +77,20 @@ for (const size of SIZES) {
       assert.equal(await page.getAttribute('.zone', 'aria-label'), 'zone us-west-2a');
       // node-1: 4 cpu, 16 GiB; one kube-dns replica of 100m and 70Mi.
       assert.deepEqual(await page.$$eval('.node .bar-text', (e) => e.map((x) => x.textContent)), ['0.1 / 4', '0.1 / 16.0 GiB']);
-      assert.deepEqual(await page.$$eval('.node meter', (e) => e.map((m) => (m as HTMLMeterElement).value)), [3, 0]);
+      assert.deepEqual(await page.$$eval('.node [role=meter]', (e) => e.map((m) => Number(m.getAttribute('aria-valuenow')))), [3, 0]);
 
       await page.click('.node .pod');
-      await page.waitForSelector('#explain tr.chosen');
+      await page.waitForSelector('#explain .explain-row.chosen');
       await idle(page);
       assert.equal(await page.textContent('#explain .verdict'), 'selected: node-1');
-      const headers = await page.$$eval('#explain thead th', (e) => e.map((x) => x.textContent));
+      const headers = await page.$$eval('#explain [role=columnheader]', (e) => e.map((x) => x.textContent));
       assert.ok(headers.includes('NodeResourcesFit') && headers.includes('TaintToleration'), headers.join(', '));
-      assert.match((await page.textContent('#explain tr.chosen')) ?? '', /\d+ → \d+ × \d+ = \d+/);
+      assert.match((await page.textContent('#explain .explain-row.chosen')) ?? '', /\d+ → \d+ × \d+ = \d+/);
 
       await page.click('.pending-lane .pod');
-      await page.waitForSelector('#explain tr.rejected');
+      await page.waitForSelector('#explain .explain-row.rejected');
       await idle(page);
-      assert.match((await page.textContent('#explain tr.rejected')) ?? '', /InterPodAffinity: node\(s\) didn't match pod anti-affinity rules/);
+      assert.match((await page.textContent('#explain .explain-row.rejected')) ?? '', /InterPodAffinity: node\(s\) didn't match pod anti-affinity rules/);
       assert.deepEqual(await axeSerious(page), []);
       assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
       await screenshot(page, `explain-${size}`);
@@ -165,7 +165,7 @@ for (const size of SIZES) {
       await page.goto(base + link({ text: typo, action: 'schedule' }));
       await page.waitForSelector('.cm-lintRange-error');
       await idle(page);
-      assert.match(await status(page), /schedule: \d+ error\(s\) in the input: line \d+: .*containres/);
+      assert.match(await status(page), /schedule: \d+ error\(s\) in the input: Workloads line \d+: .*containres/);
       assert.equal(await page.$eval('.cm-lintRange-error', (e) => e.closest('.cm-line')?.textContent?.includes('containres')), true);
       assert.equal((await page.$$('.node')).length, 0, 'no stale results');
       await screenshot(page, `input-error-${size}`);
@@ -175,7 +175,7 @@ for (const size of SIZES) {
       await page.goto(base + link({ text: scenario, action: 'simulate' }));
       await page.waitForSelector('.cm-lintRange-error');
       await idle(page);
-      assert.match(await status(page), /simulate: 1 error\(s\) in the input: line 37: Scenario: spec\.steps\[0\]: Unrecognized key: "removeNodes"/);
+      assert.match(await status(page), /simulate: 1 error\(s\) in the input: Scenario line 37: Scenario: spec\.steps\[0\]: Unrecognized key: "removeNodes"/);
       // At the step the CLI points at (berth simulate: file:37:5).
       assert.equal(await page.$eval('.cm-lintRange-error', (e) => e.closest('.cm-line')?.textContent), '  - at: 2m');
       assert.deepEqual(errors, []);
@@ -264,18 +264,39 @@ test('the replay scrubs the kube-dns scenario: a replica pending at 5m, spread a
   await context.close();
 });
 
-test('works offline from the first visit', async () => {
+test('works offline from the first visit, simulate (a chunk loaded later) included', async () => {
   const { page, context } = await open();
   await page.waitForFunction(async () => (await (await caches.open('berth-playground')).keys()).some((r) => r.url.includes('worker-')), undefined, { timeout: 30_000 });
   await context.setOffline(true);
   await page.reload();
-  await page.waitForSelector('.cm-content');
+  await page.waitForSelector('.pane:not([hidden]) .cm-content');
   await act(page, 'schedule');
   assert.ok((await page.$$('.node')).length > 0);
+  // The chart's chunk, loaded only by a simulation, was cached too.
+  await page.selectOption('#examples', 'scenarios/kube-dns-required.yaml');
+  await act(page, 'simulate');
+  await page.waitForSelector('.ready-plot canvas');
   await context.close();
 });
 
-test('bundle: the first paint does not wait for the engine (a worker chunk of its own); sizes reported', () => {
+test('berth serve: the page loads its scripts brotli-compressed, hashed assets cached for good, the page revalidated', async () => {
+  const { page, context } = await open();
+  const seen = new Map<string, Record<string, string>>();
+  page.on('response', (r) => seen.set(new URL(r.url()).pathname, r.headers()));
+  await page.reload();
+  await page.waitForSelector('.pane:not([hidden]) .cm-content');
+  await act(page, 'schedule');
+  const scripts = [...seen].filter(([path]) => /^\/assets\/.*\.js$/.test(path));
+  assert.ok(scripts.some(([path]) => path.includes('worker-')), [...seen.keys()].join(', '));
+  for (const [path, h] of scripts) {
+    assert.equal(h['content-encoding'], 'br', path);
+    assert.equal(h['cache-control'], 'public, max-age=31536000, immutable', path);
+  }
+  assert.equal(seen.get('/')?.['cache-control'], 'no-cache');
+  await context.close();
+});
+
+test('bundle: the first paint waits for neither the engine (a worker chunk), the chart library nor the examples (chunks of their own); sizes reported', () => {
   const dir = new URL('web/dist/assets/', ROOT);
   const files = readdirSync(dir).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
   let total = 0;
@@ -288,9 +309,11 @@ test('bundle: the first paint does not wait for the engine (a worker chunk of it
     process.stdout.write(`# ${f}: ${(body.length / 1024).toFixed(0)} KB, ${(gz / 1024).toFixed(0)} KB gzipped\n`);
   }
   process.stdout.write(`# total: ${(total / 1024).toFixed(0)} KB, ${(totalGz / 1024).toFixed(0)} KB gzipped\n`);
-  const page = files.find((f) => f.startsWith('index-') && f.endsWith('.js'))!;
-  const worker = files.find((f) => f.startsWith('worker-'))!;
-  // A message only the scheduler writes: in the worker's chunk, not the page's.
-  assert.equal(readFileSync(new URL(page, dir), 'utf8').includes('No preemption victims found'), false);
-  assert.equal(readFileSync(new URL(worker, dir), 'utf8').includes('No preemption victims found'), true);
+  const chunk = (prefix: string) => readFileSync(new URL(files.find((f) => f.startsWith(prefix) && f.endsWith('.js'))!, dir), 'utf8');
+  const page = chunk('index-');
+  // A string only each part has: the scheduler's message, uPlot's legend class, an example's text.
+  for (const [part, marker] of [['worker-', 'No preemption victims found'], ['render-sim-', 'u-legend'], ['examples-', 'kind: NodePool']]) {
+    assert.equal(page.includes(marker!), false, `${marker} in the page's chunk`);
+    assert.equal(chunk(part!).includes(marker!), true, `${marker} in ${part}`);
+  }
 });
