@@ -266,7 +266,18 @@ test('the replay scrubs the kube-dns scenario: a replica pending at 5m, spread a
 
 test('works offline from the first visit, simulate (a chunk loaded later) included', async () => {
   const { page, context } = await open();
-  await page.waitForFunction(async () => (await (await caches.open('berth-playground')).keys()).some((r) => r.url.includes('worker-')), undefined, { timeout: 30_000 });
+  // Polled from here: waitForFunction takes an async predicate's promise as truthy at once,
+  // so it never waited, and the test passed only when the copy happened to be made in time.
+  // The page is cached only by the page's copy of the whole build (the first visit came
+  // before the service worker), while the worker chunk may be cached earlier, as it loads.
+  const copied = () =>
+    page.evaluate(async () => {
+      const urls = (await (await caches.open('berth-playground')).keys()).map((r) => r.url);
+      return urls.includes(new URL('./', location.href).href) && urls.some((u) => u.includes('worker-'));
+    });
+  for (const deadline = Date.now() + 30_000; !(await copied()); await new Promise((r) => setTimeout(r, 100))) {
+    assert.ok(Date.now() < deadline, 'the page never made its offline copy');
+  }
   await context.setOffline(true);
   await page.reload();
   await page.waitForSelector('.pane:not([hidden]) .cm-content');
