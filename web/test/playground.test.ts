@@ -173,6 +173,8 @@ for (const size of SIZES) {
       const scenario = example('scenarios/kube-dns-required.yaml').replace('removeNode: {node: node-2}', 'removeNodes: {node: node-2}');
       assert.notEqual(scenario, example('scenarios/kube-dns-required.yaml'));
       await page.goto(base + link({ text: scenario, action: 'simulate' }));
+      // The schedule run's underline is still on screen until the new link has run.
+      await page.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('simulate:'));
       await page.waitForSelector('.cm-lintRange-error');
       await idle(page);
       assert.match(await status(page), /simulate: 1 error\(s\) in the input: Scenario line 37: Scenario: spec\.steps\[0\]: Unrecognized key: "removeNodes"/);
