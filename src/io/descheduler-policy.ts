@@ -20,9 +20,10 @@ import {
   type PluginEntry,
   type StrategyName,
 } from '../model/descheduler-policy.js';
-import { formatFieldPath, type Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from './diagnostics.js';
 import { labelSelector, mapOf } from './schemas.js';
-import { parseSource, type SourceInput } from './yaml-source.js';
+import { parseSingleDocument } from './single-document.js';
+import type { SourceInput } from './yaml-source.js';
 
 export const DESCHEDULER_API_VERSION = 'descheduler/v1alpha2';
 /** Upstream plugins berth does not run yet: a policy enabling one is refused, not half-run. */
@@ -313,31 +314,12 @@ export type PolicyResult = { ok: true; policy: DeschedulerPolicy } | { ok: false
 
 /** Reads one DeschedulerPolicy document. */
 export function loadDeschedulerPolicy(input: SourceInput, predictPlacement = false): PolicyResult {
-  const parsed = parseSource(input);
-  const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) return { ok: false, errors };
-  const doc = parsed.documents[0];
-  if (!doc || parsed.documents.length !== 1) return { ok: false, errors: [{ severity: 'error', file: input.name, line: 1, column: 1, message: 'expected exactly one DeschedulerPolicy document' }] };
-  const at = (path: FieldPath, message: string): Diagnostic => {
-    const pos = doc.locate(path);
-    return { severity: 'error', file: input.name, line: pos.line, column: pos.column, object: 'DeschedulerPolicy', field: formatFieldPath(path), message };
-  };
-  const result = policySchema.safeParse(doc.value);
-  if (!result.success) {
-    return {
-      ok: false,
-      errors: result.error.issues.map((i) => {
-        const path = i.path.map((p) => (typeof p === 'number' ? p : String(p)));
-        // An unknown field is located at the field itself, reported at its parent's path.
-        const d = at(i.code === 'unrecognized_keys' ? [...path, i.keys[0]!] : path, i.message);
-        return { ...d, field: formatFieldPath(path) };
-      }),
-    };
-  }
+  const doc = parseSingleDocument(input, 'DeschedulerPolicy', policySchema);
+  if (!doc.ok) return doc;
   try {
-    return { ok: true, policy: compileDeschedulerPolicy(result.data, [], predictPlacement) };
+    return { ok: true, policy: compileDeschedulerPolicy(doc.data, [], predictPlacement) };
   } catch (e) {
-    if (e instanceof FieldError) return { ok: false, errors: [at(e.path, e.message)] };
+    if (e instanceof FieldError) return { ok: false, errors: [doc.at(e.path, e.message)] };
     throw e;
   }
 }

@@ -1,4 +1,4 @@
-// One berth.dev document in a file of its own (PriceOverrides, DisruptionVariants):
+// One document in a file of its own (PriceOverrides, DisruptionVariants, DeschedulerPolicy):
 // parsed, checked against its zod schema, and every problem placed at its line and field.
 
 import type { z } from 'zod';
