@@ -21,6 +21,35 @@ export interface StepTasks {
   readonly maxWallMs: number;
   /** The most CPU time one task took, ms. */
   readonly maxCpuMs: number;
+  /** What that task spent its CPU on, ms: a task with no script is the browser's rendering. */
+  readonly split: Readonly<Record<WorkKind, number>>;
+}
+
+type WorkKind = 'style' | 'layout' | 'paint' | 'gc' | 'other';
+
+/** Trace events by the work they are (none of these nests in another of a different kind). */
+const KIND: Record<string, Exclude<WorkKind, 'other'>> = {
+  UpdateLayoutTree: 'style',
+  Layout: 'layout',
+  PrePaint: 'paint',
+  Paint: 'paint',
+  Layerize: 'paint',
+  Commit: 'paint',
+  MinorGC: 'gc',
+  MajorGC: 'gc',
+};
+
+/** The CPU time of `task` by kind of work; 'other' is the rest (script, messages, parsing). */
+function splitOf(task: TraceEvent, onThread: readonly TraceEvent[]): Record<WorkKind, number> {
+  const ms: Record<WorkKind, number> = { style: 0, layout: 0, paint: 0, gc: 0, other: 0 };
+  const end = task.ts + (task.dur ?? 0);
+  for (const e of onThread) {
+    const kind = KIND[e.name];
+    if (kind && e.ph === 'X' && e.ts >= task.ts && e.ts < end) ms[kind] += e.tdur ?? 0;
+  }
+  ms.other = Math.max(0, (task.tdur ?? 0) - ms.style - ms.layout - ms.paint - ms.gc);
+  for (const k of Object.keys(ms) as WorkKind[]) ms[k] = Math.round(ms[k] / 1000);
+  return ms;
 }
 
 export async function startTrace(browser: Browser, page: Page): Promise<void> {
@@ -46,9 +75,11 @@ export async function stopTrace(browser: Browser): Promise<Map<string, StepTasks
   marks.forEach((m, i) => {
     const end = marks[i + 1]?.ts ?? Infinity;
     const mine = tasks.filter((t) => t.ts >= m.ts && t.ts < end);
+    const longest = mine.reduce<TraceEvent | undefined>((a, t) => ((t.tdur ?? 0) > (a?.tdur ?? -1) ? t : a), undefined);
     steps.set(m.args!.data!.message!.slice('step:'.length), {
       maxWallMs: Math.round(Math.max(0, ...mine.map((t) => t.dur ?? 0)) / 1000),
-      maxCpuMs: Math.round(Math.max(0, ...mine.map((t) => t.tdur ?? 0)) / 1000),
+      maxCpuMs: Math.round((longest?.tdur ?? 0) / 1000),
+      split: longest ? splitOf(longest, onMain) : { style: 0, layout: 0, paint: 0, gc: 0, other: 0 },
     });
   });
   return steps;
