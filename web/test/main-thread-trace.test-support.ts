@@ -39,13 +39,17 @@ const KIND: Record<string, Exclude<WorkKind, 'other'>> = {
   MajorGC: 'gc',
 };
 
-/** The CPU time of `task` by kind of work; 'other' is the rest (script, messages, parsing). */
+/** The CPU time of `task` by kind of work; 'other' is the rest (script, messages, parsing). `onThread` is in time order. */
 function splitOf(task: TraceEvent, onThread: readonly TraceEvent[]): Record<WorkKind, number> {
   const ms: Record<WorkKind, number> = { style: 0, layout: 0, paint: 0, gc: 0, other: 0 };
   const end = task.ts + (task.dur ?? 0);
+  // Only the outermost of nested events counts (a layer's Paint within the document's).
+  let counted = -Infinity;
   for (const e of onThread) {
     const kind = KIND[e.name];
-    if (kind && e.ph === 'X' && e.ts >= task.ts && e.ts < end) ms[kind] += e.tdur ?? 0;
+    if (!kind || e.ph !== 'X' || e.ts < task.ts || e.ts >= end || e.ts < counted) continue;
+    ms[kind] += e.tdur ?? 0;
+    counted = e.ts + (e.dur ?? 0);
   }
   ms.other = Math.max(0, (task.tdur ?? 0) - ms.style - ms.layout - ms.paint - ms.gc);
   for (const k of Object.keys(ms) as WorkKind[]) ms[k] = Math.round(ms[k] / 1000);
@@ -68,7 +72,7 @@ export async function stopTrace(browser: Browser): Promise<Map<string, StepTasks
   const isMark = (e: TraceEvent) => e.name === 'TimeStamp' && e.args?.data?.message?.startsWith('step:');
   const main = traceEvents.find(isMark);
   if (!main) throw new Error('no step marks in the trace');
-  const onMain = traceEvents.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const onMain = traceEvents.filter((e) => e.pid === main.pid && e.tid === main.tid).sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
   const marks = onMain.filter(isMark).sort((a, b) => a.ts - b.ts);
   const tasks = onMain.filter((e) => e.ph === 'X' && e.name === 'RunTask');
   const steps = new Map<string, StepTasks>();
