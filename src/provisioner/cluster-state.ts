@@ -67,7 +67,8 @@ function withClaimValues(node: ResourceList, claim: ResourceList): Record<string
 /**
  * Allocatable less the DaemonSet pods Karpenter expects on the node and does not see
  * there yet: those that tolerate its (planning) taints, PreferNoSchedule included, and
- * whose nodeSelector and first required term its labels satisfy.
+ * whose nodeSelector and first required term its labels satisfy. The pods come as
+ * daemonPodsForExistingNodes gives them: with a NodePool to check, they tolerate PreferNoSchedule.
  */
 function lessDaemons(node: Node, running: readonly Pod[], daemonSetPods: readonly Pod[]): Record<string, number> {
   const labels = Requirements.fromLabels(node.labels);

@@ -279,6 +279,24 @@ describe('Karpenter v1.14.1 in-flight capacity (berth)', () => {
     assert.equal(withoutDaemon.placements[0]?.node, 'node1');
   });
 
+  // NewScheduler builds the NodePools' daemon overhead before the existing nodes, and
+  // isDaemonPodCompatible adds its PreferNoSchedule toleration to the DaemonSet pod itself
+  // (scheduler.go): from then on the daemon tolerates PreferNoSchedule taints on existing nodes too.
+  it('a DaemonSet pod is expected on an in-flight node despite its PreferNoSchedule taint once a NodePool has instance types (s611-455)', () => {
+    const spare: Taint = { key: 'spare', value: 'true', effect: 'PreferNoSchedule' };
+    const ds = pod('ds', {}, { cpu: '3', daemonSet: true });
+    const p = pod('p', {}, { cpu: '1' });
+    const plan = provision({ claims: [claim('node1', { taints: [spare] })], pending: [p], daemonSets: [ds], pools: [nodePool('default', { taints: [spare] })] });
+    // 3900m less the daemon's 3 cpu leaves 900m: the pod (relaxed to tolerate the taint) needs a new node.
+    assert.notEqual(placedOn(plan, p), 'node1');
+    assert.equal(plan.nodeClaims.length, 1);
+    // With no NodePool that can launch anything, nothing adds the toleration: the daemon is not expected there.
+    const noTypes = nodePool('default', { taints: [spare], requirements: [{ key: LABEL_ARCH, operator: 'In', values: ['s390x'] }] });
+    const q = pod('q', {}, { cpu: '1' });
+    const stuck = provision({ claims: [claim('node1', { taints: [spare] })], pending: [q], daemonSets: [ds], pools: [noTypes] });
+    assert.equal(placedOn(stuck, q), 'node1');
+  });
+
   it('a DaemonSet pod kube-scheduler binds to an uninitialized node is not reserved there a second time', () => {
     const dsTemplate = pod('ds', { tolerations: [{ operator: 'Exists' }] }, { cpu: '1', daemonSet: true });
     const dsOnNode = { ...pod('ds-node1', { tolerations: [{ operator: 'Exists' }] }, { cpu: '1', daemonSet: true }) };
