@@ -734,12 +734,13 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const pools = orderNodePools(input.pools).map((p) => cachedPoolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
   const existingNodeDaemons = daemonPodsForExistingNodes(input.daemonSetPods, pools.some((p) => p.hasInstanceTypes));
   const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, existingNodeDaemons) : undefined;
-  // Pods of nodes marked for deletion are pending again before kube-scheduler's pass: evicted, they are recreated.
+  // Nodes marked for deletion are tainted before kube-scheduler's pass; their pods still run there.
   view?.markDeleting();
   const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p) => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
   const placements = [...report.placements];
   const unschedulable: ProvisionPlan['unschedulable'] = [];
-  const toPlan: Pod[] = [];
+  // Karpenter plans the pods the deleting nodes will evict with the pending ones, without validating them.
+  const toPlan: Pod[] = view?.evictDeleting() ?? [];
   const inFlight = view?.showInFlight();
   if (inFlight && !input.existingNodesAsKarpenter) existing = inFlight;
   for (const u of report.unschedulable) {
@@ -769,7 +770,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     }
   } finally {
     planner.removeTemplates();
-    view?.restoreReady();
+    view?.restore();
   }
   const nodeClaims = planner.finalize(input.withOfferings ?? false);
   const costPerHour = roundCost(nodeClaims);

@@ -73,8 +73,7 @@ interface State {
   daemonSets?: Pod[];
 }
 
-function provision(s: State): ProvisionPlan {
-  const cluster = new ClusterState();
+function provision(s: State, cluster = new ClusterState()): ProvisionPlan {
   for (const n of s.nodes ?? []) cluster.addNode(n);
   for (const [p, n] of s.bound ?? []) cluster.addPod(bindPod(p, n));
   for (const p of s.pending) cluster.addPod(p);
@@ -219,6 +218,25 @@ describe('Karpenter v1.14.1 deleting nodes', () => {
     assert.equal(plan.nodeClaims.length, 1);
     assert.equal(plan.nodeClaims[0]!.instanceType, 'small-instance-type');
     assert.equal(placedOn(plan, p), plan.nodeClaims[0]!.name);
+  });
+
+  // Provisioner.Schedule adds a deleting node's reschedulable pods to the pending ones; they
+  // still run there, so kube-scheduler's pass before the batch neither places nor makes room for them.
+  it("a deleting node's pods are Karpenter's to place, not kube-scheduler's pass before the batch (s613-419)", () => {
+    const onDeleting = pod('on-deleting', {}, { cpu: '2' });
+    const pending = pod('pending', {}, { cpu: '2' });
+    // 3900m on the ready node hold one of the two; kube-scheduler binds the pending pod there first.
+    const plan = provision({ ...deletingNode(), nodes: [...deletingNode().nodes, node('ready', { initialized: true })], bound: [[onDeleting, 'node1']], pending: [pending] });
+    assert.equal(placedOn(plan, pending), 'ready');
+    assert.equal(placedOn(plan, onDeleting), plan.nodeClaims[0]?.name);
+  });
+
+  it("a deleting node's pod that fits nowhere stays bound to its node for the next batch (berth)", () => {
+    const huge = pod('huge', {}, { cpu: '1000' });
+    const cluster = new ClusterState();
+    const plan = provision({ ...deletingNode(), bound: [[huge, 'node1']], pending: [] }, cluster);
+    assert.equal(plan.unschedulable[0]?.pod, huge.key);
+    assert.equal(cluster.getPod(huge.key)?.nodeName, 'node1');
   });
 
   it('should not re-schedule pods from a deleting node when pods are not active', () => {
