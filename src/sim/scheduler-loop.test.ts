@@ -256,3 +256,18 @@ describe('SchedulerLoop nominations', () => {
     assert.equal(sim.world.cluster.getPod('default/low')!.nodeName, 'n');
   });
 });
+
+describe('SchedulerLoop scheduling cycles', () => {
+  it('schedules every pod already in the activeQ before anything reacts to the first binding at the same instant', () => {
+    // Found by conformance/sim-vs-real (s1-32): kube-scheduler pops the next pod as soon as
+    // a cycle ends, while a kubelet's start (and the ReplicaSet and Deployment syncs after
+    // it) needs an API write and a watch event. With one cycle per queued event, the third
+    // pod of a rollout was scheduled after the Deployment had scaled the old ReplicaSet down.
+    const cluster = clusterWithNodes([{ name: 'n1', cpu: '8' }]);
+    for (const name of ['a', 'b', 'c']) cluster.addPod(pod(name, { cpu: '1' }));
+    const sim = createSimulation(cluster, { pods: { defaults: { startDelayMs: 0, readyDelayMs: 0 } } });
+    sim.engine.run(1_000);
+    const order = sim.engine.log.filter((r) => r.type === 'Scheduled' || r.type === 'PodRunning').map((r) => `${r.type} ${String(r['pod']).slice('default/'.length)}`);
+    assert.deepEqual(order, ['Scheduled a', 'Scheduled b', 'Scheduled c', 'PodRunning a', 'PodRunning b', 'PodRunning c']);
+  });
+});

@@ -13,7 +13,10 @@
 // rejected it in its last attempt has a hint saying the event may help. Other updates
 // of an assigned pod (its phase, readiness, a deletion still terminating) are the
 // generic Pod/Update event, which no plugin of the default profile registers for.
-// Scheduling and binding take no simulated time. Pods with scheduling gates are left
+// Scheduling and binding take no simulated time, and one event runs cycles until the
+// activeQ is empty: kube-scheduler pops the next pod as soon as a cycle ends, while
+// anything reacting to a binding (a kubelet starting the pod, the controllers after
+// it) needs an API write and a watch event first. Pods with scheduling gates are left
 // alone (they never enter the queue here).
 
 import { CycleState, type QueuedPod } from '../scheduler/framework.js';
@@ -271,7 +274,9 @@ export class SchedulerLoop {
     this.scheduleQueued = true;
     this.world.engine.at(this.world.engine.now, 'schedule-one', () => {
       this.scheduleQueued = false;
-      if (this.scheduleOne()) this.kick();
+      while (this.scheduleOne()) {
+        // Cycles back to back: see the header.
+      }
     });
   }
 
