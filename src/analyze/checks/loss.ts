@@ -45,10 +45,10 @@ import type { Finding, Remedy, Severity } from '../finding.js';
 import { budgetFloor, podGroups, type PodGroup } from '../pod-groups.js';
 import { readyWindow, trackReady, type ReadyTracker, type ReadyWindow } from '../ready-replicas.js';
 import { proveFixes } from '../prove.js';
-import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross, templateNodeFor } from '../remedies.js';
+import { addNodesLike, combine, isSharedInput, requireAntiAffinity, scaleTo, spreadAcross, templateNodeFor } from '../remedies.js';
 import { settle, type Placement } from '../settle.js';
 import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
-import { simulateWhatIf } from '../what-if.js';
+import { memoized, simulateWhatIf } from '../what-if.js';
 import type { Simulation } from '../../sim/simulation.js';
 
 /**
@@ -438,12 +438,44 @@ function nodeAloneFails(ctx: AnalysisContext, scope: Scope, o: Outcome, t0: numb
  */
 function stillFails(ctx: AnalysisContext, scope: Scope, object: string): boolean {
   let any = false;
-  for (const o of lossOutcomes(ctx, scope, object, false)) {
-    if (hasProblem(o) && !onlyVolumeBound(o)) return true;
+  const verdicts = isSharedInput(ctx.input) && (scope === 'node' || scope === 'zone') ? sharedVerdicts(ctx, scope, object) : ownVerdicts(ctx, scope, object);
+  for (const fails of verdicts) {
+    if (fails) return true;
     any = true;
   }
   // No outcome proves nothing: the changed input left the group with no placed pod to fail.
   return !any;
+}
+
+const fails = (o: Outcome) => hasProblem(o) && !onlyVolumeBound(o);
+
+/** Whether each failure the group's pods see shows it a problem, in order. */
+function* ownVerdicts(ctx: AnalysisContext, scope: Scope, object: string): Generator<boolean> {
+  for (const o of lossOutcomes(ctx, scope, object, false)) yield fails(o);
+}
+
+/**
+ * ownVerdicts on an input several groups' fixes propose (nodes added): each node or
+ * zone loss (its steps are the node's or zone's alone) simulated once for every
+ * group, each watched by its own tracker as when alone, and the verdicts kept with
+ * the input for the next group's proof.
+ */
+function* sharedVerdicts(ctx: AnalysisContext, scope: Scope, object: string): Generator<boolean> {
+  const plan = lossPlan(ctx, scope, object);
+  if (!plan) return;
+  for (const unit of plan.units) {
+    const verdicts = memoized(ctx, JSON.stringify(['loss-verdicts', scope, unit.label]), () => {
+      const trials = simulateEach(ctx, scope, unit, groupsForLoss(ctx.input), plan.t0, ctx.provisioner);
+      return new Map(
+        [...trials].map(([group, trial]) => {
+          const o = outcome(ctx, unit, group, trial);
+          const bound = hasProblem(o) ? volumeBoundReplicas(trial.run, group, unit.nodes) : [];
+          return [group.object, fails(bound.length > 0 ? { ...o, volumeBound: bound } : o)];
+        }),
+      );
+    });
+    yield verdicts.get(object)!;
+  }
 }
 
 const dur = (ms: number) => formatTime(ms);
