@@ -1,7 +1,7 @@
 // Differential run of berth's provisioning planner against Karpenter's scheduler
 // (conformance/oracle-karpenter). Usage:
 //   tsx conformance/karpenter-run.ts --cases N --seed S [--from I] [--oracle PATH] [--verbose] [--json OUT.json] [--no-write]
-//   tsx conformance/karpenter-run.ts --replay FILE      (one case, e.g. a regression)
+//   tsx conformance/karpenter-run.ts --replay FILE [--verbose]  (one case, e.g. a regression; --verbose lists both plans)
 //   --settle-selected runs berth with that option of its own on (ProvisionInput.settleSelected)
 // Per case: which pods each side places (a disagreement is a failure, minimized into
 // conformance/karpenter-regressions/), whether each plan keeps the required constraints,
@@ -411,6 +411,24 @@ async function minimize(oracle: KarpenterOracle, c: KarpenterCase): Promise<Karp
   return c.persistentVolumeClaims || c.storageClasses ? { ...cur, ...usedStorage(cur.pods, caseStorage(cur)) } : cur;
 }
 
+/** Both sides' claims and pods on existing nodes, one line each (--replay FILE --verbose: where a cost or placement differs). */
+async function showPlans(oracle: KarpenterOracle, c: KarpenterCase): Promise<void> {
+  const b = runBerth(c, BERTH_OPTIONS);
+  const k = await askKarpenter(oracle, c);
+  const lines: string[] = [];
+  if ('error' in b) lines.push(`berth error: ${b.error}`);
+  else {
+    for (const n of b.nodeClaims) lines.push(`berth claim ${n.name} ${n.nodePool} ${n.instanceType} ${n.zone} ${n.capacityType} $${n.pricePerHour}: ${n.pods.join(' ')}`);
+    const claimNames = new Set(b.nodeClaims.map((n) => n.name));
+    const onExisting = new Map<string, string[]>();
+    for (const p of b.placements) if (!claimNames.has(p.node)) onExisting.set(p.node, [...(onExisting.get(p.node) ?? []), p.pod]);
+    for (const [node, pods] of [...onExisting].sort()) lines.push(`berth existing ${node}: ${pods.join(' ')}`);
+  }
+  for (const n of k.nodeClaims) lines.push(`karpenter claim ${n.nodePool} ${n.instanceType} ${n.zone} ${n.capacityType} $${n.price} (${(n.instanceTypeOptions ?? []).length} options, zones ${n.zones.join(',')}): ${(n.pods ?? []).join(' ')}`);
+  for (const n of k.existingNodes ?? []) lines.push(`karpenter existing ${n.name}: ${n.pods.join(' ')}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 function arg(name: string, fallback?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
@@ -433,6 +451,7 @@ async function main(): Promise<void> {
     const c = (JSON.parse(readFileSync(replay, 'utf8')) as { case: KarpenterCase }).case;
     const r = await runOne(oracle, c);
     process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+    if (verbose) await showPlans(oracle, c);
     await oracle.close();
     return;
   }

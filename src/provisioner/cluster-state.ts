@@ -67,7 +67,8 @@ function withClaimValues(node: ResourceList, claim: ResourceList): Record<string
 /**
  * Allocatable less the DaemonSet pods Karpenter expects on the node and does not see
  * there yet: those that tolerate its (planning) taints, PreferNoSchedule included, and
- * whose nodeSelector and first required term its labels satisfy.
+ * whose nodeSelector and first required term its labels satisfy. The pods come as
+ * daemonPodsForExistingNodes gives them: with a NodePool to check, they tolerate PreferNoSchedule.
  */
 function lessDaemons(node: Node, running: readonly Pod[], daemonSetPods: readonly Pod[]): Record<string, number> {
   const labels = Requirements.fromLabels(node.labels);
@@ -148,17 +149,22 @@ export interface KarpenterStateInput {
 }
 
 /**
- * Turns the cluster kube-scheduler sees into the one Karpenter plans against, in two steps.
+ * Turns the cluster kube-scheduler sees into the one Karpenter plans against, in steps.
  * Before kube-scheduler's pass, `markDeleting` taints the nodes marked for deletion
- * karpenter.sh/disrupted (as Karpenter's termination controller does at once) and makes
- * the pods they will evict pending again; the nodes stay, so their other pods still count
- * for topology. After it, `showInFlight` adds in-flight claims as nodes and shows
- * uninitialized nodes without their startup and ephemeral taints.
+ * karpenter.sh/disrupted (as Karpenter's termination controller does at once); their pods
+ * still run there, so kube-scheduler's pass counts them and does not place them. After it,
+ * `evictDeleting` makes the pods those nodes will evict pending for Karpenter to plan (its
+ * Schedule adds a deleting node's reschedulable pods to the pending ones; the nodes stay,
+ * so their other pods still count for topology), and `showInFlight` adds in-flight claims
+ * as nodes and shows uninitialized nodes without their startup and ephemeral taints.
+ * `restore` puts back what the plan only borrowed.
  */
 export class KarpenterView {
   private nodes: KarpenterNodes;
   /** Nodes marked for deletion: neither capacity nor counted against NodePool limits. */
   readonly deleting: ReadonlySet<string>;
+  /** The pods evictDeleting made pending, as they were on their node. */
+  private readonly evicted: Pod[] = [];
 
   constructor(
     private readonly cluster: ClusterState,
@@ -174,19 +180,25 @@ export class KarpenterView {
     return karpenterNodes(this.cluster.nodeInfos().map((i) => i.node), this.input.nodeClaims, podsOn, this.daemonSetPods);
   }
 
-  /** Returns the pods made pending. */
-  markDeleting(): Pod[] {
+  markDeleting(): void {
+    for (const name of this.nodes.deleting) {
+      const node = this.cluster.nodeInfo(name)!.node;
+      if (!isMarkedDisrupted(node)) this.cluster.updateNode({ ...node, taints: [...node.taints, DISRUPTED_TAINT] });
+    }
+  }
+
+  /** Returns the pods made pending: Karpenter plans them before they are evicted, kube-scheduler only after (s613-419). */
+  evictDeleting(): Pod[] {
     const rescheduled: Pod[] = [];
     for (const name of this.nodes.deleting) {
-      const info = this.cluster.nodeInfo(name)!;
-      for (const pod of [...info.pods]) {
+      for (const pod of [...this.cluster.nodeInfo(name)!.pods]) {
         if (!isCurrentlyReschedulable(pod, this.cluster.pdbs, this.input.nowMs)) continue;
         // The pod its controller creates again (a terminating StatefulSet pod's replacement).
         const pending: Pod = { ...pod, nodeName: '', terminating: false, phase: 'Pending' };
         this.cluster.updatePod(pending);
+        this.evicted.push(pod);
         rescheduled.push(pending);
       }
-      if (!isMarkedDisrupted(info.node)) this.cluster.updateNode({ ...info.node, taints: [...info.node.taints, DISRUPTED_TAINT] });
     }
     return rescheduled;
   }
@@ -226,12 +238,17 @@ export class KarpenterView {
 
   private readonly readyAllocatable = new Map<string, ResourceList>();
 
-  /** Gives the initialized Nodes back the allocatable showInFlight took for their DaemonSets. */
-  restoreReady(): void {
+  /**
+   * Gives the initialized Nodes back the allocatable showInFlight took for their DaemonSets,
+   * and puts the evicted pods the plan did not place back on their node: they run there
+   * until evicted, and the next batch plans them again.
+   */
+  restore(): void {
     for (const [name, allocatable] of this.readyAllocatable) {
       const info = this.cluster.nodeInfo(name);
       if (info) this.cluster.updateNode({ ...info.node, allocatable });
     }
     this.readyAllocatable.clear();
+    for (const pod of this.evicted.splice(0)) if (this.cluster.getPod(pod.key)?.nodeName === '') this.cluster.updatePod(pod);
   }
 }

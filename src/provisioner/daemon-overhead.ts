@@ -13,6 +13,7 @@ import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
 import type { InstanceType } from './catalog/types.js';
 import { instanceTypeCompatible } from './instance-requirements.js';
 import { nodeAffinityRequirements } from './pod-requirements.js';
+import { withPreferNoScheduleToleration } from './preferences.js';
 import { ALLOW_UNDEFINED_WELL_KNOWN, type Requirements } from './requirements.js';
 
 /** Whether the DaemonSet pod tolerates every taint of the pool but PreferNoSchedule ones. */
@@ -97,4 +98,20 @@ export function withDaemonOverhead(
 /** The daemons' load on a type (none when no DaemonSet pod runs there). */
 export function daemonLoad(load: ReadonlyMap<string, DaemonLoad>, it: InstanceType): DaemonLoad {
   return load.get(it.name) ?? NO_LOAD;
+}
+
+/**
+ * The DaemonSet pods as Karpenter judges them on existing nodes. NewScheduler builds each
+ * NodePool's daemon overhead first (buildDaemonOverheadGroups), and the per-type check there
+ * (isDaemonPodCompatible) adds the PreferNoSchedule toleration to the DaemonSet pod itself,
+ * not to a copy; calculateExistingNodeClaims then judges the same pods. So once some NodePool
+ * has an instance type to check, every DaemonSet pod tolerates PreferNoSchedule taints on
+ * in-flight, uninitialized and ready nodes too, and its room is reserved there (s611-455).
+ */
+export function daemonPodsForExistingNodes(daemonSetPods: readonly Pod[], poolChecked: boolean): readonly Pod[] {
+  if (!poolChecked) return daemonSetPods;
+  return daemonSetPods.map((ds) => {
+    const tolerations = withPreferNoScheduleToleration(ds.tolerations);
+    return tolerations ? { ...ds, tolerations } : ds;
+  });
 }

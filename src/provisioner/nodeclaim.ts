@@ -26,6 +26,8 @@ export interface PoolTemplate {
   readonly taints: readonly Taint[];
   /** Instance types compatible with the pool's requirements, with at least one usable offering. */
   readonly instanceTypes: readonly InstanceType[];
+  /** Whether some instance type suits the pool before DaemonSet overhead: Karpenter keeps its NodeClaimTemplate and checks each DaemonSet pod against it. */
+  readonly hasInstanceTypes: boolean;
   /** Zones some of those instance types are offered in, allowed by the pool. */
   readonly zones: readonly string[];
   /** Zones that are topology domains for the pool's nodes (Karpenter's domain groups), sorted. */

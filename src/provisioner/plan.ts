@@ -30,10 +30,10 @@ import { CycleState, Framework } from '../scheduler/framework.js';
 import { SchedulerError } from '../scheduler/status.js';
 import { topologyReason } from './topology-reason.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
-import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
+import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE, type Unschedulable } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type CapacityType, type InstanceType } from './catalog/types.js';
-import { withDaemonOverhead } from './daemon-overhead.js';
+import { daemonPodsForExistingNodes, withDaemonOverhead } from './daemon-overhead.js';
 import { LABEL_NODEPOOL } from './labels.js';
 import { compatibleOfferings, instanceTypeCompatible, instanceTypeRequirements } from './instance-requirements.js';
 import { cheapestOffering, fits, PlannedClaim, usableOfferings, type MinValuesPolicy, type PoolTemplate } from './nodeclaim.js';
@@ -219,7 +219,7 @@ export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceTyp
   const domainZones =
     zoneReq.operator() === 'In' ? zoneReq.values() : [...new Set(instanceTypes.flatMap((it) => it.offerings.map((o) => o.zone)))].filter((z) => zoneReq.has(z)).sort();
   const daemons = withDaemonOverhead(requirements, spec.taints, types, daemonSetPods);
-  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: daemons.types, zones, domainZones, daemonLoad: daemons.load, minValuesPolicy };
+  return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: daemons.types, hasInstanceTypes: types.length > 0, zones, domainZones, daemonLoad: daemons.load, minValuesPolicy };
 }
 
 /** Karpenter's queue order: larger pods first (cpu, then memory), after priority. */
@@ -731,19 +731,24 @@ function claimOfferings(types: readonly InstanceType[], reqs: Requirements): Cla
 export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const { cluster } = input;
   let existing = input.existingNodesAsKarpenter ? [...cluster.nodeInfos()].map((i) => i.node.name).sort() : [];
-  const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, input.daemonSetPods) : undefined;
-  // Pods of nodes marked for deletion are pending again before kube-scheduler's pass: evicted, they are recreated.
+  const pools = orderNodePools(input.pools).map((p) => cachedPoolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
+  const existingNodeDaemons = daemonPodsForExistingNodes(input.daemonSetPods, pools.some((p) => p.hasInstanceTypes));
+  const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, existingNodeDaemons) : undefined;
+  // Nodes marked for deletion are tainted before kube-scheduler's pass; their pods still run there.
   view?.markDeleting();
-  const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p) => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
+  const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p): Unschedulable => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
   const placements = [...report.placements];
   const unschedulable: ProvisionPlan['unschedulable'] = [];
-  const toPlan: Pod[] = [];
+  // Karpenter plans the pods the deleting nodes will evict with the pending ones, without validating them.
+  const toPlan: Pod[] = view?.evictDeleting() ?? [];
   const inFlight = view?.showInFlight();
   if (inFlight && !input.existingNodesAsKarpenter) existing = inFlight;
   for (const u of report.unschedulable) {
     const pod = cluster.getPod(u.pod);
-    // Gated pods wait for their gates, DaemonSet pods for their node: neither asks for a new node.
-    if (!pod || u.message === SCHEDULING_GATED_MESSAGE || isDaemonSetPod(pod)) {
+    // Gated pods wait for their gates, DaemonSet pods for their node: neither asks for a new node. Nor does a
+    // pod kube-scheduler failed with an error (reason SchedulerError): Karpenter provisions only for pods
+    // marked Unschedulable (FailedToSchedule).
+    if (!pod || u.message === SCHEDULING_GATED_MESSAGE || u.error || isDaemonSetPod(pod)) {
       unschedulable.push(u);
       continue;
     }
@@ -752,7 +757,6 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     if (invalid === undefined) toPlan.push(pod);
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
-  const pools = orderNodePools(input.pools).map((p) => cachedPoolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
   const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting, view ? new Set([...view.withoutNode, ...view.deleting]) : undefined);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
@@ -768,7 +772,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     }
   } finally {
     planner.removeTemplates();
-    view?.restoreReady();
+    view?.restore();
   }
   const nodeClaims = planner.finalize(input.withOfferings ?? false);
   const costPerHour = roundCost(nodeClaims);

@@ -41,8 +41,14 @@ interface SoftState {
  */
 export type PreferencePolicy = 'Respect' | 'Ignore';
 
-/** The toleration Karpenter's last relaxation step adds. */
+/** The toleration Karpenter's last relaxation step adds (toleratePreferNoScheduleTaints). */
 const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { key: '', operator: 'Exists', value: '', effect: 'PreferNoSchedule' };
+
+/** The tolerations with Karpenter's PreferNoSchedule toleration, or undefined when they already hold it. */
+export function withPreferNoScheduleToleration(tolerations: readonly Toleration[]): readonly Toleration[] | undefined {
+  if (tolerations.some((t) => t.key === '' && t.operator === 'Exists' && t.effect === 'PreferNoSchedule')) return undefined;
+  return [...tolerations, TOLERATE_PREFER_NO_SCHEDULE];
+}
 
 const byWeightDesc = <T extends { weight: number }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => b.weight - a.weight);
 
@@ -83,10 +89,10 @@ function relaxOnce(s: SoftState): { state: SoftState; relaxed: string } | undefi
     return { state: { ...s, spread }, relaxed: `removing: spec.topologySpreadConstraints[${idx}] (ScheduleAnyway)` };
   }
   if (s.preferNoSchedule) {
-    const done = { ...s, preferNoSchedule: false };
     // A pod that already tolerates every PreferNoSchedule taint this way has nothing left to relax.
-    if (s.tolerations.some((t) => t.key === '' && t.operator === 'Exists' && t.effect === 'PreferNoSchedule')) return undefined;
-    return { state: { ...done, tolerations: [...s.tolerations, TOLERATE_PREFER_NO_SCHEDULE] }, relaxed: 'adding: toleration for PreferNoSchedule taints' };
+    const tolerations = withPreferNoScheduleToleration(s.tolerations);
+    if (!tolerations) return undefined;
+    return { state: { ...s, preferNoSchedule: false, tolerations }, relaxed: 'adding: toleration for PreferNoSchedule taints' };
   }
   return undefined;
 }

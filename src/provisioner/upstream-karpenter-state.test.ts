@@ -73,8 +73,7 @@ interface State {
   daemonSets?: Pod[];
 }
 
-function provision(s: State): ProvisionPlan {
-  const cluster = new ClusterState();
+function provision(s: State, cluster = new ClusterState()): ProvisionPlan {
   for (const n of s.nodes ?? []) cluster.addNode(n);
   for (const [p, n] of s.bound ?? []) cluster.addPod(bindPod(p, n));
   for (const p of s.pending) cluster.addPod(p);
@@ -221,6 +220,25 @@ describe('Karpenter v1.14.1 deleting nodes', () => {
     assert.equal(placedOn(plan, p), plan.nodeClaims[0]!.name);
   });
 
+  // Provisioner.Schedule adds a deleting node's reschedulable pods to the pending ones; they
+  // still run there, so kube-scheduler's pass before the batch neither places nor makes room for them.
+  it("a deleting node's pods are Karpenter's to place, not kube-scheduler's pass before the batch (s613-419)", () => {
+    const onDeleting = pod('on-deleting', {}, { cpu: '2' });
+    const pending = pod('pending', {}, { cpu: '2' });
+    // 3900m on the ready node hold one of the two; kube-scheduler binds the pending pod there first.
+    const plan = provision({ ...deletingNode(), nodes: [...deletingNode().nodes, node('ready', { initialized: true })], bound: [[onDeleting, 'node1']], pending: [pending] });
+    assert.equal(placedOn(plan, pending), 'ready');
+    assert.equal(placedOn(plan, onDeleting), plan.nodeClaims[0]?.name);
+  });
+
+  it("a deleting node's pod that fits nowhere stays bound to its node for the next batch (berth)", () => {
+    const huge = pod('huge', {}, { cpu: '1000' });
+    const cluster = new ClusterState();
+    const plan = provision({ ...deletingNode(), bound: [[huge, 'node1']], pending: [] }, cluster);
+    assert.equal(plan.unschedulable[0]?.pod, huge.key);
+    assert.equal(cluster.getPod(huge.key)?.nodeName, 'node1');
+  });
+
   it('should not re-schedule pods from a deleting node when pods are not active', () => {
     const p = { ...pod('p', {}, { memory: '100M' }), terminating: true };
     const plan = provision({ ...deletingNode(), bound: [[p, 'node1']], pending: [] });
@@ -277,6 +295,24 @@ describe('Karpenter v1.14.1 in-flight capacity (berth)', () => {
     assert.notEqual(placedOn(plan, p), 'node1');
     const withoutDaemon = provision({ claims: [claim('node1')], pending: [pod('q', {}, { cpu: '1' })] });
     assert.equal(withoutDaemon.placements[0]?.node, 'node1');
+  });
+
+  // NewScheduler builds the NodePools' daemon overhead before the existing nodes, and
+  // isDaemonPodCompatible adds its PreferNoSchedule toleration to the DaemonSet pod itself
+  // (scheduler.go): from then on the daemon tolerates PreferNoSchedule taints on existing nodes too.
+  it('a DaemonSet pod is expected on an in-flight node despite its PreferNoSchedule taint once a NodePool has instance types (s611-455)', () => {
+    const spare: Taint = { key: 'spare', value: 'true', effect: 'PreferNoSchedule' };
+    const ds = pod('ds', {}, { cpu: '3', daemonSet: true });
+    const p = pod('p', {}, { cpu: '1' });
+    const plan = provision({ claims: [claim('node1', { taints: [spare] })], pending: [p], daemonSets: [ds], pools: [nodePool('default', { taints: [spare] })] });
+    // 3900m less the daemon's 3 cpu leaves 900m: the pod (relaxed to tolerate the taint) needs a new node.
+    assert.notEqual(placedOn(plan, p), 'node1');
+    assert.equal(plan.nodeClaims.length, 1);
+    // With no NodePool that can launch anything, nothing adds the toleration: the daemon is not expected there.
+    const noTypes = nodePool('default', { taints: [spare], requirements: [{ key: LABEL_ARCH, operator: 'In', values: ['s390x'] }] });
+    const q = pod('q', {}, { cpu: '1' });
+    const stuck = provision({ claims: [claim('node1', { taints: [spare] })], pending: [q], daemonSets: [ds], pools: [noTypes] });
+    assert.equal(placedOn(stuck, q), 'node1');
   });
 
   it('a DaemonSet pod kube-scheduler binds to an uninitialized node is not reserved there a second time', () => {
