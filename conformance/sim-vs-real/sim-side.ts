@@ -94,6 +94,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
         tieBreak: (pod: Pod, tied: readonly string[]) => guide!.pickNode(pod, tied),
         victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n),
         deletionOrder: (pods: readonly Pod[]) => guide!.orderDeletions(pods),
+        queue: { ...simControlPlane.queue, removalRace: (pod: Pod, own: string, other: string) => guide!.pickRaceView(pod, own, other) },
       }
     : {};
   const run = runScenario(loaded.input, scenario.scenario.spec, {
@@ -141,12 +142,24 @@ class RealChoiceGuide {
   }
 
   pickNode(pod: Pod, tied: readonly string[]): string | undefined {
+    const chosen = this.realNodeAmong(pod, tied);
+    if (chosen !== undefined && chosen !== tied[0]) this.followed++;
+    return chosen;
+  }
+
+  /** The removal race (RemovalRaceGuide): the view whose node the real binding has. */
+  pickRaceView(pod: Pod, own: string, other: string): string | undefined {
+    const chosen = this.realNodeAmong(pod, [own, other]);
+    if (chosen === other) this.followed++;
+    return chosen;
+  }
+
+  /** The node of the earliest real binding not yet matched, among `nodes`: the same pod's (a StatefulSet pod's name is the same on both sides), else the workload's. */
+  private realNodeAmong(pod: Pod, nodes: readonly string[]): string | undefined {
     this.catchUp();
     const same = this.bindingsLeft.filter((e) => e.pod === pod.name);
     const left = same.length > 0 ? same : this.bindingsLeft.filter((e) => e.app === pod.labels['app']);
-    const chosen = left.find((e) => tied.includes(e.node))?.node;
-    if (chosen !== undefined && chosen !== tied[0]) this.followed++;
-    return chosen;
+    return left.find((e) => nodes.includes(e.node))?.node;
   }
 
   /** `tied` in the simulator's order: the first `count` are its own victims. */

@@ -84,3 +84,26 @@ export function mergeParts<F>(parts: readonly (readonly (readonly F[])[])[]): F[
 }
 
 export const isParted = (c: Check): c is PartedCheck => 'runPart' in c;
+
+/**
+ * A check in two rounds, for a pool that must not repeat round 1 in every worker:
+ * round 1's items (e.g. every loss simulation) each give a list of plain-data
+ * records; every record, in item order, makes round 2's items (e.g. each group with
+ * a problem, with its records), plain data too, whose findings come item by item
+ * (e.g. re-simulating its fixes). Both rounds run in interleaved parts on any
+ * worker; `run` is both rounds on one thread, with the same result.
+ */
+export interface TwoRoundCheck<R = unknown, I = unknown> extends Check {
+  /** Round 1's records of one part's items: one list per item, in order. */
+  firstRound(ctx: AnalysisContext, part: Part): R[][];
+  /** Round 2's items from every record of round 1, in item order. */
+  between(records: readonly R[]): I[];
+  /** One round-2 item's findings. */
+  secondRound(ctx: AnalysisContext, item: I): Finding[];
+}
+
+export function twoRoundCheck<R, I>(def: Omit<TwoRoundCheck<R, I>, 'run'>): TwoRoundCheck<R, I> {
+  return { ...def, run: (ctx) => def.between(def.firstRound(ctx, WHOLE).flat()).flatMap((item) => def.secondRound(ctx, item)) };
+}
+
+export const isTwoRound = (c: Check): c is TwoRoundCheck => 'firstRound' in c;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { itemCheck, type AnalysisContext, type Check } from './check.js';
+import { itemCheck, twoRoundCheck, type AnalysisContext, type Check } from './check.js';
 import type { Finding } from './finding.js';
-import { checkTasks, defaultWorkers, mergeTasks, POOL_MIN_NODES } from './parallel.js';
+import { defaultWorkers, POOL_MIN_NODES, runChecks, runTask, type CheckTask, type RunTask } from './parallel.js';
 import { inputOf, nodesYaml, webDeployment } from './test-input.js';
 
 const finding = (rule: string, object: string): Finding => ({ severity: 'warning', rule, object, message: object, evidence: [], fix: [] });
@@ -13,30 +13,64 @@ const parted = (rule: string, n: number) =>
   itemCheck({ rule, description: '', items: () => Array.from({ length: n }, (_, i) => i), findings: (_, i) => (i % 3 === 2 ? [] : [finding(rule, `item-${i}`)]) });
 const whole = (rule: string): Check => ({ rule, description: '', run: () => [finding(rule, 'a'), finding(rule, 'b')] });
 
+/**
+ * A two-round check over `n` simulations: simulation i records "g{i mod 3}" twice
+ * when i is even, nothing when odd; round 2 has a finding per group, naming its
+ * records. `simulated` counts each simulation run.
+ */
+function twoRounds(rule: string, n: number, simulated: number[]) {
+  return twoRoundCheck<string, [string, number]>({
+    rule,
+    description: '',
+    firstRound: (_, part) => {
+      const out: string[][] = [];
+      for (let i = part.index; i < n; i += part.count) {
+        simulated[i] = (simulated[i] ?? 0) + 1;
+        out.push(i % 2 === 0 ? [`g${i % 3}`, `g${i % 3}`] : []);
+      }
+      return out;
+    },
+    between: (records) => [...new Set(records)].map((g) => [g, records.filter((r) => r === g).length]),
+    secondRound: (_, [group, count]) => [finding(rule, `${group}×${count}`)],
+  });
+}
+
+/** Runs each task on a later turn of the event loop, in an order unlike the order they came in. */
+function scrambled(checks: readonly Check[], started: CheckTask[]): RunTask {
+  return (task) => {
+    started.push(task);
+    const delay = (started.length * 7) % 5;
+    return new Promise((done) => setTimeout(() => done(runTask(checks, ctx, task)), delay));
+  };
+}
+
 describe('check tasks on a pool', () => {
-  const checks = [whole('first'), parted('losses', 11), whole('last'), parted('rollouts', 2)];
+  const single: number[] = [];
+  const checks = [whole('first'), parted('losses', 11), whole('last'), parted('rollouts', 2), twoRounds('zones', 9, single)];
+  const oneThread = checks.flatMap((c) => c.run(ctx));
+
+  it('a two-round check run whole gives round 2 on the records of every round-1 item, groups in the order first recorded', () => {
+    assert.deepEqual(oneThread.filter((f) => f.rule === 'zones').map((f) => f.object), ['g0×4', 'g2×4', 'g1×2']);
+  });
 
   for (const parts of [1, 2, 3, 4, 7, 16]) {
-    it(`merged back from ${parts} part(s) per parted check, the findings are run()'s, in the same order`, () => {
-      const tasks = checkTasks(checks, parts);
-      // Run in reverse, as a pool may finish them: results still line up with tasks.
-      const results = [...tasks].reverse().map((t) => {
-        const c = checks[t.check]!;
-        return t.part ? (c as ReturnType<typeof parted>).runPart(ctx, t.part) : [c.run(ctx)];
-      }).reverse();
-      assert.deepEqual(mergeTasks(checks, tasks, results), checks.flatMap((c) => c.run(ctx)));
+    it(`merged back from ${parts} part(s) per check, the findings are run()'s, in the same order, each simulation run once`, async () => {
+      const simulated: number[] = [];
+      const mine = [...checks.slice(0, 4), twoRounds('zones', 9, simulated)];
+      assert.deepEqual(await runChecks(mine, parts, scrambled(mine, [])), oneThread);
+      assert.deepEqual(simulated, Array(9).fill(1));
     });
   }
 
-  it('parted checks come first, part by part, whole checks after', () => {
-    assert.deepEqual(
-      checkTasks(checks, 2).map((t) => (t.part ? `${t.check}:${t.part.index}/${t.part.count}` : `${t.check}`)),
-      ['1:0/2', '3:0/2', '1:1/2', '3:1/2', '0', '2'],
-    );
+  it('parted checks and round 1 first, part by part, whole checks after, each round-2 item a task once round 1 is in', async () => {
+    const started: CheckTask[] = [];
+    await runChecks(checks, 2, scrambled(checks, started));
+    const name = (t: CheckTask) => ('round' in t ? (t.round === 1 ? `${t.check}:r1:${t.part.index}` : `${t.check}:r2:${JSON.stringify(t.items)}`) : t.part ? `${t.check}:${t.part.index}` : `${t.check}`);
+    assert.deepEqual(started.map(name), ['1:0', '3:0', '4:r1:0', '1:1', '3:1', '4:r1:1', '0', '2', '4:r2:[["g0",4]]', '4:r2:[["g2",4]]', '4:r2:[["g1",2]]']);
   });
 
-  it('refuses a part count that is not a positive integer', () => {
-    assert.throws(() => checkTasks(checks, 0), /positive integer/);
+  it('refuses a part count that is not a positive integer', async () => {
+    await assert.rejects(runChecks(checks, 0, scrambled(checks, [])), /positive integer/);
   });
 });
 

@@ -5,7 +5,7 @@
 // are read back in check order, parts interleaved by item.
 
 import type { LoadedInput } from '../io/load.js';
-import { isParted, mergeParts, type Check, type Part } from './check.js';
+import { isParted, isTwoRound, mergeParts, type AnalysisContext, type Check, type Part } from './check.js';
 import type { ReportedFinding } from './finding.js';
 import { podGroups } from './pod-groups.js';
 
@@ -26,39 +26,61 @@ export function defaultWorkers(input: LoadedInput, cores: number): number {
   return podGroups(input).length >= 2 ? cores : 1;
 }
 
-export interface CheckTask {
-  /** The check's index in the list of checks. */
-  readonly check: number;
-  /** Absent: the whole check (run). */
-  readonly part?: Part;
-}
-
-/** A task's findings: per item for a part, one list for a whole check. */
-export type TaskResult = readonly (readonly ReportedFinding[])[];
+export type CheckTask =
+  /** A check, whole (no part) or one part of a parted one. */
+  | { readonly check: number; readonly part?: Part }
+  /** One part of a two-round check's round 1. */
+  | { readonly check: number; readonly round: 1; readonly part: Part }
+  /** Round-2 items of a two-round check (plain data, as its `between` made them). */
+  | { readonly check: number; readonly round: 2; readonly items: readonly unknown[] };
 
 /**
- * The tasks of a run, parted checks first (they are the long ones, and a pool
- * that starts the long tasks first finishes sooner), `parts` parts each.
+ * A task's result, per item: findings for a part or round-2 items, round-1 records
+ * for a round-1 part, one list of findings for a whole check.
  */
-export function checkTasks(checks: readonly Check[], parts: number): CheckTask[] {
-  if (!Number.isInteger(parts) || parts < 1) throw new Error(`check tasks: parts must be a positive integer, not ${parts}`);
-  const parted: CheckTask[] = [];
-  const whole: CheckTask[] = [];
-  checks.forEach((c, check) => {
-    if (isParted(c) && parts > 1) for (let index = 0; index < parts; index++) parted.push({ check, part: { index, count: parts } });
-    else whole.push({ check });
-  });
-  // Part 0 of every parted check, then part 1...: no check waits for all of another's parts.
-  parted.sort((a, b) => a.part!.index - b.part!.index || a.check - b.check);
-  return [...parted, ...whole];
+export type TaskResult = readonly (readonly unknown[])[];
+
+/** What runs a task somewhere (a worker of the pool) and gives its result. */
+export type RunTask = (task: CheckTask) => Promise<TaskResult>;
+
+/** The task a worker runs, on its own context: the same function for every kind of task. */
+export function runTask(checks: readonly Check[], ctx: AnalysisContext, task: CheckTask): (readonly unknown[])[] {
+  const check = checks[task.check];
+  if (!check) throw new Error(`check task: no check #${task.check}`);
+  if ('round' in task) {
+    if (!isTwoRound(check)) throw new Error(`check task: ${check.rule} does not run in rounds`);
+    return task.round === 1 ? check.firstRound(ctx, task.part) : task.items.map((item) => check.secondRound(ctx, item));
+  }
+  if (!task.part) return [check.run(ctx)];
+  if (!isParted(check)) throw new Error(`check task: ${check.rule} does not run in parts`);
+  return check.runPart(ctx, task.part);
 }
 
-/** Every check's findings in check order, from the results of `tasks` (results[i] is tasks[i]'s). */
-export function mergeTasks(checks: readonly Check[], tasks: readonly CheckTask[], results: readonly TaskResult[]): ReportedFinding[] {
-  if (results.length !== tasks.length) throw new Error(`check tasks: ${tasks.length} tasks, ${results.length} results`);
-  return checks.flatMap((_, check) => {
-    const mine = tasks.flatMap((t, i) => (t.check === check ? [{ t, r: results[i]! }] : []));
-    if (mine.length === 1 && !mine[0]!.t.part) return [...mine[0]!.r[0]!];
-    return mergeParts([...mine].sort((a, b) => a.t.part!.index - b.t.part!.index).map((x) => x.r));
-  });
+/**
+ * Every check's findings in check order, as analyze() gathers them (before
+ * finishFindings), from tasks given to `run`: checks in parts (`parts` each) and
+ * two-round checks' round 1 first, part 0 of every one, then part 1..., the long
+ * ones so started first; whole checks after; each two-round check's round 2, an
+ * item a task, as soon as its round 1 is in. Results are put back in item order,
+ * whatever order the tasks finish in.
+ */
+export async function runChecks(checks: readonly Check[], parts: number, run: RunTask): Promise<ReportedFinding[]> {
+  if (!Number.isInteger(parts) || parts < 1) throw new Error(`check tasks: parts must be a positive integer, not ${parts}`);
+  const split = (check: number): CheckTask[] => Array.from({ length: parts }, (_, index) => ({ check, ...(isTwoRound(checks[check]!) ? { round: 1 as const } : {}), part: { index, count: parts } }));
+  const inParts = checks.flatMap((c, i) => (isTwoRound(c) || (isParted(c) && parts > 1) ? [i] : []));
+  const started = new Map<number, Promise<TaskResult>[]>();
+  const start = (check: number, task: CheckTask) => started.set(check, [...(started.get(check) ?? []), run(task)]);
+  for (let index = 0; index < parts; index++) for (const check of inParts) start(check, split(check)[index]!);
+  checks.forEach((_, check) => inParts.includes(check) || start(check, { check }));
+  const findingsOf = async (check: number): Promise<ReportedFinding[]> => {
+    const c = checks[check]!;
+    const results = await Promise.all(started.get(check)!);
+    if (!inParts.includes(check)) return [...(results[0]![0] as ReportedFinding[])];
+    const merged = mergeParts(results);
+    if (!isTwoRound(c)) return merged as ReportedFinding[];
+    const items = c.between(merged);
+    const second = await Promise.all(items.map((item) => run({ check, round: 2, items: [item] })));
+    return second.flatMap((r) => r[0] as ReportedFinding[]);
+  };
+  return (await Promise.all(checks.map((_, check) => findingsOf(check)))).flat();
 }

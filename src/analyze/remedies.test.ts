@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LABEL_HOSTNAME, LABEL_ZONE } from '../model/node.js';
 import { podGroups, podsOf } from './pod-groups.js';
-import { requireAntiAffinity, scaleTo, setMinDomains, spreadAcross } from './remedies.js';
+import { addNodesLike, isSharedInput, requireAntiAffinity, scaleTo, setMinDomains, spreadAcross } from './remedies.js';
 import { contextFor, deploymentYaml, listYaml, loadInput, nodeYaml } from './test-input.js';
 import { simulateWhatIf } from './what-if.js';
 
@@ -22,6 +22,19 @@ describe('remedies', () => {
     const after = simulateWhatIf(contextFor(fixed), { name: 'after', steps: [], untilMs: 60_000 });
     assert.equal(after.final.nodes[0]!.pods.length, 1);
     assert.equal(after.final.pending.length, 1, 'the second replica waits for a node of its own');
+  });
+
+  it('addNodesLike gives the same input for the same change of one input, whoever proposes it (loss proofs share its simulations); a group change does not', () => {
+    const input = twoNodes();
+    const [web] = podGroups(input);
+    const model = input.nodes[0]!;
+    const once = addNodesLike(model, 2, 'b').apply(input);
+    assert.equal(addNodesLike(model, 2, 'b').apply(input), once);
+    assert.ok(isSharedInput(once));
+    assert.deepEqual(once.nodes.map((n) => `${n.name}/${n.labels[LABEL_ZONE]}`), ['n1/a', 'n2/b', 'n1-spare-1/b', 'n1-spare-2/b']);
+    assert.notEqual(addNodesLike(model, 1, 'b').apply(input), once);
+    assert.notEqual(addNodesLike(model, 2, 'b').apply(twoNodes()), once);
+    assert.ok(!isSharedInput(scaleTo(web!, 3).apply(input)));
   });
 
   it('spreadAcross adds a DoNotSchedule constraint; setMinDomains changes the existing one', () => {

@@ -295,6 +295,29 @@ export function templateNodeFor(pod: Pod, nodes: readonly Node[], controllerLess
   return nodes.find((n) => usableTemplate(pod, n, controllerLess));
 }
 
+/**
+ * Inputs made by a change that does not depend on who proposes it (nodes added):
+ * the same change to the same input gives the same object, so what is simulated on
+ * it can serve every group whose fix proposes it (loss checks keep their verdicts).
+ */
+const sharedInputs = new WeakMap<LoadedInput, WeakMap<Node, Map<string, LoadedInput>>>();
+const shared = new WeakSet<LoadedInput>();
+
+export const isSharedInput = (input: LoadedInput): boolean => shared.has(input);
+
+function sharedChange(input: LoadedInput, model: Node, key: string, make: () => LoadedInput): LoadedInput {
+  let byModel = sharedInputs.get(input);
+  if (!byModel) sharedInputs.set(input, (byModel = new WeakMap()));
+  let byKey = byModel.get(model);
+  if (!byKey) byModel.set(model, (byKey = new Map()));
+  let out = byKey.get(key);
+  if (!out) {
+    byKey.set(key, (out = make()));
+    shared.add(out);
+  }
+  return out;
+}
+
 /** `count` more nodes like `model` (same labels, taints and size; their own hostname), in its zone or `zone`. */
 export function addNodesLike(model: Node, count: number, zone?: string): Remedy {
   const modelZone = model.labels[LABEL_ZONE];
@@ -310,7 +333,7 @@ export function addNodesLike(model: Node, count: number, zone?: string): Remedy 
     // Named as apply names them on an input without spare nodes yet.
     patches: names([]).map((name) => ({ object: `Node/${name}`, type: 'create' as const, patch: nodeManifest(copy(name)) })),
     shrink: () => (count > 1 ? addNodesLike(model, count - 1, zone) : undefined),
-    apply: (input) => ({ ...input, nodes: [...input.nodes, ...names(input.nodes).map(copy)] }),
+    apply: (input) => sharedChange(input, model, `${count} ${zone ?? ''}`, () => ({ ...input, nodes: [...input.nodes, ...names(input.nodes).map(copy)] })),
   };
 }
 

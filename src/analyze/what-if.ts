@@ -42,7 +42,22 @@ export function simulateWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
 /** How long a baseline runs: long enough for every workload to start and settle. */
 export const BASELINE_MS = 10 * 60_000;
 
-const memo = new WeakMap<AnalysisContext['input'], WeakMap<AnalysisContext['instanceTypes'], Map<string, ScenarioRun>>>();
+const memo = new WeakMap<AnalysisContext['input'], WeakMap<AnalysisContext['instanceTypes'], Map<string, unknown>>>();
+
+/**
+ * What `make` gives, once per input, catalog and the context's other settings
+ * (provisioner, seed, descheduler, scheduler) and `key`: for what several checks or
+ * fix proofs read of one simulation. Callers must only read it.
+ */
+export function memoized<T>(ctx: AnalysisContext, key: string, make: () => T): T {
+  let byCatalog = memo.get(ctx.input);
+  if (!byCatalog) memo.set(ctx.input, (byCatalog = new WeakMap()));
+  let values = byCatalog.get(ctx.instanceTypes);
+  if (!values) byCatalog.set(ctx.instanceTypes, (values = new Map()));
+  const full = JSON.stringify([ctx.provisioner, ctx.seed, ctx.descheduler ?? null, ctx.scheduler ?? null, key]);
+  if (!values.has(full)) values.set(full, make());
+  return values.get(full) as T;
+}
 
 /**
  * simulateWhatIf, memoized per input, catalog, seed and what-if (steps,
@@ -53,14 +68,7 @@ const memo = new WeakMap<AnalysisContext['input'], WeakMap<AnalysisContext['inst
 export function sharedWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
   // An observer must see its own run: such a what-if is never shared.
   if (w.observe) return simulateWhatIf(ctx, w);
-  let byCatalog = memo.get(ctx.input);
-  if (!byCatalog) memo.set(ctx.input, (byCatalog = new WeakMap()));
-  let runs = byCatalog.get(ctx.instanceTypes);
-  if (!runs) byCatalog.set(ctx.instanceTypes, (runs = new Map()));
-  const key = JSON.stringify([w.provisioner ?? ctx.provisioner, ctx.seed, w.untilMs, w.steps, w.expect ?? [], ctx.descheduler ?? null, ctx.scheduler ?? null]);
-  let run = runs.get(key);
-  if (!run) runs.set(key, (run = simulateWhatIf(ctx, w)));
-  return run;
+  return memoized(ctx, JSON.stringify(['what-if', w.provisioner ?? ctx.provisioner, w.untilMs, w.steps, w.expect ?? []]), () => simulateWhatIf(ctx, w));
 }
 
 /** The cluster left alone (no steps) for BASELINE_MS: what most checks compare a what-if against. */

@@ -1,12 +1,13 @@
 // A worker thread of `berth check --jobs N`: loads the input once from the documents
 // the main thread read and parsed (so stdin and a live cluster are read once, and no
 // text is parsed twice), then runs the tasks it is given (a check, or one part of
-// one) and returns their findings without the remedies' functions.
+// one, a round of a two-round check) and returns their results, findings without
+// the remedies' functions.
 
 import { ALL_CHECKS } from '../analyze/checks/index.js';
-import { isParted, type AnalysisContext } from '../analyze/check.js';
-import { reported } from '../analyze/finding.js';
-import type { CheckTask, TaskResult } from '../analyze/parallel.js';
+import type { AnalysisContext } from '../analyze/check.js';
+import { reported, type Finding } from '../analyze/finding.js';
+import { runTask, type CheckTask, type TaskResult } from '../analyze/parallel.js';
 import { attachSource, type DetachedSource } from '../io/detached-source.js';
 import { loadSources, type LoadOptions } from '../io/load.js';
 import { fromOrigin } from '../sim/time-origin.js';
@@ -33,10 +34,7 @@ function contextOf(d: CheckWorkerData): AnalysisContext {
 let context: AnalysisContext | undefined;
 
 export default function runCheckTask(task: CheckTask, data: CheckWorkerData): TaskResult {
-  const ctx = (context ??= contextOf(data));
-  const check = ALL_CHECKS[task.check];
-  if (!check) throw new Error(`check worker: no check #${task.check}`);
-  if (!task.part) return [check.run(ctx).map(reported)];
-  if (!isParted(check)) throw new Error(`check worker: ${check.rule} does not run in parts`);
-  return check.runPart(ctx, task.part).map((item) => item.map(reported));
+  const result = runTask(ALL_CHECKS, (context ??= contextOf(data)), task);
+  // Round 1 gives plain records; every other task, findings, whose remedies' functions stay here.
+  return 'round' in task && task.round === 1 ? result : result.map((item) => (item as Finding[]).map(reported));
 }

@@ -8,9 +8,9 @@ import { extname } from 'node:path';
 import { analyze, finishFindings, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import type { ReportedFinding } from '../analyze/finding.js';
-import { checkTasks, defaultWorkers, mergeTasks, type TaskResult } from '../analyze/parallel.js';
+import { defaultWorkers, runChecks, type CheckTask, type TaskResult } from '../analyze/parallel.js';
 import type { CheckSettings, CheckWorkerData } from './check-worker.js';
-import { availableCores, parseJobs, runOnPool } from './pool.js';
+import { availableCores, parseJobs, withPool } from './pool.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { fromOrigin } from '../sim/time-origin.js';
 import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags } from './common.js';
@@ -70,9 +70,8 @@ export function registerCheck(program: Command): void {
         // The documents as plain data: a worker does not read or parse the texts again.
         const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings };
         // Twice as many parts as workers: a worker that draws short parts takes another.
-        const tasks = checkTasks(ALL_CHECKS, 2 * jobs);
-        const results = await runOnPool<(typeof tasks)[number], TaskResult, CheckWorkerData>(new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url), data, tasks, jobs, 'checking');
-        findings = finishFindings(mergeTasks(ALL_CHECKS, tasks, results));
+        const worker = new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
+        findings = finishFindings(await withPool<CheckTask, TaskResult, CheckWorkerData, ReportedFinding[]>(worker, data, jobs, 'checking', (run) => runChecks(ALL_CHECKS, 2 * jobs, run)));
       }
       const out =
         opts.output === 'json'

@@ -19,23 +19,24 @@ export function parseJobs(value: string): number {
 export const availableCores = (): number => availableParallelism();
 
 /**
- * Runs every task on `jobs` threads through the default export of the module
- * `worker`, called as (task, data); the results in task order. `label` names the
- * work on the progress bar.
+ * Opens `jobs` threads running the default export of the module `worker`, called
+ * as (task, data), and hands `work` a function that runs one task there: tasks may
+ * be added while others run (a second round once the first is in); the pool closes
+ * when `work` is done. `label` names the work on the progress bar, whose total
+ * grows with the tasks.
  */
-export async function runOnPool<T, R, D>(worker: URL, data: D, tasks: readonly T[], jobs: number, label: string): Promise<R[]> {
-  const threads = Math.max(1, Math.min(jobs, tasks.length));
-  const pool = new Tinypool({ filename: new URL('./pool-worker.mjs', import.meta.url).href, workerData: { module: worker.href, data }, minThreads: threads, maxThreads: threads });
-  const bar = process.stderr.isTTY && tasks.length > 1 ? new SingleBar({ format: `${label} {bar} {value}/{total} tasks, ${threads} worker(s)`, stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
-  bar?.start(tasks.length, 0);
+export async function withPool<T, R, D, Out>(worker: URL, data: D, jobs: number, label: string, work: (run: (task: T) => Promise<R>) => Promise<Out>): Promise<Out> {
+  const pool = new Tinypool({ filename: new URL('./pool-worker.mjs', import.meta.url).href, workerData: { module: worker.href, data }, minThreads: jobs, maxThreads: jobs });
+  const bar = process.stderr.isTTY ? new SingleBar({ format: `${label} {bar} {value}/{total} tasks, ${jobs} worker(s)`, stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
+  bar?.start(0, 0);
+  let total = 0;
   try {
-    return await Promise.all(
-      tasks.map(async (t) => {
-        const r = (await pool.run(t)) as R;
-        bar?.increment();
-        return r;
-      }),
-    );
+    return await work(async (task) => {
+      bar?.setTotal(++total);
+      const r = (await pool.run(task)) as R;
+      bar?.increment();
+      return r;
+    });
   } finally {
     bar?.stop();
     await pool.destroy();

@@ -88,6 +88,23 @@ describe('provisioning in batches', () => {
 
 // Translated from Karpenter v1.14.1 pkg/controllers/provisioning/suite_test.go (Context "Labels"):
 // upstream reads the Node the claim launched as; here it is the node a batch launches.
+describe('provisioning in batches with --optimize cost', () => {
+  it("reports every batch's optimization: faithful $/h and lower bounds add up over the batches", () => {
+    const cluster = new ClusterState();
+    for (let i = 0; i < 6; i++) cluster.addPod(webPod(i));
+    const solved: string[] = [];
+    const lpSolver = { name: 'fixed', solve: (lp: string) => (solved.push(lp), { status: 'Optimal', objective: 0.25 }) };
+    const plan = provisionInBatches({ cluster, pools: [pool({ cpu: '200' })], instanceTypes: TYPES, daemonSetPods: [], config: {}, optimize: 'cost', lpSolver });
+    assert.ok(plan.batches > 2, `${plan.batches} batches`);
+    const o = plan.optimization!;
+    // A pool with limits is not repacked: the faithful plan is the plan, over all its batches.
+    assert.equal(o.repacked, false);
+    assert.equal(o.faithfulCostPerHour, plan.costPerHour);
+    assert.equal(o.lowerBound?.costPerHour, 0.25 * solved.length);
+    assert.equal(solved.length, plan.batches - 1, 'the last batch places nothing and solves nothing');
+  });
+});
+
 describe('Karpenter v1.14.1 Provisioning, Labels (provisioning/suite_test.go), on the node a batch launches', () => {
   const launchOne = (template: Record<string, unknown>) => {
     const np = compileNodePool({ metadata: { name: 'default' }, spec: { template: { ...template, spec: { requirements: [], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }, ...(template['spec'] as object) } } } });

@@ -11,9 +11,10 @@ import type { ClusterState } from '../cluster/state.js';
 import type { NodePool } from '../model/nodepool.js';
 import { bindPod, type Pod } from '../model/pod.js';
 import type { InstanceType } from './catalog/types.js';
+import type { CostLowerBound } from './cost-bound.js';
 import { daemonPodsOn } from './daemon-overhead.js';
 import { launchedNode } from './launched-node.js';
-import { planProvisioning, poolRequirements, type NodeClaimPlan, type ProvisionInput, type ProvisionPlan } from './plan.js';
+import { planProvisioning, poolRequirements, type NodeClaimPlan, type PlanOptimization, type ProvisionInput, type ProvisionPlan } from './plan.js';
 
 export interface BatchedProvisionInput extends ProvisionInput {
   readonly pools: readonly NodePool[];
@@ -29,6 +30,7 @@ export interface BatchedProvisionPlan extends ProvisionPlan {
 export function provisionInBatches(input: BatchedProvisionInput): BatchedProvisionPlan {
   const placements: ProvisionPlan['placements'] = [];
   const nodeClaims: NodeClaimPlan[] = [];
+  let optimization: PlanOptimization | undefined;
   for (let batch = 1; ; batch++) {
     // The input's NodeClaims are in the cluster from the first batch on (in-flight ones as nodes, which
     // have registered by the next batch); later batches only find the nodes still marked for deletion.
@@ -36,12 +38,38 @@ export function provisionInBatches(input: BatchedProvisionInput): BatchedProvisi
     const plan = planProvisioning({ ...input, karpenterState, firstClaimNumber: nodeClaims.length + (input.firstClaimNumber ?? 1) });
     placements.push(...plan.placements);
     nodeClaims.push(...plan.nodeClaims);
+    if (plan.optimization) optimization = optimization ? addOptimizations(optimization, plan.optimization) : plan.optimization;
     if (plan.nodeClaims.length === 0 || batch === input.maxBatches) {
-      const costPerHour = Math.round(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;
-      return { placements, nodeClaims, unschedulable: plan.unschedulable, costPerHour, batches: batch };
+      const costPerHour = roundCost(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0));
+      return { placements, nodeClaims, unschedulable: plan.unschedulable, costPerHour, ...(optimization ? { optimization } : {}), batches: batch };
     }
     for (const claim of plan.nodeClaims) launch(input.cluster, claim, input.pools, input.instanceTypes, input.daemonSetPods);
   }
+}
+
+const roundCost = (dollars: number) => Math.round(dollars * 1e6) / 1e6;
+
+/**
+ * The run's optimization report from its batches': costs add up, and so do the lower
+ * bounds (each batch's bound holds for the pods that batch placed; the sum is undefined
+ * as soon as one batch has none).
+ */
+function addOptimizations(a: PlanOptimization, b: PlanOptimization): PlanOptimization {
+  const lowerBound = a.lowerBound && b.lowerBound ? addBounds(a.lowerBound, b.lowerBound) : undefined;
+  return {
+    objective: a.objective,
+    faithfulCostPerHour: roundCost(a.faithfulCostPerHour + b.faithfulCostPerHour),
+    repacked: a.repacked || b.repacked,
+    violations: [...a.violations, ...b.violations],
+    ...(lowerBound ? { lowerBound } : {}),
+  };
+}
+
+function addBounds(a: CostLowerBound, b: CostLowerBound): CostLowerBound {
+  const size = { method: a.method, variables: a.variables + b.variables, rows: a.rows + b.rows };
+  if (a.costPerHour === undefined) return { ...size, status: a.status };
+  if (b.costPerHour === undefined) return { ...size, status: b.status };
+  return { ...size, status: a.status, costPerHour: roundCost(a.costPerHour + b.costPerHour) };
 }
 
 /** Replaces the planned claim's node by the node it launches as, with its DaemonSet pods bound. */

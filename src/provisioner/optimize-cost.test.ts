@@ -7,7 +7,9 @@ import { packGroups } from './cost-packing.js';
 import { checkLaunchedPlan } from './plan-check.js';
 import { poolTemplate, planProvisioning } from './plan.js';
 import { lowerBoundModel } from './cost-bound.js';
+import { Framework } from '../scheduler/framework.js';
 import { buildFramework } from '../scheduler/profile.js';
+import { Status } from '../scheduler/status.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 
 function bench(pods: number) {
@@ -35,6 +37,33 @@ test('--optimize cost: cheaper than the faithful plan on the provisioning bench 
   const nodeOf = new Map(plan.placements.map((p) => [p.pod, p.node]));
   for (const c of plan.nodeClaims) for (const pod of c.pods) assert.equal(nodeOf.get(pod), c.name);
   for (const c of plan.nodeClaims) assert.ok(c.pods.filter((p) => Number(p.split('-').pop()) % 40 === 2).length <= 1, c.name);
+});
+
+test('--optimize cost falls back to the faithful plan when the launched repacked plan fails a filter, and puts the cluster back as the faithful plan leaves it', async () => {
+  const faithfulLoaded = bench(400);
+  const faithful = planProvisioning({ cluster: faithfulLoaded.cluster, pools: faithfulLoaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: faithfulLoaded.daemonSetPods, config: {}, seed: 0 });
+  const faithfulNodes = new Set(faithful.nodeClaims.map((c) => c.name));
+  // A filter that refuses every node the repacking launches: claim names (pool-NNNN) past the faithful claims'.
+  const repackedName = (name: string) => /-\d{4}$/.test(name) && !faithfulNodes.has(name);
+  const runFilterPlugins = Framework.prototype.runFilterPlugins;
+  Framework.prototype.runFilterPlugins = function (this: Framework, state, pod, nodeInfo) {
+    return repackedName(nodeInfo.node.name) ? Status.unschedulable('refused by the test') : runFilterPlugins.call(this, state, pod, nodeInfo);
+  };
+  const loaded = bench(400);
+  let plan;
+  try {
+    plan = planProvisioning({ cluster: loaded.cluster, pools: loaded.pools, instanceTypes: INSTANCE_TYPES, daemonSetPods: loaded.daemonSetPods, config: {}, seed: 0, optimize: 'cost', lpSolver: await loadHighsSolver() });
+  } finally {
+    Framework.prototype.runFilterPlugins = runFilterPlugins;
+  }
+  const o = plan.optimization!;
+  assert.equal(o.repacked, false);
+  assert.ok(o.violations.length > 0 && o.violations.every((v) => v.reason === 'refused by the test' && repackedName(v.node)), JSON.stringify(o.violations.slice(0, 2)));
+  assert.deepEqual(plan.nodeClaims, faithful.nodeClaims);
+  assert.deepEqual(plan.placements, faithful.placements);
+  assert.equal(plan.costPerHour, faithful.costPerHour);
+  const state = (c: typeof loaded.cluster) => c.nodeInfos().map((n) => [n.node, n.pods.map((p) => p.key).sort()]);
+  assert.deepEqual(state(loaded.cluster), state(faithfulLoaded.cluster));
 });
 
 function launch(pods: number, swapArmClaimTo?: string) {

@@ -257,17 +257,21 @@ export function optimizeCost(input: OptimizeInput): CostOptimization {
   const cost = [...launchedKept, ...repacked].reduce((s, c) => s + c.price, 0);
   if (cost >= faithfulCost - 1e-9) return { claims: launchedKept, repacked: false, violations: [] };
 
-  const moved = input.claims.filter((c) => !kept.includes(c));
-  const before = moved.map((c) => ({ node: cluster.nodeInfo(c.claim.name)!.node, pods: detach(cluster, c.claim.name) }));
+  // In the cluster's order (zones interleaved, each zone's nodes as added): re-added in it, they keep it.
+  const claimNames = new Set(input.claims.map((c) => c.claim.name));
+  const faithfulNodes = cluster.nodeInfos().filter((n) => claimNames.has(n.node.name)).map((n) => ({ node: n.node, pods: [...n.pods] }));
+  for (const c of input.claims) if (!kept.includes(c)) detach(cluster, c.claim.name);
   for (const c of repacked) {
     cluster.addNode(claimNode(c));
     for (const pod of c.pods) cluster.addPod(bindPod(pod, c.name));
   }
   const violations = checkLaunchedPlan(cluster, input.framework, [...launchedKept, ...repacked]);
   if (violations.length === 0) return { claims: [...launchedKept, ...repacked.map((c) => ({ ...c, pods: c.pods.map((p) => bindPod(p, c.name)) }))], repacked: true, violations };
-  // Back to the faithful claims.
+  // Back to the faithful claims as planned (checkLaunchedPlan relabelled the kept ones), in their order: the
+  // next batch's kube-scheduler walks the nodes in order.
   for (const c of repacked) detach(cluster, c.name);
-  for (const b of before) restore(cluster, b.node, b.pods);
+  for (const c of kept) detach(cluster, c.claim.name);
+  for (const f of faithfulNodes) restore(cluster, f.node, f.pods);
   return { claims: launchedKept, repacked: false, violations };
 }
 

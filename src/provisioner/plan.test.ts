@@ -55,6 +55,15 @@ function nodeOf(p: ProvisionPlan, podKey: string): string {
 }
 
 describe('provisioning plan', () => {
+  it("a pod kube-scheduler fails with an error (a legacy invalid value in its spread selector: reason SchedulerError) is not provisioned for, as Karpenter's IsProvisionable wants reason Unschedulable", () => {
+    const legacy = { topologySpreadConstraints: [{ ...spread(ZONE), labelSelector: { matchExpressions: [{ key: 'app', operator: 'In' as const, values: ["bad value!"] }] } }] };
+    const { plan: p } = plan([pod('legacy', legacy, app), pod('fine')], { nodes: [existingNode('full', 'us-west-2a')] });
+    const legacyEntry = p.unschedulable.find((u) => u.pod === 'default/legacy');
+    assert.match(legacyEntry?.message ?? '', /^running PreFilter plugin "PodTopologySpread": .*Invalid value: "bad value!"/);
+    assert.ok(p.nodeClaims.every((c) => !c.pods.includes('default/legacy')));
+    assert.equal(nodeOf(p, 'default/fine'), 'full');
+  });
+
   it('apiserver with required hostname anti-affinity: exactly two new claims, all three replicas on distinct nodes', () => {
     const running = { ...pod('apiserver-0', antiHost, app), nodeName: 'cp-1' };
     const { plan: p } = plan([running, pod('apiserver-1', antiHost, app), pod('apiserver-2', antiHost, app)], { nodes: [existingNode('cp-1', 'us-west-2a')] });

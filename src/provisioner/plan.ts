@@ -30,7 +30,7 @@ import { CycleState, Framework } from '../scheduler/framework.js';
 import { SchedulerError } from '../scheduler/status.js';
 import { topologyReason } from './topology-reason.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
-import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE } from '../scheduler/run.js';
+import { profileFor, scheduleAll, SCHEDULING_GATED_MESSAGE, type Unschedulable } from '../scheduler/run.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { LABEL_CAPACITY_TYPE, LABEL_INSTANCE_TYPE, LABEL_ZONE, type CapacityType, type InstanceType } from './catalog/types.js';
 import { daemonPodsForExistingNodes, withDaemonOverhead } from './daemon-overhead.js';
@@ -736,7 +736,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, existingNodeDaemons) : undefined;
   // Nodes marked for deletion are tainted before kube-scheduler's pass; their pods still run there.
   view?.markDeleting();
-  const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p) => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
+  const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p): Unschedulable => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
   const placements = [...report.placements];
   const unschedulable: ProvisionPlan['unschedulable'] = [];
   // Karpenter plans the pods the deleting nodes will evict with the pending ones, without validating them.
@@ -745,8 +745,10 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   if (inFlight && !input.existingNodesAsKarpenter) existing = inFlight;
   for (const u of report.unschedulable) {
     const pod = cluster.getPod(u.pod);
-    // Gated pods wait for their gates, DaemonSet pods for their node: neither asks for a new node.
-    if (!pod || u.message === SCHEDULING_GATED_MESSAGE || isDaemonSetPod(pod)) {
+    // Gated pods wait for their gates, DaemonSet pods for their node: neither asks for a new node. Nor does a
+    // pod kube-scheduler failed with an error (reason SchedulerError): Karpenter provisions only for pods
+    // marked Unschedulable (FailedToSchedule).
+    if (!pod || u.message === SCHEDULING_GATED_MESSAGE || u.error || isDaemonSetPod(pod)) {
       unschedulable.push(u);
       continue;
     }

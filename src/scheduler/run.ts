@@ -16,6 +16,8 @@ export interface Placement {
 export interface Unschedulable {
   readonly pod: string;
   readonly message: string;
+  /** The attempt ended on a plugin's error: the pod's PodScheduled reason is SchedulerError, not Unschedulable. */
+  readonly error?: true;
 }
 
 export interface Preemption {
@@ -96,7 +98,7 @@ export function scheduleAll(cluster: ClusterState, config: SchedulerConfig, opts
         continue;
       } else {
         sched.clearNomination(current);
-        report.unschedulable.push({ pod: pod.key, message: outcome.message });
+        report.unschedulable.push({ pod: pod.key, message: outcome.message, ...(outcome.error ? { error: true as const } : {}) });
       }
       if (opts.stopAt === pod.key) return report;
     }

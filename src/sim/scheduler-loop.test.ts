@@ -256,3 +256,64 @@ describe('SchedulerLoop nominations', () => {
     assert.equal(sim.world.cluster.getPod('default/low')!.nodeName, 'n');
   });
 });
+
+describe('SchedulerLoop scheduling cycles', () => {
+  it('schedules every pod already in the activeQ before anything reacts to the first binding at the same instant', () => {
+    // Found by conformance/sim-vs-real (s1-32): kube-scheduler pops the next pod as soon as
+    // a cycle ends, while a kubelet's start (and the ReplicaSet and Deployment syncs after
+    // it) needs an API write and a watch event. With one cycle per queued event, the third
+    // pod of a rollout was scheduled after the Deployment had scaled the old ReplicaSet down.
+    const cluster = clusterWithNodes([{ name: 'n1', cpu: '8' }]);
+    for (const name of ['a', 'b', 'c']) cluster.addPod(pod(name, { cpu: '1' }));
+    const sim = createSimulation(cluster, { pods: { defaults: { startDelayMs: 0, readyDelayMs: 0 } } });
+    sim.engine.run(1_000);
+    const order = sim.engine.log.filter((r) => r.type === 'Scheduled' || r.type === 'PodRunning').map((r) => `${r.type} ${String(r['pod']).slice('default/'.length)}`);
+    assert.deepEqual(order, ['Scheduled a', 'Scheduled b', 'Scheduled c', 'PodRunning a', 'PodRunning b', 'PodRunning c']);
+  });
+});
+
+describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
+  // web-1 on n1 is deleted with no grace period and its replacement web-2 is created at the
+  // same instant. With web-1 gone n1 scores best (most room); with web-1 still counted
+  // (terminating), required anti-affinity keeps web-2 off n1 and n2 scores best; n3 fits
+  // in both views but is never the best.
+  const webPod = (name: string, nodeName?: string) =>
+    compilePod(
+      {
+        metadata: { name, namespace: 'default', labels: { app: 'web' } },
+        spec: {
+          terminationGracePeriodSeconds: 0,
+          containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }],
+          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }] } },
+          ...(nodeName ? { nodeName } : {}),
+        },
+      },
+      { order: 0 },
+    );
+  const run = (removalRace?: (pod: string, own: string, other: string) => string | undefined) => {
+    const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }, { name: 'n3', cpu: '4' }]);
+    cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
+    const offered: string[][] = [];
+    const guide = removalRace && ((pod: { name: string }, own: string, other: string) => (offered.push([pod.name, own, other]), removalRace(pod.name, own, other)));
+    const sim = createSimulation(cluster, { queue: guide ? { removalRace: guide } : {} });
+    sim.engine.at(1_000, 'replace', () => {
+      sim.world.deletePod('default/web-1', 'Deleted');
+      sim.world.createPod(webPod('web-2'));
+    });
+    sim.engine.run(5_000);
+    const placed = sim.engine.log.find((r) => r.type === 'Scheduled' && r['pod'] === 'default/web-2')?.['node'];
+    return { placed, offered };
+  };
+
+  it('without a guide the simulator keeps its own order (the old pod is gone first)', () => {
+    assert.deepEqual(run(), { placed: 'n1', offered: [] });
+  });
+
+  it('the guide is offered the node of each view and can take the other one', () => {
+    assert.deepEqual(run(() => 'n2'), { placed: 'n2', offered: [['web-2', 'n1', 'n2']] });
+  });
+
+  it('a node neither view picks is refused: a real placement there still disagrees', () => {
+    assert.deepEqual(run(() => 'n3'), { placed: 'n1', offered: [['web-2', 'n1', 'n2']] });
+  });
+});

@@ -13,7 +13,10 @@
 // rejected it in its last attempt has a hint saying the event may help. Other updates
 // of an assigned pod (its phase, readiness, a deletion still terminating) are the
 // generic Pod/Update event, which no plugin of the default profile registers for.
-// Scheduling and binding take no simulated time. Pods with scheduling gates are left
+// Scheduling and binding take no simulated time, and one event runs cycles until the
+// activeQ is empty: kube-scheduler pops the next pod as soon as a cycle ends, while
+// anything reacting to a binding (a kubelet starting the pod, the controllers after
+// it) needs an API write and a watch event first. Pods with scheduling gates are left
 // alone (they never enter the queue here).
 
 import { CycleState, type QueuedPod } from '../scheduler/framework.js';
@@ -29,6 +32,27 @@ export interface QueueOptions {
   readonly maxInUnschedulableMs?: number;
   /** SchedulerPopFromBackoffQ (default on in v1.37). */
   readonly popFromBackoffQ?: boolean;
+  /** Picks a side of the removal race (RemovalRaceGuide); the simulator's own event order when unset. */
+  readonly removalRace?: RemovalRaceGuide;
+}
+
+/**
+ * The removal race: a pod deleted with no grace period (its kubelet removes it at once)
+ * leaves kube-scheduler's cache on a watch event that races with the scheduling of
+ * pods created at the same instant, typically its own replacement (the ReplicaSet
+ * controller creates it on the deletion's first event). Upstream, the replacement is
+ * scheduled with the old pod still counted (terminating) or already gone, either way
+ * (README of conformance/sim-vs-real: s1-15, s1-23). When both views place the pod
+ * and on different nodes, the guide is offered the node of each: the simulator's own
+ * view's first, then the other's; it returns the one to take, or undefined for the
+ * simulator's own.
+ */
+export type RemovalRaceGuide = (pod: Pod, own: string, other: string) => string | undefined;
+
+/** A pod in the removal race: deleted with no grace period at `at`, removed from the store or about to be. */
+interface RacingRemoval {
+  readonly pod: Pod;
+  readonly at: number;
 }
 
 export const DEFAULT_INITIAL_BACKOFF_MS = 1000;
@@ -81,6 +105,9 @@ export class SchedulerLoop {
   private readonly maxInUnschedulableMs: number;
   private readonly popFromBackoffQ: boolean;
   private readonly unschedulableListeners: ((pod: Pod) => void)[] = [];
+  private readonly removalRace: RemovalRaceGuide | undefined;
+  /** Pod key → its removal race, kept only while a guide is set. */
+  private readonly racing = new Map<string, RacingRemoval>();
 
   constructor(
     readonly world: World,
@@ -91,6 +118,7 @@ export class SchedulerLoop {
     this.maxBackoffMs = opts.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
     this.maxInUnschedulableMs = opts.maxInUnschedulableMs ?? DEFAULT_MAX_IN_UNSCHEDULABLE_MS;
     this.popFromBackoffQ = opts.popFromBackoffQ ?? true;
+    this.removalRace = opts.removalRace;
     const less = scheduler.framework.plugins.queueSort.less;
     const byQueueSort = (a: Entry, b: Entry) => less(a, b) || (!less(b, a) && a.seq < b.seq);
     this.activeQ = new IndexedHeap(byQueueSort);
@@ -175,6 +203,9 @@ export class SchedulerLoop {
           else if (e.queue === 'backoff') this.backoffQ.fix(e);
         }
         if (!c.pod.nodeName) return;
+        if (this.removalRace && c.pod.terminating && !c.old.terminating && c.pod.terminationGracePeriodSeconds === 0 && this.world.kubeletRunning(c.pod.nodeName)) {
+          this.racing.set(c.pod.key, { pod: c.pod, at: this.world.engine.now });
+        }
         // A binding reaches the assigned-pod informer as an Add.
         if (!c.old.nodeName) this.moveUnschedulable({ resource: 'AssignedPod', action: 'Add', pod: c.pod });
         else for (const ev of assignedPodUpdateEvents(c.old, c.pod)) this.moveUnschedulable(ev);
@@ -271,7 +302,9 @@ export class SchedulerLoop {
     this.scheduleQueued = true;
     this.world.engine.at(this.world.engine.now, 'schedule-one', () => {
       this.scheduleQueued = false;
-      if (this.scheduleOne()) this.kick();
+      while (this.scheduleOne()) {
+        // Cycles back to back: see the header.
+      }
     });
   }
 
@@ -292,8 +325,7 @@ export class SchedulerLoop {
       return true;
     }
     e.attempts++;
-    const state = new CycleState();
-    const outcome = this.scheduler.schedulePod(pod, state);
+    const { state, outcome } = this.attempt(pod);
     const { engine } = this.world;
     if (outcome.kind === 'scheduled') {
       // Reserve and PreBind: volume bindings the pod needs are assumed before it is bound.
@@ -324,6 +356,50 @@ export class SchedulerLoop {
     this.armLeftoverFlush();
     return true;
   }
+
+  /** One scheduling attempt; with a removal-race guide, in the view of the race the guide picks. */
+  private attempt(pod: Pod): { state: CycleState; outcome: ReturnType<Scheduler['schedulePod']> } {
+    const state = new CycleState();
+    const outcome = this.scheduler.schedulePod(pod, state);
+    const racing = this.racingNow();
+    if (!this.removalRace || racing.length === 0 || outcome.kind !== 'scheduled') return { state, outcome };
+    // The other view: every racing pod as the simulator does not have it now (back as terminating, or gone).
+    const otherState = new CycleState();
+    const other = this.inOtherView(racing, () => this.scheduler.schedulePod(pod, otherState));
+    if (other.kind !== 'scheduled' || other.node === outcome.node) return { state, outcome };
+    return this.removalRace(pod, outcome.node, other.node) === other.node ? { state: otherState, outcome: other } : { state, outcome };
+  }
+
+  /** The removal races of this instant (older ones are settled: the watch event has arrived). */
+  private racingNow(): RacingRemoval[] {
+    const now = this.world.engine.now;
+    for (const [k, r] of this.racing) if (r.at < now) this.racing.delete(k);
+    return [...this.racing.values()];
+  }
+
+  /** Runs `f` with each racing pod flipped in the store (a pod still there removed, a removed one back), then flips them back. */
+  private inOtherView<T>(racing: readonly RacingRemoval[], f: () => T): T {
+    const cluster = this.world.cluster;
+    const removed: Pod[] = [];
+    const added: string[] = [];
+    for (const { pod } of racing) {
+      const current = cluster.getPod(pod.key);
+      if (current?.uid === pod.uid) {
+        cluster.removePod(pod.key);
+        removed.push(current);
+      } else if (!current) {
+        cluster.addPod(pod);
+        added.push(pod.key);
+      }
+    }
+    try {
+      return f();
+    } finally {
+      for (const k of added) cluster.removePod(k);
+      for (const p of removed) cluster.addPod(p);
+    }
+  }
 }
 
 const NO_PLUGINS: ReadonlySet<string> = new Set();
+

@@ -1,6 +1,7 @@
 // Nightly bad-input fuzzing of the berth CLI:
-//   npm run fuzz -- --runs 100000 --seed 7 [--jobs 2] [--max-minutes N] [--no-huge] [--only I]
-// (SIGTERM or ^C stops it cleanly, with the summary)
+//   npm run fuzz -- --runs 100000 --seed 7 [--from I] [--jobs 2] [--max-minutes N] [--no-huge] [--only I]
+// (SIGTERM or ^C stops it cleanly, with the summary and the next input to run: `--from` goes on
+// from there, so a long run can be done in parts)
 // Inputs come from fast-check's generator, seeded: input I of seed S is always the same
 // case (`--only I` re-runs just that one). `--jobs N` runs N CLI workers side by side;
 // an input identical to one already run (same command, arguments and text: about one
@@ -21,6 +22,7 @@ const { values } = parseArgs({
   options: {
     'max-minutes': { type: 'string', default: '0' },
     runs: { type: 'string', default: '1000' },
+    from: { type: 'string', default: '0' },
     seed: { type: 'string', default: '1' },
     jobs: { type: 'string', default: '1' },
     only: { type: 'string' },
@@ -28,6 +30,7 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
+const from = Number(values.from);
 const seed = Number(values.seed);
 const jobs = Math.max(1, Number(values.jobs));
 const only = values.only === undefined ? undefined : Number(values.only);
@@ -83,7 +86,7 @@ function record(index: number, c: FuzzCase, o: Outcome, repeat: boolean): void {
   if (++done % 1000 === 0) process.stderr.write(`${done}/${runs} inputs (${repeats} repeats), ${elapsed()} s, ${(done / ((Date.now() - started) / 1000)).toFixed(1)} inputs/s, ${cpuSeconds()} CPU s\n`);
 }
 
-const indexes = only !== undefined ? [only] : Array.from({ length: runs }, (_, i) => i);
+const indexes = only !== undefined ? [only] : Array.from({ length: runs }, (_, i) => from + i);
 let next = 0;
 const inFlight = new Map<string, Promise<Outcome>>();
 async function work(runner: CliRunner): Promise<void> {
@@ -123,8 +126,9 @@ if (failure) {
   console.log(`rerun: npm run fuzz -- --seed ${seed} --only ${failure.index}${values['no-huge'] ? ' --no-huge' : ''}\nby hand: ${command}\ndamage: ${failure.c.damage}\nstderr: ${failure.o.stderr.slice(0, 2000)}`);
   process.exitCode = 1;
 } else {
-  const stopped = done < indexes.length ? ` (stopped by ${stoppedBy || '--max-minutes'} after ${done} of ${indexes.length})` : '';
-  console.log(`PASS: ${done} inputs (${distinct}; seed ${seed}, ${jobs} job(s)) in ${elapsed()} s, ${cpuSeconds()} CPU s, ${(done / Math.max(1, elapsed())).toFixed(1)} inputs/s, 0 failures${stopped}`);
+  // Inputs are taken in order and the ones in flight finish, so the judged ones are from..from+done-1.
+  const stopped = done < indexes.length ? ` (stopped by ${stoppedBy || '--max-minutes'} after ${done} of ${indexes.length}: inputs ${from}-${from + done - 1}; go on with --from ${from + done})` : '';
+  console.log(`PASS: ${done} inputs (${distinct}; seed ${seed}${from ? `, from ${from}` : ''}, ${jobs} job(s)) in ${elapsed()} s, ${cpuSeconds()} CPU s, ${(done / Math.max(1, elapsed())).toFixed(1)} inputs/s, 0 failures${stopped}`);
 }
 console.log('\nby command and exit code:');
 for (const [k, n] of [...byCode].sort()) console.log(`  ${String(n).padStart(7)}  ${k}`);

@@ -3,6 +3,7 @@
 
 import type { FindingView as Finding, NodeView, RunView } from './engine.js';
 import { el, inSlices } from './dom.js';
+import { compactFit, compactHeight, type MapGeometry } from './map-fit.js';
 
 export interface Summary {
   readonly placed: number;
@@ -32,7 +33,13 @@ export function renderSummary(box: HTMLElement, s: Summary): void {
   box.replaceChildren(line);
 }
 
-/** Pending pods, one group per FailedScheduling message, largest group first. */
+/**
+ * A group's first pods shown at once: a reason shared by hundreds of pods (one
+ * Deployment too big for every node) would otherwise push the map off the screen.
+ */
+const PENDING_SHOWN = 24;
+
+/** Pending pods, one group per FailedScheduling message, largest group first; a long group shows its first pods and a button for the rest. */
 export async function renderPending(box: HTMLElement, pending: RunView['pending'], clickable: boolean): Promise<void> {
   const groups = new Map<string, string[]>();
   for (const p of pending) groups.set(p.message, [...(groups.get(p.message) ?? []), p.pod]);
@@ -40,19 +47,28 @@ export async function renderPending(box: HTMLElement, pending: RunView['pending'
   lane.setAttribute('aria-label', 'pending pods');
   lane.append(el('h2', '', `Pending (${pending.length})`));
   box.replaceChildren(lane);
-  const chipsOf = new Map<string, HTMLElement>();
+  const shown: { chips: HTMLElement; pod: string }[] = [];
+  const chip = (pod: string) => {
+    const c = el(clickable ? 'button' : 'span', 'pod pending', pod);
+    c.dataset['pod'] = pod;
+    return c;
+  };
   for (const [message, pods] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
     const group = el('div', 'pending-group');
     const chips = el('div', 'chips');
     group.append(el('p', 'message', `${pods.length} pod${pods.length === 1 ? '' : 's'}: ${message}`), chips);
     lane.append(group);
-    chipsOf.set(message, chips);
+    for (const pod of pods.slice(0, PENDING_SHOWN)) shown.push({ chips, pod });
+    if (pods.length <= PENDING_SHOWN) continue;
+    const more = el('button', 'show-all', `Show all ${pods.length}`);
+    more.type = 'button';
+    more.addEventListener('click', () => {
+      more.remove();
+      void inSlices(pods.slice(PENDING_SHOWN), (pod) => chips.append(chip(pod)));
+    });
+    group.append(more);
   }
-  await inSlices(pending, (p) => {
-    const chip = el(clickable ? 'button' : 'span', 'pod pending', p.pod);
-    chip.dataset['pod'] = p.pod;
-    chipsOf.get(p.message)!.append(chip);
-  });
+  await inSlices(shown, ({ chips, pod }) => chips.append(chip(pod)));
 }
 
 const GiB = 2 ** 30;
@@ -106,7 +122,8 @@ function nodeCard(n: NodeView, pods: readonly { key: string; workload: string }[
 
 /** The map's zoom, kept from one run to the next. */
 let zoom = 1;
-const MIN_ZOOM = 0.1;
+const MIN_PERCENT = 10;
+const MIN_ZOOM = MIN_PERCENT / 100;
 /**
  * Below this zoom names are too small to read: a card keeps its bars and a count of
  * its pods (zoom in to click one), which also spares styling thousands of chips when
@@ -120,14 +137,35 @@ function screenRoom(box: HTMLElement): number {
   return Math.min(pane?.clientHeight ?? Infinity, window.innerHeight);
 }
 
+/** The map's geometry for Fit, from one layout read (offset sizes and computed styles are in the map's own pixels). */
+function geometry(box: HTMLElement, content: HTMLElement, zoneSizes: readonly number[]): MapGeometry | undefined {
+  const zone = content.firstElementChild as HTMLElement | null;
+  const grid = zone?.querySelector<HTMLElement>('.nodes');
+  if (!zone || !grid) return undefined;
+  const px = (style: CSSStyleDeclaration, name: string) => parseFloat(style.getPropertyValue(name));
+  const own = getComputedStyle(content);
+  return {
+    width: box.clientWidth,
+    zoneSizes,
+    zoneChrome: zone.offsetHeight - grid.offsetHeight + px(getComputedStyle(zone), 'margin-bottom'),
+    zoneSides: zone.offsetWidth - grid.offsetWidth,
+    cardMin: px(own, '--card-min'),
+    gap: px(getComputedStyle(grid), 'row-gap'),
+    compactCard: px(own, '--compact-card'),
+  };
+}
+
+const nextFrame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+
 /**
  * Zoom and Fit over the zones: zooming out shrinks the cards, so more columns fit and
- * hundreds of nodes come into one screen; Fit finds the largest zoom at which they do.
+ * hundreds of nodes come into one screen. Fit shows the map at 100% when it fits,
+ * else compact at the largest zoom at which it does (map-fit.ts).
  */
-function mapTools(box: HTMLElement, content: HTMLElement): HTMLElement {
+function mapTools(box: HTMLElement, content: HTMLElement, zoneSizes: readonly number[]): HTMLElement {
   const tools = el('div', 'map-tools');
   const range = el('input');
-  Object.assign(range, { type: 'range', min: String(MIN_ZOOM * 100), max: '100', step: '1' });
+  Object.assign(range, { type: 'range', min: String(MIN_PERCENT), max: '100', step: '1' });
   range.setAttribute('aria-label', 'map zoom (%)');
   const value = el('span', 'zoom-value');
   const apply = (z: number) => {
@@ -150,18 +188,24 @@ function mapTools(box: HTMLElement, content: HTMLElement): HTMLElement {
   fit.addEventListener('click', () => {
     void (async () => {
       const room = screenRoom(box) - tools.offsetHeight - 16;
-      // Cards off screen are laid out at a guessed height until a frame renders them
-      // (content-visibility), so each guess is measured a frame after it is applied.
-      const height = async () => {
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        return content.getBoundingClientRect().height;
-      };
+      const g = geometry(box, content, zoneSizes);
+      if (!g) return;
       fit.disabled = true;
-      apply(1);
-      // Rows shrink with the zoom and so does each row: the height goes as zoom², give or take the headings.
-      for (let i = 0, h = await height(); i < 8 && h > room && zoom > MIN_ZOOM; i++, h = await height()) apply(zoom * Math.min(0.97, Math.sqrt(room / h)));
+      // Full cards are taller than compact ones: if the compact map at 100% is too high, so is the full one.
+      let fits = false;
+      if (compactHeight(g, 1) <= room) {
+        apply(1);
+        await nextFrame();
+        fits = content.getBoundingClientRect().height <= room;
+      }
+      if (!fits) {
+        const z = compactFit(g, room, Math.round(COMPACT_BELOW * 100) - 1, MIN_PERCENT);
+        apply(z ?? MIN_ZOOM);
+        await nextFrame();
+        fits = z !== undefined && content.getBoundingClientRect().height <= room;
+      }
       fit.disabled = false;
-      box.dataset['fit'] = String((await height()) <= room);
+      box.dataset['fit'] = String(fits);
     })();
   });
   const full = el('button', '', '100%');
@@ -186,6 +230,7 @@ export async function renderNodes(box: HTMLElement, run: RunView, colour: (w: st
   }
   const cards: { grid: HTMLElement; node: NodeView }[] = [];
   const zones: HTMLElement[] = [];
+  const zoneSizes: number[] = [];
   for (const zone of [...new Set(run.nodes.map((n) => n.zone))].sort()) {
     const inZone = run.nodes.filter((x) => x.zone === zone);
     const z = el('section', 'zone');
@@ -193,12 +238,13 @@ export async function renderNodes(box: HTMLElement, run: RunView, colour: (w: st
     const grid = el('div', 'nodes');
     z.append(el('h3', 'zone-name', `${zone} · ${inZone.length} node${inZone.length === 1 ? '' : 's'}`), grid);
     zones.push(z);
+    zoneSizes.push(inZone.length);
     const byPool = [...inZone].sort((a, b) => (a.nodePool < b.nodePool ? -1 : a.nodePool > b.nodePool ? 1 : 0));
     for (const node of byPool) cards.push({ grid, node });
   }
   delete box.dataset['fit'];
   const content = el('div', 'zones');
   content.append(...zones);
-  box.replaceChildren(mapTools(box, content), content);
+  box.replaceChildren(mapTools(box, content, zoneSizes), content);
   await inSlices(cards, ({ grid, node }) => grid.append(nodeCard(node, podsOn.get(node.name) ?? [], colour, clickable)));
 }

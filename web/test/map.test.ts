@@ -8,28 +8,70 @@ import { largeInput } from './large-input.test-support.js';
 
 useBrowser();
 
-test('200 nodes: Fit zooms the map out until every node is on one screen; the slider and 100% zoom back in', { timeout: 300_000 }, async () => {
+for (const size of ['desktop', 'phone'] as Size[]) {
+  test(`${size}: 200 nodes: Fit zooms the map out, in one step, until every node is on one screen; the slider and 100% zoom back in`, { timeout: 300_000 }, async () => {
+    const { page, context, errors } = await open(size);
+    await drop(page, [{ name: 'large.yaml', text: largeInput() }]);
+    await page.waitForFunction(() => /loaded into Cluster, Workloads/.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await act(page, 'schedule', 240_000);
+    assert.equal((await page.$$('.node')).length, 200);
+    // 200 pods pending for one reason: the first 24 shown, the rest a click away, so the map stays near the top.
+    assert.equal((await page.$$('.pending-lane .pod')).length, 24);
+    await page.click('.pending-group .show-all:text("Show all 200")');
+    await page.waitForFunction(() => document.querySelectorAll('.pending-lane .pod').length === 200);
+    assert.equal(await page.$('.pending-group .show-all'), null);
+    const mapHeight = () => page.$eval('#map .zones', (e) => e.getBoundingClientRect().height);
+    const room = await page.evaluate(() => Math.min(document.getElementById('results')!.clientHeight, window.innerHeight));
+    assert.ok((await mapHeight()) > 3 * room, 'at 100% the 200 cards take several screens');
+    // Each zoom the map is set to, as Fit sets it: one, computed from the grid's geometry
+    // (each trial zoom would lay out and paint every card, a long task on 200 nodes).
+    await page.evaluate(() => {
+      const zones = document.querySelector('#map .zones') as HTMLElement;
+      const w = window as unknown as { zooms: string[] };
+      w.zooms = [];
+      new MutationObserver(() => w.zooms.push(zones.style.zoom)).observe(zones, { attributes: true, attributeFilter: ['style'] });
+    });
+    await page.click('#map .fit');
+    await page.waitForSelector('#map[data-fit="true"]');
+    const zooms = await page.evaluate(() => (window as unknown as { zooms: string[] }).zooms);
+    assert.equal(zooms.length, 1, `Fit set the zoom ${zooms.length} times: ${zooms.join(', ')}`);
+    const fitted = await mapHeight();
+    assert.ok(fitted <= room, `fitted map ${fitted} px high, room ${room} px`);
+    const zoom = Number(await page.inputValue('#map input[type=range]'));
+    assert.ok(zoom < 50 && zoom >= 10, `zoom ${zoom}%: compact`);
+    assert.equal(zooms[0], String(zoom / 100));
+    // The largest zoom that fits (under the sticky zoom bar, with a margin): one percent more and the compact map would not.
+    const fitRoom = room - (await page.$eval('#map .map-tools', (e) => (e as HTMLElement).offsetHeight)) - 16;
+    assert.ok(fitted <= fitRoom, `fitted map ${fitted} px high, room under the zoom bar ${fitRoom} px`);
+    await page.fill('#map input[type=range]', String(zoom + 1));
+    const above = await mapHeight();
+    assert.ok(above > fitRoom, `at ${zoom + 1}% the map fits too (${above} px, room ${fitRoom} px)`);
+    await page.click('#map .fit');
+    await page.waitForSelector('#map[data-fit="true"]');
+    assert.equal(Number(await page.inputValue('#map input[type=range]')), zoom, 'Fit again from another zoom: the same zoom');
+    assert.equal(await page.textContent('#map .zoom-value'), `${zoom}%`);
+    await page.locator('#map .zones').scrollIntoViewIfNeeded();
+    await screenshot(page, `map-fit-200-nodes-${size}`);
+    await page.fill('#map input[type=range]', '50');
+    assert.ok((await mapHeight()) > fitted, 'zooming in makes the map taller');
+    await page.click('#map button:text("100%")');
+    assert.equal(await page.evaluate(() => (document.querySelector('#map .zones') as HTMLElement).style.zoom), '1');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('a map that fits at 100% stays at 100% on Fit, with names and pods', async () => {
   const { page, context, errors } = await open();
-  await drop(page, [{ name: 'large.yaml', text: largeInput() }]);
-  await page.waitForFunction(() => /loaded into Cluster, Workloads/.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 60_000 });
-  await act(page, 'schedule', 240_000);
-  assert.equal((await page.$$('.node')).length, 200);
-  const mapHeight = () => page.$eval('#map .zones', (e) => e.getBoundingClientRect().height);
-  const room = await page.evaluate(() => Math.min(document.getElementById('results')!.clientHeight, window.innerHeight));
-  assert.ok((await mapHeight()) > 3 * room, 'at 100% the 200 cards take several screens');
+  await page.selectOption('#examples', 'apiserver-anti-affinity.yaml');
+  await act(page, 'schedule');
+  await page.fill('#map input[type=range]', '30');
+  assert.equal(await page.$eval('#map .zones', (e) => e.classList.contains('compact')), true);
   await page.click('#map .fit');
   await page.waitForSelector('#map[data-fit="true"]');
-  const fitted = await mapHeight();
-  assert.ok(fitted <= room, `fitted map ${fitted} px high, room ${room} px`);
-  const zoom = Number(await page.inputValue('#map input[type=range]'));
-  assert.ok(zoom < 100 && zoom >= 10, `zoom ${zoom}%`);
-  assert.equal(await page.textContent('#map .zoom-value'), `${zoom}%`);
-  await page.locator('#map .zones').scrollIntoViewIfNeeded();
-  await screenshot(page, 'map-fit-200-nodes');
-  await page.fill('#map input[type=range]', '50');
-  assert.ok((await mapHeight()) > fitted, 'zooming in makes the map taller');
-  await page.click('#map button:text("100%")');
-  assert.equal(await page.evaluate(() => (document.querySelector('#map .zones') as HTMLElement).style.zoom), '1');
+  assert.equal(await page.inputValue('#map input[type=range]'), '100');
+  assert.equal(await page.$eval('#map .zones', (e) => e.classList.contains('compact')), false);
+  assert.equal((await page.$$('.node .pod')).length, 3);
   assert.deepEqual(errors, []);
   await context.close();
 });

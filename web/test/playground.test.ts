@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { act, axeSerious, base, horizontalOverflow, idle, link, open, pendingPods, placements, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
+import { largeInput } from './large-input.test-support.js';
 
 useBrowser();
 
@@ -105,6 +106,7 @@ for (const size of SIZES) {
       await idle(page);
       assert.equal((await page.$$('.claim')).length, 1);
       assert.equal((await page.$$('.node.planned')).length, 1);
+      assert.match((await page.textContent('.node.planned .node-size')) ?? '', /^pool default · /, 'a new node shows its NodePool');
       assert.equal((await pendingPods(page)).length, 0);
       assert.match((await page.textContent('.claim')) ?? '', /us-west-2[a-d]/);
       assert.match((await page.textContent('#summary')) ?? '', /2 placed0 pending1 new node\$\d+\.\d{4}\/h/);
@@ -202,6 +204,70 @@ for (const size of SIZES) {
     });
   });
 }
+
+test('axe-core runs on the page: a nameless button and grey-on-white text are reported; the editors have accessible names', async () => {
+  const { page, context } = await open();
+  assert.deepEqual(await axeSerious(page), []);
+  assert.deepEqual(await page.$$eval('.pane .cm-content', (e) => e.map((x) => x.getAttribute('aria-label'))), ['Cluster manifests (YAML)', 'Workloads manifests (YAML)', 'NodePools manifests (YAML)', 'Scheduler manifests (YAML)', 'Scenario manifests (YAML)']);
+  await page.evaluate(() => {
+    const broken = document.createElement('div');
+    broken.innerHTML = '<button class="nameless"></button><p style="color:#aaa;background:#fff">pale text</p>';
+    document.getElementById('results')!.append(broken);
+  });
+  const found = (await axeSerious(page)).map((v) => v.split(' ')[0]);
+  assert.deepEqual(found.sort(), ['button-name', 'color-contrast']);
+  await context.close();
+});
+
+test('check streams: progress, then each check\'s findings while it runs, with the actions disabled and Cancel enabled; findings come before the map', { timeout: 300_000 }, async () => {
+  // 40 nodes, 10 Deployments of 20: the checks take a few seconds.
+  const { page, context, errors } = await open('desktop', link({ text: largeInput(40, 10, 20) }));
+  await page.evaluate(() => {
+    const w = window as unknown as { seen: { running: boolean; cancel: boolean; schedule: boolean; status: string; heading: string; findings: number; progress: number }[] };
+    w.seen = [];
+    const button = (id: string) => document.getElementById(id) as HTMLButtonElement;
+    new MutationObserver(() =>
+      w.seen.push({
+        running: button('check').disabled,
+        cancel: !button('cancel').disabled,
+        schedule: button('schedule').disabled,
+        status: document.getElementById('status')?.textContent ?? '',
+        heading: document.querySelector('#claims h2')?.textContent ?? '',
+        findings: document.querySelectorAll('#claims .finding').length,
+        progress: (document.getElementById('progress') as HTMLProgressElement).value,
+      }),
+    ).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await act(page, 'check', 240_000);
+  const seen = await page.evaluate(() => (window as unknown as { seen: { running: boolean; cancel: boolean; schedule: boolean; status: string; heading: string; findings: number; progress: number }[] }).seen);
+  const streamed = seen.filter((s) => s.running && /^Findings so far: [1-9]/.test(s.heading));
+  assert.ok(streamed.length > 0, 'findings shown before the checks ended');
+  for (const s of streamed) {
+    assert.equal(s.findings > 0 && s.cancel && s.schedule, true, JSON.stringify(s));
+    assert.match(s.status, /^check: \d+\/\d+ checks$/);
+    assert.ok(s.progress > 0, 'the progress bar moves');
+  }
+  assert.match((await page.textContent('#claims h2')) ?? '', /^Findings: [1-9]\d* \(\d+ error\(s\)\)$/);
+  const top = (selector: string) => page.$eval(selector, (e) => e.getBoundingClientRect().top);
+  assert.ok((await top('.finding')) < (await top('.node')), 'findings above the nodes');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('twelve workloads: twelve distinct chip colours, each passing axe\'s contrast check', async () => {
+  // 12 nodes, 13 Deployments of 2 replicas; the tenth asks for 40 cpu and stays pending.
+  const { page, context, errors } = await open('desktop', link({ text: largeInput(12, 13, 2), action: 'schedule' }));
+  await page.waitForSelector('.node .pod');
+  await idle(page);
+  const chips = await page.$$eval('.node .pod', (e) => e.map((c) => [c.textContent!.replace(/-[a-z0-9]+-[a-z0-9]+$/, ''), getComputedStyle(c).backgroundColor]));
+  const byWorkload = new Map(chips.map(([w, c]) => [w, c]));
+  assert.equal(byWorkload.size, 12, [...byWorkload.keys()].join(', '));
+  assert.equal(new Set(byWorkload.values()).size, 12, 'one colour per workload');
+  assert.deepEqual(await axeSerious(page), []);
+  await screenshot(page, 'twelve-workloads');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('a KubeSchedulerConfiguration in the input is honoured: bin-packing stacks the pod on the fuller node', async () => {
   const nodes = ['a', 'b'].map((n) => `apiVersion: v1\nkind: Node\nmetadata: {name: ${n}, labels: {kubernetes.io/hostname: ${n}}}\nstatus: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}`);

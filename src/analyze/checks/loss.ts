@@ -40,15 +40,15 @@ import { SPOT_INTERRUPTION_NOTICE_MS } from '../../sim/cloud.js';
 import type { Action } from '../../io/scenario-spec.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
 import { formatTime } from '../../sim/timeline.js';
-import { itemCheck, type AnalysisContext } from '../check.js';
+import { twoRoundCheck, type AnalysisContext, type Part } from '../check.js';
 import type { Finding, Remedy, Severity } from '../finding.js';
 import { budgetFloor, podGroups, type PodGroup } from '../pod-groups.js';
 import { readyWindow, trackReady, type ReadyTracker, type ReadyWindow } from '../ready-replicas.js';
 import { proveFixes } from '../prove.js';
-import { addNodesLike, combine, requireAntiAffinity, scaleTo, spreadAcross, templateNodeFor } from '../remedies.js';
+import { addNodesLike, combine, isSharedInput, requireAntiAffinity, scaleTo, spreadAcross, templateNodeFor } from '../remedies.js';
 import { settle, type Placement } from '../settle.js';
 import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
-import { simulateWhatIf } from '../what-if.js';
+import { memoized, simulateWhatIf } from '../what-if.js';
 import type { Simulation } from '../../sim/simulation.js';
 
 /**
@@ -102,11 +102,17 @@ interface Trial {
   readonly horizonMs: number;
 }
 
-interface Outcome {
-  readonly unit: Unit;
+/** What the verdicts read of an outcome. */
+interface Verdict {
   readonly group: PodGroup;
   readonly window: ReadyWindow;
   readonly floor: number;
+  /** Replicas whose volumes no surviving node can reach (they cannot come back elsewhere). */
+  readonly volumeBound?: readonly VolumeBoundReplica[];
+}
+
+interface Outcome extends Verdict {
+  readonly unit: Unit;
   readonly pdb?: string;
   readonly trial: Trial;
   /** Set when the provisioner made the difference: whole again with it, not without. */
@@ -115,8 +121,28 @@ interface Outcome {
   readonly provisionerWouldRecover?: boolean;
   /** The nodes that ran the group's pods before the failure. */
   readonly hostNodes?: readonly string[];
-  /** Replicas whose volumes no surviving node can reach (they cannot come back elsewhere). */
-  readonly volumeBound?: readonly VolumeBoundReplica[];
+}
+
+/**
+ * An outcome that shows a problem (or needs the provisioner), as plain data that
+ * crosses between worker threads: its unit by index in the plan's units, its group
+ * by object, and what the finding reads of its simulation (evidence, the eviction
+ * note) read out of it, so the simulation itself can be let go.
+ */
+export interface OutcomeRecord extends Omit<Outcome, 'unit' | 'group' | 'trial'> {
+  readonly unit: number;
+  readonly group: string;
+  /** How long the run went on after the loss. */
+  readonly horizonMs: number;
+  readonly evidence: readonly string[];
+  /** Why no pod was evicted, when that is why the group is not whole (evictionNote). */
+  readonly stalled?: string;
+}
+
+/** A record with its unit and group resolved again: what a finding is made of. */
+interface Found extends Omit<OutcomeRecord, 'unit' | 'group'> {
+  readonly unit: Unit;
+  readonly group: PodGroup;
 }
 
 const groupsForLoss = (input: LoadedInput) => podGroups(input).filter((g) => g.workload && g.replicas > 0);
@@ -277,17 +303,17 @@ function outcome(ctx: AnalysisContext, unit: Unit, group: PodGroup, trial: Trial
   return { unit, group, window, floor, ...(pdb ? { pdb: pdb.key } : {}), trial };
 }
 
-const lostAll = (o: Outcome) => o.window.before > 0 && o.window.min === 0;
+const lostAll = (o: Verdict) => o.window.before > 0 && o.window.min === 0;
 /** Below a PDB that leaves room for a disruption at all (one that never does is the pdb check's). */
-const belowBudget = (o: Outcome) => o.floor > 0 && o.floor < o.group.replicas && o.window.before >= o.floor && o.window.min < o.floor;
-const notWhole = (o: Outcome) => o.window.wholeAgainAt === undefined;
-const hasProblem = (o: Outcome) => lostAll(o) || belowBudget(o) || notWhole(o);
+const belowBudget = (o: Verdict) => o.floor > 0 && o.floor < o.group.replicas && o.window.before >= o.floor && o.window.min < o.floor;
+const notWhole = (o: Verdict) => o.window.wholeAgainAt === undefined;
+const hasProblem = (o: Verdict) => lostAll(o) || belowBudget(o) || notWhole(o);
 const launchedAfter = (run: ScenarioRun, t0: number) => run.events.some((e) => e.type === 'NodeClaimLaunched' && e.t >= t0);
 
 /** Not whole only because the replicas lost with their volumes cannot come back, the others all running. */
-const onlyVolumeBound = (o: Outcome) => !lostAll(o) && !belowBudget(o) && o.volumeBound !== undefined && o.window.min + o.volumeBound.length >= o.window.before;
+const onlyVolumeBound = (o: Verdict) => !lostAll(o) && !belowBudget(o) && o.volumeBound !== undefined && o.window.min + o.volumeBound.length >= o.window.before;
 
-function severityOf(o: Outcome): Severity {
+function severityOf(o: Verdict): Severity {
   if (lostAll(o)) return o.group.replicas >= 2 ? 'error' : 'warning';
   // Zonal volumes strand their replica in a lost zone whatever the spec says; the rest keep running.
   if (onlyVolumeBound(o)) return 'info';
@@ -296,7 +322,35 @@ function severityOf(o: Outcome): Severity {
 }
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-const outageOf = (o: Outcome) => (o.window.wholeAgainAt === undefined ? Infinity : o.window.wholeAgainAt - o.window.minAt);
+const outageOf = (o: Verdict) => (o.window.wholeAgainAt === undefined ? Infinity : o.window.wholeAgainAt - o.window.minAt);
+
+/** The failures a check simulates: settled once from the baseline, the same in every worker. */
+interface LossPlan {
+  readonly groups: readonly PodGroup[];
+  readonly t0: number;
+  readonly placement: Placement;
+  readonly units: readonly Unit[];
+  readonly batches: readonly (readonly Unit[])[];
+}
+
+function lossPlan(ctx: AnalysisContext, scope: Scope, only?: string): LossPlan | undefined {
+  const groups = groupsForLoss(ctx.input).filter((g) => only === undefined || g.object === only);
+  if (groups.length === 0) return undefined;
+  const { t0, placement } = settle(ctx, groups);
+  const list = units(scope, placement, ctx);
+  const cap = scope === 'node' ? Math.max(1, Math.floor(placement.length / 10)) : 1;
+  return { groups, t0, placement, units: list, batches: batches(list, cap) };
+}
+
+const plans = new WeakMap<AnalysisContext, Map<Scope, LossPlan | undefined>>();
+
+/** The plan of every group (both rounds of a check, in one worker, read it): once per context and scope. */
+function fullPlan(ctx: AnalysisContext, scope: Scope): LossPlan | undefined {
+  let byScope = plans.get(ctx);
+  if (!byScope) plans.set(ctx, (byScope = new Map()));
+  if (!byScope.has(scope)) byScope.set(scope, lossPlan(ctx, scope));
+  return byScope.get(scope);
+}
 
 /**
  * Every group's outcome for every unit hosting it, problems confirmed on a
@@ -305,38 +359,72 @@ const outageOf = (o: Outcome) => (o.window.wholeAgainAt === undefined ? Infinity
  * messages use.
  */
 function* lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compareProvisioner = true): Generator<Outcome> {
-  const groups = groupsForLoss(ctx.input).filter((g) => only === undefined || g.object === only);
-  if (groups.length === 0) return;
-  const { t0, placement } = settle(ctx, groups);
-  const list = units(scope, placement, ctx);
-  const cap = scope === 'node' ? Math.max(1, Math.floor(placement.length / 10)) : 1;
-  const pools = compareProvisioner && ctx.input.nodePools.length > 0;
+  const plan = lossPlan(ctx, scope, only);
+  if (!plan) return;
   // A fix being re-checked (one group) needs only its verdict.
-  const stopOnProblem = only !== undefined && groups.length === 1 ? groups[0] : undefined;
-  for (const batch of batches(list, cap)) {
-    const trial = simulate(ctx, scope, batch, groups, t0, ctx.provisioner, stopOnProblem);
-    for (const unit of batch) {
-      let alone: Trial | undefined;
-      const first = [...unit.hosts.keys()].map((group) => {
-        const o = outcome(ctx, unit, group, trial);
-        return hasProblem(o) && trial.batchSize > 1 ? outcome(ctx, unit, group, (alone ??= simulate(ctx, scope, [unit], groups, t0, ctx.provisioner, stopOnProblem))) : o;
-      });
-      // The other provisioner setting, for the groups whose message compares with it: one run for all of them.
-      const other = pools ? simulateEach(ctx, scope, unit, first.filter((o) => (ctx.provisioner ? !notWhole(o) && launchedAfter(o.trial.run, t0) : notWhole(o))).map((o) => o.group), t0, !ctx.provisioner) : new Map<PodGroup, Trial>();
-      for (let o of first) {
-        const group = o.group;
-        const compared = other.get(group);
-        if (compared && ctx.provisioner && notWhole(outcome(ctx, unit, group, compared))) o = { ...o, needsProvisioner: true };
-        if (compared && !ctx.provisioner && !notWhole(outcome(ctx, unit, group, compared))) o = { ...o, provisionerWouldRecover: true };
-        const bound = hasProblem(o) ? volumeBoundReplicas(o.trial.run, group, unit.nodes) : [];
-        if (bound.length > 0) o = { ...o, volumeBound: bound };
-        o = { ...o, hostNodes: placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name) };
-        // Capacity loss is reported only where the node loss alone recovers: recovery hangs on the lost offering.
-        if (scope === 'capacity' && !(hasProblem(o) && !nodeAloneFails(ctx, scope, o, t0))) continue;
-        yield o;
-      }
+  const stopOnProblem = only !== undefined && plan.groups.length === 1 ? plan.groups[0] : undefined;
+  for (const batch of plan.batches) yield* batchOutcomes(ctx, scope, plan, batch, compareProvisioner, stopOnProblem);
+}
+
+function* batchOutcomes(ctx: AnalysisContext, scope: Scope, plan: LossPlan, batch: readonly Unit[], compareProvisioner: boolean, stopOnProblem?: PodGroup): Generator<Outcome> {
+  const { groups, t0, placement } = plan;
+  const pools = compareProvisioner && ctx.input.nodePools.length > 0;
+  const trial = simulate(ctx, scope, batch, groups, t0, ctx.provisioner, stopOnProblem);
+  for (const unit of batch) {
+    let alone: Trial | undefined;
+    const first = [...unit.hosts.keys()].map((group) => {
+      const o = outcome(ctx, unit, group, trial);
+      return hasProblem(o) && trial.batchSize > 1 ? outcome(ctx, unit, group, (alone ??= simulate(ctx, scope, [unit], groups, t0, ctx.provisioner, stopOnProblem))) : o;
+    });
+    // The other provisioner setting, for the groups whose message compares with it: one run for all of them.
+    const other = pools ? simulateEach(ctx, scope, unit, first.filter((o) => (ctx.provisioner ? !notWhole(o) && launchedAfter(o.trial.run, t0) : notWhole(o))).map((o) => o.group), t0, !ctx.provisioner) : new Map<PodGroup, Trial>();
+    for (let o of first) {
+      const group = o.group;
+      const compared = other.get(group);
+      if (compared && ctx.provisioner && notWhole(outcome(ctx, unit, group, compared))) o = { ...o, needsProvisioner: true };
+      if (compared && !ctx.provisioner && !notWhole(outcome(ctx, unit, group, compared))) o = { ...o, provisionerWouldRecover: true };
+      const bound = hasProblem(o) ? volumeBoundReplicas(o.trial.run, group, unit.nodes) : [];
+      if (bound.length > 0) o = { ...o, volumeBound: bound };
+      o = { ...o, hostNodes: placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name) };
+      // Capacity loss is reported only where the node loss alone recovers: recovery hangs on the lost offering.
+      if (scope === 'capacity' && !(hasProblem(o) && !nodeAloneFails(ctx, scope, o, t0))) continue;
+      yield o;
     }
   }
+}
+
+/** Round 1, one part: each of the part's batches simulated, its outcomes that show a problem (or need the provisioner) as records. */
+function recordsOf(ctx: AnalysisContext, scope: Scope, part: Part): OutcomeRecord[][] {
+  const plan = fullPlan(ctx, scope);
+  if (!plan) return [];
+  const out: OutcomeRecord[][] = [];
+  for (let i = part.index; i < plan.batches.length; i += part.count) {
+    const records: OutcomeRecord[] = [];
+    for (const o of batchOutcomes(ctx, scope, plan, plan.batches[i]!, true)) if (hasProblem(o) || o.needsProvisioner) records.push(record(o, scope, plan));
+    out.push(records);
+  }
+  return out;
+}
+
+function record(o: Outcome, scope: Scope, plan: LossPlan): OutcomeRecord {
+  const { unit, group, trial, ...rest } = o;
+  const stalled = o.window.wholeAgainAt === undefined ? evictionNote(o)?.stalled : undefined;
+  return { ...rest, unit: plan.units.indexOf(unit), group: group.object, horizonMs: trial.horizonMs, evidence: evidence(o, scope), ...(stalled ? { stalled } : {}) };
+}
+
+/** Round 2's items: the records of each group with a problem, groups in the order their first record came. */
+function byGroup(records: readonly OutcomeRecord[]): [string, OutcomeRecord[]][] {
+  const out = new Map<string, OutcomeRecord[]>();
+  for (const r of records) out.set(r.group, [...(out.get(r.group) ?? []), r]);
+  return [...out];
+}
+
+/** Round 2, one group: its records resolved against this worker's plan, and its finding with fixes re-simulated. */
+function findingOf(ctx: AnalysisContext, scope: Scope, object: string, records: readonly OutcomeRecord[]): Finding {
+  const plan = fullPlan(ctx, scope);
+  const group = plan?.groups.find((g) => g.object === object);
+  if (!plan || !group) throw new Error(`${RULES[scope]}: no group ${object} in the plan round 1 recorded it from`);
+  return groupFinding(ctx, scope, group, records.map((r) => ({ ...r, unit: plan.units[r.unit]!, group })));
 }
 
 function nodeAloneFails(ctx: AnalysisContext, scope: Scope, o: Outcome, t0: number): boolean {
@@ -350,27 +438,58 @@ function nodeAloneFails(ctx: AnalysisContext, scope: Scope, o: Outcome, t0: numb
  */
 function stillFails(ctx: AnalysisContext, scope: Scope, object: string): boolean {
   let any = false;
-  for (const o of lossOutcomes(ctx, scope, object, false)) {
-    if (hasProblem(o) && !onlyVolumeBound(o)) return true;
+  const verdicts = isSharedInput(ctx.input) && (scope === 'node' || scope === 'zone') ? sharedVerdicts(ctx, scope, object) : ownVerdicts(ctx, scope, object);
+  for (const fails of verdicts) {
+    if (fails) return true;
     any = true;
   }
   // No outcome proves nothing: the changed input left the group with no placed pod to fail.
   return !any;
 }
 
+const fails = (o: Outcome) => hasProblem(o) && !onlyVolumeBound(o);
+
+/** Whether each failure the group's pods see shows it a problem, in order. */
+function* ownVerdicts(ctx: AnalysisContext, scope: Scope, object: string): Generator<boolean> {
+  for (const o of lossOutcomes(ctx, scope, object, false)) yield fails(o);
+}
+
+/**
+ * ownVerdicts on an input several groups' fixes propose (nodes added): each node or
+ * zone loss (its steps are the node's or zone's alone) simulated once for every
+ * group, each watched by its own tracker as when alone, and the verdicts kept with
+ * the input for the next group's proof.
+ */
+function* sharedVerdicts(ctx: AnalysisContext, scope: Scope, object: string): Generator<boolean> {
+  const plan = lossPlan(ctx, scope, object);
+  if (!plan) return;
+  for (const unit of plan.units) {
+    const verdicts = memoized(ctx, JSON.stringify(['loss-verdicts', scope, unit.label]), () => {
+      const trials = simulateEach(ctx, scope, unit, groupsForLoss(ctx.input), plan.t0, ctx.provisioner);
+      return new Map(
+        [...trials].map(([group, trial]) => {
+          const o = outcome(ctx, unit, group, trial);
+          const bound = hasProblem(o) ? volumeBoundReplicas(trial.run, group, unit.nodes) : [];
+          return [group.object, fails(bound.length > 0 ? { ...o, volumeBound: bound } : o)];
+        }),
+      );
+    });
+    yield verdicts.get(object)!;
+  }
+}
+
 const dur = (ms: number) => formatTime(ms);
 const on = (u: Unit) => (u.label.startsWith('zone ') ? `in ${u.label}` : `on ${u.label}`);
 
-function message(o: Outcome): string {
+function message(o: Found): string {
   const text = lossMessage(o);
   return o.volumeBound ? `${text}; ${describeVolumeBound(o.volumeBound, o.group.replicas, o.unit.label)}` : text;
 }
 
-function lossMessage(o: Outcome): string {
+function lossMessage(o: Found): string {
   const { window: w, group, unit } = o;
   const hosted = unit.hosts.get(group) ?? 0;
-  const stalled = w.wholeAgainAt === undefined ? evictionNote(o)?.stalled : undefined;
-  const back = w.wholeAgainAt === undefined ? `${w.before} ready replicas are not back ${dur(o.trial.horizonMs)} later${stalled ? ` (${stalled})` : ''}` : `${w.before} ready again ${dur(w.wholeAgainAt - w.minAt)} after the outage began`;
+  const back = w.wholeAgainAt === undefined ? `${w.before} ready replicas are not back ${dur(o.horizonMs)} later${o.stalled ? ` (${o.stalled})` : ''}` : `${w.before} ready again ${dur(w.wholeAgainAt - w.minAt)} after the outage began`;
   if (lostAll(o)) {
     if (group.replicas === 1) return `its only replica runs ${on(unit)}: losing it leaves ${group.object} with no ready pod; ${back}`;
     const pending = group.replicas > w.before ? ` (the other ${group.replicas - w.before} of ${group.replicas} never got a place)` : '';
@@ -471,7 +590,7 @@ const hasSpread = (g: PodGroup, key: string, minDomains: number) =>
  * spread before they stack); replicas already kept apart, or that do not come
  * back, get capacity. Every one is then re-simulated and reduced (prove.ts).
  */
-function candidates(o: Outcome, scope: Scope, ctx: AnalysisContext): Remedy[] {
+function candidates(o: Found, scope: Scope, ctx: AnalysisContext): Remedy[] {
   const { group, unit } = o;
   const key = scope === 'zone' ? LABEL_ZONE : LABEL_HOSTNAME;
   const replicas = Math.max(group.replicas, o.floor + 1, 2);
@@ -506,7 +625,7 @@ function candidates(o: Outcome, scope: Scope, ctx: AnalysisContext): Remedy[] {
 }
 
 /** Changes berth cannot simulate from the input but that address the finding, stated as advice. */
-function advice(o: Outcome, scope: Scope): string[] {
+function advice(o: Found, scope: Scope): string[] {
   const out: string[] = [];
   if (notWhole(o) && o.volumeBound) {
     // No capacity and no Node deletion brings these back: their data is where the loss is.
@@ -527,18 +646,8 @@ function advice(o: Outcome, scope: Scope): string[] {
   return out;
 }
 
-/** The outcomes that show a problem (or need the provisioner), by group in the order they were found. */
-function problemsByGroup(ctx: AnalysisContext, scope: Scope): [PodGroup, Outcome[]][] {
-  const byGroup = new Map<PodGroup, Outcome[]>();
-  for (const o of lossOutcomes(ctx, scope)) {
-    if (!hasProblem(o) && !o.needsProvisioner) continue;
-    byGroup.set(o.group, [...(byGroup.get(o.group) ?? []), o]);
-  }
-  return [...byGroup];
-}
-
 /** A group's finding: its worst outcome, with fixes re-simulated. */
-function groupFinding(ctx: AnalysisContext, scope: Scope, group: PodGroup, list: readonly Outcome[]): Finding {
+function groupFinding(ctx: AnalysisContext, scope: Scope, group: PodGroup, list: readonly Found[]): Finding {
   const rule = RULES[scope];
   const sorted = [...list].sort((a, b) => RANK[severityOf(a)] - RANK[severityOf(b)] || outageOf(b) - outageOf(a));
   const worst = sorted[0]!;
@@ -551,7 +660,7 @@ function groupFinding(ctx: AnalysisContext, scope: Scope, group: PodGroup, list:
     rule,
     object: group.object,
     message: message(worst) + (alike.length > 0 ? ` (likewise for ${scope === 'zone' ? 'zone' : 'node'} ${alike.join(', ')})` : ''),
-    evidence: evidence(worst, scope),
+    evidence: worst.evidence,
     fix: [...remedies.map((r) => `${r.description} (re-simulated: clears the finding)`), ...notes.map((n) => `advice: ${n}`)],
     ...(remedies.length > 0 ? { remedies } : {}),
     // Every replica on one node: the same problem whichever failure takes that node (node, zone, spot wave).
@@ -559,8 +668,18 @@ function groupFinding(ctx: AnalysisContext, scope: Scope, group: PodGroup, list:
   };
 }
 
+/**
+ * Round 1 simulates the plan's batches (every failure, once), round 2 proves each
+ * group's fixes: a worker pool shares out both without any worker repeating the other's.
+ */
 const checkFor = (scope: Scope, description: string) =>
-  itemCheck({ rule: RULES[scope], description, items: (ctx) => problemsByGroup(ctx, scope), findings: (ctx, [group, list]) => [groupFinding(ctx, scope, group, list)] });
+  twoRoundCheck({
+    rule: RULES[scope],
+    description,
+    firstRound: (ctx, part) => recordsOf(ctx, scope, part),
+    between: byGroup,
+    secondRound: (ctx, [object, records]) => [findingOf(ctx, scope, object, records)],
+  });
 
 export const nodeLossCheck = checkFor('node', 'Fails each node that runs replicas and simulates: do all replicas come back, how fast, do PDBs hold, does a workload lose every replica at once');
 export const zoneLossCheck = checkFor('zone', 'Fails each zone that runs replicas (the zone takes no launches until it returns) and simulates the same');

@@ -61,6 +61,27 @@ describe('DaemonSet controller', () => {
     assert.equal(queued, 1);
   });
 
+  it('once a sync changed nothing, a sync whose only news is pods turning NotReady or Ready reads nothing; a template change after them still rolls out', () => {
+    const { sim, ds } = setup(['n1', 'n2', 'n3']);
+    let reads = 0;
+    const podsOf = sim.daemonSets.podsOf.bind(sim.daemonSets);
+    sim.daemonSets.podsOf = (d) => {
+      reads++;
+      return podsOf(d);
+    };
+    for (const p of sim.daemonSets.podsOf(ds)) sim.world.markNotReady(p.key, 'test');
+    reads = 0;
+    sim.engine.run(sim.engine.now + 1_000);
+    assert.equal(reads, 0, 'readiness alone: the queued syncs are skipped');
+    for (const p of sim.daemonSets.podsOf(ds)) sim.world.markReady(p.key);
+    sim.engine.run(sim.engine.now + 1_000);
+    assert.equal(reads, 1, 'only the test read the pods');
+    sim.daemonSets.setTemplate('default/agent', tmpl('v2'));
+    sim.engine.run(sim.engine.now + 120_000);
+    assert.ok(reads > 1, 'a template change syncs again');
+    assert.deepEqual(sim.daemonSets.status(ds).updatedNumberScheduled, 3);
+  });
+
   it('does not replace the pod of a deleted node (the pod garbage collector removes it)', () => {
     const { sim, ds } = setup(['n1', 'n2']);
     sim.world.deleteNode('n2', 'test');

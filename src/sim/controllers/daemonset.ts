@@ -72,6 +72,19 @@ interface Predicates {
 export class DaemonSetController extends KeyedController<SimDaemonSet> {
   /** Pod uid → the node its affinity pins it to (for pods the scheduler has not bound yet). */
   private readonly targetNode = new Map<string, string>();
+  /**
+   * DaemonSets whose last sync changed nothing with every live pod of the current
+   * template: until something other than a pod's readiness changes (readiness is
+   * read only when updating old pods), their next sync would change nothing either,
+   * so it is skipped. A zone loss turns thousands of pods NotReady one node at a time.
+   */
+  private readonly settled = new Set<SimDaemonSet>();
+
+  /** Queues a sync that must look again (the DaemonSet's nodes, pods or template changed). */
+  private resync(ds: SimDaemonSet): void {
+    this.settled.delete(ds);
+    this.enqueue(ds);
+  }
 
   constructor(world: World) {
     super(world, 'daemonset', 'ds-sync');
@@ -85,19 +98,20 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
         for (const ds of this.objects.values()) {
           const was = this.predicates(ds, c.old);
           const is = this.predicates(ds, c.node);
-          if (was.shouldRun !== is.shouldRun || was.shouldContinueRunning !== is.shouldContinueRunning) this.enqueue(ds);
+          if (was.shouldRun !== is.shouldRun || was.shouldContinueRunning !== is.shouldContinueRunning) this.resync(ds);
         }
         return;
       }
       if (c.kind === 'nodeAdded' || c.kind === 'nodeDeleted') {
-        for (const ds of this.objects.values()) this.enqueue(ds);
+        for (const ds of this.objects.values()) this.resync(ds);
         return;
       }
       if (!('pod' in c)) return;
       const ds = this.ownerOf(c.pod);
       if (!ds) return;
       if (c.kind === 'podReady' && ds.minReadySeconds > 0) this.world.engine.after(ds.minReadySeconds * 1000 + 1, 'ds-min-ready', () => this.enqueue(ds));
-      this.enqueue(ds);
+      if (c.kind === 'podReady' || c.kind === 'podNotReady') this.enqueue(ds);
+      else this.resync(ds);
     });
   }
 
@@ -131,7 +145,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     ds.generation++;
     ds.hash = templateHash(template);
     this.world.engine.record('DaemonSetTemplateChanged', { daemonSet: key, generation: ds.generation, hash: ds.hash });
-    this.enqueue(ds);
+    this.resync(ds);
   }
 
   podsOf(ds: SimDaemonSet): Pod[] {
@@ -197,6 +211,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
   }
 
   protected sync(ds: SimDaemonSet): void {
+    if (this.settled.has(ds)) return;
     const nodes = this.world.cluster.nodeInfos().map((ni) => ni.node);
     // The predicates read only the DaemonSet and the node, which a sync does not change: once per node.
     const preds = new Map<string, Predicates>();
@@ -252,9 +267,20 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       if (oldestNew && oldestOld && (!this.world.isReady(oldestOld.key) || this.available(ds, oldestNew))) del.push(oldestOld);
     }
     this.apply(ds, create, del);
+    if (create.length === 0 && del.length === 0 && this.allCurrent(ds, byNode)) {
+      // A rolling update replaces old pods only: with none, it would change nothing.
+      this.settled.add(ds);
+      return;
+    }
     // What apply changed is read again; unchanged, the same pods by node.
     const after = create.length > 0 || del.length > 0 ? this.nodeToPods(ds) : byNode;
     if (ds.updateStrategy.type === 'RollingUpdate') this.rollingUpdate(ds, nodes, after, preds, desired, maxSurge, maxUnavailable);
+  }
+
+  /** Whether every live pod is of the current template (both ways sync and rollingUpdate tell). */
+  private allCurrent(ds: SimDaemonSet, byNode: ReadonlyMap<string, Pod[]>): boolean {
+    for (const pods of byNode.values()) for (const p of pods) if (!p.terminating && (p.labels[CONTROLLER_REVISION_HASH_LABEL] !== ds.hash || !this.updated(ds, p))) return false;
+    return true;
   }
 
   private apply(ds: SimDaemonSet, create: readonly string[], del: readonly Pod[]): void {

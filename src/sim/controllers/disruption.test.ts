@@ -74,6 +74,25 @@ describe('drainNode', () => {
     assert.equal(sim.engine.log.some((r) => r.type === 'DrainComplete'), false);
   });
 
+  it('a concurrent eviction that loses the budget update is retried by the API server 500 ms later, not by kubectl 5 s later', () => {
+    // Found by conformance/sim-vs-real (s1-37): kubectl evicts a node's pods concurrently; two
+    // evictions under one budget both read disruptionsAllowed 1, one update conflicts, and
+    // the API server retries it (EvictionsRetry, 500 ms) against the budget re-read, which the
+    // first pod's ready replacement has restored by then.
+    const sim = createSimulation(clusterWithNodes([{ name: 'n1' }, { name: 'n2' }]), { seed: 2, pods: { defaults: { startDelayMs: 0, readyDelayMs: 0 } } });
+    sim.deployments.add(app('web', { replicas: 4, grace: 0 }));
+    sim.disruption.add({ pdb: compilePdb({ metadata: { name: 'web-pdb', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 } }) });
+    sim.engine.run(10_000);
+    const onN1 = [...sim.world.cluster.pods()].filter((p) => p.nodeName === 'n1');
+    assert.equal(onN1.length, 2);
+    const t0 = sim.engine.now;
+    sim.disruption.drainNode('n1');
+    sim.engine.run(t0 + 20_000);
+    const evicted = sim.engine.log.filter((r) => r.type === 'Evicted' && onN1.some((p) => p.key === r['pod'])).map((r) => r.t - t0);
+    assert.deepEqual(evicted, [0, 500]);
+    assert.equal(sim.engine.log.some((r) => r.type === 'DrainEvictionRetry'), false);
+  });
+
   it('completes when the budget allows one pod at a time', () => {
     const sim = setup({ maxUnavailable: 1 }, 4);
     sim.disruption.drainNode('n1');

@@ -25,6 +25,12 @@ const RETRY_BASE_MS = 5;
 const RETRY_MAX_MS = 1000 * 1000;
 /** kubectl drain's pause before retrying a refused eviction. */
 export const DRAIN_RETRY_MS = 5000;
+/**
+ * EvictionsRetry's step: an eviction whose budget update conflicts with a concurrent
+ * one (both read the budget before either wrote it) is retried inside the API server
+ * this much later, reading the budget again (jitter of 10% left out).
+ */
+export const EVICTION_CONFLICT_RETRY_MS = 500;
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 export const PDB_VIOLATION_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
 export const MULTIPLE_PDBS_MESSAGE = 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
@@ -86,6 +92,8 @@ export class DisruptionController {
   private readonly rechecks = new Set<string>();
   /** Consecutive failed syncs per PDB, for the retry backoff. */
   private readonly failures = new Map<string, number>();
+  /** PDB key → when an eviction last took one of its disruptions. */
+  private readonly decrementedAt = new Map<string, number>();
 
   constructor(
     readonly world: World,
@@ -246,7 +254,14 @@ export class DisruptionController {
     }
     s.disruptionsAllowed--;
     s.disruptedPods.set(pod.name, this.world.engine.now);
+    this.decrementedAt.set(p.pdb.key, this.world.engine.now);
     return undefined;
+  }
+
+  /** Whether an eviction at this instant took a disruption from the pod's budget. */
+  private budgetTakenNow(pod: Pod): boolean {
+    const now = this.world.engine.now;
+    return [...this.pdbs.values()].some((p) => p.pdb.namespace === pod.namespace && p.pdb.selector.matches(pod.labels) && this.decrementedAt.get(p.pdb.key) === now);
   }
 
   /**
@@ -271,11 +286,17 @@ export class DisruptionController {
       waiting.delete(c.pod.uid);
       finish();
     });
-    const attempt = (pod: Pod) => {
+    const attempt = (pod: Pod, conflictRetried = false) => {
       const current = world.cluster.getPod(pod.key);
       if (!current || current.uid !== pod.uid || current.terminating) return;
       const r = this.evict(pod.key, 'Drain');
       if (r.allowed) return;
+      // kubectl evicts a node's pods concurrently: a budget another eviction of this instant
+      // took its last disruption from is a conflicting write, retried by the API server.
+      if (r.code === 429 && !conflictRetried && this.budgetTakenNow(current)) {
+        world.engine.after(EVICTION_CONFLICT_RETRY_MS, 'eviction-conflict-retry', () => attempt(pod, true));
+        return;
+      }
       world.engine.record('DrainEvictionRetry', {
         node: nodeName,
         pod: pod.key,
