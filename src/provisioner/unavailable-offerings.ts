@@ -33,11 +33,17 @@ function offeringKey(instanceType: string, o: OfferingPlace): string {
 export class UnavailableOfferings {
   /** offering key → until when it is skipped. */
   private readonly until = new Map<string, number>();
+  /** Bumped whenever a key comes or goes: apply's answer changes only then. */
+  private version = 0;
+  /** apply's last answer, handed out again while the catalog and the keys are the same. */
+  private last?: { readonly types: readonly InstanceType[]; readonly version: number; readonly result: readonly InstanceType[] };
 
   constructor(private readonly ttlMs = UNAVAILABLE_OFFERING_TTL_MS) {}
 
   mark(instanceType: string, offering: OfferingPlace, now: number): void {
-    this.until.set(offeringKey(instanceType, offering), now + this.ttlMs);
+    const key = offeringKey(instanceType, offering);
+    if (!this.until.has(key)) this.version++;
+    this.until.set(key, now + this.ttlMs);
   }
 
   isUnavailable(instanceType: string, offering: OfferingPlace, now: number): boolean {
@@ -46,14 +52,25 @@ export class UnavailableOfferings {
 
   /**
    * The instance types with the offerings still in the cache marked unavailable: `types`
-   * itself while nothing is (so the planner can reuse what it derived from them).
+   * itself while nothing is, and the same array again while the cached offerings stay
+   * the same (so the planner can reuse what it derived from them: a zone that is down
+   * keeps its offerings cached for the whole outage, and each provisioning round used
+   * to rebuild every pool template from a new array).
    */
   apply(types: readonly InstanceType[], now: number): readonly InstanceType[] {
-    for (const [key, until] of this.until) if (until <= now) this.until.delete(key);
+    for (const [key, until] of this.until) {
+      if (until > now) continue;
+      this.until.delete(key);
+      this.version++;
+    }
     if (this.until.size === 0) return types;
-    return types.map((it) => {
+    // Every key left is live (until > now), so the answer depends only on which keys there are.
+    if (this.last?.types === types && this.last.version === this.version) return this.last.result;
+    const result = types.map((it) => {
       if (!it.offerings.some((o) => this.isUnavailable(it.name, o, now))) return it;
       return { ...it, offerings: it.offerings.map((o) => (this.isUnavailable(it.name, o, now) ? { ...o, available: false } : o)) };
     });
+    this.last = { types, version: this.version, result };
+    return result;
   }
 }
