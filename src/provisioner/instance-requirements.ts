@@ -79,8 +79,9 @@ export const INSTANCE_DEFINED_LABELS: readonly string[] = [
   LABEL_CAPACITY_RESERVATION_INTERRUPTIBLE,
 ];
 
-// Instance types are immutable, so their requirements are built once each.
-const instanceTypeCache = new WeakMap<InstanceType, Requirements>();
+// Instance types are immutable, so their requirements are built once each: keyed by the type's
+// label values, which the copies that mark offerings unavailable share with the catalog's type.
+const instanceTypeCache = new WeakMap<InstanceType['requirements'], Requirements>();
 
 /**
  * What a node of this type can look like (Karpenter's InstanceType.Requirements): In its
@@ -89,11 +90,11 @@ const instanceTypeCache = new WeakMap<InstanceType, Requirements>();
  * the result (clone() it first).
  */
 export function instanceTypeRequirements(it: InstanceType): Requirements {
-  let reqs = instanceTypeCache.get(it);
+  let reqs = instanceTypeCache.get(it.requirements);
   if (reqs === undefined) {
     reqs = new Requirements(Object.entries(it.requirements).map(([k, values]) => Requirement.of(k, 'In', values)));
     for (const key of INSTANCE_DEFINED_LABELS) if (!reqs.has(key)) reqs.add(Requirement.of(key, 'DoesNotExist'));
-    instanceTypeCache.set(it, reqs);
+    instanceTypeCache.set(it.requirements, reqs);
   }
   return reqs;
 }
