@@ -14,7 +14,7 @@ import type { InstanceType } from './catalog/types.js';
 import type { CostLowerBound } from './cost-bound.js';
 import { daemonPodsOn } from './daemon-overhead.js';
 import { launchedNode } from './launched-node.js';
-import { planProvisioning, poolRequirements, type NodeClaimPlan, type PlanOptimization, type ProvisionInput, type ProvisionPlan } from './plan.js';
+import { planProvisioning, poolRequirements, roundCost, roundDollars, type NodeClaimPlan, type PlanOptimization, type ProvisionInput, type ProvisionPlan } from './plan.js';
 
 export interface BatchedProvisionInput extends ProvisionInput {
   readonly pools: readonly NodePool[];
@@ -40,14 +40,11 @@ export function provisionInBatches(input: BatchedProvisionInput): BatchedProvisi
     nodeClaims.push(...plan.nodeClaims);
     if (plan.optimization) optimization = optimization ? addOptimizations(optimization, plan.optimization) : plan.optimization;
     if (plan.nodeClaims.length === 0 || batch === input.maxBatches) {
-      const costPerHour = roundCost(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0));
-      return { placements, nodeClaims, unschedulable: plan.unschedulable, costPerHour, ...(optimization ? { optimization } : {}), batches: batch };
+      return { placements, nodeClaims, unschedulable: plan.unschedulable, costPerHour: roundCost(nodeClaims), ...(optimization ? { optimization } : {}), batches: batch };
     }
     for (const claim of plan.nodeClaims) launch(input.cluster, claim, input.pools, input.instanceTypes, input.daemonSetPods);
   }
 }
-
-const roundCost = (dollars: number) => Math.round(dollars * 1e6) / 1e6;
 
 /**
  * The run's optimization report from its batches': costs add up, and so do the lower
@@ -58,7 +55,7 @@ function addOptimizations(a: PlanOptimization, b: PlanOptimization): PlanOptimiz
   const lowerBound = a.lowerBound && b.lowerBound ? addBounds(a.lowerBound, b.lowerBound) : undefined;
   return {
     objective: a.objective,
-    faithfulCostPerHour: roundCost(a.faithfulCostPerHour + b.faithfulCostPerHour),
+    faithfulCostPerHour: roundDollars(a.faithfulCostPerHour + b.faithfulCostPerHour),
     repacked: a.repacked || b.repacked,
     violations: [...a.violations, ...b.violations],
     ...(lowerBound ? { lowerBound } : {}),
@@ -69,7 +66,7 @@ function addBounds(a: CostLowerBound, b: CostLowerBound): CostLowerBound {
   const size = { method: a.method, variables: a.variables + b.variables, rows: a.rows + b.rows };
   if (a.costPerHour === undefined) return { ...size, status: a.status };
   if (b.costPerHour === undefined) return { ...size, status: b.status };
-  return { ...size, status: a.status, costPerHour: roundCost(a.costPerHour + b.costPerHour) };
+  return { ...size, status: a.status, costPerHour: roundDollars(a.costPerHour + b.costPerHour) };
 }
 
 /** Replaces the planned claim's node by the node it launches as, with its DaemonSet pods bound. */

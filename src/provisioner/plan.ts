@@ -780,7 +780,11 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   return optimizedPlan(input, planner, pools, { placements, nodeClaims, unschedulable, costPerHour });
 }
 
-const roundCost = (claims: readonly NodeClaimPlan[]): number => Math.round(claims.reduce((s, c) => s + c.pricePerHour, 0) * 1e6) / 1e6;
+/** Dollars per hour to a millionth, as plans report them. */
+export const roundDollars = (dollars: number): number => Math.round(dollars * 1e6) / 1e6;
+
+/** The claims' $/h. */
+export const roundCost = (claims: readonly NodeClaimPlan[]): number => roundDollars(claims.reduce((s, c) => s + c.pricePerHour, 0));
 
 /** The faithful plan with its claims repacked for price where that is cheaper and valid, and the lower bound. */
 function optimizedPlan(input: ProvisionInput, planner: Planner, pools: readonly PoolTemplate[], faithful: ProvisionPlan): ProvisionPlan {
