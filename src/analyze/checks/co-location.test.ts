@@ -31,6 +31,15 @@ describe('co-location', () => {
     assert.equal(f.fix.filter((x) => !x.startsWith('advice: ')).length, f.remedies?.length ?? 0, 'every fix but advice is a re-simulated remedy');
   });
 
+  it('bare pods all bound to one node: advice to recreate them, and no spec change is re-simulated (none could move them)', () => {
+    const pod = (name: string) => `- {apiVersion: v1, kind: Pod, metadata: {name: ${name}, namespace: default, labels: {app: cache}}, spec: {nodeName: n1, containers: [{name: c, image: cache:v1}]}}`;
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'a'), pod('cache-0'), pod('cache-1')) });
+    const findings = coLocationCheck.run(contextFor(input));
+    assert.deepEqual(findings.map((f) => `${f.severity} ${f.object}`), ['error Pod/default/cache-0']);
+    assert.deepEqual(findings[0]!.remedies, []);
+    assert.match(findings[0]!.fix.join('\n'), /^advice: these pods have no controller and are all bound, so no change to their spec moves them: recreate them .*required pod anti-affinity on kubernetes\.io\/hostname/);
+  });
+
   it('incident 1a with a NodePool: after the first fix the provisioner launches nodes and the three apiservers run on three nodes', () => {
     const input = loadInput({ file: 'examples/apiserver-spread-only.yaml' }, { file: 'examples/nodepools/default.yaml' });
     const ctx = contextFor(input, { provisioner: true });

@@ -12,7 +12,7 @@ import { formatTime } from '../../sim/timeline.js';
 import type { AnalysisContext, Check } from '../check.js';
 import { availableZones } from '../domains.js';
 import type { Finding, Remedy } from '../finding.js';
-import { podGroups, type PodGroup } from '../pod-groups.js';
+import { podGroups, podsOf, type PodGroup } from '../pod-groups.js';
 import { proveFixes } from '../prove.js';
 import { addNodesLike, combine, requireAntiAffinity, setMinDomains, spreadAcross, templateNodeFor } from '../remedies.js';
 import { scaleTargets } from '../scale-targets.js';
@@ -90,6 +90,14 @@ function stillStacked(ctx: AnalysisContext, s: Stack, zoneCount: number): boolea
 function fixes(ctx: AnalysisContext, s: Stack, zoneCount: number): { fix: string[]; remedies: Remedy[] } {
   const key = keyOf(s.scope);
   const want = s.scope === 'node' ? s.placed + s.pending : Math.min(s.placed + s.pending, zoneCount);
+  const keepApart = `required pod anti-affinity on ${key}, or a DoNotSchedule spread constraint with minDomains ${want}`;
+  // Pods without a controller that are all bound stay where they are whatever their spec
+  // says (affinity is immutable on a running pod): re-simulating a changed spec cannot
+  // move them, so nothing is tried — on a dump with thousands of such pods each try
+  // was a whole-cluster simulation.
+  if (s.group.kind === 'Pod' && podsOf(s.group, ctx.input.pods).every((p) => p.nodeName)) {
+    return { fix: [`advice: these pods have no controller and are all bound, so no change to their spec moves them: recreate them (or run them under a Deployment) with ${keepApart}, and give them ${s.scope === 'node' ? 'nodes' : 'zones'} to go to`], remedies: [] };
+  }
   const hasSpread = s.group.templatePod.topologySpreadConstraints.some((c) => c.topologyKey === key && c.whenUnsatisfiable === 'DoNotSchedule');
   const provisioning = ctx.provisioner && ctx.input.nodePools.length > 0;
   const template = templateNodeFor(s.group.templatePod, ctx.input.nodes.filter((n) => n.name === s.where).concat(ctx.input.nodes), s.group.kind === 'Pod');
@@ -99,7 +107,7 @@ function fixes(ctx: AnalysisContext, s: Stack, zoneCount: number): { fix: string
   candidates.push(combine(hasSpread ? setMinDomains(s.group, key, want) : spreadAcross(s.group, key, { minDomains: want }), ...nodes));
   const remedies = proveFixes(candidates, ctx.input, (input) => !stillStacked({ ...ctx, input }, s, zoneCount));
   const fix = remedies.map((r) => `${r.description} (re-simulated: the replicas no longer share a ${s.scope} and none is pending)`);
-  if (remedies.length === 0) fix.push(`advice: keep replicas apart on ${key} (required pod anti-affinity, or a DoNotSchedule spread constraint with minDomains ${want}) and give them ${s.scope === 'node' ? 'nodes' : 'zones'} to go to: berth found no change to the input that does both`);
+  if (remedies.length === 0) fix.push(`advice: keep replicas apart on ${key} (${keepApart}) and give them ${s.scope === 'node' ? 'nodes' : 'zones'} to go to: berth found no change to the input that does both`);
   return { fix, remedies };
 }
 
