@@ -155,6 +155,24 @@ describe('consolidation', () => {
     const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price, maxMultiNodeCandidates: 3 });
     assert.deepEqual(r.decisions.map((d) => d.nodes), [['a', 'b', 'c', 'd']]);
   });
+  it('a running legacy pod whose spread selector upstream cannot parse moves as Karpenter reads it (the selector matches nothing), not as kube-scheduler fails it', () => {
+    const legacy = compilePod(
+      {
+        metadata: { name: 'p1', namespace: 'default', labels: { app: 'x' } },
+        spec: {
+          nodeName: 'a',
+          topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['bad value!'] }] } }],
+          containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi' } } }],
+        },
+      },
+      { order: order++ },
+    );
+    assert.ok(legacy.topologySpreadConstraints[0]!.selectorError, 'kube-scheduler cannot parse the selector');
+    const c = cluster([node('a'), node('b'), node('c')], [legacy, pod('p2', 'b'), pod('p3', 'c')]);
+    const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price });
+    assert.deepEqual(r.decisions.map((d) => d.nodes), [['a', 'b']]);
+    assert.ok(r.decisions[0]!.displacedPods.some((p) => p.pod === 'default/p1'));
+  });
   it('never breaks required anti-affinity', () => {
     const c = cluster([node('a'), node('b')], [pod('p1', 'a', { anti: true }), pod('p2', 'b', { anti: true })]);
     const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price });

@@ -22,6 +22,7 @@ import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
 import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster, unbind } from './cluster-copy.js';
 import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
+import { spreadAsKarpenterReadsIt } from './unparsed-selectors.js';
 
 export interface DisplacedPod {
   readonly pod: string;
@@ -149,6 +150,11 @@ function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[]
   for (const c of kept) {
     copy.updateNode(draining(c.node));
     for (const p of c.reschedulable) if (copy.removePod(p.key)) copy.addPod(unbind(p));
+  }
+  for (const key of moving) {
+    const pod = copy.getPod(key);
+    const read = pod && spreadAsKarpenterReadsIt(pod);
+    if (read && read !== pod) copy.updatePod(read);
   }
   if (consolidating) {
     const o = { ...(input.lastPodEventMs && { lastPodEventMs: input.lastPodEventMs }), ...(input.uninitialized && { uninitialized: input.uninitialized }) };
