@@ -1,8 +1,11 @@
 // Writes the cluster dump behind `berth check`'s runtime figure (bench/check-cluster.ts
 // describes it): 200 nodes, or the node count given.
 // Usage: npx tsx bench/check-200.ts > /tmp/check-200.yaml && time node bin/berth.js check --cluster /tmp/check-200.yaml -o json > /tmp/check-200.json
-// `npx tsx bench/check-200.ts 1000` writes the same cluster at 1,000 nodes (the DaemonSets grow with it).
+// `npx tsx bench/check-200.ts 1000` writes the same cluster at 1,000 nodes (the DaemonSets grow with it);
+// `npx tsx bench/check-200.ts 5000` the 5,000-node one, with bulk Deployments up to 100,000+ pods (CHECK_SIZES).
 
-import { checkClusterDump } from './check-cluster.js';
+import { CHECK_SIZES, checkClusterDump } from './check-cluster.js';
 
-process.stdout.write(checkClusterDump(Number(process.argv[2] ?? 200)));
+const nodes = Number(process.argv[2] ?? 200);
+const size = Object.values(CHECK_SIZES).find((s) => s.nodes === nodes);
+process.stdout.write(checkClusterDump(nodes, size?.bulkPods ?? 0));

@@ -6,8 +6,13 @@
 // anti-affinity, and a DaemonSet with a host port and maxSurge 1, cannot roll out.
 // bench/check-200.ts prints it; bench/check.ts times `berth check` on it.
 
-/** The dump at `NODES` nodes (the DaemonSets grow with it, the other workloads stay). */
-export function checkClusterDump(NODES = 200): string {
+/**
+ * The dump at `NODES` nodes (the DaemonSets grow with it, the other workloads stay),
+ * plus `bulkPods` pods (rounded up to whole Deployments of BULK_REPLICAS plain
+ * replicas, spread evenly over the general nodes): what makes the 5,000-node dump
+ * a 100,000-pod cluster of 1,000 workloads.
+ */
+export function checkClusterDump(NODES = 200, bulkPods = 0): string {
   if (!Number.isInteger(NODES) || NODES < 20) throw new Error(`check cluster: the node count must be an integer ≥ 20, not ${NODES}`);
   /** The last 10 nodes are edge nodes, in pairs, for the pinned Deployments. */
   const EDGE_FROM = NODES - 10;
@@ -113,5 +118,20 @@ export function checkClusterDump(NODES = 200): string {
     const surge = d === 0;
     daemonSet(d, surge ? { ports: '[{containerPort: 9100, hostPort: 9100}]' } : {}, surge ? '{type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}' : '{type: RollingUpdate}');
   }
+  // Bulk Deployments after the others (the 200- and 1,000-node dumps stay as they were), replica j of all on node j mod the general nodes.
+  for (let b = 0, j = 0; b * BULK_REPLICAS < bulkPods; b++, k++) {
+    const nodes = Array.from({ length: BULK_REPLICAS }, () => `n${j++ % EDGE_FROM}`);
+    deployment(k, BULK_REPLICAS, {}, nodes);
+  }
   return `${out.join('\n')}\n`;
 }
+
+/** Replicas of each bulk Deployment. */
+export const BULK_REPLICAS = 75;
+
+/** The sizes `berth check` is measured at: 200 and 1,000 nodes as the issue's figures, 5,000 nodes with 100,000+ pods and 1,000+ workloads. */
+export const CHECK_SIZES = {
+  200: { nodes: 200, bulkPods: 0 },
+  1000: { nodes: 1000, bulkPods: 0 },
+  5000: { nodes: 5000, bulkPods: 75_000 },
+} as const;

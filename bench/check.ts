@@ -4,12 +4,14 @@
 // is the figure to compare), wall seconds and peak RSS, from GNU time; and whether
 // the report with 2 workers is byte for byte the one with 1.
 //   npm run bench -- --only Check       200 and 1,000 nodes, 1 and 2 workers (200 with --quick)
+//   npx tsx bench/check.ts 5000         the 5,000-node / 100,229-pod dump alone (long: run it niced, see README)
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkClusterDump } from './check-cluster.js';
+import { pathToFileURL } from 'node:url';
+import { CHECK_SIZES, checkClusterDump } from './check-cluster.js';
 
 export interface CheckBench {
   readonly nodes: number;
@@ -31,13 +33,14 @@ function measure(file: string, jobs: number, out: string): Omit<CheckBench, 'nod
   return { jobs, cpuSeconds: user + sys, wallSeconds: wall, maxRssMiB: rssKiB / 1024 };
 }
 
-/** `npm run bench`'s check entries: a line each. */
-export function benchCheck(quick: boolean): CheckBench[] {
+/** `npm run bench`'s check entries (or the sizes given): a line each. */
+export function benchCheck(quick: boolean, sizes: readonly (keyof typeof CHECK_SIZES)[] = quick ? [200] : [200, 1000]): CheckBench[] {
   const dir = mkdtempSync(join(tmpdir(), 'berth-check-bench-'));
   try {
-    return (quick ? [200] : [200, 1000]).flatMap((nodes) => {
+    return sizes.flatMap((size) => {
+      const { nodes, bulkPods } = CHECK_SIZES[size];
       const file = join(dir, `check-${nodes}.yaml`);
-      writeFileSync(file, checkClusterDump(nodes));
+      writeFileSync(file, checkClusterDump(nodes, bulkPods));
       const runs = [1, 2].map((jobs) => ({ ...measure(file, jobs, join(dir, `report-${nodes}-${jobs}.json`)), report: readFileSync(join(dir, `report-${nodes}-${jobs}.json`), 'utf8') }));
       return runs.map(({ report, ...b }) => {
         const r: CheckBench = { nodes, ...b, sameAsOneWorker: report === runs[0]!.report };
@@ -48,4 +51,11 @@ export function benchCheck(quick: boolean): CheckBench[] {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const sizes = process.argv.slice(2).map(Number);
+  const unknown = sizes.find((n) => !(n in CHECK_SIZES));
+  if (unknown !== undefined) throw new Error(`bench/check.ts: sizes are ${Object.keys(CHECK_SIZES).join(', ')}, not ${unknown}`);
+  benchCheck(false, sizes.length > 0 ? (sizes as (keyof typeof CHECK_SIZES)[]) : undefined);
 }

@@ -29,6 +29,28 @@ describe('trackReady', () => {
   });
 });
 
+describe('trackReady, each group as if alone', () => {
+  it('counts a pod for every group that has it, as one tracker per group does (a first-match tracker counts it once)', () => {
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'b'), deploymentYaml('web', 2)) });
+    const [web] = podGroups(input);
+    // A second group that has the same pods (overlapping selectors).
+    const alias = { ...web!, object: 'Deployment/default/web-alias' };
+    const each = trackReady([web!, alias], true);
+    const alone = [trackReady([web!]), trackReady([alias])];
+    const firstMatch = trackReady([web!, alias]);
+    simulateWhatIf(contextFor(input), {
+      name: 't',
+      steps: [{ at: 60_000, action: { type: 'failNode', node: 'n1' } }],
+      untilMs: 600_000,
+      observe: (sim) => [each, ...alone, firstMatch].forEach((t) => t.observe(sim)),
+    });
+    assert.deepEqual(each.series(web!), alone[0]!.series(web!));
+    assert.deepEqual(each.series(alias), alone[1]!.series(alias));
+    assert.equal(each.ready(alias), 2);
+    assert.equal(firstMatch.ready(alias), 0);
+  });
+});
+
 describe('readyWindow', () => {
   const series = [
     { t: 0, ready: 3 },

@@ -23,19 +23,29 @@ export interface ReadyTracker {
   isMember(group: PodGroup, podKey: string): boolean;
 }
 
-export function trackReady(groups: readonly PodGroup[]): ReadyTracker {
+/**
+ * `each`: every group is counted as if it were tracked alone (a pod counts for every
+ * group that has it), which is what one tracker per group gives, at the cost of one;
+ * otherwise a pod counts for the first group that has it.
+ */
+export function trackReady(groups: readonly PodGroup[], each = false): ReadyTracker {
   const ready = new Map<PodGroup, Set<string>>(groups.map((g) => [g, new Set()]));
   const points = new Map<PodGroup, ReadyPoint[]>(groups.map((g) => [g, []]));
-  /** Pod key → its group (or null), decided when the pod is first seen. */
-  const groupOf = new Map<string, PodGroup | null>();
+  /** Pod key → its groups (maybe none), decided when the pod is first seen. */
+  const groupsOf = new Map<string, readonly PodGroup[]>();
   const members = new Map<PodGroup, Set<string>>(groups.map((g) => [g, new Set()]));
-  const lookup = (pod: Pod): PodGroup | undefined => {
-    let g = groupOf.get(pod.key);
-    if (g === undefined) {
-      groupOf.set(pod.key, (g = groups.find((x) => x.has(pod)) ?? null));
-      if (g) members.get(g)!.add(pod.key);
+  const lookup = (pod: Pod): readonly PodGroup[] => {
+    let gs = groupsOf.get(pod.key);
+    if (gs === undefined) {
+      if (each) gs = groups.filter((x) => x.has(pod));
+      else {
+        const g = groups.find((x) => x.has(pod));
+        gs = g ? [g] : NONE;
+      }
+      groupsOf.set(pod.key, gs);
+      for (const g of gs) members.get(g)!.add(pod.key);
     }
-    return g ?? undefined;
+    return gs;
   };
   const note = (g: PodGroup, t: number) => {
     const list = points.get(g)!;
@@ -46,12 +56,12 @@ export function trackReady(groups: readonly PodGroup[]): ReadyTracker {
     else list.push({ t, ready: n });
   };
   const set = (pod: Pod, isReady: boolean, t: number) => {
-    const g = lookup(pod);
-    if (!g) return;
-    const s = ready.get(g)!;
-    if (isReady) s.add(pod.key);
-    else s.delete(pod.key);
-    note(g, t);
+    for (const g of lookup(pod)) {
+      const s = ready.get(g)!;
+      if (isReady) s.add(pod.key);
+      else s.delete(pod.key);
+      note(g, t);
+    }
   };
   return {
     observe(sim) {
@@ -61,7 +71,7 @@ export function trackReady(groups: readonly PodGroup[]): ReadyTracker {
       world.onChange((c) => {
         const t = engine.now;
         if (c.kind === 'podAdded') {
-          groupOf.delete(c.pod.key);
+          groupsOf.delete(c.pod.key);
           lookup(c.pod);
         }
         else if (c.kind === 'podReady') set(c.pod, true, t);
@@ -74,6 +84,8 @@ export function trackReady(groups: readonly PodGroup[]): ReadyTracker {
     isMember: (g, key) => members.get(g)?.has(key) ?? false,
   };
 }
+
+const NONE: readonly PodGroup[] = [];
 
 export interface ReadyWindow {
   /** Ready count just before `from`. */

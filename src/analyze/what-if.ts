@@ -3,8 +3,7 @@
 // with the provisioner on or off as the context says. Every check that needs
 // a counterexample goes through here, so they all simulate the same cluster.
 
-import type { ScenarioRun } from '../sim/scenario.js';
-import { runScenario } from '../sim/scenario.js';
+import { startScenario, type ScenarioRun, type ScenarioSession } from '../sim/scenario.js';
 import type { Action, Check as Expect } from '../io/scenario-spec.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { AnalysisContext } from './check.js';
@@ -22,13 +21,17 @@ export interface WhatIf {
 }
 
 export function simulateWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
+  return whatIfSession(ctx, w).runTo(w.untilMs);
+}
+
+/** The what-if built and started, to run in legs (ScenarioSession), e.g. watched for longer while it still moves. */
+export function whatIfSession(ctx: AnalysisContext, w: Omit<WhatIf, 'untilMs'>): ScenarioSession {
   const source = `what-if:${w.name}`;
-  return runScenario(
+  return startScenario(
     ctx.input,
     {
       name: w.name,
       seed: ctx.seed,
-      untilMs: w.untilMs,
       provisioner: { enabled: w.provisioner ?? ctx.provisioner },
       timing: {},
       ...(ctx.descheduler ? { descheduler: ctx.descheduler } : {}),

@@ -143,16 +143,16 @@ export interface QueuedPod {
 export class NodeToStatus {
   // Statuses added for distinct nodes are kept in two lists; the map is built when first read.
   private names: string[] = [];
-  private statuses: Status[] = [];
+  private statusList: Status[] = [];
   private map: Map<string, Status> | null = null;
   absentNodesStatus: Status = new Status(Code.UnschedulableAndUnresolvable);
 
   get explicit(): Map<string, Status> {
     if (this.map === null) {
       this.map = new Map();
-      for (let i = 0; i < this.names.length; i++) this.map.set(this.names[i]!, this.statuses[i]!);
+      for (let i = 0; i < this.names.length; i++) this.map.set(this.names[i]!, this.statusList[i]!);
       this.names = [];
-      this.statuses = [];
+      this.statusList = [];
     }
     return this.map;
   }
@@ -166,7 +166,7 @@ export class NodeToStatus {
     if (this.map !== null) this.map.set(name, status);
     else {
       this.names.push(name);
-      this.statuses.push(status);
+      this.statusList.push(status);
     }
   }
 
@@ -176,6 +176,11 @@ export class NodeToStatus {
 
   get size(): number {
     return this.map !== null ? this.map.size : this.names.length;
+  }
+
+  /** Every explicit status, in no particular order, without building the map. */
+  statuses(): Iterable<Status> {
+    return this.map !== null ? this.map.values() : this.statusList;
   }
 
   /** Nodes whose status has `code`, including the absent ones when the absent status has it. */

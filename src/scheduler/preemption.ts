@@ -25,6 +25,8 @@ export const ERR_TERMINATING_ON_NOMINATED_NODE = 'not eligible due to a terminat
 export const ERR_NO_VICTIMS = 'No preemption victims found for incoming pod';
 export const ERR_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
 export const ERR_NO_CANDIDATE = 'no candidate node for preemption';
+/** The status of every node without a lower-priority pod, one object for all (most nodes of most dry runs). */
+const NO_VICTIMS = Object.freeze(Status.unresolvable(ERR_NO_VICTIMS));
 
 /** DefaultPreemptionArgs after defaulting and validation. */
 export interface PreemptionArgs {
@@ -308,7 +310,7 @@ export class Evaluator {
       // No lower-priority pod: selectVictimsOnNode's first answer, without copying the state and node for it
       // (most nodes, most attempts, when every pod has the same priority).
       if (!hasLowerPriorityPod(nodeInfo, pod)) {
-        nodeStatuses.set(name, Status.unresolvable(ERR_NO_VICTIMS));
+        nodeStatuses.add(name, NO_VICTIMS);
         continue;
       }
       const { victims, numPDBViolations, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo.clone(), budgets());
@@ -320,7 +322,7 @@ export class Evaluator {
       }
       const failure = status.isSuccess() ? Status.error(`expected at least one victim pod on node ${JSON.stringify(name)}`) : status;
       if (failure.code === Code.Error) errors.push(failure.message());
-      nodeStatuses.set(name, failure);
+      nodeStatuses.add(name, failure);
     }
     return { candidates: [...nonViolating, ...violating], nodeStatuses, errors };
   }

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { loadScenario, scenarioJsonSchema } from '../io/scenario.js';
+import { loadSources } from '../io/load.js';
+import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { runScenarioText } from './fixtures.test-support.js';
+import { runScenario, startScenario } from './scenario.js';
 
 const DIR = 'examples/scenarios';
 
@@ -28,6 +31,33 @@ describe('example scenarios', () => {
   it('the anti-affinity scale-up launches exactly two nodes through the provisioner', () => {
     const r = run(`${DIR}/apiserver-anti-affinity.yaml`);
     assert.equal(r.events.filter((e) => e.type === 'NodeClaimLaunched').length, 2);
+  });
+});
+
+describe('a scenario run in legs (startScenario)', () => {
+  const file = `${DIR}/apiserver-anti-affinity.yaml`;
+  const text = readFileSync(file, 'utf8');
+  const scenario = loadScenario({ name: file, text });
+  assert.ok(scenario.ok);
+  const loaded = loadSources([{ name: file, text }]);
+  assert.ok(loaded.ok);
+  const { input } = loaded;
+  const spec = { ...scenario.scenario.spec, expect: [] };
+
+  it('goes on where the last leg ended: the event log and end state are those of one run to the later end', () => {
+    const whole = runScenario(input, spec, { instanceTypes: bundledInstanceTypes(), untilMs: 20 * 60_000 });
+    const session = startScenario(input, spec, { instanceTypes: bundledInstanceTypes() });
+    const first = session.runTo(3 * 60_000);
+    assert.ok(first.events.length < whole.events.length);
+    const last = session.runTo(20 * 60_000);
+    assert.equal(JSON.stringify(last.events), JSON.stringify(whole.events));
+    assert.deepEqual(last.final, whole.final);
+  });
+
+  it('a run with expectations ends once', () => {
+    const session = startScenario(input, scenario.scenario.spec, { instanceTypes: bundledInstanceTypes() });
+    session.runTo(60_000);
+    assert.throws(() => session.runTo(120_000), /expectations ends once/);
   });
 });
 

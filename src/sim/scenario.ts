@@ -61,6 +61,21 @@ function adoptionOf(input: LoadedInput): Adoption {
 }
 
 export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOptions): ScenarioRun {
+  return startScenario(input, spec, opts).runTo(opts.untilMs);
+}
+
+/** A scenario built and started, run in legs: each `runTo` goes on from where the last one ended. */
+export interface ScenarioSession {
+  /**
+   * Runs to `untilMs` (the scenario's own end when absent) and reads the run there:
+   * the same as one run to that time. A later leg is allowed only without
+   * expectations (they are evaluated once, at the end); every ScenarioRun a leg
+   * returned shares the simulation and its event log, which later legs go on writing.
+   */
+  runTo(untilMs?: number): ScenarioRun;
+}
+
+export function startScenario(input: LoadedInput, spec: ScenarioSpec, opts: Omit<RunOptions, 'untilMs'>): ScenarioSession {
   const adoption = adoptionOf(input);
   const cluster = buildClusterState({ ...input, pods: adoption.pods });
   const pools = input.nodePools.filter((np) => np.replicas === null);
@@ -109,19 +124,28 @@ export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOpt
     });
   }
   const lastTime = Math.max(0, ...spec.steps.map((s) => s.at), ...spec.expect.map((e) => e.at ?? 0));
-  const until = opts.untilMs ?? spec.untilMs ?? lastTime + SETTLE_MS;
   const armed = armExpectations(sim, spec.expect, rollouts);
   const progress = opts.onProgress;
+  let until = 0;
   if (progress) {
     let events = 0;
     sim.engine.afterEach(() => {
       if (++events % 2000 === 0) progress(sim.engine.now, until);
     });
   }
-  sim.engine.run(until);
-  progress?.(until, until);
-  const expectations = armed.finish();
+  let legs = 0;
+  return {
+    runTo(untilMs) {
+      if (legs++ > 0 && spec.expect.length > 0) throw new Error('scenario: a run with expectations ends once; it cannot go on');
+      until = untilMs ?? spec.untilMs ?? lastTime + SETTLE_MS;
+      sim.engine.run(until);
+      progress?.(until, until);
+      return finalRun(sim, armed.finish());
+    },
+  };
+}
 
+function finalRun(sim: Simulation, expectations: readonly ExpectationResult[]): ScenarioRun {
   const nodes = sim.world.cluster.nodeInfos().map((i) => ({
     name: i.node.name,
     zone: i.node.labels[LABEL_ZONE] ?? '',

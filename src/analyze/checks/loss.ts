@@ -264,20 +264,20 @@ function simulate(ctx: AnalysisContext, scope: Scope, batch: readonly Unit[], gr
 
 /**
  * What simulating `unit` alone for each of `groups` on its own gives, from one
- * simulation: observers do not change a run, so each group gets its own tracker
- * (a pod counts for that group alone, as when it is the only one tracked).
+ * simulation: observers do not change a run, so each group is tracked as if alone
+ * (a pod counts for every group that has it, as when it is the only one tracked).
  */
 function simulateEach(ctx: AnalysisContext, scope: Scope, unit: Unit, groups: readonly PodGroup[], t0: number, provisioner: boolean): Map<PodGroup, Trial> {
   if (groups.length === 0) return new Map();
-  const trackers = groups.map((g) => trackReady([g]));
+  const tracker = trackReady(groups, true);
   const run = simulateWhatIf(ctx, {
     name: RULES[scope],
     steps: unit.steps.map((st) => ({ at: t0 + st.offsetMs, action: st.action })),
     untilMs: t0 + LOSS_HORIZON_MS[scope],
     provisioner,
-    observe: (sim) => trackers.forEach((t) => t.observe(sim)),
+    observe: (sim) => tracker.observe(sim),
   });
-  return new Map(groups.map((g, i) => [g, { run, tracker: trackers[i]!, provisioner, batchSize: 1, t0, horizonMs: LOSS_HORIZON_MS[scope] }]));
+  return new Map(groups.map((g) => [g, { run, tracker, provisioner, batchSize: 1, t0, horizonMs: LOSS_HORIZON_MS[scope] }]));
 }
 
 function stopOnceFailed(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTracker, group: PodGroup, t0: number): void {

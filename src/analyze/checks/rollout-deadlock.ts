@@ -17,7 +17,7 @@ import { formatTime } from '../../sim/timeline.js';
 import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, findWorkload, nodeManifest, placementPatch, selfAntiAffinity, templateNodeFor, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
-import { baseline, sharedWhatIf } from '../what-if.js';
+import { baseline, memoized, whatIfSession } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
@@ -62,24 +62,24 @@ function stillProgressing(run: ScenarioRun, p: RolloutProgress, since: number): 
 /**
  * A template change of `w` (a restart annotation) one minute in, watched for 30
  * minutes — longer while pods keep turning ready (a DaemonSet on hundreds of
- * nodes replaces one pod at a time), up to MAX_WATCH_MS.
+ * nodes replaces one pod at a time), up to MAX_WATCH_MS. A longer watch goes on
+ * with the same simulation (the same as running it from the start to the longer
+ * end), and the outcome is shared by every check that asks (callers only read it).
  */
 export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner = ctx.provisioner): RolloutOutcome | undefined {
-  for (let watch = WATCH_MS; ; ) {
-    const run = sharedWhatIf(ctx, {
-      name: `rollout:${workloadRef(w)}`,
-      steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }],
-      untilMs: ROLLOUT_AT_MS + watch,
-      provisioner,
-    });
-    const progress = rolloutProgress(run.sim, w.kind, w.key);
-    if (!progress) return undefined;
-    const outcome = { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
-    if (!stillProgressing(run, progress, ROLLOUT_AT_MS) || watch >= MAX_WATCH_MS) return outcome;
-    // Long enough for the rest at the pace so far, with a margin.
-    const pace = (lastReadyAt(run, progress)! - ROLLOUT_AT_MS) / Math.max(1, progress.updated);
-    watch = Math.min(MAX_WATCH_MS, Math.max(2 * watch, Math.ceil(pace * progress.desired * 1.25) + STALL_MS));
-  }
+  return memoized(ctx, JSON.stringify(['rollout', w.kind, w.key, provisioner]), () => {
+    const session = whatIfSession(ctx, { name: `rollout:${workloadRef(w)}`, steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }], provisioner });
+    for (let watch = WATCH_MS; ; ) {
+      const run = session.runTo(ROLLOUT_AT_MS + watch);
+      const progress = rolloutProgress(run.sim, w.kind, w.key);
+      if (!progress) return undefined;
+      const outcome = { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
+      if (!stillProgressing(run, progress, ROLLOUT_AT_MS) || watch >= MAX_WATCH_MS) return outcome;
+      // Long enough for the rest at the pace so far, with a margin.
+      const pace = (lastReadyAt(run, progress)! - ROLLOUT_AT_MS) / Math.max(1, progress.updated);
+      watch = Math.min(MAX_WATCH_MS, Math.max(2 * watch, Math.ceil(pace * progress.desired * 1.25) + STALL_MS));
+    }
+  });
 }
 
 /**

@@ -82,6 +82,27 @@ describe('DaemonSet controller', () => {
     assert.deepEqual(sim.daemonSets.status(ds).updatedNumberScheduled, 3);
   });
 
+  it('once a sync changed nothing, a node whose should-run answer or pods changed is looked at alone, and a change there still acts', () => {
+    const { sim, ds } = setup(['n1', 'n2', 'n3'], { type: 'RollingUpdate', maxSurge: 1, maxUnavailable: 0 });
+    let fullSyncs = 0;
+    const controller = sim.daemonSets as unknown as { nodeToPods(d: unknown): unknown };
+    const nodeToPods = controller.nodeToPods.bind(controller);
+    controller.nodeToPods = (d) => {
+      fullSyncs++;
+      return nodeToPods(d);
+    };
+    const n2 = sim.world.cluster.nodeInfo('n2')!.node;
+    // Cordoned: its pod no longer should run there, but continues to.
+    sim.world.updateNode({ ...n2, taints: [{ key: 'node.kubernetes.io/unreachable', value: '', effect: 'NoSchedule' }] }, 'test');
+    sim.engine.run(sim.engine.now + 1_000);
+    assert.equal(fullSyncs, 0, 'a should-run change that leaves the pod running there: n2 alone is read');
+    const onN3 = sim.daemonSets.podsOf(ds).find((p) => p.nodeName === 'n3')!;
+    sim.world.deletePod(onN3.key, 'test');
+    sim.engine.run(sim.engine.now + 120_000);
+    assert.ok(fullSyncs > 0, 'n3 lost its pod: a full sync replaces it');
+    assert.deepEqual(sim.daemonSets.podsOf(ds).filter((p) => !p.terminating).map((p) => p.nodeName).sort(), ['n1', 'n2', 'n3']);
+  });
+
   it('does not replace the pod of a deleted node (the pod garbage collector removes it)', () => {
     const { sim, ds } = setup(['n1', 'n2']);
     sim.world.deleteNode('n2', 'test');

@@ -74,15 +74,26 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
   private readonly targetNode = new Map<string, string>();
   /**
    * DaemonSets whose last sync changed nothing with every live pod of the current
-   * template: until something other than a pod's readiness changes (readiness is
-   * read only when updating old pods), their next sync would change nothing either,
-   * so it is skipped. A zone loss turns thousands of pods NotReady one node at a time.
+   * template, each with the nodes whose should-run answers or DaemonSet pods changed
+   * since: until something else changes (readiness is read only when updating old
+   * pods), their next sync would change nothing on any other node, so it looks at
+   * those nodes alone, and is skipped when there are none. A zone loss turns
+   * thousands of pods NotReady, taints hundreds of nodes and evicts their pods one
+   * node at a time.
    */
-  private readonly settled = new Set<SimDaemonSet>();
+  private readonly settled = new Map<SimDaemonSet, Set<string>>();
 
   /** Queues a sync that must look again (the DaemonSet's nodes, pods or template changed). */
   private resync(ds: SimDaemonSet): void {
     this.settled.delete(ds);
+    this.enqueue(ds);
+  }
+
+  /** Queues a sync for a node whose should-run answers or pods changed: of that node alone while the DaemonSet is settled. */
+  private resyncNode(ds: SimDaemonSet, node: string): void {
+    const dirty = this.settled.get(ds);
+    if (!dirty) return this.resync(ds);
+    dirty.add(node);
     this.enqueue(ds);
   }
 
@@ -98,7 +109,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
         for (const ds of this.objects.values()) {
           const was = this.predicates(ds, c.old);
           const is = this.predicates(ds, c.node);
-          if (was.shouldRun !== is.shouldRun || was.shouldContinueRunning !== is.shouldContinueRunning) this.resync(ds);
+          if (was.shouldRun !== is.shouldRun || was.shouldContinueRunning !== is.shouldContinueRunning) this.resyncNode(ds, c.node.name);
         }
         return;
       }
@@ -111,7 +122,11 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       if (!ds) return;
       if (c.kind === 'podReady' && ds.minReadySeconds > 0) this.world.engine.after(ds.minReadySeconds * 1000 + 1, 'ds-min-ready', () => this.enqueue(ds));
       if (c.kind === 'podReady' || c.kind === 'podNotReady') this.enqueue(ds);
-      else this.resync(ds);
+      else {
+        // A pod changes what a sync does on its node only (and on the one it left).
+        if (c.kind === 'podUpdated' && this.nodeOfPod(c.old) !== this.nodeOfPod(c.pod)) this.resyncNode(ds, this.nodeOfPod(c.old));
+        this.resyncNode(ds, this.nodeOfPod(c.pod));
+      }
     });
   }
 
@@ -211,7 +226,9 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
   }
 
   protected sync(ds: SimDaemonSet): void {
-    if (this.settled.has(ds)) return;
+    const dirty = this.settled.get(ds);
+    if (dirty && (dirty.size === 0 || this.unchangedOn(ds, dirty))) return;
+    this.settled.delete(ds);
     const nodes = this.world.cluster.nodeInfos().map((ni) => ni.node);
     // The predicates read only the DaemonSet and the node, which a sync does not change: once per node.
     const preds = new Map<string, Predicates>();
@@ -223,53 +240,11 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     const allowsSurge = maxSurge > 0;
     const create: string[] = [];
     const del: Pod[] = [];
-    for (const node of nodes) {
-      const { shouldRun, shouldContinueRunning } = preds.get(node.name)!;
-      const pods = byNode.get(node.name);
-      if (shouldRun && !pods) {
-        create.push(node.name);
-        continue;
-      }
-      if (!pods) continue;
-      if (!shouldContinueRunning) {
-        for (const p of pods) if (!p.terminating) del.push(p);
-        continue;
-      }
-      // The common case, one running pod: nothing to create or delete.
-      if (pods.length === 1 && !pods[0]!.terminating && pods[0]!.phase !== 'Failed' && pods[0]!.phase !== 'Succeeded') continue;
-      const running = pods.filter((p) => !p.terminating);
-      const live: Pod[] = [];
-      for (const p of running) (p.phase === 'Failed' || p.phase === 'Succeeded' ? del : live).push(p);
-      live.sort((a, b) => a.creation - b.creation || a.uid.localeCompare(b.uid));
-      if (!allowsSurge) {
-        del.push(...live.slice(1));
-        continue;
-      }
-      if (live.length === 0) {
-        if (shouldRun) create.push(node.name);
-        continue;
-      }
-      if (live.length === 1) continue;
-      let oldestNew: Pod | undefined;
-      let oldestOld: Pod | undefined;
-      for (const p of live) {
-        if (p.labels[CONTROLLER_REVISION_HASH_LABEL] === ds.hash) {
-          if (!oldestNew) {
-            oldestNew = p;
-            continue;
-          }
-        } else if (!oldestOld) {
-          oldestOld = p;
-          continue;
-        }
-        del.push(p);
-      }
-      if (oldestNew && oldestOld && (!this.world.isReady(oldestOld.key) || this.available(ds, oldestNew))) del.push(oldestOld);
-    }
+    for (const node of nodes) this.nodeActions(ds, node.name, preds.get(node.name)!, byNode.get(node.name), () => allowsSurge, create, del);
     this.apply(ds, create, del);
     if (create.length === 0 && del.length === 0 && this.allCurrent(ds, byNode)) {
       // A rolling update replaces old pods only: with none, it would change nothing.
-      this.settled.add(ds);
+      this.settled.set(ds, new Set());
       return;
     }
     // What apply changed is read again; unchanged, the same pods by node.
@@ -277,10 +252,98 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     if (ds.updateStrategy.type === 'RollingUpdate') this.rollingUpdate(ds, nodes, after, preds, desired, maxSurge, maxUnavailable);
   }
 
+  /**
+   * What a sync creates on and deletes from one node (appended to `create` and
+   * `del`), from its predicates and the DaemonSet's pods there; `allowsSurge` is
+   * asked only for a node whose pods all stopped or are terminating.
+   */
+  private nodeActions(ds: SimDaemonSet, node: string, preds: Predicates, pods: readonly Pod[] | undefined, allowsSurge: () => boolean, create: string[], del: Pod[]): void {
+    const { shouldRun, shouldContinueRunning } = preds;
+    if (shouldRun && !pods) {
+      create.push(node);
+      return;
+    }
+    if (!pods) return;
+    if (!shouldContinueRunning) {
+      for (const p of pods) if (!p.terminating) del.push(p);
+      return;
+    }
+    // The common case, one running pod: nothing to create or delete.
+    if (pods.length === 1 && !pods[0]!.terminating && pods[0]!.phase !== 'Failed' && pods[0]!.phase !== 'Succeeded') return;
+    const running = pods.filter((p) => !p.terminating);
+    const live: Pod[] = [];
+    for (const p of running) (p.phase === 'Failed' || p.phase === 'Succeeded' ? del : live).push(p);
+    live.sort((a, b) => a.creation - b.creation || a.uid.localeCompare(b.uid));
+    if (live.length > 1 && !allowsSurge()) {
+      del.push(...live.slice(1));
+      return;
+    }
+    if (live.length === 0) {
+      if (shouldRun && allowsSurge()) create.push(node);
+      return;
+    }
+    if (live.length === 1) return;
+    let oldestNew: Pod | undefined;
+    let oldestOld: Pod | undefined;
+    for (const p of live) {
+      if (p.labels[CONTROLLER_REVISION_HASH_LABEL] === ds.hash) {
+        if (!oldestNew) {
+          oldestNew = p;
+          continue;
+        }
+      } else if (!oldestOld) {
+        oldestOld = p;
+        continue;
+      }
+      del.push(p);
+    }
+    if (oldestNew && oldestOld && (!this.world.isReady(oldestOld.key) || this.available(ds, oldestNew))) del.push(oldestOld);
+  }
+
+  /**
+   * For a settled DaemonSet: whether a full sync would change nothing on the nodes
+   * whose should-run answers or pods changed, and find their live pods all of the
+   * current template (no other node can differ from the sync that settled it). True
+   * keeps it settled with those nodes looked at; false means a full sync.
+   */
+  private unchangedOn(ds: SimDaemonSet, dirty: Set<string>): boolean {
+    const pods = new Map<string, Pod[]>();
+    for (const p of this.podsOf(ds)) {
+      const n = this.nodeOfPod(p);
+      if (!dirty.has(n)) continue;
+      if (!p.terminating && !this.current(ds, p)) return false;
+      pods.set(n, [...(pods.get(n) ?? []), p]);
+    }
+    let allowsSurge: boolean | undefined;
+    const surge = () => (allowsSurge ??= this.surgeAndUnavailable(ds, this.desired(ds)).maxSurge > 0);
+    const create: string[] = [];
+    const del: Pod[] = [];
+    for (const name of dirty) {
+      const info = this.world.cluster.nodeInfo(name);
+      // A node gone is a nodeDeleted, which resyncs in full; none is left here.
+      if (!info) return false;
+      this.nodeActions(ds, name, this.predicates(ds, info.node), pods.get(name), surge, create, del);
+      if (create.length > 0 || del.length > 0) return false;
+    }
+    dirty.clear();
+    return true;
+  }
+
+  /** desiredNumberScheduled: the nodes that should run the DaemonSet's pod. */
+  private desired(ds: SimDaemonSet): number {
+    let n = 0;
+    for (const info of this.world.cluster.nodeInfos()) if (this.predicates(ds, info.node).shouldRun) n++;
+    return n;
+  }
+
   /** Whether every live pod is of the current template (both ways sync and rollingUpdate tell). */
   private allCurrent(ds: SimDaemonSet, byNode: ReadonlyMap<string, Pod[]>): boolean {
-    for (const pods of byNode.values()) for (const p of pods) if (!p.terminating && (p.labels[CONTROLLER_REVISION_HASH_LABEL] !== ds.hash || !this.updated(ds, p))) return false;
+    for (const pods of byNode.values()) for (const p of pods) if (!p.terminating && !this.current(ds, p)) return false;
     return true;
+  }
+
+  private current(ds: SimDaemonSet, p: Pod): boolean {
+    return p.labels[CONTROLLER_REVISION_HASH_LABEL] === ds.hash && this.updated(ds, p);
   }
 
   private apply(ds: SimDaemonSet, create: readonly string[], del: readonly Pod[]): void {
