@@ -158,6 +158,14 @@ function geometry(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
 const nextFrame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 
 /**
+ * Cards shown per frame as the map turns compact. Every compact card is on screen at
+ * once, and styling, laying out and painting all 200 in one frame was a main-thread
+ * task of up to 129 ms on a loaded machine; the rest wait as skipped boxes of their
+ * fixed size (content-visibility: hidden), so the map's height is final from the first frame.
+ */
+const REVEAL_PER_FRAME = 40;
+
+/**
  * Zoom and Fit over the zones: zooming out shrinks the cards, so more columns fit and
  * hundreds of nodes come into one screen. Fit shows the map at 100% when it fits,
  * else compact at the largest zoom at which it does (map-fit.ts).
@@ -168,20 +176,38 @@ function mapTools(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
   Object.assign(range, { type: 'range', min: String(MIN_PERCENT), max: '100', step: '1' });
   range.setAttribute('aria-label', 'map zoom (%)');
   const value = el('span', 'zoom-value');
-  const apply = (z: number) => {
+  /** Bumped by each zoom: a reveal still running for an earlier one stops. */
+  let zooms = 0;
+  /** Shows the hidden cards a slice per frame; resolves when all are shown or a later zoom took over. */
+  const reveal = async (mine: number) => {
+    const hidden = [...content.querySelectorAll<HTMLElement>('.node.unrevealed')];
+    for (let i = 0; i < hidden.length && mine === zooms; i += REVEAL_PER_FRAME) {
+      for (const card of hidden.slice(i, i + REVEAL_PER_FRAME)) card.classList.remove('unrevealed');
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+  };
+  const apply = async (z: number) => {
+    const mine = ++zooms;
     zoom = Math.min(1, Math.max(MIN_ZOOM, z));
     content.style.zoom = String(zoom);
-    const leaving = content.classList.contains('compact') && zoom >= COMPACT_BELOW;
+    const wasCompact = content.classList.contains('compact');
+    const leaving = wasCompact && zoom >= COMPACT_BELOW;
     content.classList.toggle('compact', zoom < COMPACT_BELOW);
+    range.value = String(Math.round(zoom * 100));
+    value.textContent = `${Math.round(zoom * 100)}%`;
+    if (zoom < COMPACT_BELOW) {
+      if (!wasCompact) for (const card of content.querySelectorAll('.node')) card.classList.add('unrevealed');
+      await reveal(mine);
+    }
     // Compact, every card was on screen: in the next frame all would be laid out again,
     // now with their pods. For that frame they are skipped boxes of a card's estimated
     // size (content-visibility: hidden); after it only those on screen are rendered.
     if (leaving) {
+      for (const card of content.querySelectorAll('.node.unrevealed')) card.classList.remove('unrevealed');
       content.classList.add('settling');
-      requestAnimationFrame(() => requestAnimationFrame(() => content.classList.remove('settling')));
+      await nextFrame();
+      content.classList.remove('settling');
     }
-    range.value = String(Math.round(zoom * 100));
-    value.textContent = `${Math.round(zoom * 100)}%`;
   };
   const fit = el('button', 'fit', 'Fit');
   fit.type = 'button';
@@ -194,13 +220,13 @@ function mapTools(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
       // Full cards are taller than compact ones: if the compact map at 100% is too high, so is the full one.
       let fits = false;
       if (compactHeight(g, 1) <= room) {
-        apply(1);
+        await apply(1);
         await nextFrame();
         fits = content.getBoundingClientRect().height <= room;
       }
       if (!fits) {
         const z = compactFit(g, room, Math.round(COMPACT_BELOW * 100) - 1, MIN_PERCENT);
-        apply(z ?? MIN_ZOOM);
+        await apply(z ?? MIN_ZOOM);
         await nextFrame();
         fits = z !== undefined && content.getBoundingClientRect().height <= room;
       }
@@ -210,10 +236,10 @@ function mapTools(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
   });
   const full = el('button', '', '100%');
   full.type = 'button';
-  full.addEventListener('click', () => apply(1));
-  range.addEventListener('input', () => apply(Number(range.value) / 100));
+  full.addEventListener('click', () => void apply(1));
+  range.addEventListener('input', () => void apply(Number(range.value) / 100));
   tools.append(el('span', '', 'Zoom'), range, value, fit, full);
-  apply(zoom);
+  void apply(zoom);
   return tools;
 }
 

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
-import { act, drop, idle, open, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
+import { act, claimCards, drop, horizontalOverflow, idle, open, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
 import { largeInput } from './large-input.test-support.js';
 import { markStep, startTrace, stopTrace } from './main-thread-trace.test-support.js';
 
@@ -93,7 +93,12 @@ describe('the 200-node / 2,000-pod input', () => {
         await act(page, 'provision', 300_000);
         assert.match((await page.textContent('#status')) ?? '', /^provision: /);
         assert.ok((await page.$$('.node.planned')).length > 0, 'NodeClaims planned for the 40-cpu pods');
+        // Claims of dozens of pods each stay short cards with their $/h in view.
+        const claims = await claimCards(page);
+        assert.ok(claims.length > 0 && claims.every((c) => c.priceShown && c.height < 100 && !c.overflows), `NodeClaim cards: ${JSON.stringify(claims)}`);
+        assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
       });
+      await screenshot(page, `large-provision-${size}`);
       await step('check within a 10 s budget', async () => {
         await page.selectOption('#budget', '10');
         await page.click('#check');
