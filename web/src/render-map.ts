@@ -158,12 +158,12 @@ function geometry(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
 const nextFrame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 
 /**
- * Cards shown per frame as the map turns compact. Every compact card is on screen at
- * once, and styling, laying out and painting all 200 in one frame was a main-thread
- * task of up to 129 ms on a loaded machine; the rest wait as skipped boxes of their
- * fixed size (content-visibility: hidden), so the map's height is final from the first frame.
+ * Cards shown per frame after the map turns compact or back. Compact, every card is
+ * on screen, and styling, laying out and painting all 200 in one frame was a task of
+ * up to 129 ms on a loaded machine; at full size only the cards on screen cost
+ * anything once shown (content-visibility: auto), but each costs several compact ones.
  */
-const REVEAL_PER_FRAME = 40;
+const REVEAL_PER_FRAME = { compact: 40, full: 12 };
 
 /**
  * Zoom and Fit over the zones: zooming out shrinks the cards, so more columns fit and
@@ -178,36 +178,28 @@ function mapTools(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
   const value = el('span', 'zoom-value');
   /** Bumped by each zoom: a reveal still running for an earlier one stops. */
   let zooms = 0;
-  /** Shows the hidden cards a slice per frame; resolves when all are shown or a later zoom took over. */
-  const reveal = async (mine: number) => {
+  /** Shows the hidden cards in map order, a slice per frame; resolves when all are shown or a later zoom took over. */
+  const reveal = async (mine: number, perFrame: number) => {
     const hidden = [...content.querySelectorAll<HTMLElement>('.node.unrevealed')];
-    for (let i = 0; i < hidden.length && mine === zooms; i += REVEAL_PER_FRAME) {
-      for (const card of hidden.slice(i, i + REVEAL_PER_FRAME)) card.classList.remove('unrevealed');
+    for (let i = 0; i < hidden.length && mine === zooms; i += perFrame) {
+      for (const card of hidden.slice(i, i + perFrame)) card.classList.remove('unrevealed');
       await new Promise((r) => requestAnimationFrame(r));
     }
   };
   const apply = async (z: number) => {
     const mine = ++zooms;
     zoom = Math.min(1, Math.max(MIN_ZOOM, z));
+    const compact = zoom < COMPACT_BELOW;
+    const switching = content.classList.contains('compact') !== compact;
     content.style.zoom = String(zoom);
-    const wasCompact = content.classList.contains('compact');
-    const leaving = wasCompact && zoom >= COMPACT_BELOW;
-    content.classList.toggle('compact', zoom < COMPACT_BELOW);
+    content.classList.toggle('compact', compact);
     range.value = String(Math.round(zoom * 100));
     value.textContent = `${Math.round(zoom * 100)}%`;
-    if (zoom < COMPACT_BELOW) {
-      if (!wasCompact) for (const card of content.querySelectorAll('.node')) card.classList.add('unrevealed');
-      await reveal(mine);
-    }
-    // Compact, every card was on screen: in the next frame all would be laid out again,
-    // now with their pods. For that frame they are skipped boxes of a card's estimated
-    // size (content-visibility: hidden); after it only those on screen are rendered.
-    if (leaving) {
-      for (const card of content.querySelectorAll('.node.unrevealed')) card.classList.remove('unrevealed');
-      content.classList.add('settling');
-      await nextFrame();
-      content.classList.remove('settling');
-    }
+    // Turning compact or back, every card would be laid out again in the next frame:
+    // instead all become skipped boxes of their fixed or estimated size
+    // (content-visibility: hidden), shown a slice per frame from the top.
+    if (switching) for (const card of content.querySelectorAll('.node')) card.classList.add('unrevealed');
+    await reveal(mine, compact ? REVEAL_PER_FRAME.compact : REVEAL_PER_FRAME.full);
   };
   const fit = el('button', 'fit', 'Fit');
   fit.type = 'button';

@@ -61,8 +61,13 @@ for (const size of ['desktop', 'phone'] as Size[]) {
     await screenshot(page, `map-fit-200-nodes-${size}`);
     await page.fill('#map input[type=range]', '50');
     assert.ok((await mapHeight()) > fitted, 'zooming in makes the map taller');
+    await page.evaluate(() => ((window as unknown as { unrevealed: number[] }).unrevealed = []));
     await page.click('#map button:text("100%")');
     assert.equal(await page.evaluate(() => (document.querySelector('#map .zones') as HTMLElement).style.zoom), '1');
+    // Back at full size the cards are shown again a slice per frame too, from the top.
+    await page.waitForFunction(() => document.querySelectorAll('#map .node.unrevealed').length === 0);
+    const shownAgain = await page.evaluate(() => (window as unknown as { unrevealed: number[] }).unrevealed);
+    assert.ok(shownAgain.length >= 3 && shownAgain[0]! > 0 && shownAgain.at(-1) === 0, `cards hidden frame by frame: ${shownAgain.join(', ')}`);
     assert.deepEqual(errors, []);
     await context.close();
   });
