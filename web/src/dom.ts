@@ -20,17 +20,20 @@ export function abandonSlices(): void {
 }
 
 /**
- * Calls `f` on each item, yielding to the page every few milliseconds so that a
- * large result never blocks input or paint. Resolves false when abandoned midway.
+ * Calls `f` on each item, yielding to the page every few milliseconds (or every
+ * `perSlice` items, when items cost the next frame more to render than to make) so
+ * that a large result never blocks input or paint. Resolves false when abandoned midway.
  */
-export async function inSlices<T>(items: Iterable<T>, f: (item: T) => void): Promise<boolean> {
+export async function inSlices<T>(items: Iterable<T>, f: (item: T) => void, perSlice = Infinity): Promise<boolean> {
   const mine = epoch;
   let deadline = performance.now() + SLICE_MS;
+  let left = perSlice;
   for (const item of items) {
-    if (performance.now() > deadline) {
+    if (left-- <= 0 || performance.now() > deadline) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (epoch !== mine) return false;
       deadline = performance.now() + SLICE_MS;
+      left = perSlice - 1;
     }
     f(item);
   }

@@ -78,11 +78,22 @@ describe('the 200-node / 2,000-pod input', () => {
         await page.waitForTimeout(500);
       });
       await step('explain a placed pod', async () => {
+        // Rows added to the explain table between two yields to the page (each batch is rendered in one frame).
+        await page.evaluate(() => {
+          const w = window as unknown as { rowBatches: number[] };
+          w.rowBatches = [];
+          new MutationObserver((ms) => {
+            const rows = ms.filter((m) => (m.target as HTMLElement).classList.contains('explain-body')).reduce((n, m) => n + m.addedNodes.length, 0);
+            if (rows > 0) w.rowBatches.push(rows);
+          }).observe(document.getElementById('explain')!, { childList: true, subtree: true });
+        });
         await page.click('.node .pod');
         await page.waitForSelector('#explain .explain-table');
         await idle(page, 120_000);
         assert.match((await page.textContent('#explain .verdict')) ?? '', /^selected: node-\d{3}$/);
         assert.equal(await page.$$eval('#explain .explain-body [role=row]', (r) => r.length), 200);
+        const batches = await page.evaluate(() => (window as unknown as { rowBatches: number[] }).rowBatches);
+        assert.ok(Math.max(...batches) <= 20, `explain rows added at most 20 per frame: ${batches.join(', ')}`);
       });
       await step('explain a pending pod', async () => {
         await page.click('.pending-lane .pod');
