@@ -5,12 +5,12 @@ import type { PodExplanation } from './engine.js';
 import { el, inSlices } from './dom.js';
 
 /**
- * Rows added per slice. The first rows are on screen and the browser renders the next
- * few screens' worth too (content-visibility: auto keeps a margin), so each slice's
- * rows are laid out and painted in the next frame: about 60 rows (8 ms to make) were
- * a frame of up to 22 ms of layout and paint at load 27.
+ * Rows added per frame. The first rows are on screen (and the browser renders a margin
+ * beyond it too: content-visibility: auto), so they are laid out and painted in the
+ * frame after they are made: about 60 rows (8 ms to make) were a frame of up to 22 ms
+ * of layout and paint at load 27.
  */
-const ROWS_PER_SLICE = 20;
+const ROWS_PER_FRAME = 20;
 
 export async function renderExplain(box: HTMLElement, pod: string, result: PodExplanation | undefined): Promise<void> {
   const title = el('h2', '', `Explain ${pod}`);
@@ -67,5 +67,5 @@ export async function renderExplain(box: HTMLElement, pod: string, result: PodEx
     }
     r.append(cell('cell', n.total === null ? '' : String(n.total)));
     body.append(r);
-  }, ROWS_PER_SLICE);
+  }, ROWS_PER_FRAME);
 }

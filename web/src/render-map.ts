@@ -158,10 +158,11 @@ function geometry(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
 const nextFrame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 
 /**
- * Cards shown per frame after the map turns compact or back. Compact, every card is
- * on screen, and styling, laying out and painting all 200 in one frame was a task of
- * up to 129 ms on a loaded machine; at full size only the cards on screen cost
- * anything once shown (content-visibility: auto), but each costs several compact ones.
+ * Cards added per frame, and shown again per frame after the map turns compact or
+ * back. Compact, every card is on screen, and styling, laying out and painting all 200
+ * in one frame was a task of up to 129 ms on a loaded machine; at full size only the
+ * cards on screen cost anything once shown (content-visibility: auto), but each costs
+ * several compact ones.
  */
 const REVEAL_PER_FRAME = { compact: 40, full: 12 };
 
@@ -179,12 +180,15 @@ function mapTools(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
   /** Bumped by each zoom: a reveal still running for an earlier one stops. */
   let zooms = 0;
   /** Shows the hidden cards in map order, a slice per frame; resolves when all are shown or a later zoom took over. */
-  const reveal = async (mine: number, perFrame: number) => {
+  const reveal = (mine: number, perFrame: number) => {
     const hidden = [...content.querySelectorAll<HTMLElement>('.node.unrevealed')];
-    for (let i = 0; i < hidden.length && mine === zooms; i += perFrame) {
-      for (const card of hidden.slice(i, i + perFrame)) card.classList.remove('unrevealed');
-      await new Promise((r) => requestAnimationFrame(r));
-    }
+    const untilNextZoom = function* () {
+      for (const card of hidden) {
+        if (mine !== zooms) return;
+        yield card;
+      }
+    };
+    return inSlices(untilNextZoom(), (card) => card.classList.remove('unrevealed'), perFrame);
   };
   const apply = async (z: number) => {
     const mine = ++zooms;
@@ -264,5 +268,5 @@ export async function renderNodes(box: HTMLElement, run: RunView, colour: (w: st
   const content = el('div', 'zones');
   content.append(...zones);
   box.replaceChildren(mapTools(box, content, zoneSizes), content);
-  await inSlices(cards, ({ grid, node }) => grid.append(nodeCard(node, podsOn.get(node.name) ?? [], colour, clickable)));
+  await inSlices(cards, ({ grid, node }) => grid.append(nodeCard(node, podsOn.get(node.name) ?? [], colour, clickable)), REVEAL_PER_FRAME.full);
 }
