@@ -28,6 +28,7 @@ export async function renderExplain(box: HTMLElement, pod: string, result: PodEx
   table.setAttribute('role', 'table');
   table.setAttribute('aria-label', `explanation of ${e.pod}`);
   table.style.setProperty('--plugins', String(plugins.length));
+  if (plugins.length > 0) table.style.setProperty('--plugin-columns', `repeat(${plugins.length}, 11em)`);
   const caption = el('p', 'caption', `${e.nodes.length} node(s) × ${plugins.length} score plugin(s): raw → normalized × weight = weighted`);
   const row = (cls: string) => {
     const r = el('div', `explain-row ${cls}`.trim());

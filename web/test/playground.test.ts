@@ -92,6 +92,8 @@ for (const size of SIZES) {
       await page.waitForSelector('#explain .explain-row.rejected');
       await idle(page);
       assert.match((await page.textContent('#explain .explain-row.rejected')) ?? '', /InterPodAffinity: node\(s\) didn't match pod anti-affinity rules/);
+      // No node got a score (no score plugin column): a row's cells still sit side by side.
+      assert.deepEqual(await page.$$eval('#explain .explain-row.rejected .cell', (cs) => cs.map((c) => c.getBoundingClientRect().top - cs[0]!.getBoundingClientRect().top)), [0, 0, 0]);
       assert.deepEqual(await axeSerious(page), []);
       assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
       await screenshot(page, `explain-${size}`);
