@@ -21,17 +21,24 @@ export function abandonSlices(): void {
 
 /**
  * Calls `f` on each item, yielding to the page every few milliseconds so that a
- * large result never blocks input or paint. Resolves false when abandoned midway.
+ * large result never blocks input or paint. With `perFrame`, each slice is at most
+ * that many items and the next waits for the next frame: for items that cost more to
+ * render than to make (those on screen are all laid out and painted in the frame
+ * after their slice). Resolves false when abandoned midway.
  */
-export async function inSlices<T>(items: Iterable<T>, f: (item: T) => void): Promise<boolean> {
+export async function inSlices<T>(items: Iterable<T>, f: (item: T) => void, perFrame = Infinity): Promise<boolean> {
   const mine = epoch;
+  const pause = perFrame === Infinity ? (go: () => void) => setTimeout(go, 0) : (go: () => void) => requestAnimationFrame(() => go());
   let deadline = performance.now() + SLICE_MS;
+  let left = perFrame;
   for (const item of items) {
-    if (performance.now() > deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+    if (left <= 0 || performance.now() > deadline) {
+      await new Promise<void>(pause);
       if (epoch !== mine) return false;
       deadline = performance.now() + SLICE_MS;
+      left = perFrame;
     }
+    left--;
     f(item);
   }
   return epoch === mine;

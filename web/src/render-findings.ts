@@ -25,24 +25,22 @@ export function renderFindings(box: HTMLElement, findings: readonly Finding[], d
   box.replaceChildren(head, ...items);
 }
 
+/**
+ * One card per NodeClaim: its name and $/h on the first line, what it is on the
+ * second, its pods behind a disclosure. A table of seven columns was too wide for a
+ * phone: $/h fell off the right edge, and a claim's pod list made its row tall.
+ */
 export function renderClaims(box: HTMLElement, plan: ProvisionPlan): void {
-  const table = el('table', 'claims');
-  const head = table.createTHead().insertRow();
-  for (const h of ['nodeclaim', 'nodepool', 'instance type', 'zone', 'capacity', '$/h', 'pods']) {
-    const th = el('th', '', h);
-    th.scope = 'col';
-    head.append(th);
-  }
-  const body = table.createTBody();
+  const list = el('ul', 'claims');
+  list.setAttribute('aria-label', 'new NodeClaims');
   for (const c of plan.nodeClaims) {
-    const r = body.insertRow();
-    r.className = 'claim';
-    for (const v of [c.name, c.nodePool, c.instanceType, c.zone, c.capacityType, c.pricePerHour.toFixed(4), c.pods.join(' ')]) r.insertCell().textContent = v;
+    const card = el('li', 'claim');
+    const head = el('div', 'claim-head');
+    head.append(el('h3', 'claim-name', c.name), el('span', 'claim-price', `$${c.pricePerHour.toFixed(4)}/h`));
+    const pods = el('details', 'claim-pods');
+    pods.append(el('summary', '', `${c.pods.length} pod${c.pods.length === 1 ? '' : 's'}`), el('p', '', c.pods.join(' ')));
+    card.append(head, el('p', 'claim-facts', `${c.instanceType} · ${c.capacityType} · ${c.zone} · NodePool ${c.nodePool}`), pods);
+    list.append(card);
   }
-  const scroll = el('div', 'table-scroll');
-  scroll.tabIndex = 0;
-  scroll.setAttribute('role', 'region');
-  scroll.setAttribute('aria-label', 'new NodeClaims');
-  scroll.append(table);
-  box.replaceChildren(el('h2', '', `New NodeClaims: ${plan.nodeClaims.length}, $${plan.costPerHour.toFixed(4)}/h`), scroll);
+  box.replaceChildren(el('h2', '', `New NodeClaims: ${plan.nodeClaims.length}, $${plan.costPerHour.toFixed(4)}/h`), list);
 }

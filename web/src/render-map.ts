@@ -158,6 +158,15 @@ function geometry(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
 const nextFrame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 
 /**
+ * Cards added per frame, and shown again per frame after the map turns compact or
+ * back. Compact, every card is on screen, and styling, laying out and painting all 200
+ * in one frame was a task of up to 129 ms on a loaded machine; at full size only the
+ * cards on screen cost anything once shown (content-visibility: auto), but each costs
+ * several compact ones.
+ */
+const REVEAL_PER_FRAME = { compact: 40, full: 12 };
+
+/**
  * Zoom and Fit over the zones: zooming out shrinks the cards, so more columns fit and
  * hundreds of nodes come into one screen. Fit shows the map at 100% when it fits,
  * else compact at the largest zoom at which it does (map-fit.ts).
@@ -168,20 +177,33 @@ function mapTools(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
   Object.assign(range, { type: 'range', min: String(MIN_PERCENT), max: '100', step: '1' });
   range.setAttribute('aria-label', 'map zoom (%)');
   const value = el('span', 'zoom-value');
-  const apply = (z: number) => {
+  /** Bumped by each zoom: a reveal still running for an earlier one stops. */
+  let zooms = 0;
+  /** Shows the hidden cards in map order, a slice per frame; resolves when all are shown or a later zoom took over. */
+  const reveal = (mine: number, perFrame: number) => {
+    const hidden = [...content.querySelectorAll<HTMLElement>('.node.unrevealed')];
+    const untilNextZoom = function* () {
+      for (const card of hidden) {
+        if (mine !== zooms) return;
+        yield card;
+      }
+    };
+    return inSlices(untilNextZoom(), (card) => card.classList.remove('unrevealed'), perFrame);
+  };
+  const apply = async (z: number) => {
+    const mine = ++zooms;
     zoom = Math.min(1, Math.max(MIN_ZOOM, z));
+    const compact = zoom < COMPACT_BELOW;
+    const switching = content.classList.contains('compact') !== compact;
     content.style.zoom = String(zoom);
-    const leaving = content.classList.contains('compact') && zoom >= COMPACT_BELOW;
-    content.classList.toggle('compact', zoom < COMPACT_BELOW);
-    // Compact, every card was on screen: in the next frame all would be laid out again,
-    // now with their pods. For that frame they are skipped boxes of a card's estimated
-    // size (content-visibility: hidden); after it only those on screen are rendered.
-    if (leaving) {
-      content.classList.add('settling');
-      requestAnimationFrame(() => requestAnimationFrame(() => content.classList.remove('settling')));
-    }
+    content.classList.toggle('compact', compact);
     range.value = String(Math.round(zoom * 100));
     value.textContent = `${Math.round(zoom * 100)}%`;
+    // Turning compact or back, every card would be laid out again in the next frame:
+    // instead all become skipped boxes of their fixed or estimated size
+    // (content-visibility: hidden), shown a slice per frame from the top.
+    if (switching) for (const card of content.querySelectorAll('.node')) card.classList.add('unrevealed');
+    await reveal(mine, compact ? REVEAL_PER_FRAME.compact : REVEAL_PER_FRAME.full);
   };
   const fit = el('button', 'fit', 'Fit');
   fit.type = 'button';
@@ -194,13 +216,13 @@ function mapTools(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
       // Full cards are taller than compact ones: if the compact map at 100% is too high, so is the full one.
       let fits = false;
       if (compactHeight(g, 1) <= room) {
-        apply(1);
+        await apply(1);
         await nextFrame();
         fits = content.getBoundingClientRect().height <= room;
       }
       if (!fits) {
         const z = compactFit(g, room, Math.round(COMPACT_BELOW * 100) - 1, MIN_PERCENT);
-        apply(z ?? MIN_ZOOM);
+        await apply(z ?? MIN_ZOOM);
         await nextFrame();
         fits = z !== undefined && content.getBoundingClientRect().height <= room;
       }
@@ -210,10 +232,10 @@ function mapTools(box: HTMLElement, content: HTMLElement, zoneSizes: readonly nu
   });
   const full = el('button', '', '100%');
   full.type = 'button';
-  full.addEventListener('click', () => apply(1));
-  range.addEventListener('input', () => apply(Number(range.value) / 100));
+  full.addEventListener('click', () => void apply(1));
+  range.addEventListener('input', () => void apply(Number(range.value) / 100));
   tools.append(el('span', '', 'Zoom'), range, value, fit, full);
-  apply(zoom);
+  void apply(zoom);
   return tools;
 }
 
@@ -246,5 +268,5 @@ export async function renderNodes(box: HTMLElement, run: RunView, colour: (w: st
   const content = el('div', 'zones');
   content.append(...zones);
   box.replaceChildren(mapTools(box, content, zoneSizes), content);
-  await inSlices(cards, ({ grid, node }) => grid.append(nodeCard(node, podsOn.get(node.name) ?? [], colour, clickable)));
+  await inSlices(cards, ({ grid, node }) => grid.append(nodeCard(node, podsOn.get(node.name) ?? [], colour, clickable)), REVEAL_PER_FRAME.full);
 }

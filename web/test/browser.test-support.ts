@@ -118,3 +118,16 @@ export async function axeSerious(page: Page): Promise<string[]> {
 export async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
+
+/** Each NodeClaim card as laid out: its $/h, whether that is wholly on screen and inside the card, the card's height (px) and whether the card scrolls sideways. */
+export async function claimCards(page: Page): Promise<{ price: string; priceShown: boolean; height: number; overflows: boolean }[]> {
+  return page.$$eval('.claim', (cards) =>
+    cards.map((c) => {
+      const card = c.getBoundingClientRect();
+      const price = c.querySelector('.claim-price');
+      const p = price?.getBoundingClientRect();
+      const priceShown = p !== undefined && p.width > 0 && p.left >= card.left && p.right <= card.right && p.left >= 0 && p.right <= window.innerWidth;
+      return { price: price?.textContent ?? '', priceShown, height: card.height, overflows: c.scrollWidth > c.clientWidth };
+    }),
+  );
+}

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
-import { act, drop, idle, open, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
+import { act, claimCards, drop, horizontalOverflow, idle, open, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
 import { largeInput } from './large-input.test-support.js';
 import { markStep, startTrace, stopTrace } from './main-thread-trace.test-support.js';
 
@@ -78,11 +78,22 @@ describe('the 200-node / 2,000-pod input', () => {
         await page.waitForTimeout(500);
       });
       await step('explain a placed pod', async () => {
+        // Rows added to the explain table between two yields to the page (each batch is rendered in one frame).
+        await page.evaluate(() => {
+          const w = window as unknown as { rowBatches: number[] };
+          w.rowBatches = [];
+          new MutationObserver((ms) => {
+            const rows = ms.filter((m) => (m.target as HTMLElement).classList.contains('explain-body')).reduce((n, m) => n + m.addedNodes.length, 0);
+            if (rows > 0) w.rowBatches.push(rows);
+          }).observe(document.getElementById('explain')!, { childList: true, subtree: true });
+        });
         await page.click('.node .pod');
         await page.waitForSelector('#explain .explain-table');
         await idle(page, 120_000);
         assert.match((await page.textContent('#explain .verdict')) ?? '', /^selected: node-\d{3}$/);
         assert.equal(await page.$$eval('#explain .explain-body [role=row]', (r) => r.length), 200);
+        const batches = await page.evaluate(() => (window as unknown as { rowBatches: number[] }).rowBatches);
+        assert.ok(Math.max(...batches) <= 20, `explain rows added at most 20 per frame: ${batches.join(', ')}`);
       });
       await step('explain a pending pod', async () => {
         await page.click('.pending-lane .pod');
@@ -93,7 +104,12 @@ describe('the 200-node / 2,000-pod input', () => {
         await act(page, 'provision', 300_000);
         assert.match((await page.textContent('#status')) ?? '', /^provision: /);
         assert.ok((await page.$$('.node.planned')).length > 0, 'NodeClaims planned for the 40-cpu pods');
+        // Claims of dozens of pods each stay short cards with their $/h in view.
+        const claims = await claimCards(page);
+        assert.ok(claims.length > 0 && claims.every((c) => c.priceShown && c.height < 100 && !c.overflows), `NodeClaim cards: ${JSON.stringify(claims)}`);
+        assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
       });
+      await screenshot(page, `large-provision-${size}`);
       await step('check within a 10 s budget', async () => {
         await page.selectOption('#budget', '10');
         await page.click('#check');

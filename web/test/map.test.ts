@@ -27,9 +27,12 @@ for (const size of ['desktop', 'phone'] as Size[]) {
     // (each trial zoom would lay out and paint every card, a long task on 200 nodes).
     await page.evaluate(() => {
       const zones = document.querySelector('#map .zones') as HTMLElement;
-      const w = window as unknown as { zooms: string[] };
+      const w = window as unknown as { zooms: string[]; unrevealed: number[] };
       w.zooms = [];
       new MutationObserver(() => w.zooms.push(zones.style.zoom)).observe(zones, { attributes: true, attributeFilter: ['style'] });
+      // Cards still hidden after each change of the cards' classes (once per frame while they are shown).
+      w.unrevealed = [];
+      new MutationObserver(() => w.unrevealed.push(zones.querySelectorAll('.node.unrevealed').length)).observe(zones, { attributes: true, attributeFilter: ['class'], subtree: true });
     });
     await page.click('#map .fit');
     await page.waitForSelector('#map[data-fit="true"]');
@@ -40,6 +43,10 @@ for (const size of ['desktop', 'phone'] as Size[]) {
     const zoom = Number(await page.inputValue('#map input[type=range]'));
     assert.ok(zoom < 50 && zoom >= 10, `zoom ${zoom}%: compact`);
     assert.equal(zooms[0], String(zoom / 100));
+    // Compact, all 200 cards are on screen: they are shown a slice per frame, not styled, laid out and painted in one task.
+    const unrevealed = await page.evaluate(() => (window as unknown as { unrevealed: number[] }).unrevealed);
+    assert.ok(unrevealed.length >= 3 && unrevealed[0]! > 0 && unrevealed.at(-1) === 0, `cards hidden frame by frame: ${unrevealed.join(', ')}`);
+    assert.ok(unrevealed.every((n, i) => i === 0 || n < unrevealed[i - 1]!), `fewer hidden each frame: ${unrevealed.join(', ')}`);
     // The largest zoom that fits (under the sticky zoom bar, with a margin): one percent more and the compact map would not.
     const fitRoom = room - (await page.$eval('#map .map-tools', (e) => (e as HTMLElement).offsetHeight)) - 16;
     assert.ok(fitted <= fitRoom, `fitted map ${fitted} px high, room under the zoom bar ${fitRoom} px`);
@@ -54,8 +61,13 @@ for (const size of ['desktop', 'phone'] as Size[]) {
     await screenshot(page, `map-fit-200-nodes-${size}`);
     await page.fill('#map input[type=range]', '50');
     assert.ok((await mapHeight()) > fitted, 'zooming in makes the map taller');
+    await page.evaluate(() => ((window as unknown as { unrevealed: number[] }).unrevealed = []));
     await page.click('#map button:text("100%")');
     assert.equal(await page.evaluate(() => (document.querySelector('#map .zones') as HTMLElement).style.zoom), '1');
+    // Back at full size the cards are shown again a slice per frame too, from the top.
+    await page.waitForFunction(() => document.querySelectorAll('#map .node.unrevealed').length === 0);
+    const shownAgain = await page.evaluate(() => (window as unknown as { unrevealed: number[] }).unrevealed);
+    assert.ok(shownAgain.length >= 3 && shownAgain[0]! > 0 && shownAgain.at(-1) === 0, `cards hidden frame by frame: ${shownAgain.join(', ')}`);
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { act, axeSerious, base, horizontalOverflow, idle, link, open, pendingPods, placements, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
+import { act, axeSerious, base, claimCards, horizontalOverflow, idle, link, open, pendingPods, placements, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
 import { largeInput } from './large-input.test-support.js';
 
 useBrowser();
@@ -92,6 +92,8 @@ for (const size of SIZES) {
       await page.waitForSelector('#explain .explain-row.rejected');
       await idle(page);
       assert.match((await page.textContent('#explain .explain-row.rejected')) ?? '', /InterPodAffinity: node\(s\) didn't match pod anti-affinity rules/);
+      // No node got a score (no score plugin column): a row's cells still sit side by side.
+      assert.deepEqual(await page.$$eval('#explain .explain-row.rejected .cell', (cs) => cs.map((c) => c.getBoundingClientRect().top - cs[0]!.getBoundingClientRect().top)), [0, 0, 0]);
       assert.deepEqual(await axeSerious(page), []);
       assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
       await screenshot(page, `explain-${size}`);
@@ -109,6 +111,12 @@ for (const size of SIZES) {
       assert.match((await page.textContent('.node.planned .node-size')) ?? '', /^pool default · /, 'a new node shows its NodePool');
       assert.equal((await pendingPods(page)).length, 0);
       assert.match((await page.textContent('.claim')) ?? '', /us-west-2[a-d]/);
+      // A card per claim, short and whole at both sizes: $/h on screen, nothing to scroll sideways.
+      for (const c of await claimCards(page)) {
+        assert.match(c.price, /^\$\d+\.\d{4}\/h$/);
+        assert.ok(c.priceShown, `$/h ${c.price} wholly on screen, inside its card`);
+        assert.ok(c.height < 100 && !c.overflows, `claim card ${c.height} px high${c.overflows ? ', scrolls sideways' : ''}`);
+      }
       assert.match((await page.textContent('#summary')) ?? '', /2 placed0 pending1 new node\$\d+\.\d{4}\/h/);
       assert.equal(await page.inputValue('#examples'), '', 'the text is the link\'s own');
       assert.ok((await horizontalOverflow(page)) <= 0, 'no sideways scroll');
