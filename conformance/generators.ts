@@ -9,7 +9,7 @@
 // that fit a node exactly.
 
 import fc from 'fast-check';
-import { assembleStorage, storageDrawArb, type StorageDraw } from './storage-gen.js';
+import { assembleStorage, storageDrawArb, withPickyDriver, type StorageDraw } from './storage-gen.js';
 
 export type Json = Record<string, unknown>;
 
@@ -845,7 +845,7 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
   offset: fc.nat(1000),
   exactFit: maybe(fc.record({ node: fc.nat(59), cpu: fc.boolean(), mem: fc.boolean(), pods: fc.boolean() }), 30),
   storage: maybe(storageDrawArb, 35),
-  featureGates: maybe(fc.record({ StorageCapacityScoring: fc.boolean() }), 20),
+  featureGates: maybe(fc.record({ StorageCapacityScoring: fc.boolean(), VolumeLimitScaling: fc.boolean() }, { requiredKeys: [] }), 30),
 });
 
 function assemble(d: CaseDraw): ConformanceCase {
@@ -884,7 +884,8 @@ function assemble(d: CaseDraw): ConformanceCase {
     if (d.exactFit.pods) a.pods = u.pods + 1;
     if (pending.req.gpu > 0) a.gpu = u.req.gpu + pending.req.gpu;
   }
-  const storage = d.storage ? assembleStorage(d.storage, names, pending.json, pods) : undefined;
+  const storageDraw = d.storage && d.featureGates?.['VolumeLimitScaling'] !== undefined ? withPickyDriver(d.storage) : d.storage;
+  const storage = storageDraw ? assembleStorage(storageDraw, names, pending.json, pods) : undefined;
   const c: ConformanceCase = {
     ...storage,
     nodes: d.nodes.map((n, i) => nodeJson(names[i]!, n, allocs[i]!)),

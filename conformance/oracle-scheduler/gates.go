@@ -15,6 +15,7 @@ import (
 // sets each of them, to the case's value or back to the default.
 var modelledGates = map[string]bool{
 	"StorageCapacityScoring": true,
+	"VolumeLimitScaling":     true,
 }
 
 // setFeatureGates applies a case's gates to the process-wide gate, as
