@@ -82,7 +82,8 @@ const NAMESPACE_LABELS: Readonly<Record<string, Record<string, string>>> = {
 };
 
 const TAINT_KEYS = ['dedicated', 'gpu', 'spot'] as const;
-const TAINT_VALUES = ['', 'a', 'b'] as const;
+// Integer values for Lt/Gt tolerations (TaintTolerationComparisonOperators) to compare against.
+const TAINT_VALUES = ['', 'a', 'b', '3', '12'] as const;
 const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 export const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
 
@@ -277,6 +278,15 @@ const tolerationArb: fc.Arbitrary<Json> = fc.oneof(
         return t;
       }),
   },
+);
+
+/** Lt/Gt tolerations, added to the pending pod when TaintTolerationComparisonOperators is on (the API server refuses them when off). */
+const comparisonTolerationsArb: fc.Arbitrary<Json[]> = fc.array(
+  fc.record({ key: pick([...TAINT_KEYS, UNSCHEDULABLE_TAINT]), operator: pick(['Lt', 'Gt']), value: pick(['0', '3', '5', '12', '-1']), effect: pick([...EFFECTS, '']) }).map((t) => {
+    const { effect, ...rest } = t;
+    return effect === '' ? rest : t;
+  }),
+  { minLength: 1, maxLength: 3 },
 );
 
 const spreadArb = fc
@@ -815,6 +825,8 @@ interface CaseDraw {
   readonly storage: StorageDraw | undefined;
   /** Feature gates set either way (a gate set to its default must change nothing). */
   readonly featureGates: Readonly<Record<string, boolean>> | undefined;
+  /** Used when featureGates turns TaintTolerationComparisonOperators on. */
+  readonly comparisonTolerations: readonly Json[];
 }
 
 // Mostly a few nodes, sometimes up to 60; both branches shrink down to one node.
@@ -845,7 +857,14 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
   offset: fc.nat(1000),
   exactFit: maybe(fc.record({ node: fc.nat(59), cpu: fc.boolean(), mem: fc.boolean(), pods: fc.boolean() }), 30),
   storage: maybe(storageDrawArb, 35),
-  featureGates: maybe(fc.record({ StorageCapacityScoring: fc.boolean(), VolumeLimitScaling: fc.boolean() }, { requiredKeys: [] }), 30),
+  featureGates: maybe(
+    fc.record(
+      { StorageCapacityScoring: fc.boolean(), TaintTolerationComparisonOperators: fc.boolean(), VolumeLimitScaling: fc.boolean() },
+      { requiredKeys: [] },
+    ),
+    30,
+  ),
+  comparisonTolerations: comparisonTolerationsArb,
 });
 
 function assemble(d: CaseDraw): ConformanceCase {
@@ -870,6 +889,10 @@ function assemble(d: CaseDraw): ConformanceCase {
     return json;
   });
   const pending = podJson('pending', d.bound.length, d.pending.pod, withClasses, { spread: [...d.pending.spread], preemptionNever: d.pending.preemptionNever });
+  if (d.featureGates?.['TaintTolerationComparisonOperators']) {
+    const spec = pending.json['spec'] as Json;
+    spec['tolerations'] = [...((spec['tolerations'] as Json[] | undefined) ?? []), ...d.comparisonTolerations];
+  }
   if (d.pending.imageVolume !== undefined) (pending.json['spec'] as Json)['volumes'] = [{ name: 'model', image: { reference: d.pending.imageVolume } }];
   if (d.pending.nominated !== undefined) (pending.json['status'] as Json)['nominatedNodeName'] = d.ghostNomination ? 'ghost' : names[d.pending.nominated % names.length]!;
   if (d.crowded) {

@@ -226,6 +226,28 @@ describe('load errors', () => {
     assert.equal(asWritten.input.nodes[0]!.allocatable['pods'], undefined);
   });
 
+  test('Lt/Gt tolerations load only with TaintTolerationComparisonOperators on, in a Deployment template too', () => {
+    const text = lines(...POD_HEAD, '  tolerations: [{key: sla, operator: Gt, value: "750"}]');
+    assert.deepEqual(errors(text), ['in.yaml:8:38: Pod default/web: spec.tolerations[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt" (Gt needs --feature-gates TaintTolerationComparisonOperators=true)']);
+    const on = loadSources([{ name: 'in.yaml', text }], { tolerationComparisonOperators: true });
+    assert.ok(on.ok);
+    assert.deepEqual(on.input.pods[0]!.tolerations, [{ key: 'sla', operator: 'Gt', value: '750', effect: '' }]);
+    const deployment = lines(
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: d}',
+      'spec:',
+      '  selector: {matchLabels: {app: d}}',
+      '  template:',
+      '    metadata: {labels: {app: d}}',
+      '    spec:',
+      '      containers: [{name: c, image: x}]',
+      '      tolerations: [{key: sla, operator: Lt, value: "9"}]',
+    );
+    assert.deepEqual(errors(deployment), ['in.yaml:10:42: Deployment default/d: spec.template.spec.tolerations[0].operator: Unsupported value: "Lt": supported values: "Equal", "Exists", "Lt", "Gt" (Lt needs --feature-gates TaintTolerationComparisonOperators=true)']);
+    assert.ok(loadSources([{ name: 'in.yaml', text: deployment }], { tolerationComparisonOperators: true }).ok);
+  });
+
   test('--allow-missing: a missing PriorityClass is a warning and the pod gets the priority of one naming none', () => {
     const text = lines(...POD_HEAD, '  priorityClassName: gold');
     const plain = loadSources([{ name: 'in.yaml', text }], { allowMissing: true });

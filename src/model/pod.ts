@@ -42,7 +42,7 @@ import {
   type Requirement,
   type Selector,
 } from './selector.js';
-import type { Toleration } from './taints.js';
+import { parseDecimalInt64, type Toleration } from './taints.js';
 import { isStandardContainerResourceName } from './resource-names.js';
 import { compilePodVolumes, type PodVolume } from './volumes.js';
 
@@ -344,7 +344,7 @@ function compileSpread(c: TopologySpreadConstraintManifest, podLabels: Labels, p
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
-/** ValidateTolerations, in its order (with TaintTolerationComparisonOperators off, its 1.37 default). */
+/** ValidateTolerations, in its order, with TaintTolerationComparisonOperators on (Lt/Gt take an int64 value). */
 export function compileToleration(t: TolerationManifest, path: FieldPath): Toleration {
   const operator: string = t.operator ?? '';
   const key = t.key ?? '';
@@ -360,9 +360,11 @@ export function compileToleration(t: TolerationManifest, path: FieldPath): Toler
     throw new FieldError(`Invalid value: ${JSON.stringify(value)}: value must be empty when \`operator\` is 'Exists'`, [...path, 'operator']);
   }
   if (operator === 'Lt' || operator === 'Gt') {
-    throw new FieldError(`Unsupported value: ${JSON.stringify(operator)}: supported values: "Equal", "Exists", "Lt", "Gt"`, [...path, 'operator']);
-  }
-  if (operator !== '' && operator !== 'Equal' && operator !== 'Exists') {
+    // As with TaintTolerationComparisonOperators on; loading refuses Lt/Gt when it is off (tolerationComparisonError).
+    if (value === '') throw new FieldError(`Invalid value: "": must be non-empty`, [...path, 'value']);
+    if (!/^(0|-?[1-9][0-9]*)$/.test(value)) throw new FieldError(`Invalid value: ${JSON.stringify(value)}: must be a valid decimal integer in canonical form`, [...path, 'value']);
+    if (parseDecimalInt64(value) === undefined) throw new FieldError(`Invalid value: ${JSON.stringify(value)}: strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`, [...path, 'value']);
+  } else if (operator !== '' && operator !== 'Equal' && operator !== 'Exists') {
     throw new FieldError(`Unsupported value: ${JSON.stringify(operator)}: supported values: "Equal", "Exists"`, [...path, 'operator']);
   }
   if (effect !== '' && !TAINT_EFFECTS.includes(effect)) {
@@ -375,6 +377,17 @@ export function compileToleration(t: TolerationManifest, path: FieldPath): Toler
     effect: effect as Toleration['effect'],
     ...(t.tolerationSeconds != null ? { tolerationSeconds: t.tolerationSeconds } : {}),
   };
+}
+
+/**
+ * ValidateTolerations' refusal of Lt/Gt when TaintTolerationComparisonOperators is off (its v1.37.2
+ * default): the first such toleration of `tolerations`, as a FieldError under `path`.
+ */
+export function tolerationComparisonError(tolerations: readonly TolerationManifest[] | null | undefined, path: FieldPath): FieldError | undefined {
+  const i = (tolerations ?? []).findIndex((t) => t.operator === 'Lt' || t.operator === 'Gt');
+  if (i < 0) return undefined;
+  const operator = tolerations![i]!.operator!;
+  return new FieldError(`Unsupported value: ${JSON.stringify(operator)}: supported values: "Equal", "Exists", "Lt", "Gt" (${operator} needs --feature-gates TaintTolerationComparisonOperators=true)`, [...path, i, 'operator']);
 }
 
 export interface PodContext {

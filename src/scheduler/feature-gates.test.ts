@@ -19,8 +19,11 @@ describe('--feature-gates (component-base featuregate.Set)', () => {
     refuses('NodeInclusionPolicyInPodTopologySpread=false', 'cannot set feature gate NodeInclusionPolicyInPodTopologySpread to false, feature is locked to true');
   });
   it('refuses a gate berth does not model when it would change it', () => {
-    assert.throws(() => parseFeatureGates('TaintTolerationComparisonOperators=true'), /berth does not model feature gate TaintTolerationComparisonOperators set to true/);
-    assert.deepEqual(parseFeatureGates('TaintTolerationComparisonOperators=false'), {});
+    assert.throws(() => parseFeatureGates('GenericWorkload=true'), /berth does not model feature gate GenericWorkload set to true/);
+    assert.deepEqual(parseFeatureGates('GenericWorkload=false'), {});
+  });
+  it('takes the gates that change scheduling decisions both ways', () => {
+    assert.deepEqual(parseFeatureGates('TaintTolerationComparisonOperators=true,VolumeLimitScaling=false'), { TaintTolerationComparisonOperators: true, VolumeLimitScaling: false });
   });
   it('an unset gate has its v1.37.2 default', () => {
     assert.equal(featureEnabled(undefined, 'StorageCapacityScoring'), true);

@@ -52,7 +52,7 @@ export const SCHEDULER_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
 };
 
 /** Gates whose both settings berth reproduces. */
-export const MODELLED_FEATURE_GATES: ReadonlySet<string> = new Set(['StorageCapacityScoring', 'VolumeLimitScaling']);
+export const MODELLED_FEATURE_GATES: ReadonlySet<string> = new Set(['StorageCapacityScoring', 'TaintTolerationComparisonOperators', 'VolumeLimitScaling']);
 
 /** The gates that differ from their v1.37.2 default; a gate not listed has its default. */
 export type FeatureGates = Readonly<Record<string, boolean>>;

@@ -6,6 +6,7 @@ import type { TaintManifest, TolerationManifest, TopologySpreadConstraintManifes
 import { compileNode, LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import { bindPod, compilePod, type Pod } from '../../model/pod.js';
 import { compileLabelSelector } from '../../model/selector.js';
+import type { FeatureGates } from '../feature-gates.js';
 import { CycleState, Framework, type Handle, type NodeScore, type QueueSortPlugin } from '../framework.js';
 import { Scheduler } from '../scheduler.js';
 import { Code, type Status } from '../status.js';
@@ -112,8 +113,8 @@ function handleFor(cluster: ClusterState): Handle {
   };
 }
 
-function pluginFor(cluster: ClusterState, args: Record<string, unknown> = {}): PodTopologySpreadPlugin {
-  return newPodTopologySpread({ handle: handleFor(cluster), args }) as PodTopologySpreadPlugin;
+function pluginFor(cluster: ClusterState, args: Record<string, unknown> = {}, features?: FeatureGates): PodTopologySpreadPlugin {
+  return newPodTopologySpread({ handle: handleFor(cluster), args, ...(features ? { features } : {}) }) as PodTopologySpreadPlugin;
 }
 
 /** A scheduler whose only plugins are PrioritySort and PodTopologySpread. */
@@ -444,6 +445,23 @@ describe('PodTopologySpread Filter', () => {
     assert.equal(s.minMatchNum(0, 1), 0);
     assert.equal(s.minMatchNum(1, 1), 0);
     assert.equal(s.minMatchNum(1, 3), 0);
+  });
+});
+
+describe('PodTopologySpread and its feature gates', () => {
+  it('nodeTaintsPolicy Honor counts a node whose taint only a Gt toleration tolerates when TaintTolerationComparisonOperators is on', () => {
+    const nodes = () => [mkNode('a1', { [ZONE]: 'z1' }), mkNode('b1', { [ZONE]: 'z2' }, [{ key: 'sla', value: '950', effect: 'NoSchedule' }])];
+    const cluster = clusterOf(nodes(), [web('p1', 'a1')]);
+    const pod = mkPod(web('in', '', { spread: [hard(ZONE, 1, { nodeTaintsPolicy: 'Honor' })], tolerations: [{ key: 'sla', operator: 'Gt', value: '750', effect: 'NoSchedule' }] }));
+    const verdicts = (features?: FeatureGates) => {
+      const pl = pluginFor(cluster, {}, features);
+      const state = new CycleState();
+      assert.ok(pl.preFilter(state, pod, cluster.nodeInfos()).status.isSuccess());
+      return cluster.nodeInfos().map((n) => verdictOf(pl.filter(state, pod, n)));
+    };
+    // Off: b1 (and zone z2) does not count, so z1 is the only domain and a1 passes.
+    assert.deepEqual(verdicts(), ['ok', 'ok']);
+    assert.deepEqual(verdicts({ TaintTolerationComparisonOperators: true }), ['skew', 'ok']);
   });
 });
 
