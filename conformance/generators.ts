@@ -858,10 +858,20 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
   exactFit: maybe(fc.record({ node: fc.nat(59), cpu: fc.boolean(), mem: fc.boolean(), pods: fc.boolean() }), 30),
   storage: maybe(storageDrawArb, 35),
   featureGates: maybe(
-    fc.record(
-      { StorageCapacityScoring: fc.boolean(), TaintTolerationComparisonOperators: fc.boolean(), VolumeLimitScaling: fc.boolean() },
-      { requiredKeys: [] },
-    ),
+    fc
+      .record(
+        {
+          MatchLabelKeysInPodTopologySpread: fc.boolean(),
+          MatchLabelKeysInPodTopologySpreadSelectorMerge: fc.boolean(),
+          StorageCapacityScoring: fc.boolean(),
+          TaintTolerationComparisonOperators: fc.boolean(),
+          VolumeLimitScaling: fc.boolean(),
+        },
+        { requiredKeys: [] },
+      )
+      // A dependent gate must be off with what it depends on, or kube-scheduler refuses the flag.
+      .map((g) => (g.MatchLabelKeysInPodTopologySpread === false ? { ...g, MatchLabelKeysInPodTopologySpreadSelectorMerge: false } : g)),
+
     30,
   ),
   comparisonTolerations: comparisonTolerationsArb,
@@ -889,6 +899,17 @@ function assemble(d: CaseDraw): ConformanceCase {
     return json;
   });
   const pending = podJson('pending', d.bound.length, d.pending.pod, withClasses, { spread: [...d.pending.spread], preemptionNever: d.pending.preemptionNever });
+  if (d.featureGates?.['MatchLabelKeysInPodTopologySpread'] !== undefined || d.featureGates?.['MatchLabelKeysInPodTopologySpreadSelectorMerge'] !== undefined) {
+    // Give the gate something to decide: every spread constraint with a selector narrows it by a label the pod has.
+    const labels = ((pending.json['metadata'] as Json)['labels'] as Record<string, string> | undefined) ?? {};
+    for (const c of ((pending.json['spec'] as Json)['topologySpreadConstraints'] as Json[] | undefined) ?? []) {
+      const selector = c['labelSelector'] as Json | undefined;
+      if (!selector || c['matchLabelKeys']) continue;
+      const used = selectorKeys(selector);
+      const keys = POD_LABEL_KEYS.filter((k) => k in labels && !used.has(k)).slice(0, 1);
+      if (keys.length > 0) c['matchLabelKeys'] = keys;
+    }
+  }
   if (d.featureGates?.['TaintTolerationComparisonOperators']) {
     const spec = pending.json['spec'] as Json;
     spec['tolerations'] = [...((spec['tolerations'] as Json[] | undefined) ?? []), ...d.comparisonTolerations];

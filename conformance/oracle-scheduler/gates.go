@@ -14,10 +14,11 @@ import (
 // (src/scheduler/feature-gates.ts), with their v1.37.2 defaults: every case
 // sets each of them, to the case's value or back to the default.
 var modelledGates = map[string]bool{
-	"PodLevelResources":                  true,
-	"StorageCapacityScoring":             true,
-	"TaintTolerationComparisonOperators": false,
-	"VolumeLimitScaling":                 true,
+	"MatchLabelKeysInPodTopologySpread":              true,
+	"MatchLabelKeysInPodTopologySpreadSelectorMerge": true,
+	"StorageCapacityScoring":                         true,
+	"TaintTolerationComparisonOperators":             false,
+	"VolumeLimitScaling":                             true,
 }
 
 // setFeatureGates applies a case's gates to the process-wide gate, as

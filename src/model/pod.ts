@@ -77,6 +77,8 @@ export interface TopologySpreadConstraint {
   readonly whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway';
   /** labelSelector with matchLabelKeys merged in. */
   readonly selector: Selector;
+  /** labelSelector alone: what counts when MatchLabelKeysInPodTopologySpread is off (matchLabelKeys then neither merged nor read). */
+  readonly labelSelectorOnly: Selector;
   /** Set when labelSelector carries a label key or value upstream cannot parse (PodTopologySpread fails with it). */
   readonly selectorError?: string;
   /** 1 when unset. */
@@ -330,11 +332,13 @@ function compileSpread(c: TopologySpreadConstraintManifest, podLabels: Labels, p
   const merged = mergeLabelKeys(c.labelSelector, podLabels, c.matchLabelKeys ?? [], []);
   validateLabelKeys(c.labelSelector, merged, c.matchLabelKeys ?? [], [], path);
   const selectorError = labelSelectorParseError(c.labelSelector);
+  const selector = atPath([...path, 'labelSelector'], () => compileLabelSelector(merged));
   return {
     maxSkew: c.maxSkew,
     topologyKey: c.topologyKey,
     whenUnsatisfiable: c.whenUnsatisfiable,
-    selector: atPath([...path, 'labelSelector'], () => compileLabelSelector(merged)),
+    selector,
+    labelSelectorOnly: merged === c.labelSelector ? selector : compileLabelSelector(c.labelSelector),
     ...(selectorError !== undefined && { selectorError }),
     minDomains,
     nodeAffinityPolicy: c.nodeAffinityPolicy ?? 'Honor',

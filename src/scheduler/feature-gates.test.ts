@@ -22,8 +22,17 @@ describe('--feature-gates (component-base featuregate.Set)', () => {
     assert.throws(() => parseFeatureGates('GenericWorkload=true'), /berth does not model feature gate GenericWorkload set to true/);
     assert.deepEqual(parseFeatureGates('GenericWorkload=false'), {});
   });
+  it('checks dependencies as SetFromMap does: the selector merge needs MatchLabelKeysInPodTopologySpread', () => {
+    refuses('MatchLabelKeysInPodTopologySpread=false', 'MatchLabelKeysInPodTopologySpreadSelectorMerge is enabled, but depends on features that are disabled: [MatchLabelKeysInPodTopologySpread]');
+    assert.deepEqual(parseFeatureGates('MatchLabelKeysInPodTopologySpreadSelectorMerge=false'), { MatchLabelKeysInPodTopologySpreadSelectorMerge: false });
+  });
   it('takes the gates that change scheduling decisions both ways', () => {
-    assert.deepEqual(parseFeatureGates('TaintTolerationComparisonOperators=true,VolumeLimitScaling=false'), { TaintTolerationComparisonOperators: true, VolumeLimitScaling: false });
+    assert.deepEqual(parseFeatureGates('TaintTolerationComparisonOperators=true,MatchLabelKeysInPodTopologySpread=false,MatchLabelKeysInPodTopologySpreadSelectorMerge=false,VolumeLimitScaling=false'), {
+      TaintTolerationComparisonOperators: true,
+      MatchLabelKeysInPodTopologySpread: false,
+      MatchLabelKeysInPodTopologySpreadSelectorMerge: false,
+      VolumeLimitScaling: false,
+    });
   });
   it('an unset gate has its v1.37.2 default', () => {
     assert.equal(featureEnabled(undefined, 'StorageCapacityScoring'), true);

@@ -449,6 +449,48 @@ describe('PodTopologySpread Filter', () => {
 });
 
 describe('PodTopologySpread and its feature gates', () => {
+  // filtering_test.go TestPreFilterState: the pods are compiled as the API server admits
+  // them (matchLabelKeys merged, with the gate on); with the gate off it merges nothing.
+  const fourNodes = () => [
+    mkNode('node-a', { zone: 'zone1', node: 'node-a' }),
+    mkNode('node-b', { zone: 'zone1', node: 'node-b' }),
+    mkNode('node-x', { zone: 'zone2', node: 'node-x' }),
+    mkNode('node-y', { zone: 'zone2', node: 'node-y' }),
+  ];
+  const fooSelector = { matchExpressions: [{ key: 'foo', operator: 'Exists' as const, values: [] }] };
+  const matchNum = (existing: PodSpec[], pod: PodSpec, features?: FeatureGates) => {
+    const cluster = clusterOf(fourNodes(), existing);
+    const state = new CycleState();
+    assert.ok(pluginFor(cluster, {}, features).preFilter(state, mkPod(pod), cluster.nodeInfos()).status.isSuccess());
+    return Object.fromEntries(state.read<PreFilterState>(PRE_FILTER_STATE_KEY).tpValueToMatchNum[0]!);
+  };
+  const spread = (labelSelector: TopologySpreadConstraintManifest['labelSelector'], keys: string[]): TopologySpreadConstraintManifest => ({ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector, matchLabelKeys: keys });
+  const off: FeatureGates = { MatchLabelKeysInPodTopologySpread: false };
+
+  it('upstream: "matchLabelKeys ignored when feature gate disabled"', () => {
+    const existing = [{ name: 'p-a1', node: 'node-a', labels: { foo: '' } }, { name: 'p-a2', node: 'node-a', labels: { foo: '' } }, { name: 'p-b1', node: 'node-b', labels: { foo: '' } }, { name: 'p-y1', node: 'node-y', labels: { foo: '' } }, { name: 'p-y2', node: 'node-y', labels: { foo: '' } }];
+    const pod = { name: 'p', labels: { foo: '', bar: '' }, spread: [spread(fooSelector, ['bar'])] };
+    assert.deepEqual(matchNum(existing, pod, off), { zone1: 3, zone2: 2 });
+    assert.deepEqual(matchNum(existing, pod), { zone1: 0, zone2: 0 });
+  });
+  it(`upstream: "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty"`, () => {
+    const existing: PodSpec[] = [
+      { name: 'p-a1', node: 'node-a', labels: { foo: '' } },
+      { name: 'p-a2', node: 'node-a', labels: { foo: '', bar: 'a' } },
+      { name: 'p-b1', node: 'node-b', labels: { foo: '' } },
+      { name: 'p-y1', node: 'node-y', labels: { foo: '', bar: 'a' } },
+      { name: 'p-y2', node: 'node-y', labels: { bar: '' } },
+    ];
+    const pod = { name: 'p', labels: { foo: '', bar: 'a' }, spread: [spread(fooSelector, ['bar'])] };
+    assert.deepEqual(matchNum(existing, pod), { zone1: 1, zone2: 1 });
+    assert.deepEqual(matchNum(existing, pod, off), { zone1: 3, zone2: 1 });
+  });
+  it('upstream: "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty"', () => {
+    const existing = ['p-a1', 'p-a2', 'p-b1', 'p-y1', 'p-y2'].map((name) => ({ name, node: `node-${name[2]}`, labels: { foo: 'a' } }));
+    const pod = { name: 'p', labels: { foo: 'a' }, spread: [spread({}, ['foo'])] };
+    assert.deepEqual(matchNum(existing, pod), { zone1: 3, zone2: 2 });
+  });
+
   it('nodeTaintsPolicy Honor counts a node whose taint only a Gt toleration tolerates when TaintTolerationComparisonOperators is on', () => {
     const nodes = () => [mkNode('a1', { [ZONE]: 'z1' }), mkNode('b1', { [ZONE]: 'z2' }, [{ key: 'sla', value: '950', effect: 'NoSchedule' }])];
     const cluster = clusterOf(nodes(), [web('p1', 'a1')]);

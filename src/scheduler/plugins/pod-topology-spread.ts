@@ -29,6 +29,7 @@ export type PodTopologySpreadPlugin = PreFilterPlugin &
 export const newPodTopologySpread: PluginFactory = ({ handle, args, features }) => {
   const { systemDefaulted, defaultConstraints } = parsePodTopologySpreadArgs(args);
   const gates: SpreadGates = {
+    matchLabelKeys: featureEnabled(features, 'MatchLabelKeysInPodTopologySpread'),
     tolerationComparison: featureEnabled(features, 'TaintTolerationComparisonOperators'),
   };
 

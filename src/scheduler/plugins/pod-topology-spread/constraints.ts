@@ -26,10 +26,12 @@ export interface SpreadConstraint {
 
 /** The feature gates PodTopologySpread reads. */
 export interface SpreadGates {
+  /** MatchLabelKeysInPodTopologySpread: matchLabelKeys narrow the selector (off: labelSelector alone). */
+  readonly matchLabelKeys: boolean;
   readonly tolerationComparison: boolean;
 }
 
-export const DEFAULT_SPREAD_GATES: SpreadGates = { tolerationComparison: false };
+export const DEFAULT_SPREAD_GATES: SpreadGates = { matchLabelKeys: true, tolerationComparison: false };
 
 /** The parse error of the first of the pod's own constraints of kind `action` whose selector upstream cannot parse. */
 export function selectorError(pod: Pod, action: WhenUnsatisfiable): string | undefined {
@@ -40,13 +42,14 @@ export function selectorError(pod: Pod, action: WhenUnsatisfiable): string | und
 export function constraintsFor(pod: Pod, action: WhenUnsatisfiable, defaults: readonly DefaultConstraint[], cluster: ClusterState, gates: SpreadGates = DEFAULT_SPREAD_GATES): SpreadConstraint[] {
   const tolerationComparison = gates.tolerationComparison;
   if (pod.topologySpreadConstraints.length > 0) {
-    // matchLabelKeys were merged into the selector when the pod was compiled.
+    // matchLabelKeys were merged into the selector when the pod was compiled (as the API server
+    // merges them at creation); with the gate off neither the API server nor the scheduler does.
     return pod.topologySpreadConstraints
       .filter((c) => c.whenUnsatisfiable === action)
       .map((c) => ({
         maxSkew: c.maxSkew,
         topologyKey: c.topologyKey,
-        selector: c.selector,
+        selector: gates.matchLabelKeys ? c.selector : c.labelSelectorOnly,
         minDomains: c.minDomains,
         honorNodeAffinity: c.nodeAffinityPolicy === 'Honor',
         honorNodeTaints: c.nodeTaintsPolicy === 'Honor',
