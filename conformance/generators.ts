@@ -863,15 +863,16 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
         {
           MatchLabelKeysInPodTopologySpread: fc.boolean(),
           MatchLabelKeysInPodTopologySpreadSelectorMerge: fc.boolean(),
+          PodLevelResources: fc.boolean(),
           StorageCapacityScoring: fc.boolean(),
           TaintTolerationComparisonOperators: fc.boolean(),
           VolumeLimitScaling: fc.boolean(),
         },
         { requiredKeys: [] },
       )
-      // A dependent gate must be off with what it depends on, or kube-scheduler refuses the flag.
-      .map((g) => (g.MatchLabelKeysInPodTopologySpread === false ? { ...g, MatchLabelKeysInPodTopologySpreadSelectorMerge: false } : g)),
-
+      // Dependent gates must be off with what they depend on, or kube-scheduler refuses the flag.
+      .map((g) => (g.MatchLabelKeysInPodTopologySpread === false ? { ...g, MatchLabelKeysInPodTopologySpreadSelectorMerge: false } : g))
+      .map((g) => (g.PodLevelResources === false ? { ...g, InPlacePodLevelResourcesVerticalScaling: false, PodLevelResourcesFixDefaulting: false, PodLevelResourcesFixKubeletQOSClass: false } : g)),
     30,
   ),
   comparisonTolerations: comparisonTolerationsArb,

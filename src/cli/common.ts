@@ -108,6 +108,7 @@ export function inputLoadOptions(flags: InputFlags): Omit<LoadOptions, 'clusterF
     allowMissing: flags.allowMissing ?? false,
     kubeletDefaults: flags.kubeletDefaults,
     tolerationComparisonOperators: featureEnabled(flags.featureGates, 'TaintTolerationComparisonOperators'),
+    podLevelResources: featureEnabled(flags.featureGates, 'PodLevelResources'),
   };
 }
 

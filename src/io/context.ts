@@ -19,14 +19,27 @@ export class LoadContext {
     private readonly allowMissing = false,
     /** LoadOptions.tolerationComparisonOperators. */
     private readonly tolerationComparisonOperators = false,
+    /** LoadOptions.podLevelResources. */
+    private readonly podLevelResources = true,
   ) {}
 
   /**
-   * Admits a pod spec's priority, and its Lt/Gt tolerations only when the gate allows them;
+   * A pod spec as the API server stores it: spec.resources dropped with PodLevelResources off
+   * (dropDisabledPodLevelResources), with a warning at `at` (where the pod spec's parent sits).
+   */
+  storedPodSpec(spec: PodSpecManifest, at?: { raw: RawObject; prefix: FieldPath }): PodSpecManifest {
+    if (this.podLevelResources || spec.resources == null) return spec;
+    if (at) this.reporter.warn(at.raw, [...at.prefix, 'spec', 'resources'], 'dropped: pod-level resources count only with the PodLevelResources feature gate on');
+    const { resources: _, ...rest } = spec;
+    return rest;
+  }
+
+  /**
+   * Admits a pod spec: spec.resources as PodLevelResources allows, its priority, and its Lt/Gt tolerations only when the gate allows them;
    * problems are reported at `prefix` (where the pod spec's parent sits in the object) unless `quiet`.
    */
   admit(raw: RawObject, spec: PodSpecManifest, prefix: FieldPath, quiet = false): AdmittedPriority {
-    const admitted = admitPriority(spec, this.resolver, this.allowMissing);
+    const admitted = admitPriority(this.storedPodSpec(spec, quiet ? undefined : { raw, prefix }), this.resolver, this.allowMissing);
     if (quiet) return admitted;
     const comparison = this.tolerationComparisonOperators ? undefined : tolerationComparisonError(spec.tolerations, [...prefix, 'spec', 'tolerations']);
     if (comparison) this.reporter.error(raw, comparison.path, comparison.message);

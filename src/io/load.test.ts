@@ -248,6 +248,42 @@ describe('load errors', () => {
     assert.ok(loadSources([{ name: 'in.yaml', text: deployment }], { tolerationComparisonOperators: true }).ok);
   });
 
+  // resource helpers_test.go TestPodLevelResourceRequests: with the gate off the API server drops
+  // spec.resources (dropDisabledPodLevelResources) and kube-scheduler counts containers only.
+  test('upstream: "pod level memory resource with SkipPodLevelResources true" (PodLevelResources off)', () => {
+    const text = lines(...POD_HEAD, '    image: x', '  resources: {requests: {memory: 2Mi}}');
+    const on = loadSources([{ name: 'in.yaml', text }]);
+    assert.ok(on.ok);
+    assert.deepEqual(on.input.pods[0]!.resources.requests, { memory: 2 * 1024 * 1024 });
+    const off = loadSources([{ name: 'in.yaml', text }], { podLevelResources: false });
+    assert.ok(off.ok);
+    assert.deepEqual(off.input.pods[0]!.resources.requests, {});
+    assert.deepEqual(off.warnings.map(formatDiagnostic), ['in.yaml:9:3: Pod default/web: spec.resources: dropped: pod-level resources count only with the PodLevelResources feature gate on']);
+  });
+
+  test('PodLevelResources off: a Deployment template loses spec.resources too, so its pods request what their containers do', () => {
+    const text = lines(
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: d}',
+      'spec:',
+      '  replicas: 2',
+      '  selector: {matchLabels: {app: d}}',
+      '  template:',
+      '    metadata: {labels: {app: d}}',
+      '    spec:',
+      '      containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]',
+      '      resources: {requests: {cpu: "1"}}',
+    );
+    const off = loadSources([{ name: 'in.yaml', text }], { podLevelResources: false });
+    assert.ok(off.ok);
+    assert.deepEqual(off.input.pods.map((p) => p.resources.requests['cpu']), [100, 100]);
+    assert.equal(off.warnings.length, 1);
+    const on = loadSources([{ name: 'in.yaml', text }]);
+    assert.ok(on.ok);
+    assert.deepEqual(on.input.pods.map((p) => p.resources.requests['cpu']), [1000, 1000]);
+  });
+
   test('--allow-missing: a missing PriorityClass is a warning and the pod gets the priority of one naming none', () => {
     const text = lines(...POD_HEAD, '  priorityClassName: gold');
     const plain = loadSources([{ name: 'in.yaml', text }], { allowMissing: true });

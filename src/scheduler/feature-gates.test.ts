@@ -26,6 +26,18 @@ describe('--feature-gates (component-base featuregate.Set)', () => {
     refuses('MatchLabelKeysInPodTopologySpread=false', 'MatchLabelKeysInPodTopologySpreadSelectorMerge is enabled, but depends on features that are disabled: [MatchLabelKeysInPodTopologySpread]');
     assert.deepEqual(parseFeatureGates('MatchLabelKeysInPodTopologySpreadSelectorMerge=false'), { MatchLabelKeysInPodTopologySpreadSelectorMerge: false });
   });
+  it('PodLevelResources off needs the gates that depend on it off too', () => {
+    const off = 'PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false,PodLevelResourcesFixDefaulting=false';
+    refuses(off, 'PodLevelResourcesFixKubeletQOSClass is enabled, but depends on features that are disabled: [PodLevelResources]');
+    assert.deepEqual(parseFeatureGates(`${off},PodLevelResourcesFixKubeletQOSClass=false`), {
+      PodLevelResources: false,
+      InPlacePodLevelResourcesVerticalScaling: false,
+      PodLevelResourcesFixDefaulting: false,
+      PodLevelResourcesFixKubeletQOSClass: false,
+    });
+    // The API server's defaulting fix alone changes pod-level defaults, which berth does not model.
+    assert.throws(() => parseFeatureGates('PodLevelResourcesFixDefaulting=false'), /berth does not model feature gate PodLevelResourcesFixDefaulting set to false/);
+  });
   it('takes the gates that change scheduling decisions both ways', () => {
     assert.deepEqual(parseFeatureGates('TaintTolerationComparisonOperators=true,MatchLabelKeysInPodTopologySpread=false,MatchLabelKeysInPodTopologySpreadSelectorMerge=false,VolumeLimitScaling=false'), {
       TaintTolerationComparisonOperators: true,

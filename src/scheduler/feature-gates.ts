@@ -45,6 +45,9 @@ export const SCHEDULER_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   NodeInclusionPolicyInPodTopologySpread: gate(true, 'GA', true),
   PodGroupPreemptionPolicy: gate(false, 'Alpha'),
   PodLevelResources: gate(true, 'Beta'),
+  // Not read by the plugins, but they depend on PodLevelResources, so turning that off needs them off too.
+  PodLevelResourcesFixDefaulting: gate(true, 'Beta'),
+  PodLevelResourcesFixKubeletQOSClass: gate(true, 'Beta'),
   SchedulerAsyncPreemption: gate(true, 'Beta'),
   StorageCapacityScoring: gate(true, 'Beta'),
   TaintTolerationComparisonOperators: gate(false, 'Alpha'),
@@ -57,12 +60,20 @@ export const SCHEDULER_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
 const DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
   InPlacePodLevelResourcesVerticalScaling: ['InPlacePodVerticalScaling', 'PodLevelResources', 'NodeDeclaredFeatures'],
   MatchLabelKeysInPodTopologySpreadSelectorMerge: ['MatchLabelKeysInPodTopologySpread'],
+  PodLevelResourcesFixDefaulting: ['PodLevelResources'],
+  PodLevelResourcesFixKubeletQOSClass: ['PodLevelResources'],
 };
+
+/** Gates berth reproduces only while the gate named is off (their effect then cannot show): the API server's pod-level defaulting. */
+const MODELLED_WHILE_OFF: Readonly<Record<string, string>> = { PodLevelResourcesFixDefaulting: 'PodLevelResources' };
 
 /** Gates whose both settings berth reproduces. */
 export const MODELLED_FEATURE_GATES: ReadonlySet<string> = new Set([
+  'InPlacePodLevelResourcesVerticalScaling',
   'MatchLabelKeysInPodTopologySpread',
   'MatchLabelKeysInPodTopologySpreadSelectorMerge',
+  'PodLevelResources',
+  'PodLevelResourcesFixKubeletQOSClass',
   'StorageCapacityScoring',
   'TaintTolerationComparisonOperators',
   'VolumeLimitScaling',
@@ -111,6 +122,8 @@ export function parseFeatureGates(value: string): FeatureGates {
     if (off.length > 0) throw new FeatureGateError(`${k} is enabled, but depends on features that are disabled: [${off.join(' ')}]`);
   }
   for (const [k, v] of Object.entries(out)) {
+    const unless = MODELLED_WHILE_OFF[k];
+    if (unless !== undefined && !featureEnabled(out, unless)) continue;
     if (!MODELLED_FEATURE_GATES.has(k)) throw new FeatureGateError(`berth does not model feature gate ${k} set to ${v}; it runs with ${k}=${!v} (modelled: ${[...MODELLED_FEATURE_GATES].join(', ')})`);
   }
   return out;
