@@ -36,7 +36,7 @@ export function collect(value: string, previous: string[]): string[] {
 }
 
 /** The help line of --feature-gates, the same on every command that schedules. */
-export const FEATURE_GATES_HELP = "kube-scheduler's feature gates, e.g. StorageCapacityScoring=false (v1.37.2 defaults otherwise)";
+export const FEATURE_GATES_HELP = "kube-scheduler's feature gates, e.g. TaintTolerationComparisonOperators=true (v1.37.2 defaults otherwise)";
 
 /** kube-scheduler's --feature-gates "Gate=true,Other=false", refused in its words. */
 export function parseFeatureGatesOption(value: string, previous: FeatureGates | undefined): FeatureGates {
