@@ -15,6 +15,10 @@
 // The fields themselves stay, as the API server keeps them. kube-scheduler
 // ignores them for affinity and merges them once more for spreading, which
 // adds a duplicate requirement and selects the same pods.
+// A case's feature gates hold for the whole cluster: the strategy merges into spread
+// selectors only with MatchLabelKeysInPodTopologySpread and
+// MatchLabelKeysInPodTopologySpreadSelectorMerge both on (mutateTopologySpreadConstraints),
+// and with the first off it drops the field (dropDisabledMatchLabelKeysFieldInTopologySpread).
 
 import type { ConformanceCase, Json } from './generators.js';
 
@@ -38,7 +42,7 @@ function mutateTerm(term: Json, labels: Record<string, string>): void {
 }
 
 /** A deep copy of `pod` with matchLabelKeys and mismatchLabelKeys merged as at admission. */
-export function admitPod(pod: Json): Json {
+export function admitPod(pod: Json, gates: Readonly<Record<string, boolean>> = {}): Json {
   // A JSON copy, not structuredClone: objects shared in the input must not stay shared.
   const out = JSON.parse(JSON.stringify(pod)) as Json;
   const labels = ((out['metadata'] as Json)['labels'] as Record<string, string> | undefined) ?? {};
@@ -50,7 +54,8 @@ export function admitPod(pod: Json): Json {
     for (const w of (a?.['preferredDuringSchedulingIgnoredDuringExecution'] as Json[] | undefined) ?? []) mutateTerm(w['podAffinityTerm'] as Json, labels);
   }
   for (const c of (spec['topologySpreadConstraints'] as Json[] | undefined) ?? []) {
-    mergeKeys(c['labelSelector'] as Json | undefined, labels, c['matchLabelKeys'] as string[] | undefined, 'In');
+    if (gates['MatchLabelKeysInPodTopologySpread'] === false) delete c['matchLabelKeys'];
+    else if (gates['MatchLabelKeysInPodTopologySpreadSelectorMerge'] !== false) mergeKeys(c['labelSelector'] as Json | undefined, labels, c['matchLabelKeys'] as string[] | undefined, 'In');
   }
   return out;
 }
@@ -60,8 +65,8 @@ export function toOracleCase(c: ConformanceCase, id: string): Json {
   return {
     id,
     nodes: c.nodes,
-    pods: c.pods.map(admitPod),
-    pod: admitPod(c.pod),
+    pods: c.pods.map((p) => admitPod(p, c.featureGates)),
+    pod: admitPod(c.pod, c.featureGates),
     ...(c.namespaces.length > 0 ? { namespaces: c.namespaces } : {}),
     ...(c.pdbs.length > 0 ? { pdbs: c.pdbs } : {}),
     ...(c.priorityClasses.length > 0 ? { priorityClasses: c.priorityClasses } : {}),

@@ -80,7 +80,10 @@ function runBerthUnsafe(c: ConformanceCase): AttemptResult {
     config = parsed.config;
   }
   if (c.featureGates) config = { ...config, featureGates: parseFeatureGates(Object.entries(c.featureGates).map(([k, v]) => `${k}=${v}`).join(',')) };
-  const loaded = loadSources([{ name: 'case.json', text: caseAsList(c) }]);
+  const loaded = loadSources([{ name: 'case.json', text: caseAsList(c) }], {
+    tolerationComparisonOperators: c.featureGates?.['TaintTolerationComparisonOperators'] === true,
+    podLevelResources: c.featureGates?.['PodLevelResources'] !== false,
+  });
   if (!loaded.ok) return errorResult(`berth rejected the input: ${inFull(loaded.errors)}`);
   const cluster = buildClusterState(loaded.input);
   const meta = c.pod['metadata'] as { name: string; namespace?: string };

@@ -9,7 +9,7 @@
 // that fit a node exactly.
 
 import fc from 'fast-check';
-import { assembleStorage, storageDrawArb, type StorageDraw } from './storage-gen.js';
+import { assembleStorage, storageDrawArb, withPickyDriver, type StorageDraw } from './storage-gen.js';
 
 export type Json = Record<string, unknown>;
 
@@ -82,7 +82,8 @@ const NAMESPACE_LABELS: Readonly<Record<string, Record<string, string>>> = {
 };
 
 const TAINT_KEYS = ['dedicated', 'gpu', 'spot'] as const;
-const TAINT_VALUES = ['', 'a', 'b'] as const;
+// Integer values for Lt/Gt tolerations (TaintTolerationComparisonOperators) to compare against.
+const TAINT_VALUES = ['', 'a', 'b', '3', '12'] as const;
 const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 export const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
 
@@ -277,6 +278,15 @@ const tolerationArb: fc.Arbitrary<Json> = fc.oneof(
         return t;
       }),
   },
+);
+
+/** Lt/Gt tolerations, added to the pending pod when TaintTolerationComparisonOperators is on (the API server refuses them when off). */
+const comparisonTolerationsArb: fc.Arbitrary<Json[]> = fc.array(
+  fc.record({ key: pick([...TAINT_KEYS, UNSCHEDULABLE_TAINT]), operator: pick(['Lt', 'Gt']), value: pick(['0', '3', '5', '12', '-1']), effect: pick([...EFFECTS, '']) }).map((t) => {
+    const { effect, ...rest } = t;
+    return effect === '' ? rest : t;
+  }),
+  { minLength: 1, maxLength: 3 },
 );
 
 const spreadArb = fc
@@ -815,6 +825,8 @@ interface CaseDraw {
   readonly storage: StorageDraw | undefined;
   /** Feature gates set either way (a gate set to its default must change nothing). */
   readonly featureGates: Readonly<Record<string, boolean>> | undefined;
+  /** Used when featureGates turns TaintTolerationComparisonOperators on. */
+  readonly comparisonTolerations: readonly Json[];
 }
 
 // Mostly a few nodes, sometimes up to 60; both branches shrink down to one node.
@@ -845,7 +857,25 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
   offset: fc.nat(1000),
   exactFit: maybe(fc.record({ node: fc.nat(59), cpu: fc.boolean(), mem: fc.boolean(), pods: fc.boolean() }), 30),
   storage: maybe(storageDrawArb, 35),
-  featureGates: maybe(fc.record({ StorageCapacityScoring: fc.boolean() }), 20),
+  featureGates: maybe(
+    fc
+      .record(
+        {
+          MatchLabelKeysInPodTopologySpread: fc.boolean(),
+          MatchLabelKeysInPodTopologySpreadSelectorMerge: fc.boolean(),
+          PodLevelResources: fc.boolean(),
+          StorageCapacityScoring: fc.boolean(),
+          TaintTolerationComparisonOperators: fc.boolean(),
+          VolumeLimitScaling: fc.boolean(),
+        },
+        { requiredKeys: [] },
+      )
+      // Dependent gates must be off with what they depend on, or kube-scheduler refuses the flag.
+      .map((g) => (g.MatchLabelKeysInPodTopologySpread === false ? { ...g, MatchLabelKeysInPodTopologySpreadSelectorMerge: false } : g))
+      .map((g) => (g.PodLevelResources === false ? { ...g, InPlacePodLevelResourcesVerticalScaling: false, PodLevelResourcesFixDefaulting: false, PodLevelResourcesFixKubeletQOSClass: false } : g)),
+    30,
+  ),
+  comparisonTolerations: comparisonTolerationsArb,
 });
 
 function assemble(d: CaseDraw): ConformanceCase {
@@ -870,6 +900,21 @@ function assemble(d: CaseDraw): ConformanceCase {
     return json;
   });
   const pending = podJson('pending', d.bound.length, d.pending.pod, withClasses, { spread: [...d.pending.spread], preemptionNever: d.pending.preemptionNever });
+  if (d.featureGates?.['MatchLabelKeysInPodTopologySpread'] !== undefined || d.featureGates?.['MatchLabelKeysInPodTopologySpreadSelectorMerge'] !== undefined) {
+    // Give the gate something to decide: every spread constraint with a selector narrows it by a label the pod has.
+    const labels = ((pending.json['metadata'] as Json)['labels'] as Record<string, string> | undefined) ?? {};
+    for (const c of ((pending.json['spec'] as Json)['topologySpreadConstraints'] as Json[] | undefined) ?? []) {
+      const selector = c['labelSelector'] as Json | undefined;
+      if (!selector || c['matchLabelKeys']) continue;
+      const used = selectorKeys(selector);
+      const keys = POD_LABEL_KEYS.filter((k) => k in labels && !used.has(k)).slice(0, 1);
+      if (keys.length > 0) c['matchLabelKeys'] = keys;
+    }
+  }
+  if (d.featureGates?.['TaintTolerationComparisonOperators']) {
+    const spec = pending.json['spec'] as Json;
+    spec['tolerations'] = [...((spec['tolerations'] as Json[] | undefined) ?? []), ...d.comparisonTolerations];
+  }
   if (d.pending.imageVolume !== undefined) (pending.json['spec'] as Json)['volumes'] = [{ name: 'model', image: { reference: d.pending.imageVolume } }];
   if (d.pending.nominated !== undefined) (pending.json['status'] as Json)['nominatedNodeName'] = d.ghostNomination ? 'ghost' : names[d.pending.nominated % names.length]!;
   if (d.crowded) {
@@ -884,7 +929,8 @@ function assemble(d: CaseDraw): ConformanceCase {
     if (d.exactFit.pods) a.pods = u.pods + 1;
     if (pending.req.gpu > 0) a.gpu = u.req.gpu + pending.req.gpu;
   }
-  const storage = d.storage ? assembleStorage(d.storage, names, pending.json, pods) : undefined;
+  const storageDraw = d.storage && d.featureGates?.['VolumeLimitScaling'] !== undefined ? withPickyDriver(d.storage) : d.storage;
+  const storage = storageDraw ? assembleStorage(storageDraw, names, pending.json, pods) : undefined;
   const c: ConformanceCase = {
     ...storage,
     nodes: d.nodes.map((n, i) => nodeJson(names[i]!, n, allocs[i]!)),

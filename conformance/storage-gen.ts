@@ -232,6 +232,11 @@ function pvJson(name: string, d: PVDraw, i: number, nodes: readonly string[], cl
 }
 
 /** The storage objects of a case and the volumes of its pods, written into `pending` and `bound` in place. */
+/** The draw with the picky driver's CSIDriver present and the first claim of its class, so VolumeLimitScaling decides. */
+export function withPickyDriver(d: StorageDraw): StorageDraw {
+  return { ...d, pickyDriver: true, claims: d.claims.map((c, i) => (i === 0 ? { ...c, cls: 'picky' } : c)) };
+}
+
 export function assembleStorage(d: StorageDraw, nodes: readonly string[], pending: Json, bound: readonly Json[]): StorageObjects {
   const namespace = ((pending['metadata'] as Json)['namespace'] as string | undefined) ?? 'default';
   const zones = d.allowedZones.map((z) => ZONES[z]!);

@@ -14,7 +14,15 @@ import (
 // (src/scheduler/feature-gates.ts), with their v1.37.2 defaults: every case
 // sets each of them, to the case's value or back to the default.
 var modelledGates = map[string]bool{
-	"StorageCapacityScoring": true,
+	"InPlacePodLevelResourcesVerticalScaling":        true,
+	"MatchLabelKeysInPodTopologySpread":              true,
+	"MatchLabelKeysInPodTopologySpreadSelectorMerge": true,
+	"PodLevelResources":                              true,
+	"PodLevelResourcesFixDefaulting":                 true,
+	"PodLevelResourcesFixKubeletQOSClass":            true,
+	"StorageCapacityScoring":                         true,
+	"TaintTolerationComparisonOperators":             false,
+	"VolumeLimitScaling":                             true,
 }
 
 // setFeatureGates applies a case's gates to the process-wide gate, as

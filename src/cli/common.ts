@@ -16,7 +16,7 @@ import { BUNDLED_CATALOGS, BUNDLED_REGION, catalogOrBundled } from '../provision
 import { applyPriceOverrides } from '../provisioner/catalog/prices.js';
 import { loadPriceOverrides } from '../io/price-overrides.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
-import { FeatureGateError, parseFeatureGates, type FeatureGates } from '../scheduler/feature-gates.js';
+import { featureEnabled, FeatureGateError, parseFeatureGates, type FeatureGates } from '../scheduler/feature-gates.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { DEFAULT_DESCHEDULING_INTERVAL_MS, MAX_SIMULATED_MS, MAX_SIMULATED_TEXT, type ScenarioDescheduler } from '../io/scenario-spec.js';
 import { DurationError, parseGoDuration } from '../model/go-duration.js';
@@ -36,7 +36,7 @@ export function collect(value: string, previous: string[]): string[] {
 }
 
 /** The help line of --feature-gates, the same on every command that schedules. */
-export const FEATURE_GATES_HELP = "kube-scheduler's feature gates, e.g. StorageCapacityScoring=false (v1.37.2 defaults otherwise)";
+export const FEATURE_GATES_HELP = "kube-scheduler's feature gates, e.g. TaintTolerationComparisonOperators=true (v1.37.2 defaults otherwise)";
 
 /** kube-scheduler's --feature-gates "Gate=true,Other=false", refused in its words. */
 export function parseFeatureGatesOption(value: string, previous: FeatureGates | undefined): FeatureGates {
@@ -64,6 +64,8 @@ export interface InputFlags extends LiveFlags {
   readonly recursive?: boolean;
   readonly allowMissing?: boolean;
   readonly kubeletDefaults: boolean;
+  /** --feature-gates, on the commands that take it: TaintTolerationComparisonOperators decides whether Lt/Gt tolerations load. */
+  readonly featureGates?: FeatureGates;
 }
 
 function parseBool(value: string): boolean {
@@ -99,6 +101,17 @@ export function readOptions(flags: InputFlags): ReadOptions {
   };
 }
 
+/** The LoadOptions the input flags (and --feature-gates) decide. */
+export function inputLoadOptions(flags: InputFlags): Omit<LoadOptions, 'clusterFrom'> {
+  return {
+    validate: flags.validate,
+    allowMissing: flags.allowMissing ?? false,
+    kubeletDefaults: flags.kubeletDefaults,
+    tolerationComparisonOperators: featureEnabled(flags.featureGates, 'TaintTolerationComparisonOperators'),
+    podLevelResources: featureEnabled(flags.featureGates, 'PodLevelResources'),
+  };
+}
+
 /**
  * Reads and loads `files`, then `clusterFiles` (the running cluster: objects the
  * files define too are taken from the files, see LoadOptions.clusterFrom).
@@ -122,7 +135,7 @@ export async function loadCluster(
   } catch (e) {
     throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const loadOptions: LoadOptions = { clusterFrom: sources.length, validate: flags.validate, allowMissing: flags.allowMissing ?? false, kubeletDefaults: flags.kubeletDefaults };
+  const loadOptions: LoadOptions = { clusterFrom: sources.length, ...inputLoadOptions(flags) };
   const all = [...sources, ...clusterSources];
   // To detach the documents they are parsed here, once, and loaded from that parse.
   const parsed = detach ? all.map((s) => (s.parsed ? s : { ...s, parsed: readSource(s, s.validate ?? flags.validate) })) : all;

@@ -13,7 +13,7 @@ import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
 import { fromOrigin } from '../sim/time-origin.js';
-import { CliError, nowOption, parseOutput, instanceTypesOf, parseRegion, BUNDLED_REGION, PRICES_HELP, REGION_HELP, type CatalogFlags, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
+import { CliError, nowOption, parseOutput, instanceTypesOf, parseRegion, BUNDLED_REGION, PRICES_HELP, REGION_HELP, type CatalogFlags, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, inputLoadOptions, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
 import { liveFlagsProblem, readLiveInput } from './live-input.js';
 import { renderTable } from './table.js';
 
@@ -69,7 +69,7 @@ export async function loadScenarioFile(file: string, opts: InputFlags): Promise<
       throw new CliError(`berth: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  const loaded = loadSources(sources, { clusterFrom, validate: opts.validate, allowMissing: opts.allowMissing ?? false, kubeletDefaults: opts.kubeletDefaults });
+  const loaded = loadSources(sources, { clusterFrom, ...inputLoadOptions(opts) });
   if (!loaded.ok) {
     printDiagnostics(loaded.errors);
     throw new CliError(`berth: ${loaded.errors.length} error(s) in the scenario's objects`);

@@ -3,6 +3,7 @@
 
 import type { FieldPath } from '../model/errors.js';
 import type { PodSpecManifest } from '../model/manifest.js';
+import { tolerationComparisonError } from '../model/pod.js';
 import type { PriorityResolver } from '../model/priority.js';
 import type { RawObject } from './objects.js';
 import { admitPriority, type AdmittedPriority } from './pod-priority.js';
@@ -16,12 +17,32 @@ export class LoadContext {
     private readonly classesComplete: boolean,
     /** LoadOptions.allowMissing. */
     private readonly allowMissing = false,
+    /** LoadOptions.tolerationComparisonOperators. */
+    private readonly tolerationComparisonOperators = false,
+    /** LoadOptions.podLevelResources. */
+    private readonly podLevelResources = true,
   ) {}
 
-  /** Admits a pod spec's priority; problems are reported at `prefix` (where the pod spec's parent sits in the object) unless `quiet`. */
+  /**
+   * A pod spec as the API server stores it: spec.resources dropped with PodLevelResources off
+   * (dropDisabledPodLevelResources), with a warning at `at` (where the pod spec's parent sits).
+   */
+  storedPodSpec(spec: PodSpecManifest, at?: { raw: RawObject; prefix: FieldPath }): PodSpecManifest {
+    if (this.podLevelResources || spec.resources == null) return spec;
+    if (at) this.reporter.warn(at.raw, [...at.prefix, 'spec', 'resources'], 'dropped: pod-level resources count only with the PodLevelResources feature gate on');
+    const { resources: _, ...rest } = spec;
+    return rest;
+  }
+
+  /**
+   * Admits a pod spec: spec.resources as PodLevelResources allows, its priority, and its Lt/Gt tolerations only when the gate allows them;
+   * problems are reported at `prefix` (where the pod spec's parent sits in the object) unless `quiet`.
+   */
   admit(raw: RawObject, spec: PodSpecManifest, prefix: FieldPath, quiet = false): AdmittedPriority {
-    const admitted = admitPriority(spec, this.resolver, this.allowMissing);
+    const admitted = admitPriority(this.storedPodSpec(spec, quiet ? undefined : { raw, prefix }), this.resolver, this.allowMissing);
     if (quiet) return admitted;
+    const comparison = this.tolerationComparisonOperators ? undefined : tolerationComparisonError(spec.tolerations, [...prefix, 'spec', 'tolerations']);
+    if (comparison) this.reporter.error(raw, comparison.path, comparison.message);
     for (const problem of admitted.problems) {
       const path = [...prefix, ...problem.path];
       if (problem.severity === 'warning') this.reporter.warn(raw, path, problem.message);

@@ -146,13 +146,13 @@ function prepare(ctx: LoadContext, p: WorkloadParsed): Prepared | undefined {
     uid: m.metadata.uid ?? `${namespace}/${name}`,
     annotations: m.metadata.annotations ?? {},
     replicas: spec.replicas ?? 1,
-    template: m.spec.template,
+    template: { ...m.spec.template, spec: ctx.storedPodSpec(m.spec.template.spec, { raw: p.raw, prefix: TEMPLATE }) },
     rawTemplate: rawTemplateOf(p.raw),
     ...(status.collisionCount !== undefined ? { collisionCount: status.collisionCount } : {}),
     ...(spec.ordinals?.start !== undefined ? { ordinalStart: spec.ordinals.start } : {}),
     ...(p.kind === 'StatefulSet' && p.manifest.spec.volumeClaimTemplates?.length ? { volumeClaimTemplates: p.manifest.spec.volumeClaimTemplates } : {}),
   };
-  const template = p.kind === 'DaemonSet' ? daemonSetTemplate(w) : m.spec.template;
+  const template = p.kind === 'DaemonSet' ? daemonSetTemplate(w) : w.template;
   const admitted = ctx.admit(p.raw, template.spec, TEMPLATE);
   const failed = admitted.problems.some((x) => x.severity === 'error');
   const manifest: PodManifest = {

@@ -226,6 +226,64 @@ describe('load errors', () => {
     assert.equal(asWritten.input.nodes[0]!.allocatable['pods'], undefined);
   });
 
+  test('Lt/Gt tolerations load only with TaintTolerationComparisonOperators on, in a Deployment template too', () => {
+    const text = lines(...POD_HEAD, '  tolerations: [{key: sla, operator: Gt, value: "750"}]');
+    assert.deepEqual(errors(text), ['in.yaml:8:38: Pod default/web: spec.tolerations[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt" (Gt needs --feature-gates TaintTolerationComparisonOperators=true)']);
+    const on = loadSources([{ name: 'in.yaml', text }], { tolerationComparisonOperators: true });
+    assert.ok(on.ok);
+    assert.deepEqual(on.input.pods[0]!.tolerations, [{ key: 'sla', operator: 'Gt', value: '750', effect: '' }]);
+    const deployment = lines(
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: d}',
+      'spec:',
+      '  selector: {matchLabels: {app: d}}',
+      '  template:',
+      '    metadata: {labels: {app: d}}',
+      '    spec:',
+      '      containers: [{name: c, image: x}]',
+      '      tolerations: [{key: sla, operator: Lt, value: "9"}]',
+    );
+    assert.deepEqual(errors(deployment), ['in.yaml:10:42: Deployment default/d: spec.template.spec.tolerations[0].operator: Unsupported value: "Lt": supported values: "Equal", "Exists", "Lt", "Gt" (Lt needs --feature-gates TaintTolerationComparisonOperators=true)']);
+    assert.ok(loadSources([{ name: 'in.yaml', text: deployment }], { tolerationComparisonOperators: true }).ok);
+  });
+
+  // resource helpers_test.go TestPodLevelResourceRequests: with the gate off the API server drops
+  // spec.resources (dropDisabledPodLevelResources) and kube-scheduler counts containers only.
+  test('upstream: "pod level memory resource with SkipPodLevelResources true" (PodLevelResources off)', () => {
+    const text = lines(...POD_HEAD, '    image: x', '  resources: {requests: {memory: 2Mi}}');
+    const on = loadSources([{ name: 'in.yaml', text }]);
+    assert.ok(on.ok);
+    assert.deepEqual(on.input.pods[0]!.resources.requests, { memory: 2 * 1024 * 1024 });
+    const off = loadSources([{ name: 'in.yaml', text }], { podLevelResources: false });
+    assert.ok(off.ok);
+    assert.deepEqual(off.input.pods[0]!.resources.requests, {});
+    assert.deepEqual(off.warnings.map(formatDiagnostic), ['in.yaml:9:3: Pod default/web: spec.resources: dropped: pod-level resources count only with the PodLevelResources feature gate on']);
+  });
+
+  test('PodLevelResources off: a Deployment template loses spec.resources too, so its pods request what their containers do', () => {
+    const text = lines(
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: d}',
+      'spec:',
+      '  replicas: 2',
+      '  selector: {matchLabels: {app: d}}',
+      '  template:',
+      '    metadata: {labels: {app: d}}',
+      '    spec:',
+      '      containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]',
+      '      resources: {requests: {cpu: "1"}}',
+    );
+    const off = loadSources([{ name: 'in.yaml', text }], { podLevelResources: false });
+    assert.ok(off.ok);
+    assert.deepEqual(off.input.pods.map((p) => p.resources.requests['cpu']), [100, 100]);
+    assert.equal(off.warnings.length, 1);
+    const on = loadSources([{ name: 'in.yaml', text }]);
+    assert.ok(on.ok);
+    assert.deepEqual(on.input.pods.map((p) => p.resources.requests['cpu']), [1000, 1000]);
+  });
+
   test('--allow-missing: a missing PriorityClass is a warning and the pod gets the priority of one naming none', () => {
     const text = lines(...POD_HEAD, '  priorityClassName: gold');
     const plain = loadSources([{ name: 'in.yaml', text }], { allowMissing: true });

@@ -137,6 +137,10 @@ export interface LoadOptions {
   readonly allowMissing?: boolean;
   /** Whether hand-written Nodes get what a kubelet adds (NodeCompileOptions.kubeletDefaults); default true. */
   readonly kubeletDefaults?: boolean;
+  /** The TaintTolerationComparisonOperators gate: Lt/Gt tolerations are accepted; off (the v1.37.2 default) they are refused. */
+  readonly tolerationComparisonOperators?: boolean;
+  /** The PodLevelResources gate (default on): off, pod specs lose spec.resources, as the API server drops it. */
+  readonly podLevelResources?: boolean;
 }
 
 /** Objects of the same kind and name (and namespace, when namespaced): later ones are errors and dropped. */
@@ -280,7 +284,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
 
   const priorityClasses = compilePriorityClasses(reporter, of('PriorityClass'));
   const classesComplete = !invalidKinds.has('PriorityClass') && priorityClasses.length === of('PriorityClass').length;
-  const ctx = new LoadContext(reporter, new PriorityResolver(priorityClasses), classesComplete, opts.allowMissing ?? false);
+  const ctx = new LoadContext(reporter, new PriorityResolver(priorityClasses), classesComplete, opts.allowMissing ?? false, opts.tolerationComparisonOperators ?? false, opts.podLevelResources ?? true);
 
   const stamps = nodeClaimStamps(of('NodeClaim'));
   const nodes: Node[] = [];

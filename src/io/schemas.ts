@@ -181,7 +181,10 @@ const taintEffect = z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
 
 const toleration = z.object({
   key: str.optional(),
-  operator: z.enum(['Equal', 'Exists']).optional(),
+  // Lt/Gt are checked against TaintTolerationComparisonOperators when loading; any other operator gets ValidateTolerations' own list.
+  operator: z
+    .enum(['Equal', 'Exists', 'Lt', 'Gt'], { error: (iss) => (iss.code === 'invalid_value' ? `Unsupported value: ${JSON.stringify(iss.input)}: supported values: "Equal", "Exists"` : undefined) })
+    .optional(),
   value: str.optional(),
   effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute', '']).optional(),
   tolerationSeconds: int.optional(),

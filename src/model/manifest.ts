@@ -69,7 +69,7 @@ export interface AffinityManifest {
 
 export interface TolerationManifest {
   key?: string;
-  operator?: 'Equal' | 'Exists';
+  operator?: 'Equal' | 'Exists' | 'Lt' | 'Gt';
   value?: string;
   effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' | '';
   tolerationSeconds?: number | null;

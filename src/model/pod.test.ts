@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FieldError } from './errors.js';
 import type { ContainerManifest, PodAffinityTermManifest, PodManifest, PodSpecManifest, TolerationManifest, TopologySpreadConstraintManifest } from './manifest.js';
-import { compilePod, type Pod } from './pod.js';
+import { compilePod, tolerationComparisonError, type Pod } from './pod.js';
 
 const MI = 1024 * 1024;
 
@@ -439,11 +439,13 @@ describe('compilePod tolerations (ValidateTolerations)', () => {
       message: "Invalid value: \"x\": value must be empty when `operator` is 'Exists'",
       path: [...base, 'operator'],
     },
+    { name: 'Gt with an empty value', t: { key: 'a', operator: 'Gt' }, message: 'Invalid value: "": must be non-empty', path: [...base, 'value'] },
+    { name: 'Lt with a value not in canonical form', t: { key: 'a', operator: 'Lt', value: '05' }, message: 'Invalid value: "05": must be a valid decimal integer in canonical form', path: [...base, 'value'] },
     {
-      name: 'Lt without the comparison-operators gate',
-      t: { key: 'a', operator: 'Lt' as never, value: '5' },
-      message: 'Unsupported value: "Lt": supported values: "Equal", "Exists", "Lt", "Gt"',
-      path: [...base, 'operator'],
+      name: 'Gt with a value past int64',
+      t: { key: 'a', operator: 'Gt', value: '9223372036854775808' },
+      message: 'Invalid value: "9223372036854775808": strconv.ParseInt: parsing "9223372036854775808": value out of range',
+      path: [...base, 'value'],
     },
     { name: 'unknown operator', t: { key: 'a', operator: 'In' as never }, message: 'Unsupported value: "In": supported values: "Equal", "Exists"', path: [...base, 'operator'] },
     {
@@ -454,4 +456,13 @@ describe('compilePod tolerations (ValidateTolerations)', () => {
     },
   ];
   for (const c of cases) it(`rejects: ${c.name}`, () => rejects({ tolerations: [c.t] }, c.message, c.path));
+  it('compiles Lt/Gt with an int64 value (as with TaintTolerationComparisonOperators on)', () => {
+    assert.deepEqual(pod({ tolerations: [{ key: 'sla', operator: 'Gt', value: '-750' }] }).tolerations[0], { key: 'sla', operator: 'Gt', value: '-750', effect: '' });
+  });
+  it('tolerationComparisonError: the first Lt/Gt toleration, in the words of validation with the gate off', () => {
+    assert.equal(tolerationComparisonError([{ key: 'a', operator: 'Exists' }], ['spec', 'tolerations']), undefined);
+    const e = tolerationComparisonError([{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Lt', value: '3' }], ['spec', 'tolerations']);
+    assert.deepEqual(e?.path, ['spec', 'tolerations', 1, 'operator']);
+    assert.equal(e?.message, 'Unsupported value: "Lt": supported values: "Equal", "Exists", "Lt", "Gt" (Lt needs --feature-gates TaintTolerationComparisonOperators=true)');
+  });
 });

@@ -42,7 +42,7 @@ import {
   type Requirement,
   type Selector,
 } from './selector.js';
-import type { Toleration } from './taints.js';
+import { parseDecimalInt64, type Toleration } from './taints.js';
 import { isStandardContainerResourceName } from './resource-names.js';
 import { compilePodVolumes, type PodVolume } from './volumes.js';
 
@@ -77,6 +77,8 @@ export interface TopologySpreadConstraint {
   readonly whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway';
   /** labelSelector with matchLabelKeys merged in. */
   readonly selector: Selector;
+  /** labelSelector alone: what counts when MatchLabelKeysInPodTopologySpread is off (matchLabelKeys then neither merged nor read). */
+  readonly labelSelectorOnly: Selector;
   /** Set when labelSelector carries a label key or value upstream cannot parse (PodTopologySpread fails with it). */
   readonly selectorError?: string;
   /** 1 when unset. */
@@ -330,11 +332,13 @@ function compileSpread(c: TopologySpreadConstraintManifest, podLabels: Labels, p
   const merged = mergeLabelKeys(c.labelSelector, podLabels, c.matchLabelKeys ?? [], []);
   validateLabelKeys(c.labelSelector, merged, c.matchLabelKeys ?? [], [], path);
   const selectorError = labelSelectorParseError(c.labelSelector);
+  const selector = atPath([...path, 'labelSelector'], () => compileLabelSelector(merged));
   return {
     maxSkew: c.maxSkew,
     topologyKey: c.topologyKey,
     whenUnsatisfiable: c.whenUnsatisfiable,
-    selector: atPath([...path, 'labelSelector'], () => compileLabelSelector(merged)),
+    selector,
+    labelSelectorOnly: merged === c.labelSelector ? selector : compileLabelSelector(c.labelSelector),
     ...(selectorError !== undefined && { selectorError }),
     minDomains,
     nodeAffinityPolicy: c.nodeAffinityPolicy ?? 'Honor',
@@ -344,7 +348,7 @@ function compileSpread(c: TopologySpreadConstraintManifest, podLabels: Labels, p
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
-/** ValidateTolerations, in its order (with TaintTolerationComparisonOperators off, its 1.37 default). */
+/** ValidateTolerations, in its order, with TaintTolerationComparisonOperators on (Lt/Gt take an int64 value). */
 export function compileToleration(t: TolerationManifest, path: FieldPath): Toleration {
   const operator: string = t.operator ?? '';
   const key = t.key ?? '';
@@ -360,9 +364,11 @@ export function compileToleration(t: TolerationManifest, path: FieldPath): Toler
     throw new FieldError(`Invalid value: ${JSON.stringify(value)}: value must be empty when \`operator\` is 'Exists'`, [...path, 'operator']);
   }
   if (operator === 'Lt' || operator === 'Gt') {
-    throw new FieldError(`Unsupported value: ${JSON.stringify(operator)}: supported values: "Equal", "Exists", "Lt", "Gt"`, [...path, 'operator']);
-  }
-  if (operator !== '' && operator !== 'Equal' && operator !== 'Exists') {
+    // As with TaintTolerationComparisonOperators on; loading refuses Lt/Gt when it is off (tolerationComparisonError).
+    if (value === '') throw new FieldError(`Invalid value: "": must be non-empty`, [...path, 'value']);
+    if (!/^(0|-?[1-9][0-9]*)$/.test(value)) throw new FieldError(`Invalid value: ${JSON.stringify(value)}: must be a valid decimal integer in canonical form`, [...path, 'value']);
+    if (parseDecimalInt64(value) === undefined) throw new FieldError(`Invalid value: ${JSON.stringify(value)}: strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`, [...path, 'value']);
+  } else if (operator !== '' && operator !== 'Equal' && operator !== 'Exists') {
     throw new FieldError(`Unsupported value: ${JSON.stringify(operator)}: supported values: "Equal", "Exists"`, [...path, 'operator']);
   }
   if (effect !== '' && !TAINT_EFFECTS.includes(effect)) {
@@ -375,6 +381,17 @@ export function compileToleration(t: TolerationManifest, path: FieldPath): Toler
     effect: effect as Toleration['effect'],
     ...(t.tolerationSeconds != null ? { tolerationSeconds: t.tolerationSeconds } : {}),
   };
+}
+
+/**
+ * ValidateTolerations' refusal of Lt/Gt when TaintTolerationComparisonOperators is off (its v1.37.2
+ * default): the first such toleration of `tolerations`, as a FieldError under `path`.
+ */
+export function tolerationComparisonError(tolerations: readonly TolerationManifest[] | null | undefined, path: FieldPath): FieldError | undefined {
+  const i = (tolerations ?? []).findIndex((t) => t.operator === 'Lt' || t.operator === 'Gt');
+  if (i < 0) return undefined;
+  const operator = tolerations![i]!.operator!;
+  return new FieldError(`Unsupported value: ${JSON.stringify(operator)}: supported values: "Equal", "Exists", "Lt", "Gt" (${operator} needs --feature-gates TaintTolerationComparisonOperators=true)`, [...path, i, 'operator']);
 }
 
 export interface PodContext {

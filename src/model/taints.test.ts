@@ -26,6 +26,34 @@ describe('toleratesTaint', () => {
   for (const c of cases) it(c.name, () => assert.equal(toleratesTaint(c.toleration, c.taint), c.want));
 });
 
+// toleration_test.go TestTolerationToleratesTaint, the comparison-operator cases (gate on).
+describe('toleratesTaint with Lt/Gt (TaintTolerationComparisonOperators)', () => {
+  const sla = (value: string) => taint('node.kubernetes.io/sla', value, 'NoSchedule');
+  const cmp = (operator: 'Lt' | 'Gt', value: string, key = 'node.kubernetes.io/sla') => tol({ key, operator, value, effect: 'NoSchedule' });
+  const cases: { name: string; toleration: Toleration; taint: Taint; want: boolean }[] = [
+    { name: 'toleration with Gt operator - taint value less than toleration value, expect not tolerated', toleration: cmp('Gt', '950'), taint: sla('800'), want: false },
+    { name: 'toleration with Gt operator - taint value greater than toleration value, expect tolerated', toleration: cmp('Gt', '750'), taint: sla('950'), want: true },
+    { name: 'toleration with Lt operator - taint value greater than toleration value, expect not tolerated', toleration: cmp('Lt', '800'), taint: sla('950'), want: false },
+    { name: 'toleration with Lt operator - taint value less than toleration value, expect tolerated', toleration: cmp('Lt', '950'), taint: sla('800'), want: true },
+    { name: 'toleration with Gt operator and taint with equal numeric value, expect not tolerated', toleration: cmp('Gt', '950'), taint: sla('950'), want: false },
+    { name: 'toleration with Gt operator and taint with non-numeric value, expect not tolerated', toleration: cmp('Gt', '950'), taint: sla('high'), want: false },
+    { name: 'toleration with Gt operator and negative numeric values - taint value less than threshold, expect not tolerated', toleration: cmp('Gt', '-100', 'test-key'), taint: taint('test-key', '-200', 'NoSchedule'), want: false },
+    { name: 'toleration with Gt operator and large int64 values - taint value less than threshold, expect not tolerated', toleration: cmp('Gt', '9223372036854775806', 'test-key'), taint: taint('test-key', '100', 'NoSchedule'), want: false },
+  ];
+  for (const c of cases) it(`upstream: ${JSON.stringify(c.name)}`, () => assert.equal(toleratesTaint(c.toleration, c.taint, true), c.want));
+  it('with the gate off Lt/Gt tolerate nothing', () => {
+    assert.equal(toleratesTaint(cmp('Gt', '750'), sla('950')), false);
+    assert.equal(tolerationsTolerateTaint([cmp('Lt', '950')], sla('800')), false);
+  });
+  it('values are int64 in canonical form: a leading zero, a plus sign or a value past int64 tolerates nothing', () => {
+    assert.equal(toleratesTaint(cmp('Gt', '5'), sla('07'), true), false);
+    assert.equal(toleratesTaint(cmp('Gt', '5'), sla('+7'), true), false);
+    assert.equal(toleratesTaint(cmp('Lt', '5'), sla('-9223372036854775808'), true), true);
+    assert.equal(toleratesTaint(cmp('Lt', '5'), sla('-9223372036854775809'), true), false);
+    assert.equal(toleratesTaint(cmp('Gt', '9223372036854775806'), sla('9223372036854775807'), true), true);
+  });
+});
+
 describe('tolerationsTolerateTaint and findUntoleratedTaint', () => {
   const taints = [taint('a', '1', 'PreferNoSchedule'), taint('b', '2', 'NoSchedule'), taint('c', '3', 'NoExecute')];
 

@@ -19,8 +19,32 @@ describe('--feature-gates (component-base featuregate.Set)', () => {
     refuses('NodeInclusionPolicyInPodTopologySpread=false', 'cannot set feature gate NodeInclusionPolicyInPodTopologySpread to false, feature is locked to true');
   });
   it('refuses a gate berth does not model when it would change it', () => {
-    assert.throws(() => parseFeatureGates('TaintTolerationComparisonOperators=true'), /berth does not model feature gate TaintTolerationComparisonOperators set to true/);
-    assert.deepEqual(parseFeatureGates('TaintTolerationComparisonOperators=false'), {});
+    assert.throws(() => parseFeatureGates('GenericWorkload=true'), /berth does not model feature gate GenericWorkload set to true/);
+    assert.deepEqual(parseFeatureGates('GenericWorkload=false'), {});
+  });
+  it('checks dependencies as SetFromMap does: the selector merge needs MatchLabelKeysInPodTopologySpread', () => {
+    refuses('MatchLabelKeysInPodTopologySpread=false', 'MatchLabelKeysInPodTopologySpreadSelectorMerge is enabled, but depends on features that are disabled: [MatchLabelKeysInPodTopologySpread]');
+    assert.deepEqual(parseFeatureGates('MatchLabelKeysInPodTopologySpreadSelectorMerge=false'), { MatchLabelKeysInPodTopologySpreadSelectorMerge: false });
+  });
+  it('PodLevelResources off needs the gates that depend on it off too', () => {
+    const off = 'PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false,PodLevelResourcesFixDefaulting=false';
+    refuses(off, 'PodLevelResourcesFixKubeletQOSClass is enabled, but depends on features that are disabled: [PodLevelResources]');
+    assert.deepEqual(parseFeatureGates(`${off},PodLevelResourcesFixKubeletQOSClass=false`), {
+      PodLevelResources: false,
+      InPlacePodLevelResourcesVerticalScaling: false,
+      PodLevelResourcesFixDefaulting: false,
+      PodLevelResourcesFixKubeletQOSClass: false,
+    });
+    // The API server's defaulting fix alone changes pod-level defaults, which berth does not model.
+    assert.throws(() => parseFeatureGates('PodLevelResourcesFixDefaulting=false'), /berth does not model feature gate PodLevelResourcesFixDefaulting set to false/);
+  });
+  it('takes the gates that change scheduling decisions both ways', () => {
+    assert.deepEqual(parseFeatureGates('TaintTolerationComparisonOperators=true,MatchLabelKeysInPodTopologySpread=false,MatchLabelKeysInPodTopologySpreadSelectorMerge=false,VolumeLimitScaling=false'), {
+      TaintTolerationComparisonOperators: true,
+      MatchLabelKeysInPodTopologySpread: false,
+      MatchLabelKeysInPodTopologySpreadSelectorMerge: false,
+      VolumeLimitScaling: false,
+    });
   });
   it('an unset gate has its v1.37.2 default', () => {
     assert.equal(featureEnabled(undefined, 'StorageCapacityScoring'), true);

@@ -39,10 +39,15 @@ export const SCHEDULER_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   InPlacePodVerticalScalingSchedulerPreemption: gate(false, 'Alpha'),
   InterPodAffinityHostnameFastPath: gate(false, 'Alpha'),
   MatchLabelKeysInPodTopologySpread: gate(true, 'Beta'),
+  // Not read by the plugins, but it depends on MatchLabelKeysInPodTopologySpread, so turning that off needs it off too.
+  MatchLabelKeysInPodTopologySpreadSelectorMerge: gate(true, 'Beta'),
   NodeDeclaredFeatures: gate(true, 'GA', true),
   NodeInclusionPolicyInPodTopologySpread: gate(true, 'GA', true),
   PodGroupPreemptionPolicy: gate(false, 'Alpha'),
   PodLevelResources: gate(true, 'Beta'),
+  // Not read by the plugins, but they depend on PodLevelResources, so turning that off needs them off too.
+  PodLevelResourcesFixDefaulting: gate(true, 'Beta'),
+  PodLevelResourcesFixKubeletQOSClass: gate(true, 'Beta'),
   SchedulerAsyncPreemption: gate(true, 'Beta'),
   StorageCapacityScoring: gate(true, 'Beta'),
   TaintTolerationComparisonOperators: gate(false, 'Alpha'),
@@ -51,15 +56,35 @@ export const SCHEDULER_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   VolumeLimitScaling: gate(true, 'Beta'),
 };
 
+/** defaultKubernetesFeatureGateDependencies (v1.37.2) among the gates above: a gate on needs these on. */
+const DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
+  InPlacePodLevelResourcesVerticalScaling: ['InPlacePodVerticalScaling', 'PodLevelResources', 'NodeDeclaredFeatures'],
+  MatchLabelKeysInPodTopologySpreadSelectorMerge: ['MatchLabelKeysInPodTopologySpread'],
+  PodLevelResourcesFixDefaulting: ['PodLevelResources'],
+  PodLevelResourcesFixKubeletQOSClass: ['PodLevelResources'],
+};
+
+/** Gates berth reproduces only while the gate named is off (their effect then cannot show): the API server's pod-level defaulting. */
+const MODELLED_WHILE_OFF: Readonly<Record<string, string>> = { PodLevelResourcesFixDefaulting: 'PodLevelResources' };
+
 /** Gates whose both settings berth reproduces. */
-export const MODELLED_FEATURE_GATES: ReadonlySet<string> = new Set(['StorageCapacityScoring']);
+export const MODELLED_FEATURE_GATES: ReadonlySet<string> = new Set([
+  'InPlacePodLevelResourcesVerticalScaling',
+  'MatchLabelKeysInPodTopologySpread',
+  'MatchLabelKeysInPodTopologySpreadSelectorMerge',
+  'PodLevelResources',
+  'PodLevelResourcesFixKubeletQOSClass',
+  'StorageCapacityScoring',
+  'TaintTolerationComparisonOperators',
+  'VolumeLimitScaling',
+]);
 
 /** The gates that differ from their v1.37.2 default; a gate not listed has its default. */
 export type FeatureGates = Readonly<Record<string, boolean>>;
 
 export class FeatureGateError extends Error {}
 
-export function featureEnabled(gates: FeatureGates | undefined, name: keyof typeof SCHEDULER_FEATURE_GATES): boolean {
+export function featureEnabled(gates: FeatureGates | undefined, name: string): boolean {
   return gates?.[name] ?? SCHEDULER_FEATURE_GATES[name]!.default;
 }
 
@@ -88,9 +113,18 @@ export function parseFeatureGates(value: string): FeatureGates {
     const spec = SCHEDULER_FEATURE_GATES[k];
     if (!spec) throw new FeatureGateError(`unrecognized feature gate: ${k}`);
     if (spec.locked && v !== spec.default) throw new FeatureGateError(`cannot set feature gate ${k} to ${v}, feature is locked to ${spec.default}`);
-    if (v === spec.default) continue;
-    if (!MODELLED_FEATURE_GATES.has(k)) throw new FeatureGateError(`berth does not model feature gate ${k} set to ${v}; it runs with ${k}=${spec.default} (modelled: ${[...MODELLED_FEATURE_GATES].join(', ')})`);
-    out[k] = v;
+    if (v !== spec.default) out[k] = v;
+  }
+  // Then, as featureGate.SetFromMap does, every gate on must have its dependencies on.
+  for (const [k, deps] of Object.entries(DEPENDENCIES)) {
+    if (!featureEnabled(out, k)) continue;
+    const off = deps.filter((d) => !featureEnabled(out, d));
+    if (off.length > 0) throw new FeatureGateError(`${k} is enabled, but depends on features that are disabled: [${off.join(' ')}]`);
+  }
+  for (const [k, v] of Object.entries(out)) {
+    const unless = MODELLED_WHILE_OFF[k];
+    if (unless !== undefined && !featureEnabled(out, unless)) continue;
+    if (!MODELLED_FEATURE_GATES.has(k)) throw new FeatureGateError(`berth does not model feature gate ${k} set to ${v}; it runs with ${k}=${!v} (modelled: ${[...MODELLED_FEATURE_GATES].join(', ')})`);
   }
   return out;
 }

@@ -1,4 +1,6 @@
 // NodeUnschedulable: cordoned nodes (spec.unschedulable) take only pods that tolerate the unschedulable taint.
+// Upstream passes TaintTolerationComparisonOperators here too, but the taint's value is empty,
+// which no Lt/Gt toleration tolerates either way.
 
 import { tolerationsTolerateTaint, type Taint } from '../../model/taints.js';
 import type { FilterPlugin, PreFilterPlugin } from '../framework.js';

@@ -9,6 +9,7 @@ import { buildPlugin, mkNode, mkPod } from '../../../test/fixtures/plugin-harnes
 import { boundPVC, mkClass, mkCSINode, mkPV, mkPVC, storageCluster } from '../../../test/fixtures/volumes.js';
 import type { Pod } from '../../model/pod.js';
 import { compileCSIDriver, compileVolumeAttachment, type PodVolumeManifest } from '../../model/volumes.js';
+import type { FeatureGates } from '../feature-gates.js';
 import { CycleState, type FilterPlugin, type PreFilterPlugin } from '../framework.js';
 import { Code } from '../status.js';
 import { ERR_REASON_MAX_VOLUME_COUNT, newNodeVolumeLimits } from './node-volume-limits.js';
@@ -49,6 +50,7 @@ interface Case {
   csiNode?: boolean;
   vaCount?: number;
   drivers?: ReturnType<typeof compileCSIDriver>[];
+  features?: FeatureGates;
 }
 
 function run(c: Case) {
@@ -56,7 +58,7 @@ function run(c: Case) {
   const csiNodes = c.csiNode === false ? [] : [mkCSINode('node-1', Object.entries(c.limits ?? {}).map(([name, count]) => ({ name, ...(count >= 0 ? { allocatable: { count } } : {}) })))];
   const volumeAttachments = Array.from({ length: c.vaCount ?? 0 }, (_, i) => compileVolumeAttachment({ metadata: { name: `va-${i}` }, spec: { attacher: EBS, nodeName: 'node-1', source: { persistentVolumeName: `ebs-${i}` } } }));
   const cluster = storageCluster([node], c.existing ?? [], { persistentVolumes: pvs, persistentVolumeClaims: pvcs, storageClasses: classes, csiNodes, volumeAttachments, csiDrivers: c.drivers ?? [] });
-  const { plugin } = buildPlugin<PreFilterPlugin & FilterPlugin>(newNodeVolumeLimits, {}, cluster);
+  const { plugin } = buildPlugin<PreFilterPlugin & FilterPlugin>(newNodeVolumeLimits, {}, cluster, c.features);
   const state = new CycleState();
   const pre = plugin.preFilter(state, c.newPod, cluster.nodeInfos()).status;
   if (!pre.isSuccess()) return { code: pre.code, reasons: [...pre.reasons] };
@@ -98,9 +100,25 @@ describe('NodeVolumeLimits (csi_test.go TestCSILimits)', () => {
     assert.deepEqual(run({ newPod: pod(claims('nope')), limits: { [EBS]: 2 } }), { code: Code.UnschedulableAndUnresolvable, reasons: ['looking up PVC default/nope: persistentvolumeclaim "nope" not found'] });
   });
 
-  it('VolumeLimitScaling: a driver that asks for it must be installed on the node', () => {
-    const picky = compileCSIDriver({ metadata: { name: EBS }, spec: { preventPodSchedulingIfMissing: true } });
-    assert.deepEqual(run({ newPod: csiEBSOneVolPod(), limits: {}, drivers: [picky] }), { code: Code.Unschedulable, reasons: [`${EBS} CSI driver is not installed on the node`] });
-    assert.deepEqual(run({ newPod: csiEBSOneVolPod(), limits: { [EBS]: 5 }, drivers: [picky] }), ok);
+});
+
+describe('NodeVolumeLimits and the VolumeLimitScaling gate (csi_test.go TestVolumeLimitScalingGate)', () => {
+  const driver = (prevent: boolean) => compileCSIDriver({ metadata: { name: EBS }, spec: prevent ? { preventPodSchedulingIfMissing: true } : {} });
+  const off = { VolumeLimitScaling: false };
+  const notInstalled: Verdict = { code: Code.Unschedulable, reasons: [`${EBS} CSI driver is not installed on the node`] };
+  // "no-csi-driver": the node's CSINode lists no driver; "csinode": it lists the driver with a limit of 2.
+  const cases: [string, Case, Verdict][] = [
+    ['gate enabled - allow scheduling when CSIDriver exists but PreventPodSchedulingIfMissing is not set', { newPod: csiEBSOneVolPod(), limits: {}, drivers: [driver(false)] }, ok],
+    ['gate enabled - fail when driver not installed and PreventPodSchedulingIfMissing is true', { newPod: csiEBSOneVolPod(), limits: {}, drivers: [driver(true)] }, notInstalled],
+    ['gate disabled - skip driver presence check (regardless of CSIDriver presence)', { newPod: csiEBSOneVolPod(), limits: {}, drivers: [driver(true)], features: off }, ok],
+    ['gate enabled - driver installed within limit', { newPod: csiEBSOneVolPod(), limits: { [EBS]: 2 }, drivers: [driver(true)] }, ok],
+    ['gate enabled - allow scheduling when CSIDriver object missing', { newPod: csiEBSOneVolPod(), limits: {} }, ok],
+  ];
+  for (const [name, c, want] of cases) it(`upstream: ${JSON.stringify(name)}`, () => assert.deepEqual(run(c), want));
+
+  it('with the gate off a driver missing from the node still counts against the limits the node has', () => {
+    const existing = [csiEBSTwoVolPod()];
+    assert.deepEqual(run({ newPod: pod(claims('csi-gce-0')), existing, limits: { [EBS]: 5 }, drivers: [compileCSIDriver({ metadata: { name: GCE }, spec: { preventPodSchedulingIfMissing: true } })], features: off }), ok);
+    assert.deepEqual(run({ newPod: csiEBSOneVolPod(), existing, limits: { [EBS]: 2 }, drivers: [driver(true)], features: off }), exceeded);
   });
 });

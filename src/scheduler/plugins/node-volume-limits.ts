@@ -3,9 +3,10 @@
 // driver and handle: bound claims by their PV, unbound ones by the class's
 // provisioner (a placeholder handle per claim), in-tree EBS/GCE PD volumes and
 // claims as their CSI driver's where the node has a CSINode, plus
-// VolumeAttachments on the node that no pod there accounts for. With
-// VolumeLimitScaling (on in v1.37) a driver whose CSIDriver sets
-// preventPodSchedulingIfMissing must be installed on the node.
+// VolumeAttachments on the node that no pod there accounts for. With the
+// VolumeLimitScaling gate (on in v1.37.2) a driver whose CSIDriver sets
+// preventPodSchedulingIfMissing must be installed on the node; with it off
+// such a driver's volumes count like any other's.
 
 import type { CSINode, PersistentVolumeClaim } from '../../model/volumes.js';
 import { ephemeralClaimOwnerError, inTreePluginByProvisioner, inTreePluginOf, translatedVolumeHandle, translateInTreePV } from '../../model/volumes.js';
@@ -13,6 +14,7 @@ import type { Pod } from '../../model/pod.js';
 import type { FilterPlugin, Handle, PreFilterPlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
 import { Status } from '../status.js';
+import { featureEnabled } from '../feature-gates.js';
 import { claimNotFound } from './volume-lookups.js';
 
 export const NODE_VOLUME_LIMITS = 'NodeVolumeLimits';
@@ -79,58 +81,61 @@ function driverInstalled(handle: Handle, driverName: string, csiNode: CSINode | 
   return csiNode !== undefined && csiNode.drivers.some((d) => d.name === driverName);
 }
 
-export const newNodeVolumeLimits: PluginFactory = ({ handle }): PreFilterPlugin & FilterPlugin => ({
-  name: NODE_VOLUME_LIMITS,
+export const newNodeVolumeLimits: PluginFactory = ({ handle, features }): PreFilterPlugin & FilterPlugin => {
+  const checkDriverInstalled = featureEnabled(features, 'VolumeLimitScaling');
+  return {
+    name: NODE_VOLUME_LIMITS,
 
-  preFilter: (_state, pod) => ({
-    status: (pod.volumes ?? []).some((v) => v.kind === 'claim' || inTreePluginOf(v.source) !== undefined) ? Status.SUCCESS : Status.SKIP,
-  }),
+    preFilter: (_state, pod) => ({
+      status: (pod.volumes ?? []).some((v) => v.kind === 'claim' || inTreePluginOf(v.source) !== undefined) ? Status.SUCCESS : Status.SKIP,
+    }),
 
-  filter(_state, pod, nodeInfo) {
-    if (!pod.volumes) return Status.SUCCESS;
-    const store = handle.cluster.volumes;
-    const nodeName = nodeInfo.node.name;
-    const csiNode = store.csiNode(nodeName);
-    const newVolumes: Attachable = new Map();
-    try {
-      attachableVolumes(handle, pod, csiNode, true, newVolumes);
-    } catch (e) {
-      if (e instanceof LookupError) return Status.unresolvable(e.message);
-      return Status.error((e as Error).message);
-    }
-    if (newVolumes.size === 0) return Status.SUCCESS;
-    for (const driver of newVolumes.values()) {
-      if (!driverInstalled(handle, driver, csiNode)) return Status.unschedulable(`${driver} CSI driver is not installed on the node`);
-    }
-    const limits = new Map<string, number>();
-    for (const d of csiNode?.drivers ?? []) if (d.allocatableCount !== undefined) limits.set(d.name, d.allocatableCount);
-    if (limits.size === 0) return Status.SUCCESS;
+    filter(_state, pod, nodeInfo) {
+      if (!pod.volumes) return Status.SUCCESS;
+      const store = handle.cluster.volumes;
+      const nodeName = nodeInfo.node.name;
+      const csiNode = store.csiNode(nodeName);
+      const newVolumes: Attachable = new Map();
+      try {
+        attachableVolumes(handle, pod, csiNode, true, newVolumes);
+      } catch (e) {
+        if (e instanceof LookupError) return Status.unresolvable(e.message);
+        return Status.error((e as Error).message);
+      }
+      if (newVolumes.size === 0) return Status.SUCCESS;
+      for (const driver of newVolumes.values()) {
+        if (checkDriverInstalled && !driverInstalled(handle, driver, csiNode)) return Status.unschedulable(`${driver} CSI driver is not installed on the node`);
+      }
+      const limits = new Map<string, number>();
+      for (const d of csiNode?.drivers ?? []) if (d.allocatableCount !== undefined) limits.set(d.name, d.allocatableCount);
+      if (limits.size === 0) return Status.SUCCESS;
 
-    const attached: Attachable = new Map();
-    try {
-      for (const p of nodeInfo.pods) attachableVolumes(handle, p, csiNode, false, attached);
-    } catch (e) {
-      return Status.error((e as Error).message);
-    }
-    const attachedCount = new Map<string, number>();
-    for (const [id, driver] of attached) {
-      newVolumes.delete(id);
-      attachedCount.set(driver, (attachedCount.get(driver) ?? 0) + 1);
-    }
-    // VolumeAttachments of volumes no pod on the node accounts for still take a slot (one per volume).
-    const attachments: Attachable = new Map();
-    for (const va of store.attachmentsOn(nodeName)) {
-      if (va.attacher === '' || va.persistentVolumeName === '') continue;
-      const pv = store.persistentVolume(va.persistentVolumeName);
-      if (pv?.source.kind === 'csi') attachments.set(`${va.attacher}/${pv.source.volumeHandle}`, va.attacher);
-    }
-    for (const [id, driver] of attachments) if (!attached.has(id)) attachedCount.set(driver, (attachedCount.get(driver) ?? 0) + 1);
-    const newCount = new Map<string, number>();
-    for (const driver of newVolumes.values()) newCount.set(driver, (newCount.get(driver) ?? 0) + 1);
-    for (const [driver, count] of newCount) {
-      const limit = limits.get(driver);
-      if (limit !== undefined && (attachedCount.get(driver) ?? 0) + count > limit) return Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT);
-    }
-    return Status.SUCCESS;
-  },
-});
+      const attached: Attachable = new Map();
+      try {
+        for (const p of nodeInfo.pods) attachableVolumes(handle, p, csiNode, false, attached);
+      } catch (e) {
+        return Status.error((e as Error).message);
+      }
+      const attachedCount = new Map<string, number>();
+      for (const [id, driver] of attached) {
+        newVolumes.delete(id);
+        attachedCount.set(driver, (attachedCount.get(driver) ?? 0) + 1);
+      }
+      // VolumeAttachments of volumes no pod on the node accounts for still take a slot (one per volume).
+      const attachments: Attachable = new Map();
+      for (const va of store.attachmentsOn(nodeName)) {
+        if (va.attacher === '' || va.persistentVolumeName === '') continue;
+        const pv = store.persistentVolume(va.persistentVolumeName);
+        if (pv?.source.kind === 'csi') attachments.set(`${va.attacher}/${pv.source.volumeHandle}`, va.attacher);
+      }
+      for (const [id, driver] of attachments) if (!attached.has(id)) attachedCount.set(driver, (attachedCount.get(driver) ?? 0) + 1);
+      const newCount = new Map<string, number>();
+      for (const driver of newVolumes.values()) newCount.set(driver, (newCount.get(driver) ?? 0) + 1);
+      for (const [driver, count] of newCount) {
+        const limit = limits.get(driver);
+        if (limit !== undefined && (attachedCount.get(driver) ?? 0) + count > limit) return Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT);
+      }
+      return Status.SUCCESS;
+    },
+  };
+};

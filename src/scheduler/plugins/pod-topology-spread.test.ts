@@ -6,6 +6,7 @@ import type { TaintManifest, TolerationManifest, TopologySpreadConstraintManifes
 import { compileNode, LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import { bindPod, compilePod, type Pod } from '../../model/pod.js';
 import { compileLabelSelector } from '../../model/selector.js';
+import type { FeatureGates } from '../feature-gates.js';
 import { CycleState, Framework, type Handle, type NodeScore, type QueueSortPlugin } from '../framework.js';
 import { Scheduler } from '../scheduler.js';
 import { Code, type Status } from '../status.js';
@@ -112,8 +113,8 @@ function handleFor(cluster: ClusterState): Handle {
   };
 }
 
-function pluginFor(cluster: ClusterState, args: Record<string, unknown> = {}): PodTopologySpreadPlugin {
-  return newPodTopologySpread({ handle: handleFor(cluster), args }) as PodTopologySpreadPlugin;
+function pluginFor(cluster: ClusterState, args: Record<string, unknown> = {}, features?: FeatureGates): PodTopologySpreadPlugin {
+  return newPodTopologySpread({ handle: handleFor(cluster), args, ...(features ? { features } : {}) }) as PodTopologySpreadPlugin;
 }
 
 /** A scheduler whose only plugins are PrioritySort and PodTopologySpread. */
@@ -444,6 +445,65 @@ describe('PodTopologySpread Filter', () => {
     assert.equal(s.minMatchNum(0, 1), 0);
     assert.equal(s.minMatchNum(1, 1), 0);
     assert.equal(s.minMatchNum(1, 3), 0);
+  });
+});
+
+describe('PodTopologySpread and its feature gates', () => {
+  // filtering_test.go TestPreFilterState: the pods are compiled as the API server admits
+  // them (matchLabelKeys merged, with the gate on); with the gate off it merges nothing.
+  const fourNodes = () => [
+    mkNode('node-a', { zone: 'zone1', node: 'node-a' }),
+    mkNode('node-b', { zone: 'zone1', node: 'node-b' }),
+    mkNode('node-x', { zone: 'zone2', node: 'node-x' }),
+    mkNode('node-y', { zone: 'zone2', node: 'node-y' }),
+  ];
+  const fooSelector = { matchExpressions: [{ key: 'foo', operator: 'Exists' as const, values: [] }] };
+  const matchNum = (existing: PodSpec[], pod: PodSpec, features?: FeatureGates) => {
+    const cluster = clusterOf(fourNodes(), existing);
+    const state = new CycleState();
+    assert.ok(pluginFor(cluster, {}, features).preFilter(state, mkPod(pod), cluster.nodeInfos()).status.isSuccess());
+    return Object.fromEntries(state.read<PreFilterState>(PRE_FILTER_STATE_KEY).tpValueToMatchNum[0]!);
+  };
+  const spread = (labelSelector: TopologySpreadConstraintManifest['labelSelector'], keys: string[]): TopologySpreadConstraintManifest => ({ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector, matchLabelKeys: keys });
+  const off: FeatureGates = { MatchLabelKeysInPodTopologySpread: false };
+
+  it('upstream: "matchLabelKeys ignored when feature gate disabled"', () => {
+    const existing = [{ name: 'p-a1', node: 'node-a', labels: { foo: '' } }, { name: 'p-a2', node: 'node-a', labels: { foo: '' } }, { name: 'p-b1', node: 'node-b', labels: { foo: '' } }, { name: 'p-y1', node: 'node-y', labels: { foo: '' } }, { name: 'p-y2', node: 'node-y', labels: { foo: '' } }];
+    const pod = { name: 'p', labels: { foo: '', bar: '' }, spread: [spread(fooSelector, ['bar'])] };
+    assert.deepEqual(matchNum(existing, pod, off), { zone1: 3, zone2: 2 });
+    assert.deepEqual(matchNum(existing, pod), { zone1: 0, zone2: 0 });
+  });
+  it(`upstream: "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty"`, () => {
+    const existing: PodSpec[] = [
+      { name: 'p-a1', node: 'node-a', labels: { foo: '' } },
+      { name: 'p-a2', node: 'node-a', labels: { foo: '', bar: 'a' } },
+      { name: 'p-b1', node: 'node-b', labels: { foo: '' } },
+      { name: 'p-y1', node: 'node-y', labels: { foo: '', bar: 'a' } },
+      { name: 'p-y2', node: 'node-y', labels: { bar: '' } },
+    ];
+    const pod = { name: 'p', labels: { foo: '', bar: 'a' }, spread: [spread(fooSelector, ['bar'])] };
+    assert.deepEqual(matchNum(existing, pod), { zone1: 1, zone2: 1 });
+    assert.deepEqual(matchNum(existing, pod, off), { zone1: 3, zone2: 1 });
+  });
+  it('upstream: "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty"', () => {
+    const existing = ['p-a1', 'p-a2', 'p-b1', 'p-y1', 'p-y2'].map((name) => ({ name, node: `node-${name[2]}`, labels: { foo: 'a' } }));
+    const pod = { name: 'p', labels: { foo: 'a' }, spread: [spread({}, ['foo'])] };
+    assert.deepEqual(matchNum(existing, pod), { zone1: 3, zone2: 2 });
+  });
+
+  it('nodeTaintsPolicy Honor counts a node whose taint only a Gt toleration tolerates when TaintTolerationComparisonOperators is on', () => {
+    const nodes = () => [mkNode('a1', { [ZONE]: 'z1' }), mkNode('b1', { [ZONE]: 'z2' }, [{ key: 'sla', value: '950', effect: 'NoSchedule' }])];
+    const cluster = clusterOf(nodes(), [web('p1', 'a1')]);
+    const pod = mkPod(web('in', '', { spread: [hard(ZONE, 1, { nodeTaintsPolicy: 'Honor' })], tolerations: [{ key: 'sla', operator: 'Gt', value: '750', effect: 'NoSchedule' }] }));
+    const verdicts = (features?: FeatureGates) => {
+      const pl = pluginFor(cluster, {}, features);
+      const state = new CycleState();
+      assert.ok(pl.preFilter(state, pod, cluster.nodeInfos()).status.isSuccess());
+      return cluster.nodeInfos().map((n) => verdictOf(pl.filter(state, pod, n)));
+    };
+    // Off: b1 (and zone z2) does not count, so z1 is the only domain and a1 passes.
+    assert.deepEqual(verdicts(), ['ok', 'ok']);
+    assert.deepEqual(verdicts({ TaintTolerationComparisonOperators: true }), ['skew', 'ok']);
   });
 });
 

@@ -7,9 +7,10 @@ import type { NodeInfo } from '../../cluster/node-info.js';
 import type { Pod } from '../../model/pod.js';
 import type { CycleState, FilterPlugin, NodeScore, PreFilterExtensions, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
+import { featureEnabled } from '../feature-gates.js';
 import { Status } from '../status.js';
 import { parsePodTopologySpreadArgs } from './pod-topology-spread/args.js';
-import { constraintsFor, selectorError } from './pod-topology-spread/constraints.js';
+import { constraintsFor, selectorError, type SpreadGates } from './pod-topology-spread/constraints.js';
 import { computePreFilterState, filterNode, PRE_FILTER_STATE_KEY, readPreFilterState, updateWithPod } from './pod-topology-spread/filtering.js';
 import { computePreScoreState, normalizeScores, PRE_SCORE_STATE_KEY, readPreScoreState, scoreNode } from './pod-topology-spread/scoring.js';
 
@@ -25,8 +26,12 @@ export type PodTopologySpreadPlugin = PreFilterPlugin &
     normalizeScore(state: CycleState, pod: Pod, scores: NodeScore[]): void;
   };
 
-export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
+export const newPodTopologySpread: PluginFactory = ({ handle, args, features }) => {
   const { systemDefaulted, defaultConstraints } = parsePodTopologySpreadArgs(args);
+  const gates: SpreadGates = {
+    matchLabelKeys: featureEnabled(features, 'MatchLabelKeysInPodTopologySpread'),
+    tolerationComparison: featureEnabled(features, 'TaintTolerationComparisonOperators'),
+  };
 
   const extensionUpdate = (state: CycleState, podToSchedule: Pod, pod: Pod, nodeInfo: NodeInfo, delta: 1 | -1): Status => {
     const s = readPreFilterState(state);
@@ -41,7 +46,7 @@ export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
     preFilter(state, pod, nodes) {
       const err = selectorError(pod, 'DoNotSchedule');
       if (err !== undefined) return { status: Status.error(`get constraints from pod: obtaining pod's hard topology spread constraints: ${err}`) };
-      const constraints = constraintsFor(pod, 'DoNotSchedule', defaultConstraints, handle.cluster);
+      const constraints = constraintsFor(pod, 'DoNotSchedule', defaultConstraints, handle.cluster, gates);
       if (constraints.length === 0) return { status: Status.SKIP };
       state.write(PRE_FILTER_STATE_KEY, computePreFilterState(pod, constraints, nodes, handle.cluster));
       return { status: Status.SUCCESS };
@@ -63,7 +68,7 @@ export const newPodTopologySpread: PluginFactory = ({ handle, args }) => {
       if (allNodes.length === 0) return Status.SKIP;
       const err = selectorError(pod, 'ScheduleAnyway');
       if (err !== undefined) return Status.error(`calculating preScoreState: obtaining pod's soft topology spread constraints: ${err}`);
-      const constraints = constraintsFor(pod, 'ScheduleAnyway', defaultConstraints, handle.cluster);
+      const constraints = constraintsFor(pod, 'ScheduleAnyway', defaultConstraints, handle.cluster, gates);
       if (constraints.length === 0) return Status.SKIP;
       // Only system defaults tolerate nodes missing a topology key (e.g. no zone label).
       const requireAllTopologies = pod.topologySpreadConstraints.length > 0 || !systemDefaulted;

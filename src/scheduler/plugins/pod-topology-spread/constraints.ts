@@ -20,7 +20,18 @@ export interface SpreadConstraint {
   readonly honorNodeAffinity: boolean;
   /** nodeTaintsPolicy Honor: nodes with NoSchedule/NoExecute taints the pod does not tolerate do not count. */
   readonly honorNodeTaints: boolean;
+  /** TaintTolerationComparisonOperators, for honorNodeTaints: whether Lt/Gt tolerations compare (off: they tolerate nothing). */
+  readonly tolerationComparison?: boolean;
 }
+
+/** The feature gates PodTopologySpread reads. */
+export interface SpreadGates {
+  /** MatchLabelKeysInPodTopologySpread: matchLabelKeys narrow the selector (off: labelSelector alone). */
+  readonly matchLabelKeys: boolean;
+  readonly tolerationComparison: boolean;
+}
+
+export const DEFAULT_SPREAD_GATES: SpreadGates = { matchLabelKeys: true, tolerationComparison: false };
 
 /** The parse error of the first of the pod's own constraints of kind `action` whose selector upstream cannot parse. */
 export function selectorError(pod: Pod, action: WhenUnsatisfiable): string | undefined {
@@ -28,18 +39,21 @@ export function selectorError(pod: Pod, action: WhenUnsatisfiable): string | und
 }
 
 /** The pod's constraints of kind `action`, or the defaults when the pod declares none of any kind. */
-export function constraintsFor(pod: Pod, action: WhenUnsatisfiable, defaults: readonly DefaultConstraint[], cluster: ClusterState): SpreadConstraint[] {
+export function constraintsFor(pod: Pod, action: WhenUnsatisfiable, defaults: readonly DefaultConstraint[], cluster: ClusterState, gates: SpreadGates = DEFAULT_SPREAD_GATES): SpreadConstraint[] {
+  const tolerationComparison = gates.tolerationComparison;
   if (pod.topologySpreadConstraints.length > 0) {
-    // matchLabelKeys were merged into the selector when the pod was compiled.
+    // matchLabelKeys were merged into the selector when the pod was compiled (as the API server
+    // merges them at creation); with the gate off neither the API server nor the scheduler does.
     return pod.topologySpreadConstraints
       .filter((c) => c.whenUnsatisfiable === action)
       .map((c) => ({
         maxSkew: c.maxSkew,
         topologyKey: c.topologyKey,
-        selector: c.selector,
+        selector: gates.matchLabelKeys ? c.selector : c.labelSelectorOnly,
         minDomains: c.minDomains,
         honorNodeAffinity: c.nodeAffinityPolicy === 'Honor',
         honorNodeTaints: c.nodeTaintsPolicy === 'Honor',
+        tolerationComparison,
       }));
   }
   const wanted = defaults.filter((c) => c.whenUnsatisfiable === action);
@@ -54,13 +68,14 @@ export function constraintsFor(pod: Pod, action: WhenUnsatisfiable, defaults: re
     // Unset policies mean Honor for node affinity and Ignore for taints.
     honorNodeAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
     honorNodeTaints: c.nodeTaintsPolicy === 'Honor',
+    tolerationComparison,
   }));
 }
 
 /** Whether `node` counts for constraint `c` under its node inclusion policies. */
 export function nodeIncluded(c: SpreadConstraint, pod: Pod, node: Node): boolean {
   if (c.honorNodeAffinity && !matchesRequiredNodeAffinity(pod, node)) return false;
-  if (c.honorNodeTaints && findUntoleratedTaint(node.taints, pod.tolerations, doNotScheduleTaints) !== undefined) return false;
+  if (c.honorNodeTaints && findUntoleratedTaint(node.taints, pod.tolerations, doNotScheduleTaints, c.tolerationComparison) !== undefined) return false;
   return true;
 }
 
