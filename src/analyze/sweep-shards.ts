@@ -88,7 +88,8 @@ export function mergeShards(files: readonly { readonly name: string; readonly te
   const h = first!.header;
   const missingShards = Array.from({ length: h.shards }, (_, i) => i).filter((i) => !byShard.has(i));
   if (missingShards.length > 0) return fail(`missing shard(s) ${ranges(missingShards)} of ${h.shards} (have ${byShard.size})`);
-  const missing = cells.flatMap((l, i) => (l === undefined ? [i] : []));
+  // Not cells.flatMap: it skips the holes a cut-short shard leaves.
+  const missing = Array.from({ length: h.cells }, (_, i) => i).filter((i) => cells[i] === undefined);
   if (missing.length > 0) return fail(`missing cell(s) ${ranges(missing)} of ${h.cells}: shard ${missing[0]! % h.shards} (${byShard.get(missing[0]! % h.shards)}) ends early`);
   const lines = cells as string[];
   return { ok: true, merged: { name: h.name, input: h.input, lines, results: lines.map((l) => JSON.parse(l) as CellResult) } };

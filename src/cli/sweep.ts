@@ -303,5 +303,6 @@ async function emitJobs(opts: SweepFlags, sweepName: string, inputs: readonly Jo
     for (const i of inputs) await writeOut(join(opts.out, i.key), i.text);
   }
   const docs = opts.emit === 'indexed-job' ? indexedJobManifests(o) : [reduceJobManifest(o)];
-  process.stdout.write(docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
+  // YAML 1.1 as Kubernetes reads it: a string such as "on" is quoted, not read back as a boolean.
+  process.stdout.write(docs.map((d) => stringify(d, { lineWidth: 0, version: '1.1' })).join('---\n'));
 }
