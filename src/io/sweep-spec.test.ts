@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { inputOf, nodesYaml, webDeployment } from '../analyze/test-input.js';
-import { cellCount, loadSweep, MAX_SWEEP_CELLS } from './sweep-spec.js';
+import { cellCount, loadSweep, MAX_SWEEP_CELLS, sweepJsonSchema } from './sweep-spec.js';
 
 const input = inputOf(nodesYaml(3, ['us-west-2b', 'us-west-2a']), webDeployment({ replicas: 2 }));
 
@@ -88,5 +89,11 @@ describe('loadSweep', () => {
     const values = Array.from({ length: 100 }, (_, i) => i).join(', ');
     const errors = errorsOf(`  seeds: [${seeds}]\n  scenarios: [{nodeLoss: {}}]\n  parameters: [{replicas: {workload: web, values: [${values}]}}]\n`);
     assert.deepEqual(errors, [`4:spec: Invalid value: the matrix has 300000 cells (a simulation each); at most ${MAX_SWEEP_CELLS}`]);
+  });
+});
+
+describe('sweepJsonSchema', () => {
+  it('docs/sweep.schema.json is what the validator exports (run npm run scenario-schema after a change)', () => {
+    assert.deepEqual(JSON.parse(readFileSync('docs/sweep.schema.json', 'utf8')), sweepJsonSchema());
   });
 });
