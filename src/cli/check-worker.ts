@@ -24,7 +24,8 @@ export interface CheckWorkerData {
   readonly settings: CheckSettings;
 }
 
-function contextOf(d: CheckWorkerData): AnalysisContext {
+/** The check's context from what a worker starts with (the sweep's workers too). */
+export function contextOf(d: CheckWorkerData): AnalysisContext {
   const result = loadSources(d.sources.map(attachSource), d.loadOptions);
   // The main thread loaded the same documents and reported their problems already.
   if (!result.ok) throw new Error(`check worker: the input does not load (${result.errors.length} error(s))`);

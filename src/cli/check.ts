@@ -13,7 +13,7 @@ import type { CheckSettings, CheckWorkerData } from './check-worker.js';
 import { availableCores, parseJobs, withPool } from './pool.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { fromOrigin } from '../sim/time-origin.js';
-import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags } from './common.js';
+import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags, parseOnOff, PROVISIONER_HELP } from './common.js';
 import { writeFixDir } from './fix-dir.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
@@ -29,11 +29,6 @@ function parseFactor(value: string): number {
   return n;
 }
 
-function parseSwitch(value: string): boolean {
-  if (value !== 'on' && value !== 'off') throw new InvalidArgumentError('must be "on" or "off"');
-  return value === 'on';
-}
-
 export function registerCheck(program: Command): void {
   nowOption(inputOptions(program.command('check'), true), 'the newest timestamp in the input')
     .description('prove rollout and failure properties of workloads on their cluster by simulation; exit 1 on an error-level finding')
@@ -42,7 +37,7 @@ export function registerCheck(program: Command): void {
     .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS catalog of --region')
     .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
     .option('--prices <file>', PRICES_HELP)
-    .option('--provisioner <on|off>', 'let NodePools launch nodes in the simulations (default: on when the input has a dynamic NodePool)', parseSwitch)
+    .option('--provisioner <on|off>', PROVISIONER_HELP, parseOnOff)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--scale-up <factor>', 'also scale workloads without an autoscaler to FACTOR × replicas in the scale-up checks (default: only autoscaled ones, to maxReplicas)', parseFactor)

@@ -266,6 +266,14 @@ export async function simulatedDescheduler(flags: { readonly deschedulerPolicy?:
   return { enabled: true, intervalMs: DEFAULT_DESCHEDULING_INTERVAL_MS, policy: await loadDeschedulerPolicyFile(flags.deschedulerPolicy, flags.predictPlacement === true) };
 }
 
+/** An on|off flag (--provisioner). */
+export function parseOnOff(value: string): boolean {
+  if (value !== 'on' && value !== 'off') throw new InvalidArgumentError('must be "on" or "off"');
+  return value === 'on';
+}
+
+export const PROVISIONER_HELP = 'let NodePools launch nodes in the simulations (default: on when the input has a dynamic NodePool)';
+
 export function parseOutput(value: string): 'table' | 'json' {
   if (value !== 'table' && value !== 'json') throw new InvalidArgumentError('must be "table" or "json"');
   return value;

@@ -13,6 +13,7 @@ import { registerSchedule } from './schedule.js';
 import { registerDeschedule } from './deschedule.js';
 import { registerServe } from './serve.js';
 import { registerSimulate } from './simulate.js';
+import { registerSweep } from './sweep.js';
 import { registerWhatIf } from './what-if.js';
 import { CliError } from './common.js';
 import { boundMessage } from '../io/diagnostics.js';
@@ -22,6 +23,8 @@ function buildProgram(): Command {
     .description('Kubernetes scheduling and node-provisioning engine with kube-scheduler semantics')
     .version('0.1.0')
     .exitOverride()
+    // Options after a command are that command's: `sweep reduce --out` is reduce's, not sweep's.
+    .enablePositionalOptions()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerSchedule(program);
   registerExplain(program);
@@ -29,6 +32,7 @@ function buildProgram(): Command {
   registerSimulate(program);
   registerWhatIf(program);
   registerCheck(program);
+  registerSweep(program);
   registerDeschedule(program);
   registerPreview(program);
   registerServe(program);

@@ -261,8 +261,8 @@ function parseInline<T extends z.ZodType>(schema: T, raw: unknown, path: FieldPa
   throw new FieldError(issue.message, [...path, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))]);
 }
 
-/** A NodePool written inline in a step: its types, then every Karpenter rule, each error at its field. */
-function compileUpdatedNodePool(raw: unknown, path: FieldPath): NodePool {
+/** A NodePool written inline (a step, a sweep's variant): its types, then every Karpenter rule, each error at its field under `path`. */
+export function compileInlineNodePool(raw: unknown, path: FieldPath): NodePool {
   const manifest = parseInline(nodePoolSchema, raw, path) as NodePoolManifest;
   const problem = nodePoolErrors(manifest)[0];
   if (problem) throw new FieldError(problem.message, [...path, ...problem.path]);
@@ -331,7 +331,7 @@ function compileAction(name: (typeof ACTION_NAMES)[number], s: RawStep, path: Fi
     case 'provisioner':
       return { type: 'provisioner', enabled: s.provisioner!.enabled };
     case 'updateNodePool':
-      return { type: 'updateNodePool', pool: compileUpdatedNodePool(s.updateNodePool, path) };
+      return { type: 'updateNodePool', pool: compileInlineNodePool(s.updateNodePool, path) };
     case 'addPersistentVolume': {
       const m = parseInline(persistentVolumeSchema, s.addPersistentVolume, path) as PersistentVolumeManifest;
       return { type: 'addPersistentVolume', volume: atPath(path, () => compilePersistentVolume(m)) };

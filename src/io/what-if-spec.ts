@@ -65,7 +65,15 @@ export function loadDisruptionVariants(input: SourceInput): VariantsResult {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, variants };
 }
 
-const SCALABLE: readonly ScalableKind[] = ['Deployment', 'StatefulSet', 'ReplicaSet'];
+export const SCALABLE: readonly ScalableKind[] = ['Deployment', 'StatefulSet', 'ReplicaSet'];
+
+/** A workload written `[Kind/][namespace/]name` (Deployment and the default namespace when left out): its kind and namespace/name key. */
+export function parseWorkloadRef(text: string): { kind: string; key: string } {
+  // Kinds are capitalised, namespaces never are.
+  const parts = text.split('/');
+  const kind = parts.length > 1 && /^[A-Z]/.test(parts[0]!) ? parts.shift()! : 'Deployment';
+  return { kind, key: parts.length === 1 ? `default/${parts[0]}` : parts.join('/') };
+}
 
 /** A time cell: a Go duration from the start ("90m", "1h30m") or a time of day "HH:MM". */
 function parseTimeCell(cell: string): number {
@@ -99,10 +107,7 @@ export function loadLoadCurve(input: SourceInput, workloads: readonly Pick<Workl
   }
   const columnOf = (cells: readonly string[], i: number) => cells.slice(0, i).reduce((n, c) => n + c.length + 1, 1);
   const targets = header.cells.slice(1).map((cell, j) => {
-    // [Kind/][namespace/]name: kinds are capitalised, namespaces never are.
-    const parts = cell.split('/');
-    const kind = parts.length > 1 && /^[A-Z]/.test(parts[0]!) ? parts.shift()! : 'Deployment';
-    const key = parts.length === 1 ? `default/${parts[0]}` : parts.join('/');
+    const { kind, key } = parseWorkloadRef(cell);
     if (!(SCALABLE as readonly string[]).includes(kind)) err(header.line, columnOf(header.cells, j + 1), cell, `Unsupported value: ${JSON.stringify(kind)}: supported kinds: ${SCALABLE.join(', ')}`);
     else if (!workloads.some((w) => w.kind === kind && w.key === key)) err(header.line, columnOf(header.cells, j + 1), cell, `Not found: no ${kind} ${key} in the scenario's objects`);
     return { kind: kind as ScalableKind, name: key, column: cell };

@@ -685,3 +685,47 @@ export const nodeLossCheck = checkFor('node', 'Fails each node that runs replica
 export const zoneLossCheck = checkFor('zone', 'Fails each zone that runs replicas (the zone takes no launches until it returns) and simulates the same');
 export const spotInterruptionCheck = checkFor('spot', 'Reclaims half the spot nodes of each instance type and zone with the 2-minute notice and simulates the same');
 export const capacityLossCheck = checkFor('capacity', 'Loses a node while its instance type has no capacity in its zone (provisioner on): does recovery hang on that one offering');
+
+/** A workload's verdict under one loss, as the loss checks judge it (without their fix proofs). */
+export interface LossVerdict {
+  readonly workload: string;
+  readonly replicas: number;
+  readonly readyBefore: number;
+  readonly readyMin: number;
+  /** Seconds from the loss until every replica was ready again for good; null when not within the check's horizon. */
+  readonly recoveredAfterS: number | null;
+  /** Seconds below the PDB's floor. */
+  readonly belowBudgetS: number;
+  readonly pdb?: string;
+  readonly severity: Severity | 'ok';
+}
+
+/**
+ * One node or zone loss simulated alone, as node-loss and zone-loss simulate it
+ * (the same settled start, failure steps and horizon, every analysed workload
+ * tracked): the verdict of each workload with replicas there, and the run.
+ * Undefined when none has: the loss takes nothing the checks analyse.
+ */
+export function simulateLoss(ctx: AnalysisContext, scope: 'node' | 'zone', target: string): { run: ScenarioRun; verdicts: LossVerdict[] } | undefined {
+  const plan = fullPlan(ctx, scope);
+  const unit = plan?.units.find((u) => u.name === target);
+  if (!plan || !unit) return undefined;
+  const trial = simulate(ctx, scope, [unit], plan.groups, plan.t0, ctx.provisioner);
+  const verdicts = [...unit.hosts.keys()].map((group): LossVerdict => {
+    let o = outcome(ctx, unit, group, trial);
+    const bound = hasProblem(o) ? volumeBoundReplicas(trial.run, group, unit.nodes) : [];
+    if (bound.length > 0) o = { ...o, volumeBound: bound };
+    const { before, min, wholeAgainAt, belowMs } = o.window;
+    return {
+      workload: group.object,
+      replicas: group.replicas,
+      readyBefore: before,
+      readyMin: min,
+      recoveredAfterS: wholeAgainAt === undefined ? null : (wholeAgainAt - plan.t0) / 1000,
+      belowBudgetS: belowMs / 1000,
+      ...(o.pdb ? { pdb: o.pdb } : {}),
+      severity: hasProblem(o) ? severityOf(o) : 'ok',
+    };
+  });
+  return { run: trial.run, verdicts };
+}
