@@ -2,7 +2,7 @@
 // its own state directory and ports, the aligned flags of settings.ts). Nodes
 // are kwok's; each phase is applied and then waited out until the cluster is
 // quiet, and observed from informers (pods, nodes, ReplicaSets, Deployments,
-// StatefulSets) and the FailedScheduling events.
+// StatefulSets), a Pending pod's reason from its PodScheduled condition.
 
 import { CoreV1Api, type V1Eviction } from '@kubernetes/client-node';
 import { Kube, statusCode } from '../../src/live/kube.js';
@@ -34,6 +34,8 @@ interface PodState {
   readonly node: string;
   readonly terminating: boolean;
   readonly created: string;
+  /** The message of its latest failed scheduling attempt (failureMessage). */
+  readonly failure: string | undefined;
 }
 
 /** The cluster as informers see it, with the time of the last change that matters. */
@@ -90,7 +92,7 @@ export class Watcher {
     const ready = (o: KubeObject) => ((status(o)['conditions'] ?? []) as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status ?? '';
     const add = (apiVersion: string, kind: string, path: string, fp: (o: KubeObject) => string) =>
       this.informers.push(this.kube.informer({ apiVersion, kind, path }, on(kind, fp), () => {}));
-    add('v1', 'Pod', '/api/v1/pods', (o) => JSON.stringify([spec(o)['nodeName'], status(o)['phase'], ready(o), o.metadata?.deletionTimestamp]));
+    add('v1', 'Pod', '/api/v1/pods', (o) => JSON.stringify([spec(o)['nodeName'], status(o)['phase'], ready(o), o.metadata?.deletionTimestamp, failureMessage(o)]));
     add('v1', 'Node', '/api/v1/nodes', (o) => JSON.stringify([spec(o)['unschedulable'], spec(o)['taints'], ready(o)]));
     add('apps/v1', 'ReplicaSet', '/apis/apps/v1/replicasets', (o) => JSON.stringify([spec(o)['replicas'], status(o)]));
     add('apps/v1', 'Deployment', '/apis/apps/v1/deployments', (o) => JSON.stringify([spec(o)['replicas'], status(o)]));
@@ -137,7 +139,23 @@ function podState(o: KubeObject): PodState {
     node: (o.spec as { nodeName?: string }).nodeName ?? '',
     terminating: Boolean(o.metadata?.deletionTimestamp),
     created: o.metadata?.creationTimestamp ?? '',
+    failure: failureMessage(o),
   };
+}
+
+/**
+ * The message of a pod's latest failed scheduling attempt: its PodScheduled
+ * condition, which kube-scheduler patches whenever the message changes. Not its
+ * latest FailedScheduling event: client-go's events recorder (tools/events) keys
+ * an event by reason and the pod's reference, resourceVersion included, not by
+ * message, so a failure whose message changed while the pod's resourceVersion did
+ * not only counts up the older event's series in memory, and its message never
+ * reaches the API server (s2-33).
+ */
+export function failureMessage(pod: KubeObject): string | undefined {
+  const conditions = ((pod.status ?? {}) as { conditions?: { type?: string; status?: string; message?: string }[] }).conditions ?? [];
+  const c = conditions.find((x) => x.type === 'PodScheduled');
+  return c?.status === 'False' ? c.message : undefined;
 }
 
 /** kubectl drain's eviction loop: each pod evicted through the Eviction API, retried every 5 s while a PDB refuses. */
@@ -212,7 +230,7 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
       const until = await applyPhase(kube, core, w, s, p, namespace, revisions, drains);
       await settle(w, drains, started, until);
       endMs.push(Date.now() - t0);
-      observed.push(await observe(kube, w, s, describePhase(p), namespace, drains));
+      observed.push(observe(w, s, describePhase(p), drains));
       if (process.env.SVR_DEBUG) console.error(describePhase(p), endMs[endMs.length - 1], JSON.stringify(observed[observed.length - 1]));
     }
     const perPhase = (events: PodEvents, from: readonly number[]) => from.map((start, i) => events.slice(start, from[i + 1]));
@@ -355,11 +373,9 @@ function controllersCaughtUp(w: Watcher): boolean {
   return true;
 }
 
-async function observe(kube: Kube, w: Watcher, s: SvrScenario, phase: string, ns: string, drains: readonly Drain[]): Promise<PhaseObservation> {
+function observe(w: Watcher, s: SvrScenario, phase: string, drains: readonly Drain[]): PhaseObservation {
   const placement: Record<string, Record<string, number>> = {};
   const pending: Record<string, { count: number; reasons: string[] }> = {};
-  const pendingPods = [...w.pods.values()].filter((p) => !p.node && !p.terminating);
-  const reasons = pendingPods.length > 0 ? await latestFailedScheduling(kube, ns) : new Map<string, string>();
   for (const p of w.pods.values()) {
     if (!p.app || p.terminating) continue;
     if (p.node) {
@@ -368,8 +384,7 @@ async function observe(kube: Kube, w: Watcher, s: SvrScenario, phase: string, ns
     } else {
       const e = (pending[p.app] ??= { count: 0, reasons: [] });
       e.count++;
-      const why = reasons.get(p.name);
-      if (why !== undefined) e.reasons.push(why);
+      if (p.failure !== undefined) e.reasons.push(p.failure);
     }
   }
   const rolloutComplete: Record<string, boolean> = {};
@@ -386,19 +401,6 @@ async function observe(kube: Kube, w: Watcher, s: SvrScenario, phase: string, ns
   const drainComplete: Record<string, boolean> = {};
   for (const d of drains) drainComplete[d.node] = d.complete;
   return { phase, placement, pending, rolloutComplete, drainComplete };
-}
-
-/** Pod name → the message of its latest FailedScheduling event. */
-async function latestFailedScheduling(kube: Kube, ns: string): Promise<Map<string, string>> {
-  const r = await kube.api.list('v1', 'Event', ns);
-  const latest = new Map<string, { at: string; message: string }>();
-  for (const e of r.items as (KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string }; eventTime?: string; lastTimestamp?: string; series?: { lastObservedTime?: string } })[]) {
-    if (e.reason !== 'FailedScheduling' || !e.involvedObject?.name) continue;
-    const at = new Date(e.series?.lastObservedTime ?? e.eventTime ?? e.lastTimestamp ?? 0).toISOString();
-    const prev = latest.get(e.involvedObject.name);
-    if (!prev || prev.at <= at) latest.set(e.involvedObject.name, { at, message: e.message ?? '' });
-  }
-  return new Map([...latest].map(([k, v]) => [k, v.message]));
 }
 
 function replicaSetHistory(w: Watcher, s: SvrScenario): Observation['replicaSets'] {

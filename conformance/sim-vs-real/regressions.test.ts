@@ -50,3 +50,15 @@ describe('sim-vs-real removal race tolerance', () => {
     assert.equal(v.differences[0]?.phase, 'deletePod w3 node-5');
   });
 });
+
+describe('sim-vs-real ReplicaSet status race tolerance', () => {
+  // s1-23, rollout of w1 (3 replicas, maxSurge 2, maxUnavailable 0): the real old ReplicaSet went
+  // 3 -> 1 (both surge pods counted available at the first scale-down); the simulator's own order
+  // counts one (3 -> 2), which leaves an old pod's node taken when the third new pod is placed.
+  const stored = JSON.parse(readFileSync(join(DIR, 's1-23.json'), 'utf8')) as { scenario: SvrScenario; real: RealObservation };
+
+  it('s1-23 agrees: the first scale-down waits for the second surge pod to turn ready', () => {
+    assert.deepEqual(stored.real.replicaSets['w1']?.[0], [3, 1, 0]);
+    assert.deepEqual(judge(stored.scenario, stored.real).differences, []);
+  });
+});

@@ -94,6 +94,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
         tieBreak: (pod: Pod, tied: readonly string[]) => guide!.pickNode(pod, tied),
         victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n),
         deletionOrder: (pods: readonly Pod[]) => guide!.orderDeletions(pods),
+        statusRace: (deployment: string, rs: string, from: number, to: number) => guide!.syncLater(deployment, rs, from, to),
         queue: { ...simControlPlane.queue, removalRace: (pod: Pod, own: string, other: string) => guide!.pickRaceView(pod, own, other) },
       }
     : {};
@@ -101,7 +102,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
     instanceTypes: catalogOrBundled([]),
     controlPlane: { ...simControlPlane, ...guided },
     observe: (sim) => {
-      if (real?.bindings) guide = new RealChoiceGuide(sim, real.bindings, real.deletions ?? []);
+      if (real?.bindings) guide = new RealChoiceGuide(sim, real.bindings, real.deletions ?? [], real.replicaSets);
       const revisions = new Map<string, number>();
       const drains = new Set<string>();
       all.forEach((p, i) => {
@@ -116,7 +117,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
   return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log), choicesFollowed: guide?.followed ?? 0 };
 }
 
-export type RealChoices = Pick<RealObservation, 'bindings' | 'deletions'>;
+export type RealChoices = Pick<RealObservation, 'bindings' | 'deletions' | 'replicaSets'>;
 type Event = PodEvents[number];
 
 /** The real cluster's bindings and deletions of the current phase not yet matched by the simulator's own (same pod name, else same workload and node). */
@@ -132,6 +133,7 @@ class RealChoiceGuide {
     private readonly sim: Simulation,
     private readonly bindings: readonly PodEvents[],
     private readonly deletions: readonly PodEvents[],
+    private readonly replicaSets: Observation['replicaSets'],
   ) {}
 
   startPhase(i: number): void {
@@ -160,6 +162,24 @@ class RealChoiceGuide {
     const same = this.bindingsLeft.filter((e) => e.pod === pod.name);
     const left = same.length > 0 ? same : this.bindingsLeft.filter((e) => e.app === pod.labels['app']);
     return left.find((e) => nodes.includes(e.node))?.node;
+  }
+
+  /**
+   * The ReplicaSet status race (StatusRaceGuide): a rolling update's scale-down of an old
+   * ReplicaSet waits for the events queued at this instant when the real ReplicaSet's next
+   * value is lower than the simulator's (its Deployment saw more new pods available).
+   */
+  syncLater(deployment: string, rs: string, from: number, to: number): boolean {
+    const name = deployment.slice(NS.length + 1);
+    const revisions = replicaSetValues(this.sim.engine.log, deployment);
+    const index = [...revisions.keys()].indexOf(rs);
+    const real = this.replicaSets[name]?.[index];
+    const own = replicaSequence(revisions.get(rs) ?? []);
+    if (!real || own[own.length - 1] !== from || own.some((v, i) => real[i] !== v)) return false;
+    const next = real[own.length];
+    const later = next !== undefined && next < to;
+    if (later) this.followed++;
+    return later;
   }
 
   /** `tied` in the simulator's order: the first `count` are its own victims. */
@@ -272,22 +292,22 @@ function observe(sim: Simulation, phase: string, s: SvrScenario, drains: Set<str
   return { phase, placement, pending, rolloutComplete, drainComplete };
 }
 
-/** Each Deployment's ReplicaSets in creation order (= revision) with their replica counts. */
-function replicaSetHistory(s: SvrScenario, log: Simulation['engine']['log']): Observation['replicaSets'] {
-  const out: Record<string, number[][]> = {};
-  const order = new Map<string, string[]>();
+/** A Deployment's ReplicaSets (keys, in the order first scaled = revision order) with each one's replica counts so far (the first scale's `from`, then every `to`). */
+function replicaSetValues(log: Simulation['engine']['log'], deployment: string): Map<string, number[]> {
   const values = new Map<string, number[]>();
   for (const r of log) {
-    if (r.type !== 'ScalingReplicaSet') continue;
-    const d = (r['deployment'] as string).slice(NS.length + 1);
+    if (r.type !== 'ScalingReplicaSet' || r['deployment'] !== deployment) continue;
     const rs = r['replicaSet'] as string;
-    const list = order.get(d) ?? [];
-    if (!list.includes(rs)) list.push(rs);
-    order.set(d, list);
     const v = values.get(rs) ?? [r['from'] as number];
     v.push(r['to'] as number);
     values.set(rs, v);
   }
-  for (const w of s.workloads) if (w.kind === 'Deployment') out[w.name] = (order.get(w.name) ?? []).map((rs) => replicaSequence(values.get(rs)!)).filter((v) => v.length > 0);
+  return values;
+}
+
+/** Each Deployment's ReplicaSets in creation order (= revision) with their replica counts. */
+function replicaSetHistory(s: SvrScenario, log: Simulation['engine']['log']): Observation['replicaSets'] {
+  const out: Record<string, number[][]> = {};
+  for (const w of s.workloads) if (w.kind === 'Deployment') out[w.name] = [...replicaSetValues(log, `${NS}/${w.name}`).values()].map(replicaSequence).filter((v) => v.length > 0);
   return out;
 }

@@ -39,6 +39,12 @@ export class Engine {
     return this.queue.size;
   }
 
+  /** Whether more events are queued at the current instant (an event scheduled at now runs after them). */
+  get busyNow(): boolean {
+    const next = this.queue.peek();
+    return next !== undefined && next.time === this.clock.now;
+  }
+
   /** Schedules `run` at absolute time `time` (not earlier than now). */
   at(time: number, type: string, run: () => void): void {
     if (!Number.isInteger(time)) throw new Error(`engine: event time must be an integer, got ${time}`);

@@ -15,7 +15,7 @@ import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
 import { CronJobController } from './controllers/cronjob.js';
 import { DaemonSetController } from './controllers/daemonset.js';
 import { JobController } from './controllers/job.js';
-import { DeploymentController } from './controllers/deployment.js';
+import { DeploymentController, type StatusRaceGuide } from './controllers/deployment.js';
 import { DisruptionController } from './controllers/disruption.js';
 import { PersistentVolumeController, type VolumeControllerOptions } from './controllers/persistent-volume.js';
 import { DeschedulerLoop, type DeschedulerOptions } from './descheduler-loop.js';
@@ -44,6 +44,8 @@ export interface SimulationOptions {
   readonly victimGuide?: VictimGuide;
   /** The order of a batch of pods deleted at one instant where upstream's is random (World.deletionOrder). */
   readonly deletionOrder?: World['deletionOrder'];
+  /** Whether a rolling update's scale-down waits for the events queued at this instant (StatusRaceGuide); never by default. */
+  readonly statusRace?: StatusRaceGuide;
   /** What DefaultTolerationSeconds admission gives pods for the not-ready and unreachable taints (300 s). */
   readonly defaultTolerationSeconds?: number;
   readonly pods?: PodLifecycleOptions;
@@ -104,7 +106,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   schedulerLoop.start();
   const replicaSets = new ReplicaSetController(world, opts.victimGuide);
   replicaSets.start();
-  const deployments = new DeploymentController(world, replicaSets);
+  const deployments = new DeploymentController(world, replicaSets, opts.statusRace);
   deployments.start();
   const statefulSets = new StatefulSetController(world);
   statefulSets.start();

@@ -179,3 +179,36 @@ describe('sync errors', () => {
     assert.deepEqual([d.status.replicas, d.status.updatedReplicas, d.status.availableReplicas], [1, 1, 1]);
   });
 });
+
+describe('Deployment rolling update: the ReplicaSet status race (SimulationOptions.statusRace)', () => {
+  // Pods start and turn ready the instant they are bound: the two surge pods turn ready one
+  // event after the other in one instant, and the first scale-down sees one or both.
+  const run = (statusRace?: (d: string, rs: string, from: number, to: number) => boolean) => {
+    const cluster = clusterWithNodes(Array.from({ length: 4 }, (_, i) => ({ name: `n${i}` })));
+    const asked: string[] = [];
+    const guide = statusRace && ((d: string, rs: string, from: number, to: number) => (asked.push(`${from}->${to}`), statusRace(d, rs, from, to)));
+    const sim = createSimulation(cluster, { seed: 1, pods: { defaults: { startDelayMs: 0, readyDelayMs: 0 } }, ...(guide ? { statusRace: guide } : {}) });
+    const o = { replicas: 3, strategy: rolling(2, 0) };
+    sim.deployments.add(app('web', o));
+    sim.engine.at(ROLLOUT_AT, 'rollout', () => {
+      const t = rolloutTemplate('web', { ...o, image: 'v2' });
+      sim.deployments.setTemplate('default/web', t.template, t.templatePod);
+    });
+    sim.engine.run(ROLLOUT_AT + 10_000);
+    const old = sim.engine.log.filter((r) => r.type === 'ScalingReplicaSet' && r.t >= ROLLOUT_AT && Number(r['from']) > Number(r['to'])).map((r) => `${String(r['from'])}->${String(r['to'])}`);
+    return { old, asked };
+  };
+
+  it('by default the first scale-down counts the one surge pod ready so far: 3 -> 2 -> 1 -> 0', () => {
+    assert.deepEqual(run().old, ['3->2', '2->1', '1->0']);
+  });
+  it('a sync put off past the events queued at the instant counts both: 3 -> 1 -> 0', () => {
+    const { old, asked } = run(() => true);
+    assert.deepEqual(old, ['3->1', '1->0']);
+    // Asked only while more events are queued at the instant: once, here.
+    assert.deepEqual(asked, ['3->2']);
+  });
+  it('a guide that does not put the sync off changes nothing', () => {
+    assert.deepEqual(run(() => false).old, ['3->2', '2->1', '1->0']);
+  });
+});

@@ -115,6 +115,18 @@ function sortRS(list: SimReplicaSet[], less: (a: SimReplicaSet, b: SimReplicaSet
 
 const specReplicas = (list: readonly SimReplicaSet[]) => list.reduce((s, rs) => s + rs.replicas, 0);
 
+/**
+ * The ReplicaSet status race: upstream's Deployment controller counts a ReplicaSet's
+ * available pods from the status the ReplicaSet controller last wrote, and that write
+ * races the readiness of more of its pods within a few milliseconds (it may include
+ * them or not). The simulator reads readiness in its own order of events; asked with
+ * the Deployment, the old ReplicaSet and the scale-down a rolling update is about to
+ * make, the guide answers whether the sync happens later, after the events already
+ * queued at this instant: a later status write, which can only count more pods
+ * available. Only a harness comparing with a real cluster sets it.
+ */
+export type StatusRaceGuide = (deployment: string, replicaSet: string, from: number, to: number) => boolean;
+
 /** A sync that upstream ends with an error: the Deployment is requeued with backoff. */
 class SyncError extends Error {}
 
@@ -126,6 +138,7 @@ export class DeploymentController extends KeyedController<SimDeployment> {
   constructor(
     world: World,
     readonly rsc: ReplicaSetController,
+    private readonly statusRace?: StatusRaceGuide,
   ) {
     super(world, 'deployment', 'deployment-sync');
   }
@@ -366,6 +379,10 @@ export class DeploymentController extends KeyedController<SimDeployment> {
       if (total >= totalScaleDown) break;
       if (rs.replicas === 0) continue;
       const count = Math.min(rs.replicas, totalScaleDown - total);
+      if (total === 0 && this.statusRace && this.world.engine.busyNow && this.statusRace(d.key, rs.key, rs.replicas, rs.replicas - count)) {
+        this.enqueue(d);
+        return 0;
+      }
       this.scaleAndRecord(d, rs, rs.replicas - count);
       total += count;
     }
