@@ -107,13 +107,14 @@ async function inParallel(what: string, n: number, make: (i: number) => Promise<
 }
 
 const zones = ['us-west-2a', 'us-west-2b', 'us-west-2c'];
+const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const node = (i: number) => ({
   apiVersion: 'v1',
   kind: 'Node',
   metadata: {
     name: `node-${i}`,
     annotations: { 'kwok.x-k8s.io/node': 'fake' },
-    labels: { 'kubernetes.io/hostname': `node-${i}`, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'topology.kubernetes.io/zone': zones[i % 3]!, 'node.kubernetes.io/instance-type': 'm5.8xlarge', type: 'kwok' },
+    labels: { 'kubernetes.io/hostname': `node-${i}`, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', [ZONE_LABEL]: zones[i % 3]!, 'node.kubernetes.io/instance-type': 'm5.8xlarge', type: 'kwok' },
   },
   spec: { taints: [{ key: 'kwok.x-k8s.io/node', value: 'fake', effect: 'NoSchedule' }] },
   status: { capacity: { cpu: '32', memory: '128Gi', pods: '110' }, allocatable: { cpu: '31', memory: '120Gi', pods: '110' } },
@@ -182,6 +183,9 @@ async function setup(): Promise<void> {
     delete o.metadata.resourceVersion; // the API server stores none: etcd's revision is the object's
     Object.assign(o.metadata, { name, uid: randomUUID() });
     o.spec.nodeName = `node-${i % NODES}`;
+    // Admission (PodTopologyLabels) copied the template's node's zone onto it.
+    const labels = o.metadata.labels as Record<string, string>;
+    if (labels[ZONE_LABEL] !== undefined) labels[ZONE_LABEL] = zones[i % NODES % 3]!;
     Object.assign(o.status, { podIP: podIP(i), podIPs: [{ ip: podIP(i) }] });
     return { key: `/registry/pods/${o.metadata.namespace as string}/${name}`, value: JSON.stringify(o) };
   };
