@@ -4,8 +4,13 @@
 // controller-manager lifts their not-ready taint); then the scheduler, the
 // controller-manager and kwok are stopped so that the state stands still; 20
 // namespaces (with their default ServiceAccount) of 25 ReplicaSets each, and 100,000
-// pods owned by them, bound with nodeName and given a Running status, 48 requests at
-// a time. Measured, each in its own niced process under GNU time (wall, CPU, peak
+// pods owned by them, bound with nodeName and Running. Each ReplicaSet's first pod is
+// created through the API server and given its Running status there; the other
+// 99,500 are copies of it (own name, uid, node and IP) written straight into etcd in
+// transactions, which the API server reads as it reads its own writes (JSON is one of
+// its storage decoders), so the objects it serves are the same. Creating every pod
+// through the API server took 4,267 s of the last setup on this shared machine.
+// Measured, each in its own niced process under GNU time (wall, CPU, peak
 // RSS): bench/live-read.ts --kubeconfig (list and load phases timed inside), then
 // each whole command given (default `check --kubeconfig`).
 //   BERTH_CLUSTER_PORT_BASE=18800 BERTH_CLUSTER_RUN=$PWD/test/cluster/.run-bench \
@@ -15,6 +20,8 @@
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import https from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +29,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLUSTER_SH = join(ROOT, 'test', 'cluster', 'cluster.sh');
 const RUN = process.env.BERTH_CLUSTER_RUN ?? join(ROOT, 'test', 'cluster', '.run');
-const API = `127.0.0.1:${Number(process.env.BERTH_CLUSTER_PORT_BASE ?? 16400) + 43}`;
+const PORT_BASE = Number(process.env.BERTH_CLUSTER_PORT_BASE ?? 16400);
+const API = `127.0.0.1:${PORT_BASE + 43}`;
+const ETCD_PORT = PORT_BASE + 79;
 const KUBECONFIG = join(RUN, 'kubeconfig');
 
 const args = process.argv.slice(2);
@@ -48,6 +57,7 @@ function cluster(...a: string[]): void {
 }
 
 let agent: https.Agent | undefined;
+const etcdAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 const connect = () => new https.Agent({
   keepAlive: true,
   maxSockets: PARALLEL,
@@ -97,13 +107,14 @@ async function inParallel(what: string, n: number, make: (i: number) => Promise<
 }
 
 const zones = ['us-west-2a', 'us-west-2b', 'us-west-2c'];
+const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const node = (i: number) => ({
   apiVersion: 'v1',
   kind: 'Node',
   metadata: {
     name: `node-${i}`,
     annotations: { 'kwok.x-k8s.io/node': 'fake' },
-    labels: { 'kubernetes.io/hostname': `node-${i}`, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'topology.kubernetes.io/zone': zones[i % 3]!, 'node.kubernetes.io/instance-type': 'm5.8xlarge', type: 'kwok' },
+    labels: { 'kubernetes.io/hostname': `node-${i}`, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', [ZONE_LABEL]: zones[i % 3]!, 'node.kubernetes.io/instance-type': 'm5.8xlarge', type: 'kwok' },
   },
   spec: { taints: [{ key: 'kwok.x-k8s.io/node', value: 'fake', effect: 'NoSchedule' }] },
   status: { capacity: { cpu: '32', memory: '128Gi', pods: '110' }, allocatable: { cpu: '31', memory: '120Gi', pods: '110' } },
@@ -141,8 +152,11 @@ async function setup(): Promise<void> {
   }
   const sets = NAMESPACES * SETS_PER_NAMESPACE;
   const perSet = Math.ceil(PODS / sets);
-  const owners: { ns: string; app: string; uid: string }[] = [];
-  for (let s = 0; s < sets; s++) {
+  // Each ReplicaSet's first pod is made through the API server (admission, defaults,
+  // managed fields, a status write); the others are copies of it written straight into
+  // etcd, as the API server would store them, with their own name, uid, node and IP.
+  const templates: ApiObject[] = [];
+  await inParallel('ReplicaSets and their first pods', sets, async (s) => {
     const ns = `bench-${s % NAMESPACES}`;
     const app = `app-${s}`;
     const rs = await request('POST', `/apis/apps/v1/namespaces/${ns}/replicasets`, {
@@ -151,20 +165,61 @@ async function setup(): Promise<void> {
       metadata: { name: app, labels: { app } },
       spec: { replicas: perSet, selector: { matchLabels: { app } }, template: podTemplate(app) },
     });
-    owners.push({ ns, app, uid: rs.metadata?.uid ?? '' });
-  }
-  await inParallel('pods', PODS, async (i) => {
-    const o = owners[i % sets]!;
-    const name = `${o.app}-${i}`;
-    const t = podTemplate(o.app);
-    await request('POST', `/api/v1/namespaces/${o.ns}/pods`, {
+    const t = podTemplate(app);
+    const name = `${app}-${s}`;
+    await request('POST', `/api/v1/namespaces/${ns}/pods`, {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name, ...t.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: o.app, uid: o.uid, controller: true, blockOwnerDeletion: true }] },
-      spec: { ...t.spec, nodeName: `node-${i % NODES}` },
+      metadata: { name, ...t.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: app, uid: rs.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }] },
+      spec: { ...t.spec, nodeName: `node-${s % NODES}` },
     });
     const now = new Date().toISOString();
-    await request('PATCH', `/api/v1/namespaces/${o.ns}/pods/${name}/status`, { status: { phase: 'Running', podIP: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, startTime: now, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] } }, 'application/merge-patch+json');
+    templates[s] = await request('PATCH', `/api/v1/namespaces/${ns}/pods/${name}/status`, { status: { phase: 'Running', podIP: podIP(s), podIPs: [{ ip: podIP(s) }], startTime: now, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] } }, 'application/merge-patch+json');
+  });
+  const started = performance.now();
+  const copy = (i: number) => {
+    const o = structuredClone(templates[i % sets]!) as ApiObject & { metadata: Record<string, unknown>; spec: Record<string, unknown>; status: Record<string, unknown> };
+    const name = `app-${i % sets}-${i}`;
+    delete o.metadata.resourceVersion; // the API server stores none: etcd's revision is the object's
+    Object.assign(o.metadata, { name, uid: randomUUID() });
+    o.spec.nodeName = `node-${i % NODES}`;
+    // Admission (PodTopologyLabels) copied the template's node's zone onto it.
+    const labels = o.metadata.labels as Record<string, string>;
+    if (labels[ZONE_LABEL] !== undefined) labels[ZONE_LABEL] = zones[i % NODES % 3]!;
+    Object.assign(o.status, { podIP: podIP(i), podIPs: [{ ip: podIP(i) }] });
+    return { key: `/registry/pods/${o.metadata.namespace as string}/${name}`, value: JSON.stringify(o) };
+  };
+  // etcd's JSON gateway, at most 128 operations a transaction (etcd's --max-txn-ops default).
+  const TXN = 128;
+  const copies = PODS - sets;
+  await inParallel('transactions of pod copies', Math.ceil(copies / TXN), (t) =>
+    etcdPut(Array.from({ length: Math.min(TXN, copies - t * TXN) }, (_, j) => copy(sets + t * TXN + j))),
+  );
+  console.log(`setup: ${copies} pod copies in etcd in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  // The API server's watch cache sees them through its etcd watch: wait until a list counts them all.
+  for (let waited = 0; ; waited += 2) {
+    const listed = await request('GET', '/api/v1/pods?limit=1', undefined) as ApiObject & { metadata?: { remainingItemCount?: number } };
+    const count = 1 + (listed.metadata?.remainingItemCount ?? 0);
+    if (count >= PODS) break;
+    if (waited > 300) throw new Error(`the API server lists ${count} pods, not ${PODS}, 300 s after they were written to etcd`);
+    process.stderr.write(`  the API server lists ${count}/${PODS} pods\n`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+const podIP = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+function etcdPut(kvs: { key: string; value: string }[]): Promise<void> {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const body = JSON.stringify({ success: kvs.map((kv) => ({ requestPut: { key: b64(kv.key), value: b64(kv.value) } })) });
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: ETCD_PORT, path: '/v3/kv/txn', method: 'POST', agent: etcdAgent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ((res.statusCode ?? 0) >= 300 ? reject(new Error(`etcd txn: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`)) : resolve()));
+    });
+    req.on('error', reject);
+    req.end(body);
   });
 }
 
@@ -187,5 +242,6 @@ try {
   for (const c of commands) measure(`berth ${c}`, [...tsx, 'src/cli/main.ts', ...c.split(' ').flatMap((a) => (a === '--kubeconfig' ? [a, KUBECONFIG] : [a]))]);
 } finally {
   agent?.destroy();
+  etcdAgent.destroy();
   if (!args.includes('--keep')) cluster('down');
 }

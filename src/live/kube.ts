@@ -41,6 +41,42 @@ export function errorText(e: unknown): string {
   return code === undefined ? msg : `${code}: ${msg.slice(0, 300)}`;
 }
 
+/** A list's metadata: its revision and the token of the next page. */
+export interface ListHead {
+  readonly resourceVersion?: string;
+  readonly continue?: string;
+}
+
+export interface ListPageRead {
+  readonly head: Promise<ListHead | undefined>;
+  readonly page: Promise<unknown>;
+  /** Stops the request (a page no longer wanted); `page` then rejects. */
+  abort(): void;
+}
+
+/** How far into a body the list's head is looked for: it comes first, after the kind and apiVersion. */
+const HEAD_SCAN_BYTES = 64 * 1024;
+
+/**
+ * Looks for a list's head at the start of a body as it arrives: the text before
+ * `"items":` is `{"kind":..,"apiVersion":..,"metadata":{..},`, which closed with a
+ * brace is JSON. Calls `found` with the metadata when it is there; true when done
+ * looking (found, or not within HEAD_SCAN_BYTES: then the head comes with the page).
+ */
+function scanHead(chunks: readonly Buffer[], found: (h: ListHead) => void): boolean {
+  const start = Buffer.concat(chunks).subarray(0, HEAD_SCAN_BYTES).toString('utf8');
+  const at = start.indexOf('"items":');
+  if (at < 0) return start.length >= HEAD_SCAN_BYTES;
+  const before = start.slice(0, at).trimEnd();
+  try {
+    const parsed = JSON.parse(`${before.endsWith(',') ? before.slice(0, -1) : before}}`) as { metadata?: ListHead };
+    if (parsed.metadata) found(parsed.metadata);
+  } catch {
+    // not the shape expected
+  }
+  return true;
+}
+
 export interface Informer {
   readonly resource: Resource;
   list(): readonly KubeObject[];
@@ -119,43 +155,69 @@ export class Kube {
   }
 
   /**
-   * GET `path` (with its query) and parse the JSON body as sent: client-node's typed
-   * models keep only the fields they know, and a snapshot must keep every field. A
-   * status other than 200 rejects with an Error carrying `statusCode`.
+   * GET one page of a list (`path` with its query) and parse the JSON body as sent:
+   * client-node's typed models keep only the fields they know, and a snapshot must
+   * keep every field. `head` is the list's metadata as soon as it has arrived: the
+   * API server writes it before the items, so the next page can be asked for while
+   * this one is still coming (undefined when the body has no metadata before its
+   * items; then it resolves with `page`). A status other than 200 rejects both with
+   * an Error carrying `statusCode`.
    */
-  async getJson(path: string): Promise<unknown> {
-    const server = this.config.getCurrentCluster()?.server;
-    if (!server) throw new Error('the kubeconfig has no current cluster');
-    const options: https.RequestOptions = {};
-    await this.config.applyToHTTPSOptions(options);
-    const url = new URL(path, server);
-    const get = url.protocol === 'http:' ? http.get : https.get;
-    return await new Promise((resolve, reject) => {
-      const req = get(url, { ...options, headers: { ...options.headers, accept: 'application/json' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode === 200) {
-            try {
-              resolve(JSON.parse(body));
-            } catch (e) {
-              reject(e instanceof Error ? e : new Error(String(e)));
+  getListPage(path: string): ListPageRead {
+    let request: http.ClientRequest | undefined;
+    let aborted = false;
+    let headSeen: (h: ListHead) => void = () => {};
+    const head = new Promise<ListHead | undefined>((resolve) => (headSeen = resolve));
+    const page = (async () => {
+      const server = this.config.getCurrentCluster()?.server;
+      if (!server) throw new Error('the kubeconfig has no current cluster');
+      const options: https.RequestOptions = {};
+      await this.config.applyToHTTPSOptions(options);
+      const url = new URL(path, server);
+      const get = url.protocol === 'http:' ? http.get : https.get;
+      return await new Promise<unknown>((resolve, reject) => {
+        if (aborted) return reject(new Error(`GET ${url.pathname}: aborted`));
+        request = get(url, { ...options, headers: { ...options.headers, accept: 'application/json' } }, (res) => {
+          const chunks: Buffer[] = [];
+          let looking = res.statusCode === 200;
+          res.on('data', (c: Buffer) => {
+            chunks.push(c);
+            if (looking) looking = !scanHead(chunks, headSeen);
+          });
+          res.on('error', reject);
+          res.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode === 200) {
+              try {
+                resolve(JSON.parse(body));
+              } catch (e) {
+                reject(e instanceof Error ? e : new Error(String(e)));
+              }
+              return;
             }
-            return;
-          }
-          let message = body.slice(0, 300);
-          try {
-            message = (JSON.parse(body) as { message?: string }).message ?? message;
-          } catch {
-            // not a Status object: keep the body's start
-          }
-          reject(Object.assign(new Error(`GET ${url.pathname}: ${res.statusCode}: ${message}`), { statusCode: res.statusCode }));
+            let message = body.slice(0, 300);
+            try {
+              message = (JSON.parse(body) as { message?: string }).message ?? message;
+            } catch {
+              // not a Status object: keep the body's start
+            }
+            reject(Object.assign(new Error(`GET ${url.pathname}: ${res.statusCode}: ${message}`), { statusCode: res.statusCode }));
+          });
         });
+        request.on('error', reject);
       });
-      req.on('error', reject);
-    });
+    })();
+    // The head is settled by the page at the latest (a failed page rejects it too).
+    const settled = page.then((p) => (p as { metadata?: ListHead }).metadata);
+    const headOrPage = Promise.race([head, settled]).then((h) => h ?? settled);
+    return {
+      head: headOrPage,
+      page,
+      abort: () => {
+        aborted = true;
+        request?.destroy();
+      },
+    };
   }
 
   async create<T extends KubeObject>(o: T): Promise<T> {

@@ -12,10 +12,17 @@ import { Kube } from './kube.js';
  * A list-only API server: collections by URL path, served in pages of `limit` with
  * a continue token (the index of the next item) at the collection's revision.
  * Paths not in `collections` are 404 (not served); `forbidden` ones 403; the first
- * continued request of a path in `expireOnce` is 410 Gone.
+ * continued request of a path in `expireOnce` is 410 Gone. With `holdPages`, a page
+ * that has a next one sends its metadata at once and the rest only when the next
+ * page is asked for (or after a second), and `events` records each request and
+ * each page's end: a reader that asks for the next page as soon as it knows the
+ * token shows in the order.
  */
 export class ListServer {
   readonly requests: string[] = [];
+  readonly events: string[] = [];
+  holdPages = false;
+  private release: (() => void) | undefined;
   readonly forbidden = new Set<string>();
   readonly expireOnce = new Set<string>();
   private readonly server: Server;
@@ -24,6 +31,8 @@ export class ListServer {
     this.server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       this.requests.push(`${url.pathname}${url.search}`);
+      this.events.push(`request ${url.pathname} ${url.searchParams.get('continue') ?? 0}`);
+      this.release?.();
       const reply = (code: number, body: object) => {
         res.writeHead(code, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
@@ -37,7 +46,22 @@ export class ListServer {
       const selector = url.searchParams.get('labelSelector');
       const items = selector ? c.items.filter((o) => JSON.stringify(o).includes(selector.replace('=', '":"'))) : c.items;
       const next = from + limit < items.length ? String(from + limit) : undefined;
-      reply(200, { metadata: { resourceVersion: c.rv, ...(next ? { continue: next } : {}) }, items: items.slice(from, from + limit) });
+      const metadata = { resourceVersion: c.rv, ...(next ? { continue: next } : {}) };
+      const page = items.slice(from, from + limit);
+      if (!this.holdPages || !next) {
+        reply(200, { metadata, items: page });
+        this.events.push(`end ${url.pathname} ${from}`);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"kind":"List","apiVersion":"v1","metadata":${JSON.stringify(metadata)},"items":[`);
+      const timer = setTimeout(() => this.release?.(), 1000);
+      this.release = () => {
+        clearTimeout(timer);
+        this.release = undefined;
+        res.end(`${page.map((o) => JSON.stringify(o)).join(',')}]}`);
+        this.events.push(`end ${url.pathname} ${from}`);
+      };
     });
   }
 

@@ -73,3 +73,14 @@ test('deploy/readonly-rbac.yaml grants get and list on exactly the kinds the sna
   const group = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
   assert.deepEqual(granted.sort(), SNAPSHOT_KINDS.map((k) => `${k.resource}.${group(k.apiVersion)}`).sort());
 });
+
+test("the next page is asked for as soon as a page's continue token has arrived, before the page's items", async () => {
+  const pods = Array.from({ length: 5 }, (_, i) => pod(`p${i}`));
+  const kube = await started({ '/api/v1/pods': { rv: '9', items: pods } });
+  server!.holdPages = true;
+  const snap = await readSnapshot(kube, { pageSize: 2 });
+  assert.deepEqual(snap.list.items.map((o) => o.metadata?.name), pods.map((p) => p.metadata.name));
+  assert.deepEqual(snap.kinds, [{ kind: 'Pod', resourceVersion: '9', count: 5 }]);
+  const pages = server!.events.filter((e) => e.includes('/api/v1/pods ')).map((e) => e.replace('/api/v1/pods ', ''));
+  assert.deepEqual(pages, ['request 0', 'request 2', 'end 0', 'request 4', 'end 2', 'end 4']);
+});

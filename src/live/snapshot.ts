@@ -4,10 +4,10 @@
 //
 // Consistency: each kind is one list at one resourceVersion (its pages are read
 // with the continue token of the first, so the API server serves them all from
-// that revision); different kinds are read one after another, as kubectl does
+// that revision; the next page is asked for while one is still arriving); different kinds are read one after another, as kubectl does
 // for `get nodes,pods,...`. Each kind's revision is recorded in the result.
 
-import type { Kube } from './kube.js';
+import type { Kube, ListPageRead } from './kube.js';
 import { statusCode } from './kube.js';
 import type { KubeObject } from './objects.js';
 
@@ -85,7 +85,6 @@ export interface Snapshot {
 export class SnapshotError extends Error {}
 
 interface ListPage {
-  readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
   readonly items?: KubeObject[];
 }
 
@@ -106,23 +105,37 @@ const LIST_ATTEMPTS = 3;
 
 async function readKind(kube: Kube, k: SnapshotKind, opts: SnapshotOptions): Promise<{ items: KubeObject[]; resourceVersion: string } | 'not-served'> {
   const path = collectionPath(k, opts.namespace);
+  const ask = (token: string | undefined): ListPageRead => {
+    const query = new URLSearchParams({ limit: String(opts.pageSize ?? 500) });
+    if (token) query.set('continue', token);
+    if (k.scoped && opts.labelSelector) query.set('labelSelector', opts.labelSelector);
+    const read = kube.getListPage(`${path}?${query}`);
+    // Read later, or dropped when an earlier page fails: never an unhandled rejection.
+    read.head.catch(() => {});
+    read.page.catch(() => {});
+    return read;
+  };
   for (let attempt = 1; ; attempt++) {
     const items: KubeObject[] = [];
-    let resourceVersion = '';
-    let token: string | undefined;
+    let resourceVersion: string | undefined;
+    let next: ListPageRead | undefined = ask(undefined);
     try {
-      do {
-        const query = new URLSearchParams({ limit: String(opts.pageSize ?? 500) });
-        if (token) query.set('continue', token);
-        if (k.scoped && opts.labelSelector) query.set('labelSelector', opts.labelSelector);
-        const page = (await kube.getJson(`${path}?${query}`)) as ListPage;
-        if (!resourceVersion) resourceVersion = page.metadata?.resourceVersion ?? '';
+      // Pipelined: the next page is asked for as soon as this one's continue token
+      // has arrived, so the API server encodes it while this one is parsed; at most
+      // two pages are in flight.
+      while (next) {
+        const current: ListPageRead = next;
+        next = undefined;
+        const head = await current.head;
+        resourceVersion ??= head?.resourceVersion ?? '';
+        if (head?.continue) next = ask(head.continue);
+        const page = (await current.page) as ListPage;
         for (const o of page.items ?? []) items.push(asPrinted(o, k));
         opts.onPage?.(k.kind, items.length);
-        token = page.metadata?.continue || undefined;
-      } while (token);
-      return { items, resourceVersion };
+      }
+      return { items, resourceVersion: resourceVersion ?? '' };
     } catch (e) {
+      next?.abort();
       const code = statusCode(e);
       if (code === 404) return 'not-served';
       if (code === 410 && attempt < LIST_ATTEMPTS) continue;

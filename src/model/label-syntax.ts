@@ -27,7 +27,8 @@ const FORMAT_CHECK_LIMIT = 4096;
 const badFormat = (re: RegExp, s: string) => s.length <= FORMAT_CHECK_LIMIT && !re.test(s);
 
 const utf8 = new TextEncoder();
-const byteLength = (s: string) => utf8.encode(s).length;
+/** Whether `s` is longer than `max` UTF-8 bytes; encoded only when its length leaves it open (a UTF-16 unit is 1 to 3 bytes). */
+const longerThan = (s: string, max: number) => s.length > max || (s.length * 3 > max && utf8.encode(s).length > max);
 
 /** Why `value` is not a qualified name (a label key: optional DNS-subdomain prefix and '/', then a name); empty when it is one. */
 export function qualifiedNameErrors(value: string): string[] {
@@ -41,14 +42,14 @@ export function qualifiedNameErrors(value: string): string[] {
     name = parts[1]!;
     if (prefix === '') errs.push('prefix part must be non-empty');
     else {
-      if (byteLength(prefix) > 253) errs.push('prefix part must be no more than 253 bytes');
+      if (longerThan(prefix, 253)) errs.push('prefix part must be no more than 253 bytes');
       if (badFormat(DNS_SUBDOMAIN_RE, prefix)) errs.push(`prefix part ${DNS_SUBDOMAIN_MSG}`);
     }
   } else {
     return [`a valid label key ${NAME_ERROR} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name === '') errs.push('name part must be non-empty');
-  else if (byteLength(name) > 63) errs.push('name part must be no more than 63 bytes');
+  else if (longerThan(name, 63)) errs.push('name part must be no more than 63 bytes');
   if (badFormat(NAME_RE, name)) errs.push(`name part ${NAME_ERROR}`);
   return errs;
 }
@@ -56,7 +57,7 @@ export function qualifiedNameErrors(value: string): string[] {
 /** Why `value` is not a valid label value; empty when it is one. */
 export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > 63) errs.push('must be no more than 63 bytes');
+  if (longerThan(value, 63)) errs.push('must be no more than 63 bytes');
   if (badFormat(VALUE_RE, value)) errs.push(VALUE_MSG);
   return errs;
 }

@@ -43,7 +43,7 @@ test('check and preview --kubeconfig answer as --cluster does on a kubectl dump 
 
     // kubectl lists the same kinds, in the same order, as berth's snapshot (those this server serves).
     const collection = (k: (typeof SNAPSHOT_KINDS)[number]) => `${k.apiVersion.includes('/') ? '/apis' : '/api'}/${k.apiVersion}/${k.resource}?limit=1`;
-    const served = (await Promise.all(SNAPSHOT_KINDS.map(async (k) => ((await kube().getJson(collection(k)).then(() => true, (e: unknown) => statusCode(e) !== 404)) ? [k] : [])))).flat();
+    const served = (await Promise.all(SNAPSHOT_KINDS.map(async (k) => ((await kube().getListPage(collection(k)).page.then(() => true, (e: unknown) => statusCode(e) !== 404)) ? [k] : [])))).flat();
     const types = served.map((k) => (k.apiVersion.includes('/') ? `${k.resource}.${k.apiVersion.split('/')[0]}` : k.resource)).join(',');
     const dump = run(join(CLUSTER, '.bin', 'kubectl'), ['--kubeconfig', KUBECONFIG, 'get', types, '-A', '-o', 'yaml']);
     assert.equal(dump.status, 0, dump.stderr);
