@@ -190,6 +190,14 @@ describe('compilePod affinity terms', () => {
     },
     { name: 'a nil selector selects nothing', spec: affinity(term({ labelSelector: null })), matches: [[{ app: 'web' }, false]] },
     {
+      name: 'a pod read back from the API server, which merged matchLabelKeys at creation, is not merged twice',
+      spec: affinity(term({ labelSelector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'rev', operator: 'In', values: ['v1'] }] }, matchLabelKeys: ['rev'] })),
+      matches: [
+        [{ app: 'web', rev: 'v1' }, true],
+        [{ app: 'web', rev: 'v2' }, false],
+      ],
+    },
+    {
       name: 'preferred anti-affinity terms are merged too',
       spec: antiPreferred(term({ matchLabelKeys: ['rev'] })),
       matches: [
@@ -357,6 +365,16 @@ describe('compilePod topology spread constraints', () => {
   it('matchLabelKeys are merged as key In (value)', () => {
     const c = pod({ topologySpreadConstraints: [tsc({ matchLabelKeys: ['rev'] })] }, podLabels).topologySpreadConstraints[0]!;
     assert.deepEqual([c.selector.matches({ app: 'web', rev: 'v1' }), c.selector.matches({ app: 'web', rev: 'v2' })], [true, false]);
+  });
+  it('a pod read back from the API server (matchLabelKeys merged at creation, as a Deployment pod with pod-template-hash is in a dump) loads with the same selector', () => {
+    const labels = { app: 'web', 'pod-template-hash': '5d8f7c9b4' };
+    const written = pod({ topologySpreadConstraints: [tsc({ matchLabelKeys: ['pod-template-hash'] })] }, labels).topologySpreadConstraints[0]!;
+    const stored = pod(
+      { topologySpreadConstraints: [tsc({ labelSelector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'pod-template-hash', operator: 'In', values: ['5d8f7c9b4'] }] }, matchLabelKeys: ['pod-template-hash'] })] },
+      labels,
+    ).topologySpreadConstraints[0]!;
+    assert.deepEqual(stored.selector.requirements, written.selector.requirements);
+    assert.deepEqual(stored.labelSelectorOnly.requirements, written.selector.requirements, 'the stored selector already holds the merged key');
   });
   it('a matchLabelKeys key the pod lacks may also be in the selector', () => {
     assert.doesNotThrow(() => pod({ topologySpreadConstraints: [tsc({ labelSelector: { matchLabels: { team: 'x' } }, matchLabelKeys: ['team'] })] }, podLabels));

@@ -284,7 +284,19 @@ function mergeLabelKeys(selector: LabelSelectorManifest | null | undefined, podL
     const value = podLabels[key];
     if (value !== undefined) extra.push({ key, operator: 'NotIn', values: [value] });
   }
+  if (endsWithMerged(selector.matchExpressions ?? [], extra)) return selector;
   return { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...extra] };
+}
+
+/**
+ * Whether the selector already ends with what the merge would append: a pod read back
+ * from the API server (a `kubectl get -o yaml` dump), which merged the keys when it
+ * created the pod. Merging again would list each key twice, which validation refuses.
+ */
+function endsWithMerged(expressions: readonly Requirement[], extra: readonly Requirement[]): boolean {
+  if (extra.length === 0 || expressions.length < extra.length) return false;
+  const tail = expressions.slice(expressions.length - extra.length);
+  return tail.every((e, i) => e.key === extra[i]!.key && e.operator === extra[i]!.operator && e.values?.length === 1 && e.values[0] === extra[i]!.values![0]);
 }
 
 /** GetAffinityTerms' error: the first term whose labelSelector or namespaceSelector upstream cannot parse. */
