@@ -182,12 +182,12 @@ async function setup(): Promise<void> {
     templates[s] = await request('PATCH', `/api/v1/namespaces/${ns}/pods/${name}/status`, { status: { phase: 'Running', podIP: podIP(s), podIPs: [{ ip: podIP(s) }], startTime: now, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] } }, 'application/merge-patch+json');
   });
   const nodeCopy = (i: number) => {
-    const o = copyOf(templateNodes.find((n) => n.metadata?.name === `node-${i % templateCount}`)!, `node-${i}`);
+    const o = copyOf(templateNodes.find((n) => n.metadata?.name === `node-${i % templateCount}`)!, 'Node', `node-${i}`);
     (o.metadata.labels as Record<string, string>)['kubernetes.io/hostname'] = `node-${i}`;
     return { key: `/registry/minions/node-${i}`, value: JSON.stringify(o) };
   };
   const podCopy = (i: number) => {
-    const o = copyOf(templates[i % sets]!, `app-${i % sets}-${i}`);
+    const o = copyOf(templates[i % sets]!, 'Pod', `app-${i % sets}-${i}`);
     o.spec.nodeName = `node-${i % NODES}`;
     // Admission (PodTopologyLabels) copied the template's node's zone onto it.
     const labels = o.metadata.labels as Record<string, string>;
@@ -199,9 +199,13 @@ async function setup(): Promise<void> {
   await writeCopies('pods', sets, PODS, podCopy);
 }
 
-/** A copy of an object as the API server stores it: its own name and uid, no resourceVersion (etcd's revision is the object's). */
-function copyOf(o: ApiObject, name: string) {
-  const c = structuredClone(o) as ApiObject & { metadata: Record<string, unknown>; spec: Record<string, unknown>; status: Record<string, unknown> };
+/**
+ * A copy of a core/v1 object as the API server stores it: typed (a list's items are not,
+ * and the API server cannot decode an untyped object from etcd), its own name and uid,
+ * no resourceVersion (etcd's revision is the object's).
+ */
+function copyOf(o: ApiObject, kind: 'Node' | 'Pod', name: string) {
+  const c = { ...structuredClone(o), apiVersion: 'v1', kind } as ApiObject & { metadata: Record<string, unknown>; spec: Record<string, unknown>; status: Record<string, unknown> };
   delete c.metadata.resourceVersion;
   Object.assign(c.metadata, { name, uid: randomUUID() });
   return c;
