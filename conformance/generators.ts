@@ -280,9 +280,12 @@ const tolerationArb: fc.Arbitrary<Json> = fc.oneof(
   },
 );
 
+/** The taint that Lt/Gt tolerations mostly compare against: with the comparison gate on, most nodes carry it. */
+const SLA_TAINT = 'example.com/sla';
+
 /** Lt/Gt tolerations, added to the pending pod when TaintTolerationComparisonOperators is on (the API server refuses them when off). */
 const comparisonTolerationsArb: fc.Arbitrary<Json[]> = fc.array(
-  fc.record({ key: pick([...TAINT_KEYS, UNSCHEDULABLE_TAINT]), operator: pick(['Lt', 'Gt']), value: pick(['0', '3', '5', '12', '-1']), effect: pick([...EFFECTS, '']) }).map((t) => {
+  fc.record({ key: fc.oneof({ weight: 3, arbitrary: fc.constant(SLA_TAINT) }, { weight: 1, arbitrary: pick([...TAINT_KEYS, UNSCHEDULABLE_TAINT]) }), operator: pick(['Lt', 'Gt']), value: pick(['0', '3', '5', '12', '-1']), effect: pick([...EFFECTS, '']) }).map((t) => {
     const { effect, ...rest } = t;
     return effect === '' ? rest : t;
   }),
@@ -825,8 +828,9 @@ interface CaseDraw {
   readonly storage: StorageDraw | undefined;
   /** Feature gates set either way (a gate set to its default must change nothing). */
   readonly featureGates: Readonly<Record<string, boolean>> | undefined;
-  /** Used when featureGates turns TaintTolerationComparisonOperators on. */
+  /** Used when featureGates turns TaintTolerationComparisonOperators on: the pending pod's Lt/Gt tolerations, and per node (cycling) its SLA taint value and effect, if any. */
   readonly comparisonTolerations: readonly Json[];
+  readonly slaTaints: readonly ({ value: number; effect: string } | undefined)[];
 }
 
 // Mostly a few nodes, sometimes up to 60; both branches shrink down to one node.
@@ -876,7 +880,15 @@ const caseDrawArb: fc.Arbitrary<CaseDraw> = fc.record({
     30,
   ),
   comparisonTolerations: comparisonTolerationsArb,
+  slaTaints: fc.array(maybe(fc.record({ value: fc.integer({ min: -2, max: 14 }), effect: pick(EFFECTS) }), 75), { minLength: 1, maxLength: 8 }),
 });
+
+function withSlaTaint(node: Json, taint: { value: number; effect: string } | undefined): Json {
+  if (!taint) return node;
+  const spec = node['spec'] as Json;
+  spec['taints'] = [...((spec['taints'] as Json[] | undefined) ?? []), { key: SLA_TAINT, value: String(taint.value), effect: taint.effect }];
+  return node;
+}
 
 function assemble(d: CaseDraw): ConformanceCase {
   const names = d.nodes.map((_, i) => `n${i}`);
@@ -909,6 +921,13 @@ function assemble(d: CaseDraw): ConformanceCase {
       const used = selectorKeys(selector);
       const keys = POD_LABEL_KEYS.filter((k) => k in labels && !used.has(k)).slice(0, 1);
       if (keys.length > 0) c['matchLabelKeys'] = keys;
+      // Every other bound pod gets another value for the key, so narrowing by it counts fewer pods.
+      for (const k of keys) {
+        const other = POD_LABELS[k]!.find((v) => v !== labels[k])!;
+        pods.forEach((p, i) => {
+          if (i % 2 === 1) ((p['metadata'] as Json)['labels'] as Record<string, string>)[k] = other;
+        });
+      }
     }
   }
   if (d.featureGates?.['TaintTolerationComparisonOperators']) {
@@ -933,7 +952,7 @@ function assemble(d: CaseDraw): ConformanceCase {
   const storage = storageDraw ? assembleStorage(storageDraw, names, pending.json, pods) : undefined;
   const c: ConformanceCase = {
     ...storage,
-    nodes: d.nodes.map((n, i) => nodeJson(names[i]!, n, allocs[i]!)),
+    nodes: d.nodes.map((n, i) => withSlaTaint(nodeJson(names[i]!, n, allocs[i]!), d.featureGates?.['TaintTolerationComparisonOperators'] ? d.slaTaints[i % d.slaTaints.length] : undefined)),
     pods,
     pod: pending.json,
     namespaces: namespacesJson(d.namespaces),
