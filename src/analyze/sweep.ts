@@ -13,8 +13,6 @@ import { orderNodePools } from '../model/nodepool.js';
 import type { ScenarioRun } from '../sim/scenario.js';
 import type { AnalysisContext } from './check.js';
 import { simulateLoss, type LossVerdict } from './checks/loss.js';
-import { podGroups } from './pod-groups.js';
-import { scaleTo } from './remedies.js';
 import { baseline } from './what-if.js';
 
 export interface SweepCell {
@@ -67,9 +65,9 @@ export function shardCells<C extends { readonly index: number }>(cells: readonly
 /** The input with one axis value applied: a workload's replicas, or NodePools replaced (or added) by name. */
 function applyAxis(input: LoadedInput, axis: SweepAxis, i: number): LoadedInput {
   if (axis.type === 'replicas') {
-    const group = podGroups(input).find((g) => g.workload?.kind === axis.kind && g.workload.key === axis.key);
-    // A workload with no pod group (all of its pods gone) keeps its replicas; loadSweep checked it exists.
-    return group ? scaleTo(group, axis.values[i]!).apply(input) : input;
+    // What `kubectl scale` changes: the simulated controllers then add or remove pods (loadSweep checked the workload exists).
+    const replicas = axis.values[i]!;
+    return { ...input, workloads: input.workloads.map((w) => (w.kind === axis.kind && w.key === axis.key ? { ...w, replicas } : w)) };
   }
   const pools = axis.variants[i]!.pools;
   const names = new Set(pools.map((p) => p.name));
