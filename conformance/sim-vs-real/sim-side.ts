@@ -95,7 +95,11 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
         victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n),
         deletionOrder: (pods: readonly Pod[]) => guide!.orderDeletions(pods),
         statusRace: (deployment: string, rs: string, from: number, to: number) => guide!.syncLater(deployment, rs, from, to),
-        queue: { ...simControlPlane.queue, removalRace: (pod: Pod, own: string, other: string) => guide!.pickRaceView(pod, own, other) },
+        queue: {
+          ...simControlPlane.queue,
+          removalRace: (pod: Pod, own: string, other: string) => guide!.pickRaceView(pod, own, other),
+          arrivalTie: (tied: readonly Pod[]) => guide!.pickArrival(tied),
+        },
       }
     : {};
   const run = runScenario(loaded.input, scenario.scenario.spec, {
@@ -154,6 +158,18 @@ class RealChoiceGuide {
     const chosen = this.realNodeAmong(pod, [own, other]);
     if (chosen === other) this.followed++;
     return chosen;
+  }
+
+  /** Among pods queued at the same instant (ArrivalTieGuide), the one of the earliest real binding not yet matched: the same pod, else the workload's. */
+  pickArrival(tied: readonly Pod[]): Pod | undefined {
+    this.catchUp();
+    for (const e of this.bindingsLeft) {
+      const p = tied.find((x) => x.name === e.pod) ?? tied.find((x) => x.labels['app'] === e.app);
+      if (!p) continue;
+      if (p !== tied[0]) this.followed++;
+      return p;
+    }
+    return undefined;
   }
 
   /** The node of the earliest real binding not yet matched, among `nodes`: the same pod's (a StatefulSet pod's name is the same on both sides), else the workload's. */
