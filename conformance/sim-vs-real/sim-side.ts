@@ -94,7 +94,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
         tieBreak: (pod: Pod, tied: readonly string[]) => guide!.pickNode(pod, tied),
         victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n),
         deletionOrder: (pods: readonly Pod[]) => guide!.orderDeletions(pods),
-        statusRace: (deployment: string, rs: string, from: number, to: number) => guide!.syncLater(deployment, rs, from, to),
+        statusRace: (deployment: string, rs: string, from: number, tos: readonly number[], canWait: boolean) => guide!.raceStatus(deployment, rs, from, tos, canWait),
         queue: {
           ...simControlPlane.queue,
           removalRace: (pod: Pod, own: string, other: string) => guide!.pickRaceView(pod, own, other),
@@ -181,21 +181,28 @@ class RealChoiceGuide {
   }
 
   /**
-   * The ReplicaSet status race (StatusRaceGuide): a rolling update's scale-down of an old
-   * ReplicaSet waits for the events queued at this instant when the real ReplicaSet's next
-   * value is lower than the simulator's (its Deployment saw more new pods available).
+   * The ReplicaSet status race (StatusRaceGuide): the size the real old ReplicaSet went to
+   * next, when the race can give it; else, when the real one went lower, the sync waits
+   * for the events queued at this instant.
    */
-  syncLater(deployment: string, rs: string, from: number, to: number): boolean {
+  raceStatus(deployment: string, rs: string, from: number, tos: readonly number[], canWait: boolean): number | 'wait' | undefined {
     const name = deployment.slice(NS.length + 1);
     const revisions = replicaSetValues(this.sim.engine.log, deployment);
     const index = [...revisions.keys()].indexOf(rs);
     const real = this.replicaSets[name]?.[index];
     const own = replicaSequence(revisions.get(rs) ?? []);
-    if (!real || own[own.length - 1] !== from || own.some((v, i) => real[i] !== v)) return false;
+    if (!real || own[own.length - 1] !== from || own.some((v, i) => real[i] !== v)) return undefined;
     const next = real[own.length];
-    const later = next !== undefined && next < to;
-    if (later) this.followed++;
-    return later;
+    if (next === undefined || next === tos[0]) return undefined;
+    if (tos.includes(next)) {
+      this.followed++;
+      return next;
+    }
+    if (next < tos[0]! && canWait) {
+      this.followed++;
+      return 'wait';
+    }
+    return undefined;
   }
 
   /** `tied` in the simulator's order: the first `count` are its own victims. */
