@@ -94,8 +94,12 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
         tieBreak: (pod: Pod, tied: readonly string[]) => guide!.pickNode(pod, tied),
         victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n),
         deletionOrder: (pods: readonly Pod[]) => guide!.orderDeletions(pods),
-        statusRace: (deployment: string, rs: string, from: number, to: number) => guide!.syncLater(deployment, rs, from, to),
-        queue: { ...simControlPlane.queue, removalRace: (pod: Pod, own: string, other: string) => guide!.pickRaceView(pod, own, other) },
+        statusRace: (deployment: string, rs: string, from: number, tos: readonly number[], canWait: boolean) => guide!.raceStatus(deployment, rs, from, tos, canWait),
+        queue: {
+          ...simControlPlane.queue,
+          removalRace: (pod: Pod, own: string, other: string) => guide!.pickRaceView(pod, own, other),
+          arrivalTie: (tied: readonly Pod[]) => guide!.pickArrival(tied),
+        },
       }
     : {};
   const run = runScenario(loaded.input, scenario.scenario.spec, {
@@ -156,6 +160,18 @@ class RealChoiceGuide {
     return chosen;
   }
 
+  /** Among pods queued at the same instant (ArrivalTieGuide), the one of the earliest real binding not yet matched: the same pod, else the workload's. */
+  pickArrival(tied: readonly Pod[]): Pod | undefined {
+    this.catchUp();
+    for (const e of this.bindingsLeft) {
+      const p = tied.find((x) => x.name === e.pod) ?? tied.find((x) => x.labels['app'] === e.app);
+      if (!p) continue;
+      if (p !== tied[0]) this.followed++;
+      return p;
+    }
+    return undefined;
+  }
+
   /** The node of the earliest real binding not yet matched, among `nodes`: the same pod's (a StatefulSet pod's name is the same on both sides), else the workload's. */
   private realNodeAmong(pod: Pod, nodes: readonly string[]): string | undefined {
     this.catchUp();
@@ -165,21 +181,28 @@ class RealChoiceGuide {
   }
 
   /**
-   * The ReplicaSet status race (StatusRaceGuide): a rolling update's scale-down of an old
-   * ReplicaSet waits for the events queued at this instant when the real ReplicaSet's next
-   * value is lower than the simulator's (its Deployment saw more new pods available).
+   * The ReplicaSet status race (StatusRaceGuide): the size the real old ReplicaSet went to
+   * next, when the race can give it; else, when the real one went lower, the sync waits
+   * for the events queued at this instant.
    */
-  syncLater(deployment: string, rs: string, from: number, to: number): boolean {
+  raceStatus(deployment: string, rs: string, from: number, tos: readonly number[], canWait: boolean): number | 'wait' | undefined {
     const name = deployment.slice(NS.length + 1);
     const revisions = replicaSetValues(this.sim.engine.log, deployment);
     const index = [...revisions.keys()].indexOf(rs);
     const real = this.replicaSets[name]?.[index];
     const own = replicaSequence(revisions.get(rs) ?? []);
-    if (!real || own[own.length - 1] !== from || own.some((v, i) => real[i] !== v)) return false;
+    if (!real || own[own.length - 1] !== from || own.some((v, i) => real[i] !== v)) return undefined;
     const next = real[own.length];
-    const later = next !== undefined && next < to;
-    if (later) this.followed++;
-    return later;
+    if (next === undefined || next === tos[0]) return undefined;
+    if (tos.includes(next)) {
+      this.followed++;
+      return next;
+    }
+    if (next < tos[0]! && canWait) {
+      this.followed++;
+      return 'wait';
+    }
+    return undefined;
   }
 
   /** `tied` in the simulator's order: the first `count` are its own victims. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backoffDurationMs } from './scheduler-loop.js';
 import { createSimulation, type SimulationOptions } from './simulation.js';
-import { compilePod } from '../model/pod.js';
+import { compilePod, type Pod } from '../model/pod.js';
 import { clusterWithNodes, node, pod } from './fixtures.test-support.js';
 
 describe('backoffDurationMs', () => {
@@ -315,5 +315,37 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
 
   it('a node neither view picks is refused: a real placement there still disagrees', () => {
     assert.deepEqual(run(() => 'n3'), { placed: 'n1', offered: [['web-2', 'n1', 'n2']] });
+  });
+});
+
+describe('SchedulerLoop arrival ties (QueueOptions.arrivalTie)', () => {
+  // a and b arrive in one instant, c a millisecond later; one node has room for one of them.
+  const run = (arrivalTie?: (tied: string[]) => string | undefined, priorityOfB = 0) => {
+    const cluster = clusterWithNodes([{ name: 'n1', cpu: '1' }]);
+    const offered: string[][] = [];
+    const guide = arrivalTie && ((tied: readonly Pod[]) => {
+      const names = tied.map((p) => p.name);
+      offered.push(names);
+      const pick = arrivalTie(names);
+      return tied.find((p) => p.name === pick);
+    });
+    const sim = createSimulation(cluster, { queue: guide ? { arrivalTie: guide } : {} });
+    sim.engine.at(1_000, 'create', () => {
+      sim.world.createPod(pod('a'));
+      sim.world.createPod(pod('b', { priority: priorityOfB }));
+    });
+    sim.engine.at(1_001, 'create', () => sim.world.createPod(pod('c')));
+    sim.engine.run(1_500);
+    return { placed: sim.engine.log.find((r) => r.type === 'Scheduled')?.['pod'], offered };
+  };
+
+  it('without a guide the pod that arrived first goes first', () => {
+    assert.deepEqual(run(), { placed: 'default/a', offered: [] });
+  });
+  it('the guide picks among the pods that arrived in the same instant', () => {
+    assert.deepEqual(run(() => 'b'), { placed: 'default/b', offered: [['a', 'b']] });
+  });
+  it('a pod ahead by priority is not a tie', () => {
+    assert.deepEqual(run(() => 'a', 10), { placed: 'default/b', offered: [] });
   });
 });

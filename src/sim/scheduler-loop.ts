@@ -34,7 +34,19 @@ export interface QueueOptions {
   readonly popFromBackoffQ?: boolean;
   /** Picks a side of the removal race (RemovalRaceGuide); the simulator's own event order when unset. */
   readonly removalRace?: RemovalRaceGuide;
+  /** Picks the next pod among pods that arrived in the same instant (ArrivalTieGuide); the order of arrival when unset. */
+  readonly arrivalTie?: ArrivalTieGuide;
 }
+
+/**
+ * Pods the QueueSort plugin orders only by arrival (same priority, queued at the same
+ * instant): upstream's queue timestamps are nanoseconds apart, set by which controller
+ * created its pod first — a ReplicaSet's replacement follows the terminating pod's
+ * event, a StatefulSet's recreated pod also waits for its predecessor's removal (s1-14).
+ * The guide is offered the tied pods in the simulator's arrival order and returns the
+ * one to schedule next, or undefined for the first.
+ */
+export type ArrivalTieGuide = (tied: readonly Pod[]) => Pod | undefined;
 
 /**
  * The removal race: a pod deleted with no grace period (its kubelet removes it at once)
@@ -106,6 +118,8 @@ export class SchedulerLoop {
   private readonly popFromBackoffQ: boolean;
   private readonly unschedulableListeners: ((pod: Pod) => void)[] = [];
   private readonly removalRace: RemovalRaceGuide | undefined;
+  private readonly arrivalTie: ArrivalTieGuide | undefined;
+  private readonly queueLess: (a: QueuedPod, b: QueuedPod) => boolean;
   /** Pod key → its removal race, kept only while a guide is set. */
   private readonly racing = new Map<string, RacingRemoval>();
 
@@ -119,7 +133,9 @@ export class SchedulerLoop {
     this.maxInUnschedulableMs = opts.maxInUnschedulableMs ?? DEFAULT_MAX_IN_UNSCHEDULABLE_MS;
     this.popFromBackoffQ = opts.popFromBackoffQ ?? true;
     this.removalRace = opts.removalRace;
+    this.arrivalTie = opts.arrivalTie;
     const less = scheduler.framework.plugins.queueSort.less;
+    this.queueLess = less;
     const byQueueSort = (a: Entry, b: Entry) => less(a, b) || (!less(b, a) && a.seq < b.seq);
     this.activeQ = new IndexedHeap(byQueueSort);
     this.backoffQ = new IndexedHeap((a, b) => {
@@ -310,8 +326,19 @@ export class SchedulerLoop {
 
   private popNext(): Entry | undefined {
     const active = this.activeQ.peek();
-    if (active) return active;
+    if (active) return this.arrivalTie ? this.guidedAmongTied(active, this.arrivalTie) : active;
     return this.popFromBackoffQ ? this.backoffQ.peek() : undefined;
+  }
+
+  /** The activeQ entry the guide picks among those tied with its head but for arrival order. */
+  private guidedAmongTied(head: Entry, guide: ArrivalTieGuide): Entry {
+    const sortKey = (e: Entry): QueuedPod => ({ pod: e.pod, timestamp: e.timestamp, seq: 0 });
+    const tied = [...this.entries.values()]
+      .filter((e) => e.queue === 'active' && !this.queueLess(sortKey(e), sortKey(head)) && !this.queueLess(sortKey(head), sortKey(e)))
+      .sort((a, b) => a.seq - b.seq);
+    if (tied.length < 2) return head;
+    const chosen = guide(tied.map((e) => e.pod));
+    return tied.find((e) => e.pod === chosen) ?? head;
   }
 
   /** One scheduling cycle; false when there was nothing to schedule. */

@@ -181,13 +181,16 @@ describe('sync errors', () => {
 });
 
 describe('Deployment rolling update: the ReplicaSet status race (SimulationOptions.statusRace)', () => {
-  // Pods start and turn ready the instant they are bound: the two surge pods turn ready one
-  // event after the other in one instant, and the first scale-down sees one or both.
-  const run = (statusRace?: (d: string, rs: string, from: number, to: number) => boolean) => {
+  type Guide = (tos: readonly number[], canWait: boolean) => number | 'wait' | undefined;
+  // 3 replicas, maxSurge 2, maxUnavailable 0. `delays` of 0: the two surge pods turn ready
+  // one event after the other in one instant and the first scale-down sees one of them;
+  // the default 1 s + 1 s: both turn ready before the Deployment's sync and it sees both.
+  const run = (statusRace?: Guide, delays = 0) => {
     const cluster = clusterWithNodes(Array.from({ length: 4 }, (_, i) => ({ name: `n${i}` })));
     const asked: string[] = [];
-    const guide = statusRace && ((d: string, rs: string, from: number, to: number) => (asked.push(`${from}->${to}`), statusRace(d, rs, from, to)));
-    const sim = createSimulation(cluster, { seed: 1, pods: { defaults: { startDelayMs: 0, readyDelayMs: 0 } }, ...(guide ? { statusRace: guide } : {}) });
+    const guide = statusRace && ((_d: string, _rs: string, from: number, tos: readonly number[], canWait: boolean) => (asked.push(`${from}->${tos.join('|')}${canWait ? ' or wait' : ''}`), statusRace(tos, canWait)));
+    const pods = { defaults: { startDelayMs: delays, readyDelayMs: delays } };
+    const sim = createSimulation(cluster, { seed: 1, pods, ...(guide ? { statusRace: guide } : {}) });
     const o = { replicas: 3, strategy: rolling(2, 0) };
     sim.deployments.add(app('web', o));
     sim.engine.at(ROLLOUT_AT, 'rollout', () => {
@@ -199,16 +202,23 @@ describe('Deployment rolling update: the ReplicaSet status race (SimulationOptio
     return { old, asked };
   };
 
-  it('by default the first scale-down counts the one surge pod ready so far: 3 -> 2 -> 1 -> 0', () => {
+  it('by default the first scale-down counts the surge pods ready so far', () => {
     assert.deepEqual(run().old, ['3->2', '2->1', '1->0']);
+    assert.deepEqual(run(undefined, 1000).old, ['3->1', '1->0']);
   });
-  it('a sync put off past the events queued at the instant counts both: 3 -> 1 -> 0', () => {
-    const { old, asked } = run(() => true);
+  it('waiting past the events queued at the instant counts both surge pods: 3 -> 1 -> 0', () => {
+    const { old, asked } = run((_tos, canWait) => (canWait ? 'wait' : undefined));
     assert.deepEqual(old, ['3->1', '1->0']);
-    // Asked only while more events are queued at the instant: once, here.
-    assert.deepEqual(asked, ['3->2']);
+    // Waiting is offered only while more events are queued at the instant; after it, counting one of the two is.
+    assert.deepEqual(asked, ['3->2 or wait', '3->1|2', '1->0']);
   });
-  it('a guide that does not put the sync off changes nothing', () => {
-    assert.deepEqual(run(() => false).old, ['3->2', '2->1', '1->0']);
+  it('counting one of two pods that became available together: 3 -> 2 -> 1 -> 0', () => {
+    const { old, asked } = run((tos) => tos[tos.length - 1], 1000);
+    assert.deepEqual(old, ['3->2', '2->1', '1->0']);
+    assert.deepEqual(asked[0], '3->1|2');
+  });
+  it('a size the race cannot give is ignored, and so is a guide that keeps the simulator\'s own', () => {
+    assert.deepEqual(run(() => 0, 1000).old, ['3->1', '1->0']);
+    assert.deepEqual(run(() => undefined).old, ['3->2', '2->1', '1->0']);
   });
 });

@@ -118,14 +118,18 @@ const specReplicas = (list: readonly SimReplicaSet[]) => list.reduce((s, rs) => 
 /**
  * The ReplicaSet status race: upstream's Deployment controller counts a ReplicaSet's
  * available pods from the status the ReplicaSet controller last wrote, and that write
- * races the readiness of more of its pods within a few milliseconds (it may include
- * them or not). The simulator reads readiness in its own order of events; asked with
- * the Deployment, the old ReplicaSet and the scale-down a rolling update is about to
- * make, the guide answers whether the sync happens later, after the events already
- * queued at this instant: a later status write, which can only count more pods
- * available. Only a harness comparing with a real cluster sets it.
+ * races the readiness of a batch of pods within a few milliseconds: it may count one
+ * of them, several, or all. The simulator reads readiness in its own order of events.
+ * Before a rolling update scales its oldest active old ReplicaSet down from `from`, the
+ * guide is offered what the race can give: `tos[0]`, the simulator's own new size, then
+ * the size when counting one, two, … fewer of the pods that became available at this
+ * instant (never none of them: the status write that started the sync had one); and,
+ * when `canWait`, 'wait': the sync runs after the events already queued at this instant
+ * (a later status write, which can only count more pods that are really available). It
+ * returns one of `tos`, 'wait', or undefined for the simulator's own. Only a harness
+ * comparing with a real cluster sets it.
  */
-export type StatusRaceGuide = (deployment: string, replicaSet: string, from: number, to: number) => boolean;
+export type StatusRaceGuide = (deployment: string, replicaSet: string, from: number, tos: readonly number[], canWait: boolean) => number | 'wait' | undefined;
 
 /** A sync that upstream ends with an error: the Deployment is requeued with backoff. */
 class SyncError extends Error {}
@@ -373,20 +377,33 @@ export class DeploymentController extends KeyedController<SimDeployment> {
     const minAvailable = d.replicas - maxUnavailable(d);
     const available = all.reduce((s, rs) => s + this.rsc.status(rs).availableReplicas, 0);
     if (available <= minAvailable) return 0;
-    const totalScaleDown = available - minAvailable;
+    const active = sortRS([...oldRSs], byCreation).filter((rs) => rs.replicas > 0);
+    const totalScaleDown = this.statusRace && active[0] ? this.racedScaleDown(d, all, active[0], available - minAvailable) : available - minAvailable;
+    if (totalScaleDown === undefined) {
+      this.enqueue(d);
+      return 0;
+    }
     let total = 0;
-    for (const rs of sortRS([...oldRSs], byCreation)) {
+    for (const rs of active) {
       if (total >= totalScaleDown) break;
-      if (rs.replicas === 0) continue;
       const count = Math.min(rs.replicas, totalScaleDown - total);
-      if (total === 0 && this.statusRace && this.world.engine.busyNow && this.statusRace(d.key, rs.key, rs.replicas, rs.replicas - count)) {
-        this.enqueue(d);
-        return 0;
-      }
       this.scaleAndRecord(d, rs, rs.replicas - count);
       total += count;
     }
     return total;
+  }
+
+  /** The scale-down the guide picks in the ReplicaSet status race (StatusRaceGuide); undefined when the sync waits. */
+  private racedScaleDown(d: SimDeployment, all: readonly SimReplicaSet[], first: SimReplicaSet, own: number): number | undefined {
+    const now = this.world.engine.now;
+    const availableNow = (rs: SimReplicaSet) => this.rsc.podsOf(rs).filter((p) => !p.terminating && this.world.readySince(p.key) === now - rs.minReadySeconds * 1000).length;
+    const justAvailable = all.reduce((s, rs) => s + availableNow(rs), 0);
+    const tos: number[] = [];
+    for (let fewer = 0; fewer === 0 || (fewer < justAvailable && own - fewer > 0); fewer++) tos.push(first.replicas - Math.min(first.replicas, own - fewer));
+    const choice = this.statusRace!(d.key, first.key, first.replicas, tos, this.world.engine.busyNow);
+    if (choice === 'wait') return this.world.engine.busyNow ? undefined : own;
+    const fewer = choice === undefined ? -1 : tos.indexOf(choice);
+    return own - Math.max(fewer, 0);
   }
 
   // --- recreate ---
