@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { readClaim, withCondition } from './claims.js';
 import { FakeApiServer, MemoryKube } from './fake-apiserver.test-support.js';
-import { CONFLICT_ATTEMPTS, Kube, type Informer } from './kube.js';
+import { CONFLICT_ATTEMPTS, Kube, statusCode, type Informer } from './kube.js';
 import type { KubeObject } from './objects.js';
 
 const POD = { apiVersion: 'v1', kind: 'Pod', path: '/api/v1/pods' };
@@ -110,4 +110,23 @@ test('a watch that keeps failing to open is retried with growing backoff (not re
   await until('three failed watches', () => delays.length >= 3);
   assert.deepEqual(delays.slice(0, 3), [500, 1000, 2000]);
   assert.ok(informer.synced, 'the list succeeded: the cache is usable while the watch is retried');
+});
+
+test('a failed list page read through only one of page and head (or neither) raises no unhandled rejection', async () => {
+  server = new FakeApiServer();
+  const kube = new Kube(await server.listen());
+  const unhandled: unknown[] = [];
+  const note = (e: unknown) => unhandled.push(e);
+  process.on('unhandledRejection', note);
+  try {
+    const unserved = '/apis/karpenter.sh/v1/nodeclaims?limit=500';
+    await assert.rejects(kube.getListPage(unserved).page, (e) => statusCode(e) === 404);
+    await assert.rejects(kube.getListPage(unserved).head, (e) => statusCode(e) === 404);
+    const dropped = kube.getListPage(unserved);
+    await dropped.page.then(() => assert.fail('served'), () => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    process.off('unhandledRejection', note);
+  }
+  assert.deepEqual(unhandled, []);
 });

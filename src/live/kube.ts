@@ -210,6 +210,9 @@ export class Kube {
     // The head is settled by the page at the latest (a failed page rejects it too).
     const settled = page.then((p) => (p as { metadata?: ListHead }).metadata);
     const headOrPage = Promise.race([head, settled]).then((h) => h ?? settled);
+    // A caller may read one of the two, or drop both when an earlier page fails: a
+    // failure then is no unhandled rejection (awaiting either still throws it).
+    for (const p of [page, headOrPage]) p.catch(() => {});
     return {
       head: headOrPage,
       page,

@@ -109,11 +109,7 @@ async function readKind(kube: Kube, k: SnapshotKind, opts: SnapshotOptions): Pro
     const query = new URLSearchParams({ limit: String(opts.pageSize ?? 500) });
     if (token) query.set('continue', token);
     if (k.scoped && opts.labelSelector) query.set('labelSelector', opts.labelSelector);
-    const read = kube.getListPage(`${path}?${query}`);
-    // Read later, or dropped when an earlier page fails: never an unhandled rejection.
-    read.head.catch(() => {});
-    read.page.catch(() => {});
-    return read;
+    return kube.getListPage(`${path}?${query}`);
   };
   for (let attempt = 1; ; attempt++) {
     const items: KubeObject[] = [];
