@@ -329,15 +329,24 @@ $('copy-link').addEventListener('click', () => {
 
 /** Shows the state a link or a history entry carries, and re-runs its action. */
 async function applyHash(): Promise<void> {
-  const state = location.hash.length > 1 ? await decodePage(location.hash.slice(1)) : undefined;
-  const example = state && state.example in examples ? state.example : state ? '' : (exampleNames[0] ?? '');
-  if (example === '' && !picker.querySelector('option[value=""]')) picker.prepend(new Option('(from link)', ''));
-  picker.value = example;
-  await setInput({ ...exampleTabs(example), ...(state?.text !== undefined && tabsOf(state.text)), ...state?.tabs });
-  clearResults();
-  lastAction = state?.action;
-  if (state === undefined && location.hash.length > 1) status.textContent = 'the link is damaged: showing the first example';
-  if (state?.action) await run(state.action);
+  // Busy from the first moment (aria-busy, buttons off) until the entry's input is in and
+  // its action, if any, has run (run ends it): the old results are not the entry's, and
+  // decoding the link and filling the editors take a while.
+  setBusy(true);
+  let action: Action | undefined;
+  try {
+    const state = location.hash.length > 1 ? await decodePage(location.hash.slice(1)) : undefined;
+    const example = state && state.example in examples ? state.example : state ? '' : (exampleNames[0] ?? '');
+    if (example === '' && !picker.querySelector('option[value=""]')) picker.prepend(new Option('(from link)', ''));
+    picker.value = example;
+    await setInput({ ...exampleTabs(example), ...(state?.text !== undefined && tabsOf(state.text)), ...state?.tabs });
+    clearResults();
+    lastAction = action = state?.action;
+    if (state === undefined && location.hash.length > 1) status.textContent = 'the link is damaged: showing the first example';
+  } finally {
+    if (action === undefined) setBusy(false);
+  }
+  if (action) await run(action);
 }
 
 window.addEventListener('popstate', () => {
