@@ -13,7 +13,7 @@ import type { CheckSettings, CheckWorkerData } from './check-worker.js';
 import { availableCores, parseJobs, withPool } from './pool.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { fromOrigin } from '../sim/time-origin.js';
-import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags, parseOnOff, PROVISIONER_HELP } from './common.js';
+import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, type CatalogFlags, parseOnOff, PROVISIONER_HELP, catalogOptions } from './common.js';
 import { writeFixDir } from './fix-dir.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
@@ -30,13 +30,10 @@ function parseFactor(value: string): number {
 }
 
 export function registerCheck(program: Command): void {
-  nowOption(inputOptions(program.command('check'), true), 'the newest timestamp in the input')
+  catalogOptions(nowOption(inputOptions(program.command('check'), true), 'the newest timestamp in the input')
     .description('prove rollout and failure properties of workloads on their cluster by simulation; exit 1 on an error-level finding')
     .option('-f, --filename <path>', 'workloads (Deployments, StatefulSets, DaemonSets, PDBs...), file, folder or - (repeatable)', collect, [])
-    .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a `kubectl get nodes,pods,deploy,sts,ds,pdb -A -o yaml` dump (repeatable)', collect, [])
-    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS catalog of --region')
-    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
-    .option('--prices <file>', PRICES_HELP)
+    .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a `kubectl get nodes,pods,deploy,sts,ds,pdb -A -o yaml` dump (repeatable)', collect, []))
     .option('--provisioner <on|off>', PROVISIONER_HELP, parseOnOff)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)
     .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)

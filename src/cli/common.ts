@@ -200,8 +200,14 @@ export interface CatalogFlags {
 }
 
 export { BUNDLED_REGION };
-export const REGION_HELP = `the bundled catalog's region (${[...BUNDLED_CATALOGS.keys()].join(', ')})`;
-export const PRICES_HELP = 'what you pay (berth.dev/v1alpha1 PriceOverrides): prices per instance type, zone and capacity type, and discounts such as a savings plan';
+const REGION_HELP = `the bundled catalog's region (${[...BUNDLED_CATALOGS.keys()].join(', ')})`;
+const PRICES_HELP = 'what you pay (berth.dev/v1alpha1 PriceOverrides): prices per instance type, zone and capacity type, and discounts such as a savings plan';
+
+/** Adds the CatalogFlags: --catalog (unless the command's input names its catalog another way), --region and --prices. */
+export function catalogOptions(command: Command, catalogFile = true): Command {
+  if (catalogFile) command.option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS catalog of --region');
+  return command.option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION).option('--prices <file>', PRICES_HELP);
+}
 
 export function parseRegion(value: string): string {
   if (!BUNDLED_CATALOGS.has(value)) throw new InvalidArgumentError(`no bundled catalog for it; bundled regions: ${[...BUNDLED_CATALOGS.keys()].join(', ')}`);

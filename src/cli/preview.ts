@@ -7,7 +7,7 @@ import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import { preview, type Preview } from '../analyze/preview.js';
 import { formatTime } from '../sim/timeline.js';
-import { collect, inputOptions, nowOption, simulatedDescheduler, timeOriginOf, instanceTypesOf, loadCluster, loadConfig, parseSeed, parseSimulatedDuration, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags } from './common.js';
+import { collect, inputOptions, nowOption, simulatedDescheduler, timeOriginOf, instanceTypesOf, loadCluster, loadConfig, parseSeed, parseSimulatedDuration, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, type CatalogFlags, catalogOptions } from './common.js';
 import { renderTable } from './table.js';
 
 type PreviewOutput = 'table' | 'json' | 'markdown';
@@ -88,13 +88,10 @@ export function formatPreviewMarkdown(p: Preview): string {
 }
 
 export function registerPreview(program: Command): void {
-  nowOption(inputOptions(program.command('preview'), true), 'the newest timestamp in the input')
+  catalogOptions(nowOption(inputOptions(program.command('preview'), true), 'the newest timestamp in the input')
     .description("what Karpenter's disruption loop, the descheduler and kube-scheduler will do next to the cluster as it stands, and why")
     .option('-f, --filename <path>', 'edits to preview (a changed NodePool, workload...), file, folder or - (repeatable); they replace the cluster\'s objects of the same name', collect, [])
-    .option('--cluster <path>', 'the cluster: a `kubectl get -o yaml` dump (repeatable); or read it live with --kubeconfig', collect, [])
-    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS catalog of --region')
-    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
-    .option('--prices <file>', PRICES_HELP)
+    .option('--cluster <path>', 'the cluster: a `kubectl get -o yaml` dump (repeatable); or read it live with --kubeconfig', collect, []))
     .option('--until <duration>', 'how far ahead to look, in simulated time', parseSimulatedDuration, 60 * 60_000)
     .option('--descheduler-policy <file>', 'also run the descheduler with this DeschedulerPolicy (descheduler/v1alpha2), every 5 minutes')
     .option('--predict-placement', "with --descheduler-policy: berth's option, evict only when the scheduler would place the pod somewhere better")

@@ -8,7 +8,7 @@ import type { PlanOptimization, ProvisionPlan } from '../provisioner/plan.js';
 import { loadHighsSolver } from './highs.js';
 import type { PreferencePolicy } from '../provisioner/preferences.js';
 import { ProfileError } from '../scheduler/profile.js';
-import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, BUNDLED_REGION, parseRegion, PRICES_HELP, REGION_HELP, type CatalogFlags } from './common.js';
+import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, type CatalogFlags, catalogOptions } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatProvisionTable(plan: ProvisionPlan): string {
@@ -53,12 +53,9 @@ function parseMinValuesPolicy(value: string): MinValuesPolicy {
 }
 
 export function registerProvision(program: Command): void {
-  inputOptions(program.command('provision'), true)
+  catalogOptions(inputOptions(program.command('provision'), true)
     .description('plan the cheapest new nodes (Karpenter NodeClaims) that let every pending pod schedule')
-    .option('-f, --filename <path>', 'manifests incl. karpenter.sh/v1 NodePools, file, folder or - (repeatable)', collect, [])
-    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS catalog of --region')
-    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
-    .option('--prices <file>', PRICES_HELP)
+    .option('-f, --filename <path>', 'manifests incl. karpenter.sh/v1 NodePools, file, folder or - (repeatable)', collect, []))
     .option('--config <file>', 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)')
     .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--seed <n>', 'seed for the decisions upstream makes at random', parseSeed, 0)

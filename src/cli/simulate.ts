@@ -13,7 +13,7 @@ import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
 import { fromOrigin } from '../sim/time-origin.js';
-import { CliError, nowOption, parseOutput, instanceTypesOf, parseRegion, BUNDLED_REGION, PRICES_HELP, REGION_HELP, type CatalogFlags, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, inputLoadOptions, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP } from './common.js';
+import { CliError, nowOption, parseOutput, instanceTypesOf, type CatalogFlags, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, inputLoadOptions, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, catalogOptions } from './common.js';
 import { liveFlagsProblem, readLiveInput } from './live-input.js';
 import { renderTable } from './table.js';
 
@@ -79,16 +79,14 @@ export async function loadScenarioFile(file: string, opts: InputFlags): Promise<
 }
 
 export function registerSimulate(program: Command): void {
-  nowOption(inputOptions(program.command('simulate'), true), 'the times as written')
+  catalogOptions(nowOption(inputOptions(program.command('simulate'), true), 'the times as written')
     .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario file; with --kubeconfig, run on the live cluster as its initial state (the scenario\'s own objects replace the cluster\'s of the same name)')
     .description('run a scenario in simulated time: controllers, scheduler, provisioner, faults; check its expectations')
     .option('--until <duration>', 'simulated time to run (default: the scenario\'s spec.until, or its last step + 10m)', parseSimulatedDuration)
     .option('--seed <n>', 'override spec.seed', parseSeed)
     .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
-    .option('--events', 'print every event, not just the timeline')
-    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
-    .option('--prices <file>', PRICES_HELP)
+    .option('--events', 'print every event, not just the timeline'), false)
     .action(async (file: string, opts: InputFlags & CatalogFlags & { until?: number; seed?: number; featureGates?: FeatureGates; output: 'table' | 'json'; events?: boolean; now?: string }) => {
       const { input, spec } = await loadScenarioFile(file, opts);
       const bar = process.stderr.isTTY ? new SingleBar({ format: 'simulating {bar} {value}/{total} s simulated', stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;

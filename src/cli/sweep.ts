@@ -19,6 +19,7 @@ import { formatTime } from '../sim/timeline.js';
 import type { CheckSettings } from './check-worker.js';
 import {
   BUNDLED_REGION,
+  catalogOptions,
   CliError,
   collect,
   FEATURE_GATES_HELP,
@@ -28,12 +29,9 @@ import {
   nowOption,
   parseFeatureGatesOption,
   parseOnOff,
-  parseRegion,
-  PRICES_HELP,
   printDiagnostics,
   progressLine,
   PROVISIONER_HELP,
-  REGION_HELP,
   timeOriginOf,
   type CatalogFlags,
   type InputFlags,
@@ -172,14 +170,11 @@ function settingFlags(opts: SweepFlags, provisioner: boolean): string[] {
 
 export function registerSweep(program: Command): void {
   // Its options come before `reduce`, which has an --out and -o of its own.
-  const sweep = nowOption(inputOptions(program.command('sweep').enablePositionalOptions()), 'the newest timestamp in the input')
+  const sweep = catalogOptions(nowOption(inputOptions(program.command('sweep').enablePositionalOptions()), 'the newest timestamp in the input')
     .argument('<matrix>', 'a berth.dev/v1alpha1 Sweep: scenarios (baseline, nodeLoss, zoneLoss) × seeds × parameters (replicas, nodePools)')
     .description('simulate every cell of a what-if matrix over an input: one JSON line per cell and a summary table; shards for many machines')
     .option('-f, --filename <path>', 'workloads, file, folder or - (repeatable)', collect, [])
-    .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a kubectl dump (repeatable)', collect, [])
-    .option('--catalog <file>', 'instance types (berth.dev/v1alpha1 InstanceTypeCatalog) instead of the bundled AWS catalog of --region')
-    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
-    .option('--prices <file>', PRICES_HELP)
+    .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a kubectl dump (repeatable)', collect, []))
     .option('--provisioner <on|off>', PROVISIONER_HELP, parseOnOff)
     .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--shard <i/n>', 'run only shard i of n (the cells whose index is i modulo n) and write its shard file', parseShard)

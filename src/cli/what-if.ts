@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadDisruptionVariants, loadLoadCurve } from '../io/what-if-spec.js';
 import { runVariants, type VariantResult } from '../sim/policy-variants.js';
-import { BUNDLED_REGION, CliError, instanceTypesOf, inputOptions, parseOutput, parseRegion, parseSeed, parseSimulatedDuration, PRICES_HELP, printDiagnostics, REGION_HELP, type CatalogFlags, type InputFlags } from './common.js';
+import { CliError, instanceTypesOf, inputOptions, parseOutput, parseSeed, parseSimulatedDuration, printDiagnostics, type CatalogFlags, type InputFlags, catalogOptions } from './common.js';
 import { costPlotSvg } from './cost-plot.js';
 import { loadScenarioFile } from './simulate.js';
 import { renderTable } from './table.js';
@@ -43,7 +43,7 @@ export function formatWhatIf(results: readonly VariantResult[]): string {
 }
 
 export function registerWhatIf(program: Command): void {
-  inputOptions(program.command('what-if'))
+  catalogOptions(inputOptions(program.command('what-if'))
     .argument('<scenario>', 'a berth.dev/v1alpha1 Scenario: the cluster, its NodePools and workloads, and the timeline (steps)')
     .description('compare NodePool disruption settings on one scenario timeline: $/h over time, total cost, evictions, pods disrupted, time below desired/PDB')
     .requiredOption('--variants <file>', 'the settings to compare (berth.dev/v1alpha1 DisruptionVariants)')
@@ -52,9 +52,7 @@ export function registerWhatIf(program: Command): void {
     .option('--seed <n>', 'override spec.seed', parseSeed)
     .option('--sample <duration>', 'resolution of the $/h series in the JSON and the plot', parseSimulatedDuration, 5 * 60_000)
     .option('--plot <file>', 'write an SVG plot of $/h over time, one line per variant')
-    .option('-o, --output <format>', 'table or json', parseOutput, 'table')
-    .option('--region <name>', REGION_HELP, parseRegion, BUNDLED_REGION)
-    .option('--prices <file>', PRICES_HELP)
+    .option('-o, --output <format>', 'table or json', parseOutput, 'table'), false)
     .action(async (file: string, opts: InputFlags & CatalogFlags & { variants: string; loadCurve?: string; until?: number; seed?: number; sample: number; plot?: string; output: 'table' | 'json' }) => {
       const variants = loadDisruptionVariants({ name: opts.variants, text: await readText('--variants', opts.variants) });
       if (!variants.ok) {
