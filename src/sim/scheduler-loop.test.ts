@@ -316,6 +316,22 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
   it('a node neither view picks is refused: a real placement there still disagrees', () => {
     assert.deepEqual(run(() => 'n3'), { placed: 'n1', offered: [['web-2', 'n1', 'n2']] });
   });
+
+  it('a StatefulSet pod recreated under the same name races its predecessor too (s2-59)', () => {
+    // web-1 is removed and a new web-1 created once it is gone, as the StatefulSet controller
+    // does; the other view has the old web-1 back (terminating) in place of the unbound new one.
+    const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }]);
+    cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
+    const offered: string[][] = [];
+    const sim = createSimulation(cluster, { queue: { removalRace: (p, own, other) => (offered.push([p.name, own, other]), other) } });
+    sim.engine.at(1_000, 'delete', () => {
+      sim.world.deletePod('default/web-1', 'Deleted');
+      sim.engine.at(1_000, 'recreate', () => sim.world.createPod({ ...webPod('web-1'), uid: sim.world.newUid() }));
+    });
+    sim.engine.run(5_000);
+    assert.deepEqual(offered, [['web-1', 'n1', 'n2']]);
+    assert.equal(sim.world.cluster.getPod('default/web-1')?.nodeName, 'n2');
+  });
 });
 
 describe('SchedulerLoop arrival ties (QueueOptions.arrivalTie)', () => {

@@ -414,10 +414,15 @@ export class SchedulerLoop {
       if (current?.uid === pod.uid) {
         cluster.removePod(pod.key);
         removed.push(current);
-      } else if (!current) {
-        cluster.addPod(pod);
-        added.push(pod.key);
+        continue;
       }
+      // A StatefulSet pod recreated under the same name, still unbound: out of the store while its predecessor is back.
+      if (current && !current.nodeName) {
+        cluster.removePod(pod.key);
+        removed.push(current);
+      } else if (current) continue;
+      cluster.addPod(pod);
+      added.push(pod.key);
     }
     try {
       return f();
