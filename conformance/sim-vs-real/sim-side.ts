@@ -97,7 +97,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
         statusRace: (deployment: string, rs: string, from: number, tos: readonly number[], canWait: boolean) => guide!.raceStatus(deployment, rs, from, tos, canWait),
         queue: {
           ...simControlPlane.queue,
-          removalRace: (pod: Pod, own: string, other: string) => guide!.pickRaceView(pod, own, other),
+          removalRace: (pod: Pod, own: string, others: readonly string[]) => guide!.pickRaceView(pod, own, others),
           arrivalTie: (tied: readonly Pod[]) => guide!.pickArrival(tied),
         },
       }
@@ -154,9 +154,9 @@ class RealChoiceGuide {
   }
 
   /** The removal race (RemovalRaceGuide): the view whose node the real binding has. */
-  pickRaceView(pod: Pod, own: string, other: string): string | undefined {
-    const chosen = this.realNodeAmong(pod, [own, other]);
-    if (chosen === other) this.followed++;
+  pickRaceView(pod: Pod, own: string, others: readonly string[]): string | undefined {
+    const chosen = this.realNodeAmong(pod, [own, ...others]);
+    if (chosen !== undefined && chosen !== own) this.followed++;
     return chosen;
   }
 

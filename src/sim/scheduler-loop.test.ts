@@ -290,11 +290,11 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
       },
       { order: 0 },
     );
-  const run = (removalRace?: (pod: string, own: string, other: string) => string | undefined) => {
+  const run = (removalRace?: (pod: string, own: string, others: readonly string[]) => string | undefined) => {
     const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }, { name: 'n3', cpu: '4' }]);
     cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
     const offered: string[][] = [];
-    const guide = removalRace && ((pod: { name: string }, own: string, other: string) => (offered.push([pod.name, own, other]), removalRace(pod.name, own, other)));
+    const guide = removalRace && ((pod: { name: string }, own: string, others: readonly string[]) => (offered.push([pod.name, own, ...others]), removalRace(pod.name, own, others)));
     const sim = createSimulation(cluster, { queue: guide ? { removalRace: guide } : {} });
     sim.engine.at(1_000, 'replace', () => {
       sim.world.deletePod('default/web-1', 'Deleted');
@@ -323,7 +323,7 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
     const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }]);
     cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
     const offered: string[][] = [];
-    const sim = createSimulation(cluster, { queue: { removalRace: (p, own, other) => (offered.push([p.name, own, other]), other) } });
+    const sim = createSimulation(cluster, { queue: { removalRace: (p, own, others) => (offered.push([p.name, own, ...others]), others[0]) } });
     sim.engine.at(1_000, 'delete', () => {
       sim.world.deletePod('default/web-1', 'Deleted');
       sim.engine.at(1_000, 'recreate', () => sim.world.createPod({ ...webPod('web-1'), uid: sim.world.newUid() }));
@@ -331,6 +331,45 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
     sim.engine.run(5_000);
     assert.deepEqual(offered, [['web-1', 'n1', 'n2']]);
     assert.equal(sim.world.cluster.getPod('default/web-1')?.nodeName, 'n2');
+  });
+
+  describe('a pod that arrived before the deletion may be scheduled before the scheduler hears of it (s1-32)', () => {
+    // Spread per hostname (maxSkew 1, DoNotSchedule; terminating pods are not counted): old on n1
+    // is deleted in the instant new arrives. Heard of, old is not counted and n1 scores best;
+    // not yet heard of, old still counts and only n2 keeps the skew.
+    const spreadPod = (name: string, nodeName?: string) =>
+      compilePod(
+        {
+          metadata: { name, namespace: 'default', labels: { app: 'web' } },
+          spec: {
+            terminationGracePeriodSeconds: 0,
+            containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }],
+            topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }],
+            ...(nodeName ? { nodeName } : {}),
+          },
+        },
+        { order: 0 },
+      );
+    const run = (newFirst: boolean) => {
+      const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }]);
+      cluster.addPod({ ...spreadPod('old', 'n1'), phase: 'Running' });
+      const offered: string[][] = [];
+      const sim = createSimulation(cluster, { queue: { removalRace: (p, own, others) => (offered.push([p.name, own, ...others]), others[0]) } });
+      sim.engine.at(1_000, 'rollout', () => {
+        if (newFirst) sim.world.createPod(spreadPod('new'));
+        sim.world.deletePod('default/old', 'ScaledDown');
+        if (!newFirst) sim.world.createPod(spreadPod('new'));
+      });
+      sim.engine.run(5_000);
+      return { placed: sim.world.cluster.getPod('default/new')?.nodeName, offered };
+    };
+
+    it('created before the deletion: offered the view without it', () => {
+      assert.deepEqual(run(true), { placed: 'n2', offered: [['new', 'n1', 'n2']] });
+    });
+    it('created after the deletion (a replacement): the scheduler has heard of it, nothing is offered', () => {
+      assert.deepEqual(run(false), { placed: 'n1', offered: [] });
+    });
   });
 });
 

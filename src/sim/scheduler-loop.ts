@@ -22,6 +22,7 @@
 import { CycleState, type QueuedPod } from '../scheduler/framework.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Pod } from '../model/pod.js';
+import type { ClusterState } from '../cluster/state.js';
 import { IndexedHeap, type HeapItem } from './indexed-heap.js';
 import { assignedPodUpdateEvents, nodeUpdateEvents, worthRequeuing, type HintEvent } from './queueing-hints.js';
 import type { ClusterChange, World } from './world.js';
@@ -52,19 +53,27 @@ export type ArrivalTieGuide = (tied: readonly Pod[]) => Pod | undefined;
  * The removal race: a pod deleted with no grace period (its kubelet removes it at once)
  * leaves kube-scheduler's cache on a watch event that races with the scheduling of
  * pods created at the same instant, typically its own replacement (the ReplicaSet
- * controller creates it on the deletion's first event). Upstream, the replacement is
- * scheduled with the old pod still counted (terminating) or already gone, either way
- * (README of conformance/sim-vs-real: s1-15, s1-23). When both views place the pod
- * and on different nodes, the guide is offered the node of each: the simulator's own
- * view's first, then the other's; it returns the one to take, or undefined for the
- * simulator's own.
+ * controller creates it on the deletion's first event): the cache (assigned pods) and
+ * the queue (unassigned pods) are separate listeners of the pod informer, each with its
+ * own goroutine. Upstream, the replacement is scheduled with the old pod still counted
+ * (terminating) or already gone, either way; a pod that arrived before the deletion
+ * (a rollout's new pod against an old one scaled down at once) may even be scheduled
+ * before the scheduler has heard of the deletion at all (README of
+ * conformance/sim-vs-real: s1-15, s1-23, s1-32, s2-59). When another view places the
+ * pod on another node, the guide is offered the simulator's own view's node, then the
+ * other views' nodes; it returns the one to take, or undefined for the simulator's own.
  */
-export type RemovalRaceGuide = (pod: Pod, own: string, other: string) => string | undefined;
+export type RemovalRaceGuide = (pod: Pod, own: string, others: readonly string[]) => string | undefined;
 
 /** A pod in the removal race: deleted with no grace period at `at`, removed from the store or about to be. */
 interface RacingRemoval {
+  /** As deleted (terminating). */
   readonly pod: Pod;
+  /** As before its deletion. */
+  readonly before: Pod;
   readonly at: number;
+  /** How many pods had arrived in the queue (its sequence) when it was deleted. */
+  readonly arrivals: number;
 }
 
 export const DEFAULT_INITIAL_BACKOFF_MS = 1000;
@@ -220,7 +229,7 @@ export class SchedulerLoop {
         }
         if (!c.pod.nodeName) return;
         if (this.removalRace && c.pod.terminating && !c.old.terminating && c.pod.terminationGracePeriodSeconds === 0 && this.world.kubeletRunning(c.pod.nodeName)) {
-          this.racing.set(c.pod.key, { pod: c.pod, at: this.world.engine.now });
+          this.racing.set(c.pod.key, { pod: c.pod, before: c.old, at: this.world.engine.now, arrivals: this.seq });
         }
         // A binding reaches the assigned-pod informer as an Add.
         if (!c.old.nodeName) this.moveUnschedulable({ resource: 'AssignedPod', action: 'Add', pod: c.pod });
@@ -352,7 +361,7 @@ export class SchedulerLoop {
       return true;
     }
     e.attempts++;
-    const { state, outcome } = this.attempt(pod);
+    const { state, outcome } = this.attempt(pod, e);
     const { engine } = this.world;
     if (outcome.kind === 'scheduled') {
       // Reserve and PreBind: volume bindings the pod needs are assumed before it is bound.
@@ -385,16 +394,21 @@ export class SchedulerLoop {
   }
 
   /** One scheduling attempt; with a removal-race guide, in the view of the race the guide picks. */
-  private attempt(pod: Pod): { state: CycleState; outcome: ReturnType<Scheduler['schedulePod']> } {
+  private attempt(pod: Pod, e: Entry): { state: CycleState; outcome: ReturnType<Scheduler['schedulePod']> } {
     const state = new CycleState();
     const outcome = this.scheduler.schedulePod(pod, state);
     const racing = this.racingNow();
     if (!this.removalRace || racing.length === 0 || outcome.kind !== 'scheduled') return { state, outcome };
-    // The other view: every racing pod as the simulator does not have it now (back as terminating, or gone).
-    const otherState = new CycleState();
-    const other = this.inOtherView(racing, () => this.scheduler.schedulePod(pod, otherState));
-    if (other.kind !== 'scheduled' || other.node === outcome.node) return { state, outcome };
-    return this.removalRace(pod, outcome.node, other.node) === other.node ? { state: otherState, outcome: other } : { state, outcome };
+    const others: { state: CycleState; outcome: typeof outcome }[] = [];
+    for (const view of [flipped(this.world.cluster, racing), unseen(this.world.cluster, racing, e.seq)]) {
+      if (view.length === 0) continue;
+      const otherState = new CycleState();
+      const other = this.inView(view, () => this.scheduler.schedulePod(pod, otherState));
+      if (other.kind === 'scheduled' && other.node !== outcome.node && !others.some((o) => o.outcome.node === other.node)) others.push({ state: otherState, outcome: other });
+    }
+    if (others.length === 0) return { state, outcome };
+    const chosen = this.removalRace(pod, outcome.node, others.map((o) => o.outcome.node));
+    return others.find((o) => o.outcome.node === chosen) ?? { state, outcome };
   }
 
   /** The removal races of this instant (older ones are settled: the watch event has arrived). */
@@ -404,33 +418,53 @@ export class SchedulerLoop {
     return [...this.racing.values()];
   }
 
-  /** Runs `f` with each racing pod flipped in the store (a pod still there removed, a removed one back), then flips them back. */
-  private inOtherView<T>(racing: readonly RacingRemoval[], f: () => T): T {
+  /** Runs `f` with the store changed as the view says (each key's pod out, the view's in), then puts it back. */
+  private inView<T>(view: RaceView, f: () => T): T {
     const cluster = this.world.cluster;
-    const removed: Pod[] = [];
-    const added: string[] = [];
-    for (const { pod } of racing) {
-      const current = cluster.getPod(pod.key);
-      if (current?.uid === pod.uid) {
-        cluster.removePod(pod.key);
-        removed.push(current);
-        continue;
-      }
-      // A StatefulSet pod recreated under the same name, still unbound: out of the store while its predecessor is back.
-      if (current && !current.nodeName) {
-        cluster.removePod(pod.key);
-        removed.push(current);
-      } else if (current) continue;
-      cluster.addPod(pod);
-      added.push(pod.key);
-    }
+    const saved = view.map(({ key, put }) => {
+      const current = cluster.removePod(key);
+      if (put) cluster.addPod(put);
+      return current;
+    });
     try {
       return f();
     } finally {
-      for (const k of added) cluster.removePod(k);
-      for (const p of removed) cluster.addPod(p);
+      view.forEach(({ key, put }, i) => {
+        if (put) cluster.removePod(key);
+        const current = saved[i];
+        if (current) cluster.addPod(current);
+      });
     }
   }
+}
+
+/** A view of the removal race: pods replaced (`put`) or taken out of the store for one attempt. */
+type RaceView = readonly { readonly key: string; readonly put?: Pod }[];
+
+/**
+ * Each racing pod as the simulator does not have it now: a pod still there removed, a removed
+ * one back as terminating — also in place of a StatefulSet pod recreated under its name and
+ * not bound yet.
+ */
+function flipped(cluster: ClusterState, racing: readonly RacingRemoval[]): RaceView {
+  const view: { key: string; put?: Pod }[] = [];
+  for (const { pod } of racing) {
+    const current = cluster.getPod(pod.key);
+    if (current?.uid === pod.uid) view.push({ key: pod.key });
+    else if (!current?.nodeName) view.push({ key: pod.key, put: pod });
+  }
+  return view;
+}
+
+/** The pods deleted after the scheduled one arrived (`arrival`, its queue sequence), as before their deletion: the scheduler has not heard of it yet. */
+function unseen(cluster: ClusterState, racing: readonly RacingRemoval[], arrival: number): RaceView {
+  const view: { key: string; put?: Pod }[] = [];
+  for (const { pod, before, arrivals } of racing) {
+    if (arrivals <= arrival) continue;
+    const current = cluster.getPod(pod.key);
+    if (current?.uid === pod.uid || !current?.nodeName) view.push({ key: pod.key, put: before });
+  }
+  return view;
 }
 
 const NO_PLUGINS: ReadonlySet<string> = new Set();
