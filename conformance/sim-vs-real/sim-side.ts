@@ -99,6 +99,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
           ...simControlPlane.queue,
           removalRace: (pod: Pod, own: string, others: readonly string[]) => guide!.pickRaceView(pod, own, others),
           arrivalTie: (tied: readonly Pod[]) => guide!.pickArrival(tied),
+          pendingMessage: (pod: Pod, message: string) => guide!.endsPendingWith(pod, message),
         },
       }
     : {};
@@ -106,7 +107,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
     instanceTypes: catalogOrBundled([]),
     controlPlane: { ...simControlPlane, ...guided },
     observe: (sim) => {
-      if (real?.bindings) guide = new RealChoiceGuide(sim, real.bindings, real.deletions ?? [], real.replicaSets);
+      if (real?.bindings) guide = new RealChoiceGuide(sim, real.bindings, real.deletions ?? [], real.replicaSets, real.phases);
       const revisions = new Map<string, number>();
       const drains = new Set<string>();
       all.forEach((p, i) => {
@@ -121,7 +122,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
   return { phases: observed, replicaSets: replicaSetHistory(s, run.sim.engine.log), choicesFollowed: guide?.followed ?? 0 };
 }
 
-export type RealChoices = Pick<RealObservation, 'bindings' | 'deletions' | 'replicaSets'>;
+export type RealChoices = Pick<RealObservation, 'bindings' | 'deletions' | 'replicaSets' | 'phases'>;
 type Event = PodEvents[number];
 
 /** The real cluster's bindings and deletions of the current phase not yet matched by the simulator's own (same pod name, else same workload and node). */
@@ -138,6 +139,7 @@ class RealChoiceGuide {
     private readonly bindings: readonly PodEvents[],
     private readonly deletions: readonly PodEvents[],
     private readonly replicaSets: Observation['replicaSets'],
+    private readonly phases: Observation['phases'],
   ) {}
 
   startPhase(i: number): void {
@@ -170,6 +172,11 @@ class RealChoiceGuide {
       return p;
     }
     return undefined;
+  }
+
+  /** Whether the real phase ended with a Pending pod of the pod's workload failing with this message (PendingMessageGuide). */
+  endsPendingWith(pod: Pod, message: string): boolean {
+    return this.phases[this.phase]?.pending[pod.labels['app'] ?? '']?.reasons.includes(message) ?? false;
   }
 
   /** The node of the earliest real binding not yet matched, among `nodes`: the same pod's (a StatefulSet pod's name is the same on both sides), else the workload's. */

@@ -373,6 +373,84 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
   });
 });
 
+describe('SchedulerLoop pending messages (QueueOptions.pendingMessage)', () => {
+  // web pods: 1 cpu, required anti-affinity per hostname against each other, no grace period.
+  const webPod = (name: string, nodeName?: string) =>
+    compilePod(
+      {
+        metadata: { name, namespace: 'default', labels: { app: 'web' } },
+        spec: {
+          terminationGracePeriodSeconds: 0,
+          containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }],
+          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }] } },
+          ...(nodeName ? { nodeName } : {}),
+        },
+      },
+      { order: 0 },
+    );
+  const lastMessage = (log: readonly { type: string; [k: string]: unknown }[], key: string) => log.filter((r) => r.type === 'FailedScheduling' && r['pod'] === key).pop()?.['message'] as string;
+
+  describe('a pod tied by arrival is attempted before the latest of the pods bound with it (s1-35)', () => {
+    // a, b and web-3 arrive together; n1 and n2 each have room for one pod and a web pod.
+    // In arrival order web-3 fails on cpu everywhere; attempted before b was bound, one node
+    // still has room and fails it on anti-affinity.
+    const run = (pendingMessage?: (pod: Pod, message: string) => boolean) => {
+      const cluster = clusterWithNodes([{ name: 'n1', cpu: '2' }, { name: 'n2', cpu: '2' }]);
+      cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
+      cluster.addPod({ ...webPod('web-2', 'n2'), phase: 'Running' });
+      const sim = createSimulation(cluster, { queue: pendingMessage ? { pendingMessage } : {} });
+      sim.engine.at(1_000, 'create', () => {
+        for (const p of [pod('a'), pod('b'), webPod('web-3')]) sim.world.createPod(p);
+      });
+      sim.engine.run(1_500);
+      return lastMessage(sim.engine.log, 'default/web-3');
+    };
+
+    it('without a guide the message of the arrival order', () => {
+      assert.match(run(), /^0\/2 nodes are available: 2 Insufficient cpu\./);
+    });
+    it('the guide knowing the anti-affinity message: the earlier attempt', () => {
+      assert.match(run((_p, m) => m.includes('anti-affinity')), /^0\/2 nodes are available: 1 Insufficient cpu, 1 node\(s\) didn't match pod anti-affinity rules\./);
+    });
+    it('a message the guide does not know either way keeps the arrival order', () => {
+      assert.match(run(() => false), /^0\/2 nodes are available: 2 Insufficient cpu\./);
+    });
+  });
+
+  describe('a pod moved back by a racing removal is attempted after the pods of that instant (s2-14)', () => {
+    // web-4 is Pending (anti-affinity on n1 and n2, taint on n3). At 5 s web-3 leaves n3 with no
+    // grace period, which moves web-4 back, and a arrives and takes n1's room. In the
+    // simulator's order web-4 (queued first) fails as before; after a, on cpu at n1.
+    const run = (pendingMessage?: (pod: Pod, message: string) => boolean) => {
+      const cluster = clusterWithNodes([{ name: 'n1', cpu: '2' }, { name: 'n2', cpu: '2' }]);
+      cluster.addNode(tainted('n3', '4'));
+      cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
+      cluster.addPod({ ...webPod('web-2', 'n2'), phase: 'Running' });
+      cluster.addPod({ ...webPod('web-3', 'n3'), phase: 'Running' });
+      cluster.addPod(webPod('web-4'));
+      const sim = createSimulation(cluster, { queue: pendingMessage ? { pendingMessage } : {} });
+      sim.engine.at(5_000, 'drain', () => {
+        sim.world.deletePod('default/web-3', 'Deleted');
+        sim.world.createPod(pod('a'));
+      });
+      sim.engine.run(5_500);
+      return { message: lastMessage(sim.engine.log, 'default/web-4'), a: sim.world.cluster.getPod('default/a')?.nodeName };
+    };
+
+    it('without a guide it fails again as before', () => {
+      const { message, a } = run();
+      assert.equal(a, 'n1');
+      assert.match(message, /^0\/3 nodes are available: 1 node\(s\) had untolerated taint\(s\), 2 node\(s\) didn't match pod anti-affinity rules\./);
+    });
+    it('the guide knowing the cpu message: attempted after a', () => {
+      assert.match(run((_p, m) => m.includes('Insufficient cpu')).message, /^0\/3 nodes are available: 1 Insufficient cpu, 1 node\(s\) didn't match pod anti-affinity rules, 1 node\(s\) had untolerated taint\(s\)\./);
+    });
+    it('the guide knowing the message of the simulator\'s order keeps it', () => {
+      assert.match(run((_p, m) => m.includes('2 node(s) didn\'t match')).message, /2 node\(s\) didn't match pod anti-affinity rules/);
+    });
+  });
+});
+
 describe('SchedulerLoop arrival ties (QueueOptions.arrivalTie)', () => {
   // a and b arrive in one instant, c a millisecond later; one node has room for one of them.
   const run = (arrivalTie?: (tied: string[]) => string | undefined, priorityOfB = 0) => {

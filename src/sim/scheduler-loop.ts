@@ -37,7 +37,26 @@ export interface QueueOptions {
   readonly removalRace?: RemovalRaceGuide;
   /** Picks the next pod among pods that arrived in the same instant (ArrivalTieGuide); the order of arrival when unset. */
   readonly arrivalTie?: ArrivalTieGuide;
+  /** Says which failed attempts' messages a Pending pod is known to end with (PendingMessageGuide); unset, no attempt is moved for its message. */
+  readonly pendingMessage?: PendingMessageGuide;
 }
+
+/**
+ * When a pod that fails to schedule is attempted among the pods of one instant is
+ * unobservable upstream and decides its FailedScheduling message: the ReplicaSet
+ * controller creates a drain's replacements one sync after another (each waits for its
+ * last creation to be observed), so a pod tied by arrival may be attempted between
+ * two of them (s1-35); a pod moved back to the queue by a removal in the removal race
+ * may hear of it after the pods created at that instant are scheduled (s2-14). The
+ * guide says whether a pod failing with `message` ends Pending with it. With it, a pod
+ * that arrived at this instant and fails with another message takes the message of an
+ * attempt before the latest pods tied with it by arrival were bound, when one gives a
+ * known message and none of those bindings would have moved it back to the queue; a
+ * pod moved back by a racing removal that fails with another message is attempted
+ * again after the pods that arrived at this instant. A failed attempt takes no room:
+ * only the pod's own message moves. Only a harness comparing with a real cluster sets it.
+ */
+export type PendingMessageGuide = (pod: Pod, message: string) => boolean;
 
 /**
  * Pods the QueueSort plugin orders only by arrival (same priority, queued at the same
@@ -128,8 +147,15 @@ export class SchedulerLoop {
   private readonly unschedulableListeners: ((pod: Pod) => void)[] = [];
   private readonly removalRace: RemovalRaceGuide | undefined;
   private readonly arrivalTie: ArrivalTieGuide | undefined;
+  private readonly pendingMessage: PendingMessageGuide | undefined;
+  /** Entries moved back to the queue by a racing removal, with the instant (PendingMessageGuide). */
+  private readonly movedByRace = new Map<Entry, number>();
+  /** Entries whose attempt waits for the pods that arrived at this instant (PendingMessageGuide). */
+  private readonly deferred: Entry[] = [];
+  /** The pods bound, with their queue timestamp and the instant (PendingMessageGuide); only this instant's are kept. */
+  private boundNow: { readonly pod: Pod; readonly timestamp: number; readonly at: number }[] = [];
   private readonly queueLess: (a: QueuedPod, b: QueuedPod) => boolean;
-  /** Pod key → its removal race, kept only while a guide is set. */
+  /** Pod key → its removal race, kept only while a removal-race or pending-message guide is set. */
   private readonly racing = new Map<string, RacingRemoval>();
 
   constructor(
@@ -143,6 +169,7 @@ export class SchedulerLoop {
     this.popFromBackoffQ = opts.popFromBackoffQ ?? true;
     this.removalRace = opts.removalRace;
     this.arrivalTie = opts.arrivalTie;
+    this.pendingMessage = opts.pendingMessage;
     const less = scheduler.framework.plugins.queueSort.less;
     this.queueLess = less;
     const byQueueSort = (a: Entry, b: Entry) => less(a, b) || (!less(b, a) && a.seq < b.seq);
@@ -208,6 +235,7 @@ export class SchedulerLoop {
 
   private forget(e: Entry): void {
     this.dequeue(e);
+    this.movedByRace.delete(e);
     this.entries.delete(e.key);
   }
 
@@ -228,7 +256,7 @@ export class SchedulerLoop {
           else if (e.queue === 'backoff') this.backoffQ.fix(e);
         }
         if (!c.pod.nodeName) return;
-        if (this.removalRace && c.pod.terminating && !c.old.terminating && c.pod.terminationGracePeriodSeconds === 0 && this.world.kubeletRunning(c.pod.nodeName)) {
+        if ((this.removalRace || this.pendingMessage) && c.pod.terminating && !c.old.terminating && c.pod.terminationGracePeriodSeconds === 0 && this.world.kubeletRunning(c.pod.nodeName)) {
           this.racing.set(c.pod.key, { pod: c.pod, before: c.old, at: this.world.engine.now, arrivals: this.seq });
         }
         // A binding reaches the assigned-pod informer as an Add.
@@ -239,7 +267,7 @@ export class SchedulerLoop {
       case 'podDeleted': {
         const e = this.entries.get(c.pod.key);
         if (e) this.forget(e);
-        if (c.pod.nodeName) this.moveUnschedulable({ resource: 'AssignedPod', action: 'Delete', old: c.pod });
+        if (c.pod.nodeName) this.moveUnschedulable({ resource: 'AssignedPod', action: 'Delete', old: c.pod }, this.isRacingNow(c.pod));
         this.scheduler.clearNomination(c.pod);
         return;
       }
@@ -263,19 +291,20 @@ export class SchedulerLoop {
   }
 
   /** movePodsToActiveOrBackoffQueue for the unschedulable pods the event is worth requeuing. */
-  private moveUnschedulable(event: HintEvent): void {
+  private moveUnschedulable(event: HintEvent, byRacingRemoval = false): void {
     const cluster = this.world.cluster;
-    this.moveAllUnschedulable((e) => worthRequeuing(e.pod, e.rejectors, event, cluster));
+    this.moveAllUnschedulable((e) => worthRequeuing(e.pod, e.rejectors, event, cluster), byRacingRemoval);
   }
 
   /** movePodsToActiveOrBackoffQueue for every unschedulable pod (that passes the filter). */
-  private moveAllUnschedulable(filter: (e: Entry) => boolean = () => true): void {
+  private moveAllUnschedulable(filter: (e: Entry) => boolean = () => true, byRacingRemoval = false): void {
     if (this.unschedulablePods.size === 0) return;
     let moved = false;
     for (const e of [...this.unschedulablePods]) {
       if (!filter(e)) continue;
       this.dequeue(e);
       this.enqueue(e, this.isBackingOff(e) ? 'backoff' : 'active');
+      if (byRacingRemoval && this.pendingMessage) this.movedByRace.set(e, this.world.engine.now);
       moved = true;
     }
     if (moved) {
@@ -327,7 +356,7 @@ export class SchedulerLoop {
     this.scheduleQueued = true;
     this.world.engine.at(this.world.engine.now, 'schedule-one', () => {
       this.scheduleQueued = false;
-      while (this.scheduleOne()) {
+      while (this.scheduleOne() || this.resumeDeferred()) {
         // Cycles back to back: see the header.
       }
     });
@@ -339,15 +368,62 @@ export class SchedulerLoop {
     return this.popFromBackoffQ ? this.backoffQ.peek() : undefined;
   }
 
+  /** Whether two entries are ordered only by arrival (QueueSort ties them). */
+  private tiedByArrival(a: { pod: Pod; timestamp: number }, b: { pod: Pod; timestamp: number }): boolean {
+    const ka: QueuedPod = { pod: a.pod, timestamp: a.timestamp, seq: 0 };
+    const kb: QueuedPod = { pod: b.pod, timestamp: b.timestamp, seq: 0 };
+    return !this.queueLess(ka, kb) && !this.queueLess(kb, ka);
+  }
+
   /** The activeQ entry the guide picks among those tied with its head but for arrival order. */
   private guidedAmongTied(head: Entry, guide: ArrivalTieGuide): Entry {
-    const sortKey = (e: Entry): QueuedPod => ({ pod: e.pod, timestamp: e.timestamp, seq: 0 });
-    const tied = [...this.entries.values()]
-      .filter((e) => e.queue === 'active' && !this.queueLess(sortKey(e), sortKey(head)) && !this.queueLess(sortKey(head), sortKey(e)))
-      .sort((a, b) => a.seq - b.seq);
+    const tied = [...this.entries.values()].filter((e) => e.queue === 'active' && this.tiedByArrival(e, head)).sort((a, b) => a.seq - b.seq);
     if (tied.length < 2) return head;
     const chosen = guide(tied.map((e) => e.pod));
     return tied.find((e) => e.pod === chosen) ?? head;
+  }
+
+  /**
+   * A pod that arrived at this instant and fails with a message it is not known to end with,
+   * attempted instead before the latest pods tied with it by arrival were bound (the fewest
+   * that give a known message), when none of those bindings would have moved it back to the
+   * queue (PendingMessageGuide). A failed attempt takes no room, so only its own message moves.
+   */
+  private earlierAttempt(e: Entry, pod: Pod): Unschedulable | undefined {
+    const now = this.world.engine.now;
+    const tied = this.boundNow.filter((b) => b.at === now && this.tiedByArrival(b, e)).reverse();
+    for (let k = 1; k <= tied.length; k++) {
+      const unbound = tied.slice(0, k);
+      const outcome = this.inView(unbound.map((b) => ({ key: b.pod.key })), () => this.scheduler.schedulePod(pod, new CycleState()));
+      if (outcome.kind === 'scheduled' || outcome.preemption?.nominatedNodeName) return undefined;
+      if (!this.pendingMessage!(pod, outcome.message)) continue;
+      const rejectors = outcome.diagnosis ? new Set([...outcome.diagnosis.unschedulablePlugins, ...outcome.diagnosis.pendingPlugins]) : NO_PLUGINS;
+      const requeued = unbound.some((b) => worthRequeuing(pod, rejectors, { resource: 'AssignedPod', action: 'Add', pod: this.world.cluster.getPod(b.pod.key) ?? b.pod }, this.world.cluster));
+      return requeued ? undefined : outcome;
+    }
+    return undefined;
+  }
+
+  /**
+   * A pod moved back by a racing removal at this instant that fails with a message it is not
+   * known to end with waits for the pods that arrived at this instant (PendingMessageGuide).
+   */
+  private deferForRace(e: Entry, pod: Pod, message: string): boolean {
+    const now = this.world.engine.now;
+    if (this.movedByRace.get(e) !== now) return false;
+    this.movedByRace.delete(e);
+    const othersArrivedNow = [...this.entries.values()].some((x) => x.queue === 'active' && x.attempts === 0 && x.timestamp === now);
+    if (!othersArrivedNow || this.pendingMessage!(pod, message)) return false;
+    e.attempts--;
+    this.deferred.push(e);
+    return true;
+  }
+
+  /** Deferred entries back in the activeQ once it is empty; false when there were none. */
+  private resumeDeferred(): boolean {
+    const waiting = this.deferred.splice(0).filter((e) => this.entries.get(e.key) === e);
+    for (const e of waiting) this.enqueue(e, 'active');
+    return waiting.length > 0;
   }
 
   /** One scheduling cycle; false when there was nothing to schedule. */
@@ -361,16 +437,20 @@ export class SchedulerLoop {
       return true;
     }
     e.attempts++;
-    const { state, outcome } = this.attempt(pod, e);
+    const { state, outcome: own } = this.attempt(pod, e);
     const { engine } = this.world;
-    if (outcome.kind === 'scheduled') {
+    if (own.kind === 'scheduled') {
+      if (this.pendingMessage) this.boundNow = [...this.boundNow.filter((b) => b.at === engine.now), { pod, timestamp: e.timestamp, at: engine.now }];
       // Reserve and PreBind: volume bindings the pod needs are assumed before it is bound.
-      this.scheduler.framework.runReserveAndPreBind(state, pod, outcome.node);
+      this.scheduler.framework.runReserveAndPreBind(state, pod, own.node);
       this.scheduler.clearNomination(pod);
       this.entries.delete(e.key);
-      this.world.bindPod(pod.key, outcome.node);
+      this.world.bindPod(pod.key, own.node);
       return true;
     }
+    if (this.pendingMessage && this.deferForRace(e, pod, own.message)) return true;
+    const guided = this.pendingMessage && e.attempts === 1 && e.timestamp === engine.now && !this.pendingMessage(pod, own.message);
+    const outcome = (guided && this.earlierAttempt(e, pod)) || own;
     const preemption = outcome.preemption;
     if (preemption && preemption.nominatedNodeName) {
       for (const v of preemption.victims) {
@@ -409,6 +489,12 @@ export class SchedulerLoop {
     if (others.length === 0) return { state, outcome };
     const chosen = this.removalRace(pod, outcome.node, others.map((o) => o.outcome.node));
     return others.find((o) => o.outcome.node === chosen) ?? { state, outcome };
+  }
+
+  /** Whether the pod's removal is in the removal race of this instant. */
+  private isRacingNow(pod: Pod): boolean {
+    const r = this.racing.get(pod.key);
+    return r !== undefined && r.pod.uid === pod.uid && r.at === this.world.engine.now;
   }
 
   /** The removal races of this instant (older ones are settled: the watch event has arrived). */
@@ -466,6 +552,8 @@ function unseen(cluster: ClusterState, racing: readonly RacingRemoval[], arrival
   }
   return view;
 }
+
+type Unschedulable = Extract<ReturnType<Scheduler['schedulePod']>, { kind: 'unschedulable' }>;
 
 const NO_PLUGINS: ReadonlySet<string> = new Set();
 
