@@ -138,7 +138,7 @@ function podState(o: KubeObject): PodState {
     app: o.metadata?.labels?.['app'] ?? '',
     node: (o.spec as { nodeName?: string }).nodeName ?? '',
     terminating: Boolean(o.metadata?.deletionTimestamp),
-    created: o.metadata?.creationTimestamp ?? '',
+    created: String(o.metadata?.creationTimestamp ?? ''),
     failure: failureMessage(o),
   };
 }
@@ -203,7 +203,7 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
   try {
     // What an interrupted run left behind: every kwok node (another scenario's would take
     // pods), and its pods, which would count against a new node of the same name.
-    await forceDeletePods(kube, (await kube.api.list('v1', 'Pod')).items.filter((p) => Boolean((p.spec as { nodeName?: string } | undefined)?.nodeName)));
+    await forceDeletePods(kube, (await kube.api.list('v1', 'Pod')).items.filter((p) => Boolean(((p as KubeObject).spec as { nodeName?: string } | undefined)?.nodeName)));
     const leftNodes = [...w.objects.keys()].filter((k) => k.startsWith('Node/')).map((k) => k.slice('Node/'.length));
     for (const n of new Set([...leftNodes, ...s.nodes.map((x) => x.name)])) await kube.delete('v1', 'Node', n);
     await waitUntil('nodes gone', () => ![...w.objects.keys()].some((k) => k.startsWith('Node/')), 30_000);

@@ -1,4 +1,4 @@
-// npm run conformance:sim-vs-real -- [--cases N] [--seed S] [--clusters K] [--shrink-seconds T] [--write] [--keep-cluster] [--save-dir D] [--quiet] [regression files…]
+// npm run conformance:sim-vs-real -- [--cases N] [--seed S] [--clusters K] [--real-runs R] [--shrink-seconds T] [--write] [--keep-cluster] [--save-dir D] [--quiet] [regression files…]
 // npm run conformance:sim-vs-real -- --judge D   (the runs saved in D judged again, no cluster)
 // Random scenarios run on the harness's own test clusters and by the simulator
 // (with the real run's phase times, score ties broken as the real cluster broke
@@ -8,6 +8,11 @@
 // stored under regressions/ with the real side's observation, replayed by
 // `npm test`. Given regression files, their scenarios run instead of generated
 // ones, and --write stores each again under its own name (a fresh real run).
+// --real-runs R (default 1): a scenario that disagrees is run on the real
+// cluster again, up to R runs in all; it passes if a later real run agrees,
+// i.e. the simulator's outcome is one the real control plane also produces
+// (upstream races the harness does not tolerate yet). Counted apart in the
+// summary, never as a plain agreement.
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -18,6 +23,7 @@ import { generateScenario, shrinkCandidates } from './generate.js';
 import { judge } from './judge.js';
 import type { Difference } from './observation.js';
 import { runReal, Watcher, type RealObservation } from './real-side.js';
+import { laterAgreement } from './real-runs.js';
 import { validateScenario, type SvrScenario } from './scenario.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -31,6 +37,7 @@ async function main(): Promise<void> {
       clusters: { type: 'string', default: '1' },
       /** The first cluster's number (cluster.ts), so two runs can go side by side on separate clusters. */
       'first-cluster': { type: 'string', default: '0' },
+      'real-runs': { type: 'string', default: '1' },
       'shrink-seconds': { type: 'string', default: '0' },
       write: { type: 'boolean', default: false },
       'keep-cluster': { type: 'boolean', default: false },
@@ -49,8 +56,11 @@ async function main(): Promise<void> {
   const first = Number(values['first-cluster']);
   if (!Number.isInteger(first) || first < 0 || first >= MAX_CLUSTERS) throw new Error(`--first-cluster: 0 to ${MAX_CLUSTERS - 1}, not ${values['first-cluster']}`);
   if (!Number.isInteger(clusters) || clusters < 1 || first + clusters > MAX_CLUSTERS) throw new Error(`--clusters: 1 to ${MAX_CLUSTERS - first}, not ${values.clusters}`);
+  const realRuns = Number(values['real-runs']);
+  if (!Number.isInteger(realRuns) || realRuns < 1) throw new Error(`--real-runs: a whole number from 1, not ${values['real-runs']}`);
   const byDimension = new Map<string, number>();
   const disagreeing: string[] = [];
+  const agreedOnRetry: string[] = [];
   let agreed = 0;
   let choicesFollowed = 0;
   let realMs = 0;
@@ -74,6 +84,25 @@ async function main(): Promise<void> {
       }
       const v = judge(s, r);
       choicesFollowed += v.choicesFollowed;
+      if (!v.agrees && realRuns > 1) {
+        const run = await laterAgreement(
+          realRuns,
+          async () => {
+            const again = Date.now();
+            const r2 = await real(s);
+            realMs += Date.now() - again;
+            return judge(s, r2);
+          },
+          (v2, n) => {
+            if (!values.quiet && describe(v2.differences) !== describe(v.differences)) console.log(`${s.name}: real run ${n} differs otherwise:\n${describe(v2.differences)}`);
+          },
+        );
+        if (run) {
+          agreedOnRetry.push(`${s.name} (real run ${run})`);
+          console.log(`${s.name}: agrees with real run ${run} of ${realRuns}; real run 1 differed (cluster ${k}):\n${describe(v.differences)}`);
+          continue;
+        }
+      }
       if (v.agrees) {
         agreed++;
         if (!values.quiet) console.log(`${s.name}: agree (${v.choicesFollowed} random choices made the real way; real ${((Date.now() - started) / 1000).toFixed(1)} s, cluster ${k})`);
@@ -106,7 +135,7 @@ async function main(): Promise<void> {
   const dims = [...byDimension].map(([k, n]) => `${k} ${n}`).join(', ');
   const what = rerun ? `${scenarios.length} stored scenarios` : `${scenarios.length} scenarios (seed ${seed})`;
   console.log(
-    `sim-vs-real: ${what}: ${agreed} agree, ${scenarios.length - agreed} disagree${dims ? ` (${dims})` : ''}; ${choicesFollowed} upstream-random choices made the real cluster's way; ` +
+    `sim-vs-real: ${what}: ${agreed} agree, ${agreedOnRetry.length > 0 ? `${agreedOnRetry.length} agree with a later real run (${agreedOnRetry.join(', ')}), ` : ''}${disagreeing.length} disagree${dims ? ` (${dims})` : ''}; ${choicesFollowed} upstream-random choices made the real cluster's way; ` +
       `real side ${(realMs / 1000).toFixed(0)} s on ${started.length} cluster(s), total ${((Date.now() - t0) / 1000).toFixed(0)} s`,
   );
   if (disagreeing.length > 0) process.exitCode = 1;

@@ -1,8 +1,8 @@
 // `berth sweep`: the cells of a Sweep matrix, which of them a shard runs, and one
 // cell's result. A cell is a parameter combination, a seed and one target of one
 // scenario; it is simulated with the checks' own simulations (the baseline, and
-// node-loss / zone-loss's failure model and verdicts), so a sweep's answer for a
-// node loss is the node-loss check's. Cells and shards are pure functions of the
+// the failure models and verdicts of node-loss, zone-loss, spot-interruption and
+// capacity-loss), so a sweep's answer for a node loss is the node-loss check's. Cells and shards are pure functions of the
 // input and the matrix: any machine computes the same list, and shard i of n is
 // every cell whose index is i modulo n (interleaved, so each shard gets a share of
 // every scenario and parameter value).
@@ -12,12 +12,12 @@ import { axisSize, axisValue, type SweepAxis, type SweepSpec } from '../io/sweep
 import { orderNodePools } from '../model/nodepool.js';
 import type { ScenarioRun } from '../sim/scenario.js';
 import type { AnalysisContext } from './check.js';
-import { simulateLoss, type LossVerdict } from './checks/loss.js';
+import { simulateLoss, type LossVerdict, type Scope } from './checks/loss.js';
 import { baseline } from './what-if.js';
 
 export interface SweepCell {
   readonly index: number;
-  readonly scenario: 'baseline' | 'node-loss' | 'zone-loss';
+  readonly scenario: 'baseline' | 'node-loss' | 'zone-loss' | 'spot-interruption' | 'capacity-loss';
   readonly target?: string;
   readonly seed: number;
   /** The value of each axis, by index. */
@@ -102,11 +102,13 @@ export function sweepRunner(base: AnalysisContext, spec: SweepSpec): (cell: Swee
       const run = baseline(ctx);
       return { ...head, verdict: run.final.pending.length > 0 ? 'warning' : 'ok', simulated: true, ...ending(run) };
     }
-    const loss = simulateLoss(ctx, cell.scenario === 'node-loss' ? 'node' : 'zone', cell.target!);
+    const loss = simulateLoss(ctx, SCOPES[cell.scenario], cell.target!);
     if (!loss) return { ...head, verdict: 'ok', simulated: false };
     return { ...head, verdict: worst(loss.verdicts.map((v) => v.severity)), simulated: true, ...ending(loss.run), workloads: loss.verdicts };
   };
 }
+
+const SCOPES: Record<Exclude<SweepCell['scenario'], 'baseline'>, Scope> = { 'node-loss': 'node', 'zone-loss': 'zone', 'spot-interruption': 'spot', 'capacity-loss': 'capacity' };
 
 const ending = (run: ScenarioRun) => ({ pendingAtEnd: run.final.pending.length, costPerHour: Math.round(run.final.costPerHour * 10_000) / 10_000 });
 

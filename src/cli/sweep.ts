@@ -171,7 +171,7 @@ function settingFlags(opts: SweepFlags, provisioner: boolean): string[] {
 export function registerSweep(program: Command): void {
   // Its options come before `reduce`, which has an --out and -o of its own.
   const sweep = catalogOptions(nowOption(inputOptions(program.command('sweep').enablePositionalOptions()), 'the newest timestamp in the input')
-    .argument('<matrix>', 'a berth.dev/v1alpha1 Sweep: scenarios (baseline, nodeLoss, zoneLoss) × seeds × parameters (replicas, nodePools)')
+    .argument('<matrix>', 'a berth.dev/v1alpha1 Sweep: scenarios (baseline, nodeLoss, zoneLoss, spotInterruption, capacityLoss) × seeds × parameters (replicas, nodePools)')
     .description('simulate every cell of a what-if matrix over an input: one JSON line per cell and a summary table; shards for many machines')
     .option('-f, --filename <path>', 'workloads, file, folder or - (repeatable)', collect, [])
     .option('--cluster <path>', 'the cluster: nodes, pods, NodePools, or a kubectl dump (repeatable)', collect, []))

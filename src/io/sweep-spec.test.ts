@@ -55,7 +55,7 @@ describe('loadSweep', () => {
   });
 
   it('refuses a scenario or parameter with two kinds, or none', () => {
-    assert.deepEqual(errorsOf('  scenarios:\n  - {nodeLoss: {}, zoneLoss: {}}\n'), ['6:spec.scenarios[0]: Invalid value: a scenario has exactly one of baseline, nodeLoss, zoneLoss, found nodeLoss, zoneLoss']);
+    assert.deepEqual(errorsOf('  scenarios:\n  - {nodeLoss: {}, zoneLoss: {}}\n'), ['6:spec.scenarios[0]: Invalid value: a scenario has exactly one of baseline, nodeLoss, zoneLoss, spotInterruption, capacityLoss, found nodeLoss, zoneLoss']);
     assert.deepEqual(errorsOf('  scenarios: [{baseline: {}}]\n  parameters:\n  - {}\n'), ['7:spec.parameters[0]: Invalid value: a parameter has exactly one of replicas, nodePools, found none']);
   });
 

@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { FieldError, type FieldPath } from '../model/errors.js';
 import { LABEL_ZONE } from '../model/node.js';
+import { capacityTypeOf, offeringPoolOf } from '../model/offering-pool.js';
+import type { Labels } from '../model/selector.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { LoadedInput } from './load.js';
@@ -28,6 +30,8 @@ const scenarioSchema = z
     baseline: z.object({}).strict().nullable().optional(),
     nodeLoss: z.object({ nodes: names.optional() }).strict().nullable().optional(),
     zoneLoss: z.object({ zones: names.optional() }).strict().nullable().optional(),
+    spotInterruption: z.object({ pools: names.optional() }).strict().nullable().optional(),
+    capacityLoss: z.object({ pools: names.optional() }).strict().nullable().optional(),
   })
   .strict();
 const axisSchema = z
@@ -56,11 +60,11 @@ export const sweepSchema = z
   })
   .strict();
 
-const SCENARIO_NAMES = ['baseline', 'nodeLoss', 'zoneLoss'] as const;
+const SCENARIO_NAMES = ['baseline', 'nodeLoss', 'zoneLoss', 'spotInterruption', 'capacityLoss'] as const;
 const AXIS_NAMES = ['replicas', 'nodePools'] as const;
 
-/** A what-if of the matrix and the targets it runs on (every node or zone it names, in order). */
-export type SweepScenario = { readonly type: 'baseline' } | { readonly type: 'node-loss' | 'zone-loss'; readonly targets: readonly string[] };
+/** A what-if of the matrix and the targets it runs on (every node, zone or offering pool it names, in order). */
+export type SweepScenario = { readonly type: 'baseline' } | { readonly type: 'node-loss' | 'zone-loss' | 'spot-interruption' | 'capacity-loss'; readonly targets: readonly string[] };
 
 /** One parameter of the matrix and its values, each with the label results name it by. */
 export type SweepAxis =
@@ -90,6 +94,9 @@ export function loadSweep(source: SourceInput, input: LoadedInput): SweepResult 
   const errors: Diagnostic[] = [];
   const nodeNames = input.nodes.map((n) => n.name);
   const zones = [...new Set(input.nodes.flatMap((n) => (n.labels[LABEL_ZONE] !== undefined ? [n.labels[LABEL_ZONE]] : [])))].sort();
+  const poolsOf = (nodes: readonly { readonly labels: Labels }[]) => [...new Set(nodes.flatMap((n) => offeringPoolOf(n.labels) ?? []))].sort();
+  const pools = poolsOf(input.nodes);
+  const spotPools = poolsOf(input.nodes.filter((n) => capacityTypeOf(n.labels) === 'spot'));
   const known = (list: readonly string[] | undefined, all: readonly string[], what: string, path: FieldPath): string[] => {
     (list ?? []).forEach((x, i) => {
       if (!all.includes(x)) errors.push(at([...path, i], `Not found: ${JSON.stringify(x)}: no ${what} of that name in the input`));
@@ -102,6 +109,8 @@ export function loadSweep(source: SourceInput, input: LoadedInput): SweepResult 
     if (set.length !== 1) errors.push(at(path, `Invalid value: a scenario has exactly one of ${SCENARIO_NAMES.join(', ')}, found ${set.length === 0 ? 'none' : set.join(', ')}`));
     if (s.nodeLoss !== undefined) return { type: 'node-loss', targets: known(s.nodeLoss?.nodes, nodeNames, 'node', [...path, 'nodeLoss', 'nodes']) };
     if (s.zoneLoss !== undefined) return { type: 'zone-loss', targets: known(s.zoneLoss?.zones, zones, 'zone (topology.kubernetes.io/zone of a node)', [...path, 'zoneLoss', 'zones']) };
+    if (s.spotInterruption !== undefined) return { type: 'spot-interruption', targets: known(s.spotInterruption?.pools, spotPools, 'spot pool (instance-type/zone of a spot node)', [...path, 'spotInterruption', 'pools']) };
+    if (s.capacityLoss !== undefined) return { type: 'capacity-loss', targets: known(s.capacityLoss?.pools, pools, 'offering pool (instance-type/zone of a node)', [...path, 'capacityLoss', 'pools']) };
     return { type: 'baseline' };
   });
   const axes = (data.spec.parameters ?? []).flatMap((a, i): SweepAxis[] => {

@@ -35,6 +35,8 @@ export class FakeApiServer {
   private rv = 1;
   /** Lists still to answer with 500. */
   failLists = 0;
+  /** Lists still to answer as an API server whose watch cache lags the resourceVersion asked for: 504 with Retry-After. */
+  tooLargeLists = 0;
   watchFault: WatchFault = 'none';
   readonly calls = { list: 0, watch: 0, gone: 0 };
 
@@ -90,7 +92,11 @@ export class FakeApiServer {
       this.watch(Number(url.searchParams.get('resourceVersion') ?? '0'), res);
     } else if (url.pathname === '/api/v1/pods') {
       this.calls.list++;
-      if (this.failLists > 0) {
+      if (this.tooLargeLists > 0) {
+        this.tooLargeLists--;
+        res.writeHead(504, { 'content-type': 'application/json', 'retry-after': '0' });
+        res.end(JSON.stringify({ kind: 'Status', status: 'Failure', code: 504, reason: 'Timeout', message: 'Too large resource version: 120, current: 119', details: { retryAfterSeconds: 1 } }));
+      } else if (this.failLists > 0) {
         this.failLists--;
         json(500, { kind: 'Status', status: 'Failure', code: 500, message: 'etcdserver: request timed out' });
       } else json(200, { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: String(this.rv) }, items: [...this.pods.values()] });

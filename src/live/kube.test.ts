@@ -130,3 +130,16 @@ test('a failed list page read through only one of page and head (or neither) rai
   }
   assert.deepEqual(unhandled, []);
 });
+
+test("a list page answered 504 with Retry-After (\"Too large resource version\") is asked again, as client-go does; a 500 without it is not", async () => {
+  server = new FakeApiServer();
+  const kube = new Kube(await server.listen());
+  server.put('a');
+  server.tooLargeLists = 2;
+  const page = (await kube.getListPage('/api/v1/pods?limit=500').page) as { items: KubeObject[] };
+  assert.deepEqual(page.items.map((p) => p.metadata?.name), ['a']);
+  assert.equal(server.calls.list, 3);
+  server.failLists = 1;
+  await assert.rejects(kube.getListPage('/api/v1/pods?limit=500').page, (e) => statusCode(e) === 500);
+  assert.equal(server.calls.list, 4);
+});

@@ -84,6 +84,19 @@ export interface Informer {
   stop(): Promise<void>;
 }
 
+/** client-go's REST client: at most 10 retries of a response that says when to come back. */
+const RETRY_AFTER_ATTEMPTS = 10;
+/** A Retry-After longer than this is cut to it (the API server sends 1 s). */
+const RETRY_AFTER_CAP_S = 10;
+
+/** Seconds to wait before asking again: a 429 or 5xx response's Retry-After (whole seconds); undefined for any other response. */
+function retryAfter(res: http.IncomingMessage): number | undefined {
+  const code = res.statusCode ?? 0;
+  if (code !== 429 && (code < 500 || code > 599)) return undefined;
+  const header = res.headers['retry-after'];
+  return typeof header === 'string' && /^\d+$/.test(header.trim()) ? Number(header.trim()) : undefined;
+}
+
 export class Kube {
   readonly api: KubernetesObjectApi;
 
@@ -161,21 +174,17 @@ export class Kube {
    * API server writes it before the items, so the next page can be asked for while
    * this one is still coming (undefined when the body has no metadata before its
    * items; then it resolves with `page`). A status other than 200 rejects both with
-   * an Error carrying `statusCode`.
+   * an Error carrying `statusCode`, except that 429 and 5xx with a Retry-After header
+   * are asked again after it, as client-go's REST client does (the API server sends
+   * one with "Too large resource version" and with throttling).
    */
   getListPage(path: string): ListPageRead {
     let request: http.ClientRequest | undefined;
     let aborted = false;
     let headSeen: (h: ListHead) => void = () => {};
     const head = new Promise<ListHead | undefined>((resolve) => (headSeen = resolve));
-    const page = (async () => {
-      const server = this.config.getCurrentCluster()?.server;
-      if (!server) throw new Error('the kubeconfig has no current cluster');
-      const options: https.RequestOptions = {};
-      await this.config.applyToHTTPSOptions(options);
-      const url = new URL(path, server);
-      const get = url.protocol === 'http:' ? http.get : https.get;
-      return await new Promise<unknown>((resolve, reject) => {
+    const once = (url: URL, get: typeof http.get, options: https.RequestOptions) =>
+      new Promise<unknown>((resolve, reject) => {
         if (aborted) return reject(new Error(`GET ${url.pathname}: aborted`));
         request = get(url, { ...options, headers: { ...options.headers, accept: 'application/json' } }, (res) => {
           const chunks: Buffer[] = [];
@@ -201,11 +210,27 @@ export class Kube {
             } catch {
               // not a Status object: keep the body's start
             }
-            reject(Object.assign(new Error(`GET ${url.pathname}: ${res.statusCode}: ${message}`), { statusCode: res.statusCode }));
+            reject(Object.assign(new Error(`GET ${url.pathname}: ${res.statusCode}: ${message}`), { statusCode: res.statusCode, retryAfterS: retryAfter(res) }));
           });
         });
         request.on('error', reject);
       });
+    const page = (async () => {
+      const server = this.config.getCurrentCluster()?.server;
+      if (!server) throw new Error('the kubeconfig has no current cluster');
+      const options: https.RequestOptions = {};
+      await this.config.applyToHTTPSOptions(options);
+      const url = new URL(path, server);
+      const get = url.protocol === 'http:' ? http.get : https.get;
+      for (let retries = 0; ; retries++) {
+        try {
+          return await once(url, get, options);
+        } catch (e) {
+          const wait = (e as { retryAfterS?: number }).retryAfterS;
+          if (wait === undefined || retries >= RETRY_AFTER_ATTEMPTS || aborted) throw e;
+          await new Promise((r) => setTimeout(r, Math.min(wait, RETRY_AFTER_CAP_S) * 1000));
+        }
+      }
     })();
     // The head is settled by the page at the latest (a failed page rejects it too).
     const settled = page.then((p) => (p as { metadata?: ListHead }).metadata);

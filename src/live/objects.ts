@@ -8,6 +8,8 @@ export interface ObjectMeta {
   readonly namespace?: string;
   readonly uid?: string;
   readonly resourceVersion?: string;
+  readonly generation?: number;
+  readonly ownerReferences?: readonly { readonly apiVersion?: string; readonly kind?: string; readonly name: string; readonly uid?: string; readonly controller?: boolean }[];
   readonly creationTimestamp?: string | Date;
   readonly deletionTimestamp?: string | Date;
   readonly finalizers?: readonly string[];

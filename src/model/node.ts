@@ -33,6 +33,7 @@ export interface Node {
 export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 export const LABEL_ZONE = 'topology.kubernetes.io/zone';
 export const LABEL_REGION = 'topology.kubernetes.io/region';
+export const LABEL_INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
 export const DEFAULT_MAX_PODS = 110;
 
 export function resources(map: Readonly<Record<string, string | number>> | undefined, path: (string | number)[]): Record<string, number> {

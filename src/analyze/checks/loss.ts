@@ -35,7 +35,7 @@
 
 import type { LoadedInput } from '../../io/load.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
-import { LABEL_CAPACITY_TYPE } from '../../model/nodepool.js';
+import { capacityTypeOf, offeringPoolOf } from '../../model/offering-pool.js';
 import { SPOT_INTERRUPTION_NOTICE_MS } from '../../sim/cloud.js';
 import type { Action } from '../../io/scenario-spec.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
@@ -58,7 +58,7 @@ import type { Simulation } from '../../sim/simulation.js';
  */
 export const LOSS_HORIZON_MS: Record<Scope, number> = { node: 10 * 60_000, zone: 30 * 60_000, spot: 10 * 60_000, capacity: 10 * 60_000 };
 
-type Scope = 'node' | 'zone' | 'spot' | 'capacity';
+export type Scope = 'node' | 'zone' | 'spot' | 'capacity';
 
 const RULES: Record<Scope, string> = { node: 'node-loss', zone: 'zone-loss', spot: 'spot-interruption', capacity: 'capacity-loss' };
 
@@ -66,18 +66,8 @@ const RULES: Record<Scope, string> = { node: 'node-loss', zone: 'zone-loss', spo
 export const SPOT_WAVE_SHARE = 0.5;
 /** After the instance is gone, the cloud node controller deletes its Node once the node lifecycle controller has seen it NotReady (grace 40-50 s). */
 const NODE_DELETED_AFTER_MS = SPOT_INTERRUPTION_NOTICE_MS + 50_000;
-const LABEL_INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
 /** The notice comes a second after the wave's start, so the ready count before it is read undisturbed (the drain acts at once). */
 const NOTICE_AT_MS = 1_000;
-
-/** The capacity type a node's provider labels say it has (Karpenter, EKS managed node groups, GKE). */
-function capacityTypeOf(node: Node): string | undefined {
-  const l = node.labels;
-  if (l[LABEL_CAPACITY_TYPE] !== undefined) return l[LABEL_CAPACITY_TYPE];
-  if (l['eks.amazonaws.com/capacityType'] !== undefined) return l['eks.amazonaws.com/capacityType'].toLowerCase().replace('_', '-');
-  if (l['cloud.google.com/gke-spot'] === 'true' || l['cloud.google.com/gke-preemptible'] === 'true') return 'spot';
-  return undefined;
-}
 
 interface Unit {
   /** "node n1", "zone us-west-2a", "2 of 3 spot m5.large nodes in us-west-2a (n1, n2)"... */
@@ -163,15 +153,11 @@ function units(scope: Scope, placement: Placement, ctx: AnalysisContext): Unit[]
       .filter(([, z]) => z.some((p) => p.hosts.size > 0))
       .map(([zone, z]) => ({ label: `zone ${zone}`, name: zone, steps: [{ offsetMs: 0, action: { type: 'failZone', zone } }], nodes: z.map((p) => p.node), hosts: sumHosts(z) }));
   }
-  const typed = (n: Node) => {
-    const type = n.labels[LABEL_INSTANCE_TYPE];
-    const zone = n.labels[LABEL_ZONE];
-    return type !== undefined && zone !== undefined ? `${type}\u0000${zone}` : undefined;
-  };
+  const typed = (n: Node) => offeringPoolOf(n.labels);
   if (scope === 'spot') {
-    const pools = byKey(placement.filter((p) => capacityTypeOf(p.node) === 'spot'), typed);
+    const pools = byKey(placement.filter((p) => capacityTypeOf(p.node.labels) === 'spot'), typed);
     return [...pools].flatMap(([key, pool]) => {
-      const [type, zone] = key.split('\u0000') as [string, string];
+      const [type, zone] = key.split('/') as [string, string];
       const hosted = (p: Placement[number]) => [...p.hosts.values()].reduce((a, b) => a + b, 0);
       const chosen = [...pool].sort((a, b) => hosted(b) - hosted(a) || (a.node.name < b.node.name ? -1 : 1)).slice(0, Math.ceil(pool.length * SPOT_WAVE_SHARE));
       if (!chosen.some((p) => p.hosts.size > 0)) return [];
@@ -197,7 +183,7 @@ function units(scope: Scope, placement: Placement, ctx: AnalysisContext): Unit[]
   if (!ctx.provisioner || ctx.input.nodePools.length === 0) return [];
   const pools = byKey(placement.filter((p) => p.hosts.size > 0), typed);
   return [...pools].map(([key, pool]) => {
-    const [type, zone] = key.split('\u0000') as [string, string];
+    const [type, zone] = key.split('/') as [string, string];
     const p = pool[0]!;
     return {
       label: `node ${p.node.name} while ${type} is out of capacity in ${zone}`,
@@ -701,14 +687,17 @@ export interface LossVerdict {
 }
 
 /**
- * One node or zone loss simulated alone, as node-loss and zone-loss simulate it
- * (the same settled start, failure steps and horizon, every analysed workload
- * tracked): the verdict of each workload with replicas there, and the run.
- * Undefined when none has: the loss takes nothing the checks analyse.
+ * One loss simulated alone, as its check simulates it (the same settled start,
+ * failure steps and horizon, every analysed workload tracked): the verdict of each
+ * workload with replicas there, and the run. The target is a node or zone name, or
+ * for a spot wave or a capacity loss the offering pool ("m5.large/us-west-2a").
+ * A capacity loss's verdicts are those of the run as it went, including where the
+ * node loss alone would have fared as badly (the check reports only the others).
+ * Undefined when the loss takes nothing the checks analyse.
  */
-export function simulateLoss(ctx: AnalysisContext, scope: 'node' | 'zone', target: string): { run: ScenarioRun; verdicts: LossVerdict[] } | undefined {
+export function simulateLoss(ctx: AnalysisContext, scope: Scope, target: string): { run: ScenarioRun; verdicts: LossVerdict[] } | undefined {
   const plan = fullPlan(ctx, scope);
-  const unit = plan?.units.find((u) => u.name === target);
+  const unit = plan?.units.find((u) => (scope === 'node' || scope === 'zone' ? u.name : offeringPoolOf(u.nodes[0]!.labels)) === target);
   if (!plan || !unit) return undefined;
   const trial = simulate(ctx, scope, [unit], plan.groups, plan.t0, ctx.provisioner);
   const verdicts = [...unit.hosts.keys()].map((group): LossVerdict => {

@@ -5,7 +5,7 @@
 import type { ResourceList } from '../../model/resources.js';
 import type { Labels } from '../../model/selector.js';
 
-export const LABEL_INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
+export { LABEL_INSTANCE_TYPE } from '../../model/node.js';
 export const LABEL_ARCH = 'kubernetes.io/arch';
 export const LABEL_OS = 'kubernetes.io/os';
 export const LABEL_ZONE = 'topology.kubernetes.io/zone';
