@@ -12,8 +12,13 @@ import { describePhase, imageOf, manifests, phases, type Phase, type SvrScenario
 import { DEFAULT_TOLERATION_SECONDS } from './settings.js';
 
 export interface RealObservation extends Observation {
-  /** When each phase started and was observed, ms from the first phase's start (the simulator replays these times). */
-  readonly timing: { readonly startMs: readonly number[]; readonly endMs: readonly number[] };
+  /**
+   * When each phase started and was observed, ms from the first phase's start (the simulator
+   * replays these times), and that start's milliseconds within its wall-clock second: the
+   * controllers keep times in whole seconds (metav1.Time), and the simulator's seconds start
+   * where the real ones did (absent in runs saved before it was recorded: 0).
+   */
+  readonly timing: { readonly startMs: readonly number[]; readonly endMs: readonly number[]; readonly originMs?: number };
   /** Per phase, each pod bound during the phase (workload, pod, node) in the order seen (the guide of sim-side.ts for upstream's random choices). */
   readonly bindings?: readonly PodEvents[];
   /** Per phase, each bound pod deleted during the phase (terminating or gone) in the order seen. */
@@ -234,7 +239,7 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
       if (process.env.SVR_DEBUG) console.error(describePhase(p), endMs[endMs.length - 1], JSON.stringify(observed[observed.length - 1]));
     }
     const perPhase = (events: PodEvents, from: readonly number[]) => from.map((start, i) => events.slice(start, from[i + 1]));
-    return { phases: observed, replicaSets: replicaSetHistory(w, s), timing: { startMs, endMs }, bindings: perPhase(w.bindings, bindingsFrom), deletions: perPhase(w.deletions, deletionsFrom) };
+    return { phases: observed, replicaSets: replicaSetHistory(w, s), timing: { startMs, endMs, originMs: t0 % 1000 }, bindings: perPhase(w.bindings, bindingsFrom), deletions: perPhase(w.deletions, deletionsFrom) };
   } finally {
     for (const d of drains) d.stop();
     await cleanUp(kube, w, s, namespace);

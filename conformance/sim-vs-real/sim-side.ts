@@ -31,7 +31,9 @@ export function scenarioYaml(s: SvrScenario, seed: number, until: number): strin
 
 /** Phase start and observation times: the real side's when given (so pod ages, backoffs and the
  * scheduler's 5-minute flush line up), each phase at least as long as the simulator needs for
- * what the step starts; SIM_PHASE_MS per phase otherwise. */
+ * what the step starts, all shifted by the real start's milliseconds within its second (so the
+ * whole seconds the controllers compare, as ActivePodsWithRanks' ready-time buckets, fall as
+ * on the real side); SIM_PHASE_MS per phase otherwise. */
 export function simTimes(s: SvrScenario, real?: PhaseTiming): { start: number[]; end: number[] } {
   const start: number[] = [];
   const end: number[] = [];
@@ -48,7 +50,8 @@ export function simTimes(s: SvrScenario, real?: PhaseTiming): { start: number[];
     end.push(t + length);
     shift = t + length - real.endMs[i]!;
   });
-  return { start, end };
+  const origin = real?.originMs ?? 0;
+  return { start: start.map((t) => t + origin), end: end.map((t) => t + origin) };
 }
 
 /** What the simulator needs after a step: a lost node noticed (lease grace, monitor pass) and its pods' tolerations run out; a deleted node's pods garbage-collected (40 s quarantine, 20 s passes). */
@@ -61,6 +64,8 @@ function minPhaseMs(p: Phase): number {
 export interface PhaseTiming {
   readonly startMs: readonly number[];
   readonly endMs: readonly number[];
+  /** The real first phase's start, ms within its wall-clock second (RealObservation.timing). */
+  readonly originMs?: number;
 }
 
 /** What the simulator observed, and how many upstream-random choices it made the real cluster's way where its own order differed. */
