@@ -272,24 +272,33 @@ describe('SchedulerLoop scheduling cycles', () => {
   });
 });
 
+/**
+ * A web pod: 1 cpu, no grace period, kept from the other web pods' nodes by required
+ * anti-affinity per hostname, or with `spread` by a hostname spread (maxSkew 1, DoNotSchedule).
+ */
+const webPod = (name: string, nodeName?: string, spread = false) => {
+  const web = { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' };
+  return compilePod(
+    {
+      metadata: { name, namespace: 'default', labels: { app: 'web' } },
+      spec: {
+        terminationGracePeriodSeconds: 0,
+        containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }],
+        ...(spread
+          ? { topologySpreadConstraints: [{ ...web, maxSkew: 1, whenUnsatisfiable: 'DoNotSchedule' as const }] }
+          : { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [web] } } }),
+        ...(nodeName ? { nodeName } : {}),
+      },
+    },
+    { order: 0 },
+  );
+};
+
 describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
   // web-1 on n1 is deleted with no grace period and its replacement web-2 is created at the
   // same instant. With web-1 gone n1 scores best (most room); with web-1 still counted
   // (terminating), required anti-affinity keeps web-2 off n1 and n2 scores best; n3 fits
   // in both views but is never the best.
-  const webPod = (name: string, nodeName?: string) =>
-    compilePod(
-      {
-        metadata: { name, namespace: 'default', labels: { app: 'web' } },
-        spec: {
-          terminationGracePeriodSeconds: 0,
-          containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }],
-          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }] } },
-          ...(nodeName ? { nodeName } : {}),
-        },
-      },
-      { order: 0 },
-    );
   const run = (removalRace?: (pod: string, own: string, others: readonly string[]) => string | undefined) => {
     const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }, { name: 'n3', cpu: '4' }]);
     cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
@@ -337,19 +346,7 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
     // Spread per hostname (maxSkew 1, DoNotSchedule; terminating pods are not counted): old on n1
     // is deleted in the instant new arrives. Heard of, old is not counted and n1 scores best;
     // not yet heard of, old still counts and only n2 keeps the skew.
-    const spreadPod = (name: string, nodeName?: string) =>
-      compilePod(
-        {
-          metadata: { name, namespace: 'default', labels: { app: 'web' } },
-          spec: {
-            terminationGracePeriodSeconds: 0,
-            containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }],
-            topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }],
-            ...(nodeName ? { nodeName } : {}),
-          },
-        },
-        { order: 0 },
-      );
+    const spreadPod = (name: string, nodeName?: string) => webPod(name, nodeName, true);
     const run = (newFirst: boolean) => {
       const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }]);
       cluster.addPod({ ...spreadPod('old', 'n1'), phase: 'Running' });
@@ -374,20 +371,6 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
 });
 
 describe('SchedulerLoop pending messages (QueueOptions.pendingMessage)', () => {
-  // web pods: 1 cpu, required anti-affinity per hostname against each other, no grace period.
-  const webPod = (name: string, nodeName?: string) =>
-    compilePod(
-      {
-        metadata: { name, namespace: 'default', labels: { app: 'web' } },
-        spec: {
-          terminationGracePeriodSeconds: 0,
-          containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }],
-          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' }] } },
-          ...(nodeName ? { nodeName } : {}),
-        },
-      },
-      { order: 0 },
-    );
   const lastMessage = (log: readonly { type: string; [k: string]: unknown }[], key: string) => log.filter((r) => r.type === 'FailedScheduling' && r['pod'] === key).pop()?.['message'] as string;
 
   describe('a pod tied by arrival is attempted before the latest of the pods bound with it (s1-35)', () => {
