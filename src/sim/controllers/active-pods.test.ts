@@ -56,6 +56,21 @@ describe('podsToDelete', () => {
     assert.deepEqual(offered, [['a', 'b']]);
     assert.deepEqual(victims(() => [pods[2]!]), ['a']);
   });
+  it('for a VictimGuide, times whose age buckets meet within RANKING_LAG_MS count as tied (s1-84)', () => {
+    // Ready 4 s ago (bucket 2^31 ns, until 4.29 s) and 6 s ago (bucket 2^32): apart now, one
+    // bucket 295 ms later, when upstream's ReplicaSet controller may rank them. 3 s and 6 s
+    // stay apart for 1.3 s: not tied.
+    const mk = (name: string, nodeName: string) => ({ ...pod(name), nodeName, phase: 'Running', creation: 0, uid: name });
+    const pods = [mk('a', 'n1'), mk('b', 'n2')];
+    const run = (readyA: number) => {
+      const ready: Record<string, number> = { 'default/a': NOW - readyA, 'default/b': NOW - 6000 };
+      const offered: string[][] = [];
+      const victims = podsToDelete(pods, pods, 1, (k) => ready[k], NOW, (tied, n) => (offered.push(tied.map((p) => p.name)), tied.slice(tied.length - n))).map((p) => p.name);
+      return { victims, offered };
+    };
+    assert.deepEqual(run(4000), { victims: ['b'], offered: [['a', 'b']] });
+    assert.deepEqual(run(3000), { victims: ['a'], offered: [] });
+  });
   it('returns every pod when asked for at least as many', () => {
     const pods = [pod('a'), pod('b')];
     assert.equal(podsToDelete(pods, pods, 5, () => undefined, NOW).length, 2);

@@ -29,20 +29,47 @@ function deletionCost(pod: Pod): number {
   return n >= -2147483648 && n <= 2147483647 ? n : 0;
 }
 
-/** Base-2 log buckets of the ages in nanoseconds; -1 for an age that is not positive. */
-function logarithmicRankDiff(t1: number, t2: number, now: number): number {
-  const bucket = (t: number) => {
-    const d = (now - t) * 1e6;
-    return d > 0 ? Math.trunc(Math.log2(d)) : -1;
-  };
-  return bucket(t1) - bucket(t2);
+/** The base-2 log bucket of an age in nanoseconds; -1 for an age that is not positive. */
+function ageBucket(t: number, now: number): number {
+  const d = (now - t) * 1e6;
+  return d > 0 ? Math.trunc(Math.log2(d)) : -1;
 }
+
+function logarithmicRankDiff(t1: number, t2: number, now: number): number {
+  return ageBucket(t1, now) - ageBucket(t2, now);
+}
+
+/**
+ * Whether the two times share an age bucket at some moment from `now` to `now + slackMs`.
+ * It is enough to look at `now` and at each moment the younger one's bucket grows: the
+ * older one's bucket is never smaller.
+ */
+function bucketsMeet(t1: number, t2: number, now: number, slackMs: number): boolean {
+  const younger = Math.max(t1, t2);
+  const older = Math.min(t1, t2);
+  for (let at = now; at <= now + slackMs; ) {
+    if (ageBucket(older, at) === ageBucket(younger, at)) return true;
+    const next = younger + 2 ** (ageBucket(younger, at) + 1) / 1e6;
+    at = Math.max(Math.ceil(next), at + 1);
+  }
+  return false;
+}
+
+/**
+ * How much later than the simulator's instant upstream's ReplicaSet controller may rank a
+ * scale-down (its sync follows the Deployment's update and a watch event): two times whose
+ * age buckets meet within it are ordered by UID there, as far as a VictimGuide is concerned.
+ */
+export const RANKING_LAG_MS = 1000;
 
 /** metav1.Time as stored: whole seconds. */
 const wholeSecond = (t: number) => Math.floor(t / 1000) * 1000;
 
-/** `byUid` false: pods upstream orders by UID (random) are equal, as are pods it keeps in list order. */
-export function lessActivePod(a: RankedPod, b: RankedPod, now: number, byUid = true): boolean {
+/**
+ * `byUid` false: pods upstream orders by UID (random) are equal, as are pods it keeps in list
+ * order; with `slackMs`, also times whose age buckets meet within it after `now`.
+ */
+export function lessActivePod(a: RankedPod, b: RankedPod, now: number, byUid = true, slackMs = 0): boolean {
   const pa = a.pod;
   const pb = b.pod;
   if (pa.nodeName !== pb.nodeName && (pa.nodeName === '' || pb.nodeName === '')) return pa.nodeName === '';
@@ -56,16 +83,13 @@ export function lessActivePod(a: RankedPod, b: RankedPod, now: number, byUid = t
   const cb = deletionCost(pb);
   if (ca !== cb) return ca < cb;
   if (a.rank !== b.rank) return a.rank > b.rank;
-  if (a.readySince !== undefined && b.readySince !== undefined && wholeSecond(a.readySince) !== wholeSecond(b.readySince)) {
-    const diff = logarithmicRankDiff(wholeSecond(a.readySince), wholeSecond(b.readySince), now);
-    if (diff === 0) return byUid && pa.uid < pb.uid;
+  const byAge = (t1: number, t2: number) => {
+    const diff = logarithmicRankDiff(t1, t2, now);
+    if (diff === 0 || (!byUid && slackMs > 0 && bucketsMeet(t1, t2, now, slackMs))) return byUid && pa.uid < pb.uid;
     return diff < 0;
-  }
-  if (wholeSecond(pa.creation) !== wholeSecond(pb.creation)) {
-    const diff = logarithmicRankDiff(wholeSecond(pa.creation), wholeSecond(pb.creation), now);
-    if (diff === 0) return byUid && pa.uid < pb.uid;
-    return diff < 0;
-  }
+  };
+  if (a.readySince !== undefined && b.readySince !== undefined && wholeSecond(a.readySince) !== wholeSecond(b.readySince)) return byAge(wholeSecond(a.readySince), wholeSecond(b.readySince));
+  if (wholeSecond(pa.creation) !== wholeSecond(pb.creation)) return byAge(wholeSecond(pa.creation), wholeSecond(pb.creation));
   return false;
 }
 
@@ -86,7 +110,7 @@ export function podsToDelete(pods: readonly Pod[], related: readonly Pod[], coun
   if (!guide || count === 0) return victims.map((r) => r.pod);
   // The pods upstream could delete instead of the last victim, and how many of them go.
   const last = victims[count - 1]!;
-  const tied = ranked.filter((r) => !lessActivePod(r, last, now, false) && !lessActivePod(last, r, now, false));
+  const tied = ranked.filter((r) => !lessActivePod(r, last, now, false, RANKING_LAG_MS) && !lessActivePod(last, r, now, false, RANKING_LAG_MS));
   const k = victims.filter((r) => tied.includes(r)).length;
   if (k === tied.length) return victims.map((r) => r.pod);
   const chosen = guide(tied.map((r) => r.pod), k);
