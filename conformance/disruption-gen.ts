@@ -2,7 +2,8 @@
 // cluster of 1–7 nodes from 1–2 NodePools (several instance types, capacity types
 // and zones), each node with its Karpenter NodeClaim (hash stamp, Initialized
 // condition, last pod event), pods bound to them in groups (plain, hostname
-// anti-affinity, zone and hostname spread, PDBs, do-not-disrupt "true" or a
+// anti-affinity, legacy anti-affinity whose selector upstream cannot parse, zone and
+// hostname spread, PDBs, do-not-disrupt "true" or a
 // duration against pods started at different times, terminating ReplicaSet and
 // StatefulSet pods, pod-deletion costs that change eviction costs), DaemonSet pods on
 // every node (with or without a PDB), budgets (per reason, scheduled), consolidation
@@ -55,7 +56,8 @@ export interface NodeGen {
   noCapacityType: boolean;
 }
 
-export type GroupKind = 'plain' | 'antiAffinity' | 'zoneSpread' | 'hostSpread';
+/** legacyAntiAffinity: running pods whose required anti-affinity selector has a label value the API server refuses today (Karpenter reads it as selecting nothing). */
+export type GroupKind = 'plain' | 'antiAffinity' | 'legacyAntiAffinity' | 'zoneSpread' | 'hostSpread';
 
 export interface GroupGen {
   kind: GroupKind;
@@ -110,7 +112,7 @@ const nodeArb = (pools: number): fc.Arbitrary<NodeGen> =>
 
 const groupArb = (nodes: number): fc.Arbitrary<GroupGen> =>
   fc.record({
-    kind: fc.constantFrom<GroupKind>('plain', 'plain', 'plain', 'antiAffinity', 'zoneSpread', 'hostSpread'),
+    kind: fc.constantFrom<GroupKind>('plain', 'plain', 'plain', 'antiAffinity', 'zoneSpread', 'hostSpread', 'legacyAntiAffinity'),
     count: fc.integer({ min: 1, max: 6 }),
     cpuMilli: fc.constantFrom(100, 250, 500, 1000, 1500, 3000),
     memMi: fc.constantFrom(128, 512, 1024, 4096),
@@ -300,6 +302,9 @@ function groupSpec(g: GroupGen, app: string): Obj {
   const spec: Obj = { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: `${g.cpuMilli}m`, memory: `${g.memMi}Mi` } } }] };
   if (g.kind === 'antiAffinity') {
     spec['affinity'] = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app } }, topologyKey: 'kubernetes.io/hostname' }] } };
+  } else if (g.kind === 'legacyAntiAffinity') {
+    const legacy = { matchLabels: { app }, matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['bad value!'] }] };
+    spec['affinity'] = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: legacy, topologyKey: 'kubernetes.io/hostname' }] } };
   } else if (g.kind === 'zoneSpread' || g.kind === 'hostSpread') {
     const topologyKey = g.kind === 'zoneSpread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname';
     spec['topologySpreadConstraints'] = [{ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app } } }];

@@ -173,6 +173,29 @@ describe('consolidation', () => {
     assert.deepEqual(r.decisions.map((d) => d.nodes), [['a', 'b']]);
     assert.ok(r.decisions[0]!.displacedPods.some((p) => p.pod === 'default/p1'));
   });
+  it("a running legacy pod whose anti-affinity selector upstream cannot parse moves as Karpenter reads it (that term selects nothing; Karpenter's NewTopologyGroup), not as InterPodAffinity's PreFilter fails it", () => {
+    const legacy = (name: string, kind: 'podAffinity' | 'podAntiAffinity') =>
+      compilePod(
+        {
+          metadata: { name, namespace: 'default', labels: { app: 'x' } },
+          spec: {
+            nodeName: 'a',
+            affinity: { [kind]: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['bad value!'] }] } }] } },
+            containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi' } } }],
+          },
+        },
+        { order: order++ },
+      );
+    const anti = legacy('p1', 'podAntiAffinity');
+    assert.ok(anti.affinityParseError, 'kube-scheduler cannot parse the selector');
+    const r = consolidate({ cluster: cluster([node('a'), node('b'), node('c')], [anti, pod('p2', 'b'), pod('p3', 'c')]), pools: [pool()], nowMs: 1e12, pricePerHour: price });
+    assert.deepEqual(r.decisions.map((d) => d.nodes), [['a', 'b']]);
+    assert.ok(r.decisions[0]!.displacedPods.some((p) => p.pod === 'default/p1'));
+    // Required affinity to a selector matching nothing: no node takes the pod, for Karpenter as for kube-scheduler, so its node stays.
+    const affine = legacy('p1', 'podAffinity');
+    const stays = consolidate({ cluster: cluster([node('a'), node('b'), node('c')], [affine, pod('p2', 'b'), pod('p3', 'c')]), pools: [pool()], nowMs: 1e12, pricePerHour: price });
+    assert.ok(stays.decisions.every((d) => !d.nodes.includes('a')), JSON.stringify(stays.decisions.map((d) => d.nodes)));
+  });
   it('never breaks required anti-affinity', () => {
     const c = cluster([node('a'), node('b')], [pod('p1', 'a', { anti: true }), pod('p2', 'b', { anti: true })]);
     const r = consolidate({ cluster: c, pools: [pool()], nowMs: 1e12, pricePerHour: price });

@@ -22,7 +22,7 @@ import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
 import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster, unbind } from './cluster-copy.js';
 import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
-import { spreadAsKarpenterReadsIt } from './unparsed-selectors.js';
+import { asKarpenterReadsIt } from './unparsed-selectors.js';
 
 export interface DisplacedPod {
   readonly pod: string;
@@ -153,7 +153,7 @@ function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[]
   }
   for (const key of moving) {
     const pod = copy.getPod(key);
-    const read = pod && spreadAsKarpenterReadsIt(pod);
+    const read = pod && asKarpenterReadsIt(pod);
     if (read && read !== pod) copy.updatePod(read);
   }
   if (consolidating) {

@@ -36,6 +36,7 @@ import {
   compileNodeSelectorTerm,
   labelSelectorParseError,
   nodeSelectorTermErrors,
+  nothingSelector,
   type Labels,
   type NodeLike,
   type NodeSelector,
@@ -158,6 +159,12 @@ export interface Pod {
    * the affinity lists of each kind with a bad term are empty, as upstream drops them.
    */
   readonly affinityParseError?: string;
+  /**
+   * Set with affinityParseError when only labelSelectors fail to parse: every term of
+   * every kind kept, each such selector selecting nothing — how Karpenter's topology
+   * reads the terms (NewTopologyGroup), where kube-scheduler drops the kind's terms.
+   */
+  readonly affinityWithUnparsedSelectingNothing?: Pick<Pod, 'requiredAffinity' | 'preferredAffinity' | 'requiredAntiAffinity' | 'preferredAntiAffinity'>;
   readonly tolerations: readonly Toleration[];
   readonly topologySpreadConstraints: readonly TopologySpreadConstraint[];
   readonly hostPorts: readonly HostPort[];
@@ -471,11 +478,18 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
       if (!(Number.isInteger(w.weight) && w.weight >= 1 && w.weight <= 100)) throw new FieldError(`Invalid value: ${w.weight}: must be in the range 1-100`, [...wpath, 'weight']);
       return { weight: w.weight, term: compilePodAffinityTerm(w.podAffinityTerm, namespace, labels, [...wpath, 'podAffinityTerm']) };
     });
+    const unparsed = (t: PodAffinityTermManifest) => labelSelectorParseError(t.labelSelector) !== undefined;
+    const selectingNothing = (t: PodAffinityTerm) => ({ ...t, selector: nothingSelector() });
     return {
       required,
       preferred,
       requiredError: affinityTermsParseError(requiredSpec),
       preferredError: affinityTermsParseError(preferredSpec.map((w) => w.podAffinityTerm)),
+      namespaceSelectorUnparsed: [...requiredSpec, ...preferredSpec.map((w) => w.podAffinityTerm)].some((t) => labelSelectorParseError(t.namespaceSelector) !== undefined),
+      withUnparsedSelectingNothing: {
+        required: required.map((t, i) => (unparsed(requiredSpec[i]!) ? selectingNothing(t) : t)),
+        preferred: preferred.map((w, i) => (unparsed(preferredSpec[i]!.podAffinityTerm) ? { ...w, term: selectingNothing(w.term) } : w)),
+      },
     };
   };
   const podAffinity = terms('podAffinity');
@@ -508,6 +522,16 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
     requiredAntiAffinity: podAntiAffinity.requiredError === undefined ? podAntiAffinity.required : [],
     preferredAntiAffinity: podAntiAffinity.preferredError === undefined ? podAntiAffinity.preferred : [],
     ...(affinityErrors.length > 0 && { affinityParseError: aggregateErrors(affinityErrors) }),
+    ...(affinityErrors.length > 0 &&
+      !podAffinity.namespaceSelectorUnparsed &&
+      !podAntiAffinity.namespaceSelectorUnparsed && {
+        affinityWithUnparsedSelectingNothing: {
+          requiredAffinity: podAffinity.withUnparsedSelectingNothing.required,
+          preferredAffinity: podAffinity.withUnparsedSelectingNothing.preferred,
+          requiredAntiAffinity: podAntiAffinity.withUnparsedSelectingNothing.required,
+          preferredAntiAffinity: podAntiAffinity.withUnparsedSelectingNothing.preferred,
+        },
+      }),
     tolerations: (spec.tolerations ?? []).map((t, i) => compileToleration(t, [...path, 'tolerations', i])),
     topologySpreadConstraints: (spec.topologySpreadConstraints ?? []).map((c, i, all) =>
       compileSpread(c, labels, [...path, 'topologySpreadConstraints', i], all.slice(i + 1)),
