@@ -7,6 +7,7 @@ import { startScenario, type ScenarioRun, type ScenarioSession } from '../sim/sc
 import type { Action, Check as Expect } from '../io/scenario-spec.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { AnalysisContext } from './check.js';
+import { sharedInputName } from './remedies.js';
 
 export interface WhatIf {
   /** A short name for the simulation, used in step sources ("what-if:node-loss"). */
@@ -60,6 +61,27 @@ export function memoized<T>(ctx: AnalysisContext, key: string, make: () => T): T
   const full = JSON.stringify([ctx.provisioner, ctx.seed, ctx.descheduler ?? null, ctx.scheduler ?? null, key]);
   if (!values.has(full)) values.set(full, make());
   return values.get(full) as T;
+}
+
+/**
+ * memoized, and given to the other workers of a pool (ctx.exchange) when the input
+ * is one every worker makes alike (the checked one, or shared changes of it): a
+ * value one worker made, the others read instead of making it again. `make` must
+ * give plain data (it crosses threads).
+ */
+export function exchanged<T>(ctx: AnalysisContext, key: string, make: () => T): T {
+  return memoized(ctx, key, () => {
+    const { exchange } = ctx;
+    const name = exchange && ctx.instanceTypes === exchange.instanceTypes ? sharedInputName(ctx.input, exchange.input) : undefined;
+    const full = name === undefined ? undefined : JSON.stringify([name, ctx.provisioner, ctx.seed, ctx.descheduler ?? null, ctx.scheduler ?? null, key]);
+    if (full !== undefined) {
+      const known = exchange!.get(full);
+      if (known !== undefined) return known as T;
+    }
+    const made = make();
+    if (full !== undefined) exchange!.set(full, made);
+    return made;
+  });
 }
 
 /**
