@@ -96,7 +96,10 @@ export function sharedWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
   return memoized(ctx, JSON.stringify(['what-if', w.provisioner ?? ctx.provisioner, w.untilMs, w.steps, w.expect ?? []]), () => simulateWhatIf(ctx, w));
 }
 
+/** The cluster left alone (no steps) for BASELINE_MS, with the context's provisioner setting. */
+export const BASELINE_WHAT_IF: WhatIf = { name: 'baseline', steps: [], untilMs: BASELINE_MS };
+
 /** The cluster left alone (no steps) for BASELINE_MS: what most checks compare a what-if against. */
 export function baseline(ctx: AnalysisContext, provisioner = ctx.provisioner): ScenarioRun {
-  return sharedWhatIf(ctx, { name: 'baseline', steps: [], untilMs: BASELINE_MS, provisioner });
+  return sharedWhatIf(ctx, { ...BASELINE_WHAT_IF, provisioner });
 }
