@@ -23,6 +23,22 @@ export interface AnalysisContext {
   readonly descheduler?: ScenarioDescheduler;
   /** kube-scheduler's feature gates and configuration in every simulation and plan (check --feature-gates). */
   readonly scheduler?: SchedulerConfig;
+  /** In a worker of a pool: what the workers simulated that the others would simulate again. */
+  readonly exchange?: ResultExchange;
+}
+
+/**
+ * Results the workers of one pool give each other, by keys that name an input
+ * relative to the one every worker checks (what-if.ts's `exchanged`): plain data
+ * only. A key one worker set, another may not see yet; it then computes the value
+ * itself, which is the same.
+ */
+export interface ResultExchange {
+  /** The input and catalog every worker of the pool loaded from the same documents. */
+  readonly input: LoadedInput;
+  readonly instanceTypes: readonly InstanceType[];
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
 }
 
 export interface Check {

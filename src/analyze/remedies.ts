@@ -302,6 +302,24 @@ export function templateNodeFor(pod: Pod, nodes: readonly Node[], controllerLess
  */
 const sharedInputs = new WeakMap<LoadedInput, WeakMap<Node, Map<string, LoadedInput>>>();
 const shared = new WeakSet<LoadedInput>();
+/** Each shared input's base and the change that made it, as every worker making it words it. */
+const origins = new WeakMap<LoadedInput, { readonly base: LoadedInput; readonly change: string }>();
+
+/**
+ * A name every worker of a pool gives `input` alike: the shared changes (nodes
+ * added, each with the whole model node) that made it from `root`; undefined
+ * when it was not made from `root` by shared changes alone.
+ */
+export function sharedInputName(input: LoadedInput, root: LoadedInput): string | undefined {
+  const changes: string[] = [];
+  for (let at = input; at !== root; ) {
+    const o = origins.get(at);
+    if (!o) return undefined;
+    changes.push(o.change);
+    at = o.base;
+  }
+  return JSON.stringify(changes.reverse());
+}
 
 export const isSharedInput = (input: LoadedInput): boolean => shared.has(input);
 
@@ -314,6 +332,7 @@ function sharedChange(input: LoadedInput, model: Node, key: string, make: () => 
   if (!out) {
     byKey.set(key, (out = make()));
     shared.add(out);
+    origins.set(out, { base: input, change: `${JSON.stringify(model)} ${key}` });
   }
   return out;
 }

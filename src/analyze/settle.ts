@@ -3,24 +3,37 @@
 // groups' pods each node runs then.
 
 import type { Node } from '../model/node.js';
+import type { Pod } from '../model/pod.js';
 import type { AnalysisContext } from './check.js';
 import type { PodGroup } from './pod-groups.js';
-import { baseline } from './what-if.js';
+import { isSharedInput } from './remedies.js';
+import { baseline, BASELINE_WHAT_IF, memoized, simulateWhatIf } from './what-if.js';
 
 export type Placement = { readonly node: Node; readonly hosts: ReadonlyMap<PodGroup, number> }[];
 
+/**
+ * What settle reads of the baseline, once per input. An input with nodes added
+ * (shared by many groups' fix proofs, so kept for the whole check) keeps only
+ * this, not its baseline's simulation.
+ */
+function settledState(ctx: AnalysisContext): { readonly t0: number; readonly nodes: readonly { readonly node: Node; readonly pods: readonly Pod[] }[] } {
+  return memoized(ctx, 'settled', () => {
+    const run = isSharedInput(ctx.input) ? simulateWhatIf(ctx, BASELINE_WHAT_IF) : baseline(ctx);
+    const lastReady = Math.max(0, ...run.events.filter((e) => e.type === 'PodReady' || e.type === 'NodeReady').map((e) => e.t));
+    const t0 = (Math.floor(lastReady / 10_000) + 1) * 10_000;
+    return { t0, nodes: run.sim.world.cluster.nodeInfos().map((info) => ({ node: info.node, pods: info.pods.filter((p) => !p.terminating) })) };
+  });
+}
+
 export function settle(ctx: AnalysisContext, groups: readonly PodGroup[]): { t0: number; placement: Placement } {
-  const run = baseline(ctx);
-  const lastReady = Math.max(0, ...run.events.filter((e) => e.type === 'PodReady' || e.type === 'NodeReady').map((e) => e.t));
-  const t0 = (Math.floor(lastReady / 10_000) + 1) * 10_000;
-  const placement = run.sim.world.cluster.nodeInfos().map((info) => {
+  const { t0, nodes } = settledState(ctx);
+  const placement = nodes.map(({ node, pods }) => {
     const hosts = new Map<PodGroup, number>();
-    for (const p of info.pods) {
-      if (p.terminating) continue;
+    for (const p of pods) {
       const g = groups.find((x) => x.has(p));
       if (g) hosts.set(g, (hosts.get(g) ?? 0) + 1);
     }
-    return { node: info.node, hosts };
+    return { node, hosts };
   });
   return { t0, placement };
 }

@@ -7,6 +7,7 @@ import { startScenario, type ScenarioRun, type ScenarioSession } from '../sim/sc
 import type { Action, Check as Expect } from '../io/scenario-spec.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { AnalysisContext } from './check.js';
+import { sharedInputName } from './remedies.js';
 
 export interface WhatIf {
   /** A short name for the simulation, used in step sources ("what-if:node-loss"). */
@@ -63,6 +64,27 @@ export function memoized<T>(ctx: AnalysisContext, key: string, make: () => T): T
 }
 
 /**
+ * memoized, and given to the other workers of a pool (ctx.exchange) when the input
+ * is one every worker makes alike (the checked one, or shared changes of it): a
+ * value one worker made, the others read instead of making it again. `make` must
+ * give plain data (it crosses threads).
+ */
+export function exchanged<T>(ctx: AnalysisContext, key: string, make: () => T): T {
+  return memoized(ctx, key, () => {
+    const { exchange } = ctx;
+    const name = exchange && ctx.instanceTypes === exchange.instanceTypes ? sharedInputName(ctx.input, exchange.input) : undefined;
+    const full = name === undefined ? undefined : JSON.stringify([name, ctx.provisioner, ctx.seed, ctx.descheduler ?? null, ctx.scheduler ?? null, key]);
+    if (full !== undefined) {
+      const known = exchange!.get(full);
+      if (known !== undefined) return known as T;
+    }
+    const made = make();
+    if (full !== undefined) exchange!.set(full, made);
+    return made;
+  });
+}
+
+/**
  * simulateWhatIf, memoized per input, catalog, seed and what-if (steps,
  * expectations, duration, provisioner): for simulations several checks need (the
  * baseline, a workload's rollout). Callers must only read the run. A what-if with
@@ -74,7 +96,10 @@ export function sharedWhatIf(ctx: AnalysisContext, w: WhatIf): ScenarioRun {
   return memoized(ctx, JSON.stringify(['what-if', w.provisioner ?? ctx.provisioner, w.untilMs, w.steps, w.expect ?? []]), () => simulateWhatIf(ctx, w));
 }
 
+/** The cluster left alone (no steps) for BASELINE_MS, with the context's provisioner setting. */
+export const BASELINE_WHAT_IF: WhatIf = { name: 'baseline', steps: [], untilMs: BASELINE_MS };
+
 /** The cluster left alone (no steps) for BASELINE_MS: what most checks compare a what-if against. */
 export function baseline(ctx: AnalysisContext, provisioner = ctx.provisioner): ScenarioRun {
-  return sharedWhatIf(ctx, { name: 'baseline', steps: [], untilMs: BASELINE_MS, provisioner });
+  return sharedWhatIf(ctx, { ...BASELINE_WHAT_IF, provisioner });
 }

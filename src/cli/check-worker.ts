@@ -11,9 +11,10 @@ import { runTask, type CheckTask, type TaskResult } from '../analyze/parallel.js
 import { attachSource, type DetachedSource } from '../io/detached-source.js';
 import { loadSources, type LoadOptions } from '../io/load.js';
 import { fromOrigin } from '../sim/time-origin.js';
+import { SharedLog } from './shared-log.js';
 
-/** The check's settings: everything of its context but the input (plain data). */
-export type CheckSettings = Omit<AnalysisContext, 'input'>;
+/** The check's settings: everything of its context but the input and the workers' exchange (plain data). */
+export type CheckSettings = Omit<AnalysisContext, 'input' | 'exchange'>;
 
 /** What every worker starts with: the input as read, and how the main thread loaded it. */
 export interface CheckWorkerData {
@@ -22,6 +23,8 @@ export interface CheckWorkerData {
   /** The time origin the main thread chose (--now, a live read's time), or the input's own when absent. */
   readonly timeOrigin?: number;
   readonly settings: CheckSettings;
+  /** The log (shared-log.ts) through which the workers give each other what they simulated. */
+  readonly exchange?: SharedArrayBuffer;
 }
 
 /** The check's context from what a worker starts with (the sweep's workers too). */
@@ -29,7 +32,8 @@ export function contextOf(d: CheckWorkerData): AnalysisContext {
   const result = loadSources(d.sources.map(attachSource), d.loadOptions);
   // The main thread loaded the same documents and reported their problems already.
   if (!result.ok) throw new Error(`check worker: the input does not load (${result.errors.length} error(s))`);
-  return { input: fromOrigin(result.input, d.timeOrigin), ...d.settings };
+  const ctx: AnalysisContext = { input: fromOrigin(result.input, d.timeOrigin), ...d.settings };
+  return d.exchange ? { ...ctx, exchange: new SharedLog(d.exchange, ctx.input, ctx.instanceTypes) } : ctx;
 }
 
 let context: AnalysisContext | undefined;

@@ -11,6 +11,7 @@ import type { ReportedFinding } from '../analyze/finding.js';
 import { defaultWorkers, runChecks, type CheckTask, type TaskResult } from '../analyze/parallel.js';
 import type { CheckSettings, CheckWorkerData } from './check-worker.js';
 import { availableCores, parseJobs, withPool } from './pool.js';
+import { sharedLogBuffer } from './shared-log.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { fromOrigin } from '../sim/time-origin.js';
 import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, type CatalogFlags, parseOnOff, PROVISIONER_HELP, catalogOptions } from './common.js';
@@ -60,7 +61,7 @@ export function registerCheck(program: Command): void {
       if (jobs === 1) findings = analyze({ input, ...settings });
       else {
         // The documents as plain data: a worker does not read or parse the texts again.
-        const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings };
+        const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, exchange: sharedLogBuffer() };
         // Twice as many parts as workers: a worker that draws short parts takes another.
         const worker = new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
         findings = finishFindings(await withPool<CheckTask, TaskResult, CheckWorkerData, ReportedFinding[]>(worker, data, jobs, 'checking', (run) => runChecks(ALL_CHECKS, 2 * jobs, run)));

@@ -43,6 +43,9 @@ export class World {
 
   /** Controller uid → its pods by key, in store order (an update moves a pod to the end, as in the store). */
   private readonly byOwner = new Map<string, Map<string, Pod>>();
+  /** Owned pod key → when it last moved to the end of its controller's list in byOwner. */
+  private readonly ownerListSeq = new Map<string, number>();
+  private ownerListMoves = 0;
 
   constructor(
     readonly engine: Engine,
@@ -71,12 +74,18 @@ export class World {
     if (!pods) this.byOwner.set(uid, (pods = new Map()));
     pods.delete(pod.key);
     pods.set(pod.key, pod);
+    this.ownerListSeq.set(pod.key, ++this.ownerListMoves);
   }
 
   private unindex(pod: Pod): void {
     const uid = pod.ownerReferences.find((r) => r.controller)?.uid;
-    if (uid !== undefined) this.byOwner.get(uid)?.delete(pod.key);
+    if (uid === undefined) return;
+    this.byOwner.get(uid)?.delete(pod.key);
+    this.ownerListSeq.delete(pod.key);
   }
+
+  /** Orders pods of one controller as podsControlledBy lists them, without listing them all. */
+  readonly byControllerOrder = (a: Pod, b: Pod): number => (this.ownerListSeq.get(a.key) ?? 0) - (this.ownerListSeq.get(b.key) ?? 0);
 
   /** The pods whose controller has this uid, terminating ones included, in store order: what controllers list. */
   podsControlledBy(uid: string): Pod[] {

@@ -48,7 +48,7 @@ import { proveFixes } from '../prove.js';
 import { addNodesLike, combine, isSharedInput, requireAntiAffinity, scaleTo, spreadAcross, templateNodeFor } from '../remedies.js';
 import { settle, type Placement } from '../settle.js';
 import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
-import { memoized, simulateWhatIf } from '../what-if.js';
+import { exchanged, simulateWhatIf } from '../what-if.js';
 import type { Simulation } from '../../sim/simulation.js';
 
 /**
@@ -450,7 +450,8 @@ function* sharedVerdicts(ctx: AnalysisContext, scope: Scope, object: string): Ge
   const plan = lossPlan(ctx, scope, object);
   if (!plan) return;
   for (const unit of plan.units) {
-    const verdicts = memoized(ctx, JSON.stringify(['loss-verdicts', scope, unit.label]), () => {
+    // Given to the other workers: each worker's proofs of the same added nodes would simulate these again.
+    const verdicts = exchanged(ctx, JSON.stringify(['loss-verdicts', scope, unit.label]), () => {
       const trials = simulateEach(ctx, scope, unit, groupsForLoss(ctx.input), plan.t0, ctx.provisioner);
       return new Map(
         [...trials].map(([group, trial]) => {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { AnalysisContext } from '../check.js';
 import type { Finding } from '../finding.js';
 import { contextOf, fileText, inputOf, nodesYaml, REQUIRED_HOSTNAME_ANTI, webDeployment } from '../test-input.js';
-import { rolloutDeadlock } from './rollout-deadlock.js';
+import { isRollable, rolloutDeadlock, simulateRollout } from './rollout-deadlock.js';
 
 const check = (ctx: AnalysisContext) => rolloutDeadlock.run(ctx);
 
@@ -67,6 +67,21 @@ describe('rollout-deadlock', () => {
 
   it('the same Deployment on 3 nodes rolls out: no finding', () => {
     assert.deepEqual(check(contextOf(inputOf(nodesYaml(3), webDeployment({ replicas: 2, affinity: REQUIRED_HOSTNAME_ANTI })))), []);
+  });
+
+  it('a completed rollout keeps its progress but lets its simulation go; a stuck one keeps it for the finding', () => {
+    const rollout = (nodes: number) => {
+      const ctx = contextOf(inputOf(nodesYaml(nodes), webDeployment({ replicas: 2, affinity: REQUIRED_HOSTNAME_ANTI })));
+      const w = ctx.input.workloads.find((x) => x.key === 'default/web')!;
+      assert.ok(isRollable(w));
+      return simulateRollout(ctx, w)!;
+    };
+    const done = rollout(3);
+    assert.equal(done.progress.complete, true);
+    assert.equal(done.run, undefined);
+    const stuck = rollout(2);
+    assert.equal(stuck.progress.complete, false);
+    assert.ok(stuck.run);
   });
 
   it('with maxSurge 0 / maxUnavailable 1 written, no finding', () => {

@@ -82,26 +82,90 @@ describe('DaemonSet controller', () => {
     assert.deepEqual(sim.daemonSets.status(ds).updatedNumberScheduled, 3);
   });
 
+  /** Counts the nodes syncs work out creations and deletions for. */
+  function countNodeLooks(sim: ReturnType<typeof setup>['sim']): { nodes: string[] } {
+    const seen = { nodes: [] as string[] };
+    const controller = sim.daemonSets as unknown as { nodeActions(ds: unknown, node: string, ...rest: unknown[]): void };
+    const nodeActions = controller.nodeActions.bind(controller);
+    controller.nodeActions = (ds, node, ...rest) => {
+      seen.nodes.push(node);
+      nodeActions(ds, node, ...rest);
+    };
+    return seen;
+  }
+
   it('once a sync changed nothing, a node whose should-run answer or pods changed is looked at alone, and a change there still acts', () => {
     const { sim, ds } = setup(['n1', 'n2', 'n3'], { type: 'RollingUpdate', maxSurge: 1, maxUnavailable: 0 });
-    let fullSyncs = 0;
-    const controller = sim.daemonSets as unknown as { nodeToPods(d: unknown): unknown };
-    const nodeToPods = controller.nodeToPods.bind(controller);
-    controller.nodeToPods = (d) => {
-      fullSyncs++;
-      return nodeToPods(d);
-    };
+    const looks = countNodeLooks(sim);
     const n2 = sim.world.cluster.nodeInfo('n2')!.node;
     // Cordoned: its pod no longer should run there, but continues to.
     sim.world.updateNode({ ...n2, taints: [{ key: 'node.kubernetes.io/unreachable', value: '', effect: 'NoSchedule' }] }, 'test');
     sim.engine.run(sim.engine.now + 1_000);
-    assert.equal(fullSyncs, 0, 'a should-run change that leaves the pod running there: n2 alone is read');
+    assert.deepEqual(looks.nodes, ['n2'], 'a should-run change that leaves the pod running there: n2 alone is read');
+    looks.nodes.length = 0;
     const onN3 = sim.daemonSets.podsOf(ds).find((p) => p.nodeName === 'n3')!;
     sim.world.deletePod(onN3.key, 'test');
     sim.engine.run(sim.engine.now + 120_000);
-    assert.ok(fullSyncs > 0, 'n3 lost its pod: a full sync replaces it');
+    assert.ok(looks.nodes.length > 0 && looks.nodes.every((n) => n === 'n3'), 'n3 lost its pod: n3 alone is looked at, and its pod replaced');
     assert.deepEqual(sim.daemonSets.podsOf(ds).filter((p) => !p.terminating).map((p) => p.nodeName).sort(), ['n1', 'n2', 'n3']);
   });
+
+  it('a rolling update looks again only at the nodes whose pods changed, not at every node for every replaced pod', () => {
+    const names = Array.from({ length: 30 }, (_, i) => `n${i}`);
+    const { sim, ds } = setup(names);
+    const looks = countNodeLooks(sim);
+    sim.daemonSets.setTemplate(ds.key, tmpl('v2'));
+    sim.engine.run(sim.engine.now + 3_600_000);
+    assert.equal(sim.daemonSets.status(ds).updatedNumberScheduled, 30);
+    // The first sync walks all 30; each of the 30 replacements then touches its own node a few times
+    // (a walk of every node per sync would be 30 × 30 × 4 or more).
+    assert.ok(looks.nodes.length <= 30 + 30 * 6, `${looks.nodes.length} node looks`);
+  });
+
+  // The incremental syncs must decide exactly what a walk over every node and pod at every sync decides.
+  const strategies: { name: string; strategy?: DaemonSetUpdateStrategy; minReadySeconds?: number }[] = [
+    { name: 'maxUnavailable 1' },
+    { name: 'maxUnavailable 3', strategy: { type: 'RollingUpdate', maxUnavailable: 3 } },
+    { name: 'maxSurge 2', strategy: { type: 'RollingUpdate', maxSurge: 2, maxUnavailable: 0 } },
+    { name: 'maxSurge 25% with minReadySeconds 20', strategy: { type: 'RollingUpdate', maxSurge: '25%', maxUnavailable: 0 }, minReadySeconds: 20 },
+  ];
+  for (const c of strategies) {
+    it(`${c.name}: a rollout through taints, lost readiness, deleted pods and a new node gives the event log of a full walk at every sync`, () => {
+      const run = (fullWalk: boolean) => {
+        const sim = createSimulation(clusterWithNodes(Array.from({ length: 12 }, (_, i) => ({ name: `n${i}`, zone: `z${i % 3}` }))), { seed: 9 });
+        if (fullWalk) {
+          // Without its views, every sync starts from scratch: the walk over every node.
+          const views = (sim.daemonSets as unknown as { views: Map<unknown, unknown> }).views;
+          const at = sim.engine.at.bind(sim.engine);
+          sim.engine.at = (time, type, act) => at(time, type, type === 'ds-sync' ? () => (views.clear(), act()) : act);
+        }
+        const ds = sim.daemonSets.add({ namespace: 'default', name: 'agent', uid: 'ds-agent', selector: compileLabelSelector({ matchLabels: { app: 'agent' } }), template: tmpl('v1'), ...(c.strategy ? { updateStrategy: c.strategy } : {}), ...(c.minReadySeconds ? { minReadySeconds: c.minReadySeconds } : {}) });
+        sim.engine.run(60_000);
+        sim.daemonSets.setTemplate(ds.key, tmpl('v2'));
+        const taint = (name: string, effect: 'NoSchedule' | 'NoExecute') => {
+          const n = sim.world.cluster.nodeInfo(name)!.node;
+          sim.world.updateNode({ ...n, taints: [{ key: 'test', value: '', effect }] }, 'test');
+        };
+        sim.engine.run(sim.engine.now + 1_000);
+        taint('n10', 'NoSchedule');
+        sim.engine.run(sim.engine.now + 6_000);
+        for (const p of sim.daemonSets.podsOf(ds).slice(0, 4)) sim.world.markNotReady(p.key, 'test');
+        sim.engine.run(sim.engine.now + 9_000);
+        taint('n7', 'NoExecute');
+        const live = sim.daemonSets.podsOf(ds).filter((p) => !p.terminating);
+        for (const p of [live[2], live[8]]) if (p) sim.world.deletePod(p.key, 'test');
+        sim.engine.run(sim.engine.now + 13_000);
+        sim.world.addNode(node('n12'));
+        for (const p of sim.daemonSets.podsOf(ds).slice(-3)) sim.world.markReady(p.key);
+        sim.engine.run(sim.engine.now + 3_600_000);
+        return { log: JSON.stringify(sim.engine.log), status: sim.daemonSets.status(ds) };
+      };
+      const incremental = run(false);
+      const full = run(true);
+      assert.equal(incremental.status.updatedNumberScheduled, incremental.status.desiredNumberScheduled);
+      assert.ok(incremental.log === full.log, 'the same event log');
+    });
+  }
 
   it('does not replace the pod of a deleted node (the pod garbage collector removes it)', () => {
     const { sim, ds } = setup(['n1', 'n2']);

@@ -11,6 +11,7 @@
 import { templateHash } from '../../model/names.js';
 import { CONTROLLER_REVISION_HASH_LABEL, DAEMONSET_TEMPLATE_GENERATION_LABEL, daemonNodeAffinity, daemonPodTolerations, daemonShouldRun } from '../../io/workloads.js';
 import type { IntOrString, PodTemplateManifest } from '../../model/manifest.js';
+import type { NodeInfo } from '../../cluster/node-info.js';
 import type { Node } from '../../model/node.js';
 import { compilePod, matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
 import type { Selector } from '../../model/selector.js';
@@ -69,36 +70,119 @@ interface Predicates {
   readonly shouldContinueRunning: boolean;
 }
 
+/**
+ * What a rolling update reads of one node (rollingUpdate in pkg/controller/daemon,
+ * its walk over nodes cut per node): `count` is the node's share of numUnavailable
+ * (maxSurge 0) or numSurge (maxSurge > 0), `available` of numAvailable; the rest are
+ * the lists it may add to.
+ */
+interface NodeRollout {
+  readonly count: number;
+  readonly available: number;
+  /** An old pod deleted as the walk reaches it (allowed, or oldToDelete with maxSurge). */
+  readonly del?: Pod;
+  /** maxSurge 0: an old available pod deleted while maxUnavailable allows. */
+  readonly candidate?: Pod;
+  /** maxSurge: an old available pod on a node it should no longer run on. */
+  readonly shouldNotRun?: Pod;
+  /** maxSurge: a new pod created beside the old one, at once ('allowed') or while maxSurge allows. */
+  readonly surgeNew?: 'allowed' | 'candidate';
+}
+
+/** Values by node position, listed in node-tree order (the order the upstream walk adds to its lists). */
+class InNodeOrder<T> {
+  private readonly positions: number[] = [];
+  private readonly values = new Map<number, T>();
+
+  get size(): number {
+    return this.positions.length;
+  }
+
+  set(position: number, value: T): void {
+    if (!this.values.has(position)) this.positions.splice(this.index(position), 0, position);
+    this.values.set(position, value);
+  }
+
+  delete(position: number): void {
+    if (this.values.delete(position)) this.positions.splice(this.index(position), 1);
+  }
+
+  /** The first `n` values in node order. */
+  first(n: number): T[] {
+    return this.positions.slice(0, Math.max(0, n)).map((p) => this.values.get(p)!);
+  }
+
+  private index(position: number): number {
+    let lo = 0;
+    let hi = this.positions.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.positions[mid]! < position) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/**
+ * A DaemonSet's pods filed by node and what its syncs last found per node, kept
+ * up to date from pod and node changes, so that a sync looks only at the nodes
+ * that changed since the last: a rolling update replaces one pod at a time, and
+ * each replacement's four or five syncs walked every node and pod before. A
+ * node is dirty until a sync has looked at it again; a sync after which the node
+ * order, the rolling-update mode or the template changed starts from scratch
+ * (every node dirty), which is the full walk.
+ */
+interface DaemonSetView {
+  /** nodeInfos() when the view was built: another array means nodes came, went or moved. */
+  readonly order: readonly NodeInfo[];
+  /** Pods by the node they are on or pinned to ('' for neither). */
+  readonly podsByNode: Map<string, Map<string, Pod>>;
+  /** Pod key → where it is filed and whether it is live and not of the current template. */
+  readonly filed: Map<string, { readonly node: string; readonly outdated: boolean }>;
+  /** Live pods not of the current template (a sync with none and nothing to create or delete settles). */
+  outdated: number;
+  /** desiredNumberScheduled. */
+  desired: number;
+  /** Nodes whose creations and deletions a sync must work out again. */
+  readonly actionsDirty: Set<string>;
+  /** Nodes whose rolling-update share must be worked out again. */
+  readonly rolloutDirty: Set<string>;
+  /** Whether the shares below are for maxSurge > 0. */
+  surgeMode: boolean;
+  readonly shares: Map<number, NodeRollout>;
+  count: number;
+  available: number;
+  readonly del: InNodeOrder<Pod>;
+  readonly candidates: InNodeOrder<Pod>;
+  readonly shouldNotRun: InNodeOrder<Pod>;
+  readonly allowedNew: InNodeOrder<string>;
+  readonly candidateNew: InNodeOrder<string>;
+}
+
 export class DaemonSetController extends KeyedController<SimDaemonSet> {
   /** Pod uid → the node its affinity pins it to (for pods the scheduler has not bound yet). */
   private readonly targetNode = new Map<string, string>();
-  /**
-   * DaemonSets whose last sync changed nothing with every live pod of the current
-   * template, each with the nodes whose should-run answers or DaemonSet pods changed
-   * since: until something else changes (readiness is read only when updating old
-   * pods), their next sync would change nothing on any other node, so it looks at
-   * those nodes alone, and is skipped when there are none. A zone loss turns
-   * thousands of pods NotReady, taints hundreds of nodes and evicts their pods one
-   * node at a time.
-   */
-  private readonly settled = new Map<SimDaemonSet, Set<string>>();
-
-  /** Queues a sync that must look again (the DaemonSet's nodes, pods or template changed). */
-  private resync(ds: SimDaemonSet): void {
-    this.settled.delete(ds);
-    this.enqueue(ds);
-  }
-
-  /** Queues a sync for a node whose should-run answers or pods changed: of that node alone while the DaemonSet is settled. */
-  private resyncNode(ds: SimDaemonSet, node: string): void {
-    const dirty = this.settled.get(ds);
-    if (!dirty) return this.resync(ds);
-    dirty.add(node);
-    this.enqueue(ds);
-  }
+  private readonly views = new Map<SimDaemonSet, DaemonSetView>();
 
   constructor(world: World) {
     super(world, 'daemonset', 'ds-sync');
+  }
+
+  /** Marks a node for the DaemonSet's next sync to look at and queues the sync. */
+  private dirty(ds: SimDaemonSet, node: string): void {
+    const view = this.views.get(ds);
+    if (view) {
+      view.actionsDirty.add(node);
+      view.rolloutDirty.add(node);
+    }
+    this.enqueue(ds);
+  }
+
+  /** A template or node set change: the next sync starts from scratch. */
+  private resync(ds: SimDaemonSet): void {
+    this.views.delete(ds);
+    this.enqueue(ds);
   }
 
   start(): void {
@@ -109,7 +193,10 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
         for (const ds of this.objects.values()) {
           const was = this.predicates(ds, c.old);
           const is = this.predicates(ds, c.node);
-          if (was.shouldRun !== is.shouldRun || was.shouldContinueRunning !== is.shouldContinueRunning) this.resyncNode(ds, c.node.name);
+          if (was.shouldRun === is.shouldRun && was.shouldContinueRunning === is.shouldContinueRunning) continue;
+          const view = this.views.get(ds);
+          if (view && was.shouldRun !== is.shouldRun) view.desired += is.shouldRun ? 1 : -1;
+          this.dirty(ds, c.node.name);
         }
         return;
       }
@@ -121,15 +208,16 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       const ds = this.ownerOf(c.pod);
       if (!ds) return;
       if (c.kind === 'podReady' && ds.minReadySeconds > 0) this.world.engine.after(ds.minReadySeconds * 1000 + 1, 'ds-min-ready', () => this.enqueue(ds));
-      if (c.kind === 'podReady' || c.kind === 'podNotReady') this.enqueue(ds);
-      else {
-        // A pod changes what a sync does on its node only (and on the one it left).
-        if (c.kind === 'podUpdated' && this.nodeOfPod(c.old) !== this.nodeOfPod(c.pod)) this.resyncNode(ds, this.nodeOfPod(c.old));
-        this.resyncNode(ds, this.nodeOfPod(c.pod));
+      const view = this.views.get(ds);
+      if (view && c.kind !== 'podReady' && c.kind !== 'podNotReady') {
+        // Filed as the store has it now (listeners may hear of a pod's changes out of order).
+        const was = view.filed.get(c.pod.key);
+        if (was) this.dirty(ds, was.node);
+        this.file(ds, view, c.pod.key);
       }
+      this.dirty(ds, this.nodeOfPod(c.pod));
     });
   }
-
   add(init: DaemonSetInit): SimDaemonSet {
     const key = `${init.namespace}/${init.name}`;
     this.assertNew(key);
@@ -225,31 +313,93 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     return { maxSurge, maxUnavailable };
   }
 
+  /** The view of the DaemonSet, built (every node dirty) when it has none or the node order changed. */
+  private viewOf(ds: SimDaemonSet): DaemonSetView {
+    const order = this.world.cluster.nodeInfos();
+    const had = this.views.get(ds);
+    if (had && had.order === order) return had;
+    const names = order.map((ni) => ni.node.name);
+    const view: DaemonSetView = {
+      order,
+      podsByNode: new Map(),
+      filed: new Map(),
+      outdated: 0,
+      desired: 0,
+      actionsDirty: new Set(names),
+      rolloutDirty: new Set(names),
+      surgeMode: false,
+      shares: new Map(),
+      count: 0,
+      available: 0,
+      del: new InNodeOrder(),
+      candidates: new InNodeOrder(),
+      shouldNotRun: new InNodeOrder(),
+      allowedNew: new InNodeOrder(),
+      candidateNew: new InNodeOrder(),
+    };
+    for (const ni of order) if (this.predicates(ds, ni.node).shouldRun) view.desired++;
+    for (const p of this.podsOf(ds)) this.file(ds, view, p.key);
+    this.views.set(ds, view);
+    return view;
+  }
+
+  /** Files the pod with this key where the store has it now, or nowhere when it is gone. */
+  private file(ds: SimDaemonSet, view: DaemonSetView, key: string): void {
+    const was = view.filed.get(key);
+    if (was) {
+      const pods = view.podsByNode.get(was.node)!;
+      pods.delete(key);
+      if (pods.size === 0) view.podsByNode.delete(was.node);
+      if (was.outdated) view.outdated--;
+      view.filed.delete(key);
+    }
+    const p = this.world.cluster.getPod(key);
+    if (!p || this.ownerOf(p) !== ds) return;
+    const node = this.nodeOfPod(p);
+    let pods = view.podsByNode.get(node);
+    if (!pods) view.podsByNode.set(node, (pods = new Map()));
+    pods.set(key, p);
+    const outdated = !p.terminating && !this.current(ds, p);
+    if (outdated) view.outdated++;
+    view.filed.set(key, { node, outdated });
+  }
+
+  /** The DaemonSet's pods on (or pinned to) a node, in podsOf's order. */
+  private podsAt(view: DaemonSetView, node: string): Pod[] | undefined {
+    const pods = view.podsByNode.get(node);
+    if (!pods) return undefined;
+    const list = [...pods.values()];
+    return list.length > 1 ? list.sort(this.world.byControllerOrder) : list;
+  }
+
   protected sync(ds: SimDaemonSet): void {
-    const dirty = this.settled.get(ds);
-    if (dirty && (dirty.size === 0 || this.unchangedOn(ds, dirty))) return;
-    this.settled.delete(ds);
-    const nodes = this.world.cluster.nodeInfos().map((ni) => ni.node);
-    // The predicates read only the DaemonSet and the node, which a sync does not change: once per node.
-    const preds = new Map<string, Predicates>();
-    for (const n of nodes) preds.set(n.name, this.predicates(ds, n));
-    const byNode = this.nodeToPods(ds);
-    let desired = 0;
-    for (const p of preds.values()) if (p.shouldRun) desired++;
-    const { maxSurge, maxUnavailable } = this.surgeAndUnavailable(ds, desired);
+    const view = this.viewOf(ds);
+    if (ds.minReadySeconds > 0) {
+      // Availability then depends on the clock, not only on changes: every node is looked at.
+      for (const ni of view.order) this.dirtyAll(view, ni.node.name);
+    }
+    const { maxSurge, maxUnavailable } = this.surgeAndUnavailable(ds, view.desired);
     const allowsSurge = maxSurge > 0;
+    if (allowsSurge !== view.surgeMode) {
+      // Each node's creations with pods all stopped, and its rolling-update share, depend on it.
+      this.clearShares(view);
+      view.surgeMode = allowsSurge;
+      for (const ni of view.order) this.dirtyAll(view, ni.node.name);
+    }
+    // A node no sync has had to look at since its last look would get nothing created or deleted.
     const create: string[] = [];
     const del: Pod[] = [];
-    for (const node of nodes) this.nodeActions(ds, node.name, preds.get(node.name)!, byNode.get(node.name), () => allowsSurge, create, del);
+    for (const ni of this.world.cluster.nodeInfosNamed(view.actionsDirty)) this.nodeActions(ds, ni.node.name, this.predicates(ds, ni.node), this.podsAt(view, ni.node.name), () => allowsSurge, create, del);
+    view.actionsDirty.clear();
     this.apply(ds, create, del);
-    if (create.length === 0 && del.length === 0 && this.allCurrent(ds, byNode)) {
-      // A rolling update replaces old pods only: with none, it would change nothing.
-      this.settled.set(ds, new Set());
-      return;
-    }
-    // What apply changed is read again; unchanged, the same pods by node.
-    const after = create.length > 0 || del.length > 0 ? this.nodeToPods(ds) : byNode;
-    if (ds.updateStrategy.type === 'RollingUpdate') this.rollingUpdate(ds, nodes, after, preds, desired, maxSurge, maxUnavailable);
+    // A rolling update replaces old pods only: with none, it would change nothing.
+    if ((create.length === 0 && del.length === 0 && view.outdated === 0) || ds.updateStrategy.type !== 'RollingUpdate') return;
+    this.rollingUpdate(ds, view, maxSurge, maxUnavailable);
+  }
+
+  private dirtyAll(view: DaemonSetView, node: string): void {
+    view.actionsDirty.add(node);
+    view.rolloutDirty.add(node);
   }
 
   /**
@@ -300,48 +450,6 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     if (oldestNew && oldestOld && (!this.world.isReady(oldestOld.key) || this.available(ds, oldestNew))) del.push(oldestOld);
   }
 
-  /**
-   * For a settled DaemonSet: whether a full sync would change nothing on the nodes
-   * whose should-run answers or pods changed, and find their live pods all of the
-   * current template (no other node can differ from the sync that settled it). True
-   * keeps it settled with those nodes looked at; false means a full sync.
-   */
-  private unchangedOn(ds: SimDaemonSet, dirty: Set<string>): boolean {
-    const pods = new Map<string, Pod[]>();
-    for (const p of this.podsOf(ds)) {
-      const n = this.nodeOfPod(p);
-      if (!dirty.has(n)) continue;
-      if (!p.terminating && !this.current(ds, p)) return false;
-      pods.set(n, [...(pods.get(n) ?? []), p]);
-    }
-    let allowsSurge: boolean | undefined;
-    const surge = () => (allowsSurge ??= this.surgeAndUnavailable(ds, this.desired(ds)).maxSurge > 0);
-    const create: string[] = [];
-    const del: Pod[] = [];
-    for (const name of dirty) {
-      const info = this.world.cluster.nodeInfo(name);
-      // A node gone is a nodeDeleted, which resyncs in full; none is left here.
-      if (!info) return false;
-      this.nodeActions(ds, name, this.predicates(ds, info.node), pods.get(name), surge, create, del);
-      if (create.length > 0 || del.length > 0) return false;
-    }
-    dirty.clear();
-    return true;
-  }
-
-  /** desiredNumberScheduled: the nodes that should run the DaemonSet's pod. */
-  private desired(ds: SimDaemonSet): number {
-    let n = 0;
-    for (const info of this.world.cluster.nodeInfos()) if (this.predicates(ds, info.node).shouldRun) n++;
-    return n;
-  }
-
-  /** Whether every live pod is of the current template (both ways sync and rollingUpdate tell). */
-  private allCurrent(ds: SimDaemonSet, byNode: ReadonlyMap<string, Pod[]>): boolean {
-    for (const pods of byNode.values()) for (const p of pods) if (!p.terminating && !this.current(ds, p)) return false;
-    return true;
-  }
-
   private current(ds: SimDaemonSet, p: Pod): boolean {
     return p.labels[CONTROLLER_REVISION_HASH_LABEL] === ds.hash && this.updated(ds, p);
   }
@@ -371,67 +479,76 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     return { ok: true, ...(newPod ? { newPod } : {}), ...(oldPod ? { oldPod } : {}) };
   }
 
-  private rollingUpdate(ds: SimDaemonSet, nodes: readonly Node[], byNode: ReadonlyMap<string, Pod[]>, preds: ReadonlyMap<string, { shouldRun: boolean }>, desired: number, maxSurge: number, maxUnavailable: number): void {
-    const nodeNames = nodes.map((n) => n.name).filter((n) => byNode.has(n) || preds.get(n)!.shouldRun);
-    if (maxSurge === 0) {
-      let numUnavailable = 0;
-      const allowed: Pod[] = [];
-      const candidates: Pod[] = [];
-      for (const name of nodeNames) {
-        const { ok, newPod, oldPod } = this.podsOnNode(ds, byNode.get(name));
-        if (!ok) {
-          numUnavailable++;
-          continue;
-        }
-        if ((!oldPod && !newPod) || (oldPod && newPod)) numUnavailable++;
-        else if (newPod) {
-          if (!this.available(ds, newPod)) numUnavailable++;
-        } else if (oldPod) {
-          if (!this.available(ds, oldPod)) {
-            allowed.push(oldPod);
-            numUnavailable++;
-          } else if (numUnavailable < maxUnavailable) candidates.push(oldPod);
-        }
-      }
-      const remaining = Math.min(Math.max(0, maxUnavailable - numUnavailable), candidates.length);
-      this.apply(ds, [], [...allowed, ...candidates.slice(0, remaining)]);
+  private clearShares(view: DaemonSetView): void {
+    for (const position of [...view.shares.keys()]) this.setShare(view, position, undefined);
+  }
+
+  /** Replaces a node's rolling-update share (its counts and list entries) with `share`. */
+  private setShare(view: DaemonSetView, position: number, share: NodeRollout | undefined): void {
+    const old = view.shares.get(position);
+    if (old) {
+      view.count -= old.count;
+      view.available -= old.available;
+      view.del.delete(position);
+      view.candidates.delete(position);
+      view.shouldNotRun.delete(position);
+      view.allowedNew.delete(position);
+      view.candidateNew.delete(position);
+      view.shares.delete(position);
+    }
+    if (!share) return;
+    view.shares.set(position, share);
+    view.count += share.count;
+    view.available += share.available;
+    if (share.del) view.del.set(position, share.del);
+    if (share.candidate) view.candidates.set(position, share.candidate);
+    if (share.shouldNotRun) view.shouldNotRun.set(position, share.shouldNotRun);
+    const name = view.order[position]!.node.name;
+    if (share.surgeNew === 'allowed') view.allowedNew.set(position, name);
+    if (share.surgeNew === 'candidate') view.candidateNew.set(position, name);
+  }
+
+  /** One node's part of upstream's walk over the nodes that run or should run a pod (none for the others). */
+  private share(ds: SimDaemonSet, view: DaemonSetView, node: Node): NodeRollout | undefined {
+    const pods = this.podsAt(view, node.name);
+    const { shouldRun } = this.predicates(ds, node);
+    if (!pods && !shouldRun) return undefined;
+    const { ok, newPod, oldPod } = this.podsOnNode(ds, pods);
+    if (!ok) return { count: 1, available: 0 };
+    if (!view.surgeMode) {
+      if ((!oldPod && !newPod) || (oldPod && newPod)) return { count: 1, available: 0 };
+      if (newPod) return { count: this.available(ds, newPod) ? 0 : 1, available: 0 };
+      return this.available(ds, oldPod!) ? { count: 0, available: 0, candidate: oldPod! } : { count: 1, available: 0, del: oldPod! };
+    }
+    const available = (oldPod ? this.available(ds, oldPod) : newPod !== undefined && this.available(ds, newPod)) ? 1 : 0;
+    if (!oldPod) return { count: 0, available };
+    if (!newPod) {
+      if (!this.available(ds, oldPod)) return shouldRun ? { count: 0, available, surgeNew: 'allowed' } : { count: 0, available, del: oldPod };
+      return shouldRun ? { count: 0, available, surgeNew: 'candidate' } : { count: 0, available, shouldNotRun: oldPod };
+    }
+    return this.available(ds, newPod) ? { count: 0, available, del: oldPod } : { count: 1, available };
+  }
+
+  /**
+   * Upstream's rollingUpdate from the nodes' shares, the dirty ones worked out
+   * again. Its walk adds a candidate only while the count so far is under the
+   * limit, then takes (limit − count) of them: the same as the first (limit −
+   * total count) candidates in node order, since the count only grows.
+   */
+  private rollingUpdate(ds: SimDaemonSet, view: DaemonSetView, maxSurge: number, maxUnavailable: number): void {
+    for (const ni of this.world.cluster.nodeInfosNamed(view.rolloutDirty)) {
+      const position = this.world.cluster.nodePosition(ni.node.name)!;
+      this.setShare(view, position, this.share(ds, view, ni.node));
+    }
+    view.rolloutDirty.clear();
+    const del = view.del.first(view.del.size);
+    if (!view.surgeMode) {
+      this.apply(ds, [], [...del, ...view.candidates.first(maxUnavailable - view.count)]);
       return;
     }
-    const oldToDelete: Pod[] = [];
-    const shouldNotRun: Pod[] = [];
-    const candidateNew: string[] = [];
-    const allowedNew: string[] = [];
-    let numSurge = 0;
-    let numAvailable = 0;
-    for (const name of nodeNames) {
-      const { ok, newPod, oldPod } = this.podsOnNode(ds, byNode.get(name));
-      if (!ok) {
-        numSurge++;
-        continue;
-      }
-      if (oldPod) {
-        if (this.available(ds, oldPod)) numAvailable++;
-      } else if (newPod && this.available(ds, newPod)) numAvailable++;
-      if (!oldPod) continue;
-      const shouldRun = preds.get(name)?.shouldRun ?? false;
-      if (!newPod) {
-        if (!this.available(ds, oldPod)) {
-          if (!shouldRun) oldToDelete.push(oldPod);
-          else allowedNew.push(name);
-        } else if (!shouldRun) shouldNotRun.push(oldPod);
-        else if (numSurge < maxSurge) candidateNew.push(name);
-        continue;
-      }
-      if (!this.available(ds, newPod)) {
-        numSurge++;
-        continue;
-      }
-      oldToDelete.push(oldPod);
-    }
-    const deletable = Math.min(numAvailable - desired, shouldNotRun.length);
-    if (deletable > 0) oldToDelete.push(...shouldNotRun.slice(0, deletable));
-    const remaining = Math.min(Math.max(0, maxSurge - numSurge), candidateNew.length);
-    this.apply(ds, [...allowedNew, ...candidateNew.slice(0, remaining)], oldToDelete);
+    const deletable = Math.min(view.available - view.desired, view.shouldNotRun.size);
+    const create = [...view.allowedNew.first(view.allowedNew.size), ...view.candidateNew.first(maxSurge - view.count)];
+    this.apply(ds, create, [...del, ...view.shouldNotRun.first(deletable)]);
   }
 
   /** generateName `<name>-` with five random characters, as the API server names them. */
