@@ -16,7 +16,12 @@ interface TraceEvent {
   readonly ts: number;
   readonly dur?: number;
   readonly tdur?: number;
-  readonly args?: { name?: string; data?: { message?: string } };
+  readonly args?: {
+    name?: string;
+    data?: { message?: string; functionName?: string; url?: string; lineNumber?: number; type?: string };
+    beginData?: { dirtyObjects?: number; totalObjects?: number };
+    type?: string;
+  };
 }
 
 type WorkKind = 'script' | 'style' | 'layout' | 'paint' | 'gc';
@@ -30,6 +35,8 @@ export interface StepTasks {
   readonly maxWorkMs: number;
   /** That task's traced work by kind, and its CPU outside traced events ('untraced'), ms. */
   readonly split: Readonly<Record<WorkKind | 'untraced', number>>;
+  /** That task's costliest events by their own CPU time (children's excluded): what to look at when it is long. */
+  readonly top: string;
 }
 
 /** Traced events by kind; any other traced event counts as script (calls, messages, timers, parsing). */
@@ -56,6 +63,38 @@ function splitOf(task: TraceEvent, onThread: readonly TraceEvent[]): Record<Work
   }
   us.untraced = Math.max(0, (task.tdur ?? 0) - us.script - us.style - us.layout - us.paint - us.gc);
   return us;
+}
+
+/** An event as a reader of the trace would name it: the function called, the event dispatched, how much layout was dirty. */
+function labelOf(e: TraceEvent): string {
+  const d = e.args?.data;
+  if (d?.functionName !== undefined) return `${e.name} ${d.functionName || '(anonymous)'} ${d.url?.split('/').pop() ?? ''}:${d.lineNumber ?? ''}`;
+  if (d?.type) return `${e.name} ${d.type}`;
+  if (e.name === 'Layout' && e.args?.beginData) return `Layout of ${e.args.beginData.dirtyObjects}/${e.args.beginData.totalObjects} objects`;
+  if (e.args?.type && /GC/.test(e.name)) return `${e.name} (${e.args.type})`;
+  return e.name;
+}
+
+/** `task`'s events by self CPU time (their own, not their children's), the costliest first, as "label ms" (≥ 1 ms). */
+function topOf(task: TraceEvent, onThread: readonly TraceEvent[]): string {
+  const end = task.ts + (task.dur ?? 0);
+  const self = new Map<string, number>();
+  const stack: { e: TraceEvent; label: string }[] = [];
+  const add = (label: string, us: number) => self.set(label, (self.get(label) ?? 0) + us);
+  for (const e of onThread) {
+    if (e === task || e.ph !== 'X' || e.ts < task.ts || e.ts >= end) continue;
+    while (stack.length > 0 && e.ts >= stack.at(-1)!.e.ts + (stack.at(-1)!.e.dur ?? 0)) stack.pop();
+    const label = labelOf(e);
+    add(label, e.tdur ?? 0);
+    if (stack.length > 0) add(stack.at(-1)!.label, -(e.tdur ?? 0));
+    stack.push({ e, label });
+  }
+  return [...self]
+    .filter(([, us]) => us >= 1000)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([label, us]) => `${label} ${ms(us)}`)
+    .join('; ');
 }
 
 const ms = (us: number) => Math.round(us / 1000);
@@ -91,6 +130,7 @@ export async function stopTrace(browser: Browser): Promise<Map<string, StepTasks
       maxCpuMs: ms(Math.max(0, ...mine.map((x) => x.t.tdur ?? 0))),
       maxWorkMs: ms(traced(split)),
       split: Object.fromEntries(Object.entries(split).map(([k, v]) => [k, ms(v)])) as StepTasks['split'],
+      top: busiest ? topOf(busiest.t, onMain) : '',
     });
   });
   return steps;
