@@ -7,7 +7,12 @@
 // part of it in traced work (script, style, layout, paint, GC; see
 // main-thread-trace.test-support.ts). The bound holds on traced work always, and on
 // the Long Tasks API's wall time and the task's CPU time when the machine is not
-// oversubscribed; then those are reported.
+// oversubscribed; then those are reported. The test's own calls into the page
+// (Playwright's DevTools protocol commands: evaluate, selector queries, scrolling a
+// click's target into view) run as tasks on the page's main thread too, of up to 13 ms
+// CPU and 121 ms wall at load 17: the Long Tasks API does not report them, and the
+// trace's wall and CPU figures leave them out; their traced work (a layout they force)
+// is counted.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -155,9 +160,11 @@ describe('the 200-node / 2,000-pod input', () => {
       const oversubscribed = loadavg()[0]! > availableParallelism();
       for (const [name, m] of Object.entries(measured)) {
         const t = cpu.get(name);
-        const split = Object.entries(t?.split ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
-        process.stdout.write(`# ${size} ${name}: ${m.wallMs} ms; Long Tasks API: ${m.longTasks} task(s) over 50 ms, longest ${m.longestMs} ms; trace: longest task ${t?.maxWallMs} ms wall, most CPU ${t?.maxCpuMs} ms; most traced work ${t?.maxWorkMs} ms (${split}; by own time: ${t?.top})\n`);
         assert.ok(t, `${name}: in the trace`);
+        const split = Object.entries(t.split).map(([k, v]) => `${k} ${v}`).join(', ');
+        process.stdout.write(
+          `# ${size} ${name}: ${m.wallMs} ms; Long Tasks API: ${m.longTasks} task(s) over 50 ms, longest ${m.longestMs} ms; trace: longest task ${t.maxWallMs} ms wall, most CPU ${t.maxCpuMs} ms; most traced work ${t.maxWorkMs} ms (${split}; by own time: ${t.top})\n`,
+        );
         assert.ok(t.maxWorkMs <= LONG_TASK_LIMIT_MS, `${name}: a main-thread task of ${t.maxWorkMs} ms of work (${split}; by own time: ${t.top})`);
         if (!oversubscribed) {
           assert.ok(t.maxCpuMs <= LONG_TASK_LIMIT_MS, `${name}: a main-thread task of ${t.maxCpuMs} ms CPU`);
