@@ -3,6 +3,7 @@
 // line with a gutter marker; a tab shows how many errors its pane holds.
 
 import { EditorView, basicSetup } from 'codemirror';
+import { Compartment } from '@codemirror/state';
 import { lintGutter, setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { describeDiagnostic, type Diagnostic } from '../../src/io/diagnostics.js';
 import { el } from './dom.js';
@@ -26,6 +27,13 @@ function nextFrame(): Promise<void> {
   });
 }
 
+/**
+ * The one-column (phone) layout, as style.css switches to it: there long lines wrap.
+ * Unwrapped, a line of a flow mapping ran three screens past the right edge (1,303 px
+ * of 390 for the first example), read only by scrolling the editor sideways.
+ */
+const NARROW = '(max-width: 800px)';
+
 export class InputPanes {
   private readonly views = new Map<Tab, EditorView>();
   private readonly tabButtons = new Map<Tab, HTMLButtonElement>();
@@ -35,6 +43,12 @@ export class InputPanes {
 
   /** `onEdit` hears every change of any pane's text, typed or set. */
   constructor(tablist: HTMLElement, panes: HTMLElement, onEdit: () => void) {
+    const narrow = window.matchMedia(NARROW);
+    const wrapping = new Compartment();
+    const wrap = () => (narrow.matches ? EditorView.lineWrapping : []);
+    narrow.addEventListener('change', () => {
+      for (const view of this.views.values()) view.dispatch({ effects: wrapping.reconfigure(wrap()) });
+    });
     for (const tab of TABS) {
       const button = el('button', 'tab');
       Object.assign(button, { id: `tab-${tab}`, type: 'button' });
@@ -60,6 +74,7 @@ export class InputPanes {
           basicSetup,
           yamlHighlighting(),
           lintGutter(),
+          wrapping.of(wrap()),
           EditorView.contentAttributes.of({ 'aria-label': `${TAB_LABEL[tab]} manifests (YAML)` }),
           EditorView.updateListener.of((u) => u.docChanged && onEdit()),
         ],

@@ -208,9 +208,7 @@ async function explain(pod: string, source: Tabs): Promise<void> {
   const end = await runOnWorker<Outcome<PodExplanation | undefined>>(`explain ${pod}`, (api) => api.explain(source, pod));
   if (!end) return;
   if (!end.value.ok) return showErrors('explain', end.value.errors);
-  const box = $('explain');
-  await renderExplain(box, pod, end.value.value);
-  box.scrollIntoView({ block: 'nearest' });
+  await renderExplain($('explain'), pod, end.value.value);
   status.textContent = `explain ${pod} (${end.ms} ms)`;
 }
 

@@ -14,8 +14,15 @@ const ROWS_PER_FRAME = 20;
 
 export async function renderExplain(box: HTMLElement, pod: string, result: PodExplanation | undefined): Promise<void> {
   const title = el('h2', '', `Explain ${pod}`);
+  // On screen before the table's rows come: brought there after them, every row in
+  // view and in content-visibility's margin (about 60, 1,200 layout objects) was laid
+  // out and painted in one frame, the longest of an explain on a phone.
+  const show = (...parts: HTMLElement[]) => {
+    box.replaceChildren(...parts);
+    box.scrollIntoView({ block: 'nearest' });
+  };
   if (!result) {
-    box.replaceChildren(title, el('p', 'message', 'The scheduler never tries this pod (no profile has its schedulerName, or it is not in the input).'));
+    show(title, el('p', 'message', 'The scheduler never tries this pod (no profile has its schedulerName, or it is not in the input).'));
     return;
   }
   const e = result.explanation;
@@ -56,7 +63,7 @@ export async function renderExplain(box: HTMLElement, pod: string, result: PodEx
   scroll.setAttribute('aria-label', `explanation of ${e.pod}, scrolls sideways`);
   scroll.append(table);
   const verdict = el('p', 'verdict', e.selected ? `selected: ${e.selected}` : `unschedulable: ${e.message}`);
-  box.replaceChildren(title, ...(result.note ? [el('p', 'note', result.note)] : []), verdict, ...(pre.length ? [preList] : []), caption, scroll);
+  show(title, ...(result.note ? [el('p', 'note', result.note)] : []), verdict, ...(pre.length ? [preList] : []), caption, scroll);
   await inSlices(rows, (n) => {
     const r = row(n.node === e.selected ? 'chosen' : n.feasible ? 'feasible' : 'rejected');
     r.dataset['node'] = n.node;

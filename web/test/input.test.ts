@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { act, axeSerious, base, drop, horizontalOverflow, idle, link, open, pendingPods, placements, ROOT, screenshot, useBrowser, type Size } from './browser.test-support.js';
+import { act, axeSerious, base, drop, horizontalOverflow, idle, link, open, pendingPods, placements, ROOT, screenshot, SIZES, useBrowser, type Size } from './browser.test-support.js';
 
 useBrowser();
 
@@ -182,4 +182,31 @@ test('Open files… (the keyboard way to a dump): two files at once, each sorted
   assert.equal((await page.$$('.node.planned')).length, 1);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('long lines wrap in the editor on a phone (nothing to scroll sideways there), not on a desktop; turning the page narrow wraps them, as does opening it on a phone', async () => {
+  const { page, context, errors } = await open('desktop');
+  /** The shown editor's sideways overflow (px) and the height of its longest line in lines of text. */
+  const editor = () =>
+    page.$eval('.pane:not([hidden]) .cm-editor', (e) => {
+      const scroller = e.querySelector('.cm-scroller')!;
+      const lines = [...e.querySelectorAll<HTMLElement>('.cm-line')];
+      const longest = lines.reduce((a, l) => ((l.textContent ?? '').length > (a.textContent ?? '').length ? l : a));
+      return { overflow: scroller.scrollWidth - scroller.clientWidth, rows: Math.round(longest.getBoundingClientRect().height / parseFloat(getComputedStyle(longest).lineHeight)) };
+    });
+  const desktop = await editor();
+  assert.ok(desktop.overflow > 0 && desktop.rows === 1, `desktop: one line each, scrolled sideways: ${JSON.stringify(desktop)}`);
+  await page.setViewportSize(SIZES.phone);
+  await page.waitForFunction(() => {
+    const s = document.querySelector('.pane:not([hidden]) .cm-scroller')!;
+    return s.scrollWidth <= s.clientWidth;
+  }, undefined, { timeout: 10_000 }).catch(() => undefined);
+  const phone = await editor();
+  assert.ok(phone.overflow <= 0 && phone.rows > 1, `phone: wrapped: ${JSON.stringify(phone)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+  const opened = await open('phone');
+  const first = await opened.page.$eval('.pane:not([hidden]) .cm-scroller', (s) => s.scrollWidth - s.clientWidth);
+  assert.ok(first <= 0, `a page opened on a phone: wrapped from the start (${first} px sideways)`);
+  await opened.context.close();
 });

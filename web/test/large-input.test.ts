@@ -7,7 +7,12 @@
 // part of it in traced work (script, style, layout, paint, GC; see
 // main-thread-trace.test-support.ts). The bound holds on traced work always, and on
 // the Long Tasks API's wall time and the task's CPU time when the machine is not
-// oversubscribed; then those are reported.
+// oversubscribed; then those are reported. The test's own calls into the page
+// (Playwright's DevTools protocol commands: evaluate, selector queries, scrolling a
+// click's target into view) run as tasks on the page's main thread too, of up to 13 ms
+// CPU and 121 ms wall at load 17: the Long Tasks API does not report them, and the
+// trace's wall and CPU figures leave them out; their traced work (a layout they force)
+// is counted.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,6 +39,16 @@ async function watchLongTasks(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Waits until the page has drawn two more frames: an action is over for the test (its
+ * buttons enabled again) before the browser has rendered its last change, and a
+ * content-visibility: auto box that this brings on screen is drawn one frame later
+ * still. Without this wait those frames' tasks were counted in the next step.
+ */
+async function framesDrawn(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((drawn) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(drawn, 0)))));
+}
+
 async function longTasks(page: Page): Promise<{ start: number; duration: number }[]> {
   return page.evaluate(() => (window as unknown as { longTasks: { start: number; duration: number }[] }).longTasks);
 }
@@ -51,6 +66,7 @@ describe('the 200-node / 2,000-pod input', () => {
         await markStep(page, name);
         const t0 = Date.now();
         await f();
+        await framesDrawn(page);
         const tasks = (await longTasks(page)).slice(before);
         measured[name] = { longTasks: tasks.length, longestMs: Math.max(0, ...tasks.map((t) => t.duration)), wallMs: Date.now() - t0 };
       };
@@ -78,13 +94,22 @@ describe('the 200-node / 2,000-pod input', () => {
         await page.waitForTimeout(500);
       });
       await step('explain a placed pod', async () => {
-        // Rows added to the explain table between two yields to the page (each batch is rendered in one frame).
+        // Rows added to the explain table between two yields to the page (each batch is rendered in one frame),
+        // and whether the table was on screen then: rows that come off screen are all laid out in the frame that
+        // brings them on screen.
         await page.evaluate(() => {
-          const w = window as unknown as { rowBatches: number[] };
+          const w = window as unknown as { rowBatches: number[]; offScreenBatches: number };
           w.rowBatches = [];
+          w.offScreenBatches = 0;
           new MutationObserver((ms) => {
             const rows = ms.filter((m) => (m.target as HTMLElement).classList.contains('explain-body')).reduce((n, m) => n + m.addedNodes.length, 0);
-            if (rows > 0) w.rowBatches.push(rows);
+            if (rows === 0) return;
+            w.rowBatches.push(rows);
+            const table = document.querySelector('#explain .table-scroll')!.getBoundingClientRect();
+            const pane = document.getElementById('results')!.getBoundingClientRect();
+            const top = Math.max(0, pane.top);
+            const bottom = Math.min(window.innerHeight, pane.bottom);
+            if (table.bottom <= top || table.top >= bottom) w.offScreenBatches++;
           }).observe(document.getElementById('explain')!, { childList: true, subtree: true });
         });
         await page.click('.node .pod');
@@ -94,6 +119,7 @@ describe('the 200-node / 2,000-pod input', () => {
         assert.equal(await page.$$eval('#explain .explain-body [role=row]', (r) => r.length), 200);
         const batches = await page.evaluate(() => (window as unknown as { rowBatches: number[] }).rowBatches);
         assert.ok(Math.max(...batches) <= 20, `explain rows added at most 20 per frame: ${batches.join(', ')}`);
+        assert.equal(await page.evaluate(() => (window as unknown as { offScreenBatches: number }).offScreenBatches), 0, 'explain rows added while the table is on screen');
       });
       await step('explain a pending pod', async () => {
         await page.click('.pending-lane .pod');
@@ -134,10 +160,12 @@ describe('the 200-node / 2,000-pod input', () => {
       const oversubscribed = loadavg()[0]! > availableParallelism();
       for (const [name, m] of Object.entries(measured)) {
         const t = cpu.get(name);
-        const split = Object.entries(t?.split ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
-        process.stdout.write(`# ${size} ${name}: ${m.wallMs} ms; Long Tasks API: ${m.longTasks} task(s) over 50 ms, longest ${m.longestMs} ms; trace: longest task ${t?.maxWallMs} ms wall, most CPU ${t?.maxCpuMs} ms; most traced work ${t?.maxWorkMs} ms (${split})\n`);
         assert.ok(t, `${name}: in the trace`);
-        assert.ok(t.maxWorkMs <= LONG_TASK_LIMIT_MS, `${name}: a main-thread task of ${t.maxWorkMs} ms of work (${split})`);
+        const split = Object.entries(t.split).map(([k, v]) => `${k} ${v}`).join(', ');
+        process.stdout.write(
+          `# ${size} ${name}: ${m.wallMs} ms; Long Tasks API: ${m.longTasks} task(s) over 50 ms, longest ${m.longestMs} ms; trace: longest task ${t.maxWallMs} ms wall, most CPU ${t.maxCpuMs} ms; most traced work ${t.maxWorkMs} ms (${split}; by own time: ${t.top})\n`,
+        );
+        assert.ok(t.maxWorkMs <= LONG_TASK_LIMIT_MS, `${name}: a main-thread task of ${t.maxWorkMs} ms of work (${split}; by own time: ${t.top})`);
         if (!oversubscribed) {
           assert.ok(t.maxCpuMs <= LONG_TASK_LIMIT_MS, `${name}: a main-thread task of ${t.maxCpuMs} ms CPU`);
           assert.ok(m.longestMs <= LONG_TASK_LIMIT_MS, `${name}: a ${m.longestMs} ms main-thread task (Long Tasks API)`);
