@@ -53,7 +53,7 @@ describe('sizeHeadroom', () => {
   it('a target below the eviction delay cannot be met: the losses stay in stillSlow', () => {
     const r = sizeHeadroom(contextFor(full(), { provisioner: false }), { recoveryS: 60 });
     assert.equal(r.met, false);
-    assert.ok(r.stillSlow.length > 0 && r.stillSlow.every((e) => e.withoutS === null || e.withoutS > 60));
+    assert.ok(r.stillSlow.length > 0 && r.stillSlow.every((e) => e.withS === null || e.withS! > 60));
   });
 });
 
@@ -72,7 +72,7 @@ describe('placeholder manifests', () => {
   });
   it('the CapacityBuffer form: a PodTemplate and a buffer per zone, at autoscaling.x-k8s.io/v1beta1', () => {
     const objects = capacityBufferManifests(unit, counts);
-    assert.deepEqual(objects.map((o) => `${String(o['apiVersion'])} ${String(o['kind'])}`), ['v1 PodTemplate', 'autoscaling.x-k8s.io/v1beta1 CapacityBuffer']);
-    assert.deepEqual(objects[1]!['spec'], { podTemplateRef: { name: 'headroom-us-west-2a' }, replicas: 2 });
+    assert.deepEqual(objects.map((o) => `${String(o['apiVersion'])} ${String(o['kind'])}`), ['v1 Namespace', 'scheduling.k8s.io/v1 PriorityClass', 'v1 PodTemplate', 'autoscaling.x-k8s.io/v1beta1 CapacityBuffer']);
+    assert.deepEqual(objects[3]!['spec'], { podTemplateRef: { name: 'headroom-us-west-2a' }, replicas: 2 });
   });
 });

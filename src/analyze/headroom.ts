@@ -45,8 +45,8 @@ export interface HeadroomEvidence {
   readonly workload: string;
   /** Ready replicas the loss took. */
   readonly lost: number;
-  /** Seconds until whole again without headroom; null when not within the loss's horizon. */
-  readonly withoutS: number | null;
+  /** Seconds until whole again without headroom; null when not within the loss's horizon; undefined when that loss did not take a replica of it without headroom. */
+  readonly withoutS?: number | null;
   /** The same with the headroom; null when not within the horizon; undefined when the loss no longer takes a replica of it. */
   readonly withS?: number | null;
 }
@@ -130,20 +130,25 @@ function placeholderTemplate(zone: string, unit: HeadroomResult['unit'], nodeSel
 
 const meta = (objName: string, namespaced = true) => ({ name: objName, ...(namespaced ? { namespace: HEADROOM_NAMESPACE } : {}), labels: { [HEADROOM_LABEL]: objName } });
 
+/** The Namespace and PriorityClass the placeholders (of either form) need. */
+const placeholderBase = (): Record<string, unknown>[] => [
+  { apiVersion: 'v1', kind: 'Namespace', metadata: { name: HEADROOM_NAMESPACE } },
+  {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: meta(HEADROOM_PRIORITY_CLASS, false),
+    value: HEADROOM_PRIORITY,
+    preemptionPolicy: 'Never',
+    description: 'Placeholder pods that hold spare capacity; any workload pod preempts them (berth check --headroom).',
+  },
+];
+
 /** Namespace, PriorityClass and a Deployment per zone with placeholders. */
 export function placeholderManifests(unit: HeadroomResult['unit'], counts: Counts, nodeSelector: Readonly<Record<string, string>> = {}): Record<string, unknown>[] {
   const zones = [...counts].filter(([, n]) => n > 0);
   if (zones.length === 0) return [];
   return [
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: HEADROOM_NAMESPACE } },
-    {
-      apiVersion: 'scheduling.k8s.io/v1',
-      kind: 'PriorityClass',
-      metadata: meta(HEADROOM_PRIORITY_CLASS, false),
-      value: HEADROOM_PRIORITY,
-      preemptionPolicy: 'Never',
-      description: 'Placeholder pods that hold spare capacity; any workload pod preempts them (berth check --headroom).',
-    },
+    ...placeholderBase(),
     ...zones.map(([zone, replicas]) => ({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -153,14 +158,17 @@ export function placeholderManifests(unit: HeadroomResult['unit'], counts: Count
   ];
 }
 
-/** Cluster Autoscaler's CapacityBuffer (autoscaling.x-k8s.io/v1beta1) for the same placeholders: a PodTemplate and a buffer of `replicas` chunks per zone. */
+/** Cluster Autoscaler's CapacityBuffer (autoscaling.x-k8s.io/v1beta1) for the same placeholders: the Namespace and PriorityClass, then a PodTemplate and a buffer of `replicas` chunks per zone. */
 export function capacityBufferManifests(unit: HeadroomResult['unit'], counts: Counts, nodeSelector: Readonly<Record<string, string>> = {}): Record<string, unknown>[] {
-  return [...counts]
-    .filter(([, n]) => n > 0)
-    .flatMap(([zone, replicas]) => [
+  const zones = [...counts].filter(([, n]) => n > 0);
+  if (zones.length === 0) return [];
+  return [
+    ...placeholderBase(),
+    ...zones.flatMap(([zone, replicas]) => [
       { apiVersion: 'v1', kind: 'PodTemplate', metadata: meta(name(zone)), template: placeholderTemplate(zone, unit, nodeSelector) },
       { apiVersion: 'autoscaling.x-k8s.io/v1beta1', kind: 'CapacityBuffer', metadata: meta(name(zone)), spec: { podTemplateRef: { name: name(zone) }, replicas } },
-    ]);
+    ]),
+  ];
 }
 
 /** Objects (of kinds berth reads) loaded alone and added to the input. */
@@ -287,7 +295,11 @@ export function sizeHeadroom(ctx: AnalysisContext, opts: HeadroomOptions): Headr
 
   const manifests = objectsFor(counts);
   const after = before.length === 0 ? initial : opts.verifyInput ? allRecoveries({ ...ctx, input: opts.verifyInput(manifests) }, recoveryS) : (probed.get(key(counts)) ?? allRecoveries({ ...ctx, input: withObjects(ctx.input, manifests) }, recoveryS));
-  const stillSlow = slowLosses(after, recoveryS);
+  // Still over the target: the time with the headroom, beside the one without where that loss took the workload too.
+  const stillSlow = slowLosses(after, recoveryS).map(({ withoutS, ...e }) => {
+    const v = initial.find((r) => r.scope === e.scope && r.target === e.target)?.verdicts.find((x) => x.workload === e.workload);
+    return { ...e, withS: withoutS, ...(v && lostOf(v) > 0 ? { withoutS: v.recoveredAfterS } : {}) };
+  });
   const withS = (e: HeadroomEvidence) => {
     const v = after.find((r) => r.scope === e.scope && r.target === e.target)?.verdicts.find((x) => x.workload === e.workload);
     return v && lostOf(v) > 0 ? { withS: v.recoveredAfterS } : {};
