@@ -7,9 +7,10 @@
 //   zone at a negative-priority PriorityClass. The provisioner launches nodes for
 //   them; a real pod that finds no room preempts them (kube-scheduler's
 //   preemption) and starts at once, and the evicted placeholders wait for new
-//   nodes instead of the workload. Cluster Autoscaler's CapacityBuffer
-//   (autoscaling.x-k8s.io) makes the same pods from a PodTemplate: that form is
-//   emitted beside it, not simulated as an object of its own.
+//   nodes instead of the workload. A CapacityBuffer (autoscaling.x-k8s.io/v1beta1:
+//   Cluster Autoscaler, Karpenter v1.14 behind an alpha gate) keeps the same room
+//   for virtual pods of a PodTemplate: that form is emitted beside it, and
+//   simulated as the placeholders it stands for.
 // - with it off (or no NodePool), spare nodes like the zone's own.
 //
 // The search: every loss simulated without headroom; for those over the target,
