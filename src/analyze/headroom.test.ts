@@ -50,9 +50,10 @@ describe('sizeHeadroom', () => {
     assert.ok(r.zones.every((z) => z.count === 0));
   });
 
-  it('a target below the eviction delay cannot be met: the losses stay in stillSlow', () => {
+  it('a target below the eviction delay cannot be met: those losses are set aside, no headroom is proposed for them, and they stay in stillSlow', () => {
     const r = sizeHeadroom(contextFor(full(), { provisioner: false }), { recoveryS: 60 });
     assert.equal(r.met, false);
+    assert.deepEqual(r.zones.map((z) => z.count), [0, 0, 0]);
     assert.ok(r.stillSlow.length > 0 && r.stillSlow.every((e) => e.withS === null || e.withS! > 60));
   });
 });

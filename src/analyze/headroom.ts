@@ -241,11 +241,16 @@ export function sizeHeadroom(ctx: AnalysisContext, opts: HeadroomOptions): Headr
   const objectsFor = (counts: Counts) => (mode === 'placeholders' ? placeholderManifests(slot, counts, nodeSelector) : spareNodes(ctx.input, counts).map(nodeManifest));
 
   // A probe: every loss on the input with `counts`. The loss that failed the last probe goes
-  // first, alone, since a count too small usually fails there again.
+  // first, alone, since a count too small usually fails there again. Losses in `ignored`
+  // (still over the target at the largest size tried: capacity does not fix them) do not count.
+  const ignored = new Set<string>();
+  // Node losses by workload only: which node holds a replica changes with the headroom.
+  const lossKey = (e: Pick<HeadroomEvidence, 'scope' | 'target' | 'workload'>) => `${e.scope}\u0000${e.scope === 'zone' ? e.target : ''}\u0000${e.workload}`;
+  const slowHere = (recoveries: readonly LossRecovery[]) => slowLosses(recoveries, recoveryS).filter((e) => !ignored.has(lossKey(e)));
   const slow = slowFor(recoveryS);
   let probes = 0;
   let lastSlow: HeadroomEvidence | undefined;
-  const probed = new Map<string, LossRecovery[] | undefined>();
+  let probed = new Map<string, LossRecovery[] | undefined>();
   const probe = (counts: Counts): boolean => {
     const k = key(counts);
     if (!probed.has(k)) probed.set(k, probeOnce(counts));
@@ -259,8 +264,34 @@ export function sizeHeadroom(ctx: AnalysisContext, opts: HeadroomOptions): Headr
       if (v && slow(v)) return undefined;
     }
     const recoveries = allRecoveries(probeCtx, recoveryS);
-    lastSlow = slowLosses(recoveries, recoveryS)[0];
+    lastSlow = slowHere(recoveries)[0];
     return lastSlow ? undefined : recoveries;
+  };
+
+  // The fewest placeholders (or nodes) per zone, or undefined when `cap` in every zone is not enough.
+  const search = (need: number, cap: number): Counts | undefined => {
+    let lo = 0;
+    let hi = Math.max(1, need);
+    while (!probe(uniform(zones, hi)) && hi < cap) [lo, hi] = [hi, Math.min(cap, hi * 2)];
+    if (!probe(uniform(zones, hi))) return undefined;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (probe(uniform(zones, mid))) hi = mid;
+      else lo = mid;
+    }
+    // Each zone on its own: the fewest it needs with the others as they are.
+    let best = new Map(uniform(zones, hi));
+    for (const zone of zones) {
+      let zlo = -1;
+      let zhi = best.get(zone)!;
+      while (zhi - zlo > 1) {
+        const mid = Math.floor((zlo + zhi) / 2);
+        if (probe(new Map([...best, [zone, mid]]))) zhi = mid;
+        else zlo = mid;
+      }
+      best = new Map([...best, [zone, zhi]]);
+    }
+    return best;
   };
 
   let counts: Counts = uniform(zones, 0);
@@ -269,29 +300,22 @@ export function sizeHeadroom(ctx: AnalysisContext, opts: HeadroomOptions): Headr
     const perSlot = mode === 'nodes' ? Math.max(1, Math.min(Math.floor(unit.cpu / slot.cpu), slot.memory > 0 ? Math.floor(unit.memory / slot.memory) : Infinity)) : 1;
     const need = Math.max(...before.map((e) => Math.ceil(before.filter((x) => x.scope === e.scope && x.target === e.target).reduce((s, x) => s + x.lost, 0) / perSlot / Math.max(1, zones.length - (e.scope === 'zone' ? 1 : 0)))));
     const cap = Math.max(8, 4 * need);
-    let lo = 0;
-    let hi = Math.max(1, need);
-    while (!probe(uniform(zones, hi)) && hi < cap) [lo, hi] = [hi, Math.min(cap, hi * 2)];
-    if (probe(uniform(zones, hi))) {
-      while (hi - lo > 1) {
-        const mid = Math.floor((lo + hi) / 2);
-        if (probe(uniform(zones, mid))) hi = mid;
-        else lo = mid;
+    // Losses still over the target at `cap` are set aside and the others sized, until none is left over.
+    for (let found = search(need, cap); ; found = search(need, cap)) {
+      if (found) {
+        counts = found;
+        break;
       }
-      // Each zone on its own: the fewest it needs with the others as they are.
-      let best = new Map(uniform(zones, hi));
-      for (const zone of zones) {
-        let zlo = -1;
-        let zhi = best.get(zone)!;
-        while (zhi - zlo > 1) {
-          const mid = Math.floor((zlo + zhi) / 2);
-          if (probe(new Map([...best, [zone, mid]]))) zhi = mid;
-          else zlo = mid;
-        }
-        best = new Map([...best, [zone, zhi]]);
+      const most = uniform(zones, cap);
+      const over = slowHere(allRecoveries({ ...ctx, input: withObjects(ctx.input, objectsFor(most)) }, recoveryS));
+      if (over.length === 0) {
+        counts = most;
+        break;
       }
-      counts = best;
-    } else counts = uniform(zones, hi);
+      for (const e of over) ignored.add(lossKey(e));
+      probed = new Map();
+      lastSlow = undefined;
+    }
   }
 
   const manifests = objectsFor(counts);

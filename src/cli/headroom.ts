@@ -56,7 +56,7 @@ export function formatHeadroom(r: HeadroomResult): string {
   else lines.push('losses over the target without headroom, and with it:', '', renderTable(['LOSS', 'WORKLOAD', 'LOST', 'WITHOUT', 'WITH'], evidenceRows(r.evidence)));
   lines.push('', `verified: ${r.verified.node} node loss(es) and ${r.verified.zone} zone loss(es) simulated again with the manifests added to the input (${r.probes} size(s) tried)`);
   if (r.met) lines.push('every workload recovers within the target');
-  else lines.push('NOT MET: these losses stay over the target at the largest size tried (a target below the eviction delay, or recovery that capacity does not fix):', '', renderTable(['LOSS', 'WORKLOAD', 'LOST', 'WITHOUT', 'WITH'], evidenceRows(r.stillSlow)));
+  else lines.push('NOT MET: these losses stay over the target; capacity did not bring them within it at the largest size tried, so the sizes above are for the others (a target below the eviction delay, or recovery capacity does not fix: docs/check.md):', '', renderTable(['LOSS', 'WORKLOAD', 'LOST', 'WITHOUT', 'WITH'], evidenceRows(r.stillSlow)));
   if (r.mode === 'nodes') lines.push('', 'the provisioner is off (or no NodePool): the headroom is nodes added to each zone; placeholder pods hold room only where an autoscaler launches nodes for them');
   return lines.join('\n');
 }
