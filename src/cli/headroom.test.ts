@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSources } from '../io/load.js';
 import type { HeadroomResult } from '../analyze/headroom.js';
 import { deploymentYaml, listYaml, nodeYaml } from '../analyze/test-input.js';
-import { HEADROOM_FILE } from './headroom.js';
+import { CAPACITY_BUFFER_FILE, HEADROOM_FILE } from './headroom.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 
@@ -37,6 +37,22 @@ describe('check --headroom', () => {
     const loaded = loadSources([{ name: HEADROOM_FILE, text }], { validate: 'strict' });
     assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
     assert.deepEqual(loaded.input.nodes.map((n) => n.name), ['headroom-us-west-2b-1', 'headroom-us-west-2c-1']);
+  });
+
+  test('examples/headroom (README): a placeholder in each of two zones brings web back before a node launch would; the written manifests load with the example, strictly', async () => {
+    const out = join(dir, 'example');
+    const files = ['-f', 'examples/headroom/shop.yaml', '-f', 'examples/nodepools/default.yaml', '--cluster', 'examples/headroom/cluster.yaml'];
+    const r = await berth('check', '--headroom', ...files, '--fix-dir', out);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /placeholder pods of 900m cpu \/ 1Gi/);
+    assert.match(r.stdout, /us-west-2a +0 +0 +0\nus-west-2b +1 +900m +1Gi\nus-west-2c +1 +900m +1Gi/);
+    assert.match(r.stdout, /node node-a +Deployment\/default\/web +2 +6m28s +5m47s/);
+    assert.match(r.stdout, /every workload recovers within the target/);
+    const texts = [HEADROOM_FILE, 'examples/headroom/shop.yaml', 'examples/nodepools/default.yaml', 'examples/headroom/cluster.yaml'].map((f) => ({ name: f, text: readFileSync(f === HEADROOM_FILE ? join(out, f) : f, 'utf8') }));
+    const loaded = loadSources(texts, { validate: 'strict' });
+    assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
+    assert.deepEqual(loaded.input.workloads.filter((w) => w.namespace === 'berth-headroom').map((w) => `${w.name} ${w.replicas} ${w.templatePod.priority}`), ['headroom-us-west-2b 1 -10', 'headroom-us-west-2c 1 -10']);
+    assert.match(readFileSync(join(out, CAPACITY_BUFFER_FILE), 'utf8'), /kind: CapacityBuffer\nmetadata:\n {2}name: headroom-us-west-2b/);
   });
 
   test('the table names the losses with their recovery without and with the headroom; a target below the eviction delay exits 1', async () => {
