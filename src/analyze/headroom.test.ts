@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadSources } from '../io/load.js';
 import { stringify } from 'yaml';
-import { placeholderManifests, capacityBufferManifests, sizeHeadroom, withObjects } from './headroom.js';
+import { placeholderManifests, capacityBufferManifests, sharedPlacement, sizeHeadroom, withObjects } from './headroom.js';
 import { contextFor, deploymentYaml, listYaml, loadInput, nodeYaml } from './test-input.js';
 
 // Three zones, one 1-CPU node each, full: web's six 500m replicas, two per node.
@@ -70,6 +70,15 @@ describe('placeholder manifests', () => {
     const merged = withObjects(full(), objects);
     assert.equal(merged.workloads.length, 2);
     assert.ok(merged.namespaces.some((n) => n.name === 'berth-headroom'));
+  });
+  it('placeholders go where every slow workload may: the nodeSelector entries and tolerations they all share, the zone aside', () => {
+    const spec = (pool: string, extra: string) => `        nodeSelector: {pool: ${pool}, disk: ssd, topology.kubernetes.io/zone: us-west-2a}
+        tolerations: [{key: dedicated, operator: Equal, value: web, effect: NoSchedule}${extra}]`;
+    const input = loadInput({ text: listYaml(deploymentYaml('a', 1, spec('p1', '')), deploymentYaml('b', 1, spec('p2', ', {key: gpu, operator: Exists}'))) });
+    const where = sharedPlacement(input, ['Deployment/default/a', 'Deployment/default/b']);
+    assert.deepEqual(where, { nodeSelector: { disk: 'ssd' }, tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }] });
+    const spec0 = ((placeholderManifests(unit, counts, where)[2]!['spec'] as { template: { spec: Record<string, unknown> } }).template.spec);
+    assert.deepEqual([spec0['nodeSelector'], spec0['tolerations']], [{ disk: 'ssd', 'topology.kubernetes.io/zone': 'us-west-2a' }, where.tolerations]);
   });
   it('the CapacityBuffer form: a PodTemplate and a buffer per zone, at autoscaling.x-k8s.io/v1beta1', () => {
     const objects = capacityBufferManifests(unit, counts);

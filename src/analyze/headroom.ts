@@ -24,6 +24,7 @@
 import { stringify } from 'yaml';
 import { loadSources, type LoadedInput } from '../io/load.js';
 import { LABEL_ZONE, type Node } from '../model/node.js';
+import type { TolerationManifest } from '../model/manifest.js';
 import { formatResource } from '../model/quantity.js';
 import type { AnalysisContext } from './check.js';
 import { lossRecoveries, simulateLoss, type LossRecovery, type LossVerdict } from './checks/loss.js';
@@ -116,14 +117,15 @@ const zonesOf = (input: LoadedInput) => [...new Set(input.nodes.map((n) => n.lab
 const name = (zone: string) => `headroom${zone ? `-${zone}` : ''}`;
 
 /** The placeholder pod template for one zone: pause, the slot's requests, the class, gone at once when preempted. */
-function placeholderTemplate(zone: string, unit: HeadroomResult['unit'], nodeSelector: Readonly<Record<string, string>>): Record<string, unknown> {
-  const selector = { ...nodeSelector, ...(zone ? { [LABEL_ZONE]: zone } : {}) };
+function placeholderTemplate(zone: string, unit: HeadroomResult['unit'], where: Placement): Record<string, unknown> {
+  const selector = { ...where.nodeSelector, ...(zone ? { [LABEL_ZONE]: zone } : {}) };
   return {
     metadata: { labels: { [HEADROOM_LABEL]: name(zone) } },
     spec: {
       priorityClassName: HEADROOM_PRIORITY_CLASS,
       terminationGracePeriodSeconds: 0,
       ...(Object.keys(selector).length > 0 ? { nodeSelector: selector } : {}),
+      ...(where.tolerations.length > 0 ? { tolerations: where.tolerations } : {}),
       containers: [{ name: 'pause', image: PAUSE_IMAGE, resources: { requests: { cpu: formatResource('cpu', unit.cpu), memory: formatResource('memory', unit.memory) } } }],
     },
   };
@@ -145,7 +147,7 @@ const placeholderBase = (): Record<string, unknown>[] => [
 ];
 
 /** Namespace, PriorityClass and a Deployment per zone with placeholders. */
-export function placeholderManifests(unit: HeadroomResult['unit'], counts: Counts, nodeSelector: Readonly<Record<string, string>> = {}): Record<string, unknown>[] {
+export function placeholderManifests(unit: HeadroomResult['unit'], counts: Counts, where: Placement = NOWHERE_IN_PARTICULAR): Record<string, unknown>[] {
   const zones = [...counts].filter(([, n]) => n > 0);
   if (zones.length === 0) return [];
   return [
@@ -154,19 +156,19 @@ export function placeholderManifests(unit: HeadroomResult['unit'], counts: Count
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: meta(name(zone)),
-      spec: { replicas, selector: { matchLabels: { [HEADROOM_LABEL]: name(zone) } }, template: placeholderTemplate(zone, unit, nodeSelector) },
+      spec: { replicas, selector: { matchLabels: { [HEADROOM_LABEL]: name(zone) } }, template: placeholderTemplate(zone, unit, where) },
     })),
   ];
 }
 
 /** Cluster Autoscaler's CapacityBuffer (autoscaling.x-k8s.io/v1beta1) for the same placeholders: the Namespace and PriorityClass, then a PodTemplate and a buffer of `replicas` chunks per zone. */
-export function capacityBufferManifests(unit: HeadroomResult['unit'], counts: Counts, nodeSelector: Readonly<Record<string, string>> = {}): Record<string, unknown>[] {
+export function capacityBufferManifests(unit: HeadroomResult['unit'], counts: Counts, where: Placement = NOWHERE_IN_PARTICULAR): Record<string, unknown>[] {
   const zones = [...counts].filter(([, n]) => n > 0);
   if (zones.length === 0) return [];
   return [
     ...placeholderBase(),
     ...zones.flatMap(([zone, replicas]) => [
-      { apiVersion: 'v1', kind: 'PodTemplate', metadata: meta(name(zone)), template: placeholderTemplate(zone, unit, nodeSelector) },
+      { apiVersion: 'v1', kind: 'PodTemplate', metadata: meta(name(zone)), template: placeholderTemplate(zone, unit, where) },
       { apiVersion: 'autoscaling.x-k8s.io/v1beta1', kind: 'CapacityBuffer', metadata: meta(name(zone)), spec: { podTemplateRef: { name: name(zone) }, replicas } },
     ]),
   ];
@@ -210,12 +212,24 @@ function spareNodes(input: LoadedInput, counts: Counts): Node[] {
   return out.nodes.map((node) => (node.labels[LABEL_ZONE] === '' ? { ...node, labels: Object.fromEntries(Object.entries(node.labels).filter(([k]) => k !== LABEL_ZONE)) } : node));
 }
 
-/** The nodeSelector entries every slow workload's pods share: placeholders must sit where those pods may. */
-function sharedNodeSelector(input: LoadedInput, workloads: readonly string[]): Record<string, string> {
-  const pods = input.workloads.filter((w) => workloads.includes(`${w.kind}/${w.key}`)).map((w) => w.templatePod);
-  const [first, ...rest] = pods;
-  if (!first) return {};
-  return Object.fromEntries(Object.entries(first.nodeSelector).filter(([k, v]) => k !== LABEL_ZONE && rest.every((p) => p.nodeSelector[k] === v)));
+/** Where the placeholders may go: the nodeSelector entries (zone aside) and tolerations every slow workload's pods share, so they sit where those pods may. */
+export interface Placement {
+  readonly nodeSelector: Readonly<Record<string, string>>;
+  readonly tolerations: readonly TolerationManifest[];
+}
+
+const NOWHERE_IN_PARTICULAR: Placement = { nodeSelector: {}, tolerations: [] };
+
+export function sharedPlacement(input: LoadedInput, workloads: readonly string[]): Placement {
+  const specs = input.workloads.filter((w) => workloads.includes(`${w.kind}/${w.key}`)).map((w) => w.template.spec);
+  const [first, ...rest] = specs;
+  if (!first) return NOWHERE_IN_PARTICULAR;
+  const selectors = specs.map((s) => s.nodeSelector ?? {});
+  const tolerates = (s: (typeof specs)[number], t: TolerationManifest) => (s.tolerations ?? []).some((x) => JSON.stringify(x) === JSON.stringify(t));
+  return {
+    nodeSelector: Object.fromEntries(Object.entries(selectors[0]!).filter(([k, v]) => k !== LABEL_ZONE && selectors.every((sel) => sel[k] === v))),
+    tolerations: (first.tolerations ?? []).filter((t) => rest.every((s) => tolerates(s, t))),
+  };
 }
 
 /** The requests of the largest slow pod: one placeholder of this size makes room for any one of them. */
@@ -235,10 +249,10 @@ export function sizeHeadroom(ctx: AnalysisContext, opts: HeadroomOptions): Headr
   const before = slowLosses(initial, recoveryS);
   const slowWorkloads = [...new Set(before.map((e) => e.workload))].sort();
   const slot = slotFor(ctx.input, slowWorkloads);
-  const nodeSelector = sharedNodeSelector(ctx.input, slowWorkloads);
+  const where = sharedPlacement(ctx.input, slowWorkloads);
   const like = mode === 'nodes' ? nodeLike(ctx.input, zones[0]!) : undefined;
   const unit = like ? { cpu: like.allocatable['cpu'] ?? 0, memory: like.allocatable['memory'] ?? 0 } : slot;
-  const objectsFor = (counts: Counts) => (mode === 'placeholders' ? placeholderManifests(slot, counts, nodeSelector) : spareNodes(ctx.input, counts).map(nodeManifest));
+  const objectsFor = (counts: Counts) => (mode === 'placeholders' ? placeholderManifests(slot, counts, where) : spareNodes(ctx.input, counts).map(nodeManifest));
 
   // A probe: every loss on the input with `counts`. The loss that failed the last probe goes
   // first, alone, since a count too small usually fails there again. Losses in `ignored`
@@ -348,6 +362,6 @@ export function sizeHeadroom(ctx: AnalysisContext, opts: HeadroomOptions): Headr
     verified: { node: after.filter((r) => r.scope === 'node').length, zone: after.filter((r) => r.scope === 'zone').length },
     probes,
     manifests,
-    capacityBuffers: mode === 'placeholders' ? capacityBufferManifests(slot, counts, nodeSelector) : [],
+    capacityBuffers: mode === 'placeholders' ? capacityBufferManifests(slot, counts, where) : [],
   };
 }
