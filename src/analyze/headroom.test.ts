@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadSources } from '../io/load.js';
 import { stringify } from 'yaml';
-import { placeholderManifests, capacityBufferManifests, sharedPlacement, sizeHeadroom, withObjects } from './headroom.js';
+import { placeholderManifests, capacityBufferManifests, sharedPlacement, sizeHeadroom, withObjects, withoutPlaceholders } from './headroom.js';
 import { contextFor, deploymentYaml, listYaml, loadInput, nodeYaml } from './test-input.js';
 
 // Three zones, one 1-CPU node each, full: web's six 500m replicas, two per node.
@@ -70,6 +70,9 @@ describe('placeholder manifests', () => {
     const merged = withObjects(full(), objects);
     assert.equal(merged.workloads.length, 2);
     assert.ok(merged.namespaces.some((n) => n.name === 'berth-headroom'));
+    // Read back from a cluster where they run, they are left out: sizing starts from none.
+    const again = withoutPlaceholders(merged);
+    assert.deepEqual([again.workloads.length, again.pods.length, again.replicaSets.length], [1, 6, 1]);
   });
   it('placeholders go where every slow workload may: the nodeSelector entries and tolerations they all share, the zone aside', () => {
     const spec = (pool: string, extra: string) => `        nodeSelector: {pool: ${pool}, disk: ssd, topology.kubernetes.io/zone: us-west-2a}

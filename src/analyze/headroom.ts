@@ -241,8 +241,16 @@ function slotFor(input: LoadedInput, workloads: readonly string[]): HeadroomResu
 const key = (c: Counts) => JSON.stringify([...c]);
 const uniform = (zones: readonly string[], n: number): Counts => new Map(zones.map((z) => [z, n]));
 
-export function sizeHeadroom(ctx: AnalysisContext, opts: HeadroomOptions): HeadroomResult {
+/** The input without placeholders of an earlier run (a cluster dump read after they were deployed): sizing starts from none. */
+export function withoutPlaceholders(input: LoadedInput): LoadedInput {
+  const ours = (x: { readonly namespace: string }) => x.namespace === HEADROOM_NAMESPACE;
+  if (!input.workloads.some(ours)) return input;
+  return { ...input, workloads: input.workloads.filter((w) => !ours(w)), pods: input.pods.filter((p) => !ours(p)), replicaSets: input.replicaSets.filter((r) => !ours(r)) };
+}
+
+export function sizeHeadroom(given: AnalysisContext, opts: HeadroomOptions): HeadroomResult {
   const { recoveryS } = opts;
+  const ctx = { ...given, input: withoutPlaceholders(given.input) };
   const mode: HeadroomMode = ctx.provisioner && ctx.input.nodePools.length > 0 ? 'placeholders' : 'nodes';
   const zones = zonesOf(ctx.input);
   const initial = allRecoveries(ctx, recoveryS);

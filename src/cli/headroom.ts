@@ -12,6 +12,7 @@ import { sizeHeadroom, type HeadroomEvidence, type HeadroomResult } from '../ana
 import { formatDiagnostic, loadSources, type LoadedInput, type LoadOptions, type SourceInput } from '../io/load.js';
 import { formatResource } from '../model/quantity.js';
 import { formatTime } from '../sim/timeline.js';
+import { CliError } from './common.js';
 import { renderTable } from './table.js';
 
 export const HEADROOM_FILE = 'headroom.yaml';
@@ -29,7 +30,7 @@ export function runHeadroom(ctx: AnalysisContext, recoveryMs: number, sources: r
   const verifyInput = (manifests: readonly Record<string, unknown>[]): LoadedInput => {
     const emitted: SourceInput = { name: HEADROOM_FILE, text: yamlOf(manifests), validate: 'strict' };
     const r = loadSources([emitted, ...sources], { ...loadOptions, clusterFrom: (loadOptions.clusterFrom ?? sources.length) + 1 });
-    if (!r.ok) throw new Error(`the emitted headroom manifests do not load with the input: ${r.errors.map(formatDiagnostic).join('; ')}`);
+    if (!r.ok) throw new CliError(`berth: the headroom manifests do not load with the input (an object of the same name in -f?): ${r.errors.map(formatDiagnostic).join('; ')}`);
     return prepare(r.input);
   };
   return sizeHeadroom(ctx, { recoveryS: recoveryMs / 1000, verifyInput });
