@@ -14,8 +14,9 @@ import { availableCores, parseJobs, withPool } from './pool.js';
 import { sharedLogBuffer } from './shared-log.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { fromOrigin } from '../sim/time-origin.js';
-import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, type CatalogFlags, parseOnOff, PROVISIONER_HELP, catalogOptions } from './common.js';
+import { collect, simulatedDescheduler, inputOptions, instanceTypesOf, loadCluster, nowOption, parseSeed, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, type CatalogFlags, parseOnOff, PROVISIONER_HELP, catalogOptions, parseSimulatedDuration, CliError } from './common.js';
 import { writeFixDir } from './fix-dir.js';
+import { DEFAULT_HEADROOM_RECOVERY, formatHeadroom, runHeadroom, writeHeadroom } from './headroom.js';
 
 type CheckOutput = 'table' | 'json' | 'sarif';
 
@@ -41,11 +42,13 @@ export function registerCheck(program: Command): void {
     .option('--scale-up <factor>', 'also scale workloads without an autoscaler to FACTOR × replicas in the scale-up checks (default: only autoscaled ones, to maxReplicas)', parseFactor)
     .option('--descheduler-policy <file>', 'run the descheduler with this DeschedulerPolicy (descheduler/v1alpha2) in every simulation, every 5 minutes')
     .option('--predict-placement', "with --descheduler-policy: berth's option, evict only when the scheduler would place the pod somewhere better")
+    .option('--headroom', 'instead of the checks: size the spare capacity per zone (placeholder pods, or spare nodes with the provisioner off) that keeps every node and zone loss\'s recovery within --headroom-recovery, verified by simulation')
+    .option('--headroom-recovery <duration>', `with --headroom: the longest a workload may take from a loss to whole again (default ${DEFAULT_HEADROOM_RECOVERY})`, parseSimulatedDuration)
     .option('-o, --output <format>', 'table, json or sarif', parseCheckOutput, 'table')
-    .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included)')
+    .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included); with --headroom, the headroom manifests')
     .option('-v, --verbose', 'evidence and fixes under each finding')
     .option('-j, --jobs <n>', 'worker threads running the simulations in parallel (default: the available cores, when the input is large enough to gain from them); the output is the same for any number', parseJobs)
-    .action(async (opts: InputFlags & CatalogFlags & { filename: string[]; cluster: string[]; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; featureGates?: FeatureGates; output: CheckOutput; verbose?: boolean; fixDir?: string; now?: string; jobs?: number }) => {
+    .action(async (opts: InputFlags & CatalogFlags & { filename: string[]; cluster: string[]; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; featureGates?: FeatureGates; output: CheckOutput; verbose?: boolean; fixDir?: string; now?: string; jobs?: number; headroom?: boolean; headroomRecovery?: number }) => {
       const descheduler = await simulatedDescheduler(opts);
       // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
       const loaded = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, opts.jobs === undefined || opts.jobs > 1);
@@ -56,6 +59,19 @@ export function registerCheck(program: Command): void {
       const instanceTypes = await instanceTypesOf(input, opts);
       const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
       const settings: CheckSettings = { instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}), ...(opts.featureGates ? { scheduler: { featureGates: opts.featureGates } } : {}) };
+      if (opts.headroomRecovery !== undefined && !opts.headroom) throw new CliError('berth: --headroom-recovery needs --headroom');
+      if (opts.headroom) {
+        if (opts.output === 'sarif') throw new CliError('berth: --headroom writes -o table or json, not sarif');
+        const recoveryMs = opts.headroomRecovery ?? parseSimulatedDuration(DEFAULT_HEADROOM_RECOVERY);
+        const result = runHeadroom({ input, ...settings }, recoveryMs, sources, loaded.loadOptions, (reloaded) => fromOrigin(reloaded, timeOrigin));
+        process.stdout.write(`${opts.output === 'json' ? JSON.stringify(result, null, 2) : formatHeadroom(result)}\n`);
+        if (opts.fixDir !== undefined) {
+          const written = await writeHeadroom(opts.fixDir, result);
+          process.stderr.write(`--fix-dir: wrote ${written.length} file(s) to ${opts.fixDir}\n`);
+        }
+        if (!result.met) process.exitCode = 1;
+        return;
+      }
       const jobs = opts.jobs ?? defaultWorkers(input, availableCores());
       let findings: readonly ReportedFinding[];
       if (jobs === 1) findings = analyze({ input, ...settings });

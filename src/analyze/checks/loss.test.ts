@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Check } from '../check.js';
-import { checkCases, contextFor, deploymentYaml, listYaml, loadInput, nodeYaml, type CheckCase } from '../test-input.js';
-import { nodeLossCheck, zoneLossCheck } from './loss.js';
+import { checkCases, contextFor, deploymentYaml, listYaml, loadInput, nodeYaml, nodesYaml, type CheckCase } from '../test-input.js';
+import { lossRecoveries, nodeLossCheck, simulateLoss, zoneLossCheck } from './loss.js';
 
 const antiAffinity = `        affinity:
           podAntiAffinity:
@@ -130,5 +130,16 @@ describe('zone-loss of a StatefulSet with zonal volumes', () => {
     const again = zoneLossCheck.run(contextFor(remedy.apply(input), {}));
     assert.deepEqual(again.map((x) => x.severity), ['info']);
     assert.match(again[0]!.message, /1 of 3 replica\(s\) cannot return/);
+  });
+});
+
+describe('lossRecoveries', () => {
+  // Twenty nodes in one zone, so two fail per batch (the second evicted 10 s later, 362 s against 352 s alone); four one-replica workloads, each on its own node.
+  const input = () => loadInput({ text: nodesYaml(20, ['us-west-2a']) }, { text: listYaml(...['a', 'b', 'c', 'd'].map((n) => deploymentYaml(n, 1))) });
+  it('a loss over the limit in its batch is what simulating it alone gives (the batch\'s other node delays its eviction by 10 s)', () => {
+    const ctx = contextFor(input(), { provisioner: false });
+    const all = lossRecoveries(ctx, 'node', 355);
+    assert.equal(all.length, 4);
+    for (const r of all) assert.deepEqual(r.verdicts, simulateLoss(ctx, 'node', r.target)!.verdicts, r.target);
   });
 });

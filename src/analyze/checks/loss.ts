@@ -687,6 +687,24 @@ export interface LossVerdict {
   readonly severity: Severity | 'ok';
 }
 
+/** A workload's verdict read from a trial of `unit`, as the loss checks judge it. */
+function verdictOf(ctx: AnalysisContext, unit: Unit, group: PodGroup, trial: Trial): LossVerdict {
+  let o = outcome(ctx, unit, group, trial);
+  const bound = hasProblem(o) ? volumeBoundReplicas(trial.run, group, unit.nodes) : [];
+  if (bound.length > 0) o = { ...o, volumeBound: bound };
+  const { before, min, wholeAgainAt, belowMs } = o.window;
+  return {
+    workload: group.object,
+    replicas: group.replicas,
+    readyBefore: before,
+    readyMin: min,
+    recoveredAfterS: wholeAgainAt === undefined ? null : (wholeAgainAt - trial.t0) / 1000,
+    belowBudgetS: belowMs / 1000,
+    ...(o.pdb ? { pdb: o.pdb } : {}),
+    severity: hasProblem(o) ? severityOf(o) : 'ok',
+  };
+}
+
 /**
  * One loss simulated alone, as its check simulates it (the same settled start,
  * failure steps and horizon, every analysed workload tracked): the verdict of each
@@ -701,21 +719,38 @@ export function simulateLoss(ctx: AnalysisContext, scope: Scope, target: string)
   const unit = plan?.units.find((u) => (scope === 'node' || scope === 'zone' ? u.name : offeringPoolOf(u.nodes[0]!.labels)) === target);
   if (!plan || !unit) return undefined;
   const trial = simulate(ctx, scope, [unit], plan.groups, plan.t0, ctx.provisioner);
-  const verdicts = [...unit.hosts.keys()].map((group): LossVerdict => {
-    let o = outcome(ctx, unit, group, trial);
-    const bound = hasProblem(o) ? volumeBoundReplicas(trial.run, group, unit.nodes) : [];
-    if (bound.length > 0) o = { ...o, volumeBound: bound };
-    const { before, min, wholeAgainAt, belowMs } = o.window;
-    return {
-      workload: group.object,
-      replicas: group.replicas,
-      readyBefore: before,
-      readyMin: min,
-      recoveredAfterS: wholeAgainAt === undefined ? null : (wholeAgainAt - plan.t0) / 1000,
-      belowBudgetS: belowMs / 1000,
-      ...(o.pdb ? { pdb: o.pdb } : {}),
-      severity: hasProblem(o) ? severityOf(o) : 'ok',
-    };
-  });
-  return { run: trial.run, verdicts };
+  return { run: trial.run, verdicts: [...unit.hosts.keys()].map((group) => verdictOf(ctx, unit, group, trial)) };
+}
+
+/** Every node's or zone's loss and the verdicts of the workloads with replicas there (LossVerdict). */
+export interface LossRecovery {
+  readonly scope: 'node' | 'zone';
+  /** The node or zone lost. */
+  readonly target: string;
+  readonly verdicts: readonly LossVerdict[];
+}
+
+/**
+ * simulateLoss for every node or zone that runs analysed replicas, at the cost of
+ * the check's batches: a batch fails several nodes at once, which can only slow
+ * recovery (they compete for room and for the node lifecycle controller's
+ * eviction rate), so a unit whose workloads are all whole again within `withinS`
+ * in its batch is within it alone too; any other unit is simulated alone.
+ */
+export function lossRecoveries(ctx: AnalysisContext, scope: 'node' | 'zone', withinS: number): LossRecovery[] {
+  const plan = fullPlan(ctx, scope);
+  if (!plan) return [];
+  const slow = (v: LossVerdict) => v.readyMin < v.readyBefore && (v.recoveredAfterS === null || v.recoveredAfterS > withinS);
+  const out: LossRecovery[] = [];
+  for (const batch of plan.batches) {
+    const trial = simulate(ctx, scope, batch, plan.groups, plan.t0, ctx.provisioner);
+    for (const unit of batch) {
+      const read = (t: Trial) => [...unit.hosts.keys()].map((group) => verdictOf(ctx, unit, group, t));
+      let verdicts = read(trial);
+      if (batch.length > 1 && verdicts.some(slow)) verdicts = read(simulate(ctx, scope, [unit], plan.groups, plan.t0, ctx.provisioner));
+      out.push({ scope, target: unit.name, verdicts });
+    }
+  }
+  const order = new Map(plan.units.map((u, i) => [u.name, i]));
+  return out.sort((a, b) => order.get(a.target)! - order.get(b.target)!);
 }
