@@ -77,7 +77,7 @@ function settle(): void {
   for (let d = consolidate(input()).decisions[0]; d; d = consolidate(input()).decisions[0]) apply(d, '');
 }
 settle();
-const fixedPoint = cost();
+const fixedPoint = { cost: cost(), nodes: cluster.numNodes };
 const optimize = process.argv.includes('--optimize');
 if (optimize) for (let d = cheaperRepack(input()); d; d = cheaperRepack(input())) { apply(d, 'cost step '); settle(); }
 const seconds = (performance.now() - t0) / 1000;
@@ -86,5 +86,5 @@ console.log(`nodes ${before.nodes} -> ${cluster.numNodes}, $/h ${before.cost.toF
 console.log(`decisions: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}${spotToSpot ? ' (SpotToSpotConsolidation on)' : ''}`);
 if (optimize) {
   const bound = consolidationLowerBound(input(), await loadHighsSolver());
-  console.log(`$/h: Karpenter-faithful fixed point ${fixedPoint.toFixed(2)}, optimized ${cost().toFixed(2)}, lower bound ${bound.costPerHour?.toFixed(2) ?? bound.status}${bound.method ? ` (${bound.method})` : ''}`);
+  console.log(`$/h: Karpenter-faithful fixed point ${fixedPoint.cost.toFixed(2)} (${fixedPoint.nodes} nodes), optimized ${cost().toFixed(2)} (${cluster.numNodes} nodes), lower bound ${bound.costPerHour?.toFixed(2) ?? bound.status}${bound.method ? ` (${bound.method})` : ''}`);
 }
