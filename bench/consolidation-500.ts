@@ -1,5 +1,5 @@
 // A 500-node underutilized cluster, consolidated as Karpenter would until nothing is
-// left to do: `npx tsx bench/consolidation-500.ts [--spot-to-spot]`.
+// left to do: `npx tsx bench/consolidation-500.ts [--spot-to-spot] [--optimize cost]`.
 //
 // Nodes come from the bundled catalog in three zones: 380 m5.xlarge running one or two
 // small pods, 100 oversized m5.4xlarge running one 1.5-cpu pod (replace opportunities:
@@ -7,11 +7,16 @@
 // of the pods carry required hostname anti-affinity, 90 a DoNotSchedule zone spread.
 // Every consolidation decision (emptiness, multi-node, single-node delete or replace)
 // is applied at once; the loop ends when a pass proposes nothing. Prints nodes and $/h
-// before and after, the decisions by kind, and the wall time.
+// before and after, the decisions by kind, and the wall time. With --optimize cost,
+// berth's cost step (optimize-consolidation.ts) then runs at that fixed point, with
+// Karpenter-faithful consolidation again after each step, until neither finds
+// anything; it prints the fixed point's $/h, the optimized $/h and the LP lower bound.
 
 import { performance } from 'node:perf_hooks';
 import { ClusterState } from '../src/cluster/state.js';
-import { applyDecision, consolidate, replacementNode } from '../src/disruption/consolidate.js';
+import { loadHighsSolver } from '../src/cli/highs.js';
+import { applyDecision, consolidate, replacementNode, type ConsolidationInput, type Decision } from '../src/disruption/consolidate.js';
+import { cheaperRepack, consolidationLowerBound } from '../src/disruption/optimize-consolidation.js';
 import { catalogPrices } from '../src/disruption/pricing.js';
 import { LABEL_ZONE } from '../src/model/node.js';
 import { compileNodePool } from '../src/model/nodepool.js';
@@ -60,14 +65,26 @@ const before = { nodes: cluster.numNodes, cost: cost(), pods: [...cluster.pods()
 const kinds = new Map<string, number>();
 const t0 = performance.now();
 let replacements = 0;
-for (let pass = 0; ; pass++) {
-  const [d] = consolidate({ cluster, pools: [pool], nowMs: 1e12, pricePerHour: price, replacement: { instanceTypes: types, spotToSpot } }).decisions;
-  if (!d) break;
-  const key = `${d.reason}/${d.kind}${d.nodes.length > 1 ? ` x${d.nodes.length}` : ''}`;
+let pass = 0;
+const input = (): ConsolidationInput => ({ cluster, pools: [pool], nowMs: 1e12, pricePerHour: price, replacement: { instanceTypes: types, spotToSpot } });
+function apply(d: Decision, label: string): void {
+  const key = `${label}${d.reason}/${d.kind}${d.nodes.length > 1 ? ` x${d.nodes.length}` : ''}${d.replacements.length > 1 ? ` -> ${d.replacements.length}` : ''}`;
   kinds.set(key, (kinds.get(key) ?? 0) + 1);
   applyDecision(cluster, d, d.replacements.map((r) => replacementNode(r, [pool], types, `r${replacements++}`, pass)));
+  pass++;
 }
+function settle(): void {
+  for (let d = consolidate(input()).decisions[0]; d; d = consolidate(input()).decisions[0]) apply(d, '');
+}
+settle();
+const fixedPoint = { cost: cost(), nodes: cluster.numNodes };
+const optimize = process.argv.includes('--optimize');
+if (optimize) for (let d = cheaperRepack(input()); d; d = cheaperRepack(input())) { apply(d, 'cost step '); settle(); }
 const seconds = (performance.now() - t0) / 1000;
 const boundAfter = [...cluster.pods()].filter((p) => p.nodeName).length;
 console.log(`nodes ${before.nodes} -> ${cluster.numNodes}, $/h ${before.cost.toFixed(2)} -> ${cost().toFixed(2)}, pods bound ${boundAfter}/${before.pods}, ${seconds.toFixed(1)} s wall`);
 console.log(`decisions: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}${spotToSpot ? ' (SpotToSpotConsolidation on)' : ''}`);
+if (optimize) {
+  const bound = consolidationLowerBound(input(), await loadHighsSolver());
+  console.log(`$/h: Karpenter-faithful fixed point ${fixedPoint.cost.toFixed(2)} (${fixedPoint.nodes} nodes), optimized ${cost().toFixed(2)} (${cluster.numNodes} nodes), lower bound ${bound.costPerHour?.toFixed(2) ?? bound.status}${bound.method ? ` (${bound.method})` : ''}`);
+}

@@ -31,6 +31,15 @@ describe('berth what-if', () => {
     assert.match(plot, /when-empty/);
   });
 
+  it('--jobs 2 runs the variants on two worker threads with the same output as --jobs 1', () => {
+    const one = cli(['what-if', `${DIR}scale-down.yaml`, '--variants', `${DIR}variants.yaml`, '-o', 'json', '--jobs', '1']);
+    const two = cli(['what-if', `${DIR}scale-down.yaml`, '--variants', `${DIR}variants.yaml`, '-o', 'json', '--jobs', '2']);
+    assert.equal(one.code, 0, one.err);
+    assert.equal(two.code, 0, two.err);
+    assert.equal(two.out, one.out);
+    assert.deepEqual((JSON.parse(two.out) as { variants: { name: string }[] }).variants.map((v) => v.name), ['never', 'when-empty']);
+  });
+
   it('-o json carries the $/h series; bad input is refused with its position', () => {
     const r = cli(['what-if', `${DIR}scale-down.yaml`, '--variants', `${DIR}variants.yaml`, '-o', 'json', '--sample', '30m']);
     assert.equal(r.code, 0, r.err);

@@ -187,10 +187,10 @@ export interface PodError {
  * provisioner's planner plans new claims for them. Null when some pod fits nowhere;
  * then `errors` gets each such pod's scheduling error.
  */
-export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[], consolidating = false, errors: PodError[] = []): Removal | null {
+export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[], consolidating = false, errors: PodError[] = [], optimize?: 'cost'): Removal | null {
   const config = input.scheduler ?? {};
   const { copy, moving } = removalCopy(input, candidates, consolidating);
-  if (input.replacement) return simulateWithProvisioner(input, input.replacement, copy, moving, errors);
+  if (input.replacement) return simulateWithProvisioner(input, input.replacement, copy, moving, errors, optimize);
   const report = scheduleAll(copy, config);
   if (report.preemptions.length > 0) {
     errors.push(...report.preemptions.filter((p) => moving.has(p.pod)).map((p) => ({ pod: p.pod, message: `would preempt ${p.victims.join(', ')}` })));
@@ -208,7 +208,7 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
  * counted from what the NodePools could launch (a zone with no node left still counts
  * for a spread), so a pod may need a new node even where kube-scheduler would find room.
  */
-function simulateWithProvisioner(input: ConsolidationInput, replacement: ReplacementOptions, copy: ClusterState, moving: ReadonlySet<string>, errors: PodError[]): Removal | null {
+function simulateWithProvisioner(input: ConsolidationInput, replacement: ReplacementOptions, copy: ClusterState, moving: ReadonlySet<string>, errors: PodError[], optimize?: 'cost'): Removal | null {
   // Pods that were pending before are the provisioner's business, not this decision's.
   for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   const plan = planProvisioning({
@@ -220,6 +220,7 @@ function simulateWithProvisioner(input: ConsolidationInput, replacement: Replace
     seed: 0,
     withOfferings: true,
     existingNodesAsKarpenter: true,
+    ...(optimize ? { optimize } : {}),
   });
   if (plan.unschedulable.length > 0) {
     errors.push(...plan.unschedulable.map((u) => ({ pod: u.pod, message: u.message.replace(/^could not schedule pod: /, '') })));
@@ -432,7 +433,7 @@ export function emptiness(input: ConsolidationInput, eligible: readonly Candidat
 }
 
 /** Multi-node's batch: non-empty candidates in order, as many as the Underutilized budgets allow (each one spends one). */
-function underutilized(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Candidate[] {
+export function underutilized(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Candidate[] {
   const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
   if (rejected) noteBlockedByBudget(rejected, budget, eligible.filter((c) => !isEmpty(c)), 'Underutilized');
   return eligible.filter((c) => !isEmpty(c) && take(budget, c));
@@ -518,15 +519,17 @@ export function replacementNode(r: Replacement, pools: readonly NodePool[], type
 
 /**
  * Applies a decision to the cluster (mutates it): candidates removed, the replacement
- * nodes added (replacementNode builds them), displaced pods bound where predicted.
+ * nodes added (replacementNode builds them, in the decision's order), displaced pods
+ * bound where predicted.
  */
 export function applyDecision(cluster: ClusterState, d: Decision, replacementNodes: readonly Node[] = []): void {
   const pods = new Map([...cluster.pods()].map((p) => [p.key, p]));
+  const named = new Map(replacementNodes.map((n, i) => [replacementName(i), n.name]));
   for (const n of d.nodes) cluster.removeNode(n);
   for (const n of replacementNodes) cluster.addNode(n);
   for (const m of d.displacedPods) {
     const p = pods.get(m.pod)!;
-    const node = m.node === REPLACEMENT ? replacementNodes[0]!.name : m.node;
+    const node = named.get(m.node) ?? m.node;
     cluster.removePod(p.key);
     cluster.addPod({ ...p, nodeName: node, nominatedNodeName: '', phase: 'Running' });
   }

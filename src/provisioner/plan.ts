@@ -49,6 +49,25 @@ import { optimizeCost, repackedRequirements, type OptimizedClaim } from './optim
 import type { PlanViolation } from './plan-check.js';
 import { costLowerBound, type CostLowerBound, type LpSolver } from './cost-bound.js';
 
+/**
+ * A node's labels as requirements, built once per labels object (nodes are immutable by
+ * convention, and copies of the cluster share them): the planner asks for every pod it
+ * tries on the existing nodes. Callers must not change the result.
+ */
+const byLabels = new WeakMap<Readonly<Record<string, string>>, Requirements>();
+function labelRequirements(labels: Readonly<Record<string, string>>): Requirements {
+  let reqs = byLabels.get(labels);
+  if (reqs === undefined) byLabels.set(labels, (reqs = Requirements.fromLabels(labels)));
+  return reqs;
+}
+
+/** A node's requirements narrowed by a pod's. */
+function withPod(node: Requirements, pod: Requirements): Requirements {
+  const both = node.clone();
+  both.addAll(pod);
+  return both;
+}
+
 /** What the planner needs of a NodePool. */
 export interface PoolSpec {
   readonly name: string;
@@ -373,10 +392,9 @@ class Planner {
     for (const name of this.existingNodes) {
       const info = this.cluster.nodeInfo(name);
       if (!info || untoleratedTaint(info.node.taints, attempt.pod)) continue;
-      const nodeReqs = Requirements.fromLabels(info.node.labels);
+      const nodeReqs = labelRequirements(info.node.labels);
       if (!nodeReqs.isCompatible(podReqs)) continue;
-      nodeReqs.addAll(podReqs);
-      if (volumes.length > 0 && !volumes.some((alt) => nodeReqs.isCompatible(alt))) continue;
+      if (volumes.length > 0 && !volumes.some((alt) => withPod(nodeReqs, podReqs).isCompatible(alt))) continue;
       if (this.withoutNode.has(name) && this.spreadDomainUnknown(attempt.pod, info.node.labels)) continue;
       if (fw.runFilterPlugins(state, attempt.pod, info).isSuccess()) return { node: name };
     }

@@ -35,6 +35,9 @@ function atoi(s: string): { value: bigint; ok: boolean } {
   return { value, ok: true };
 }
 
+/** A Gt/Lt/Gte/Lte requirement's bound: its first value as strconv.Atoi reads it. */
+const boundOf = (values: readonly string[]): bigint => atoi(values[0] ?? '').value;
+
 function withinBounds(value: string, gte: bigint | undefined, lte: bigint | undefined): boolean {
   if (gte === undefined && lte === undefined) return true;
   // With bounds set, a value that is not an integer cannot be in range.
@@ -90,7 +93,6 @@ export class Requirement {
    */
   static of(key: string, operator: RequirementOperator, values: readonly string[] = [], minValues?: number): Requirement {
     key = normalizeLabelKey(key);
-    const bound = () => atoi(values[0] ?? '').value;
     switch (operator) {
       case 'In':
         return new Requirement(key, false, new Set(values), undefined, undefined, minValues);
@@ -101,16 +103,16 @@ export class Requirement {
       case 'DoesNotExist':
         return new Requirement(key, false, new Set(), undefined, undefined, minValues);
       case 'Gt': {
-        const n = bound();
+        const n = boundOf(values);
         if (n === MAX_INT64) return new Requirement(key, false, new Set());
         return new Requirement(key, true, new Set(), n + 1n, undefined, minValues);
       }
       case 'Lt':
-        return new Requirement(key, true, new Set(), undefined, BigInt.asIntN(64, bound() - 1n), minValues);
+        return new Requirement(key, true, new Set(), undefined, BigInt.asIntN(64, boundOf(values) - 1n), minValues);
       case 'Gte':
-        return new Requirement(key, true, new Set(), bound(), undefined, minValues);
+        return new Requirement(key, true, new Set(), boundOf(values), undefined, minValues);
       case 'Lte':
-        return new Requirement(key, true, new Set(), undefined, bound(), minValues);
+        return new Requirement(key, true, new Set(), undefined, boundOf(values), minValues);
     }
   }
 

@@ -1,0 +1,87 @@
+// `--optimize cost` for consolidation (berth's own, off by default): a step past
+// Karpenter's fixed point. Karpenter replaces a set of nodes by at most one new node,
+// of a type its own planner chose; once its consolidation proposes nothing, this
+// local search tries sets of consolidatable nodes, each set's pods planned again on
+// a copy of the cluster without them: onto the remaining nodes, then onto any number
+// of new claims packed for price by the provisioner's cost optimizer (optimize-cost.ts,
+// which keeps a claim's packing only when kube-scheduler's filters and Karpenter's
+// checks pass it). A set is taken when its new claims cost less than the set and
+// kube-scheduler, with the new nodes up, places every displaced pod.
+//
+// What Karpenter would respect, this does too: the candidates are consolidation's own
+// (do-not-disrupt pods, blocking PDBs, consolidateAfter and WhenEmpty pools keep a node
+// out), a set never holds more nodes of a pool than its Underutilized budget allows,
+// and a set of spot nodes is not replaced by spot nodes without SpotToSpotConsolidation.
+
+import { LABEL_CAPACITY_TYPE } from '../model/nodepool.js';
+import { cachedPoolTemplate } from '../provisioner/plan.js';
+import { costLowerBound, type CostLowerBound, type LpSolver } from '../provisioner/cost-bound.js';
+import { isEmpty, type Candidate } from './candidates.js';
+import { consolidationCandidates, placeWithReplacements, simulateRemoval, underutilized, type ConsolidationInput, type Decision, type Replacement } from './consolidate.js';
+
+/**
+ * The sets tried, largest first: the whole batch (consolidation's order, highest
+ * savings ratio first), then its halves, quarters and so on down to single nodes.
+ */
+export function candidateSets<T>(batch: readonly T[]): T[][] {
+  const sets: T[][] = [];
+  for (let size = batch.length; size >= 1; size = size === 1 ? 0 : Math.ceil(size / 2)) {
+    for (let start = 0; start < batch.length; start += size) sets.push(batch.slice(start, start + size));
+  }
+  return sets;
+}
+
+/** The set replaced by its cost-packed pods, or undefined when that saves nothing or some check fails. */
+function repack(input: ConsolidationInput, set: readonly Candidate[]): Decision | undefined {
+  const prices = set.map((c) => input.pricePerHour(c.node));
+  if (prices.some((p) => p === undefined)) return undefined;
+  const removal = simulateRemoval(input, set, true, [], 'cost');
+  if (!removal) return undefined;
+  const replacements: Replacement[] = removal.claims.map((c) => ({ nodePool: c.nodePool, zone: c.zone, capacityType: c.capacityType, instanceType: c.instanceType, pricePerHour: c.pricePerHour, instanceTypeOptions: [c.instanceType], pods: c.pods }));
+  const allSpot = set.every((c) => c.node.labels[LABEL_CAPACITY_TYPE] === 'spot');
+  if (allSpot && !input.replacement?.spotToSpot && replacements.some((r) => r.capacityType === 'spot')) return undefined;
+  const saved = prices.reduce<number>((s, p) => s + p!, 0) - replacements.reduce((s, r) => s + r.pricePerHour, 0);
+  if (saved <= 1e-9) return undefined;
+  const moves = replacements.length === 0 ? removal.moves : placeWithReplacements(input, set, replacements);
+  if (!moves) return undefined;
+  return { kind: replacements.length > 0 ? 'replace' : 'delete', nodes: set.map((c) => c.node.name), replacements, savingsPerHour: Math.round(saved * 1e6) / 1e6, reason: 'Underutilized', displacedPods: moves };
+}
+
+/**
+ * berth's cost step: the first set (candidateSets' order) whose repack saves money, as a
+ * decision with any number of replacements; undefined when none does. Meant for the
+ * fixed point of Karpenter-faithful consolidation (run that first: this takes what it
+ * finds, not what Karpenter would do next). Needs replacement options.
+ */
+export function cheaperRepack(input: ConsolidationInput): Decision | undefined {
+  if (!input.replacement) return undefined;
+  const { eligible } = consolidationCandidates(input);
+  const batch = underutilized(input, eligible.filter((c) => !isEmpty(c)));
+  for (const set of candidateSets(batch)) {
+    const d = repack(input, set);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+export interface ConsolidationBound extends Partial<CostLowerBound> {
+  /** $/h no packing of the cluster's pods on its NodePools' offerings can beat; undefined when not computed (see status). */
+  readonly costPerHour?: number;
+  readonly status: string;
+}
+
+/**
+ * A lower bound on what the cluster's nodes can cost: the LP relaxation (cost-bound.ts)
+ * of packing every pod of its nodes onto the NodePools' offerings. Computed only when
+ * every node may go (each one a consolidation candidate of a provisioning pool):
+ * otherwise the nodes that stay would count at their price and their spare room for
+ * free, which the relaxation does not model.
+ */
+export function consolidationLowerBound(input: ConsolidationInput, solver: LpSolver): ConsolidationBound {
+  const { eligible } = consolidationCandidates(input);
+  const movable = new Set(eligible.map((c) => c.node.name));
+  const staying = input.cluster.nodeInfos().filter((i) => !movable.has(i.node.name)).length;
+  if (staying > 0) return { status: `not computed: ${staying} node(s) are not consolidation candidates` };
+  const pools = input.pools.filter((p) => p.replicas === null).map((p) => cachedPoolTemplate(p, input.replacement?.instanceTypes ?? [], input.replacement?.daemonSetPods ?? []));
+  return costLowerBound(eligible.flatMap((c) => c.reschedulable), pools, solver);
+}
