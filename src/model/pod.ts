@@ -315,6 +315,36 @@ function affinityTermsParseError(terms: readonly PodAffinityTermManifest[]): str
   return undefined;
 }
 
+/** One kind's compiled terms with their manifests, for Karpenter's reading of them. */
+interface KindTerms {
+  readonly required: readonly PodAffinityTerm[];
+  readonly preferred: readonly WeightedPodAffinityTerm[];
+  readonly requiredSpec: readonly PodAffinityTermManifest[];
+  readonly preferredSpec: readonly { readonly podAffinityTerm: PodAffinityTermManifest }[];
+}
+
+/**
+ * affinityWithUnparsedSelectingNothing of a pod with an affinity parse error: every term kept,
+ * each labelSelector upstream cannot parse selecting nothing (Karpenter's NewTopologyGroup).
+ * None when a namespaceSelector does not parse: Karpenter's topology then fails as a whole.
+ */
+function karpenterReading(affinity: KindTerms, antiAffinity: KindTerms): { affinityWithUnparsedSelectingNothing: NonNullable<Pod['affinityWithUnparsedSelectingNothing']> } | undefined {
+  const specs = [affinity, antiAffinity].flatMap((k) => [...k.requiredSpec, ...k.preferredSpec.map((w) => w.podAffinityTerm)]);
+  if (specs.some((t) => labelSelectorParseError(t.namespaceSelector) !== undefined)) return undefined;
+  const unparsed = (t: PodAffinityTermManifest) => labelSelectorParseError(t.labelSelector) !== undefined;
+  const selectingNothing = (t: PodAffinityTerm) => ({ ...t, selector: nothingSelector() });
+  const required = (k: KindTerms) => k.required.map((t, i) => (unparsed(k.requiredSpec[i]!) ? selectingNothing(t) : t));
+  const preferred = (k: KindTerms) => k.preferred.map((w, i) => (unparsed(k.preferredSpec[i]!.podAffinityTerm) ? { ...w, term: selectingNothing(w.term) } : w));
+  return {
+    affinityWithUnparsedSelectingNothing: {
+      requiredAffinity: required(affinity),
+      preferredAffinity: preferred(affinity),
+      requiredAntiAffinity: required(antiAffinity),
+      preferredAntiAffinity: preferred(antiAffinity),
+    },
+  };
+}
+
 export function compilePodAffinityTerm(t: PodAffinityTermManifest, podNamespace: string, podLabels: Labels, path: FieldPath): PodAffinityTerm {
   const merged = mergeLabelKeys(t.labelSelector, podLabels, t.matchLabelKeys ?? [], t.mismatchLabelKeys ?? []);
   const selector = atPath([...path, 'labelSelector'], () => compileLabelSelector(merged));
@@ -478,18 +508,13 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
       if (!(Number.isInteger(w.weight) && w.weight >= 1 && w.weight <= 100)) throw new FieldError(`Invalid value: ${w.weight}: must be in the range 1-100`, [...wpath, 'weight']);
       return { weight: w.weight, term: compilePodAffinityTerm(w.podAffinityTerm, namespace, labels, [...wpath, 'podAffinityTerm']) };
     });
-    const unparsed = (t: PodAffinityTermManifest) => labelSelectorParseError(t.labelSelector) !== undefined;
-    const selectingNothing = (t: PodAffinityTerm) => ({ ...t, selector: nothingSelector() });
     return {
       required,
       preferred,
+      requiredSpec,
+      preferredSpec,
       requiredError: affinityTermsParseError(requiredSpec),
       preferredError: affinityTermsParseError(preferredSpec.map((w) => w.podAffinityTerm)),
-      namespaceSelectorUnparsed: [...requiredSpec, ...preferredSpec.map((w) => w.podAffinityTerm)].some((t) => labelSelectorParseError(t.namespaceSelector) !== undefined),
-      withUnparsedSelectingNothing: {
-        required: required.map((t, i) => (unparsed(requiredSpec[i]!) ? selectingNothing(t) : t)),
-        preferred: preferred.map((w, i) => (unparsed(preferredSpec[i]!.podAffinityTerm) ? { ...w, term: selectingNothing(w.term) } : w)),
-      },
     };
   };
   const podAffinity = terms('podAffinity');
@@ -522,16 +547,7 @@ function compileSpec(spec: PodSpecManifest, namespace: string, labels: Labels) {
     requiredAntiAffinity: podAntiAffinity.requiredError === undefined ? podAntiAffinity.required : [],
     preferredAntiAffinity: podAntiAffinity.preferredError === undefined ? podAntiAffinity.preferred : [],
     ...(affinityErrors.length > 0 && { affinityParseError: aggregateErrors(affinityErrors) }),
-    ...(affinityErrors.length > 0 &&
-      !podAffinity.namespaceSelectorUnparsed &&
-      !podAntiAffinity.namespaceSelectorUnparsed && {
-        affinityWithUnparsedSelectingNothing: {
-          requiredAffinity: podAffinity.withUnparsedSelectingNothing.required,
-          preferredAffinity: podAffinity.withUnparsedSelectingNothing.preferred,
-          requiredAntiAffinity: podAntiAffinity.withUnparsedSelectingNothing.required,
-          preferredAntiAffinity: podAntiAffinity.withUnparsedSelectingNothing.preferred,
-        },
-      }),
+    ...(affinityErrors.length > 0 && karpenterReading(podAffinity, podAntiAffinity)),
     tolerations: (spec.tolerations ?? []).map((t, i) => compileToleration(t, [...path, 'tolerations', i])),
     topologySpreadConstraints: (spec.topologySpreadConstraints ?? []).map((c, i, all) =>
       compileSpread(c, labels, [...path, 'topologySpreadConstraints', i], all.slice(i + 1)),
