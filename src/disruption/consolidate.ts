@@ -175,6 +175,9 @@ function placementsOf(report: ReturnType<typeof scheduleAll>, moving: ReadonlySe
   return moves.length === moving.size ? moves : null;
 }
 
+/** Whether every candidate is a spot node: the set SpotToSpotConsolidation governs. */
+export const allSpotNodes = (candidates: readonly Candidate[]): boolean => candidates.every((c) => c.node.labels[LABEL_CAPACITY_TYPE] === 'spot');
+
 /** A displaced pod that would fit nowhere, with its scheduling error. */
 export interface PodError {
   readonly pod: string;
@@ -312,7 +315,7 @@ export function computeConsolidation(input: ConsolidationInput, candidates: read
   if (!known) return { unconsolidatable: 'Unable to determine the price of the candidate' };
   const claim = removal.claims[0]!;
   const offerings = claim.offerings ?? [];
-  const allSpot = candidates.every((c) => c.node.labels[LABEL_CAPACITY_TYPE] === 'spot');
+  const allSpot = allSpotNodes(candidates);
   const canBeSpot = offerings.some((o) => o.capacityType === 'spot');
   let options: ClaimOffering[];
   if (allSpot && canBeSpot) {

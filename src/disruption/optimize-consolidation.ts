@@ -13,11 +13,10 @@
 // out), a set never holds more nodes of a pool than its Underutilized budget allows,
 // and a set of spot nodes is not replaced by spot nodes without SpotToSpotConsolidation.
 
-import { LABEL_CAPACITY_TYPE } from '../model/nodepool.js';
 import { cachedPoolTemplate } from '../provisioner/plan.js';
 import { costLowerBound, type CostLowerBound, type LpSolver } from '../provisioner/cost-bound.js';
 import { isEmpty, type Candidate } from './candidates.js';
-import { consolidationCandidates, placeWithReplacements, simulateRemoval, underutilized, type ConsolidationInput, type Decision, type Replacement } from './consolidate.js';
+import { allSpotNodes, consolidationCandidates, placeWithReplacements, simulateRemoval, underutilized, type ConsolidationInput, type Decision, type Replacement } from './consolidate.js';
 
 /**
  * The sets tried, largest first: the whole batch (consolidation's order, highest
@@ -38,8 +37,7 @@ function repack(input: ConsolidationInput, set: readonly Candidate[]): Decision 
   const removal = simulateRemoval(input, set, true, [], 'cost');
   if (!removal) return undefined;
   const replacements: Replacement[] = removal.claims.map((c) => ({ nodePool: c.nodePool, zone: c.zone, capacityType: c.capacityType, instanceType: c.instanceType, pricePerHour: c.pricePerHour, instanceTypeOptions: [c.instanceType], pods: c.pods }));
-  const allSpot = set.every((c) => c.node.labels[LABEL_CAPACITY_TYPE] === 'spot');
-  if (allSpot && !input.replacement?.spotToSpot && replacements.some((r) => r.capacityType === 'spot')) return undefined;
+  if (allSpotNodes(set) && !input.replacement?.spotToSpot && replacements.some((r) => r.capacityType === 'spot')) return undefined;
   const saved = prices.reduce<number>((s, p) => s + p!, 0) - replacements.reduce((s, r) => s + r.pricePerHour, 0);
   if (saved <= 1e-9) return undefined;
   const moves = replacements.length === 0 ? removal.moves : placeWithReplacements(input, set, replacements);
