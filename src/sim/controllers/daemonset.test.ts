@@ -195,4 +195,28 @@ describe('DaemonSet controller', () => {
       assert.equal(sim.daemonSets.podsOf(ds).length, 3);
     });
   }
+
+  /** The rollout's creations and deletions, one [created, deleted] pair per instant something happened. */
+  function rolloutSteps(names: string[], strategy: DaemonSetUpdateStrategy): [number, number][] {
+    const { sim, ds } = setup(names, strategy);
+    const before = sim.engine.log.length;
+    sim.daemonSets.setTemplate(ds.key, tmpl('v2'));
+    sim.engine.run(sim.engine.now + 300_000);
+    const steps = new Map<number, [number, number]>();
+    for (const r of sim.engine.log.slice(before)) {
+      if (r.type !== 'PodCreated' && r.type !== 'PodTerminating') continue;
+      const s = steps.get(r.t) ?? [0, 0];
+      s[r.type === 'PodCreated' ? 0 : 1]++;
+      steps.set(r.t, s);
+    }
+    return [...steps.values()];
+  }
+  it('upstream TestDaemonSetUpdatesPods (kube-controller-manager update_test.go): maxUnavailable 2 over 5 nodes deletes 2, creates 2, deletes 2, creates 2, deletes 1, creates 1', () => {
+    const steps = rolloutSteps(['n1', 'n2', 'n3', 'n4', 'n5'], { type: 'RollingUpdate', maxUnavailable: 2 });
+    assert.deepEqual(steps, [[0, 2], [2, 0], [0, 2], [2, 0], [0, 1], [1, 0]]);
+  });
+  it('upstream TestDaemonSetUpdatesPodsWithMaxSurge: maxSurge 2 over 5 nodes creates 2; then, as they are ready, creates 2 and deletes the 2 they replace; then 1 and 2; then deletes the last 1', () => {
+    const steps = rolloutSteps(['n1', 'n2', 'n3', 'n4', 'n5'], { type: 'RollingUpdate', maxSurge: 2, maxUnavailable: 0 });
+    assert.deepEqual(steps, [[2, 0], [2, 2], [1, 2], [0, 1]]);
+  });
 });
