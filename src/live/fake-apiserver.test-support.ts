@@ -35,8 +35,8 @@ export class FakeApiServer {
   private rv = 1;
   /** Lists still to answer with 500. */
   failLists = 0;
-  /** Lists still to answer as an API server whose watch cache lags the resourceVersion asked for: 504 with Retry-After. */
-  tooLargeLists = 0;
+  /** Statuses the next lists answer with, in order, each with Retry-After: 0 (a 504 as an API server whose watch cache lags the resourceVersion asked for). */
+  retryAfterLists: number[] = [];
   watchFault: WatchFault = 'none';
   readonly calls = { list: 0, watch: 0, gone: 0 };
 
@@ -92,10 +92,11 @@ export class FakeApiServer {
       this.watch(Number(url.searchParams.get('resourceVersion') ?? '0'), res);
     } else if (url.pathname === '/api/v1/pods') {
       this.calls.list++;
-      if (this.tooLargeLists > 0) {
-        this.tooLargeLists--;
-        res.writeHead(504, { 'content-type': 'application/json', 'retry-after': '0' });
-        res.end(JSON.stringify({ kind: 'Status', status: 'Failure', code: 504, reason: 'Timeout', message: 'Too large resource version: 120, current: 119', details: { retryAfterSeconds: 1 } }));
+      const retryAfter = this.retryAfterLists.shift();
+      if (retryAfter !== undefined) {
+        res.writeHead(retryAfter, { 'content-type': 'application/json', 'retry-after': '0' });
+        const message = retryAfter === 504 ? 'Too large resource version: 120, current: 119' : 'try again';
+        res.end(JSON.stringify({ kind: 'Status', status: 'Failure', code: retryAfter, message, details: { retryAfterSeconds: 1 } }));
       } else if (this.failLists > 0) {
         this.failLists--;
         json(500, { kind: 'Status', status: 'Failure', code: 500, message: 'etcdserver: request timed out' });

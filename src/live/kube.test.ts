@@ -135,11 +135,19 @@ test("a list page answered 504 with Retry-After (\"Too large resource version\")
   server = new FakeApiServer();
   const kube = new Kube(await server.listen());
   server.put('a');
-  server.tooLargeLists = 2;
+  server.retryAfterLists = [504, 504];
   const page = (await kube.getListPage('/api/v1/pods?limit=500').page) as { items: KubeObject[] };
   assert.deepEqual(page.items.map((p) => p.metadata?.name), ['a']);
   assert.equal(server.calls.list, 3);
   server.failLists = 1;
   await assert.rejects(kube.getListPage('/api/v1/pods?limit=500').page, (e) => statusCode(e) === 500);
   assert.equal(server.calls.list, 4);
+});
+
+test("client-go's TestCheckRetryHandles429And5xx (rest/request_test.go): 429, 500, 501 and 504, each with Retry-After, are asked again until the 200", async () => {
+  server = new FakeApiServer();
+  const kube = new Kube(await server.listen());
+  server.retryAfterLists = [429, 500, 501, 504];
+  await kube.getListPage('/api/v1/pods?limit=500').page;
+  assert.equal(server.calls.list, 5);
 });
