@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { indexedJobManifests, inputKey, jobNameProblem, reduceJobManifest, shardArgs, type SweepJobOptions } from './indexed-job.js';
+import { indexedJobManifests, inputKey, jobNameProblem, reduceJobManifest, shardArgs, type ResultsClaim, type SweepJobOptions } from './indexed-job.js';
 
-const options: SweepJobOptions = {
+const options: SweepJobOptions & { readonly results: ResultsClaim } = {
   name: 'shop',
   namespace: 'sweeps',
   image: 'registry.example/berth:0.1.0',

@@ -3,13 +3,17 @@
 // shard) whose pod i runs `berth sweep ... --shard i/N` (i from the
 // JOB_COMPLETION_INDEX the Job controller sets), reading the input from a
 // ConfigMap (or fetched from an HTTP URL by init containers) and writing its
-// shard file to a PersistentVolumeClaim; then a one-pod Job that merges the
-// shards there (`berth sweep reduce`). The image is the repository's Dockerfile,
+// shard file to a PersistentVolumeClaim (or PUT to its object-storage URL, the
+// URLs held in a Secret); then a one-pod Job that merges the shards on the claim
+// (`berth sweep reduce`). The image is the repository's Dockerfile,
 // whose entrypoint is `node dist/cli/main.js`, so the containers give only args.
 
 /** Where the pods see the input files and the results volume. */
 export const INPUT_DIR = '/input';
 export const RESULTS_DIR = '/results';
+/** Where the shard pods see the Secret of their results URLs: a file of them, line i for shard i. */
+const RESULTS_URL_DIR = '/results-url';
+export const RESULTS_URLS_FILE = `${RESULTS_URL_DIR}/urls`;
 /** A ConfigMap holds at most 1 MiB of data (the API server's limit). */
 export const CONFIGMAP_MAX_BYTES = 1024 * 1024;
 /** The names made from a sweep's name (its Job, -input, -results, -reduce) stay within a DNS label. */
@@ -36,11 +40,22 @@ export interface SweepJobOptions {
   readonly fetchImage: string;
   /** The command's other flags (settings such as --region), passed as given. */
   readonly flags: readonly string[];
-  /** The claim the shards and the reducer write to; with `size`, emitted too (ReadWriteMany). */
-  readonly results: { readonly claim: string; readonly size?: string; readonly storageClass?: string };
+  /** The claim the shards and the reducer write to (with `size`, emitted too: ReadWriteMany), or each shard's URL to PUT its file to. */
+  readonly results: ResultsClaim | ResultsUrls;
   readonly cpu: string;
   readonly memory: string;
 }
+
+export interface ResultsClaim {
+  readonly claim: string;
+  readonly size?: string;
+  readonly storageClass?: string;
+}
+export interface ResultsUrls {
+  /** Shard i's URL at i. */
+  readonly urls: readonly string[];
+}
+const isClaim = (r: ResultsClaim | ResultsUrls): r is ResultsClaim => 'claim' in r;
 
 type Manifest = Record<string, unknown>;
 
@@ -60,12 +75,13 @@ export function inputKey(i: number, source: string): string {
 const labels = (o: SweepJobOptions, component: string) => ({ 'app.kubernetes.io/name': 'berth', 'app.kubernetes.io/component': component, 'berth.dev/sweep': o.name });
 
 /** The shard command's args (after the image's `node dist/cli/main.js`); `index` is the shard, `$(JOB_COMPLETION_INDEX)` in the Job. */
-export function shardArgs(o: Pick<SweepJobOptions, 'inputs' | 'flags' | 'shards'>, index: string): string[] {
+export function shardArgs(o: Pick<SweepJobOptions, 'inputs' | 'flags' | 'shards' | 'results'>, index: string): string[] {
   const matrix = o.inputs.find((i) => i.flag === undefined);
   if (!matrix) throw new Error('sweep job: no matrix among the inputs');
   const files = o.inputs.flatMap((i) => (i.flag ? [i.flag, `${INPUT_DIR}/${i.key}`] : []));
   // One worker: a pod gets one CPU; more shards, not threads, is how the Job scales.
-  return ['sweep', `${INPUT_DIR}/${matrix.key}`, ...files, ...o.flags, '--shard', `${index}/${o.shards}`, '--out', RESULTS_DIR, '--jobs', '1'];
+  const out = isClaim(o.results) ? ['--out', RESULTS_DIR] : ['--results-url', `@${RESULTS_URLS_FILE}`];
+  return ['sweep', `${INPUT_DIR}/${matrix.key}`, ...files, ...o.flags, '--shard', `${index}/${o.shards}`, ...out, '--jobs', '1'];
 }
 
 /** Pod settings both Jobs share: non-root (the image's user), nothing writable but the results volume. */
@@ -73,20 +89,25 @@ function podSecurity(): Manifest {
   return { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, fsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } };
 }
 const containerSecurity = { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } };
-const resultsVolume = (o: SweepJobOptions) => ({ name: 'results', persistentVolumeClaim: { claimName: o.results.claim } });
+const claimVolume = (claim: ResultsClaim) => ({ name: 'results', persistentVolumeClaim: { claimName: claim.claim } });
+const urlsSecret = (o: SweepJobOptions) => `${o.name}-results-url`;
 
-/** The ConfigMap of the inputs (unless fetched), the results claim (when sized) and the Indexed Job, in the order to create them. */
+/** The ConfigMap of the inputs (unless fetched), the results claim (when sized) or the Secret of the results URLs, and the Indexed Job, in the order to create them. */
 export function indexedJobManifests(o: SweepJobOptions): Manifest[] {
   const metadata = (name: string, component: string) => ({ name, namespace: o.namespace, labels: labels(o, component) });
   const out: Manifest[] = [];
   if (o.inputUrl === undefined) out.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata(`${o.name}-input`, 'sweep-input'), data: Object.fromEntries(o.inputs.map((i) => [i.key, i.text])) });
-  if (o.results.size !== undefined) {
+  const results = o.results;
+  if (!isClaim(results)) {
+    // A Secret, not the pod spec: a signed URL's query string is a credential.
+    out.push({ apiVersion: 'v1', kind: 'Secret', metadata: metadata(urlsSecret(o), 'sweep-results'), type: 'Opaque', stringData: { urls: results.urls.map((u) => `${u}\n`).join('') } });
+  } else if (results.size !== undefined) {
     out.push({
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
-      metadata: metadata(o.results.claim, 'sweep-results'),
+      metadata: metadata(results.claim, 'sweep-results'),
       // Every shard's pod writes its own file at once, from any node.
-      spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: o.results.size } }, ...(o.results.storageClass ? { storageClassName: o.results.storageClass } : {}) },
+      spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: results.size } }, ...(results.storageClass ? { storageClassName: results.storageClass } : {}) },
     });
   }
   const url = o.inputUrl?.replace(/\/+$/, '');
@@ -117,12 +138,15 @@ export function indexedJobManifests(o: SweepJobOptions): Manifest[] {
               resources: { requests: { cpu: o.cpu, memory: o.memory }, limits: { memory: o.memory } },
               volumeMounts: [
                 { name: 'input', mountPath: INPUT_DIR, readOnly: url === undefined },
-                { name: 'results', mountPath: RESULTS_DIR },
+                isClaim(results) ? { name: 'results', mountPath: RESULTS_DIR } : { name: 'results-url', mountPath: RESULTS_URL_DIR, readOnly: true },
               ],
               securityContext: containerSecurity,
             },
           ],
-          volumes: [url === undefined ? { name: 'input', configMap: { name: `${o.name}-input` } } : { name: 'input', emptyDir: {} }, resultsVolume(o)],
+          volumes: [
+            url === undefined ? { name: 'input', configMap: { name: `${o.name}-input` } } : { name: 'input', emptyDir: {} },
+            isClaim(results) ? claimVolume(results) : { name: 'results-url', secret: { secretName: urlsSecret(o) } },
+          ],
         },
       },
     },
@@ -131,7 +155,7 @@ export function indexedJobManifests(o: SweepJobOptions): Manifest[] {
 }
 
 /** The Job that merges the shards on the results claim into results.jsonl and summary.txt there, once the Indexed Job is complete. */
-export function reduceJobManifest(o: SweepJobOptions): Manifest {
+export function reduceJobManifest(o: SweepJobOptions & { readonly results: ResultsClaim }): Manifest {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -153,7 +177,7 @@ export function reduceJobManifest(o: SweepJobOptions): Manifest {
               securityContext: containerSecurity,
             },
           ],
-          volumes: [resultsVolume(o)],
+          volumes: [claimVolume(o.results)],
         },
       },
     },

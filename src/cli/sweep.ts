@@ -36,7 +36,8 @@ import {
   type CatalogFlags,
   type InputFlags,
 } from './common.js';
-import { CONFIGMAP_MAX_BYTES, indexedJobManifests, inputKey, jobNameProblem, reduceJobManifest, type JobInput, type SweepJobOptions } from './indexed-job.js';
+import { CONFIGMAP_MAX_BYTES, indexedJobManifests, inputKey, jobNameProblem, reduceJobManifest, type JobInput, type ResultsClaim, type SweepJobOptions } from './indexed-job.js';
+import { getText, isHttpUrl, parseUrlOption, putText, readUrlFile, redactUrl, SHARD_PLACEHOLDER, shardUrl, shardUrls } from './object-url.js';
 import { availableCores, parseJobs, withPool } from './pool.js';
 import { cellLines, type SweepWorkerData } from './sweep-worker.js';
 import { renderTable } from './table.js';
@@ -52,6 +53,7 @@ interface SweepFlags extends InputFlags, CatalogFlags {
   readonly now?: string;
   readonly shard?: { index: number; count: number };
   readonly out?: string;
+  readonly resultsUrl?: string;
   readonly output: SweepOutput;
   readonly jobs?: number;
   readonly emit?: Emit;
@@ -153,6 +155,26 @@ async function shardFiles(path: string): Promise<string[]> {
   }
 }
 
+/** Where a shard run PUTs its file: a --results-url URL (its {shard} filled in), or its line of an @FILE. */
+async function shardResultsUrl(value: string, shard: { index: number; count: number }): Promise<string> {
+  const name = shardFileName(shard.index, shard.count);
+  if (!value.startsWith('@')) return shardUrl(value, name);
+  return (await shardUrls(value, shard.count, (i) => shardFileName(i, shard.count)))[shard.index]!;
+}
+
+type ShardSource = { readonly file: string; readonly url?: undefined } | { readonly url: string };
+
+/** The shards a `sweep reduce` argument names: files (a folder's shard-*.jsonl), a URL (every shard's when it has {shard}), or @FILE's URLs. */
+async function shardSources(arg: string, shards: number | undefined): Promise<ShardSource[]> {
+  const urls = arg.startsWith('@') ? await readUrlFile(arg.slice(1)) : isHttpUrl(arg) ? [arg] : undefined;
+  if (urls === undefined) return (await shardFiles(arg)).map((file) => ({ file }));
+  return urls.flatMap((url) => {
+    if (!url.includes(SHARD_PLACEHOLDER)) return [{ url }];
+    if (shards === undefined) throw new CliError(`berth: sweep reduce: ${redactUrl(url)} has ${SHARD_PLACEHOLDER} in it: pass --shards N`);
+    return Array.from({ length: shards }, (_, i) => ({ url: shardUrl(url, shardFileName(i, shards)) }));
+  });
+}
+
 /** The flags a shard pod passes so that it loads the input exactly as this run did. */
 function settingFlags(opts: SweepFlags, provisioner: boolean): string[] {
   const gates = Object.entries(opts.featureGates ?? {}).map(([k, v]) => `${k}=${String(v)}`);
@@ -179,6 +201,7 @@ export function registerSweep(program: Command): void {
     .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
     .option('--shard <i/n>', 'run only shard i of n (the cells whose index is i modulo n) and write its shard file', parseShard)
     .option('--out <dir>', 'write results.jsonl and summary.txt (with --shard: shard-I-of-N.jsonl) to this folder')
+    .option('--results-url <url>', `with --shard: PUT the shard file to this HTTP(S) URL (an S3 presigned, GCS signed or Azure SAS URL; ${SHARD_PLACEHOLDER} becomes the file's name); @FILE: the URLs in FILE, line i for shard i. With --emit indexed-job: where the shards write, instead of a claim`, parseUrlOption)
     .option('-o, --output <format>', 'stdout: table (the summary) or jsonl (the results)', parseOutputFormat, 'table')
     .option('-j, --jobs <n>', 'worker threads (default: the available cores, when the input is large enough to gain from them); the output is the same for any number', parseJobs)
     .option('--emit <what>', 'instead of running: write the Kubernetes objects that run the shards (indexed-job: input ConfigMap, results claim, Indexed Job) or merge them (reduce-job)', parseEmit)
@@ -219,6 +242,7 @@ export function registerSweep(program: Command): void {
         await emitJobs(opts, spec.name, inputs, settingFlags(opts, provisioner));
         return;
       }
+      if (opts.resultsUrl !== undefined && !opts.shard) throw new CliError('berth: --results-url is where a shard file goes: pass --shard i/n (or --emit indexed-job)');
       const fingerprint = `sha256:${createHash('sha256').update(JSON.stringify([SHARD_FORMAT, matrixText, loaded.sources.map((s) => s.text), settings, timeOrigin ?? null])).digest('hex')}`;
       const shard = opts.shard ?? { index: 0, count: 1 };
       const ctx = { input, ...settings };
@@ -239,7 +263,11 @@ export function registerSweep(program: Command): void {
       }
       const text = formatShard({ berthSweep: SHARD_FORMAT, name: spec.name, input: fingerprint, cells: cells.length, shard: shard.index, shards: shard.count }, lines);
       if (opts.shard) {
-        if (opts.out === undefined) process.stdout.write(text);
+        if (opts.resultsUrl !== undefined) {
+          const url = await shardResultsUrl(opts.resultsUrl, shard);
+          await putText(url, text);
+          process.stderr.write(`sweep ${spec.name}: shard ${shard.index}/${shard.count}, ${mine.length} of ${cells.length} cell(s), written to ${redactUrl(url)}\n`);
+        } else if (opts.out === undefined) process.stdout.write(text);
         else {
           await makeDir(opts.out);
           const file = join(opts.out, shardFileName(shard.index, shard.count));
@@ -255,13 +283,14 @@ export function registerSweep(program: Command): void {
     });
   sweep
     .command('reduce')
-    .argument('<paths...>', 'shard files, or folders of shard-*.jsonl files')
+    .argument('<paths...>', `shard files, folders of shard-*.jsonl files, HTTP(S) URLs to GET (with ${SHARD_PLACEHOLDER} and --shards N: every shard's), or @FILE: the URLs in FILE, one per line`)
     .description('merge the shards of a sweep into the results and summary one run writes')
     .option('--out <dir>', 'write results.jsonl and summary.txt to this folder')
     .option('-o, --output <format>', 'stdout: table (the summary) or jsonl (the results)', parseOutputFormat, 'table')
-    .action(async (paths: string[], opts: { out?: string; output: SweepOutput }) => {
-      const files = (await Promise.all(paths.map(shardFiles))).flat();
-      const texts = await Promise.all(files.map(async (name) => ({ name, text: await readText('shard', name) })));
+    .option('--shards <n>', `how many shards a URL with ${SHARD_PLACEHOLDER} names`, parseCount)
+    .action(async (paths: string[], opts: { out?: string; output: SweepOutput; shards?: number }) => {
+      const sources = (await Promise.all(paths.map((p) => shardSources(p, opts.shards)))).flat();
+      const texts = await Promise.all(sources.map(async (s) => (s.url !== undefined ? { name: redactUrl(s.url), text: await getText(s.url) } : { name: s.file, text: await readText('shard', s.file) })));
       const merged = mergeShards(texts);
       if (!merged.ok) throw new CliError(`berth: sweep reduce: ${merged.error}`);
       await finish(merged.merged, opts);
@@ -275,20 +304,25 @@ async function emitJobs(opts: SweepFlags, sweepName: string, inputs: readonly Jo
   const name = opts.name ?? sweepName;
   const problem = jobNameProblem(name);
   if (problem) throw new CliError(`berth: --emit: the Job's name ${problem}${opts.name === undefined ? ': pass --name' : ''}`);
+  if (opts.resultsUrl !== undefined && opts.emit === 'reduce-job')
+    throw new CliError(`berth: --emit reduce-job merges shards on a claim; with --results-url, reduce where the shards can be read: berth sweep reduce --shards N 'URL-with-${SHARD_PLACEHOLDER}' (or @FILE of GET URLs)`);
+  if (opts.resultsUrl !== undefined && opts.resultsClaim !== undefined) throw new CliError('berth: --emit: --results-url and --results-claim are two places for the results: give one');
   const bytes = inputs.reduce((n, i) => n + Buffer.byteLength(i.key) + Buffer.byteLength(i.text), 0);
   if (opts.emit === 'indexed-job' && opts.inputUrl === undefined && bytes > CONFIGMAP_MAX_BYTES)
     throw new CliError(`berth: --emit indexed-job: the input is ${bytes} bytes, more than a ConfigMap holds (1 MiB): serve the files over HTTP, pass --input-url, and --out DIR to write them`);
+  const shards = opts.shards ?? 1;
+  const claim: ResultsClaim = opts.resultsClaim !== undefined ? { claim: opts.resultsClaim } : { claim: `${name}-results`, size: opts.resultsSize, ...(opts.storageClass ? { storageClass: opts.storageClass } : {}) };
   const o: SweepJobOptions = {
     name,
     namespace: opts.jobNamespace,
     image: opts.image,
-    shards: opts.shards ?? 1,
+    shards,
     ...(opts.parallelism !== undefined ? { parallelism: opts.parallelism } : {}),
     inputs,
     ...(opts.inputUrl !== undefined ? { inputUrl: opts.inputUrl } : {}),
     fetchImage: opts.fetchImage,
     flags,
-    results: opts.resultsClaim !== undefined ? { claim: opts.resultsClaim } : { claim: `${name}-results`, size: opts.resultsSize, ...(opts.storageClass ? { storageClass: opts.storageClass } : {}) },
+    results: opts.resultsUrl !== undefined ? { urls: await shardUrls(opts.resultsUrl, shards, (i) => shardFileName(i, shards)) } : claim,
     cpu: opts.cpu,
     memory: opts.memory,
   };
@@ -297,7 +331,7 @@ async function emitJobs(opts: SweepFlags, sweepName: string, inputs: readonly Jo
     await makeDir(opts.out);
     for (const i of inputs) await writeOut(join(opts.out, i.key), i.text);
   }
-  const docs = opts.emit === 'indexed-job' ? indexedJobManifests(o) : [reduceJobManifest(o)];
+  const docs = opts.emit === 'indexed-job' ? indexedJobManifests(o) : [reduceJobManifest({ ...o, results: claim })];
   // YAML 1.1 as Kubernetes reads it: a string such as "on" is quoted, not read back as a boolean.
   process.stdout.write(docs.map((d) => stringify(d, { lineWidth: 0, version: '1.1' })).join('---\n'));
 }
