@@ -61,8 +61,8 @@ export interface SimDaemonSet {
   /** metadata.generation: bumped by each template change. */
   generation: number;
   hash: string;
-  readonly updateStrategy: DaemonSetUpdateStrategy;
-  readonly minReadySeconds: number;
+  updateStrategy: DaemonSetUpdateStrategy;
+  minReadySeconds: number;
 }
 
 interface Predicates {
@@ -248,6 +248,15 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     ds.generation++;
     ds.hash = templateHash(template);
     this.world.engine.record('DaemonSetTemplateChanged', { daemonSet: key, generation: ds.generation, hash: ds.hash });
+    this.resync(ds);
+  }
+
+  /** A spec change outside the template (strategy, minReadySeconds): same generation and hash, synced again as upstream's updateDaemonset handler does. */
+  setUpdateStrategy(key: string, updateStrategy: DaemonSetUpdateStrategy, minReadySeconds?: number): void {
+    const ds = this.mustGet(key);
+    ds.updateStrategy = updateStrategy;
+    if (minReadySeconds !== undefined) ds.minReadySeconds = minReadySeconds;
+    this.world.engine.record('DaemonSetUpdated', { daemonSet: key });
     this.resync(ds);
   }
 
