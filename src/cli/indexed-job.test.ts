@@ -66,6 +66,18 @@ describe('indexedJobManifests', () => {
     assert.deepEqual(pod.volumes, [{ name: 'input', emptyDir: {} }, { name: 'results', persistentVolumeClaim: { claimName: 'mine' } }]);
   });
 
+  it('with results URLs, holds them in a Secret mounted read-only, and each pod PUTs to its own line', () => {
+    const urls = ['https://b.example/s0?sig=a', 'https://b.example/s1?sig=b'];
+    const objects = indexedJobManifests({ ...options, shards: 2, results: { urls } }) as (Obj & { stringData?: Record<string, string> })[];
+    assert.deepEqual(objects.map((o) => o.kind), ['ConfigMap', 'Secret', 'Job']);
+    assert.equal(objects[1]!.metadata.name, 'shop-results-url');
+    assert.deepEqual(objects[1]!.stringData, { urls: 'https://b.example/s0?sig=a\nhttps://b.example/s1?sig=b\n' });
+    const pod = podOf(objects[2]!) as PodShape & { containers: { volumeMounts: unknown[] }[] };
+    assert.deepEqual(pod.containers[0]!.args.slice(-6), ['--shard', '$(JOB_COMPLETION_INDEX)/2', '--results-url', '@/results-url/urls', '--jobs', '1']);
+    assert.deepEqual(pod.containers[0]!.volumeMounts[1], { name: 'results-url', mountPath: '/results-url', readOnly: true });
+    assert.deepEqual(pod.volumes[1], { name: 'results-url', secret: { secretName: 'shop-results-url' } });
+  });
+
   it('reduces on the same claim into results.jsonl and summary.txt', () => {
     const reduce = reduceJobManifest(options) as Obj;
     assert.equal(reduce.metadata.name, 'shop-reduce');
