@@ -104,6 +104,8 @@ describe('berth sweep', () => {
       assert.deepEqual([missing.code, missing.err], [1, `berth: GET ${base}/bucket/run-1/shard-00000-of-00004.jsonl?… failed: 404 Not Found\n`]);
       const denied = await cliAsync(['sweep', matrix, '--cluster', CLUSTER, '--shard', '0/3', '--results-url', `${base}/bucket/{shard}?sig=wrong`]);
       assert.deepEqual([denied.code, denied.err], [1, `berth: PUT ${base}/bucket/shard-00000-of-00003.jsonl?… failed: 403 Forbidden\n`]);
+      const twoPlaces = await cliAsync(['sweep', matrix, '--cluster', CLUSTER, '--shard', '0/3', '--results-url', template, '--out', tmp]);
+      assert.deepEqual([twoPlaces.code, twoPlaces.err], [2, 'berth: --results-url and --out are two places for the shard file: give one\n']);
       const noCount = await cliAsync(['sweep', 'reduce', template]);
       assert.deepEqual([noCount.code, noCount.err], [2, `berth: sweep reduce: ${base}/bucket/run-1/{shard}?… has {shard} in it: pass --shards N\n`]);
     } finally {

@@ -243,6 +243,7 @@ export function registerSweep(program: Command): void {
         return;
       }
       if (opts.resultsUrl !== undefined && !opts.shard) throw new CliError('berth: --results-url is where a shard file goes: pass --shard i/n (or --emit indexed-job)');
+      if (opts.resultsUrl !== undefined && opts.out !== undefined) throw new CliError('berth: --results-url and --out are two places for the shard file: give one');
       const fingerprint = `sha256:${createHash('sha256').update(JSON.stringify([SHARD_FORMAT, matrixText, loaded.sources.map((s) => s.text), settings, timeOrigin ?? null])).digest('hex')}`;
       const shard = opts.shard ?? { index: 0, count: 1 };
       const ctx = { input, ...settings };
