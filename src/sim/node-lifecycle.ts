@@ -53,6 +53,9 @@ export class NodeLifecycle {
   private readonly nextToken = new Map<string, number>();
   private readonly armed = new Set<string>();
   private readonly notReadyListeners: ((node: string) => void)[] = [];
+  /** zoneStates as last computed, for the node list and notReady set it read (each taint pump asks; a zone loss pumps hundreds of times). */
+  private zoneStatesCache: { nodes: readonly unknown[]; notReadyChanges: number; states: Map<string, { state: ZoneState; size: number }> } | undefined;
+  private notReadyChanges = 0;
 
   constructor(
     private readonly world: World,
@@ -86,7 +89,7 @@ export class NodeLifecycle {
 
   private forget(name: string): void {
     this.leasePhase.delete(name);
-    this.notReady.delete(name);
+    if (this.notReady.delete(name)) this.notReadyChanges++;
     this.dequeue(name);
   }
 
@@ -121,6 +124,7 @@ export class NodeLifecycle {
     engine.at(this.nextMonitorPass(engine.now), 'node-monitor', () => {
       if (!this.world.kubeletRunning(name) || !this.notReady.has(name)) return;
       this.notReady.delete(name);
+      this.notReadyChanges++;
       this.dequeue(name);
       const node = this.world.cluster.nodeInfo(name)?.node;
       if (!node) return;
@@ -135,6 +139,7 @@ export class NodeLifecycle {
     const node = this.world.cluster.nodeInfo(name)?.node;
     if (!node) return;
     this.notReady.add(name);
+    this.notReadyChanges++;
     this.world.engine.record('NodeNotReady', { node: name, reason: 'NodeStatusUnknown' });
     this.addTaint(node, UNREACHABLE_NO_SCHEDULE, 'NodeStatusUnknown');
     for (const pod of [...(this.world.cluster.nodeInfo(name)?.pods ?? [])]) this.world.markNotReady(pod.key, 'NodeNotReady');
@@ -152,6 +157,15 @@ export class NodeLifecycle {
   }
 
   private zoneStates(): Map<string, { state: ZoneState; size: number }> {
+    const nodes = this.world.cluster.nodeInfos();
+    const cached = this.zoneStatesCache;
+    if (cached?.nodes === nodes && cached.notReadyChanges === this.notReadyChanges) return cached.states;
+    const states = this.countZoneStates();
+    this.zoneStatesCache = { nodes, notReadyChanges: this.notReadyChanges, states };
+    return states;
+  }
+
+  private countZoneStates(): Map<string, { state: ZoneState; size: number }> {
     const counts = new Map<string, { ready: number; notReady: number }>();
     for (const info of this.world.cluster.nodeInfos()) {
       const zone = zoneKey(info.node.labels);
