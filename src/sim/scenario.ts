@@ -5,9 +5,10 @@
 // event log, the results and the final placement.
 
 import type { SchedulerConfig } from '../scheduler/profile.js';
-import { buildClusterState, type ClusterState } from '../cluster/state.js';
+import { buildClusterState, type ClusterInput, type ClusterState } from '../cluster/state.js';
 import type { LoadedInput } from '../io/load.js';
 import { LABEL_ZONE } from '../model/node.js';
+import type { Pod } from '../model/pod.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import { LABEL_NODEPOOL } from '../provisioner/labels.js';
 import { adoptInputPods, type Adoption } from './adopt.js';
@@ -61,24 +62,41 @@ function adoptionOf(input: LoadedInput): Adoption {
   return a;
 }
 
-/** Per adoption (so per input) and default toleration: the input's cluster built and admitted, which each run copies. */
-const admittedClusters = new WeakMap<Adoption, Map<number, ClusterState>>();
+/** What buildClusterState reads of an input besides its pods: a built cluster is shared between inputs that have the same ones. */
+const CLUSTER_FIELDS = ['nodes', 'namespaces', 'pdbs', 'services', 'replicationControllers', 'replicaSets', 'statefulSets', 'storage'] as const satisfies readonly (keyof ClusterInput)[];
+// Every field of ClusterInput is compared (a field added there must be added above).
+const everyFieldCompared: Exclude<keyof ClusterInput, 'pods' | (typeof CLUSTER_FIELDS)[number]> extends never ? true : never = true;
+void everyFieldCompared;
+
+interface BuiltCluster {
+  readonly from: ClusterInput;
+  readonly tolerationSeconds: number;
+  readonly cluster: ClusterState;
+}
+
+/** By the input's own pods (inputs a check changes keep them): the clusters built last, most recent first. */
+const builtClusters = new WeakMap<readonly Pod[], BuiltCluster[]>();
+/** How many built clusters are kept per input pods (each is a whole cluster's indexes). */
+const BUILT_KEPT = 4;
+
+const sameClusterInput = (a: ClusterInput, b: ClusterInput) => CLUSTER_FIELDS.every((k) => a[k] === b[k]) && a.pods.length === b.pods.length && a.pods.every((p, i) => p === b.pods[i]);
 
 /**
- * A fresh copy of the input's cluster with its pods admitted: built once per input
- * and toleration setting and cloned for each run (exactly the state building and
- * admitting it again gives, for a fraction of the cost).
+ * A fresh copy of the input's cluster with its pods admitted: built once and cloned
+ * for each run (exactly the state building and admitting it again gives, for a
+ * fraction of the cost). Inputs that differ only in what the cluster is not built
+ * from (a workload's template or replicas, NodePools) share one.
  */
 function admittedCluster(input: LoadedInput, adoption: Adoption, tolerationSeconds: number): ClusterState {
-  let bySeconds = admittedClusters.get(adoption);
-  if (!bySeconds) admittedClusters.set(adoption, (bySeconds = new Map()));
-  let built = bySeconds.get(tolerationSeconds);
-  if (!built) {
-    built = buildClusterState({ ...input, pods: adoption.pods });
-    admitExistingPods(built, tolerationSeconds);
-    bySeconds.set(tolerationSeconds, built);
-  }
-  return built.clone();
+  const from: ClusterInput = { nodes: input.nodes, namespaces: input.namespaces, pdbs: input.pdbs, services: input.services, replicationControllers: input.replicationControllers, replicaSets: input.replicaSets, statefulSets: input.statefulSets, storage: input.storage, pods: adoption.pods };
+  let list = builtClusters.get(input.pods);
+  if (!list) builtClusters.set(input.pods, (list = []));
+  const at = list.findIndex((b) => b.tolerationSeconds === tolerationSeconds && sameClusterInput(b.from, from));
+  const built = at >= 0 ? list.splice(at, 1)[0]! : { from, tolerationSeconds, cluster: buildClusterState(from) };
+  if (at < 0) admitExistingPods(built.cluster, tolerationSeconds);
+  list.unshift(built);
+  list.length = Math.min(list.length, BUILT_KEPT);
+  return built.cluster.clone();
 }
 
 export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOptions): ScenarioRun {
