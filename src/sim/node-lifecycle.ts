@@ -53,8 +53,10 @@ export class NodeLifecycle {
   private readonly nextToken = new Map<string, number>();
   private readonly armed = new Set<string>();
   private readonly notReadyListeners: ((node: string) => void)[] = [];
-  /** zoneStates as last computed, for the node list and notReady set it read (each taint pump asks; a zone loss pumps hundreds of times). */
-  private zoneStatesCache: { nodes: readonly unknown[]; notReadyChanges: number; states: Map<string, { state: ZoneState; size: number }> } | undefined;
+  /** zoneStates as last computed: zones and sizes per node list, states per NotReady set (each taint pump asks; a zone loss pumps hundreds of times). */
+  private zoneStatesCache:
+    | { readonly nodes: readonly unknown[]; readonly zoneOf: ReadonlyMap<string, string>; readonly sizes: ReadonlyMap<string, number>; notReadyChanges: number; states: Map<string, { state: ZoneState; size: number }> }
+    | undefined;
   private notReadyChanges = 0;
 
   constructor(
@@ -158,30 +160,35 @@ export class NodeLifecycle {
 
   private zoneStates(): Map<string, { state: ZoneState; size: number }> {
     const nodes = this.world.cluster.nodeInfos();
-    const cached = this.zoneStatesCache;
-    if (cached?.nodes === nodes && cached.notReadyChanges === this.notReadyChanges) return cached.states;
-    const states = this.countZoneStates();
-    this.zoneStatesCache = { nodes, notReadyChanges: this.notReadyChanges, states };
-    return states;
+    let cached = this.zoneStatesCache;
+    if (cached?.nodes !== nodes) {
+      // Each node's zone and each zone's size, per node list (zones in order of first appearance).
+      const zoneOf = new Map<string, string>();
+      const sizes = new Map<string, number>();
+      for (const info of nodes) {
+        const zone = zoneKey(info.node.labels);
+        zoneOf.set(info.node.name, zone);
+        sizes.set(zone, (sizes.get(zone) ?? 0) + 1);
+      }
+      cached = this.zoneStatesCache = { nodes, zoneOf, sizes, notReadyChanges: -1, states: new Map() };
+    }
+    if (cached.notReadyChanges !== this.notReadyChanges) {
+      const notReady = new Map<string, number>();
+      for (const name of this.notReady) {
+        const zone = cached.zoneOf.get(name);
+        if (zone !== undefined) notReady.set(zone, (notReady.get(zone) ?? 0) + 1);
+      }
+      cached.states = new Map();
+      for (const [zone, size] of cached.sizes) cached.states.set(zone, { state: this.zoneState(size - (notReady.get(zone) ?? 0), notReady.get(zone) ?? 0), size });
+      cached.notReadyChanges = this.notReadyChanges;
+    }
+    return cached.states;
   }
 
-  private countZoneStates(): Map<string, { state: ZoneState; size: number }> {
-    const counts = new Map<string, { ready: number; notReady: number }>();
-    for (const info of this.world.cluster.nodeInfos()) {
-      const zone = zoneKey(info.node.labels);
-      let c = counts.get(zone);
-      if (!c) counts.set(zone, (c = { ready: 0, notReady: 0 }));
-      if (this.notReady.has(info.node.name)) c.notReady++;
-      else c.ready++;
-    }
-    const out = new Map<string, { state: ZoneState; size: number }>();
-    for (const [zone, { ready, notReady }] of counts) {
-      let state: ZoneState = 'Normal';
-      if (ready === 0 && notReady > 0) state = 'FullDisruption';
-      else if (notReady > 2 && notReady / (ready + notReady) >= this.o.unhealthyZoneThreshold) state = 'PartialDisruption';
-      out.set(zone, { state, size: ready + notReady });
-    }
-    return out;
+  private zoneState(ready: number, notReady: number): ZoneState {
+    if (ready === 0 && notReady > 0) return 'FullDisruption';
+    if (notReady > 2 && notReady / (ready + notReady) >= this.o.unhealthyZoneThreshold) return 'PartialDisruption';
+    return 'Normal';
   }
 
   private qps(state: ZoneState, size: number): number {
