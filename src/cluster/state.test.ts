@@ -273,3 +273,45 @@ describe('podsInNamespace', () => {
     assert.deepEqual({ x: keys(s.podsInNamespace('x')), y: keys(s.podsInNamespace('y')), none: keys(s.podsInNamespace('z')) }, { x: ['x/d', 'x/a'], y: ['y/b'], none: [] });
   });
 });
+
+describe('clone', () => {
+  const podOrder = (s: ClusterState) => s.nodeInfos().map((i) => `${i.node.name}:${i.pods.map((p) => p.name).join(',')}`);
+  /** Three zones, pods replaced in store order (as admission does), which permutes each node's pod list. */
+  function permuted(): ClusterState {
+    const s = new ClusterState();
+    for (let i = 0; i < 6; i++) s.addNode(mkNode(`n${i}`, { [ZONE]: `z${i % 3}` }, [{ names: ['img:1'], sizeBytes: 1000 }]));
+    for (let i = 0; i < 24; i++) s.addPod(mkPod(`p${i}`, `n${i % 6}`));
+    for (const p of [...s.pods()]) s.updatePod(p);
+    return s;
+  }
+
+  it('has the same nodes, pods and pod order on every node as the state it copies', () => {
+    const s = permuted();
+    assert.deepEqual(podOrder(s)[0], 'n0:p12,p0,p6,p18');
+    const c = s.clone();
+    assert.deepEqual(podOrder(c), podOrder(s));
+    assert.deepEqual([...c.pods()].map((p) => p.key), [...s.pods()].map((p) => p.key));
+    assert.deepEqual(c.nodeInfo('n1')!.requested, s.nodeInfo('n1')!.requested);
+    assert.equal(c.version, s.version);
+    assert.deepEqual([...c.topologyDomains(ZONE)], [...s.topologyDomains(ZONE)]);
+  });
+
+  it('changes to the copy leave the original as it was, and the other way round', () => {
+    const s = permuted();
+    const before = podOrder(s);
+    const c = s.clone();
+    c.removePod('default/p0');
+    c.removeNode('n5');
+    c.addNode(mkNode('n9', { [ZONE]: 'z9' }, [{ names: ['img:1'], sizeBytes: 1000 }]));
+    c.updateNode({ ...c.nodeInfo('n2')!.node, labels: { [ZONE]: 'z0' } });
+    assert.deepEqual(podOrder(s), before);
+    assert.equal(s.getPod('default/p0')?.nodeName, 'n0');
+    assert.deepEqual([...s.topologyDomains(ZONE)], [['z0', 2], ['z1', 2], ['z2', 2]]);
+    assert.equal(s.nodeInfo('n0')!.imageStates.get('img:1')!.numNodes, 6);
+    assert.equal(c.nodeInfo('n0')!.imageStates.get('img:1')!.numNodes, 6);
+    assert.deepEqual([...s.podsInNamespace('default')].length, 24);
+    s.removePod('default/p1');
+    assert.equal(c.getPod('default/p1')?.nodeName, 'n1');
+    assert.equal(c.nodeInfo('n1')!.pods.length, 4);
+  });
+});

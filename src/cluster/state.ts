@@ -346,6 +346,40 @@ export class ClusterState {
     return this.namespaces.get(name) ?? { 'kubernetes.io/metadata.name': name };
   }
 
+  /**
+   * An independent copy in exactly this state: the same nodes, pods and indexes in
+   * the same orders (each node's pod lists included, which removals have
+   * permuted), so a simulation on the copy runs as one on a state built the same
+   * way would. Pods and nodes are shared (immutable); every container is copied.
+   */
+  clone(): ClusterState {
+    const c = new ClusterState();
+    for (const [name, summary] of this.images) c.images.set(name, { ...summary });
+    const infos = new Map<NodeInfo, NodeInfo>();
+    for (const [name, info] of this.infos) {
+      const copy = info.clone();
+      copy.imageStates = new Map([...info.imageStates.keys()].map((image) => [image, c.images.get(image)!]));
+      infos.set(info, copy);
+      c.infos.set(name, copy);
+    }
+    for (const [zone, names] of this.tree) c.tree.set(zone, [...names]);
+    for (const [key, pod] of this.podsByKey) c.podsByKey.set(key, pod);
+    for (const [ns, pods] of this.podsByNamespace) c.podsByNamespace.set(ns, new Map(pods));
+    for (const [key, values] of this.domainIndex) c.domainIndex.set(key, new Map(values));
+    for (const [name, labels] of this.namespaces) c.namespaces.set(name, labels);
+    c.pdbs = [...this.pdbs];
+    c.services.push(...this.services);
+    c.replicationControllers.push(...this.replicationControllers);
+    c.replicaSets.push(...this.replicaSets);
+    c.statefulSets.push(...this.statefulSets);
+    c.volumes = this.volumes.clone();
+    c.version = this.version;
+    c.changeLog = this.changeLog.map((info) => infos.get(info) ?? info.clone());
+    c.changeEpoch = this.changeEpoch;
+    for (const [claim, n] of this.claimUsers) c.claimUsers.set(claim, n);
+    return c;
+  }
+
   /** Pods not bound to a node and not terminating, in store order. */
   pendingPods(): Pod[] {
     return [...this.podsByKey.values()].filter((p) => !p.nodeName && !p.terminating);

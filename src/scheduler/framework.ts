@@ -178,14 +178,37 @@ export class NodeToStatus {
     return this.map !== null ? this.map.size : this.names.length;
   }
 
-  /** Every explicit status, in no particular order, without building the map. */
-  statuses(): Iterable<Status> {
-    return this.map !== null ? this.map.values() : this.statusList;
+  /**
+   * Counts every explicit status's reasons into `histogram` (one per node),
+   * without building the map or an iterator result per node (read once per failed
+   * cycle, over every node of the cluster).
+   */
+  tallyReasons(histogram: Map<string, number>): void {
+    const add = (status: Status, n: number) => {
+      for (let i = 0; i < status.reasons.length; i++) histogram.set(status.reasons[i]!, (histogram.get(status.reasons[i]!) ?? 0) + n);
+    };
+    if (this.map !== null) {
+      this.map.forEach((status) => add(status, 1));
+      return;
+    }
+    // Plugins return shared statuses, so runs of the same one are counted at once.
+    for (let i = 0; i < this.statusList.length; ) {
+      const status = this.statusList[i]!;
+      let j = i + 1;
+      while (j < this.statusList.length && this.statusList[j] === status) j++;
+      add(status, j - i);
+      i = j;
+    }
   }
 
   /** Nodes whose status has `code`, including the absent ones when the absent status has it. */
   nodesWithCode(allNodes: readonly NodeInfo[], code: Code): NodeInfo[] {
-    return allNodes.filter((n) => this.get(n.node.name).code === code);
+    if (this.map !== null) return allNodes.filter((n) => this.get(n.node.name).code === code);
+    // Without building the map: mark the explicit nodes that differ from the absent ones' answer.
+    const absentHas = this.absentNodesStatus.code === code;
+    const marked = new Set<string>();
+    for (let i = 0; i < this.names.length; i++) if ((this.statusList[i]!.code === code) !== absentHas) marked.add(this.names[i]!);
+    return allNodes.filter((n) => marked.has(n.node.name) !== absentHas);
   }
 }
 

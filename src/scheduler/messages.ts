@@ -43,9 +43,7 @@ export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
     msg += ` ${d.preFilterMsg}.`;
   } else {
     const histogram = new Map<string, number>();
-    for (const status of d.nodeToStatus.statuses()) {
-      for (const r of status.reasons) histogram.set(r, (histogram.get(r) ?? 0) + 1);
-    }
+    d.nodeToStatus.tallyReasons(histogram);
     const absent = numAllNodes - d.nodeToStatus.size;
     if (absent > 0) {
       for (const r of d.nodeToStatus.absentNodesStatus.reasons) histogram.set(r, (histogram.get(r) ?? 0) + absent);

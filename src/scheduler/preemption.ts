@@ -224,7 +224,8 @@ export class Evaluator {
    */
   preempt(state: CycleState, pod: Pod, m: NodeToStatus): PreemptionOutcome {
     const nominatedNodeName = this.nominatedNodeName(pod);
-    const eligibility = this.podEligibleToPreemptOthers(pod, nominatedNodeName, m.get(nominatedNodeName));
+    // Without a nomination the status is not read: looking it up would build the statuses' map.
+    const eligibility = this.podEligibleToPreemptOthers(pod, nominatedNodeName, nominatedNodeName === '' ? m.absentNodesStatus : m.get(nominatedNodeName));
     if (!eligibility.eligible) return { status: Status.unschedulable(eligibility.reason) };
 
     const allNodes = this.handle.cluster.nodeInfos();
@@ -258,8 +259,10 @@ export class Evaluator {
    */
   nominatedNodeName(pod: Pod): string {
     if (pod.nominatedNodeName) return pod.nominatedNodeName;
+    // Asked for every pod the dry run considers: no closure per node.
     for (const info of this.handle.cluster.nodeInfos()) {
-      if (this.handle.nominatedPodsForNode(info.node.name).some((p) => p.uid === pod.uid)) return info.node.name;
+      const nominated = this.handle.nominatedPodsForNode(info.node.name);
+      for (let i = 0; i < nominated.length; i++) if (nominated[i]!.uid === pod.uid) return info.node.name;
     }
     return '';
   }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { loadSources, type LoadedInput } from '../io/load.js';
+import { adoptInputPods } from './adopt.js';
 import { runScenario } from './scenario.js';
 import type { Action } from '../io/scenario-spec.js';
 
@@ -81,5 +82,20 @@ describe('adoption with the ReplicaSet in the dump', () => {
     const d = r.sim.deployments.objects.get('default/web')!;
     assert.deepEqual(r.sim.deployments.replicaSetsOf(d).map((x) => x.name), ['web-6d4cf56db6']);
     assert.equal(r.sim.replicaSets.objects.size, 1);
+  });
+});
+
+describe('adoption of one input and of a copy a fix changed', () => {
+  it('gives the same pod objects when the pods are adopted alike, so both runs copy one built cluster', () => {
+    const input = load(readFileSync(DUMP, 'utf8'));
+    const scaled: LoadedInput = { ...input, workloads: input.workloads.map((w) => (w.key === 'default/web' ? { ...w, replicas: 3 } : w)) };
+    const a = adoptInputPods(input.workloads, input.pods);
+    const b = adoptInputPods(scaled.workloads, scaled.pods);
+    assert.ok(a.pods.some((p, i) => p !== input.pods[i]), 'some pod gets a new controller reference');
+    assert.ok(a.pods.every((p, i) => p === b.pods[i]));
+    const key = 'default/db-0';
+    assert.equal(run(scaled).sim.world.cluster.getPod(key), run(input).sim.world.cluster.getPod(key));
+    // The copy runs as on a cluster built for it alone: the scaled Deployment gets its third pod.
+    assert.equal(run(scaled).events.filter((e) => e.type === 'PodCreated').length, 1);
   });
 });

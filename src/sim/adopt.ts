@@ -142,8 +142,24 @@ export function adoptInputPods(workloads: readonly WorkloadSummary[], inputPods:
 
   const pods = inputPods.map((p) => {
     const ref = controllerOf.get(p.key);
-    if (!ref) return p;
-    return { ...p, ownerReferences: [ref, ...p.ownerReferences.filter((r) => !(r.kind === ref.kind && r.name === ref.name)).map((r) => ({ ...r, controller: false }))] };
+    return ref ? adopted(p, ref) : p;
   });
   return { pods, replicaSets, revisions };
+}
+
+/** Input pod → controller reference (kind/name/uid) → the pod adopted by it. */
+const adoptedPods = new WeakMap<Pod, Map<string, Pod>>();
+
+/**
+ * The pod with `ref` as its controller reference: the same object each time the
+ * same pod is adopted the same way (an input changed by a check's fix adopts its
+ * pods as the input did, and the runs of both can then share one built cluster).
+ */
+function adopted(p: Pod, ref: OwnerReference): Pod {
+  let byRef = adoptedPods.get(p);
+  if (!byRef) adoptedPods.set(p, (byRef = new Map()));
+  const key = `${ref.kind}/${ref.name}/${ref.uid}`;
+  let pod = byRef.get(key);
+  if (!pod) byRef.set(key, (pod = { ...p, ownerReferences: [ref, ...p.ownerReferences.filter((r) => !(r.kind === ref.kind && r.name === ref.name)).map((r) => ({ ...r, controller: false }))] }));
+  return pod;
 }

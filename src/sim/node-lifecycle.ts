@@ -53,6 +53,11 @@ export class NodeLifecycle {
   private readonly nextToken = new Map<string, number>();
   private readonly armed = new Set<string>();
   private readonly notReadyListeners: ((node: string) => void)[] = [];
+  /** zoneStates as last computed: zones and sizes per node list, states per NotReady set (each taint pump asks; a zone loss pumps hundreds of times). */
+  private zoneStatesCache:
+    | { readonly nodes: readonly unknown[]; readonly zoneOf: ReadonlyMap<string, string>; readonly sizes: ReadonlyMap<string, number>; notReadyChanges: number; states: Map<string, { state: ZoneState; size: number }> }
+    | undefined;
+  private notReadyChanges = 0;
 
   constructor(
     private readonly world: World,
@@ -86,7 +91,7 @@ export class NodeLifecycle {
 
   private forget(name: string): void {
     this.leasePhase.delete(name);
-    this.notReady.delete(name);
+    if (this.notReady.delete(name)) this.notReadyChanges++;
     this.dequeue(name);
   }
 
@@ -121,6 +126,7 @@ export class NodeLifecycle {
     engine.at(this.nextMonitorPass(engine.now), 'node-monitor', () => {
       if (!this.world.kubeletRunning(name) || !this.notReady.has(name)) return;
       this.notReady.delete(name);
+      this.notReadyChanges++;
       this.dequeue(name);
       const node = this.world.cluster.nodeInfo(name)?.node;
       if (!node) return;
@@ -135,6 +141,7 @@ export class NodeLifecycle {
     const node = this.world.cluster.nodeInfo(name)?.node;
     if (!node) return;
     this.notReady.add(name);
+    this.notReadyChanges++;
     this.world.engine.record('NodeNotReady', { node: name, reason: 'NodeStatusUnknown' });
     this.addTaint(node, UNREACHABLE_NO_SCHEDULE, 'NodeStatusUnknown');
     for (const pod of [...(this.world.cluster.nodeInfo(name)?.pods ?? [])]) this.world.markNotReady(pod.key, 'NodeNotReady');
@@ -152,22 +159,36 @@ export class NodeLifecycle {
   }
 
   private zoneStates(): Map<string, { state: ZoneState; size: number }> {
-    const counts = new Map<string, { ready: number; notReady: number }>();
-    for (const info of this.world.cluster.nodeInfos()) {
-      const zone = zoneKey(info.node.labels);
-      let c = counts.get(zone);
-      if (!c) counts.set(zone, (c = { ready: 0, notReady: 0 }));
-      if (this.notReady.has(info.node.name)) c.notReady++;
-      else c.ready++;
+    const nodes = this.world.cluster.nodeInfos();
+    let cached = this.zoneStatesCache;
+    if (cached?.nodes !== nodes) {
+      // Each node's zone and each zone's size, per node list (zones in order of first appearance).
+      const zoneOf = new Map<string, string>();
+      const sizes = new Map<string, number>();
+      for (const info of nodes) {
+        const zone = zoneKey(info.node.labels);
+        zoneOf.set(info.node.name, zone);
+        sizes.set(zone, (sizes.get(zone) ?? 0) + 1);
+      }
+      cached = this.zoneStatesCache = { nodes, zoneOf, sizes, notReadyChanges: -1, states: new Map() };
     }
-    const out = new Map<string, { state: ZoneState; size: number }>();
-    for (const [zone, { ready, notReady }] of counts) {
-      let state: ZoneState = 'Normal';
-      if (ready === 0 && notReady > 0) state = 'FullDisruption';
-      else if (notReady > 2 && notReady / (ready + notReady) >= this.o.unhealthyZoneThreshold) state = 'PartialDisruption';
-      out.set(zone, { state, size: ready + notReady });
+    if (cached.notReadyChanges !== this.notReadyChanges) {
+      const notReady = new Map<string, number>();
+      for (const name of this.notReady) {
+        const zone = cached.zoneOf.get(name);
+        if (zone !== undefined) notReady.set(zone, (notReady.get(zone) ?? 0) + 1);
+      }
+      cached.states = new Map();
+      for (const [zone, size] of cached.sizes) cached.states.set(zone, { state: this.zoneState(size - (notReady.get(zone) ?? 0), notReady.get(zone) ?? 0), size });
+      cached.notReadyChanges = this.notReadyChanges;
     }
-    return out;
+    return cached.states;
+  }
+
+  private zoneState(ready: number, notReady: number): ZoneState {
+    if (ready === 0 && notReady > 0) return 'FullDisruption';
+    if (notReady > 2 && notReady / (ready + notReady) >= this.o.unhealthyZoneThreshold) return 'PartialDisruption';
+    return 'Normal';
   }
 
   private qps(state: ZoneState, size: number): number {

@@ -48,6 +48,8 @@ export interface SimulationOptions {
   readonly statusRace?: StatusRaceGuide;
   /** What DefaultTolerationSeconds admission gives pods for the not-ready and unreachable taints (300 s). */
   readonly defaultTolerationSeconds?: number;
+  /** The cluster's pods went through admitExistingPods with defaultTolerationSeconds already (a copy of an admitted cluster). */
+  readonly admitted?: boolean;
   readonly pods?: PodLifecycleOptions;
   readonly nodes?: NodeLifecycleOptions;
   /** NodePools, catalog and batching; no provisioning without it. */
@@ -83,15 +85,23 @@ export interface Simulation {
   readonly descheduler: DeschedulerLoop | undefined;
 }
 
+/**
+ * The pods already in the cluster went through admission when they were created.
+ * Each is replaced in store order, which reorders every node's pod list as
+ * kube-scheduler's cache does on updates (the last pod takes a removed one's place).
+ */
+export function admitExistingPods(cluster: ClusterState, tolerationSeconds = DEFAULT_TOLERATION_SECONDS): void {
+  for (const pod of [...cluster.pods()]) cluster.updatePod(withDefaultTolerationSeconds(pod, tolerationSeconds));
+}
+
 export function createSimulation(cluster: ClusterState, opts: SimulationOptions = {}): Simulation {
   const seed = opts.seed ?? 0;
   const config = opts.schedulerConfig ?? {};
   const schedulerName = opts.schedulerName ?? 'default-scheduler';
   const profile = profileFor(config, schedulerName);
   if (!profile) throw new Error(`no scheduler profile named ${JSON.stringify(schedulerName)}`);
-  // The pods already in the cluster went through admission when they were created.
   const tolerationSeconds = opts.defaultTolerationSeconds ?? DEFAULT_TOLERATION_SECONDS;
-  for (const pod of [...cluster.pods()]) cluster.updatePod(withDefaultTolerationSeconds(pod, tolerationSeconds));
+  if (!opts.admitted) admitExistingPods(cluster, tolerationSeconds);
   const engine = new Engine(seed);
   const world = new World(engine, cluster, tolerationSeconds, opts.deletionOrder);
   startPodLifecycle(world, opts.pods);

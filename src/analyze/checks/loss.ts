@@ -344,12 +344,18 @@ function fullPlan(ctx: AnalysisContext, scope: Scope): LossPlan | undefined {
  * re-checked); `compareProvisioner` adds the with/without-provisioner runs the
  * messages use.
  */
-function* lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compareProvisioner = true): Generator<Outcome> {
+function* lossOutcomes(ctx: AnalysisContext, scope: Scope, only?: string, compareProvisioner = true, first?: string): Generator<Outcome> {
   const plan = lossPlan(ctx, scope, only);
   if (!plan) return;
   // A fix being re-checked (one group) needs only its verdict.
   const stopOnProblem = only !== undefined && plan.groups.length === 1 ? plan.groups[0] : undefined;
-  for (const batch of plan.batches) yield* batchOutcomes(ctx, scope, plan, batch, compareProvisioner, stopOnProblem);
+  for (const batch of firstNamed(plan.batches, (b) => b.some((u) => u.name === first))) yield* batchOutcomes(ctx, scope, plan, batch, compareProvisioner, stopOnProblem);
+}
+
+/** The list with its first item that `isFirst` picks moved to the front (the others in order). */
+function firstNamed<T>(list: readonly T[], isFirst: (item: T) => boolean): readonly T[] {
+  const at = list.findIndex(isFirst);
+  return at <= 0 ? list : [list[at]!, ...list.slice(0, at), ...list.slice(at + 1)];
 }
 
 function* batchOutcomes(ctx: AnalysisContext, scope: Scope, plan: LossPlan, batch: readonly Unit[], compareProvisioner: boolean, stopOnProblem?: PodGroup): Generator<Outcome> {
@@ -420,11 +426,14 @@ function nodeAloneFails(ctx: AnalysisContext, scope: Scope, o: Outcome, t0: numb
 
 /**
  * Whether the group still has a problem under this failure model on (a changed)
- * input: what a fix must clear. Stops at the first failure that shows one.
+ * input: what a fix must clear. Stops at the first failure that shows one, trying
+ * the unit named `first` (the one that failed it on the checked input) before the
+ * others: the answer is the same in any order, and a fix that does not clear the
+ * finding is then usually seen after one simulation.
  */
-function stillFails(ctx: AnalysisContext, scope: Scope, object: string): boolean {
+function stillFails(ctx: AnalysisContext, scope: Scope, object: string, first?: string): boolean {
   let any = false;
-  const verdicts = isSharedInput(ctx.input) && (scope === 'node' || scope === 'zone') ? sharedVerdicts(ctx, scope, object) : ownVerdicts(ctx, scope, object);
+  const verdicts = isSharedInput(ctx.input) && (scope === 'node' || scope === 'zone') ? sharedVerdicts(ctx, scope, object, first) : ownVerdicts(ctx, scope, object, first);
   for (const fails of verdicts) {
     if (fails) return true;
     any = true;
@@ -436,8 +445,8 @@ function stillFails(ctx: AnalysisContext, scope: Scope, object: string): boolean
 const fails = (o: Outcome) => hasProblem(o) && !onlyVolumeBound(o);
 
 /** Whether each failure the group's pods see shows it a problem, in order. */
-function* ownVerdicts(ctx: AnalysisContext, scope: Scope, object: string): Generator<boolean> {
-  for (const o of lossOutcomes(ctx, scope, object, false)) yield fails(o);
+function* ownVerdicts(ctx: AnalysisContext, scope: Scope, object: string, first?: string): Generator<boolean> {
+  for (const o of lossOutcomes(ctx, scope, object, false, first)) yield fails(o);
 }
 
 /**
@@ -446,10 +455,10 @@ function* ownVerdicts(ctx: AnalysisContext, scope: Scope, object: string): Gener
  * group, each watched by its own tracker as when alone, and the verdicts kept with
  * the input for the next group's proof.
  */
-function* sharedVerdicts(ctx: AnalysisContext, scope: Scope, object: string): Generator<boolean> {
+function* sharedVerdicts(ctx: AnalysisContext, scope: Scope, object: string, first?: string): Generator<boolean> {
   const plan = lossPlan(ctx, scope, object);
   if (!plan) return;
-  for (const unit of plan.units) {
+  for (const unit of firstNamed(plan.units, (u) => u.name === first)) {
     // Given to the other workers: each worker's proofs of the same added nodes would simulate these again.
     const verdicts = exchanged(ctx, JSON.stringify(['loss-verdicts', scope, unit.label]), () => {
       const trials = simulateEach(ctx, scope, unit, groupsForLoss(ctx.input), plan.t0, ctx.provisioner);
@@ -639,7 +648,7 @@ function groupFinding(ctx: AnalysisContext, scope: Scope, group: PodGroup, list:
   const sorted = [...list].sort((a, b) => RANK[severityOf(a)] - RANK[severityOf(b)] || outageOf(b) - outageOf(a));
   const worst = sorted[0]!;
   const alike = sorted.slice(1).filter((o) => severityOf(o) === severityOf(worst)).map((o) => o.unit.name);
-  const remedies = hasProblem(worst) && !onlyVolumeBound(worst) ? proveFixes(candidates(worst, scope, ctx), ctx.input, (input) => !stillFails({ ...ctx, input }, scope, group.object)) : [];
+  const remedies = hasProblem(worst) && !onlyVolumeBound(worst) ? proveFixes(candidates(worst, scope, ctx), ctx.input, (input) => !stillFails({ ...ctx, input }, scope, group.object, worst.unit.name)) : [];
   // Advice only where no re-simulated fix was found, or for what no fix of the input changes.
   const notes = advice(worst, scope).filter((n, i) => remedies.length === 0 || (i === 0 && worst.group.kind === 'StatefulSet' && notWhole(worst)));
   return {

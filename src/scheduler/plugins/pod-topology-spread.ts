@@ -11,12 +11,10 @@ import { featureEnabled } from '../feature-gates.js';
 import { Status } from '../status.js';
 import { parsePodTopologySpreadArgs } from './pod-topology-spread/args.js';
 import { constraintsFor, selectorError, type SpreadGates } from './pod-topology-spread/constraints.js';
-import { computePreFilterState, filterNode, PRE_FILTER_STATE_KEY, readPreFilterState, updateWithPod } from './pod-topology-spread/filtering.js';
+import { computePreFilterState, filterNode, POD_TOPOLOGY_SPREAD, PRE_FILTER_STATE_KEY, readPreFilterState, updateWithPod } from './pod-topology-spread/filtering.js';
 import { computePreScoreState, normalizeScores, PRE_SCORE_STATE_KEY, readPreScoreState, scoreNode } from './pod-topology-spread/scoring.js';
 
-export const POD_TOPOLOGY_SPREAD = 'PodTopologySpread';
-
-export { ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH } from './pod-topology-spread/filtering.js';
+export { ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, POD_TOPOLOGY_SPREAD } from './pod-topology-spread/filtering.js';
 
 export type PodTopologySpreadPlugin = PreFilterPlugin &
   FilterPlugin &

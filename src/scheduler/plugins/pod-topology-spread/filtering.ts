@@ -6,7 +6,7 @@ import type { NodeInfo } from '../../../cluster/node-info.js';
 import type { Node } from '../../../model/node.js';
 import type { Pod } from '../../../model/pod.js';
 import type { CycleState, StateData } from '../../framework.js';
-import { Status } from '../../status.js';
+import { Code, Status } from '../../status.js';
 import type { ClusterState } from '../../../cluster/state.js';
 import { hasAllTopologyKeys, includesEveryNode, nodeIncluded, type SpreadConstraint } from './constraints.js';
 import { domainCounts } from './domain-counts.js';
@@ -17,6 +17,12 @@ export const PRE_FILTER_STATE_KEY = 'PreFilterPodTopologySpread';
 
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
 export const ERR_REASON_NODE_LABEL_NOT_MATCH = `${ERR_REASON_CONSTRAINTS_NOT_MATCH} (missing required label)`;
+export const POD_TOPOLOGY_SPREAD = 'PodTopologySpread';
+
+/** Filter's rejections, one constant each (a failed cycle rejects every node of a large cluster). */
+const rejection = (code: Code, reason: string) => Object.freeze(new Status(code, Object.freeze([reason]), POD_TOPOLOGY_SPREAD));
+const NODE_LABEL_NOT_MATCH = rejection(Code.UnschedulableAndUnresolvable, ERR_REASON_NODE_LABEL_NOT_MATCH);
+const CONSTRAINTS_NOT_MATCH = rejection(Code.Unschedulable, ERR_REASON_CONSTRAINTS_NOT_MATCH);
 
 export class PreFilterState implements StateData {
   constructor(
@@ -104,12 +110,13 @@ export function readPreFilterState(state: CycleState): PreFilterState | Status {
 
 /** Filter: the first constraint the node breaks decides the status. */
 export function filterNode(s: PreFilterState, pod: Pod, node: Node): Status {
-  for (const [i, c] of s.constraints.entries()) {
-    if (!Object.hasOwn(node.labels, c.topologyKey)) return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
+  for (let i = 0; i < s.constraints.length; i++) {
+    const c = s.constraints[i]!;
+    if (!Object.hasOwn(node.labels, c.topologyKey)) return NODE_LABEL_NOT_MATCH;
     const minMatchNum = s.minMatchNum(i, c.minDomains);
     const selfMatchNum = c.selector.matches(pod.labels) ? 1 : 0;
     const matchNum = s.tpValueToMatchNum[i]!.get(node.labels[c.topologyKey]!) ?? 0;
-    if (matchNum + selfMatchNum - minMatchNum > c.maxSkew) return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+    if (matchNum + selfMatchNum - minMatchNum > c.maxSkew) return CONSTRAINTS_NOT_MATCH;
   }
   return Status.SUCCESS;
 }
