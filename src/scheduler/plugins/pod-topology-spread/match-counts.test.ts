@@ -52,4 +52,48 @@ describe('nodeMatchCount', () => {
     assert.equal(nodeMatchCount(copy, sel, 'default'), 1);
     assert.equal(nodeMatchCount(info, sel, 'default'), 0);
   });
+
+  it('catches up with pods replaced on the node: new labels count by the new labels, a status update changes nothing', () => {
+    const info = new NodeInfo(compileNode({ metadata: { name: 'n' } }, 0));
+    const sel = web();
+    const a = pod('a', { app: 'web' });
+    info.addPod(a);
+    info.addPod(pod('b', { app: 'web' }));
+    assert.equal(nodeMatchCount(info, sel, 'default'), 2);
+    info.removePod(a);
+    info.addPod(pod('a', { app: 'db' }));
+    assert.equal(nodeMatchCount(info, sel, 'default'), 1);
+    const b = info.pods.find((p) => p.name === 'b')!;
+    info.removePod(b);
+    info.addPod({ ...b, phase: 'Running' });
+    assert.equal(nodeMatchCount(info, sel, 'default'), 1);
+    info.removePod(b);
+    info.addPod({ ...b, terminating: true });
+    assert.equal(nodeMatchCount(info, sel, 'default'), 0);
+  });
+
+  it("a count read between a pod's removal and its return sees both", () => {
+    const info = new NodeInfo(compileNode({ metadata: { name: 'n' } }, 0));
+    const sel = web();
+    const a = pod('a', { app: 'web' });
+    info.addPod(a);
+    assert.equal(nodeMatchCount(info, sel, 'default'), 1);
+    info.removePod(a);
+    assert.equal(nodeMatchCount(info, sel, 'default'), 0);
+    info.addPod({ ...a, phase: 'Running' });
+    assert.equal(nodeMatchCount(info, sel, 'default'), 1);
+  });
+
+  it("recounts when the node's log restarted past the last read", () => {
+    const info = new NodeInfo(compileNode({ metadata: { name: 'n' } }, 0));
+    const sel = web();
+    assert.equal(nodeMatchCount(info, sel, 'default'), 0);
+    for (let i = 0; i < 200; i++) {
+      const p = pod(`p${i}`, { app: i % 2 === 0 ? 'web' : 'db' });
+      info.addPod(p);
+      if (i % 10 !== 0) info.removePod(p);
+    }
+    assert.ok(info.podLogStart > 0);
+    assert.equal(nodeMatchCount(info, sel, 'default'), info.pods.filter((p) => p.labels['app'] === 'web').length);
+  });
 });

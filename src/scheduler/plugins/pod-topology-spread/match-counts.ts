@@ -1,30 +1,50 @@
 // Memoized per-node matching-pod counts. Every scheduling cycle asks each node how
 // many of its pods match the incoming pod's spread selector; replicas of one
-// workload ask the same question, so the answer is kept until the node changes
-// (NodeInfo.generation moves on every pod added or removed).
+// workload ask the same question, so the answer is kept per node and question and
+// brought up to date from the node's log of pods added and removed since (a pod or
+// two, usually), instead of matching every pod on the node again.
 
 import type { NodeInfo } from '../../../cluster/node-info.js';
 import { selectorKey, type Selector } from '../../../model/selector.js';
-import { countMatchingPods } from './constraints.js';
+import { countMatchingPods, countsAsMatching } from './constraints.js';
 
-interface NodeCounts {
-  generation: number;
-  readonly byQuery: Map<string, number>;
+interface KeptCount {
+  count: number;
+  /** The node's pod log position the count is up to date with. */
+  position: number;
 }
 
-const perNode = new WeakMap<NodeInfo, NodeCounts>();
-/** countMatchingPods(info.pods, selector, namespace), computed once per node state. */
-export function nodeMatchCount(info: NodeInfo, selector: Selector, namespace: string): number {
-  let entry = perNode.get(info);
-  if (entry === undefined || entry.generation !== info.generation) {
-    entry = { generation: info.generation, byQuery: new Map() };
-    perNode.set(info, entry);
+/**
+ * Past this many questions kept for one node, the counts the node's log no longer
+ * reaches are dropped, and all of them if that is not enough (old workloads'
+ * selectors would pile up). Well above the workloads one node usually serves.
+ */
+const MAX_QUERIES_PER_NODE = 512;
+const perNode = new WeakMap<NodeInfo, Map<string, KeptCount>>();
+
+/** What names a (selector, namespace) question in the per-node memo; compute once per cycle and pass to nodeMatchCount. */
+export function matchQueryKey(selector: Selector, namespace: string): string {
+  return `${namespace}\x00${selectorKey(selector)}`;
+}
+
+/** countMatchingPods(info.pods, selector, namespace), kept up to date from the node's pod log. */
+export function nodeMatchCount(info: NodeInfo, selector: Selector, namespace: string, query = matchQueryKey(selector, namespace)): number {
+  let counts = perNode.get(info);
+  if (counts === undefined) perNode.set(info, (counts = new Map()));
+  const kept = counts.get(query);
+  if (kept !== undefined && kept.position >= info.podLogStart) {
+    if (kept.position !== info.podLogEnd) {
+      kept.position = info.readPodChanges(kept.position, (pod, sign) => {
+        if (countsAsMatching(pod, selector, namespace)) kept.count += sign;
+      });
+    }
+    return kept.count;
   }
-  const query = `${namespace}\x00${selectorKey(selector)}`;
-  let n = entry.byQuery.get(query);
-  if (n === undefined) {
-    n = countMatchingPods(info.pods, selector, namespace);
-    entry.byQuery.set(query, n);
+  if (counts.size >= MAX_QUERIES_PER_NODE) {
+    for (const [q, k] of counts) if (k.position < info.podLogStart) counts.delete(q);
+    if (counts.size >= MAX_QUERIES_PER_NODE / 2) counts.clear();
   }
-  return n;
+  const count = countMatchingPods(info.pods, selector, namespace);
+  counts.set(query, { count, position: info.readPodChanges(info.podLogEnd) });
+  return count;
 }

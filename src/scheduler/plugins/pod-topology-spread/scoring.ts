@@ -12,7 +12,7 @@ import type { ClusterState } from '../../../cluster/state.js';
 import { hasAllTopologyKeys, includesEveryNode, nodeIncluded, type SpreadConstraint } from './constraints.js';
 import { domainCounts } from './domain-counts.js';
 import { goLog, goRound } from './go-math.js';
-import { nodeMatchCount } from './match-counts.js';
+import { matchQueryKey, nodeMatchCount } from './match-counts.js';
 
 export const PRE_SCORE_STATE_KEY = 'PreScorePodTopologySpread';
 
@@ -24,6 +24,8 @@ export class PreScoreState implements StateData {
     /** Per constraint: topology value → matching pods; empty for the hostname key (counted per node in Score). */
     readonly topologyValueToPodCounts: readonly ReadonlyMap<string, number>[],
     readonly topologyNormalizingWeight: readonly number[],
+    /** Per constraint: its selector's question for nodeMatchCount in the pod's namespace. */
+    readonly matchQueries: readonly string[],
   ) {}
 
   /** Read-only after PreScore, so copies can share it. */
@@ -81,7 +83,8 @@ export function computePreScoreState(
     const all = domainCounts(cluster!, constraints, c, pod.namespace, requireAllTopologies);
     for (const value of counts[i]!.keys()) counts[i]!.set(value, all.get(value) ?? 0);
   });
-  if (tallied.every(Boolean)) return new PreScoreState(constraints, ignored, counts, weights);
+  const queries = constraints.map((c) => matchQueryKey(c.selector, pod.namespace));
+  if (tallied.every(Boolean)) return new PreScoreState(constraints, ignored, counts, weights, queries);
   for (const info of allNodes) {
     const node = info.node;
     if (requireAllTopologies && !hasAllTopologyKeys(node.labels, constraints)) continue;
@@ -91,10 +94,10 @@ export function computePreScoreState(
       const value = node.labels[c.topologyKey] ?? '';
       const current = m.get(value);
       if (current === undefined) return;
-      m.set(value, current + nodeMatchCount(info, c.selector, pod.namespace));
+      m.set(value, current + nodeMatchCount(info, c.selector, pod.namespace, queries[i]));
     });
   }
-  return new PreScoreState(constraints, ignored, counts, weights);
+  return new PreScoreState(constraints, ignored, counts, weights, queries);
 }
 
 export function readPreScoreState(state: CycleState): PreScoreState {
@@ -112,7 +115,7 @@ export function scoreNode(s: PreScoreState, pod: Pod, info: NodeInfo): number {
     if (!Object.hasOwn(node.labels, c.topologyKey)) return;
     const count =
       c.topologyKey === LABEL_HOSTNAME
-        ? nodeMatchCount(info, c.selector, pod.namespace)
+        ? nodeMatchCount(info, c.selector, pod.namespace, s.matchQueries[i])
         : s.topologyValueToPodCounts[i]!.get(node.labels[c.topologyKey]!)!;
     score += scoreForCount(count, c.maxSkew, s.topologyNormalizingWeight[i]!);
   });
