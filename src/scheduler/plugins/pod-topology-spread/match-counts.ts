@@ -22,9 +22,21 @@ interface KeptCount {
 const MAX_QUERIES_PER_NODE = 512;
 const perNode = new WeakMap<NodeInfo, Map<string, KeptCount>>();
 
+/**
+ * One string per question, so that the per-node lookups compare keys by identity
+ * rather than character by character (each cycle builds its selector anew).
+ */
+const interned = new Map<string, string>();
+const MAX_INTERNED = 4096;
+
 /** What names a (selector, namespace) question in the per-node memo; compute once per cycle and pass to nodeMatchCount. */
 export function matchQueryKey(selector: Selector, namespace: string): string {
-  return `${namespace}\x00${selectorKey(selector)}`;
+  const key = `${namespace}\x00${selectorKey(selector)}`;
+  const known = interned.get(key);
+  if (known !== undefined) return known;
+  if (interned.size >= MAX_INTERNED) interned.clear();
+  interned.set(key, key);
+  return key;
 }
 
 /** countMatchingPods(info.pods, selector, namespace), kept up to date from the node's pod log. */

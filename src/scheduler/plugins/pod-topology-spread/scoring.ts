@@ -65,11 +65,12 @@ export function computePreScoreState(
       ignored.add(info.node.name);
       continue;
     }
-    constraints.forEach((c, i) => {
-      if (c.topologyKey === LABEL_HOSTNAME) return;
-      const value = labels[c.topologyKey] ?? '';
+    for (let i = 0; i < constraints.length; i++) {
+      const key = constraints[i]!.topologyKey;
+      if (key === LABEL_HOSTNAME) continue;
+      const value = labels[key] ?? '';
       if (!counts[i]!.has(value)) counts[i]!.set(value, 0);
-    });
+    }
   }
   const weights = constraints.map((c, i) =>
     topologyNormalizingWeight(c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - ignored.size : counts[i]!.size),
@@ -111,14 +112,16 @@ export function scoreNode(s: PreScoreState, pod: Pod, info: NodeInfo): number {
   const node = info.node;
   if (s.ignoredNodes.has(node.name)) return 0;
   let score = 0;
-  s.constraints.forEach((c, i) => {
-    if (!Object.hasOwn(node.labels, c.topologyKey)) return;
+  // A plain loop: this runs for every scored node.
+  for (let i = 0; i < s.constraints.length; i++) {
+    const c = s.constraints[i]!;
+    if (!Object.hasOwn(node.labels, c.topologyKey)) continue;
     const count =
       c.topologyKey === LABEL_HOSTNAME
         ? nodeMatchCount(info, c.selector, pod.namespace, s.matchQueries[i])
         : s.topologyValueToPodCounts[i]!.get(node.labels[c.topologyKey]!)!;
     score += scoreForCount(count, c.maxSkew, s.topologyNormalizingWeight[i]!);
-  });
+  }
   // Score returns int64(math.Round(score)).
   return goRound(score);
 }
