@@ -8,19 +8,12 @@ import type { NodeInfo } from '../../../cluster/node-info.js';
 import { selectorKey, type Selector } from '../../../model/selector.js';
 import { countMatchingPods, countsAsMatching } from './constraints.js';
 
-interface KeptCount {
-  count: number;
-  /** The node's pod log position the count is up to date with. */
-  position: number;
-}
-
 /**
  * Past this many questions kept for one node, the counts the node's log no longer
  * reaches are dropped, and all of them if that is not enough (old workloads'
  * selectors would pile up). Well above the workloads one node usually serves.
  */
 const MAX_QUERIES_PER_NODE = 512;
-const perNode = new WeakMap<NodeInfo, Map<string, KeptCount>>();
 
 /**
  * One string per question, so that the per-node lookups compare keys by identity
@@ -41,8 +34,7 @@ export function matchQueryKey(selector: Selector, namespace: string): string {
 
 /** countMatchingPods(info.pods, selector, namespace), kept up to date from the node's pod log. */
 export function nodeMatchCount(info: NodeInfo, selector: Selector, namespace: string, query = matchQueryKey(selector, namespace)): number {
-  let counts = perNode.get(info);
-  if (counts === undefined) perNode.set(info, (counts = new Map()));
+  const counts = info.matchCounts;
   const kept = counts.get(query);
   if (kept !== undefined && kept.position >= info.podLogStart) {
     if (kept.position !== info.podLogEnd) {
