@@ -108,12 +108,12 @@ export class NodeInfo {
   /** How far some reader has read: entries before it may not be taken back. */
   private podLogRead = 0;
   /**
-   * Counts of this node's pods matching a question (a selector in a namespace), each
-   * with the pod log position it is up to date with: kept and read by
-   * PodTopologySpread's nodeMatchCount. A field rather than a side table: it is
-   * read for every scored node.
+   * Counts of this node's pods matching numbered questions (a selector in a
+   * namespace), each with the pod log position it is up to date with (-1: none),
+   * kept and read by PodTopologySpread's nodeMatchCount. A field rather than a side
+   * table: it is read for every scored node.
    */
-  readonly matchCounts = new Map<string, { count: number; position: number }>();
+  readonly matchCounts: { epoch: number; counts: number[]; positions: number[] } = { epoch: -1, counts: [], positions: [] };
 
   constructor(private current: Node) {}
 

@@ -9,46 +9,73 @@ import { selectorKey, type Selector } from '../../../model/selector.js';
 import { countMatchingPods, countsAsMatching } from './constraints.js';
 
 /**
- * Past this many questions kept for one node, the counts the node's log no longer
- * reaches are dropped, and all of them if that is not enough (old workloads'
- * selectors would pile up). Well above the workloads one node usually serves.
+ * Each question (a selector in a namespace) gets a small number, the index of its
+ * count in every node's arrays: an array read per scored node instead of a map
+ * lookup. Numbers are handed out afresh (a new epoch, every node's counts dropped
+ * when next read) once this many are in use, so old workloads' selectors cannot
+ * pile up.
  */
-const MAX_QUERIES_PER_NODE = 512;
+const MAX_QUESTIONS = 1024;
+const numbers = new Map<string, number>();
+let epoch = 0;
 
-/**
- * One string per question, so that the per-node lookups compare keys by identity
- * rather than character by character (each cycle builds its selector anew).
- */
-const interned = new Map<string, string>();
-const MAX_INTERNED = 4096;
+/** A question as nodeMatchCount reads it: build once per cycle (each cycle builds its selector anew). */
+export interface MatchQuery {
+  readonly selector: Selector;
+  readonly namespace: string;
+  readonly key: string;
+  /** Its number, valid in `epoch`. */
+  index: number;
+  epoch: number;
+}
 
-/** What names a (selector, namespace) question in the per-node memo; compute once per cycle and pass to nodeMatchCount. */
-export function matchQueryKey(selector: Selector, namespace: string): string {
+function numberOf(key: string): number {
+  let n = numbers.get(key);
+  if (n === undefined) {
+    if (numbers.size >= MAX_QUESTIONS) {
+      numbers.clear();
+      epoch++;
+    }
+    numbers.set(key, (n = numbers.size));
+  }
+  return n;
+}
+
+export function matchQuery(selector: Selector, namespace: string): MatchQuery {
   const key = `${namespace}\x00${selectorKey(selector)}`;
-  const known = interned.get(key);
-  if (known !== undefined) return known;
-  if (interned.size >= MAX_INTERNED) interned.clear();
-  interned.set(key, key);
-  return key;
+  return { selector, namespace, key, index: numberOf(key), epoch };
 }
 
 /** countMatchingPods(info.pods, selector, namespace), kept up to date from the node's pod log. */
-export function nodeMatchCount(info: NodeInfo, selector: Selector, namespace: string, query = matchQueryKey(selector, namespace)): number {
-  const counts = info.matchCounts;
-  const kept = counts.get(query);
-  if (kept !== undefined && kept.position >= info.podLogStart) {
-    if (kept.position !== info.podLogEnd) {
-      kept.position = info.readPodChanges(kept.position, (pod, sign) => {
-        if (countsAsMatching(pod, selector, namespace)) kept.count += sign;
-      });
-    }
-    return kept.count;
+export function nodeMatchCount(info: NodeInfo, q: MatchQuery): number {
+  if (q.epoch !== epoch) {
+    q.index = numberOf(q.key);
+    q.epoch = epoch;
   }
-  if (counts.size >= MAX_QUERIES_PER_NODE) {
-    for (const [q, k] of counts) if (k.position < info.podLogStart) counts.delete(q);
-    if (counts.size >= MAX_QUERIES_PER_NODE / 2) counts.clear();
+  const kept = info.matchCounts;
+  if (kept.epoch !== epoch) {
+    kept.epoch = epoch;
+    kept.counts.length = kept.positions.length = 0;
+  }
+  const i = q.index;
+  while (kept.positions.length <= i) {
+    kept.positions.push(-1);
+    kept.counts.push(0);
+  }
+  const { selector, namespace } = q;
+  const position = kept.positions[i]!;
+  if (position >= info.podLogStart) {
+    if (position !== info.podLogEnd) {
+      let count = kept.counts[i]!;
+      kept.positions[i] = info.readPodChanges(position, (pod, sign) => {
+        if (countsAsMatching(pod, selector, namespace)) count += sign;
+      });
+      kept.counts[i] = count;
+    }
+    return kept.counts[i]!;
   }
   const count = countMatchingPods(info.pods, selector, namespace);
-  counts.set(query, { count, position: info.readPodChanges(info.podLogEnd) });
+  kept.counts[i] = count;
+  kept.positions[i] = info.readPodChanges(info.podLogEnd);
   return count;
 }

@@ -12,7 +12,7 @@ import type { ClusterState } from '../../../cluster/state.js';
 import { hasAllTopologyKeys, includesEveryNode, nodeIncluded, type SpreadConstraint } from './constraints.js';
 import { domainCounts } from './domain-counts.js';
 import { goLog, goRound } from './go-math.js';
-import { matchQueryKey, nodeMatchCount } from './match-counts.js';
+import { matchQuery, nodeMatchCount, type MatchQuery } from './match-counts.js';
 
 export const PRE_SCORE_STATE_KEY = 'PreScorePodTopologySpread';
 
@@ -25,7 +25,7 @@ export class PreScoreState implements StateData {
     readonly topologyValueToPodCounts: readonly ReadonlyMap<string, number>[],
     readonly topologyNormalizingWeight: readonly number[],
     /** Per constraint: its selector's question for nodeMatchCount in the pod's namespace. */
-    readonly matchQueries: readonly string[],
+    readonly matchQueries: readonly MatchQuery[],
   ) {}
 
   /** Read-only after PreScore, so copies can share it. */
@@ -84,7 +84,7 @@ export function computePreScoreState(
     const all = domainCounts(cluster!, constraints, c, pod.namespace, requireAllTopologies);
     for (const value of counts[i]!.keys()) counts[i]!.set(value, all.get(value) ?? 0);
   });
-  const queries = constraints.map((c) => matchQueryKey(c.selector, pod.namespace));
+  const queries = constraints.map((c) => matchQuery(c.selector, pod.namespace));
   if (tallied.every(Boolean)) return new PreScoreState(constraints, ignored, counts, weights, queries);
   for (const info of allNodes) {
     const node = info.node;
@@ -95,7 +95,7 @@ export function computePreScoreState(
       const value = node.labels[c.topologyKey] ?? '';
       const current = m.get(value);
       if (current === undefined) return;
-      m.set(value, current + nodeMatchCount(info, c.selector, pod.namespace, queries[i]));
+      m.set(value, current + nodeMatchCount(info, queries[i]!));
     });
   }
   return new PreScoreState(constraints, ignored, counts, weights, queries);
@@ -118,7 +118,7 @@ export function scoreNode(s: PreScoreState, pod: Pod, info: NodeInfo): number {
     if (!Object.hasOwn(node.labels, c.topologyKey)) continue;
     const count =
       c.topologyKey === LABEL_HOSTNAME
-        ? nodeMatchCount(info, c.selector, pod.namespace, s.matchQueries[i])
+        ? nodeMatchCount(info, s.matchQueries[i]!)
         : s.topologyValueToPodCounts[i]!.get(node.labels[c.topologyKey]!)!;
     score += scoreForCount(count, c.maxSkew, s.topologyNormalizingWeight[i]!);
   }
