@@ -96,4 +96,25 @@ describe('nodeMatchCount', () => {
     assert.ok(info.podLogStart > 0);
     assert.equal(nodeMatchCount(info, matchQuery(sel, 'default')), info.pods.filter((p) => p.labels['app'] === 'web').length);
   });
+
+  it('stays right when question numbers are handed out afresh (more questions than numbers)', () => {
+    const info = new NodeInfo(compileNode({ metadata: { name: 'n' } }, 0));
+    for (let j = 0; j < 5; j++) info.addPod(pod(`p${j}`, { app: `a${j}` }));
+    // Question i matches the pods a0..a(i % 5): i % 5 + 1 of them; an unmatched value keeps every question distinct.
+    const question = (i: number) =>
+      matchQuery(compileLabelSelector({ matchExpressions: [{ key: 'app', operator: 'In', values: [...Array.from({ length: (i % 5) + 1 }, (_, j) => `a${j}`), `z${i}`] }] }), 'default');
+    for (let i = 0; i < 2500; i++) assert.equal(nodeMatchCount(info, question(i)), (i % 5) + 1, `question ${i}`);
+    const kept = question(4);
+    assert.equal(nodeMatchCount(info, kept), 5);
+    info.addPod(pod('p5', { app: 'a0' }));
+    for (let i = 2500; i < 3700; i++) assert.equal(nodeMatchCount(info, question(i)), (i % 5) + 2, `question ${i}`);
+    // Questions matching nothing until a later numbering has given `kept`'s old number to one of them.
+    for (let i = 0; ; i++) {
+      const q = matchQuery(compileLabelSelector({ matchLabels: { app: `none${i}` } }), 'default');
+      assert.equal(nodeMatchCount(info, q), 0);
+      if (q.epoch !== kept.epoch && q.index >= kept.index) break;
+    }
+    // A question built before is numbered again, not read at its old number.
+    assert.equal(nodeMatchCount(info, kept), 6);
+  });
 });
