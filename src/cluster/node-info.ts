@@ -93,8 +93,62 @@ export class NodeInfo {
   /** Image name as the node reports it → state shared across nodes; kept by the ClusterState. */
   imageStates = new Map<string, ImageSummary>();
   generation = ++generationCounter;
+  /**
+   * The pods added (sign 1) and removed (-1) since position `podLogStart`, so that
+   * counts of matching pods kept elsewhere can catch up with the changes instead of
+   * walking every pod again. A pod removed and added straight back with the same
+   * namespace, labels and terminating state (a status update) leaves no entry when
+   * no reader has seen the removal: no count by those can change. Restarted (its
+   * start moved past the end) when it grows long against the pods; a reader then
+   * behind the start recounts.
+   */
+  private podLog: Pod[] = [];
+  private podLogSigns: (1 | -1)[] = [];
+  podLogStart = 0;
+  /** How far some reader has read: entries before it may not be taken back. */
+  private podLogRead = 0;
+  /**
+   * Counts of this node's pods matching numbered questions (a selector in a
+   * namespace), each with the pod log position it is up to date with (-1: none),
+   * kept and read by PodTopologySpread's nodeMatchCount. A field rather than a side
+   * table: it is read for every scored node.
+   */
+  readonly matchCounts: { epoch: number; counts: number[]; positions: number[] } = { epoch: -1, counts: [], positions: [] };
 
   constructor(private current: Node) {}
+
+  /** The position after the last logged pod change. */
+  get podLogEnd(): number {
+    return this.podLogStart + this.podLog.length;
+  }
+
+  /**
+   * Calls `visit` for each pod change from `position` (at least podLogStart) to the
+   * end, in order, and returns the end: the position to read from next time.
+   */
+  readPodChanges(position: number, visit?: (pod: Pod, sign: 1 | -1) => void): number {
+    if (visit) for (let i = position - this.podLogStart; i < this.podLog.length; i++) visit(this.podLog[i]!, this.podLogSigns[i]!);
+    return (this.podLogRead = this.podLogEnd);
+  }
+
+  private logPodChange(pod: Pod, sign: 1 | -1): void {
+    const last = this.podLog.length - 1;
+    if (sign === 1 && last >= 0 && this.podLogSigns[last] === -1 && this.podLogStart + last >= this.podLogRead) {
+      const removed = this.podLog[last]!;
+      if (removed.key === pod.key && removed.namespace === pod.namespace && removed.labels === pod.labels && removed.terminating === pod.terminating) {
+        this.podLog.pop();
+        this.podLogSigns.pop();
+        return;
+      }
+    }
+    if (this.podLog.length >= 64 + 4 * this.pods.length) {
+      this.podLogStart = this.podLogEnd;
+      this.podLog = [];
+      this.podLogSigns = [];
+    }
+    this.podLog.push(pod);
+    this.podLogSigns.push(sign);
+  }
 
   get node(): Node {
     return this.current;
@@ -155,6 +209,7 @@ export class NodeInfo {
       if (sign > 0) this.usedPorts.add(p);
       else this.usedPorts.remove(p);
     }
+    this.logPodChange(pod, sign);
     this.generation = ++generationCounter;
   }
 

@@ -17,7 +17,7 @@ import type { Toleration } from '../model/taints.js';
 import type { CycleState } from '../scheduler/framework.js';
 import { PRE_FILTER_STATE_KEY, updateWithPod, type PreFilterState } from '../scheduler/plugins/pod-topology-spread/filtering.js';
 import { countMatchingPods, hasAllTopologyKeys, nodeIncluded, type SpreadConstraint } from '../scheduler/plugins/pod-topology-spread/constraints.js';
-import { nodeMatchCount } from '../scheduler/plugins/pod-topology-spread/match-counts.js';
+import { matchQuery, nodeMatchCount } from '../scheduler/plugins/pod-topology-spread/match-counts.js';
 import { CriticalPaths } from '../scheduler/plugins/pod-topology-spread/critical-paths.js';
 import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
 import { nodeAffinityRequirements } from './pod-requirements.js';
@@ -148,7 +148,7 @@ export function countOpenClaims(state: CycleState, pod: Pod, requiredTerms: read
       if (c.honorNodeAffinity && !compatible) return;
       if (c.honorNodeTaints && findUntoleratedTaint(node.taints, pod.tolerations, doNotScheduleTaints) !== undefined) return;
       const hidden = unseen[i];
-      const n = hidden && hidden.size > 0 ? countMatchingPods(info.pods.filter((p) => !hidden.has(p.key)), c.selector, pod.namespace) : nodeMatchCount(info, c.selector, pod.namespace);
+      const n = hidden && hidden.size > 0 ? countMatchingPods(info.pods.filter((p) => !hidden.has(p.key)), c.selector, pod.namespace) : nodeMatchCount(info, matchQuery(c.selector, pod.namespace));
       if (n === 0) return;
       const m = s.tpValueToMatchNum[i]!;
       const num = (m.get(value) ?? 0) + n;

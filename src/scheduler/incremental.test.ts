@@ -76,6 +76,15 @@ describe('decisions on a long-lived cluster equal those on a fresh copy', () => 
           live.removePod(p.key);
         }
         if (bound.length > 0 && rand.intn(5) === 0) live.removePod(bound.splice(rand.intn(bound.length), 1)[0]!.key);
+        if (bound.length > 0 && rand.intn(2) === 0) {
+          // A bound pod updated in place: its status (no count can change), its labels, or deleted (terminating).
+          const at = rand.intn(bound.length);
+          const old = bound[at]!;
+          const kind = rand.intn(3);
+          const updated: Pod = kind === 0 ? { ...old, phase: 'Running' } : kind === 1 ? { ...old, labels: { app: `app-${rand.intn(3)}` } } : { ...old, terminating: true };
+          live.updatePod(updated);
+          bound[at] = updated;
+        }
         if (i % 50 === 49) {
           // A burst of changes longer than the cluster's change log (a pod bound and deleted over and over):
           // tallies must notice the log was cleared and check every node.

@@ -8,7 +8,7 @@ import type { ClusterState } from '../cluster/state.js';
 import type { Pod } from '../model/pod.js';
 import type { WhenUnsatisfiable } from './plugins/pod-topology-spread/args.js';
 import { constraintsFor, hasAllTopologyKeys, nodeIncluded, type SpreadConstraint } from './plugins/pod-topology-spread/constraints.js';
-import { nodeMatchCount } from './plugins/pod-topology-spread/match-counts.js';
+import { matchQuery, nodeMatchCount } from './plugins/pod-topology-spread/match-counts.js';
 
 export interface SpreadSkew {
   readonly topologyKey: string;
@@ -22,11 +22,12 @@ export interface SpreadSkew {
 
 function skewOf(cluster: ClusterState, pod: Pod, c: SpreadConstraint, set: readonly SpreadConstraint[], action: WhenUnsatisfiable): SpreadSkew {
   const counts = new Map<string, number>();
+  const query = matchQuery(c.selector, pod.namespace);
   for (const info of cluster.nodeInfos()) {
     const labels = info.node.labels;
     const domain = labels[c.topologyKey];
     if (domain === undefined || (action === 'DoNotSchedule' && !hasAllTopologyKeys(labels, set)) || !nodeIncluded(c, pod, info.node)) continue;
-    counts.set(domain, (counts.get(domain) ?? 0) + nodeMatchCount(info, c.selector, pod.namespace));
+    counts.set(domain, (counts.get(domain) ?? 0) + nodeMatchCount(info, query));
   }
   const domains = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([domain, pods]) => ({ domain, pods }));
   const values = domains.map((d) => d.pods);

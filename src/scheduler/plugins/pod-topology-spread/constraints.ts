@@ -93,12 +93,12 @@ export function hasAllTopologyKeys(labels: Labels, constraints: readonly SpreadC
 
 /** Pods in `namespace` matching `selector`, leaving out terminating pods. */
 export function countMatchingPods(pods: readonly Pod[], selector: Selector, namespace: string): number {
-  // An empty selector counts nothing here, unlike its usual meaning.
-  if (selector.everything) return 0;
   let n = 0;
-  for (const p of pods) {
-    if (p.terminating || p.namespace !== namespace) continue;
-    if (selector.matches(p.labels)) n++;
-  }
+  for (const p of pods) if (countsAsMatching(p, selector, namespace)) n++;
   return n;
+}
+
+/** Whether countMatchingPods counts `pod`. An empty selector counts nothing here, unlike its usual meaning. */
+export function countsAsMatching(pod: Pod, selector: Selector, namespace: string): boolean {
+  return !selector.everything && !pod.terminating && pod.namespace === namespace && selector.matches(pod.labels);
 }

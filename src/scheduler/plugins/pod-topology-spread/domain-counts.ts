@@ -6,8 +6,7 @@
 import { clusterTally } from '../../../cluster/node-tally.js';
 import type { ClusterState } from '../../../cluster/state.js';
 import { hasAllTopologyKeys, type SpreadConstraint } from './constraints.js';
-import { selectorKey } from '../../../model/selector.js';
-import { nodeMatchCount } from './match-counts.js';
+import { matchQuery, nodeMatchCount } from './match-counts.js';
 
 /** A node's domain (undefined when it lacks one of the set's keys) and its matching pods. */
 type Contribution = readonly [domain: string | undefined, pods: number];
@@ -29,14 +28,15 @@ export function domainCounts(
   requireAllTopologies = true,
 ): ReadonlyMap<string, number> {
   const keys = constraints.map((x) => x.topologyKey).join('\x00');
-  const query = `spread\x01${namespace}\x01${selectorKey(c.selector)}\x01${c.topologyKey}\x01${keys}\x01${requireAllTopologies}`;
+  const match = matchQuery(c.selector, namespace);
+  const query = `spread\x01${match.key}\x01${c.topologyKey}\x01${keys}\x01${requireAllTopologies}`;
   return clusterTally(cluster, query, () => ({
     totals: new Map<string, number>(),
     contribution: (info): Contribution => {
       const labels = info.node.labels;
       if (requireAllTopologies && !hasAllTopologyKeys(labels, constraints)) return [undefined, 0];
       // Without the requirement (system-default constraints when scoring), a missing label reads as ''.
-      return [labels[c.topologyKey] ?? '', nodeMatchCount(info, c.selector, namespace)];
+      return [labels[c.topologyKey] ?? '', nodeMatchCount(info, match)];
     },
     // A domain stays once seen: only a node-list change (a rebuild) can make it disappear.
     apply: (totals, [domain, pods], sign) => {

@@ -11,7 +11,7 @@ import type { ClusterState } from '../../../cluster/state.js';
 import { hasAllTopologyKeys, includesEveryNode, nodeIncluded, type SpreadConstraint } from './constraints.js';
 import { domainCounts } from './domain-counts.js';
 import { CriticalPaths } from './critical-paths.js';
-import { nodeMatchCount } from './match-counts.js';
+import { matchQuery, nodeMatchCount } from './match-counts.js';
 
 export const PRE_FILTER_STATE_KEY = 'PreFilterPodTopologySpread';
 
@@ -68,6 +68,7 @@ export function computePreFilterState(pod: Pod, constraints: readonly SpreadCons
 }
 
 function countOnNodes(pod: Pod, constraints: readonly SpreadConstraint[], nodes: readonly NodeInfo[], counts: Map<string, number>[], skip: readonly boolean[]): void {
+  const queries = constraints.map((c) => matchQuery(c.selector, pod.namespace));
   for (const info of nodes) {
     const node = info.node;
     // A node lacking any topology key takes part in no constraint.
@@ -76,7 +77,7 @@ function countOnNodes(pod: Pod, constraints: readonly SpreadConstraint[], nodes:
       if (skip[i] || !nodeIncluded(c, pod, node)) return;
       const value = node.labels[c.topologyKey]!;
       const m = counts[i]!;
-      m.set(value, (m.get(value) ?? 0) + nodeMatchCount(info, c.selector, pod.namespace));
+      m.set(value, (m.get(value) ?? 0) + nodeMatchCount(info, queries[i]!));
     });
   }
 }

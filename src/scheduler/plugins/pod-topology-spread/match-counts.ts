@@ -1,30 +1,81 @@
 // Memoized per-node matching-pod counts. Every scheduling cycle asks each node how
 // many of its pods match the incoming pod's spread selector; replicas of one
-// workload ask the same question, so the answer is kept until the node changes
-// (NodeInfo.generation moves on every pod added or removed).
+// workload ask the same question, so the answer is kept per node and question and
+// brought up to date from the node's log of pods added and removed since (a pod or
+// two, usually), instead of matching every pod on the node again.
 
 import type { NodeInfo } from '../../../cluster/node-info.js';
 import { selectorKey, type Selector } from '../../../model/selector.js';
-import { countMatchingPods } from './constraints.js';
+import { countMatchingPods, countsAsMatching } from './constraints.js';
 
-interface NodeCounts {
-  generation: number;
-  readonly byQuery: Map<string, number>;
+/**
+ * Each question (a selector in a namespace) gets a small number, the index of its
+ * count in every node's arrays: an array read per scored node instead of a map
+ * lookup. Numbers are handed out afresh (a new epoch, every node's counts dropped
+ * when next read) once this many are in use, so old workloads' selectors cannot
+ * pile up.
+ */
+const MAX_QUESTIONS = 1024;
+const numbers = new Map<string, number>();
+let epoch = 0;
+
+/** A question as nodeMatchCount reads it: build once per cycle (each cycle builds its selector anew). */
+export interface MatchQuery {
+  readonly selector: Selector;
+  readonly namespace: string;
+  readonly key: string;
+  /** Its number, valid in `epoch`. */
+  index: number;
+  epoch: number;
 }
 
-const perNode = new WeakMap<NodeInfo, NodeCounts>();
-/** countMatchingPods(info.pods, selector, namespace), computed once per node state. */
-export function nodeMatchCount(info: NodeInfo, selector: Selector, namespace: string): number {
-  let entry = perNode.get(info);
-  if (entry === undefined || entry.generation !== info.generation) {
-    entry = { generation: info.generation, byQuery: new Map() };
-    perNode.set(info, entry);
-  }
-  const query = `${namespace}\x00${selectorKey(selector)}`;
-  let n = entry.byQuery.get(query);
+function numberOf(key: string): number {
+  let n = numbers.get(key);
   if (n === undefined) {
-    n = countMatchingPods(info.pods, selector, namespace);
-    entry.byQuery.set(query, n);
+    if (numbers.size >= MAX_QUESTIONS) {
+      numbers.clear();
+      epoch++;
+    }
+    numbers.set(key, (n = numbers.size));
   }
   return n;
+}
+
+export function matchQuery(selector: Selector, namespace: string): MatchQuery {
+  const key = `${namespace}\x00${selectorKey(selector)}`;
+  return { selector, namespace, key, index: numberOf(key), epoch };
+}
+
+/** countMatchingPods(info.pods, selector, namespace), kept up to date from the node's pod log. */
+export function nodeMatchCount(info: NodeInfo, q: MatchQuery): number {
+  if (q.epoch !== epoch) {
+    q.index = numberOf(q.key);
+    q.epoch = epoch;
+  }
+  const kept = info.matchCounts;
+  if (kept.epoch !== epoch) {
+    kept.epoch = epoch;
+    kept.counts.length = kept.positions.length = 0;
+  }
+  const i = q.index;
+  while (kept.positions.length <= i) {
+    kept.positions.push(-1);
+    kept.counts.push(0);
+  }
+  const { selector, namespace } = q;
+  const position = kept.positions[i]!;
+  if (position >= info.podLogStart) {
+    if (position !== info.podLogEnd) {
+      let count = kept.counts[i]!;
+      kept.positions[i] = info.readPodChanges(position, (pod, sign) => {
+        if (countsAsMatching(pod, selector, namespace)) count += sign;
+      });
+      kept.counts[i] = count;
+    }
+    return kept.counts[i]!;
+  }
+  const count = countMatchingPods(info.pods, selector, namespace);
+  kept.counts[i] = count;
+  kept.positions[i] = info.readPodChanges(info.podLogEnd);
+  return count;
 }

@@ -12,7 +12,7 @@ import type { ClusterState } from '../../../cluster/state.js';
 import { hasAllTopologyKeys, includesEveryNode, nodeIncluded, type SpreadConstraint } from './constraints.js';
 import { domainCounts } from './domain-counts.js';
 import { goLog, goRound } from './go-math.js';
-import { nodeMatchCount } from './match-counts.js';
+import { matchQuery, nodeMatchCount, type MatchQuery } from './match-counts.js';
 
 export const PRE_SCORE_STATE_KEY = 'PreScorePodTopologySpread';
 
@@ -24,6 +24,8 @@ export class PreScoreState implements StateData {
     /** Per constraint: topology value → matching pods; empty for the hostname key (counted per node in Score). */
     readonly topologyValueToPodCounts: readonly ReadonlyMap<string, number>[],
     readonly topologyNormalizingWeight: readonly number[],
+    /** Per constraint: its selector's question for nodeMatchCount in the pod's namespace. */
+    readonly matchQueries: readonly MatchQuery[],
   ) {}
 
   /** Read-only after PreScore, so copies can share it. */
@@ -63,11 +65,12 @@ export function computePreScoreState(
       ignored.add(info.node.name);
       continue;
     }
-    constraints.forEach((c, i) => {
-      if (c.topologyKey === LABEL_HOSTNAME) return;
-      const value = labels[c.topologyKey] ?? '';
+    for (let i = 0; i < constraints.length; i++) {
+      const key = constraints[i]!.topologyKey;
+      if (key === LABEL_HOSTNAME) continue;
+      const value = labels[key] ?? '';
       if (!counts[i]!.has(value)) counts[i]!.set(value, 0);
-    });
+    }
   }
   const weights = constraints.map((c, i) =>
     topologyNormalizingWeight(c.topologyKey === LABEL_HOSTNAME ? filteredNodes.length - ignored.size : counts[i]!.size),
@@ -81,7 +84,8 @@ export function computePreScoreState(
     const all = domainCounts(cluster!, constraints, c, pod.namespace, requireAllTopologies);
     for (const value of counts[i]!.keys()) counts[i]!.set(value, all.get(value) ?? 0);
   });
-  if (tallied.every(Boolean)) return new PreScoreState(constraints, ignored, counts, weights);
+  const queries = constraints.map((c) => matchQuery(c.selector, pod.namespace));
+  if (tallied.every(Boolean)) return new PreScoreState(constraints, ignored, counts, weights, queries);
   for (const info of allNodes) {
     const node = info.node;
     if (requireAllTopologies && !hasAllTopologyKeys(node.labels, constraints)) continue;
@@ -91,10 +95,10 @@ export function computePreScoreState(
       const value = node.labels[c.topologyKey] ?? '';
       const current = m.get(value);
       if (current === undefined) return;
-      m.set(value, current + nodeMatchCount(info, c.selector, pod.namespace));
+      m.set(value, current + nodeMatchCount(info, queries[i]!));
     });
   }
-  return new PreScoreState(constraints, ignored, counts, weights);
+  return new PreScoreState(constraints, ignored, counts, weights, queries);
 }
 
 export function readPreScoreState(state: CycleState): PreScoreState {
@@ -108,14 +112,16 @@ export function scoreNode(s: PreScoreState, pod: Pod, info: NodeInfo): number {
   const node = info.node;
   if (s.ignoredNodes.has(node.name)) return 0;
   let score = 0;
-  s.constraints.forEach((c, i) => {
-    if (!Object.hasOwn(node.labels, c.topologyKey)) return;
+  // A plain loop: this runs for every scored node.
+  for (let i = 0; i < s.constraints.length; i++) {
+    const c = s.constraints[i]!;
+    if (!Object.hasOwn(node.labels, c.topologyKey)) continue;
     const count =
       c.topologyKey === LABEL_HOSTNAME
-        ? nodeMatchCount(info, c.selector, pod.namespace)
+        ? nodeMatchCount(info, s.matchQueries[i]!)
         : s.topologyValueToPodCounts[i]!.get(node.labels[c.topologyKey]!)!;
     score += scoreForCount(count, c.maxSkew, s.topologyNormalizingWeight[i]!);
-  });
+  }
   // Score returns int64(math.Round(score)).
   return goRound(score);
 }
