@@ -27,8 +27,8 @@ function env(k: number): NodeJS.ProcessEnv {
     BERTH_KWOK_READY_DELAY_MS: '0',
     BERTH_KWOK_LEASE_SECONDS: String(LEASE_SECONDS),
     BERTH_APISERVER_FLAGS: apiserverFlags.join(' '),
-    BERTH_KCM_FLAGS: kcmFlags.join(' '),
-    // SVR_SCHEDULER_FLAGS: more kube-scheduler flags while investigating (--v=10 logs every node's score).
+    // SVR_SCHEDULER_FLAGS, SVR_KCM_FLAGS: more flags while investigating (kube-scheduler's --v=10 logs every node's score).
+    BERTH_KCM_FLAGS: `${kcmFlags.join(' ')} ${process.env['SVR_KCM_FLAGS'] ?? ''}`,
     BERTH_SCHEDULER_FLAGS: `--config ${join(run, 'scheduler-config.yaml')} ${process.env['SVR_SCHEDULER_FLAGS'] ?? ''}`,
   };
 }

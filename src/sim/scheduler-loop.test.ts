@@ -368,6 +368,34 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
       assert.deepEqual(run(false), { placed: 'n1', offered: [] });
     });
   });
+
+  describe('a pod moved back by one of a batch of removals is scheduled before the others reach the cache (s2-51)', () => {
+    // web-3 is Pending on anti-affinity (web-1 on n1, web-2 on n2). At 5 s both are deleted with
+    // no grace period in one instant (a ReplicaSet's scale-down). With both gone n1 scores best;
+    // popped right after web-2's removal, with web-1 still there (terminating), only n2 fits.
+    const run = (pendingFirst: boolean) => {
+      const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }]);
+      cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
+      cluster.addPod({ ...webPod('web-2', 'n2'), phase: 'Running' });
+      if (pendingFirst) cluster.addPod(webPod('web-3'));
+      const offered: string[][] = [];
+      const sim = createSimulation(cluster, { queue: { removalRace: (p, own, others) => (offered.push([p.name, own, ...others]), others[others.length - 1]) } });
+      sim.engine.at(5_000, 'scale-down', () => {
+        sim.world.deletePod('default/web-1', 'ScaledDown');
+        sim.world.deletePod('default/web-2', 'ScaledDown');
+        if (!pendingFirst) sim.world.createPod(webPod('web-3'));
+      });
+      sim.engine.run(6_000);
+      return { placed: sim.world.cluster.getPod('default/web-3')?.nodeName, offered };
+    };
+
+    it('Pending before: offered the view of each removal alone', () => {
+      assert.deepEqual(run(true), { placed: 'n2', offered: [['web-3', 'n1', 'n2']] });
+    });
+    it('created after the deletions (not moved back by either): nothing is offered', () => {
+      assert.deepEqual(run(false), { placed: 'n1', offered: [] });
+    });
+  });
 });
 
 describe('SchedulerLoop pending messages (QueueOptions.pendingMessage)', () => {

@@ -72,13 +72,14 @@ export type ArrivalTieGuide = (tied: readonly Pod[]) => Pod | undefined;
  * The removal race: a pod deleted with no grace period (its kubelet removes it at once)
  * leaves kube-scheduler's cache on a watch event that races with the scheduling of
  * pods created at the same instant, typically its own replacement (the ReplicaSet
- * controller creates it on the deletion's first event): the cache (assigned pods) and
- * the queue (unassigned pods) are separate listeners of the pod informer, each with its
- * own goroutine. Upstream, the replacement is scheduled with the old pod still counted
- * (terminating) or already gone, either way; a pod that arrived before the deletion
- * (a rollout's new pod against an old one scaled down at once) may even be scheduled
- * before the scheduler has heard of the deletion at all (README of
- * conformance/sim-vs-real: s1-15, s1-23, s1-32, s2-59). When another view places the
+ * controller creates it on the deletion's first event): a cycle sees the cache as the
+ * pod informer's handler has updated it so far, and kwok's removal lands in the API
+ * before or after the replacement's creation. Upstream, the replacement is scheduled with
+ * the old pod still counted (terminating) or already gone, either way; a pod that arrived
+ * before the deletion (a rollout's new pod against an old one scaled down at once) may
+ * even be scheduled before the scheduler has heard of the deletion at all, and a pending
+ * pod moved back by one removal of a batch before it hears of the others (README of
+ * conformance/sim-vs-real: s1-15, s1-23, s1-32, s2-51, s2-59). When another view places the
  * pod on another node, the guide is offered the simulator's own view's node, then the
  * other views' nodes; it returns the one to take, or undefined for the simulator's own.
  */
@@ -148,7 +149,7 @@ export class SchedulerLoop {
   private readonly removalRace: RemovalRaceGuide | undefined;
   private readonly arrivalTie: ArrivalTieGuide | undefined;
   private readonly pendingMessage: PendingMessageGuide | undefined;
-  /** Entries moved back to the queue by a racing removal, with the instant (PendingMessageGuide). */
+  /** Entries moved back to the queue by a racing removal, with the instant (RemovalRaceGuide, PendingMessageGuide). */
   private readonly movedByRace = new Map<Entry, number>();
   /** Entries whose attempt waits for the pods that arrived at this instant (PendingMessageGuide). */
   private readonly deferred: Entry[] = [];
@@ -304,7 +305,7 @@ export class SchedulerLoop {
       if (!filter(e)) continue;
       this.dequeue(e);
       this.enqueue(e, this.isBackingOff(e) ? 'backoff' : 'active');
-      if (byRacingRemoval && this.pendingMessage) this.movedByRace.set(e, this.world.engine.now);
+      if (byRacingRemoval && (this.removalRace || this.pendingMessage)) this.movedByRace.set(e, this.world.engine.now);
       moved = true;
     }
     if (moved) {
@@ -445,6 +446,7 @@ export class SchedulerLoop {
       this.scheduler.framework.runReserveAndPreBind(state, pod, own.node);
       this.scheduler.clearNomination(pod);
       this.entries.delete(e.key);
+      this.movedByRace.delete(e);
       this.world.bindPod(pod.key, own.node);
       return true;
     }
@@ -480,7 +482,7 @@ export class SchedulerLoop {
     const racing = this.racingNow();
     if (!this.removalRace || racing.length === 0 || outcome.kind !== 'scheduled') return { state, outcome };
     const others: { state: CycleState; outcome: typeof outcome }[] = [];
-    for (const view of [flipped(this.world.cluster, racing), unseen(this.world.cluster, racing, e.seq)]) {
+    for (const view of [flipped(this.world.cluster, racing), unseen(this.world.cluster, racing, e.seq), ...this.wokenByOne(e, racing)]) {
       if (view.length === 0) continue;
       const otherState = new CycleState();
       const other = this.inView(view, () => this.scheduler.schedulePod(pod, otherState));
@@ -489,6 +491,19 @@ export class SchedulerLoop {
     if (others.length === 0) return { state, outcome };
     const chosen = this.removalRace(pod, outcome.node, others.map((o) => o.outcome.node));
     return others.find((o) => o.outcome.node === chosen) ?? { state, outcome };
+  }
+
+  /**
+   * A pod moved back to the queue by a racing removal is popped as soon as that removal's
+   * event is handled, before the next removals of the batch reach the cache (s2-51): one
+   * view per racing removal that would move it, with only that one seen and the others
+   * still there, terminating. Which one came first is kwok's order, not recorded.
+   */
+  private wokenByOne(e: Entry, racing: readonly RacingRemoval[]): RaceView[] {
+    if (racing.length < 2 || this.movedByRace.get(e) !== this.world.engine.now) return [];
+    const cluster = this.world.cluster;
+    const moves = (r: RacingRemoval) => worthRequeuing(e.pod, e.rejectors, { resource: 'AssignedPod', action: 'Delete', old: r.pod }, cluster);
+    return racing.filter(moves).map((seen) => [...flipped(cluster, [seen]).filter((v) => !v.put), ...flipped(cluster, racing.filter((r) => r !== seen)).filter((v) => v.put)]);
   }
 
   /** Whether the pod's removal is in the removal race of this instant. */
