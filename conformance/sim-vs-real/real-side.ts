@@ -356,7 +356,10 @@ async function waitUntil(what: string, check: () => boolean | Promise<boolean>, 
 
 /**
  * Quiet: every controller has seen the latest spec of its objects (a loaded machine
- * can delay a sync past any quiet window), and nothing that matters changed for
+ * can delay a sync past any quiet window), every Deployment's status counts its pods as
+ * they are (controllers stalled by an overloaded machine leave it behind them, and the
+ * phase times out as an infrastructure failure instead of reading a rollout as
+ * incomplete), and nothing that matters changed for
  * 1.5 s (2.5 s with a pod Pending, past the scheduler's 1 s backoff; 6 s while a
  * drain waits, past its 5 s retry).
  */
@@ -364,7 +367,7 @@ async function settle(w: Watcher, drains: readonly Drain[], started: number, unt
   await waitUntil('the cluster to settle', () => {
     const pending = [...w.pods.values()].some((p) => !p.node && !p.terminating);
     const quiet = drains.some((d) => !d.complete) ? 6_000 : pending ? 2_500 : 1_500;
-    return Date.now() - started > 1_000 && controllersCaughtUp(w) && Date.now() - w.lastChange > quiet && (until?.() ?? true);
+    return Date.now() - started > 1_000 && controllersCaughtUp(w) && deploymentStatusesCurrent(w) && Date.now() - w.lastChange > quiet && (until?.() ?? true);
   }, PHASE_TIMEOUT_MS);
 }
 
@@ -374,6 +377,43 @@ function controllersCaughtUp(w: Watcher): boolean {
     if (!/^(Deployment|ReplicaSet|StatefulSet)\//.test(key)) continue;
     const observed = ((o.status ?? {}) as { observedGeneration?: number }).observedGeneration ?? 0;
     if (observed < (o.metadata?.generation ?? 0)) return false;
+  }
+  return true;
+}
+
+/**
+ * Every Deployment's status.replicas, updatedReplicas and readyReplicas equal the counts of its
+ * pods the watcher sees: active (not terminating), of its newest ReplicaSet, Ready.
+ */
+export function deploymentStatusesCurrent(w: Pick<Watcher, 'objects'>): boolean {
+  const count = new Map<string, { replicas: number; updated: number; ready: number }>();
+  const newest = new Map<string, { name: string; revision: number }>();
+  const ownerOf = (o: KubeObject) => o.metadata?.ownerReferences?.find((r) => r.controller)?.name;
+  for (const [key, o] of w.objects) {
+    if (!key.startsWith('ReplicaSet/')) continue;
+    const d = ownerOf(o);
+    const revision = Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+    if (d && revision >= (newest.get(d)?.revision ?? 0)) newest.set(d, { name: o.metadata!.name!, revision });
+  }
+  for (const [key, o] of w.objects) {
+    if (!key.startsWith('Pod/') || o.metadata?.deletionTimestamp) continue;
+    const rsName = ownerOf(o);
+    const d = rsName ? w.objects.get(`ReplicaSet/${rsName}`) : undefined;
+    const deployment = d && ownerOf(d);
+    if (!deployment) continue;
+    const phase = ((o.status ?? {}) as { phase?: string }).phase;
+    if (phase === 'Succeeded' || phase === 'Failed') continue;
+    const c = count.get(deployment) ?? { replicas: 0, updated: 0, ready: 0 };
+    c.replicas++;
+    if (newest.get(deployment)?.name === rsName) c.updated++;
+    if (((o.status ?? {}) as { conditions?: { type: string; status: string }[] }).conditions?.some((x) => x.type === 'Ready' && x.status === 'True')) c.ready++;
+    count.set(deployment, c);
+  }
+  for (const [key, o] of w.objects) {
+    if (!key.startsWith('Deployment/')) continue;
+    const st = (o.status ?? {}) as { replicas?: number; updatedReplicas?: number; readyReplicas?: number };
+    const c = count.get(o.metadata!.name!) ?? { replicas: 0, updated: 0, ready: 0 };
+    if ((st.replicas ?? 0) !== c.replicas || (st.updatedReplicas ?? 0) !== c.updated || (st.readyReplicas ?? 0) !== c.ready) return false;
   }
   return true;
 }

@@ -270,6 +270,34 @@ describe('SchedulerLoop scheduling cycles', () => {
     const order = sim.engine.log.filter((r) => r.type === 'Scheduled' || r.type === 'PodRunning').map((r) => `${r.type} ${String(r['pod']).slice('default/'.length)}`);
     assert.deepEqual(order, ['Scheduled a', 'Scheduled b', 'Scheduled c', 'PodRunning a', 'PodRunning b', 'PodRunning c']);
   });
+
+  it('an idle scheduler pops a pod moved to the backoffQ at once, before a pod created in reaction to the same removal', () => {
+    // Found by conformance/sim-vs-real (s3-20, s3-33): with SchedulerPopFromBackoffQ the move
+    // wakes the idle Pop, which takes the backoffQ's pod; a controller's replacement arrives an
+    // API write and a watch event later. p failed at 0 (backing off until 1 s); at 0.5 s a is
+    // deleted with no grace period, and a controller that syncs on a's changes (queued by the
+    // first, as the workload controllers' are) creates r once a is gone, in the same instant:
+    // p takes a's room, r stays Pending.
+    const cluster = clusterWithNodes([{ name: 'n1', cpu: '2' }]);
+    cluster.addPod({ ...pod('a', { nodeName: 'n1', grace: 0 }), phase: 'Running' });
+    cluster.addPod({ ...pod('b', { nodeName: 'n1' }), phase: 'Running' });
+    cluster.addPod(pod('p'));
+    const sim = createSimulation(cluster);
+    let queued = false;
+    const sync = () => {
+      queued = false;
+      if (!sim.world.cluster.getPod('default/a') && !sim.world.cluster.getPod('default/r')) sim.world.createPod(pod('r'));
+    };
+    sim.world.onChange((c) => {
+      if (!('pod' in c) || c.pod.name !== 'a' || queued) return;
+      queued = true;
+      sim.engine.at(sim.engine.now, 'sync', sync);
+    });
+    sim.engine.at(500, 'delete', () => sim.world.deletePod('default/a', 'Deleted'));
+    sim.engine.run(900);
+    assert.equal(sim.world.cluster.getPod('default/p')?.nodeName, 'n1');
+    assert.equal(sim.world.cluster.getPod('default/r')?.nodeName, '');
+  });
 });
 
 /**

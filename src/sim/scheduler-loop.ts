@@ -156,6 +156,14 @@ export class SchedulerLoop {
   /** The pods bound, with their queue timestamp and the instant (PendingMessageGuide); only this instant's are kept. */
   private boundNow: { readonly pod: Pod; readonly timestamp: number; readonly at: number }[] = [];
   private readonly queueLess: (a: QueuedPod, b: QueuedPod) => boolean;
+  /**
+   * Entries moved to the backoffQ while the activeQ was empty, with the instant and the
+   * arrivals then: kube-scheduler's idle Pop takes them at once (SchedulerPopFromBackoffQ:
+   * the move wakes it), before a pod a controller creates in reaction to the same event
+   * arrives, an API write and a watch event later.
+   */
+  private readonly poppedAtOnce = new Map<Entry, { readonly at: number; readonly arrivals: number }>();
+  private readonly backoffLess: (a: Entry, b: Entry) => boolean;
   /** Pod key → its removal race, kept only while a removal-race or pending-message guide is set. */
   private readonly racing = new Map<string, RacingRemoval>();
 
@@ -175,11 +183,12 @@ export class SchedulerLoop {
     this.queueLess = less;
     const byQueueSort = (a: Entry, b: Entry) => less(a, b) || (!less(b, a) && a.seq < b.seq);
     this.activeQ = new IndexedHeap(byQueueSort);
-    this.backoffQ = new IndexedHeap((a, b) => {
+    this.backoffLess = (a, b) => {
       const ea = this.backoffExpiry(a.key)!;
       const eb = this.backoffExpiry(b.key)!;
       return ea !== eb ? ea < eb : byQueueSort(a, b);
-    });
+    };
+    this.backoffQ = new IndexedHeap(this.backoffLess);
   }
 
   /** Queues the cluster's pending pods of this profile and starts reacting to changes. */
@@ -224,6 +233,7 @@ export class SchedulerLoop {
     else if (e.queue === 'backoff') this.backoffQ.remove(e);
     else if (e.queue === 'unschedulable') this.unschedulablePods.delete(e);
     e.queue = undefined;
+    this.poppedAtOnce.delete(e);
   }
 
   private admit(pod: Pod): void {
@@ -301,10 +311,13 @@ export class SchedulerLoop {
   private moveAllUnschedulable(filter: (e: Entry) => boolean = () => true, byRacingRemoval = false): void {
     if (this.unschedulablePods.size === 0) return;
     let moved = false;
+    const idle = this.popFromBackoffQ && this.activeQ.size === 0 ? { at: this.world.engine.now, arrivals: this.seq } : undefined;
     for (const e of [...this.unschedulablePods]) {
       if (!filter(e)) continue;
       this.dequeue(e);
-      this.enqueue(e, this.isBackingOff(e) ? 'backoff' : 'active');
+      const backingOff = this.isBackingOff(e);
+      this.enqueue(e, backingOff ? 'backoff' : 'active');
+      if (backingOff && idle) this.poppedAtOnce.set(e, idle);
       if (byRacingRemoval && (this.removalRace || this.pendingMessage)) this.movedByRace.set(e, this.world.engine.now);
       moved = true;
     }
@@ -365,8 +378,20 @@ export class SchedulerLoop {
 
   private popNext(): Entry | undefined {
     const active = this.activeQ.peek();
+    const early = active && this.poppedBefore(active);
+    if (early) return early;
     if (active) return this.arrivalTie ? this.guidedAmongTied(active, this.arrivalTie) : active;
     return this.popFromBackoffQ ? this.backoffQ.peek() : undefined;
+  }
+
+  /** The first backoffQ entry popped at once (poppedAtOnce) before `active` arrived in this instant. */
+  private poppedBefore(active: Entry): Entry | undefined {
+    const now = this.world.engine.now;
+    let first: Entry | undefined;
+    for (const [e, m] of this.poppedAtOnce) {
+      if (m.at === now && active.seq >= m.arrivals && (!first || this.backoffLess(e, first))) first = e;
+    }
+    return first;
   }
 
   /** Whether two entries are ordered only by arrival (QueueSort ties them). */
