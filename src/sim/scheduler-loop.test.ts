@@ -520,4 +520,31 @@ describe('SchedulerLoop arrival ties (QueueOptions.arrivalTie)', () => {
   it('a pod ahead by priority is not a tie', () => {
     assert.deepEqual(run(() => 'a', 10), { placed: 'default/b', offered: [] });
   });
+
+  describe('a pod moved to the backoffQ in the instant another arrives is tied with it (s3-88)', () => {
+    // p failed at 0 (backing off until 1 s). At 0.5 s a is deleted with no grace period and r
+    // created: r arrives before a's removal moves p, so the activeQ is not empty and r goes
+    // first; upstream the removal's event may reach kube-scheduler first and its idle Pop take p.
+    const run = (arrivalTie?: (tied: string[]) => string | undefined) => {
+      const cluster = clusterWithNodes([{ name: 'n1', cpu: '2' }]);
+      cluster.addPod({ ...pod('a', { nodeName: 'n1', grace: 0 }), phase: 'Running' });
+      cluster.addPod({ ...pod('b', { nodeName: 'n1' }), phase: 'Running' });
+      cluster.addPod(pod('p'));
+      const offered: string[][] = [];
+      const guide = arrivalTie && ((tied: readonly Pod[]) => (offered.push(tied.map((x) => x.name)), tied.find((x) => x.name === arrivalTie(tied.map((y) => y.name)))));
+      const sim = createSimulation(cluster, { queue: guide ? { arrivalTie: guide } : {} });
+      sim.engine.at(500, 'rollout', () => {
+        sim.world.deletePod('default/a', 'ScaledDown');
+        sim.world.createPod(pod('r'));
+      });
+      sim.engine.run(900);
+      return { placed: ['p', 'r'].filter((n) => sim.world.cluster.getPod(`default/${n}`)?.nodeName === 'n1'), offered };
+    };
+    it('without a guide the pod that arrived goes first', () => {
+      assert.deepEqual(run(), { placed: ['r'], offered: [] });
+    });
+    it('the guide is offered both and can take the pod moved back', () => {
+      assert.deepEqual(run(() => 'p'), { placed: ['p'], offered: [['r', 'p']] });
+    });
+  });
 });

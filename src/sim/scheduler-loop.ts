@@ -63,8 +63,10 @@ export type PendingMessageGuide = (pod: Pod, message: string) => boolean;
  * instant): upstream's queue timestamps are nanoseconds apart, set by which controller
  * created its pod first — a ReplicaSet's replacement follows the terminating pod's
  * event, a StatefulSet's recreated pod also waits for its predecessor's removal (s1-14).
- * The guide is offered the tied pods in the simulator's arrival order and returns the
- * one to schedule next, or undefined for the first.
+ * With a pod that arrived at this instant, the pods moved to the backoffQ at it are
+ * offered too (an idle Pop takes them if their move came first, s3-88). The guide is
+ * offered the tied pods in the simulator's order and returns the one to schedule next,
+ * or undefined for the first.
  */
 export type ArrivalTieGuide = (tied: readonly Pod[]) => Pod | undefined;
 
@@ -157,12 +159,12 @@ export class SchedulerLoop {
   private boundNow: { readonly pod: Pod; readonly timestamp: number; readonly at: number }[] = [];
   private readonly queueLess: (a: QueuedPod, b: QueuedPod) => boolean;
   /**
-   * Entries moved to the backoffQ while the activeQ was empty, with the instant and the
-   * arrivals then: kube-scheduler's idle Pop takes them at once (SchedulerPopFromBackoffQ:
-   * the move wakes it), before a pod a controller creates in reaction to the same event
-   * arrives, an API write and a watch event later.
+   * Entries moved to the backoffQ, with the instant, the arrivals then and whether the activeQ
+   * was empty: kube-scheduler's idle Pop takes those at once (SchedulerPopFromBackoffQ: the
+   * move wakes it), before a pod a controller creates in reaction to the same event arrives,
+   * an API write and a watch event later.
    */
-  private readonly poppedAtOnce = new Map<Entry, { readonly at: number; readonly arrivals: number }>();
+  private readonly movedToBackoff = new Map<Entry, { readonly at: number; readonly arrivals: number; readonly idle: boolean }>();
   private readonly backoffLess: (a: Entry, b: Entry) => boolean;
   /** Pod key → its removal race, kept only while a removal-race or pending-message guide is set. */
   private readonly racing = new Map<string, RacingRemoval>();
@@ -233,7 +235,7 @@ export class SchedulerLoop {
     else if (e.queue === 'backoff') this.backoffQ.remove(e);
     else if (e.queue === 'unschedulable') this.unschedulablePods.delete(e);
     e.queue = undefined;
-    this.poppedAtOnce.delete(e);
+    this.movedToBackoff.delete(e);
   }
 
   private admit(pod: Pod): void {
@@ -311,13 +313,13 @@ export class SchedulerLoop {
   private moveAllUnschedulable(filter: (e: Entry) => boolean = () => true, byRacingRemoval = false): void {
     if (this.unschedulablePods.size === 0) return;
     let moved = false;
-    const idle = this.popFromBackoffQ && this.activeQ.size === 0 ? { at: this.world.engine.now, arrivals: this.seq } : undefined;
+    const move = { at: this.world.engine.now, arrivals: this.seq, idle: this.activeQ.size === 0 };
     for (const e of [...this.unschedulablePods]) {
       if (!filter(e)) continue;
       this.dequeue(e);
       const backingOff = this.isBackingOff(e);
       this.enqueue(e, backingOff ? 'backoff' : 'active');
-      if (backingOff && idle) this.poppedAtOnce.set(e, idle);
+      if (backingOff && this.popFromBackoffQ) this.movedToBackoff.set(e, move);
       if (byRacingRemoval && (this.removalRace || this.pendingMessage)) this.movedByRace.set(e, this.world.engine.now);
       moved = true;
     }
@@ -384,12 +386,12 @@ export class SchedulerLoop {
     return this.popFromBackoffQ ? this.backoffQ.peek() : undefined;
   }
 
-  /** The first backoffQ entry popped at once (poppedAtOnce) before `active` arrived in this instant. */
+  /** The first backoffQ entry popped at once (movedToBackoff while idle) before `active` arrived in this instant. */
   private poppedBefore(active: Entry): Entry | undefined {
     const now = this.world.engine.now;
     let first: Entry | undefined;
-    for (const [e, m] of this.poppedAtOnce) {
-      if (m.at === now && active.seq >= m.arrivals && (!first || this.backoffLess(e, first))) first = e;
+    for (const [e, m] of this.movedToBackoff) {
+      if (m.idle && m.at === now && active.seq >= m.arrivals && (!first || this.backoffLess(e, first))) first = e;
     }
     return first;
   }
@@ -401,9 +403,19 @@ export class SchedulerLoop {
     return !this.queueLess(ka, kb) && !this.queueLess(kb, ka);
   }
 
-  /** The activeQ entry the guide picks among those tied with its head but for arrival order. */
+  /**
+   * The entry the guide picks among the activeQ's entries tied with its head but for arrival
+   * order and, when the head arrived in this instant, the entries moved to the backoffQ in it:
+   * whether the move's event or the arrival reached kube-scheduler first decides whether the
+   * idle Pop took the backoffQ's pod (s3-88: a rollout's old pods removed, a Pending pod of
+   * another workload moved back, the new ReplicaSet's next pod created in the same instant).
+   */
   private guidedAmongTied(head: Entry, guide: ArrivalTieGuide): Entry {
+    const now = this.world.engine.now;
     const tied = [...this.entries.values()].filter((e) => e.queue === 'active' && this.tiedByArrival(e, head)).sort((a, b) => a.seq - b.seq);
+    if (head.attempts === 0 && head.timestamp === now) {
+      for (const [e, m] of this.movedToBackoff) if (m.at === now && e.queue === 'backoff') tied.push(e);
+    }
     if (tied.length < 2) return head;
     const chosen = guide(tied.map((e) => e.pod));
     return tied.find((e) => e.pod === chosen) ?? head;
