@@ -31,6 +31,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DRAIN_RETRY_MS = 5_000;
 const STOPPED_ANNOTATION = 'kwok.berth.dev/kubelet-stopped';
 const PHASE_TIMEOUT_MS = 150_000;
+/** Pod GC's quarantine: the pods of a node deleted this long ago are force-deleted at its next 20 s pass. */
+const POD_GC_QUARANTINE_MS = 40_000;
 
 interface PodState {
   readonly name: string;
@@ -336,8 +338,19 @@ async function applyPhase(kube: Kube, core: CoreV1Api, w: Watcher, s: SvrScenari
     if (!nodeExists(p.removeNode)) return undefined;
     const node = p.removeNode;
     await kube.delete('v1', 'Node', node);
-    // Pod GC removes the pods of a deleted node after 40 s, at a 20 s pass.
-    return () => ![...w.pods.values()].some((x) => x.node === node);
+    // Pod GC removes the pods of a deleted node after 40 s, at a 20 s pass. The finalizer that
+    // kept a failed node's pods Terminating (failNode) would outlive that force deletion (s3-41:
+    // the phase never settled): it is dropped when the quarantine ends, where the window of
+    // pod GC's pass begins (its force deletion of a pod already deleted shows no change).
+    const held = [...w.objects].filter(([key, o]) => key.startsWith('Pod/') && (o.spec as { nodeName?: string }).nodeName === node && o.metadata?.finalizers?.includes(STOPPED_ANNOTATION)).map(([, o]) => o);
+    let released = held.length === 0;
+    if (!released) {
+      void sleep(POD_GC_QUARANTINE_MS)
+        .then(() => forceDeletePods(kube, held))
+        .catch((e: unknown) => console.error(`removeNode ${node}: releasing its pods failed: ${e instanceof Error ? e.message : String(e)}`))
+        .finally(() => (released = true));
+    }
+    return () => released && ![...w.pods.values()].some((x) => x.node === node);
   } else {
     const { workload: name, node } = p.deletePod;
     const newest = [...w.pods.values()].filter((x) => x.app === name && x.node === node && !x.terminating).sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0))[0];
