@@ -4,6 +4,7 @@ import { backoffDurationMs } from './scheduler-loop.js';
 import { createSimulation, type SimulationOptions } from './simulation.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { clusterWithNodes, node, pod } from './fixtures.test-support.js';
+import type { ClusterState } from '../cluster/state.js';
 
 describe('backoffDurationMs', () => {
   const cases: { name: string; attempts: number; want: number }[] = [
@@ -370,6 +371,13 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
     assert.equal(sim.world.cluster.getPod('default/web-1')?.nodeName, 'n2');
   });
 
+  /** A simulation whose removal-race guide records what it is offered ([pod, own, ...others]) and takes `pick`'s node. */
+  const recorded = (cluster: ClusterState, pick: (others: readonly string[]) => string | undefined) => {
+    const offered: string[][] = [];
+    const sim = createSimulation(cluster, { queue: { removalRace: (p, own, others) => (offered.push([p.name, own, ...others]), pick(others)) } });
+    return { sim, offered };
+  };
+
   describe('a pod that arrived before the deletion may be scheduled before the scheduler hears of it (s1-32)', () => {
     // Spread per hostname (maxSkew 1, DoNotSchedule; terminating pods are not counted): old on n1
     // is deleted in the instant new arrives. Heard of, old is not counted and n1 scores best;
@@ -378,8 +386,7 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
     const run = (newFirst: boolean) => {
       const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }]);
       cluster.addPod({ ...spreadPod('old', 'n1'), phase: 'Running' });
-      const offered: string[][] = [];
-      const sim = createSimulation(cluster, { queue: { removalRace: (p, own, others) => (offered.push([p.name, own, ...others]), others[0]) } });
+      const { sim, offered } = recorded(cluster, (others) => others[0]);
       sim.engine.at(1_000, 'rollout', () => {
         if (newFirst) sim.world.createPod(spreadPod('new'));
         sim.world.deletePod('default/old', 'ScaledDown');
@@ -406,8 +413,7 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
       cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
       cluster.addPod({ ...webPod('web-2', 'n2'), phase: 'Running' });
       if (pendingFirst) cluster.addPod(webPod('web-3'));
-      const offered: string[][] = [];
-      const sim = createSimulation(cluster, { queue: { removalRace: (p, own, others) => (offered.push([p.name, own, ...others]), others[others.length - 1]) } });
+      const { sim, offered } = recorded(cluster, (others) => others[others.length - 1]);
       sim.engine.at(5_000, 'scale-down', () => {
         sim.world.deletePod('default/web-1', 'ScaledDown');
         sim.world.deletePod('default/web-2', 'ScaledDown');
