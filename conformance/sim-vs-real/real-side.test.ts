@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../src/live/objects.js';
-import { deploymentStatusesCurrent, failureMessage } from './real-side.js';
+import { deploymentStatusesCurrent, failureMessage, nodesLostUnasked } from './real-side.js';
 
 const pod = (conditions: unknown[]): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'w2-abc' }, spec: {}, status: { conditions } }) as KubeObject;
 
@@ -33,5 +33,14 @@ describe('deploymentStatusesCurrent (a phase settles only with Deployment status
   it('a status behind its pods (the Deployment controller stalled) is not', () => {
     assert.equal(deploymentStatusesCurrent({ objects: new Map([...pods, deployment({ replicas: 3, updatedReplicas: 2, readyReplicas: 1 })]) }), false);
     assert.equal(deploymentStatusesCurrent({ objects: new Map([...pods, deployment({ replicas: 4, updatedReplicas: 2, readyReplicas: 2 })]) }), false);
+  });
+});
+
+describe('nodesLostUnasked (a node NotReady that no failNode asked for is an infrastructure failure)', () => {
+  it('names the nodes seen NotReady that the scenario did not fail', () => {
+    assert.deepEqual(nodesLostUnasked(new Set(['node-3', 'node-1', 'node-2']), new Set(['node-2'])), ['node-1', 'node-3']);
+  });
+  it('is empty when only failed nodes went NotReady', () => {
+    assert.deepEqual(nodesLostUnasked(new Set(['node-2']), new Set(['node-2'])), []);
   });
 });

@@ -55,6 +55,8 @@ export class Watcher {
   readonly bindings: { readonly app: string; readonly pod: string; readonly node: string }[] = [];
   /** Each bound pod's deletion as first seen (terminating, or gone). */
   readonly deletions: { readonly app: string; readonly pod: string; readonly node: string }[] = [];
+  /** Nodes seen with Ready other than True since the scenario's nodes first were all Ready (stopSeenNotReady). */
+  readonly seenNotReady = new Set<string>();
   private readonly deleted = new Set<string>();
   private readonly bound = new Set<string>();
   lastChange = Date.now();
@@ -77,6 +79,7 @@ export class Watcher {
       }
       if (verb === 'delete') this.objects.delete(key);
       else this.objects.set(key, o);
+      if (kind === 'Node' && verb !== 'delete' && !nodeReady(o)) this.seenNotReady.add(o.metadata?.name ?? '');
       if (kind === 'Pod') {
         const p = podState(o);
         if (p.node && p.app && (verb === 'delete' || p.terminating) && !this.deleted.has(p.uid)) {
@@ -220,6 +223,8 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
     // Ready, and the node lifecycle controller's not-ready taint gone again (the scheduler skips a node that has it).
     const untainted = (n: KubeObject | undefined) => (((n?.spec ?? {}) as { taints?: unknown[] }).taints ?? []).length === 0;
     await waitUntil('nodes Ready', () => s.nodes.every((n) => nodeReady(w.objects.get(`Node/${n.name}`)) && untainted(w.objects.get(`Node/${n.name}`))), 60_000);
+    w.seenNotReady.clear();
+    const failed = new Set(s.steps.flatMap((x) => ('failNode' in x ? [x.failNode] : [])));
     // Pods wait for the namespace's default ServiceAccount (kube-controller-manager creates it).
     await waitUntil(`ServiceAccount ${namespace}/default`, async () => Boolean(await kube.read('v1', 'ServiceAccount', 'default', namespace)), 30_000);
     for (const o of objects.filter((x) => x.kind !== 'Node')) await kube.create(o);
@@ -236,6 +241,8 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
       startMs.push(started - t0);
       const until = await applyPhase(kube, core, w, s, p, namespace, revisions, drains);
       await settle(w, drains, started, until);
+      const lost = nodesLostUnasked(w.seenNotReady, failed);
+      if (lost.length > 0) throw new Error(`node(s) ${lost.join(', ')} went NotReady with no failNode (kwok's leases or the node lifecycle controller lagged)`);
       endMs.push(Date.now() - t0);
       observed.push(observe(w, s, describePhase(p), drains));
       if (process.env.SVR_DEBUG) console.error(describePhase(p), endMs[endMs.length - 1], JSON.stringify(observed[observed.length - 1]));
@@ -246,6 +253,15 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
     for (const d of drains) d.stop();
     await cleanUp(kube, w, s, namespace);
   }
+}
+
+/**
+ * Nodes that went NotReady though the scenario never failed them: kwok's lease renewals or the
+ * node lifecycle controller fell behind on an overloaded machine (the controller then marks
+ * their pods NotReady and rollouts read as incomplete), an infrastructure failure.
+ */
+export function nodesLostUnasked(seenNotReady: ReadonlySet<string>, failed: ReadonlySet<string>): string[] {
+  return [...seenNotReady].filter((n) => !failed.has(n)).sort();
 }
 
 async function createNode(kube: Kube, o: KubeObject): Promise<void> {
