@@ -4,7 +4,7 @@
 // in test/cluster/.run-sim-vs-real[-k] and listens on port base 17400 + 100 k
 // (cluster.sh uses base+43 … base+80).
 
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,26 +27,30 @@ function env(k: number): NodeJS.ProcessEnv {
     BERTH_KWOK_READY_DELAY_MS: '0',
     BERTH_KWOK_LEASE_SECONDS: String(LEASE_SECONDS),
     BERTH_APISERVER_FLAGS: apiserverFlags.join(' '),
-    BERTH_KCM_FLAGS: kcmFlags.join(' '),
-    // SVR_SCHEDULER_FLAGS: more kube-scheduler flags while investigating (--v=10 logs every node's score).
+    // SVR_SCHEDULER_FLAGS, SVR_KCM_FLAGS: more flags while investigating (kube-scheduler's --v=10 logs every node's score).
+    BERTH_KCM_FLAGS: `${kcmFlags.join(' ')} ${process.env['SVR_KCM_FLAGS'] ?? ''}`,
     BERTH_SCHEDULER_FLAGS: `--config ${join(run, 'scheduler-config.yaml')} ${process.env['SVR_SCHEDULER_FLAGS'] ?? ''}`,
   };
 }
 
-function clusterSh(k: number, ...args: string[]): void {
-  const r = spawnSync(join(ROOT, 'test', 'cluster', 'cluster.sh'), args, { env: env(k), stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`cluster.sh ${args.join(' ')} (cluster ${k}) failed (exit ${r.status})`);
+/** Runs cluster.sh without blocking: the other clusters' scenarios go on meanwhile (a restart after an infrastructure failure). */
+function clusterSh(k: number, ...args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(ROOT, 'test', 'cluster', 'cluster.sh'), args, { env: env(k), stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`cluster.sh ${args.join(' ')} (cluster ${k}) failed (exit ${code})`))));
+  });
 }
 
-export function clusterUp(k = 0): Kube {
+export async function clusterUp(k = 0): Promise<Kube> {
   if (k < 0 || k >= MAX_CLUSTERS) throw new Error(`cluster ${k}: at most ${MAX_CLUSTERS} clusters`);
   const run = runDir(k);
   mkdirSync(run, { recursive: true });
   writeFileSync(join(run, 'scheduler-config.yaml'), schedulerConfig(join(run, 'scheduler.kubeconfig')));
-  clusterSh(k, 'up');
+  await clusterSh(k, 'up');
   return Kube.fromFile(join(run, 'kubeconfig'));
 }
 
-export function clusterDown(k = 0): void {
-  clusterSh(k, 'down');
+export async function clusterDown(k = 0): Promise<void> {
+  await clusterSh(k, 'down');
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Verdict } from './judge.js';
-import { laterAgreement } from './real-runs.js';
+import { laterAgreement, realRunWithRetries } from './real-runs.js';
 
 const agree: Verdict = { agrees: true, choicesFollowed: 0, differences: [] };
 const differ: Verdict = { agrees: false, choicesFollowed: 0, differences: [{ dimension: 'placement', phase: 'rollout w1', real: {}, sim: {} }] };
@@ -29,5 +29,29 @@ describe('laterAgreement (--real-runs)', () => {
     const side = realRuns(agree);
     assert.equal(await laterAgreement(1, side.again), undefined);
     assert.equal(side.asked, 0);
+  });
+});
+
+describe('realRunWithRetries (infrastructure failures)', () => {
+  /** A real side whose successive runs fail with these messages, then finish. */
+  const failing = (...messages: string[]) => {
+    const side = { runs: 0, recovered: [] as string[], run: async () => (side.runs++ < messages.length ? Promise.reject(new Error(messages[side.runs - 1])) : 'observed'), recover: async (e: string, n: number) => void side.recovered.push(`${n}: ${e}`) };
+    return side;
+  };
+  it('a run that finishes is the observation, with no recovery', async () => {
+    const side = failing();
+    assert.deepEqual(await realRunWithRetries(2, side.run, side.recover), { observation: 'observed' });
+    assert.deepEqual(side.recovered, []);
+  });
+  it('a failed run is recovered from (the cluster restarted) and run again', async () => {
+    const side = failing('timed out after 150s waiting for the cluster to settle');
+    assert.deepEqual(await realRunWithRetries(2, side.run, side.recover), { observation: 'observed' });
+    assert.deepEqual(side.recovered, ['1: timed out after 150s waiting for the cluster to settle']);
+  });
+  it('failing every try is an infrastructure failure with the last message, never an observation to judge', async () => {
+    const side = failing('first', 'second', 'third');
+    assert.deepEqual(await realRunWithRetries(2, side.run, side.recover), { infrastructureFailure: 'second' });
+    assert.equal(side.runs, 2);
+    assert.deepEqual(side.recovered, ['1: first']);
   });
 });

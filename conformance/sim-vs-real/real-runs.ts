@@ -14,3 +14,24 @@ export async function laterAgreement(runs: number, again: () => Promise<Verdict>
   }
   return undefined;
 }
+
+/** A real run's result: its observation, or an infrastructure failure (it could not finish: a phase that never settled, an API error), with nothing to judge. */
+export type RealRun<T> = { readonly observation: T } | { readonly infrastructureFailure: string };
+
+/**
+ * Runs the real side up to `attempts` times while it fails, calling `recover` (a cluster
+ * restart) between tries. Only a run that finished is ever judged, so an overloaded
+ * machine's stalled controllers show as infrastructure failures, never as disagreements.
+ */
+export async function realRunWithRetries<T>(attempts: number, run: () => Promise<T>, recover: (error: string, attempt: number) => Promise<void>): Promise<RealRun<T>> {
+  let last = '';
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      return { observation: await run() };
+    } catch (e) {
+      last = e instanceof Error ? e.message : String(e);
+      if (attempt < attempts) await recover(last, attempt);
+    }
+  }
+  return { infrastructureFailure: last };
+}

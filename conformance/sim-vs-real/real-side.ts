@@ -31,6 +31,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DRAIN_RETRY_MS = 5_000;
 const STOPPED_ANNOTATION = 'kwok.berth.dev/kubelet-stopped';
 const PHASE_TIMEOUT_MS = 150_000;
+/** Pod GC's quarantine: the pods of a node deleted this long ago are force-deleted at its next 20 s pass. */
+const POD_GC_QUARANTINE_MS = 40_000;
 
 interface PodState {
   readonly name: string;
@@ -53,6 +55,8 @@ export class Watcher {
   readonly bindings: { readonly app: string; readonly pod: string; readonly node: string }[] = [];
   /** Each bound pod's deletion as first seen (terminating, or gone). */
   readonly deletions: { readonly app: string; readonly pod: string; readonly node: string }[] = [];
+  /** Nodes seen with Ready other than True since the scenario's nodes first were all Ready (stopSeenNotReady). */
+  readonly seenNotReady = new Set<string>();
   private readonly deleted = new Set<string>();
   private readonly bound = new Set<string>();
   lastChange = Date.now();
@@ -75,6 +79,7 @@ export class Watcher {
       }
       if (verb === 'delete') this.objects.delete(key);
       else this.objects.set(key, o);
+      if (kind === 'Node' && verb !== 'delete' && !nodeReady(o)) this.seenNotReady.add(o.metadata?.name ?? '');
       if (kind === 'Pod') {
         const p = podState(o);
         if (p.node && p.app && (verb === 'delete' || p.terminating) && !this.deleted.has(p.uid)) {
@@ -218,6 +223,8 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
     // Ready, and the node lifecycle controller's not-ready taint gone again (the scheduler skips a node that has it).
     const untainted = (n: KubeObject | undefined) => (((n?.spec ?? {}) as { taints?: unknown[] }).taints ?? []).length === 0;
     await waitUntil('nodes Ready', () => s.nodes.every((n) => nodeReady(w.objects.get(`Node/${n.name}`)) && untainted(w.objects.get(`Node/${n.name}`))), 60_000);
+    w.seenNotReady.clear();
+    const failed = new Set(s.steps.flatMap((x) => ('failNode' in x ? [x.failNode] : [])));
     // Pods wait for the namespace's default ServiceAccount (kube-controller-manager creates it).
     await waitUntil(`ServiceAccount ${namespace}/default`, async () => Boolean(await kube.read('v1', 'ServiceAccount', 'default', namespace)), 30_000);
     for (const o of objects.filter((x) => x.kind !== 'Node')) await kube.create(o);
@@ -234,6 +241,8 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
       startMs.push(started - t0);
       const until = await applyPhase(kube, core, w, s, p, namespace, revisions, drains);
       await settle(w, drains, started, until);
+      const lost = nodesLostUnasked(w.seenNotReady, failed);
+      if (lost.length > 0) throw new Error(`node(s) ${lost.join(', ')} went NotReady with no failNode (kwok's leases or the node lifecycle controller lagged)`);
       endMs.push(Date.now() - t0);
       observed.push(observe(w, s, describePhase(p), drains));
       if (process.env.SVR_DEBUG) console.error(describePhase(p), endMs[endMs.length - 1], JSON.stringify(observed[observed.length - 1]));
@@ -244,6 +253,15 @@ export async function runReal(kube: Kube, w: Watcher, s: SvrScenario, namespace:
     for (const d of drains) d.stop();
     await cleanUp(kube, w, s, namespace);
   }
+}
+
+/**
+ * Nodes that went NotReady though the scenario never failed them: kwok's lease renewals or the
+ * node lifecycle controller fell behind on an overloaded machine (the controller then marks
+ * their pods NotReady and rollouts read as incomplete), an infrastructure failure.
+ */
+export function nodesLostUnasked(seenNotReady: ReadonlySet<string>, failed: ReadonlySet<string>): string[] {
+  return [...seenNotReady].filter((n) => !failed.has(n)).sort();
 }
 
 async function createNode(kube: Kube, o: KubeObject): Promise<void> {
@@ -336,8 +354,19 @@ async function applyPhase(kube: Kube, core: CoreV1Api, w: Watcher, s: SvrScenari
     if (!nodeExists(p.removeNode)) return undefined;
     const node = p.removeNode;
     await kube.delete('v1', 'Node', node);
-    // Pod GC removes the pods of a deleted node after 40 s, at a 20 s pass.
-    return () => ![...w.pods.values()].some((x) => x.node === node);
+    // Pod GC removes the pods of a deleted node after 40 s, at a 20 s pass. The finalizer that
+    // kept a failed node's pods Terminating (failNode) would outlive that force deletion (s3-41:
+    // the phase never settled): it is dropped when the quarantine ends, where the window of
+    // pod GC's pass begins (its force deletion of a pod already deleted shows no change).
+    const held = [...w.objects].filter(([key, o]) => key.startsWith('Pod/') && (o.spec as { nodeName?: string }).nodeName === node && o.metadata?.finalizers?.includes(STOPPED_ANNOTATION)).map(([, o]) => o);
+    let released = held.length === 0;
+    if (!released) {
+      void sleep(POD_GC_QUARANTINE_MS)
+        .then(() => forceDeletePods(kube, held))
+        .catch((e: unknown) => console.error(`removeNode ${node}: releasing its pods failed: ${e instanceof Error ? e.message : String(e)}`))
+        .finally(() => (released = true));
+    }
+    return () => released && ![...w.pods.values()].some((x) => x.node === node);
   } else {
     const { workload: name, node } = p.deletePod;
     const newest = [...w.pods.values()].filter((x) => x.app === name && x.node === node && !x.terminating).sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0))[0];
@@ -356,7 +385,10 @@ async function waitUntil(what: string, check: () => boolean | Promise<boolean>, 
 
 /**
  * Quiet: every controller has seen the latest spec of its objects (a loaded machine
- * can delay a sync past any quiet window), and nothing that matters changed for
+ * can delay a sync past any quiet window), every Deployment's status counts its pods as
+ * they are (controllers stalled by an overloaded machine leave it behind them, and the
+ * phase times out as an infrastructure failure instead of reading a rollout as
+ * incomplete), and nothing that matters changed for
  * 1.5 s (2.5 s with a pod Pending, past the scheduler's 1 s backoff; 6 s while a
  * drain waits, past its 5 s retry).
  */
@@ -364,7 +396,7 @@ async function settle(w: Watcher, drains: readonly Drain[], started: number, unt
   await waitUntil('the cluster to settle', () => {
     const pending = [...w.pods.values()].some((p) => !p.node && !p.terminating);
     const quiet = drains.some((d) => !d.complete) ? 6_000 : pending ? 2_500 : 1_500;
-    return Date.now() - started > 1_000 && controllersCaughtUp(w) && Date.now() - w.lastChange > quiet && (until?.() ?? true);
+    return Date.now() - started > 1_000 && controllersCaughtUp(w) && deploymentStatusesCurrent(w) && Date.now() - w.lastChange > quiet && (until?.() ?? true);
   }, PHASE_TIMEOUT_MS);
 }
 
@@ -374,6 +406,43 @@ function controllersCaughtUp(w: Watcher): boolean {
     if (!/^(Deployment|ReplicaSet|StatefulSet)\//.test(key)) continue;
     const observed = ((o.status ?? {}) as { observedGeneration?: number }).observedGeneration ?? 0;
     if (observed < (o.metadata?.generation ?? 0)) return false;
+  }
+  return true;
+}
+
+/**
+ * Every Deployment's status.replicas, updatedReplicas and readyReplicas equal the counts of its
+ * pods the watcher sees: active (not terminating), of its newest ReplicaSet, Ready.
+ */
+export function deploymentStatusesCurrent(w: Pick<Watcher, 'objects'>): boolean {
+  const count = new Map<string, { replicas: number; updated: number; ready: number }>();
+  const newest = new Map<string, { name: string; revision: number }>();
+  const ownerOf = (o: KubeObject) => o.metadata?.ownerReferences?.find((r) => r.controller)?.name;
+  for (const [key, o] of w.objects) {
+    if (!key.startsWith('ReplicaSet/')) continue;
+    const d = ownerOf(o);
+    const revision = Number(o.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+    if (d && revision >= (newest.get(d)?.revision ?? 0)) newest.set(d, { name: o.metadata!.name!, revision });
+  }
+  for (const [key, o] of w.objects) {
+    if (!key.startsWith('Pod/') || o.metadata?.deletionTimestamp) continue;
+    const rsName = ownerOf(o);
+    const d = rsName ? w.objects.get(`ReplicaSet/${rsName}`) : undefined;
+    const deployment = d && ownerOf(d);
+    if (!deployment) continue;
+    const phase = ((o.status ?? {}) as { phase?: string }).phase;
+    if (phase === 'Succeeded' || phase === 'Failed') continue;
+    const c = count.get(deployment) ?? { replicas: 0, updated: 0, ready: 0 };
+    c.replicas++;
+    if (newest.get(deployment)?.name === rsName) c.updated++;
+    if (((o.status ?? {}) as { conditions?: { type: string; status: string }[] }).conditions?.some((x) => x.type === 'Ready' && x.status === 'True')) c.ready++;
+    count.set(deployment, c);
+  }
+  for (const [key, o] of w.objects) {
+    if (!key.startsWith('Deployment/')) continue;
+    const st = (o.status ?? {}) as { replicas?: number; updatedReplicas?: number; readyReplicas?: number };
+    const c = count.get(o.metadata!.name!) ?? { replicas: 0, updated: 0, ready: 0 };
+    if ((st.replicas ?? 0) !== c.replicas || (st.updatedReplicas ?? 0) !== c.updated || (st.readyReplicas ?? 0) !== c.ready) return false;
   }
   return true;
 }

@@ -13,6 +13,10 @@
 // i.e. the simulator's outcome is one the real control plane also produces
 // (upstream races the harness does not tolerate yet). Counted apart in the
 // summary, never as a plain agreement.
+// A real run that cannot finish (a phase that never settles: controllers stalled on an
+// overloaded machine; an API error) is an infrastructure failure: the cluster is
+// restarted and the scenario run once more; if it fails again it is counted apart, not
+// judged, and the run exits 1.
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -23,10 +27,30 @@ import { generateScenario, shrinkCandidates } from './generate.js';
 import { judge } from './judge.js';
 import type { Difference } from './observation.js';
 import { runReal, Watcher, type RealObservation } from './real-side.js';
-import { laterAgreement } from './real-runs.js';
+import { laterAgreement, realRunWithRetries } from './real-runs.js';
+import type { Kube } from '../../src/live/kube.js';
 import { validateScenario, type SvrScenario } from './scenario.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+/** Real tries of a scenario whose run fails (the cluster restarted in between). */
+const INFRASTRUCTURE_TRIES = 2;
+
+class InfrastructureFailure extends Error {}
+
+/** One of the run's clusters; a restart after an infrastructure failure replaces its client and watcher. */
+interface Cluster {
+  readonly k: number;
+  kube: Kube;
+  w: Watcher;
+}
+
+async function startCluster(k: number): Promise<Cluster> {
+  const kube = await clusterUp(k);
+  const w = new Watcher(kube, '');
+  w.start();
+  while (!w.synced) await new Promise((r) => setTimeout(r, 100));
+  return { k, kube, w };
+}
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -61,6 +85,7 @@ async function main(): Promise<void> {
   const byDimension = new Map<string, number>();
   const disagreeing: string[] = [];
   const agreedOnRetry: string[] = [];
+  const infrastructureFailures: string[] = [];
   let agreed = 0;
   let choicesFollowed = 0;
   let realMs = 0;
@@ -69,76 +94,95 @@ async function main(): Promise<void> {
   const t0 = Date.now();
 
   // One worker per cluster, each taking the next scenario until none is left.
-  const worker = async (k: number, kube: ReturnType<typeof clusterUp>, w: Watcher) => {
-    const real = (s: SvrScenario) => runReal(kube, w, s, `svr-${++counter}`);
-    while (!w.synced) await new Promise((r) => setTimeout(r, 100));
+  const worker = async (c: Cluster) => {
+    const k = c.k;
+    const real = async (s: SvrScenario) => {
+      const r = await realRunWithRetries(
+        INFRASTRUCTURE_TRIES,
+        () => runReal(c.kube, c.w, s, `svr-${++counter}`),
+        async (error, n) => {
+          console.log(`${s.name}: infrastructure failure on cluster ${k} (real try ${n}): ${error}; restarting the cluster`);
+          await c.w.stop();
+          await clusterDown(k);
+          Object.assign(c, await startCluster(k));
+        },
+      );
+      if ('infrastructureFailure' in r) throw new InfrastructureFailure(r.infrastructureFailure);
+      return r.observation;
+    };
     while (next < scenarios.length) {
       const i = next++;
       const s = scenarios[i]!;
-      const started = Date.now();
-      const r = await real(s);
-      realMs += Date.now() - started;
-      if (values['save-dir']) {
-        mkdirSync(values['save-dir'], { recursive: true });
-        writeFileSync(join(values['save-dir'], `${s.name}.json`), `${JSON.stringify({ scenario: s, real: r })}\n`);
+      try {
+        await one(s, i, k, real);
+      } catch (e) {
+        if (!(e instanceof InfrastructureFailure)) throw e;
+        infrastructureFailures.push(s.name);
+        console.log(`${s.name}: INFRASTRUCTURE FAILURE (cluster ${k}), not judged: ${e.message}`);
       }
-      const v = judge(s, r);
-      choicesFollowed += v.choicesFollowed;
-      if (!v.agrees && realRuns > 1) {
-        const run = await laterAgreement(
-          realRuns,
-          async () => {
-            const again = Date.now();
-            const r2 = await real(s);
-            realMs += Date.now() - again;
-            return judge(s, r2);
-          },
-          (v2, n) => {
-            if (!values.quiet && describe(v2.differences) !== describe(v.differences)) console.log(`${s.name}: real run ${n} differs otherwise:\n${describe(v2.differences)}`);
-          },
-        );
-        if (run) {
-          agreedOnRetry.push(`${s.name} (real run ${run})`);
-          console.log(`${s.name}: agrees with real run ${run} of ${realRuns}; real run 1 differed (cluster ${k}):\n${describe(v.differences)}`);
-          continue;
-        }
-      }
-      if (v.agrees) {
-        agreed++;
-        if (!values.quiet) console.log(`${s.name}: agree (${v.choicesFollowed} random choices made the real way; real ${((Date.now() - started) / 1000).toFixed(1)} s, cluster ${k})`);
-        if (values.write && (rerun || i < 5)) store(s, r, undefined);
-        continue;
-      }
-      for (const d of new Set(v.differences.map((x) => x.dimension))) byDimension.set(d, (byDimension.get(d) ?? 0) + 1);
-      console.log(`${s.name}: DISAGREE (cluster ${k})\n${describe(v.differences)}`);
-      const shrunk = rerun ? { scenario: s, real: r, differences: v.differences } : await shrink(s, r, v.differences, real, Number(values['shrink-seconds']) * 1000);
-      disagreeing.push(shrunk.scenario.name);
-      if (shrunk.scenario !== s) console.log(`  shrunk to ${JSON.stringify(shrunk.scenario)}\n${describe(shrunk.differences)}`);
-      if (values.write) store(shrunk.scenario, shrunk.real, shrunk.differences);
     }
   };
 
-  const started: { k: number; kube: ReturnType<typeof clusterUp>; w: Watcher }[] = [];
-  try {
-    for (let k = first; k < first + Math.min(clusters, scenarios.length); k++) {
-      const kube = clusterUp(k);
-      const w = new Watcher(kube, '');
-      w.start();
-      started.push({ k, kube, w });
+  /** One scenario on the real cluster (and again, as --real-runs and shrinking ask), judged. */
+  const one = async (s: SvrScenario, i: number, k: number, real: (s: SvrScenario) => Promise<RealObservation>) => {
+    const started = Date.now();
+    const r = await real(s);
+    realMs += Date.now() - started;
+    if (values['save-dir']) {
+      mkdirSync(values['save-dir'], { recursive: true });
+      writeFileSync(join(values['save-dir'], `${s.name}.json`), `${JSON.stringify({ scenario: s, real: r })}\n`);
     }
-    const results = await Promise.allSettled(started.map((c) => worker(c.k, c.kube, c.w)));
+    const v = judge(s, r);
+    choicesFollowed += v.choicesFollowed;
+    if (!v.agrees && realRuns > 1) {
+      const run = await laterAgreement(
+        realRuns,
+        async () => {
+          const again = Date.now();
+          const r2 = await real(s);
+          realMs += Date.now() - again;
+          return judge(s, r2);
+        },
+        (v2, n) => {
+          if (!values.quiet && describe(v2.differences) !== describe(v.differences)) console.log(`${s.name}: real run ${n} differs otherwise:\n${describe(v2.differences)}`);
+        },
+      );
+      if (run) {
+        agreedOnRetry.push(`${s.name} (real run ${run})`);
+        console.log(`${s.name}: agrees with real run ${run} of ${realRuns}; real run 1 differed (cluster ${k}):\n${describe(v.differences)}`);
+        return;
+      }
+    }
+    if (v.agrees) {
+      agreed++;
+      if (!values.quiet) console.log(`${s.name}: agree (${v.choicesFollowed} random choices made the real way; real ${((Date.now() - started) / 1000).toFixed(1)} s, cluster ${k})`);
+      if (values.write && (rerun || i < 5)) store(s, r, undefined);
+      return;
+    }
+    for (const d of new Set(v.differences.map((x) => x.dimension))) byDimension.set(d, (byDimension.get(d) ?? 0) + 1);
+    console.log(`${s.name}: DISAGREE (cluster ${k})\n${describe(v.differences)}`);
+    const shrunk = rerun ? { scenario: s, real: r, differences: v.differences } : await shrink(s, r, v.differences, real, Number(values['shrink-seconds']) * 1000);
+    disagreeing.push(shrunk.scenario.name);
+    if (shrunk.scenario !== s) console.log(`  shrunk to ${JSON.stringify(shrunk.scenario)}\n${describe(shrunk.differences)}`);
+    if (values.write) store(shrunk.scenario, shrunk.real, shrunk.differences);
+  };
+
+  const started: Cluster[] = [];
+  try {
+    for (let k = first; k < first + Math.min(clusters, scenarios.length); k++) started.push(await startCluster(k));
+    const results = await Promise.allSettled(started.map((c) => worker(c)));
     for (const r of results) if (r.status === 'rejected') throw r.reason;
   } finally {
     for (const c of started) await c.w.stop();
-    if (!values['keep-cluster']) for (const c of started) clusterDown(c.k);
+    if (!values['keep-cluster']) for (const c of started) await clusterDown(c.k);
   }
   const dims = [...byDimension].map(([k, n]) => `${k} ${n}`).join(', ');
   const what = rerun ? `${scenarios.length} stored scenarios` : `${scenarios.length} scenarios (seed ${seed})`;
   console.log(
-    `sim-vs-real: ${what}: ${agreed} agree, ${agreedOnRetry.length > 0 ? `${agreedOnRetry.length} agree with a later real run (${agreedOnRetry.join(', ')}), ` : ''}${disagreeing.length} disagree${dims ? ` (${dims})` : ''}; ${choicesFollowed} upstream-random choices made the real cluster's way; ` +
+    `sim-vs-real: ${what}: ${agreed} agree, ${agreedOnRetry.length > 0 ? `${agreedOnRetry.length} agree with a later real run (${agreedOnRetry.join(', ')}), ` : ''}${disagreeing.length} disagree${dims ? ` (${dims})` : ''}${infrastructureFailures.length > 0 ? `, ${infrastructureFailures.length} infrastructure failures (not judged: ${infrastructureFailures.join(' ')})` : ''}; ${choicesFollowed} upstream-random choices made the real cluster's way; ` +
       `real side ${(realMs / 1000).toFixed(0)} s on ${started.length} cluster(s), total ${((Date.now() - t0) / 1000).toFixed(0)} s`,
   );
-  if (disagreeing.length > 0) process.exitCode = 1;
+  if (disagreeing.length > 0 || infrastructureFailures.length > 0) process.exitCode = 1;
 }
 
 /** --judge DIR: every saved real run judged again by the current simulator, with the usual summary. */

@@ -98,6 +98,7 @@ export function runSim(s: SvrScenario, seed: number, timing?: PhaseTiming, real?
     ? {
         tieBreak: (pod: Pod, tied: readonly string[]) => guide!.pickNode(pod, tied),
         victimGuide: (tied: readonly Pod[], n: number) => guide!.pickVictims(tied, n),
+        rankingRace: (unbound: readonly Pod[], own: readonly Pod[], victimsWith: (nodes: readonly string[]) => Pod[]) => guide!.raceRanking(unbound, own, victimsWith),
         deletionOrder: (pods: readonly Pod[]) => guide!.orderDeletions(pods),
         statusRace: (deployment: string, rs: string, from: number, tos: readonly number[], canWait: boolean) => guide!.raceStatus(deployment, rs, from, tos, canWait),
         queue: {
@@ -213,6 +214,34 @@ class RealChoiceGuide {
     if (next < tos[0]! && canWait) {
       this.followed++;
       return 'wait';
+    }
+    return undefined;
+  }
+
+  /**
+   * The ranking race (RankingRaceGuide): when the simulator's own victims are not on the nodes
+   * of the workload's next real deletions, the fewest of the unbound related pods counted on
+   * the nodes the real cluster bound them to (in creation order) whose victims are.
+   */
+  raceRanking(unbound: readonly Pod[], own: readonly Pod[], victimsWith: (nodes: readonly string[]) => Pod[]): readonly Pod[] | undefined {
+    this.catchUp();
+    const nodesOf = (pods: readonly Pod[]) => pods.map((p) => p.nodeName).sort().join();
+    const app = own[0]?.labels['app'];
+    const real = this.deletionsLeft.filter((e) => e.app === app).slice(0, own.length);
+    if (real.length < own.length || nodesOf(own) === real.map((e) => e.node).sort().join()) return undefined;
+    const left = [...this.bindingsLeft];
+    const nodes: string[] = [];
+    for (const p of unbound) {
+      const i = left.findIndex((e) => e.app === p.labels['app']);
+      if (i < 0) break;
+      nodes.push(left.splice(i, 1)[0]!.node);
+    }
+    for (let k = 1; k <= nodes.length; k++) {
+      const victims = victimsWith(nodes.slice(0, k));
+      if (nodesOf(victims) === real.map((e) => e.node).sort().join()) {
+        this.followed++;
+        return victims;
+      }
     }
     return undefined;
   }

@@ -43,7 +43,7 @@ export interface RunOptions {
   /** Called with the simulation once it is built, before its workloads are added and anything runs: where observers (invariant checkers, history recorders, readiness trackers) attach. */
   readonly observe?: (sim: Simulation) => void;
   /** Control-plane settings a scenario file does not carry (the sim-vs-real harness aligns them with its cluster's flags). */
-  readonly controlPlane?: Pick<SimulationOptions, 'queue' | 'nodes' | 'defaultTolerationSeconds' | 'tieBreak' | 'victimGuide' | 'deletionOrder' | 'statusRace'>;
+  readonly controlPlane?: Pick<SimulationOptions, 'queue' | 'nodes' | 'defaultTolerationSeconds' | 'tieBreak' | 'victimGuide' | 'rankingRace' | 'deletionOrder' | 'statusRace'>;
   /** kube-scheduler's configuration and feature gates (--config, --feature-gates); v1.37.2's defaults when absent. */
   readonly schedulerConfig?: SchedulerConfig;
 }

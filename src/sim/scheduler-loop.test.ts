@@ -4,6 +4,7 @@ import { backoffDurationMs } from './scheduler-loop.js';
 import { createSimulation, type SimulationOptions } from './simulation.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { clusterWithNodes, node, pod } from './fixtures.test-support.js';
+import type { ClusterState } from '../cluster/state.js';
 
 describe('backoffDurationMs', () => {
   const cases: { name: string; attempts: number; want: number }[] = [
@@ -270,6 +271,34 @@ describe('SchedulerLoop scheduling cycles', () => {
     const order = sim.engine.log.filter((r) => r.type === 'Scheduled' || r.type === 'PodRunning').map((r) => `${r.type} ${String(r['pod']).slice('default/'.length)}`);
     assert.deepEqual(order, ['Scheduled a', 'Scheduled b', 'Scheduled c', 'PodRunning a', 'PodRunning b', 'PodRunning c']);
   });
+
+  it('an idle scheduler pops a pod moved to the backoffQ at once, before a pod created in reaction to the same removal', () => {
+    // Found by conformance/sim-vs-real (s3-20, s3-33): with SchedulerPopFromBackoffQ the move
+    // wakes the idle Pop, which takes the backoffQ's pod; a controller's replacement arrives an
+    // API write and a watch event later. p failed at 0 (backing off until 1 s); at 0.5 s a is
+    // deleted with no grace period, and a controller that syncs on a's changes (queued by the
+    // first, as the workload controllers' are) creates r once a is gone, in the same instant:
+    // p takes a's room, r stays Pending.
+    const cluster = clusterWithNodes([{ name: 'n1', cpu: '2' }]);
+    cluster.addPod({ ...pod('a', { nodeName: 'n1', grace: 0 }), phase: 'Running' });
+    cluster.addPod({ ...pod('b', { nodeName: 'n1' }), phase: 'Running' });
+    cluster.addPod(pod('p'));
+    const sim = createSimulation(cluster);
+    let queued = false;
+    const sync = () => {
+      queued = false;
+      if (!sim.world.cluster.getPod('default/a') && !sim.world.cluster.getPod('default/r')) sim.world.createPod(pod('r'));
+    };
+    sim.world.onChange((c) => {
+      if (!('pod' in c) || c.pod.name !== 'a' || queued) return;
+      queued = true;
+      sim.engine.at(sim.engine.now, 'sync', sync);
+    });
+    sim.engine.at(500, 'delete', () => sim.world.deletePod('default/a', 'Deleted'));
+    sim.engine.run(900);
+    assert.equal(sim.world.cluster.getPod('default/p')?.nodeName, 'n1');
+    assert.equal(sim.world.cluster.getPod('default/r')?.nodeName, '');
+  });
 });
 
 /**
@@ -342,6 +371,13 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
     assert.equal(sim.world.cluster.getPod('default/web-1')?.nodeName, 'n2');
   });
 
+  /** A simulation whose removal-race guide records what it is offered ([pod, own, ...others]) and takes `pick`'s node. */
+  const recorded = (cluster: ClusterState, pick: (others: readonly string[]) => string | undefined) => {
+    const offered: string[][] = [];
+    const sim = createSimulation(cluster, { queue: { removalRace: (p, own, others) => (offered.push([p.name, own, ...others]), pick(others)) } });
+    return { sim, offered };
+  };
+
   describe('a pod that arrived before the deletion may be scheduled before the scheduler hears of it (s1-32)', () => {
     // Spread per hostname (maxSkew 1, DoNotSchedule; terminating pods are not counted): old on n1
     // is deleted in the instant new arrives. Heard of, old is not counted and n1 scores best;
@@ -350,8 +386,7 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
     const run = (newFirst: boolean) => {
       const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }]);
       cluster.addPod({ ...spreadPod('old', 'n1'), phase: 'Running' });
-      const offered: string[][] = [];
-      const sim = createSimulation(cluster, { queue: { removalRace: (p, own, others) => (offered.push([p.name, own, ...others]), others[0]) } });
+      const { sim, offered } = recorded(cluster, (others) => others[0]);
       sim.engine.at(1_000, 'rollout', () => {
         if (newFirst) sim.world.createPod(spreadPod('new'));
         sim.world.deletePod('default/old', 'ScaledDown');
@@ -365,6 +400,33 @@ describe('SchedulerLoop removal race (QueueOptions.removalRace)', () => {
       assert.deepEqual(run(true), { placed: 'n2', offered: [['new', 'n1', 'n2']] });
     });
     it('created after the deletion (a replacement): the scheduler has heard of it, nothing is offered', () => {
+      assert.deepEqual(run(false), { placed: 'n1', offered: [] });
+    });
+  });
+
+  describe('a pod moved back by one of a batch of removals is scheduled before the others reach the cache (s2-51)', () => {
+    // web-3 is Pending on anti-affinity (web-1 on n1, web-2 on n2). At 5 s both are deleted with
+    // no grace period in one instant (a ReplicaSet's scale-down). With both gone n1 scores best;
+    // popped right after web-2's removal, with web-1 still there (terminating), only n2 fits.
+    const run = (pendingFirst: boolean) => {
+      const cluster = clusterWithNodes([{ name: 'n1', cpu: '16' }, { name: 'n2', cpu: '8' }]);
+      cluster.addPod({ ...webPod('web-1', 'n1'), phase: 'Running' });
+      cluster.addPod({ ...webPod('web-2', 'n2'), phase: 'Running' });
+      if (pendingFirst) cluster.addPod(webPod('web-3'));
+      const { sim, offered } = recorded(cluster, (others) => others[others.length - 1]);
+      sim.engine.at(5_000, 'scale-down', () => {
+        sim.world.deletePod('default/web-1', 'ScaledDown');
+        sim.world.deletePod('default/web-2', 'ScaledDown');
+        if (!pendingFirst) sim.world.createPod(webPod('web-3'));
+      });
+      sim.engine.run(6_000);
+      return { placed: sim.world.cluster.getPod('default/web-3')?.nodeName, offered };
+    };
+
+    it('Pending before: offered the view of each removal alone', () => {
+      assert.deepEqual(run(true), { placed: 'n2', offered: [['web-3', 'n1', 'n2']] });
+    });
+    it('created after the deletions (not moved back by either): nothing is offered', () => {
       assert.deepEqual(run(false), { placed: 'n1', offered: [] });
     });
   });
@@ -463,5 +525,32 @@ describe('SchedulerLoop arrival ties (QueueOptions.arrivalTie)', () => {
   });
   it('a pod ahead by priority is not a tie', () => {
     assert.deepEqual(run(() => 'a', 10), { placed: 'default/b', offered: [] });
+  });
+
+  describe('a pod moved to the backoffQ in the instant another arrives is tied with it (s3-88)', () => {
+    // p failed at 0 (backing off until 1 s). At 0.5 s a is deleted with no grace period and r
+    // created: r arrives before a's removal moves p, so the activeQ is not empty and r goes
+    // first; upstream the removal's event may reach kube-scheduler first and its idle Pop take p.
+    const run = (arrivalTie?: (tied: string[]) => string | undefined) => {
+      const cluster = clusterWithNodes([{ name: 'n1', cpu: '2' }]);
+      cluster.addPod({ ...pod('a', { nodeName: 'n1', grace: 0 }), phase: 'Running' });
+      cluster.addPod({ ...pod('b', { nodeName: 'n1' }), phase: 'Running' });
+      cluster.addPod(pod('p'));
+      const offered: string[][] = [];
+      const guide = arrivalTie && ((tied: readonly Pod[]) => (offered.push(tied.map((x) => x.name)), tied.find((x) => x.name === arrivalTie(tied.map((y) => y.name)))));
+      const sim = createSimulation(cluster, { queue: guide ? { arrivalTie: guide } : {} });
+      sim.engine.at(500, 'rollout', () => {
+        sim.world.deletePod('default/a', 'ScaledDown');
+        sim.world.createPod(pod('r'));
+      });
+      sim.engine.run(900);
+      return { placed: ['p', 'r'].filter((n) => sim.world.cluster.getPod(`default/${n}`)?.nodeName === 'n1'), offered };
+    };
+    it('without a guide the pod that arrived goes first', () => {
+      assert.deepEqual(run(), { placed: ['r'], offered: [] });
+    });
+    it('the guide is offered both and can take the pod moved back', () => {
+      assert.deepEqual(run(() => 'p'), { placed: ['p'], offered: [['r', 'p']] });
+    });
   });
 });

@@ -63,8 +63,10 @@ export type PendingMessageGuide = (pod: Pod, message: string) => boolean;
  * instant): upstream's queue timestamps are nanoseconds apart, set by which controller
  * created its pod first — a ReplicaSet's replacement follows the terminating pod's
  * event, a StatefulSet's recreated pod also waits for its predecessor's removal (s1-14).
- * The guide is offered the tied pods in the simulator's arrival order and returns the
- * one to schedule next, or undefined for the first.
+ * With a pod that arrived at this instant, the pods moved to the backoffQ at it are
+ * offered too (an idle Pop takes them if their move came first, s3-88). The guide is
+ * offered the tied pods in the simulator's order and returns the one to schedule next,
+ * or undefined for the first.
  */
 export type ArrivalTieGuide = (tied: readonly Pod[]) => Pod | undefined;
 
@@ -72,13 +74,14 @@ export type ArrivalTieGuide = (tied: readonly Pod[]) => Pod | undefined;
  * The removal race: a pod deleted with no grace period (its kubelet removes it at once)
  * leaves kube-scheduler's cache on a watch event that races with the scheduling of
  * pods created at the same instant, typically its own replacement (the ReplicaSet
- * controller creates it on the deletion's first event): the cache (assigned pods) and
- * the queue (unassigned pods) are separate listeners of the pod informer, each with its
- * own goroutine. Upstream, the replacement is scheduled with the old pod still counted
- * (terminating) or already gone, either way; a pod that arrived before the deletion
- * (a rollout's new pod against an old one scaled down at once) may even be scheduled
- * before the scheduler has heard of the deletion at all (README of
- * conformance/sim-vs-real: s1-15, s1-23, s1-32, s2-59). When another view places the
+ * controller creates it on the deletion's first event): a cycle sees the cache as the
+ * pod informer's handler has updated it so far, and kwok's removal lands in the API
+ * before or after the replacement's creation. Upstream, the replacement is scheduled with
+ * the old pod still counted (terminating) or already gone, either way; a pod that arrived
+ * before the deletion (a rollout's new pod against an old one scaled down at once) may
+ * even be scheduled before the scheduler has heard of the deletion at all, and a pending
+ * pod moved back by one removal of a batch before it hears of the others (README of
+ * conformance/sim-vs-real: s1-15, s1-23, s1-32, s2-51, s2-59). When another view places the
  * pod on another node, the guide is offered the simulator's own view's node, then the
  * other views' nodes; it returns the one to take, or undefined for the simulator's own.
  */
@@ -148,13 +151,21 @@ export class SchedulerLoop {
   private readonly removalRace: RemovalRaceGuide | undefined;
   private readonly arrivalTie: ArrivalTieGuide | undefined;
   private readonly pendingMessage: PendingMessageGuide | undefined;
-  /** Entries moved back to the queue by a racing removal, with the instant (PendingMessageGuide). */
+  /** Entries moved back to the queue by a racing removal, with the instant (RemovalRaceGuide, PendingMessageGuide). */
   private readonly movedByRace = new Map<Entry, number>();
   /** Entries whose attempt waits for the pods that arrived at this instant (PendingMessageGuide). */
   private readonly deferred: Entry[] = [];
   /** The pods bound, with their queue timestamp and the instant (PendingMessageGuide); only this instant's are kept. */
   private boundNow: { readonly pod: Pod; readonly timestamp: number; readonly at: number }[] = [];
   private readonly queueLess: (a: QueuedPod, b: QueuedPod) => boolean;
+  /**
+   * Entries moved to the backoffQ, with the instant, the arrivals then and whether the activeQ
+   * was empty: kube-scheduler's idle Pop takes those at once (SchedulerPopFromBackoffQ: the
+   * move wakes it), before a pod a controller creates in reaction to the same event arrives,
+   * an API write and a watch event later.
+   */
+  private readonly movedToBackoff = new Map<Entry, { readonly at: number; readonly arrivals: number; readonly idle: boolean }>();
+  private readonly backoffLess: (a: Entry, b: Entry) => boolean;
   /** Pod key → its removal race, kept only while a removal-race or pending-message guide is set. */
   private readonly racing = new Map<string, RacingRemoval>();
 
@@ -174,11 +185,12 @@ export class SchedulerLoop {
     this.queueLess = less;
     const byQueueSort = (a: Entry, b: Entry) => less(a, b) || (!less(b, a) && a.seq < b.seq);
     this.activeQ = new IndexedHeap(byQueueSort);
-    this.backoffQ = new IndexedHeap((a, b) => {
+    this.backoffLess = (a, b) => {
       const ea = this.backoffExpiry(a.key)!;
       const eb = this.backoffExpiry(b.key)!;
       return ea !== eb ? ea < eb : byQueueSort(a, b);
-    });
+    };
+    this.backoffQ = new IndexedHeap(this.backoffLess);
   }
 
   /** Queues the cluster's pending pods of this profile and starts reacting to changes. */
@@ -223,6 +235,7 @@ export class SchedulerLoop {
     else if (e.queue === 'backoff') this.backoffQ.remove(e);
     else if (e.queue === 'unschedulable') this.unschedulablePods.delete(e);
     e.queue = undefined;
+    this.movedToBackoff.delete(e);
   }
 
   private admit(pod: Pod): void {
@@ -300,11 +313,14 @@ export class SchedulerLoop {
   private moveAllUnschedulable(filter: (e: Entry) => boolean = () => true, byRacingRemoval = false): void {
     if (this.unschedulablePods.size === 0) return;
     let moved = false;
+    const move = { at: this.world.engine.now, arrivals: this.seq, idle: this.activeQ.size === 0 };
     for (const e of [...this.unschedulablePods]) {
       if (!filter(e)) continue;
       this.dequeue(e);
-      this.enqueue(e, this.isBackingOff(e) ? 'backoff' : 'active');
-      if (byRacingRemoval && this.pendingMessage) this.movedByRace.set(e, this.world.engine.now);
+      const backingOff = this.isBackingOff(e);
+      this.enqueue(e, backingOff ? 'backoff' : 'active');
+      if (backingOff && this.popFromBackoffQ) this.movedToBackoff.set(e, move);
+      if (byRacingRemoval && (this.removalRace || this.pendingMessage)) this.movedByRace.set(e, this.world.engine.now);
       moved = true;
     }
     if (moved) {
@@ -364,8 +380,20 @@ export class SchedulerLoop {
 
   private popNext(): Entry | undefined {
     const active = this.activeQ.peek();
+    const early = active && this.poppedBefore(active);
+    if (early) return early;
     if (active) return this.arrivalTie ? this.guidedAmongTied(active, this.arrivalTie) : active;
     return this.popFromBackoffQ ? this.backoffQ.peek() : undefined;
+  }
+
+  /** The first backoffQ entry popped at once (movedToBackoff while idle) before `active` arrived in this instant. */
+  private poppedBefore(active: Entry): Entry | undefined {
+    const now = this.world.engine.now;
+    let first: Entry | undefined;
+    for (const [e, m] of this.movedToBackoff) {
+      if (m.idle && m.at === now && active.seq >= m.arrivals && (!first || this.backoffLess(e, first))) first = e;
+    }
+    return first;
   }
 
   /** Whether two entries are ordered only by arrival (QueueSort ties them). */
@@ -375,9 +403,19 @@ export class SchedulerLoop {
     return !this.queueLess(ka, kb) && !this.queueLess(kb, ka);
   }
 
-  /** The activeQ entry the guide picks among those tied with its head but for arrival order. */
+  /**
+   * The entry the guide picks among the activeQ's entries tied with its head but for arrival
+   * order and, when the head arrived in this instant, the entries moved to the backoffQ in it:
+   * whether the move's event or the arrival reached kube-scheduler first decides whether the
+   * idle Pop took the backoffQ's pod (s3-88: a rollout's old pods removed, a Pending pod of
+   * another workload moved back, the new ReplicaSet's next pod created in the same instant).
+   */
   private guidedAmongTied(head: Entry, guide: ArrivalTieGuide): Entry {
+    const now = this.world.engine.now;
     const tied = [...this.entries.values()].filter((e) => e.queue === 'active' && this.tiedByArrival(e, head)).sort((a, b) => a.seq - b.seq);
+    if (head.attempts === 0 && head.timestamp === now) {
+      for (const [e, m] of this.movedToBackoff) if (m.at === now && e.queue === 'backoff') tied.push(e);
+    }
     if (tied.length < 2) return head;
     const chosen = guide(tied.map((e) => e.pod));
     return tied.find((e) => e.pod === chosen) ?? head;
@@ -445,6 +483,7 @@ export class SchedulerLoop {
       this.scheduler.framework.runReserveAndPreBind(state, pod, own.node);
       this.scheduler.clearNomination(pod);
       this.entries.delete(e.key);
+      this.movedByRace.delete(e);
       this.world.bindPod(pod.key, own.node);
       return true;
     }
@@ -480,7 +519,7 @@ export class SchedulerLoop {
     const racing = this.racingNow();
     if (!this.removalRace || racing.length === 0 || outcome.kind !== 'scheduled') return { state, outcome };
     const others: { state: CycleState; outcome: typeof outcome }[] = [];
-    for (const view of [flipped(this.world.cluster, racing), unseen(this.world.cluster, racing, e.seq)]) {
+    for (const view of [flipped(this.world.cluster, racing), unseen(this.world.cluster, racing, e.seq), ...this.wokenByOne(e, racing)]) {
       if (view.length === 0) continue;
       const otherState = new CycleState();
       const other = this.inView(view, () => this.scheduler.schedulePod(pod, otherState));
@@ -489,6 +528,19 @@ export class SchedulerLoop {
     if (others.length === 0) return { state, outcome };
     const chosen = this.removalRace(pod, outcome.node, others.map((o) => o.outcome.node));
     return others.find((o) => o.outcome.node === chosen) ?? { state, outcome };
+  }
+
+  /**
+   * A pod moved back to the queue by a racing removal is popped as soon as that removal's
+   * event is handled, before the next removals of the batch reach the cache (s2-51): one
+   * view per racing removal that would move it, with only that one seen and the others
+   * still there, terminating. Which one came first is kwok's order, not recorded.
+   */
+  private wokenByOne(e: Entry, racing: readonly RacingRemoval[]): RaceView[] {
+    if (racing.length < 2 || this.movedByRace.get(e) !== this.world.engine.now) return [];
+    const cluster = this.world.cluster;
+    const moves = (r: RacingRemoval) => worthRequeuing(e.pod, e.rejectors, { resource: 'AssignedPod', action: 'Delete', old: r.pod }, cluster);
+    return racing.filter(moves).map((seen) => [...flipped(cluster, [seen]).filter((v) => !v.put), ...flipped(cluster, racing.filter((r) => r !== seen)).filter((v) => v.put)]);
   }
 
   /** Whether the pod's removal is in the removal race of this instant. */

@@ -20,7 +20,7 @@ import { DisruptionController } from './controllers/disruption.js';
 import { PersistentVolumeController, type VolumeControllerOptions } from './controllers/persistent-volume.js';
 import { DeschedulerLoop, type DeschedulerOptions } from './descheduler-loop.js';
 import { DisruptionLoop, type DisruptionLoopOptions } from './disruption-loop.js';
-import type { VictimGuide } from './controllers/active-pods.js';
+import type { RankingRaceGuide, VictimGuide } from './controllers/active-pods.js';
 import { ReplicaSetController } from './controllers/replicaset.js';
 import { StatefulSetController } from './controllers/statefulset.js';
 import { Engine } from './engine.js';
@@ -42,6 +42,8 @@ export interface SimulationOptions {
   readonly tieBreak?: SchedulerOptions['tieBreak'];
   /** How the ReplicaSet controller picks among scale-down victims upstream orders at random; the sorted order's by default. */
   readonly victimGuide?: VictimGuide;
+  /** Which related pods the ReplicaSet controller's ranking counts as bound already (RankingRaceGuide); none that are not by default. */
+  readonly rankingRace?: RankingRaceGuide;
   /** The order of a batch of pods deleted at one instant where upstream's is random (World.deletionOrder). */
   readonly deletionOrder?: World['deletionOrder'];
   /** Whether a rolling update's scale-down waits for the events queued at this instant (StatusRaceGuide); never by default. */
@@ -114,7 +116,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   const schedulerLoop = new SchedulerLoop(world, scheduler, opts.queue);
   const provisioner = opts.provisioner ? new ProvisionerLoop(world, cloud, schedulerLoop, { ...opts.provisioner, config }) : undefined;
   schedulerLoop.start();
-  const replicaSets = new ReplicaSetController(world, opts.victimGuide);
+  const replicaSets = new ReplicaSetController(world, opts.victimGuide, opts.rankingRace);
   replicaSets.start();
   const deployments = new DeploymentController(world, replicaSets, opts.statusRace);
   deployments.start();

@@ -71,6 +71,21 @@ describe('podsToDelete', () => {
     assert.deepEqual(run(4000), { victims: ['b'], offered: [['a', 'b']] });
     assert.deepEqual(run(3000), { victims: ['a'], offered: [] });
   });
+  it('a RankingRaceGuide can rank with the unbound related pods counted where they were bound (s3-13)', () => {
+    // Old a, b on n1 and c on n2; new x and y not bound yet. The simulator's own ranking deletes
+    // a and b (n1 more crowded); with x counted on n2 (bound before the ReplicaSet's sync), n1
+    // and n2 tie and age decides (c, much the newest, goes with one of n1's).
+    const mk = (name: string, nodeName: string, creation: number) => ({ ...pod(name), nodeName, phase: 'Running', creation, uid: name });
+    const old = [mk('a', 'n1', 0), mk('b', 'n1', 0), mk('c', 'n2', NOW - 1_000)];
+    const related = [...old, mk('x', '', NOW), mk('y', '', NOW)];
+    const offered: string[][] = [];
+    const victims = (pick?: (withX: Pod[]) => Pod[] | undefined) =>
+      podsToDelete(old, related, 2, () => 0, NOW, undefined, pick && ((unbound, own, victimsWith) => (offered.push([...unbound.map((p) => p.name), '|', ...own.map((p) => p.name)]), pick(victimsWith(['n2']))))).map((p) => p.name).sort();
+    assert.deepEqual(victims(), ['a', 'b']);
+    assert.deepEqual(victims((withX) => withX), ['a', 'c']);
+    assert.deepEqual(offered, [['x', 'y', '|', 'a', 'b']]);
+    assert.deepEqual(victims(() => undefined), ['a', 'b']);
+  });
   it('returns every pod when asked for at least as many', () => {
     const pods = [pod('a'), pod('b')];
     assert.equal(podsToDelete(pods, pods, 5, () => undefined, NOW).length, 2);

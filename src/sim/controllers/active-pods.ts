@@ -99,9 +99,26 @@ export function lessActivePod(a: RankedPod, b: RankedPod, now: number, byUid = t
  */
 export type VictimGuide = (tied: readonly Pod[], count: number) => readonly Pod[] | undefined;
 
+/**
+ * The ranking race: the ReplicaSet controller ranks by related pods on the same node as its
+ * informer has them, and kube-scheduler may have bound some of the related pods created just
+ * before (a rollout's new pods, created by the same worker's previous sync) or not yet. The
+ * guide is offered the related pods not bound yet (in creation order) and `victimsWith`, the
+ * victims with the first of them counted on the given nodes; it returns the victims to take,
+ * or undefined for the simulator's own (none of them bound).
+ */
+export type RankingRaceGuide = (unbound: readonly Pod[], own: readonly Pod[], victimsWith: (nodes: readonly string[]) => Pod[]) => readonly Pod[] | undefined;
+
 /** getPodsRankedByRelatedPodsOnSameNode + sort: the first `count` are the ones to delete. */
-export function podsToDelete(pods: readonly Pod[], related: readonly Pod[], count: number, readySince: (key: string) => number | undefined, now: number, guide?: VictimGuide): Pod[] {
+export function podsToDelete(pods: readonly Pod[], related: readonly Pod[], count: number, readySince: (key: string) => number | undefined, now: number, guide?: VictimGuide, rankingRace?: RankingRaceGuide): Pod[] {
   if (count >= pods.length) return [...pods];
+  const unbound = rankingRace ? related.filter((p) => !p.nodeName && !p.terminating) : [];
+  if (unbound.length > 0) {
+    const own = podsToDelete(pods, related, count, readySince, now, guide);
+    const victimsWith = (nodes: readonly string[]) => podsToDelete(pods, related.map((p) => { const i = unbound.indexOf(p); return i >= 0 && i < nodes.length ? { ...p, nodeName: nodes[i]! } : p; }), count, readySince, now, guide);
+    const chosen = rankingRace!(unbound, own, victimsWith);
+    return chosen && chosen.length === count && chosen.every((p) => pods.includes(p)) ? [...chosen] : own;
+  }
   const onNode = new Map<string, number>();
   for (const p of related) if (!p.terminating) onNode.set(p.nodeName, (onNode.get(p.nodeName) ?? 0) + 1);
   const ranked: RankedPod[] = pods.map((pod) => ({ pod, rank: onNode.get(pod.nodeName) ?? 0, readySince: readySince(pod.key) }));

@@ -13,7 +13,7 @@
 import type { Pod } from '../../model/pod.js';
 import type { Selector } from '../../model/selector.js';
 import type { World } from '../world.js';
-import { podsToDelete, type VictimGuide } from './active-pods.js';
+import { podsToDelete, type RankingRaceGuide, type VictimGuide } from './active-pods.js';
 import { KeyedController } from './keyed-controller.js';
 import { newControlledPod } from './new-pod.js';
 
@@ -53,10 +53,11 @@ export class ReplicaSetController extends KeyedController<SimReplicaSet> {
   private readonly byOwner = new Map<string, SimReplicaSet[]>();
   private readonly listeners: ((rs: SimReplicaSet) => void)[] = [];
 
-  /** `victimGuide`: picks among scale-down victims upstream orders at random (active-pods.ts). */
+  /** `victimGuide`: picks among scale-down victims upstream orders at random; `rankingRace`: ranks with related pods bound meanwhile (active-pods.ts). */
   constructor(
     world: World,
     private readonly victimGuide?: VictimGuide,
+    private readonly rankingRace?: RankingRaceGuide,
   ) {
     super(world, 'replicaset', 'rs-sync');
   }
@@ -141,7 +142,7 @@ export class ReplicaSetController extends KeyedController<SimReplicaSet> {
       for (let i = 0; i < -diff; i++) this.world.createPod(this.newPod(rs));
     } else if (diff > 0) {
       const related = rs.owner ? this.ownedBy(rs.owner).flatMap((r) => this.podsOf(r)) : active;
-      const victims = podsToDelete(active, related, diff, (k) => this.world.readySince(k), this.world.engine.now, this.victimGuide);
+      const victims = podsToDelete(active, related, diff, (k) => this.world.readySince(k), this.world.engine.now, this.victimGuide, this.rankingRace);
       for (const v of victims) this.world.deletePod(v.key, 'ScaledDown');
     }
   }
