@@ -18,6 +18,7 @@ import { replacementName, type ConsolidationInput, type Decision } from '../disr
 import { claimHashOf, driftReason, restampedClaim, type ClaimHash } from '../disruption/drift.js';
 import { NODEPOOL_HASH_VERSION } from '../model/nodepool-hash.js';
 import { expiry, nextDisruption, revalidate, type DisruptionInput } from '../disruption/disrupt.js';
+import { ConsolidationMemo } from '../disruption/consolidation-memo.js';
 import { catalogPrices } from '../disruption/pricing.js';
 import type { SimCloud } from './cloud.js';
 import type { DisruptionController } from './controllers/disruption.js';
@@ -75,6 +76,7 @@ export class DisruptionLoop {
   /** Controller uid → pods evicted by a disruption whose stand-in has not been placed yet, oldest first. */
   private readonly awaitingStandIn = new Map<string, { pod: string; node: string; predicted: string }[]>();
   private validating = false;
+  private readonly memo = new ConsolidationMemo();
   /**
    * After a pass that found nothing: the cluster state it saw and until when that
    * answer holds (Karpenter's "consolidated" marker, refreshed at least every 5 min).
@@ -185,6 +187,7 @@ export class DisruptionLoop {
       driftedAt: this.driftedAt,
       replacement: { instanceTypes: this.cloud.availableTypes(this.opts.instanceTypes), daemonSetPods: this.opts.daemonSetPods?.() ?? [], spotToSpot: this.opts.spotToSpot ?? false },
       ...(this.opts.consolidationWork ? { consolidationWork: this.opts.consolidationWork } : {}),
+      memo: this.memo,
     };
   }
 
