@@ -59,5 +59,9 @@ describe('berth what-if', () => {
     assert.equal(r.code, 0, r.err);
     const doc = JSON.parse(r.out) as { variants: { name: string; optimize?: string; finalCostPerHour: number }[] };
     assert.deepEqual(doc.variants.map((v) => [v.name, v.optimize, v.finalCostPerHour]), [['karpenter', undefined, 1.152], ['cost', 'cost', 0.768]]);
+    const table = cli(['what-if', `${DIR}spread-fixed-point.yaml`, '--variants', variants, '--jobs', '2']);
+    assert.equal(table.code, 0, table.err);
+    assert.match(table.out, /\nkarpenter\s+WhenEmptyOrUnderutilized\s+0s/);
+    assert.match(table.out, /\ncost\s+WhenEmptyOrUnderutilized \+optimize cost\s+0s/);
   });
 });
