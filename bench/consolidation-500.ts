@@ -1,5 +1,5 @@
 // A 500-node underutilized cluster, consolidated as Karpenter would until nothing is
-// left to do: `npx tsx bench/consolidation-500.ts [--spot-to-spot] [--optimize cost]`.
+// left to do: `npx tsx bench/consolidation-500.ts [--spot-to-spot] [--optimize cost [--growth-min-saving 0.25]]`.
 //
 // Nodes come from the bundled catalog in three zones: 380 m5.xlarge running one or two
 // small pods, 100 oversized m5.4xlarge running one 1.5-cpu pod (replace opportunities:
@@ -11,12 +11,14 @@
 // berth's cost step (optimize-consolidation.ts) then runs at that fixed point, with
 // Karpenter-faithful consolidation again after each step, until neither finds
 // anything; it prints the fixed point's $/h, the optimized $/h and the LP lower bound.
+// --growth-min-saving sets the least saving (share of the set's price) for a cost step
+// that launches more nodes than it removes (GROWTH_MIN_SAVING by default, 0: no cap).
 
 import { performance } from 'node:perf_hooks';
 import { ClusterState } from '../src/cluster/state.js';
 import { loadHighsSolver } from '../src/cli/highs.js';
 import { applyDecision, consolidate, replacementNode, type ConsolidationInput, type Decision } from '../src/disruption/consolidate.js';
-import { cheaperRepack, consolidationLowerBound } from '../src/disruption/optimize-consolidation.js';
+import { cheaperRepack, consolidationLowerBound, GROWTH_MIN_SAVING } from '../src/disruption/optimize-consolidation.js';
 import { catalogPrices } from '../src/disruption/pricing.js';
 import { LABEL_ZONE } from '../src/model/node.js';
 import { compileNodePool } from '../src/model/nodepool.js';
@@ -79,12 +81,15 @@ function settle(): void {
 settle();
 const fixedPoint = { cost: cost(), nodes: cluster.numNodes };
 const optimize = process.argv.includes('--optimize');
-if (optimize) for (let d = cheaperRepack(input()); d; d = cheaperRepack(input())) { apply(d, 'cost step '); settle(); }
+const growthArg = process.argv.indexOf('--growth-min-saving');
+const growthMinSaving = growthArg > 0 ? Number(process.argv[growthArg + 1]) : GROWTH_MIN_SAVING;
+if (optimize) for (let d = cheaperRepack(input(), { growthMinSaving }); d; d = cheaperRepack(input(), { growthMinSaving })) { apply(d, 'cost step '); settle(); }
 const seconds = (performance.now() - t0) / 1000;
 const boundAfter = [...cluster.pods()].filter((p) => p.nodeName).length;
 console.log(`nodes ${before.nodes} -> ${cluster.numNodes}, $/h ${before.cost.toFixed(2)} -> ${cost().toFixed(2)}, pods bound ${boundAfter}/${before.pods}, ${seconds.toFixed(1)} s wall`);
 console.log(`decisions: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}${spotToSpot ? ' (SpotToSpotConsolidation on)' : ''}`);
 if (optimize) {
   const bound = consolidationLowerBound(input(), await loadHighsSolver());
+  console.log(`growth cap: a step launching more nodes than it removes saves at least ${growthMinSaving * 100}% of the set's price`);
   console.log(`$/h: Karpenter-faithful fixed point ${fixedPoint.cost.toFixed(2)} (${fixedPoint.nodes} nodes), optimized ${cost().toFixed(2)} (${cluster.numNodes} nodes), lower bound ${bound.costPerHour?.toFixed(2) ?? bound.status}${bound.method ? ` (${bound.method})` : ''}`);
 }

@@ -22,6 +22,12 @@ import { DEFAULT_DESCHEDULING_INTERVAL_MS, MAX_SIMULATED_MS, MAX_SIMULATED_TEXT,
 import { DurationError, parseGoDuration } from '../model/go-duration.js';
 import { liveFlagsProblem, liveOptions, readLiveInput, type LiveFlags } from './live-input.js';
 
+/** `--optimize <objective>`: berth's own objectives, off by default; cost is the one there is. */
+export function parseOptimize(value: string): 'cost' {
+  if (value !== 'cost') throw new InvalidArgumentError('must be cost');
+  return value;
+}
+
 export class CliError extends Error {
   constructor(
     message: string,

@@ -8,7 +8,7 @@ import type { PlanOptimization, ProvisionPlan } from '../provisioner/plan.js';
 import { loadHighsSolver } from './highs.js';
 import type { PreferencePolicy } from '../provisioner/preferences.js';
 import { ProfileError } from '../scheduler/profile.js';
-import { CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, type CatalogFlags, catalogOptions } from './common.js';
+import { parseOptimize, CliError, collect, instanceTypesOf, loadCluster, loadConfig, parseOutput, parseSeed, inputOptions, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, type CatalogFlags, catalogOptions } from './common.js';
 import { renderTable } from './table.js';
 
 export function formatProvisionTable(plan: ProvisionPlan): string {
@@ -39,11 +39,6 @@ function parseBatches(value: string): number {
 
 function parsePreferencePolicy(value: string): PreferencePolicy {
   if (value !== 'Respect' && value !== 'Ignore') throw new InvalidArgumentError('must be Respect or Ignore');
-  return value;
-}
-
-function parseOptimize(value: string): 'cost' {
-  if (value !== 'cost') throw new InvalidArgumentError('must be cost');
   return value;
 }
 

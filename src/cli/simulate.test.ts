@@ -67,3 +67,31 @@ test('simulate: --save-snapshot needs --kubeconfig', async () => {
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /--save-snapshot needs --kubeconfig/);
 });
+
+const SPREAD = fileURLToPath(new URL('../../test/fixtures/what-if/spread-fixed-point.yaml', import.meta.url));
+
+test('simulate --optimize cost: past Karpenter\'s fixed point (twelve m5.large) the cost step packs the spread onto one m5.2xlarge a zone', async () => {
+  const faithful = await berth('simulate', SPREAD, '-o', 'json');
+  const optimized = await berth('simulate', SPREAD, '--optimize', 'cost', '-o', 'json');
+  assert.equal(faithful.code, 0, faithful.stderr);
+  assert.equal(optimized.code, 0, optimized.stderr);
+  type Final = { final: { nodes: unknown[]; costPerHour: number }; events: { type: string; optimize?: string }[] };
+  const f = JSON.parse(faithful.stdout) as Final;
+  const o = JSON.parse(optimized.stdout) as Final;
+  assert.deepEqual([f.final.nodes.length, f.final.costPerHour], [12, 1.152]);
+  assert.deepEqual([o.final.nodes.length, o.final.costPerHour], [2, 0.768]);
+  assert.ok(o.events.some((e) => e.type === 'DisruptionProposed' && e.optimize === 'cost'));
+  assert.ok(!f.events.some((e) => e.type === 'DisruptionProposed'));
+});
+
+test('simulate --optimize: only cost, and only with the scenario\'s disruption loop', async () => {
+  const bad = await berth('simulate', SPREAD, '--optimize', 'nodes');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /option '--optimize <objective>' argument 'nodes' is invalid\. must be cost/);
+  const dir = mkdtempSync(join(tmpdir(), 'berth-simulate-optimize-'));
+  const scenario = join(dir, 'no-disruption.yaml');
+  writeFileSync(scenario, 'apiVersion: berth.dev/v1alpha1\nkind: Scenario\nmetadata: {name: x}\nspec: {until: 1m}\n');
+  const off = await berth('simulate', scenario, '--optimize', 'cost');
+  assert.equal(off.code, 2);
+  assert.match(off.stderr, /--optimize cost needs the scenario's disruption loop \(spec\.disruption in .*no-disruption\.yaml\)/);
+});

@@ -13,7 +13,7 @@ import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { formatTime, timeline } from '../sim/timeline.js';
 import { runScenario, type ScenarioRun } from '../sim/scenario.js';
 import { fromOrigin } from '../sim/time-origin.js';
-import { CliError, nowOption, parseOutput, instanceTypesOf, type CatalogFlags, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, inputLoadOptions, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, catalogOptions } from './common.js';
+import { parseOptimize, CliError, nowOption, parseOutput, instanceTypesOf, type CatalogFlags, parseSimulatedDuration, parseSeed, printDiagnostics, progressLine, inputOptions, readOptions, inputLoadOptions, timeOriginOf, type InputFlags, parseFeatureGatesOption, FEATURE_GATES_HELP, catalogOptions } from './common.js';
 import { liveFlagsProblem, readLiveInput } from './live-input.js';
 import { renderTable } from './table.js';
 
@@ -85,10 +85,17 @@ export function registerSimulate(program: Command): void {
     .option('--until <duration>', 'simulated time to run (default: the scenario\'s spec.until, or its last step + 10m)', parseSimulatedDuration)
     .option('--seed <n>', 'override spec.seed', parseSeed)
     .option('--feature-gates <gates>', FEATURE_GATES_HELP, parseFeatureGatesOption)
+    .option('--optimize <objective>', "berth's own, off by default: cost lets the disruption loop, once Karpenter's consolidation finds nothing, replace a set of nodes by any number of cheaper ones (spec.disruption.optimize)", parseOptimize)
     .option('-o, --output <format>', 'table or json', parseOutput, 'table')
     .option('--events', 'print every event, not just the timeline'), false)
-    .action(async (file: string, opts: InputFlags & CatalogFlags & { until?: number; seed?: number; featureGates?: FeatureGates; output: 'table' | 'json'; events?: boolean; now?: string }) => {
-      const { input, spec } = await loadScenarioFile(file, opts);
+    .action(async (file: string, opts: InputFlags & CatalogFlags & { until?: number; seed?: number; featureGates?: FeatureGates; optimize?: 'cost'; output: 'table' | 'json'; events?: boolean; now?: string }) => {
+      const loaded = await loadScenarioFile(file, opts);
+      const { input } = loaded;
+      let { spec } = loaded;
+      if (opts.optimize) {
+        if (!spec.disruption?.enabled) throw new CliError(`berth: --optimize ${opts.optimize} needs the scenario's disruption loop (spec.disruption in ${file})`);
+        spec = { ...spec, disruption: { ...spec.disruption, optimize: opts.optimize } };
+      }
       const bar = process.stderr.isTTY ? new SingleBar({ format: 'simulating {bar} {value}/{total} s simulated', stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
       let started = false;
       // Simulated time 0 is when the live state was read (or --now): a node created an hour before is an hour old.

@@ -51,4 +51,17 @@ describe('berth what-if', () => {
     assert.equal(e.code, 2);
     assert.match(e.err, /bad\.csv:1:6: nope: Not found: no Deployment default\/nope/);
   });
+
+  it('a variant with optimize: cost runs berth\'s cost step past Karpenter\'s fixed point, and says so in the JSON', () => {
+    const variants = join(tmp, 'optimize.yaml');
+    writeFileSync(variants, 'apiVersion: berth.dev/v1alpha1\nkind: DisruptionVariants\nspec:\n  variants:\n  - {name: karpenter, disruption: {budgets: [{nodes: "100%"}]}}\n  - {name: cost, disruption: {budgets: [{nodes: "100%"}]}, optimize: cost}\n');
+    const r = cli(['what-if', `${DIR}spread-fixed-point.yaml`, '--variants', variants, '-o', 'json', '--jobs', '1']);
+    assert.equal(r.code, 0, r.err);
+    const doc = JSON.parse(r.out) as { variants: { name: string; optimize?: string; finalCostPerHour: number }[] };
+    assert.deepEqual(doc.variants.map((v) => [v.name, v.optimize, v.finalCostPerHour]), [['karpenter', undefined, 1.152], ['cost', 'cost', 0.768]]);
+    const table = cli(['what-if', `${DIR}spread-fixed-point.yaml`, '--variants', variants, '--jobs', '2']);
+    assert.equal(table.code, 0, table.err);
+    assert.match(table.out, /\nkarpenter\s+WhenEmptyOrUnderutilized\s+0s/);
+    assert.match(table.out, /\ncost\s+WhenEmptyOrUnderutilized \+optimize cost\s+0s/);
+  });
 });

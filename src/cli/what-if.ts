@@ -35,7 +35,7 @@ function summarize(record: Readonly<Record<string, number>>, format: (v: number)
 export function formatWhatIf(results: readonly VariantResult[]): string {
   const table = renderTable(
     ['VARIANT', 'POLICY', 'AFTER', 'BUDGETS', 'TOTAL $', 'AVG $/H', 'PEAK $/H', 'LAUNCHED', 'DISRUPTED', 'EVICTIONS', 'PENDING'],
-    results.map((r) => [r.name, r.consolidationPolicy, r.consolidateAfter, r.budgets, r.totalCost.toFixed(2), r.averageCostPerHour.toFixed(2), r.peakCostPerHour.toFixed(2), String(r.nodesLaunched), String(r.nodesDisrupted), String(r.evictions), String(r.pendingAtEnd)]),
+    results.map((r) => [r.name, r.optimize ? `${r.consolidationPolicy} +optimize ${r.optimize}` : r.consolidationPolicy, r.consolidateAfter, r.budgets, r.totalCost.toFixed(2), r.averageCostPerHour.toFixed(2), r.peakCostPerHour.toFixed(2), String(r.nodesLaunched), String(r.nodesDisrupted), String(r.evictions), String(r.pendingAtEnd)]),
   );
   const lines = [table, ''];
   for (const r of results) {

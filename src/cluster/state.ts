@@ -29,6 +29,8 @@ export interface OwnerSelector {
   readonly selector: Selector;
 }
 
+const isPending = (p: Pod): boolean => !p.nodeName && !p.terminating;
+
 export class ClusterState {
   private readonly infos = new Map<string, NodeInfo>();
   /** zone key → node names in insertion order; zones in order of first appearance. */
@@ -54,6 +56,11 @@ export class ClusterState {
   volumes = new VolumeStore();
   /** Bumped on every change; lets callers cache derived data. */
   version = 0;
+  /**
+   * Bumped on every change but a pending pod's (unbound, not terminating) arrival or
+   * departure: what placing pods onto the nodes reads, for caches that set pending pods aside.
+   */
+  boundVersion = 0;
   /**
    * Nodes whose pods or node object changed, in order (repeats allowed), so that
    * tallies refresh just those instead of checking every node's generation. Cleared
@@ -101,7 +108,10 @@ export class ClusterState {
     this.indexLabels(node.labels, 1);
     this.attachImages(info, 1);
     if (oldZone !== newZone) this.changed();
-    else this.version++;
+    else {
+      this.version++;
+      this.boundVersion++;
+    }
   }
 
   private untree(zone: string, name: string): void {
@@ -147,6 +157,7 @@ export class ClusterState {
   }
 
   private changed(): void {
+    this.boundVersion++;
     this.orderCache = null;
     this.positionCache = null;
     this.affinityNodesCache = null;
@@ -221,6 +232,7 @@ export class ClusterState {
       this.countClaimUsers(pod, 1);
     }
     this.version++;
+    if (!isPending(pod)) this.boundVersion++;
   }
 
   removePod(key: string): Pod | undefined {
@@ -234,6 +246,7 @@ export class ClusterState {
       this.countClaimUsers(pod, -1);
     }
     this.version++;
+    if (!isPending(pod)) this.boundVersion++;
     return pod;
   }
 
@@ -382,7 +395,7 @@ export class ClusterState {
 
   /** Pods not bound to a node and not terminating, in store order. */
   pendingPods(): Pod[] {
-    return [...this.podsByKey.values()].filter((p) => !p.nodeName && !p.terminating);
+    return [...this.podsByKey.values()].filter(isPending);
   }
 }
 

@@ -22,6 +22,7 @@ import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
 import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
 import { copyCluster, unbind } from './cluster-copy.js';
 import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
+import type { ConsolidationMemo } from './consolidation-memo.js';
 import { asKarpenterReadsIt } from './unparsed-selectors.js';
 
 export interface DisplacedPod {
@@ -92,6 +93,8 @@ export interface ConsolidationInput {
    * no limit, which is what Karpenter does whenever it finishes in time.
    */
   readonly consolidationWork?: { readonly singleNode?: number; readonly multiNode?: number };
+  /** Answers kept across passes (the simulator's disruption loop keeps one); each computed afresh without it. */
+  readonly memo?: ConsolidationMemo;
 }
 
 export interface ConsolidationResult {
@@ -303,6 +306,10 @@ export type CommandResult = { readonly decision: Decision } | { readonly unconso
  * rules); otherwise nothing, with the reason.
  */
 export function computeConsolidation(input: ConsolidationInput, candidates: readonly Candidate[], reason: DisruptionReason): CommandResult {
+  return input.memo ? input.memo.answer(input, candidates, reason, () => consolidationOf(input, candidates, reason)) : consolidationOf(input, candidates, reason);
+}
+
+function consolidationOf(input: ConsolidationInput, candidates: readonly Candidate[], reason: DisruptionReason): CommandResult {
   const errors: PodError[] = [];
   const removal = simulateRemoval(input, candidates, true, errors);
   if (!removal) return { unconsolidatable: notAllPodsWouldSchedule(errors) };

@@ -6,7 +6,7 @@ import type { Pod } from '../model/pod.js';
 import { applyDecision, consolidate, replacementNode, type ConsolidationInput } from './consolidate.js';
 import { catalogPrices } from './pricing.js';
 import { boundPod, CATALOG, catalogNode, clusterOf, nodePool } from './fixtures.test-support.js';
-import { candidateSets, cheaperRepack, consolidationLowerBound } from './optimize-consolidation.js';
+import { candidateSets, cheaperRepack, consolidationLowerBound, GROWTH_MIN_SAVING, revalidateRepack } from './optimize-consolidation.js';
 
 const ZONES = ['us-west-2a', 'us-west-2b'];
 const price = catalogPrices(CATALOG);
@@ -84,9 +84,36 @@ describe('cheaperRepack (--optimize cost at the fixed point)', () => {
     assert.ok(cheaperRepack({ ...input, replacement: { instanceTypes: CATALOG, spotToSpot: true } }));
   });
 
+  it('launches more nodes than it removes only for a saving of GROWTH_MIN_SAVING of the set\'s price', () => {
+    // One m5.xlarge (0.192 $/h) running two 1.2-cpu pods: Karpenter has no cheaper single
+    // node for both; two c5.large (0.085 $/h each) save 11.5%, under the 25% a step that
+    // grows the node count needs.
+    const pool = nodePool({ requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.xlarge', 'c5.large'] }] });
+    const input: ConsolidationInput = { cluster: clusterOf([catalogNode('n', pool, 'm5.xlarge')], [boundPod('a', 'n', '1200m'), boundPod('b', 'n', '1200m')]), pools: [pool], nowMs: 1e12, pricePerHour: price, replacement: { instanceTypes: CATALOG } };
+    assert.deepEqual(consolidate(input).decisions, [], 'the premise: a Karpenter fixed point');
+    assert.equal(GROWTH_MIN_SAVING, 0.25);
+    assert.equal(cheaperRepack(input), undefined);
+    const d = cheaperRepack(input, { growthMinSaving: 0 })!;
+    assert.deepEqual(d.replacements.map((r) => r.instanceType), ['c5.large', 'c5.large']);
+    assert.equal(d.savingsPerHour, 0.022);
+    assert.equal(cheaperRepack(input, { growthMinSaving: 0.1 })?.savingsPerHour, 0.022);
+  });
+
   it('needs replacement options (a delete-only consolidation has nothing to repack)', () => {
     const { replacement: _, ...input } = spreadCluster();
     assert.equal(cheaperRepack(input), undefined);
+  });
+});
+
+describe('revalidateRepack (a cost step\'s check after its wait)', () => {
+  it('holds while the set still saves; not once a node has gone or a pod came that pins one', () => {
+    const input = spreadCluster();
+    const d = cheaperRepack(input)!;
+    const again = revalidateRepack(input, d);
+    assert.ok(!('invalid' in again));
+    assert.deepEqual(again.nodes, d.nodes);
+    input.cluster.addPod({ ...boundPod('pin', 'n03', '100m', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }), phase: 'Running' });
+    assert.deepEqual(revalidateRepack(input, d), { invalid: 'node n03 is no longer a consolidation candidate' });
   });
 });
 

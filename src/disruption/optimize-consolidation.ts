@@ -12,11 +12,25 @@
 // (do-not-disrupt pods, blocking PDBs, consolidateAfter and WhenEmpty pools keep a node
 // out), a set never holds more nodes of a pool than its Underutilized budget allows,
 // and a set of spot nodes is not replaced by spot nodes without SpotToSpotConsolidation.
+//
+// A step that launches more nodes than it removes must save at least
+// GROWTH_MIN_SAVING of the set's price: the objective counts dollars, not nodes, and
+// without the cap a step swapped 3 nodes for 42 small ones for a few cents an hour
+// (more DaemonSet pods, more launches, more nodes to fail).
 
 import { cachedPoolTemplate } from '../provisioner/plan.js';
 import { costLowerBound, type CostLowerBound, type LpSolver } from '../provisioner/cost-bound.js';
+import { remainingDisruptions } from './budgets.js';
 import { isEmpty, type Candidate } from './candidates.js';
 import { allSpotNodes, consolidationCandidates, placeWithReplacements, simulateRemoval, underutilized, type ConsolidationInput, type Decision, type Replacement } from './consolidate.js';
+
+/** The least saving, as a share of the set's price, for a step that launches more nodes than it removes. */
+export const GROWTH_MIN_SAVING = 0.25;
+
+export interface RepackOptions {
+  /** GROWTH_MIN_SAVING by default; 0 lets any saving grow the node count. */
+  readonly growthMinSaving?: number;
+}
 
 /**
  * The sets tried, largest first: the whole batch (consolidation's order, highest
@@ -31,15 +45,21 @@ export function candidateSets<T>(batch: readonly T[]): T[][] {
 }
 
 /** The set replaced by its cost-packed pods, or undefined when that saves nothing or some check fails. */
-function repack(input: ConsolidationInput, set: readonly Candidate[]): Decision | undefined {
+function repack(input: ConsolidationInput, set: readonly Candidate[], opts: RepackOptions): Decision | undefined {
+  return input.memo ? input.memo.answer(input, set, `repack ${opts.growthMinSaving ?? GROWTH_MIN_SAVING}`, () => repackOf(input, set, opts)) : repackOf(input, set, opts);
+}
+
+function repackOf(input: ConsolidationInput, set: readonly Candidate[], opts: RepackOptions): Decision | undefined {
   const prices = set.map((c) => input.pricePerHour(c.node));
   if (prices.some((p) => p === undefined)) return undefined;
   const removal = simulateRemoval(input, set, true, [], 'cost');
   if (!removal) return undefined;
   const replacements: Replacement[] = removal.claims.map((c) => ({ nodePool: c.nodePool, zone: c.zone, capacityType: c.capacityType, instanceType: c.instanceType, pricePerHour: c.pricePerHour, instanceTypeOptions: [c.instanceType], pods: c.pods }));
   if (allSpotNodes(set) && !input.replacement?.spotToSpot && replacements.some((r) => r.capacityType === 'spot')) return undefined;
-  const saved = prices.reduce<number>((s, p) => s + p!, 0) - replacements.reduce((s, r) => s + r.pricePerHour, 0);
+  const setPrice = prices.reduce<number>((s, p) => s + p!, 0);
+  const saved = setPrice - replacements.reduce((s, r) => s + r.pricePerHour, 0);
   if (saved <= 1e-9) return undefined;
+  if (replacements.length > set.length && saved < (opts.growthMinSaving ?? GROWTH_MIN_SAVING) * setPrice) return undefined;
   const moves = replacements.length === 0 ? removal.moves : placeWithReplacements(input, set, replacements);
   if (!moves) return undefined;
   return { kind: replacements.length > 0 ? 'replace' : 'delete', nodes: set.map((c) => c.node.name), replacements, savingsPerHour: Math.round(saved * 1e6) / 1e6, reason: 'Underutilized', displacedPods: moves };
@@ -51,15 +71,31 @@ function repack(input: ConsolidationInput, set: readonly Candidate[]): Decision 
  * fixed point of Karpenter-faithful consolidation (run that first: this takes what it
  * finds, not what Karpenter would do next). Needs replacement options.
  */
-export function cheaperRepack(input: ConsolidationInput): Decision | undefined {
+export function cheaperRepack(input: ConsolidationInput, opts: RepackOptions = {}): Decision | undefined {
   if (!input.replacement) return undefined;
   const { eligible } = consolidationCandidates(input);
   const batch = underutilized(input, eligible.filter((c) => !isEmpty(c)));
   for (const set of candidateSets(batch)) {
-    const d = repack(input, set);
+    const d = repack(input, set, opts);
     if (d) return d;
   }
   return undefined;
+}
+
+/**
+ * The check a cost step gets after its wait, as Karpenter's consolidation decisions
+ * do: its nodes are all still consolidatable within the Underutilized budgets and
+ * repacking them still saves. The fresh decision, or why the old one no longer holds.
+ */
+export function revalidateRepack(input: ConsolidationInput, d: Decision, opts: RepackOptions = {}): Decision | { invalid: string } {
+  const { eligible } = consolidationCandidates(input);
+  const set = d.nodes.map((n) => eligible.find((c) => c.node.name === n && !isEmpty(c)));
+  const gone = d.nodes.find((_, i) => set[i] === undefined);
+  if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
+  for (const c of set as Candidate[]) budget.set(c.pool.name, (budget.get(c.pool.name) ?? 0) - 1);
+  if ([...budget.values()].some((v) => v < 0)) return { invalid: 'the disruption budget no longer allows it' };
+  return repack(input, set as Candidate[], opts) ?? { invalid: 'repacking the nodes no longer saves' };
 }
 
 export interface ConsolidationBound extends Partial<CostLowerBound> {

@@ -116,7 +116,14 @@ export interface ScenarioSpec {
   readonly untilMs?: number;
   readonly provisioner: { readonly enabled: boolean; readonly batchIdleMs?: number; readonly batchMaxMs?: number };
   /** Karpenter's disruption loop: consolidation, drift and expiry. */
-  readonly disruption?: { readonly enabled: boolean; readonly spotToSpotConsolidation: boolean; readonly pollIntervalMs?: number; readonly validationDelayMs?: number };
+  readonly disruption?: {
+    readonly enabled: boolean;
+    readonly spotToSpotConsolidation: boolean;
+    readonly pollIntervalMs?: number;
+    readonly validationDelayMs?: number;
+    /** berth's consolidation cost step past Karpenter's fixed point (off by default). */
+    readonly optimize?: 'cost';
+  };
   readonly timing: ScenarioTiming;
   readonly descheduler?: ScenarioDescheduler;
   readonly steps: readonly Step[];

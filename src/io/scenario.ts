@@ -111,7 +111,7 @@ export const scenarioSchema = z
         catalog: z.string().min(1).optional(),
         provisioner: z.object({ enabled: z.boolean().optional(), batchIdle: duration.optional(), batchMax: duration.optional() }).strict().optional(),
         disruption: z
-          .object({ enabled: z.boolean().optional(), spotToSpotConsolidation: z.boolean().optional(), pollInterval: duration.optional(), validationDelay: duration.optional() })
+          .object({ enabled: z.boolean().optional(), spotToSpotConsolidation: z.boolean().optional(), pollInterval: duration.optional(), validationDelay: duration.optional(), optimize: z.literal('cost', { error: 'must be "cost"' }).optional() })
           .strict()
           .optional(),
         timing: z
@@ -250,6 +250,7 @@ function compileDisruption(d: NonNullable<RawScenario['spec']['disruption']>): N
     spotToSpotConsolidation: d.spotToSpotConsolidation ?? false,
     ...(d.pollInterval !== undefined ? { pollIntervalMs: toMs(d.pollInterval) } : {}),
     ...(d.validationDelay !== undefined ? { validationDelayMs: toMs(d.validationDelay) } : {}),
+    ...(d.optimize ? { optimize: d.optimize } : {}),
   };
 }
 

@@ -65,4 +65,13 @@ describe('disruption variants', () => {
     assert.match(lines[1]!, /^v\.yaml:7:\d+: DisruptionVariants: spec\.variants\[1\]\.name: Duplicate value: "a"/);
     assert.match(lines[2]!, /^v\.yaml:8:\d+: DisruptionVariants: spec\.variants\[1\]\.disruption\.budgets\[0\]\.nodes: Invalid value: "lots"/);
   });
+
+  it('optimize: cost turns berth\'s consolidation cost step on for one variant; anything else is refused at its field', () => {
+    const r = loadDisruptionVariants({ name: 'v.yaml', text: `${HEAD}  - {name: karpenter, disruption: {}}\n  - {name: cheaper, disruption: {}, optimize: cost}\n` });
+    assert.ok(r.ok);
+    assert.deepEqual(r.variants.map((v) => v.optimize), [undefined, 'cost']);
+    const bad = loadDisruptionVariants({ name: 'v.yaml', text: `${HEAD}  - {name: x, disruption: {}, optimize: nodes}\n` });
+    assert.equal(bad.ok, false);
+    assert.match(bad.ok ? '' : formatDiagnostic(bad.errors[0]!), /^v\.yaml:5:\d+: DisruptionVariants: spec\.variants\[0\]\.optimize: must be "cost"/);
+  });
 });

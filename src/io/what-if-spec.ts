@@ -20,6 +20,8 @@ export interface DisruptionVariant {
   /** Replaces spec.disruption of every provisioning NodePool. */
   readonly disruption: NodePoolDisruption;
   readonly spotToSpotConsolidation: boolean;
+  /** berth's consolidation cost step past Karpenter's fixed point (off by default). */
+  readonly optimize?: 'cost';
 }
 
 const budget = z.object({ nodes: z.string(), schedule: z.string().optional(), duration: z.string().optional(), reasons: z.array(z.string()).optional() }).strict();
@@ -37,6 +39,7 @@ const schema = z
                 name: z.string().regex(/^[A-Za-z0-9][-A-Za-z0-9_.]*$/, 'must be letters, digits, "-", "_" or "."'),
                 disruption: z.object({ consolidationPolicy: z.string().optional(), consolidateAfter: z.string().optional(), budgets: z.array(budget).optional() }).strict(),
                 spotToSpotConsolidation: z.boolean().optional(),
+                optimize: z.literal('cost', { error: 'must be "cost"' }).optional(),
               })
               .strict(),
           )
@@ -60,7 +63,7 @@ export function loadDisruptionVariants(input: SourceInput): VariantsResult {
     names.add(v.name);
     const compiled = compileNodePoolDisruption(v.disruption, ['spec', 'variants', i, 'disruption']);
     for (const p of compiled.problems) errors.push(at(p.path, p.message));
-    return { name: v.name, disruption: compiled.disruption, spotToSpotConsolidation: v.spotToSpotConsolidation ?? false };
+    return { name: v.name, disruption: compiled.disruption, spotToSpotConsolidation: v.spotToSpotConsolidation ?? false, ...(v.optimize ? { optimize: v.optimize } : {}) };
   });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, variants };
 }

@@ -18,6 +18,8 @@ import { replacementName, type ConsolidationInput, type Decision } from '../disr
 import { claimHashOf, driftReason, restampedClaim, type ClaimHash } from '../disruption/drift.js';
 import { NODEPOOL_HASH_VERSION } from '../model/nodepool-hash.js';
 import { expiry, nextDisruption, revalidate, type DisruptionInput } from '../disruption/disrupt.js';
+import { ConsolidationMemo } from '../disruption/consolidation-memo.js';
+import { cheaperRepack, revalidateRepack } from '../disruption/optimize-consolidation.js';
 import { catalogPrices } from '../disruption/pricing.js';
 import type { SimCloud } from './cloud.js';
 import type { DisruptionController } from './controllers/disruption.js';
@@ -33,6 +35,12 @@ export interface DisruptionLoopOptions extends NodePlanningOptions {
   readonly consolidationWork?: ConsolidationInput['consolidationWork'];
   /** Nodes whose NodeClaim (in the input) has a Drifted condition: a hash-version migration keeps their hash. */
   readonly driftedClaims?: ReadonlySet<string>;
+  /**
+   * berth's own, off by default: when a pass finds nothing Karpenter would do, a cost
+   * step (optimize-consolidation.ts) may replace a set of nodes by any number of
+   * cheaper ones; it waits and is checked again as a consolidation decision is.
+   */
+  readonly optimize?: 'cost';
 }
 
 export const DEFAULT_DISRUPTION_POLL_MS = 10_000;
@@ -75,6 +83,7 @@ export class DisruptionLoop {
   /** Controller uid → pods evicted by a disruption whose stand-in has not been placed yet, oldest first. */
   private readonly awaitingStandIn = new Map<string, { pod: string; node: string; predicted: string }[]>();
   private validating = false;
+  private readonly memo = new ConsolidationMemo();
   /**
    * After a pass that found nothing: the cluster state it saw and until when that
    * answer holds (Karpenter's "consolidated" marker, refreshed at least every 5 min).
@@ -185,6 +194,7 @@ export class DisruptionLoop {
       driftedAt: this.driftedAt,
       replacement: { instanceTypes: this.cloud.availableTypes(this.opts.instanceTypes), daemonSetPods: this.opts.daemonSetPods?.() ?? [], spotToSpot: this.opts.spotToSpot ?? false },
       ...(this.opts.consolidationWork ? { consolidationWork: this.opts.consolidationWork } : {}),
+      memo: this.memo,
     };
   }
 
@@ -198,8 +208,10 @@ export class DisruptionLoop {
     const input = this.input();
     const state = { version: this.world.cluster.version, pdbs: JSON.stringify([...(input.pdbAllowances ?? [])]) };
     if (this.idle && this.idle.version === state.version && this.idle.pdbs === state.pdbs && input.nowMs < this.idle.until) return;
-    const { decision, rejected } = nextDisruption(input);
-    this.publish(rejected);
+    const next = nextDisruption(input);
+    this.publish(next.rejected);
+    const costStep = next.decision === undefined && this.opts.optimize === 'cost';
+    const decision = costStep ? cheaperRepack(input) : next.decision;
     this.idle = decision ? undefined : { ...state, until: this.nextQuietEnd(input.nowMs) };
     if (!decision) return;
     if (decision.reason === 'Drifted') {
@@ -207,10 +219,10 @@ export class DisruptionLoop {
       return;
     }
     this.validating = true;
-    this.world.engine.record('DisruptionProposed', { reason: decision.reason, nodes: decision.nodes.join(','), kind: decision.kind });
+    this.world.engine.record('DisruptionProposed', { reason: decision.reason, nodes: decision.nodes.join(','), kind: decision.kind, ...(costStep ? { optimize: 'cost' } : {}) });
     this.world.engine.after(this.opts.validationMs ?? DEFAULT_VALIDATION_MS, 'disruption-validate', () => {
       this.validating = false;
-      const again = revalidate(this.input(), decision);
+      const again = costStep ? revalidateRepack(this.input(), decision) : revalidate(this.input(), decision);
       if ('invalid' in again) this.world.engine.record('DisruptionInvalidated', { reason: decision.reason, nodes: decision.nodes.join(','), message: again.invalid });
       else this.execute(again);
     });

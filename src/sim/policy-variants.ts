@@ -16,6 +16,8 @@ export interface VariantResult {
   readonly consolidateAfter: string;
   readonly budgets: string;
   readonly spotToSpotConsolidation: boolean;
+  /** Set when the variant turns berth's consolidation cost step on. */
+  readonly optimize?: 'cost';
   /** Dollars over the whole run: the integral of $/h over simulated time. */
   readonly totalCost: number;
   readonly averageCostPerHour: number;
@@ -58,7 +60,7 @@ function close(t: Tracker, now: number): Record<string, number> {
 }
 
 /** Measures a run; call before it starts, read the result after. */
-function measure(sim: Simulation, sampleMs: number): (untilMs: number) => Omit<VariantResult, 'name' | 'consolidationPolicy' | 'consolidateAfter' | 'budgets' | 'spotToSpotConsolidation' | 'pendingAtEnd'> {
+function measure(sim: Simulation, sampleMs: number): (untilMs: number) => Omit<VariantResult, 'name' | 'consolidationPolicy' | 'consolidateAfter' | 'budgets' | 'spotToSpotConsolidation' | 'optimize' | 'pendingAtEnd'> {
   const changes: { t: number; cost: number }[] = [];
   const desired: Tracker = { below: new Map(), since: new Map() };
   const pdbs: Tracker = { below: new Map(), since: new Map() };
@@ -139,7 +141,8 @@ export function runVariants(input: LoadedInput, spec: ScenarioSpec, variants: re
   return variants.map((v, i) => {
     opts.onVariant?.(v.name, i);
     const variantInput: LoadedInput = { ...input, nodePools: input.nodePools.map((np) => (np.replicas === null ? { ...np, disruption: v.disruption } : np)) };
-    const variantSpec: ScenarioSpec = { ...spec, disruption: { ...spec.disruption, enabled: true, spotToSpotConsolidation: v.spotToSpotConsolidation } };
+    // The variant alone decides the disruption loop's settings, the scenario's cost step too.
+    const variantSpec: ScenarioSpec = { ...spec, disruption: { ...spec.disruption, enabled: true, spotToSpotConsolidation: v.spotToSpotConsolidation, optimize: v.optimize } };
     let finish: ReturnType<typeof measure> | undefined;
     const run = runScenario(variantInput, variantSpec, { ...opts, observe: (sim) => (finish = measure(sim, opts.sampleMs)) });
     const metrics = finish!(run.final.timeMs);
@@ -150,6 +153,7 @@ export function runVariants(input: LoadedInput, spec: ScenarioSpec, variants: re
       consolidateAfter: after === null ? 'Never' : `${after}s`,
       budgets: describeBudgets(v),
       spotToSpotConsolidation: v.spotToSpotConsolidation,
+      ...(v.optimize ? { optimize: v.optimize } : {}),
       ...metrics,
       pendingAtEnd: run.final.pending.length,
     };

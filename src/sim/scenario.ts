@@ -210,6 +210,7 @@ function driftedClaims(input: LoadedInput): ReadonlySet<string> {
 function disruptionOptions(d: NonNullable<ScenarioSpec['disruption']>): NonNullable<SimulationOptions['nodeDisruption']> {
   return {
     spotToSpot: d.spotToSpotConsolidation,
+    ...(d.optimize ? { optimize: d.optimize } : {}),
     ...(d.pollIntervalMs !== undefined ? { pollMs: d.pollIntervalMs } : {}),
     ...(d.validationDelayMs !== undefined ? { validationMs: d.validationDelayMs } : {}),
   };
