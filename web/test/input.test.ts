@@ -194,6 +194,12 @@ test('long lines wrap in the editor on a phone (nothing to scroll sideways there
       const longest = lines.reduce((a, l) => ((l.textContent ?? '').length > (a.textContent ?? '').length ? l : a));
       return { overflow: scroller.scrollWidth - scroller.clientWidth, rows: Math.round(longest.getBoundingClientRect().height / parseFloat(getComputedStyle(longest).lineHeight)) };
     });
+  // The example's text can reach the editor a frame after the editor itself (open() waits only
+  // for the editor): wait for its long lines to lay out before measuring.
+  await page.waitForFunction(() => {
+    const s = document.querySelector('.pane:not([hidden]) .cm-scroller')!;
+    return s.scrollWidth > s.clientWidth;
+  }, undefined, { timeout: 10_000 }).catch(() => undefined);
   const desktop = await editor();
   assert.ok(desktop.overflow > 0 && desktop.rows === 1, `desktop: one line each, scrolled sideways: ${JSON.stringify(desktop)}`);
   await page.setViewportSize(SIZES.phone);
