@@ -293,6 +293,7 @@ describe('clone', () => {
     assert.deepEqual([...c.pods()].map((p) => p.key), [...s.pods()].map((p) => p.key));
     assert.deepEqual(c.nodeInfo('n1')!.requested, s.nodeInfo('n1')!.requested);
     assert.equal(c.version, s.version);
+    assert.equal(c.boundVersion, s.boundVersion);
     assert.deepEqual([...c.topologyDomains(ZONE)], [...s.topologyDomains(ZONE)]);
   });
 

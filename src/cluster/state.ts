@@ -387,6 +387,7 @@ export class ClusterState {
     c.statefulSets.push(...this.statefulSets);
     c.volumes = this.volumes.clone();
     c.version = this.version;
+    c.boundVersion = this.boundVersion;
     c.changeLog = this.changeLog.map((info) => infos.get(info) ?? info.clone());
     c.changeEpoch = this.changeEpoch;
     for (const [claim, n] of this.claimUsers) c.claimUsers.set(claim, n);
