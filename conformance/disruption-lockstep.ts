@@ -117,7 +117,8 @@ async function main(): Promise<void> {
     if (first.error || 'error' in input) throw new Error(`step ${step}: ${first.error ?? ''} ${'error' in input ? input.error : ''}`);
     const { decision } = nextDisruption(input);
     const berth = normalize(decision ? { reason: decision.reason, nodes: decision.nodes, replacements: decision.replacements } : null);
-    const alike = (cmd: Command | null) => cmd && { ...cmd, nodes: cmd.nodes.map((n) => cluster.signature(n)) };
+    // Sorted again as signatures: the Karpenter side is normalized after this mapping, berth's must match it.
+    const alike = (cmd: Command | null) => cmd && { ...cmd, nodes: cmd.nodes.map((n) => cluster.signature(n)).sort() };
     const { agreed, retried, answers } = await compareWithKarpenter(alike(berth), alike(first.command), async () => alike((await ask()).command));
     const cost = input.cluster.nodeInfos().reduce((s, info) => s + (price(info.node) ?? 0), 0);
     if (agreed) tally[retried ? 'agreeAfterRetry' : 'agree']++;
