@@ -122,6 +122,17 @@ describe('provisioning plan', () => {
     assert.deepEqual(p.nodeClaims.map((c) => c.pods), [['default/listed-first']]);
   });
 
+  it("a larger pod is planned before a smaller one of higher priority, as Karpenter's queue orders by size alone", () => {
+    const cluster = new ClusterState();
+    cluster.addNode(existingNode('room-for-3-cpu', 'us-west-2a'));
+    cluster.addPod({ ...pod('filler'), nodeName: 'room-for-3-cpu' });
+    cluster.addPod(pod('urgent', { priority: 1000 }));
+    cluster.addPod(pod('large', {}, {}, '3'));
+    const p = planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {}, existingNodesAsKarpenter: true });
+    assert.equal(nodeOf(p, 'default/large'), 'room-for-3-cpu');
+    assert.deepEqual(p.nodeClaims.map((c) => c.pods), [['default/urgent']]);
+  });
+
   it('packs mixed pod sizes onto fewer, cheaper nodes than one node per pod', () => {
     const pods = Array.from({ length: 12 }, (_, i) => pod(`p${i}`, {}, {}, i % 3 === 0 ? '2' : '500m', i % 2 === 0 ? '4Gi' : '1Gi'));
     const { plan: p } = plan(pods);

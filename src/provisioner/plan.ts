@@ -242,13 +242,12 @@ export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceTyp
 }
 
 /**
- * Karpenter's queue order: larger pods first (cpu, then memory), after priority; among
- * pods alike in both, the older first, then the lower UID — not the order the pods
- * were listed in, which Karpenter never sees.
+ * Karpenter's queue order: larger pods first (cpu, then memory; priority plays no part);
+ * among pods alike in both, the older first, then the lower UID — not the order the
+ * pods were listed in, which Karpenter never sees.
  */
 function planningOrder(pods: readonly Pod[]): Pod[] {
   return [...pods].sort((a, b) => {
-    if (a.priority !== b.priority) return b.priority - a.priority;
     const cpu = (b.resources.requests.cpu ?? 0) - (a.resources.requests.cpu ?? 0);
     if (cpu !== 0) return cpu;
     const mem = (b.resources.requests.memory ?? 0) - (a.resources.requests.memory ?? 0);
