@@ -1,10 +1,8 @@
 // A 500-node underutilized cluster, consolidated as Karpenter would until nothing is
 // left to do: `npx tsx bench/consolidation-500.ts [--spot-to-spot] [--optimize cost [--growth-min-saving 0.25]]`.
 //
-// Nodes come from the bundled catalog in three zones: 380 m5.xlarge running one or two
-// small pods, 100 oversized m5.4xlarge running one 1.5-cpu pod (replace opportunities:
-// nothing else has room once the small nodes are packed), 20 m5.xlarge spot nodes. 60
-// of the pods carry required hostname anti-affinity, 90 a DoNotSchedule zone spread.
+// The cluster is bench/consolidation-500-cluster.ts's (the oversized m5.4xlarge nodes
+// are replace opportunities: nothing else has room once the small nodes are packed).
 // Every consolidation decision (emptiness, multi-node, single-node delete or replace)
 // is applied at once; the loop ends when a pass proposes nothing. Prints nodes and $/h
 // before and after, the decisions by kind, and the wall time. With --optimize cost,
@@ -20,47 +18,25 @@ import { loadHighsSolver } from '../src/cli/highs.js';
 import { applyDecision, consolidate, replacementNode, type ConsolidationInput, type Decision } from '../src/disruption/consolidate.js';
 import { cheaperRepack, consolidationLowerBound, GROWTH_MIN_SAVING } from '../src/disruption/optimize-consolidation.js';
 import { catalogPrices } from '../src/disruption/pricing.js';
-import { LABEL_ZONE } from '../src/model/node.js';
 import { compileNodePool } from '../src/model/nodepool.js';
 import { compilePod } from '../src/model/pod.js';
 import { bundledInstanceTypes } from '../src/provisioner/catalog/catalog.js';
 import { launchedNode } from '../src/provisioner/launched-node.js';
+import { benchCluster, benchNodePool, benchPodManifest } from './consolidation-500-cluster.js';
 
 const spotToSpot = process.argv.includes('--spot-to-spot');
 const types = bundledInstanceTypes();
 const price = catalogPrices(types);
-const pool = compileNodePool({
-  metadata: { name: 'default' },
-  spec: {
-    template: { spec: { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand', 'spot'] }], nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } } },
-    disruption: { budgets: [{ nodes: '100%' }] },
-  },
-});
-const ZONES = ['us-west-2a', 'us-west-2b', 'us-west-2c'];
+const pool = compileNodePool(benchNodePool());
 const typeOf = (name: string) => types.find((t) => t.name === name)!;
 
 const cluster = new ClusterState();
-let order = 0;
-function pod(name: string, node: string, cpu: string, kind: 'plain' | 'anti' | 'spread'): void {
-  const labels = { app: kind };
-  const spec = {
-    nodeName: node,
-    containers: [{ name: 'c', resources: { requests: { cpu, memory: '512Mi' } } }],
-    ...(kind === 'anti' ? { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' }] } } } : {}),
-    ...(kind === 'spread' ? { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: LABEL_ZONE, whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: labels } }] } : {}),
-  };
-  cluster.addPod({ ...compilePod({ metadata: { name, namespace: 'default', labels }, spec }, { order: order++ }), phase: 'Running' });
-}
-for (let i = 0; i < 500; i++) {
-  const name = `n${String(i).padStart(3, '0')}`;
-  const [type, capacityType] = i < 380 ? ['m5.xlarge', 'on-demand'] as const : i < 480 ? ['m5.4xlarge', 'on-demand'] as const : ['m5.xlarge', 'spot'] as const;
-  cluster.addNode(launchedNode(name, pool, typeOf(type), { zone: ZONES[i % 3]!, capacityType }, i));
-  if (i >= 380 && i < 480) pod(`big-${i}`, name, '1500m', 'plain');
-  else {
-    pod(`p-${i}`, name, '500m', i < 60 ? 'anti' : i < 150 ? 'spread' : 'plain');
-    if (i % 2 === 0 && i >= 150) pod(`q-${i}`, name, '250m', 'plain');
-  }
-}
+const shape = benchCluster();
+shape.nodes.forEach((n, i) => cluster.addNode(launchedNode(n.name, pool, typeOf(n.instanceType), { zone: n.zone, capacityType: n.capacityType }, i)));
+shape.pods.forEach((p, order) => {
+  const { labels, spec } = benchPodManifest(p);
+  cluster.addPod({ ...compilePod({ metadata: { name: p.name, namespace: 'default', labels }, spec }, { order }), phase: 'Running' });
+});
 
 const cost = () => cluster.nodeInfos().reduce((s, info) => s + (price(info.node) ?? 0), 0);
 const before = { nodes: cluster.numNodes, cost: cost(), pods: [...cluster.pods()].length };

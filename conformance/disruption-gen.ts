@@ -14,7 +14,7 @@
 // very same case.
 
 import fc from 'fast-check';
-import { compileNodePool } from '../src/model/nodepool.js';
+import { compileNodePool, type NodePool } from '../src/model/nodepool.js';
 import { NODEPOOL_HASH_VERSION } from '../src/model/nodepool-hash.js';
 import { launchedNodeLabels } from '../src/provisioner/launched-node.js';
 import type { InstanceType } from '../src/provisioner/catalog/types.js';
@@ -184,6 +184,58 @@ interface Placed {
   free: { cpu: number; memory: number; pods: number };
 }
 
+/** How a Karpenter node looks to both sides: its Node and its NodeClaim (hash stamp, Initialized a minute after creation). */
+export interface KarpenterNodeOptions {
+  /** The NodePool hash the claim was stamped with (a stale one reads as drifted). */
+  hash: string;
+  noCapacityType?: boolean;
+  doNotDisrupt?: boolean;
+  /** The claim's lastPodEventTime; absent, Karpenter reads the Initialized time. */
+  lastPodEventMs?: number;
+  terminationGracePeriod?: boolean;
+}
+
+export function karpenterNode(name: string, np: NodePool, it: InstanceType, zone: string, capacityType: string, createdMs: number, o: KarpenterNodeOptions): { node: Obj; claim: Obj } {
+  const labels: Record<string, string> = { ...launchedNodeLabels(np, it, { zone, capacityType: capacityType as 'on-demand' }, name) };
+  if (o.noCapacityType) delete labels['karpenter.sh/capacity-type'];
+  const annotations: Record<string, string> = { 'karpenter.sh/nodepool-hash': o.hash, 'karpenter.sh/nodepool-hash-version': NODEPOOL_HASH_VERSION };
+  const providerID = `fake:///${name}`;
+  const nodeAnnotations: Record<string, string> = { ...annotations };
+  if (o.doNotDisrupt) nodeAnnotations['karpenter.sh/do-not-disrupt'] = 'true';
+  const node: Obj = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, uid: `node-${name}`, creationTimestamp: iso(createdMs), labels: { ...labels, 'karpenter.sh/registered': 'true', 'karpenter.sh/initialized': 'true' }, annotations: nodeAnnotations },
+    spec: { providerID },
+    status: { capacity: quantities(it.capacity), allocatable: quantities(it.allocatable), conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: iso(createdMs) }] },
+  };
+  const initialized = createdMs + MINUTE;
+  const condition = (type: string) => ({ type, status: 'True', reason: type, message: '', lastTransitionTime: iso(initialized) });
+  const status: Obj = {
+    providerID,
+    nodeName: name,
+    capacity: quantities(it.capacity),
+    allocatable: quantities(it.allocatable),
+    conditions: [condition('Launched'), condition('Registered'), condition('Initialized')],
+  };
+  if (o.lastPodEventMs !== undefined) status['lastPodEventTime'] = iso(o.lastPodEventMs);
+  const claim: Obj = {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodeClaim',
+    metadata: { name, uid: `nc-${name}`, creationTimestamp: iso(createdMs), labels, annotations },
+    spec: {
+      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      requirements: [
+        { key: 'karpenter.sh/nodepool', operator: 'In', values: [np.name] },
+        { key: 'node.kubernetes.io/instance-type', operator: 'In', values: [it.name] },
+      ],
+      ...(o.terminationGracePeriod ? { terminationGracePeriod: '1h' } : {}),
+    },
+    status,
+  };
+  return { node, claim };
+}
+
 export function buildCase(id: string, g: CaseGen, catalog: readonly InstanceType[]): DisruptionCase {
   const poolObjs = g.pools.map((p, i) => poolObject(p, i, 'a'));
   const compiled = poolObjs.map((o) => compileNodePool(o as never));
@@ -199,45 +251,15 @@ export function buildCase(id: string, g: CaseGen, catalog: readonly InstanceType
     const it = catalog.find((t) => t.name === NODE_TYPES[n.type])!;
     const zone = ZONES[n.zone]!;
     const name = `node-${i}`;
-    const created = NOW - n.ageMin * MINUTE;
-    const labels: Record<string, string> = { ...launchedNodeLabels(np, it, { zone, capacityType: ct as 'on-demand' }, name) };
-    if (n.noCapacityType) delete labels['karpenter.sh/capacity-type'];
-    const hash = n.staleHash ? staleHashes[n.pool]! : np.hash;
-    const annotations: Record<string, string> = { 'karpenter.sh/nodepool-hash': hash, 'karpenter.sh/nodepool-hash-version': NODEPOOL_HASH_VERSION };
-    const providerID = `fake:///${name}`;
-    const nodeAnnotations: Record<string, string> = { ...annotations };
-    if (n.doNotDisrupt) nodeAnnotations['karpenter.sh/do-not-disrupt'] = 'true';
-    nodes.push({
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: { name, uid: `node-${name}`, creationTimestamp: iso(created), labels: { ...labels, 'karpenter.sh/registered': 'true', 'karpenter.sh/initialized': 'true' }, annotations: nodeAnnotations },
-      spec: { providerID },
-      status: { capacity: quantities(it.capacity), allocatable: quantities(it.allocatable), conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: iso(created) }] },
+    const made = karpenterNode(name, np, it, zone, ct, NOW - n.ageMin * MINUTE, {
+      hash: n.staleHash ? staleHashes[n.pool]! : np.hash,
+      noCapacityType: n.noCapacityType,
+      doNotDisrupt: n.doNotDisrupt,
+      lastPodEventMs: n.lastPodEventMin === null ? undefined : NOW - n.lastPodEventMin * MINUTE,
+      terminationGracePeriod: pool.terminationGracePeriod,
     });
-    const initialized = created + MINUTE;
-    const condition = (type: string) => ({ type, status: 'True', reason: type, message: '', lastTransitionTime: iso(initialized) });
-    const status: Obj = {
-      providerID,
-      nodeName: name,
-      capacity: quantities(it.capacity),
-      allocatable: quantities(it.allocatable),
-      conditions: [condition('Launched'), condition('Registered'), condition('Initialized')],
-    };
-    if (n.lastPodEventMin !== null) status['lastPodEventTime'] = iso(NOW - n.lastPodEventMin * MINUTE);
-    claims.push({
-      apiVersion: 'karpenter.sh/v1',
-      kind: 'NodeClaim',
-      metadata: { name, uid: `nc-${name}`, creationTimestamp: iso(created), labels, annotations },
-      spec: {
-        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-        requirements: [
-          { key: 'karpenter.sh/nodepool', operator: 'In', values: [np.name] },
-          { key: 'node.kubernetes.io/instance-type', operator: 'In', values: [it.name] },
-        ],
-        ...(pool.terminationGracePeriod ? { terminationGracePeriod: '1h' } : {}),
-      },
-      status,
-    });
+    nodes.push(made.node);
+    claims.push(made.claim);
     placed.push({ name, zone, free: { cpu: it.allocatable.cpu ?? 0, memory: it.allocatable.memory ?? 0, pods: it.allocatable.pods ?? 0 } });
   });
 
@@ -325,7 +347,8 @@ function pdbObject(name: string, namespace: string, matchLabels: Record<string, 
   };
 }
 
-function podObject(name: string, namespace: string, nodeName: string, labels: Record<string, string>, spec: Obj, owner: { kind: string; name: string; uid: string }, annotations: Record<string, string>, o: { startedMin?: number; terminating?: boolean } = {}): Obj {
+/** A running, ready pod bound to nodeName; without an owner it is a bare pod. */
+export function podObject(name: string, namespace: string, nodeName: string, labels: Record<string, string>, spec: Obj, owner: { kind: string; name: string; uid: string } | undefined, annotations: Record<string, string>, o: { startedMin?: number; terminating?: boolean } = {}): Obj {
   const started = iso(NOW - (o.startedMin ?? 120) * MINUTE);
   // A terminating pod: the API server keeps it while a finalizer holds it.
   const deleting = o.terminating ? { deletionTimestamp: iso(NOW - MINUTE), deletionGracePeriodSeconds: 30, finalizers: ['berth.dev/hold'] } : {};
@@ -340,7 +363,7 @@ function podObject(name: string, namespace: string, nodeName: string, labels: Re
       annotations,
       creationTimestamp: started,
       ...deleting,
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }],
+      ...(owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }] } : {}),
     },
     spec: { ...spec, nodeName },
     status: { phase: 'Running', startTime: started, conditions: [{ type: 'Ready', status: 'True' }] },

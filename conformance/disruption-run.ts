@@ -34,7 +34,7 @@ interface OracleCommand extends Command {
   consolidationType: string;
   decision: string;
 }
-interface OracleResult {
+export interface OracleResult {
   error?: string;
   command: OracleCommand | null;
   conditions: Record<string, string[]>;
@@ -103,7 +103,23 @@ const key = (c: Command | null) => JSON.stringify(c);
  */
 const RETRIES = 64;
 
-function describe(c: Command | null): string {
+/**
+ * Whether berth's command is one Karpenter gives: its first answer, else any of up to
+ * RETRIES more (it may pick another of equally good candidates on another run: Go map
+ * order). Returns the distinct answers seen.
+ */
+export async function compareWithKarpenter(berth: Command | null, first: Command | null, askAgain: () => Promise<Command | null>): Promise<{ agreed: boolean; retried: boolean; answers: (Command | null)[] }> {
+  const answers = [normalize(first)];
+  if (key(answers[0] ?? null) === key(berth)) return { agreed: true, retried: false, answers };
+  for (let k = 0; k < RETRIES; k++) {
+    const again = normalize(await askAgain());
+    if (!answers.some((a) => key(a) === key(again))) answers.push(again);
+    if (key(again) === key(berth)) return { agreed: true, retried: true, answers };
+  }
+  return { agreed: false, retried: true, answers };
+}
+
+export function describe(c: Command | null): string {
   if (!c) return 'nothing';
   const reps = c.replacements.map((r) => `${r.nodePool}[${r.instanceTypeOptions.length} types: ${r.instanceTypeOptions.slice(0, 4).join(',')}${r.instanceTypeOptions.length > 4 ? ',…' : ''}]`);
   return `${c.reason} ${c.nodes.join(',')}${reps.length ? ` → ${reps.join(' + ')}` : ' (delete)'}`;
@@ -140,17 +156,8 @@ async function main(): Promise<void> {
       console.log(`${c.id}: ERROR ${first.error ?? ''} ${'error' in berth ? berth.error : ''}`);
       continue;
     }
-    let answers = [normalize(first.command)];
-    let agreed = answers.some((a) => key(a) === key(berth.command));
-    if (!agreed) {
-      // Karpenter may pick another of equally good candidates on another run (Go map order).
-      for (let k = 0; k < RETRIES && !agreed; k++) {
-        const again = normalize((await ask(c)).command);
-        if (!answers.some((a) => key(a) === key(again))) answers = [...answers, again];
-        agreed = key(again) === key(berth.command);
-      }
-      if (agreed) tally.agreeAfterRetry++;
-    } else tally.agree++;
+    const { agreed, retried, answers } = await compareWithKarpenter(berth.command, first.command, async () => (await ask(c)).command);
+    if (agreed) tally[retried ? 'agreeAfterRetry' : 'agree']++;
     const reason = berth.command?.reason ?? 'none';
     byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
     if (!agreed) {

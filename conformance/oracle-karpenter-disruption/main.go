@@ -66,6 +66,8 @@ type replacementOut struct {
 	// Instance types the launch may pick, cheapest compatible offering first (then by name).
 	InstanceTypeOptions []string `json:"instanceTypeOptions"`
 	Price               float64  `json:"price"`
+	// The displaced pods Karpenter's simulation put on this replacement (namespace/name, sorted).
+	Pods []string `json:"pods"`
 }
 
 type commandOut struct {
@@ -351,7 +353,11 @@ func describeReplacement(r *disruption.Replacement) replacementOut {
 		}
 		return options[i].name < options[j].name
 	})
-	out := replacementOut{NodePool: r.NodePoolName, InstanceTypeOptions: []string{}}
+	out := replacementOut{NodePool: r.NodePoolName, InstanceTypeOptions: []string{}, Pods: []string{}}
+	for _, p := range r.Pods {
+		out.Pods = append(out.Pods, p.Namespace+"/"+p.Name)
+	}
+	sort.Strings(out.Pods)
 	for _, o := range options {
 		out.InstanceTypeOptions = append(out.InstanceTypeOptions, o.name)
 	}

@@ -111,6 +111,28 @@ describe('provisioning plan', () => {
     assert.match(p.unschedulable[0]!.message, /^could not schedule pod: nodepool "default": .*kubernetes\.io\/arch/);
   });
 
+  it("pods alike in cpu, memory and creation time are planned in UID order (Karpenter's queue tie-break), not in the order they are listed", () => {
+    const created = '2026-06-01T10:00:00Z';
+    const alike = (name: string, uid: string) => compilePod({ metadata: { name, namespace: 'default', uid, creationTimestamp: created }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '3', memory: '2Gi' } } }] } }, { order: order++ });
+    const cluster = new ClusterState();
+    cluster.addNode(existingNode('room-for-one', 'us-west-2a'));
+    for (const p of [alike('listed-first', 'uid-b'), alike('listed-second', 'uid-a')]) cluster.addPod(p);
+    const p = planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {}, existingNodesAsKarpenter: true });
+    assert.equal(nodeOf(p, 'default/listed-second'), 'room-for-one');
+    assert.deepEqual(p.nodeClaims.map((c) => c.pods), [['default/listed-first']]);
+  });
+
+  it("a larger pod is planned before a smaller one of higher priority, as Karpenter's queue orders by size alone", () => {
+    const cluster = new ClusterState();
+    cluster.addNode(existingNode('room-for-3-cpu', 'us-west-2a'));
+    cluster.addPod({ ...pod('filler'), nodeName: 'room-for-3-cpu' });
+    cluster.addPod(pod('urgent', { priority: 1000 }));
+    cluster.addPod(pod('large', {}, {}, '3'));
+    const p = planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {}, existingNodesAsKarpenter: true });
+    assert.equal(nodeOf(p, 'default/large'), 'room-for-3-cpu');
+    assert.deepEqual(p.nodeClaims.map((c) => c.pods), [['default/urgent']]);
+  });
+
   it('packs mixed pod sizes onto fewer, cheaper nodes than one node per pod', () => {
     const pods = Array.from({ length: 12 }, (_, i) => pod(`p${i}`, {}, {}, i % 3 === 0 ? '2' : '500m', i % 2 === 0 ? '4Gi' : '1Gi'));
     const { plan: p } = plan(pods);

@@ -241,15 +241,18 @@ export function poolTemplate(spec: PoolSpec, instanceTypes: readonly InstanceTyp
   return { name: spec.name, weight: spec.weight, requirements, labels: { ...spec.labels, [LABEL_NODEPOOL]: spec.name }, taints: spec.taints, instanceTypes: daemons.types, hasInstanceTypes: types.length > 0, zones, domainZones, daemonLoad: daemons.load, minValuesPolicy };
 }
 
-/** Karpenter's queue order: larger pods first (cpu, then memory), after priority. */
+/**
+ * Karpenter's queue order: larger pods first (cpu, then memory; priority plays no part);
+ * among pods alike in both, the older first, then the lower UID — not the order the
+ * pods were listed in, which Karpenter never sees.
+ */
 function planningOrder(pods: readonly Pod[]): Pod[] {
   return [...pods].sort((a, b) => {
-    if (a.priority !== b.priority) return b.priority - a.priority;
     const cpu = (b.resources.requests.cpu ?? 0) - (a.resources.requests.cpu ?? 0);
     if (cpu !== 0) return cpu;
     const mem = (b.resources.requests.memory ?? 0) - (a.resources.requests.memory ?? 0);
     if (mem !== 0) return mem;
-    return a.creation - b.creation;
+    return a.creation - b.creation || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
   });
 }
 
