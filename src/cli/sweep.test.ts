@@ -106,6 +106,8 @@ describe('berth sweep', () => {
       assert.deepEqual([denied.code, denied.err], [1, `berth: PUT ${base}/bucket/shard-00000-of-00003.jsonl?… failed: 403 Forbidden\n`]);
       const twoPlaces = await cliAsync(['sweep', matrix, '--cluster', CLUSTER, '--shard', '0/3', '--results-url', template, '--out', tmp]);
       assert.deepEqual([twoPlaces.code, twoPlaces.err], [2, 'berth: --results-url and --out are two places for the shard file: give one\n']);
+      const shared = await cliAsync(['sweep', matrix, '--cluster', CLUSTER, '--shard', '0/3', '--results-url', `${base}/bucket/all?sig=1`]);
+      assert.deepEqual([shared.code, shared.err], [2, `berth: --results-url: 3 shards need 3 URLs (one per line, line i for shard i) or one with {shard} in it; ${base}/bucket/all?… has no {shard}\n`]);
       const noCount = await cliAsync(['sweep', 'reduce', template]);
       assert.deepEqual([noCount.code, noCount.err], [2, `berth: sweep reduce: ${base}/bucket/run-1/{shard}?… has {shard} in it: pass --shards N\n`]);
     } finally {

@@ -155,10 +155,8 @@ async function shardFiles(path: string): Promise<string[]> {
   }
 }
 
-/** Where a shard run PUTs its file: a --results-url URL (its {shard} filled in), or its line of an @FILE. */
+/** Where a shard run PUTs its file: its URL of shardUrls (a template's {shard} filled in, or its line of an @FILE). */
 async function shardResultsUrl(value: string, shard: { index: number; count: number }): Promise<string> {
-  const name = shardFileName(shard.index, shard.count);
-  if (!value.startsWith('@')) return shardUrl(value, name);
   return (await shardUrls(value, shard.count, (i) => shardFileName(i, shard.count)))[shard.index]!;
 }
 
@@ -244,6 +242,8 @@ export function registerSweep(program: Command): void {
       }
       if (opts.resultsUrl !== undefined && !opts.shard) throw new CliError('berth: --results-url is where a shard file goes: pass --shard i/n (or --emit indexed-job)');
       if (opts.resultsUrl !== undefined && opts.out !== undefined) throw new CliError('berth: --results-url and --out are two places for the shard file: give one');
+      // Before any cell runs: a URL two shards would share is refused (the second would overwrite the first).
+      const resultsUrl = opts.resultsUrl !== undefined && opts.shard ? await shardResultsUrl(opts.resultsUrl, opts.shard) : undefined;
       const fingerprint = `sha256:${createHash('sha256').update(JSON.stringify([SHARD_FORMAT, matrixText, loaded.sources.map((s) => s.text), settings, timeOrigin ?? null])).digest('hex')}`;
       const shard = opts.shard ?? { index: 0, count: 1 };
       const ctx = { input, ...settings };
@@ -264,10 +264,9 @@ export function registerSweep(program: Command): void {
       }
       const text = formatShard({ berthSweep: SHARD_FORMAT, name: spec.name, input: fingerprint, cells: cells.length, shard: shard.index, shards: shard.count }, lines);
       if (opts.shard) {
-        if (opts.resultsUrl !== undefined) {
-          const url = await shardResultsUrl(opts.resultsUrl, shard);
-          await putText(url, text);
-          process.stderr.write(`sweep ${spec.name}: shard ${shard.index}/${shard.count}, ${mine.length} of ${cells.length} cell(s), written to ${redactUrl(url)}\n`);
+        if (resultsUrl !== undefined) {
+          await putText(resultsUrl, text);
+          process.stderr.write(`sweep ${spec.name}: shard ${shard.index}/${shard.count}, ${mine.length} of ${cells.length} cell(s), written to ${redactUrl(resultsUrl)}\n`);
         } else if (opts.out === undefined) process.stdout.write(text);
         else {
           await makeDir(opts.out);
