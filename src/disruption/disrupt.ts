@@ -5,7 +5,7 @@
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
 import { currentlyReschedulable, findCandidates, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
-import { cheapestPerType, computeConsolidation, consolidationCandidates, emptiness, multiNode, notAllPodsWouldSchedule, placeWithReplacements, simulateRemoval, singleNode, toReplacement, type ConsolidationInput, type Decision, type PodError } from './consolidate.js';
+import { cheapestPerType, computeConsolidation, consolidationCandidates, stillCandidates, emptiness, multiNode, notAllPodsWouldSchedule, placeWithReplacements, simulateRemoval, singleNode, toReplacement, type ConsolidationInput, type Decision, type PodError } from './consolidate.js';
 import { claimHashOf, driftReason, isExpired, type ClaimHash } from './drift.js';
 
 export interface DisruptionInput extends ConsolidationInput {
@@ -87,14 +87,8 @@ export function expiry(input: DisruptionInput): Decision[] {
  * decision, or why the old one no longer holds.
  */
 export function revalidate(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
-  const { eligible } = consolidationCandidates(input);
-  const cs = d.nodes.map((n) => eligible.find((c) => c.node.name === n));
-  const gone = d.nodes.find((_, i) => cs[i] === undefined);
-  if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
-  const candidates = cs as Candidate[];
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, d.reason === 'Empty' ? 'Empty' : 'Underutilized', input.disrupting);
-  for (const c of candidates) budget.set(c.pool.name, (budget.get(c.pool.name) ?? 0) - 1);
-  if ([...budget.values()].some((v) => v < 0)) return { invalid: 'the disruption budget no longer allows it' };
+  const candidates = stillCandidates(input, d.nodes, d.reason === 'Empty' ? 'Empty' : 'Underutilized');
+  if (!Array.isArray(candidates)) return candidates;
   if (d.reason === 'Empty') return candidates.every((c) => c.reschedulable.length === 0) ? d : { invalid: 'a node is no longer empty' };
   const again = computeConsolidation(input, candidates, 'Underutilized');
   if (!('decision' in again)) return { invalid: again.unconsolidatable };

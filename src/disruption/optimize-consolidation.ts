@@ -20,9 +20,8 @@
 
 import { cachedPoolTemplate } from '../provisioner/plan.js';
 import { costLowerBound, type CostLowerBound, type LpSolver } from '../provisioner/cost-bound.js';
-import { remainingDisruptions } from './budgets.js';
 import { isEmpty, type Candidate } from './candidates.js';
-import { allSpotNodes, consolidationCandidates, placeWithReplacements, simulateRemoval, underutilized, type ConsolidationInput, type Decision, type Replacement } from './consolidate.js';
+import { allSpotNodes, consolidationCandidates, placeWithReplacements, simulateRemoval, stillCandidates, underutilized, type ConsolidationInput, type Decision, type Replacement } from './consolidate.js';
 
 /** The least saving, as a share of the set's price, for a step that launches more nodes than it removes. */
 export const GROWTH_MIN_SAVING = 0.25;
@@ -88,14 +87,9 @@ export function cheaperRepack(input: ConsolidationInput, opts: RepackOptions = {
  * repacking them still saves. The fresh decision, or why the old one no longer holds.
  */
 export function revalidateRepack(input: ConsolidationInput, d: Decision, opts: RepackOptions = {}): Decision | { invalid: string } {
-  const { eligible } = consolidationCandidates(input);
-  const set = d.nodes.map((n) => eligible.find((c) => c.node.name === n && !isEmpty(c)));
-  const gone = d.nodes.find((_, i) => set[i] === undefined);
-  if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
-  for (const c of set as Candidate[]) budget.set(c.pool.name, (budget.get(c.pool.name) ?? 0) - 1);
-  if ([...budget.values()].some((v) => v < 0)) return { invalid: 'the disruption budget no longer allows it' };
-  return repack(input, set as Candidate[], opts) ?? { invalid: 'repacking the nodes no longer saves' };
+  const set = stillCandidates(input, d.nodes, 'Underutilized', (c) => !isEmpty(c));
+  if (!Array.isArray(set)) return set;
+  return repack(input, set, opts) ?? { invalid: 'repacking the nodes no longer saves' };
 }
 
 export interface ConsolidationBound extends Partial<CostLowerBound> {
