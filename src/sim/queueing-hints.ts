@@ -1,23 +1,34 @@
 // kube-scheduler's queueing hints (v1.37, QueueingHints on): when a cluster event
 // happens, a pod waiting in the unschedulable pool is moved back to the queue only
 // if one of the plugins that rejected it in its last attempt registered for the
-// event and its hint says the event may make the pod schedulable. The hints below
-// are those of the default profile's filter plugins; a rejecting plugin without a
-// hint here is asked nothing and moves the pod on any event but the generic update
-// (the conservative answer upstream gives when a hint fails).
+// event (EventsToRegister) and that registration's hint says the event may make the
+// pod schedulable; a registration without a hint always does. A plugin that did not
+// register for the event moves nothing. The registrations below are the default
+// profile's filter plugins'; a rejecting plugin not listed is asked nothing and moves
+// the pod on any event but the generic update (the conservative answer upstream
+// gives when a hint fails).
 
 import type { ClusterState } from '../cluster/state.js';
-import { NodeInfo } from '../cluster/node-info.js';
+import { HostPortSet, NodeInfo } from '../cluster/node-info.js';
 import type { Node } from '../model/node.js';
-import type { Pod, PodAffinityTerm } from '../model/pod.js';
+import { matchesRequiredNodeAffinity, type Pod, type PodAffinityTerm } from '../model/pod.js';
 import type { Labels } from '../model/selector.js';
 import { doNotScheduleTaints, findUntoleratedTaint, type Taint } from '../model/taints.js';
 import { INTER_POD_AFFINITY } from '../scheduler/plugins/inter-pod-affinity/filtering.js';
 import { mergeTermNamespaces, matchesAllTerms, termMatches, type MergedTerm } from '../scheduler/plugins/inter-pod-affinity/terms.js';
+import { NODE_AFFINITY } from '../scheduler/plugins/node-affinity.js';
+import { NODE_NAME } from '../scheduler/plugins/node-name.js';
+import { NODE_PORTS } from '../scheduler/plugins/node-ports.js';
 import { NODE_RESOURCES_FIT, insufficientResources } from '../scheduler/plugins/node-resources-fit.js';
 import { NODE_UNSCHEDULABLE } from '../scheduler/plugins/node-unschedulable.js';
+import { NODE_VOLUME_LIMITS } from '../scheduler/plugins/node-volume-limits.js';
 import { POD_TOPOLOGY_SPREAD } from '../scheduler/plugins/pod-topology-spread.js';
 import { TAINT_TOLERATION } from '../scheduler/plugins/taint-toleration.js';
+import { VOLUME_BINDING } from '../scheduler/plugins/volume-binding.js';
+import { persistentClaimVolumes } from '../scheduler/plugins/volume-lookups.js';
+import { VOLUME_RESTRICTIONS, diskConflicts } from '../scheduler/plugins/volume-restrictions.js';
+import { VOLUME_ZONE } from '../scheduler/plugins/volume-zone.js';
+import type { StorageResource } from './world.js';
 
 /** The cluster events the queue reacts to (framework.ClusterEvent): an assigned pod's or a node's, or a wildcard. */
 export type HintEvent =
@@ -29,8 +40,8 @@ export type HintEvent =
   | { readonly resource: 'Node'; readonly action: 'Delete'; readonly old: Node }
   /** NodeSchedulingPropertiesChange: one event per kind of change. */
   | { readonly resource: 'Node'; readonly action: 'UpdateNodeTaint' | 'UpdateNodeLabel' | 'UpdateNodeAllocatable'; readonly old: Node; readonly node: Node }
-  /** Matches every plugin (storage objects here, whose plugins' hints are not modelled). */
-  | { readonly resource: 'Wildcard' };
+  /** A claim, volume or StorageClass event: the volume plugins register some; their hints are not modelled (they queue). */
+  | { readonly resource: StorageResource; readonly action: 'Add' | 'Update' | 'Delete' };
 
 type Hint = (pod: Pod, event: HintEvent, cluster: ClusterState) => boolean;
 
@@ -61,21 +72,128 @@ export function nodeUpdateEvents(old: Node, node: Node): HintEvent[] {
  * at all) moves on any event.
  */
 export function worthRequeuing(pod: Pod, rejectors: ReadonlySet<string>, event: HintEvent, cluster: ClusterState): boolean {
-  if (rejectors.size === 0 || event.resource === 'Wildcard') return true;
+  if (rejectors.size === 0) return true;
   for (const plugin of rejectors) {
-    const hint = HINTS.get(plugin);
-    if (hint ? hint(pod, event, cluster) : !(event.resource === 'AssignedPod' && event.action === 'Update')) return true;
+    const registrations = REGISTRATIONS.get(plugin);
+    if (!registrations) {
+      if (!(event.resource === 'AssignedPod' && event.action === 'Update')) return true;
+      continue;
+    }
+    for (const r of registrations) {
+      if (r.resource === event.resource && r.actions.includes(event.action) && (!r.hint || r.hint(pod, event, cluster))) return true;
+    }
   }
   return false;
 }
 
-const HINTS = new Map<string, Hint>([
-  [NODE_UNSCHEDULABLE, nodeUnschedulableHint],
-  [TAINT_TOLERATION, taintTolerationHint],
-  [NODE_RESOURCES_FIT, nodeResourcesFitHint],
-  [INTER_POD_AFFINITY, interPodAffinityHint],
-  [POD_TOPOLOGY_SPREAD, podTopologySpreadHint],
+/** One ClusterEventWithHint: the resource, the action types it matches, and its hint (none: always queue). */
+interface Registration {
+  readonly resource: HintEvent['resource'];
+  readonly actions: readonly string[];
+  readonly hint?: Hint;
+}
+
+/** EventsToRegister of the default profile's filter plugins, kube-scheduler v1.37.2. */
+const REGISTRATIONS = new Map<string, readonly Registration[]>([
+  [NODE_UNSCHEDULABLE, [{ resource: 'Node', actions: ['Add', 'UpdateNodeTaint'], hint: nodeUnschedulableHint }]],
+  [TAINT_TOLERATION, [{ resource: 'Node', actions: ['Add', 'UpdateNodeTaint'], hint: taintTolerationHint }]],
+  [
+    NODE_RESOURCES_FIT,
+    [
+      { resource: 'AssignedPod', actions: ['Delete', 'UpdatePodScaleDown'], hint: nodeResourcesFitHint },
+      { resource: 'Node', actions: ['Add', 'UpdateNodeAllocatable'], hint: nodeResourcesFitHint },
+    ],
+  ],
+  [
+    INTER_POD_AFFINITY,
+    [
+      { resource: 'AssignedPod', actions: ['Add', 'UpdatePodLabel', 'Delete'], hint: interPodAffinityHint },
+      { resource: 'Node', actions: ['Add', 'UpdateNodeLabel'], hint: interPodAffinityHint },
+    ],
+  ],
+  [
+    POD_TOPOLOGY_SPREAD,
+    [
+      { resource: 'AssignedPod', actions: ['Add', 'UpdatePodLabel', 'Delete'], hint: podTopologySpreadHint },
+      { resource: 'Node', actions: ['Add', 'Delete', 'UpdateNodeLabel', 'UpdateNodeTaint'], hint: podTopologySpreadHint },
+    ],
+  ],
+  [NODE_AFFINITY, [{ resource: 'Node', actions: ['Add', 'UpdateNodeLabel'], hint: nodeAffinityHint }]],
+  [NODE_NAME, [{ resource: 'Node', actions: ['Add'] }]],
+  [
+    NODE_PORTS,
+    [
+      { resource: 'AssignedPod', actions: ['Delete'], hint: nodePortsHint },
+      { resource: 'Node', actions: ['Add'] },
+    ],
+  ],
+  [
+    VOLUME_RESTRICTIONS,
+    [
+      { resource: 'AssignedPod', actions: ['Delete'], hint: volumeRestrictionsHint },
+      { resource: 'Node', actions: ['Add'] },
+      { resource: 'PersistentVolumeClaim', actions: ['Add'] },
+    ],
+  ],
+  [
+    NODE_VOLUME_LIMITS,
+    [
+      { resource: 'AssignedPod', actions: ['Delete'], hint: nodeVolumeLimitsHint },
+      { resource: 'PersistentVolumeClaim', actions: ['Add'] },
+    ],
+  ],
+  [
+    VOLUME_BINDING,
+    [
+      { resource: 'StorageClass', actions: ['Add', 'Update'] },
+      { resource: 'PersistentVolumeClaim', actions: ['Add', 'Update'] },
+      { resource: 'PersistentVolume', actions: ['Add', 'Update'] },
+      { resource: 'Node', actions: ['Add', 'UpdateNodeLabel'] },
+    ],
+  ],
+  [
+    VOLUME_ZONE,
+    [
+      { resource: 'StorageClass', actions: ['Add'] },
+      { resource: 'Node', actions: ['Add', 'UpdateNodeLabel'] },
+      { resource: 'PersistentVolumeClaim', actions: ['Add', 'Update'] },
+      { resource: 'PersistentVolume', actions: ['Add', 'Update'] },
+    ],
+  ],
 ]);
+
+/**
+ * Node Add|UpdateNodeLabel: the node matches the pod's nodeSelector and required node
+ * affinity, and (an update) did not before. The profile's addedAffinity is not read
+ * here: a node it excludes still queues the pod, which then fails again.
+ */
+function nodeAffinityHint(pod: Pod, e: HintEvent): boolean {
+  if (e.resource !== 'Node' || (e.action !== 'Add' && e.action !== 'UpdateNodeLabel')) return false;
+  if (!matchesRequiredNodeAffinity(pod, e.node)) return false;
+  return e.action === 'Add' || !matchesRequiredNodeAffinity(pod, e.old);
+}
+
+/** AssignedPod Delete: the deleted pod held a host port the pod asks for. */
+function nodePortsHint(pod: Pod, e: HintEvent): boolean {
+  if (e.resource !== 'AssignedPod' || e.action !== 'Delete' || e.old.hostPorts.length === 0) return false;
+  const inUse = new HostPortSet();
+  for (const p of e.old.hostPorts) inUse.add(p);
+  return pod.hostPorts.some((p) => inUse.conflicts(p));
+}
+
+/** AssignedPod Delete of a pod in the pod's namespace with a disk the pod's conflicts with, or one of the pod's claims. */
+function volumeRestrictionsHint(pod: Pod, e: HintEvent): boolean {
+  if (e.resource !== 'AssignedPod' || e.action !== 'Delete' || e.old.namespace !== pod.namespace) return false;
+  if (diskConflicts(pod, e.old)) return true;
+  const claims = new Set(persistentClaimVolumes(pod).map((v) => v.claimName));
+  return persistentClaimVolumes(e.old).some((v) => claims.has(v.claimName));
+}
+
+/** AssignedPod Delete of a pod with a claim (persistent or ephemeral) or an in-tree disk that migrates to CSI. */
+function nodeVolumeLimitsHint(_pod: Pod, e: HintEvent): boolean {
+  if (e.resource !== 'AssignedPod' || e.action !== 'Delete') return false;
+  return (e.old.volumes ?? []).some((v) => v.kind === 'claim' || v.source.kind === 'awsElasticBlockStore' || v.source.kind === 'gcePersistentDisk');
+}
 
 /** Node Add|UpdateNodeTaint: the node is (now) schedulable. */
 function nodeUnschedulableHint(_pod: Pod, e: HintEvent): boolean {

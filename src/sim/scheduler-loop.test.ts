@@ -554,3 +554,84 @@ describe('SchedulerLoop arrival ties (QueueOptions.arrivalTie)', () => {
     });
   });
 });
+
+// Translations of kube-scheduler v1.37.2's pkg/scheduler/backend/queue/scheduling_queue_test.go
+// cases for SchedulerPopFromBackoffQ, driven through the whole simulator: berth's queue has no
+// Pop of its own to call, so each attempt the loop makes is read back from the event log.
+describe('kube-scheduler scheduling_queue_test.go', () => {
+  describe('TestPriorityQueue_Pop (individual pods; berth has no pod groups)', () => {
+    // Upstream puts a medium-priority pod in the activeQ, a high-priority one in the backoffQ
+    // and one in the unschedulable pool, then pops: the activeQ's pod comes first whatever the
+    // priorities, the backoffQ's pod next only with the gate on, the unschedulable pod never.
+    // Here `med` is created at 200 ms and, in the same instant but after it, a tainted node with
+    // room arrives: NodeResourcesFit's hint moves `high` to the backoffQ, still backing off, and
+    // NodeAffinity's hint leaves `unsched`, which selects a label the node lacks.
+    const cases = [
+      { name: 'PopFromBackoffQ enabled, pops from both activeQ and backoffQ', popFromBackoffQ: true, want: ['Scheduled med', 'FailedScheduling high'] },
+      { name: 'PopFromBackoffQ disabled, pops only from activeQ', popFromBackoffQ: false, want: ['Scheduled med'] },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+        cluster.addPod(pod('high', { cpu: '2', priority: 1000 }));
+        cluster.addPod(
+          compilePod(
+            { metadata: { name: 'unsched', namespace: 'default' }, spec: { nodeSelector: { disk: 'ssd' }, containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }] } },
+            { order: 0 },
+          ),
+        );
+        const sim = createSimulation(cluster, { queue: { popFromBackoffQ: c.popFromBackoffQ } });
+        sim.engine.at(200, 'add', () => {
+          sim.world.createPod(pod('med', { cpu: '1', priority: 500 }));
+          sim.world.addNode(tainted('roomy-tainted', '4'));
+        });
+        sim.engine.run(900);
+        const at200 = sim.engine.log.filter((r) => r.t === 200 && (r.type === 'Scheduled' || r.type === 'FailedScheduling'));
+        assert.deepEqual(
+          at200.map((r) => `${r.type} ${String(r['pod']).slice('default/'.length)}`),
+          c.want,
+        );
+        assert.equal(sim.schedulerLoop.queueOf('default/unsched'), 'unschedulable');
+      });
+    }
+  });
+
+  describe('TestBackOffFlow', () => {
+    // Seven failed attempts of one pod, each followed at once by an event that moves it to the
+    // backoffQ: the backoff from the attempt (rounded up to the 1 s ordering window with the gate
+    // on; upstream's fake clock is not aligned to it, so its truncate-and-add-a-window is this
+    // rounding up) is 1, 2, 4, 8, 10, 10, 10 s. With the gate off the pod leaves the backoffQ only once
+    // its backoff is over (one window after its expiry); with it on, the idle Pop takes it at once.
+    const wantBackoffMs = [1000, 2000, 4000, 8000, 10_000, 10_000, 10_000];
+    for (const popFromBackoffQ of [true, false]) {
+      it(`popFromBackoffQEnabled(${popFromBackoffQ})`, () => {
+        const cluster = clusterWithNodes([{ name: 'small', cpu: '1' }]);
+        cluster.addPod(pod('test-pod', { cpu: '2' }));
+        const sim = createSimulation(cluster, { queue: { popFromBackoffQ } });
+        const key = 'default/test-pod';
+        const steps: { at: number; backoffMs: number; queue: string | undefined }[] = [];
+        sim.schedulerLoop.onUnschedulable(() => {
+          if (steps.length === wantBackoffMs.length) return;
+          const at = sim.engine.now;
+          sim.engine.at(at, 'move', () => {
+            // The event: a node the pod would fit but for its taint (NodeResourcesFit's hint).
+            sim.world.addNode(tainted(`tainted-${steps.length}`, '4'));
+            const expiry = sim.schedulerLoop.backoffExpiry(key)!;
+            const backoffMs = popFromBackoffQ ? Math.ceil((expiry - at) / 1000) * 1000 : expiry - at;
+            steps.push({ at, backoffMs, queue: sim.schedulerLoop.queueOf(key) });
+          });
+        });
+        sim.engine.run(120_000);
+        assert.deepEqual(steps.map((s) => s.backoffMs), wantBackoffMs);
+        assert.ok(steps.every((s) => s.queue === 'backoff'));
+        const attempts = attemptsOf(sim.engine.log, key).map((a) => Number(a.slice(a.indexOf('@') + 1)));
+        assert.equal(attempts.length, wantBackoffMs.length + 1);
+        for (let i = 0; i < wantBackoffMs.length; i++) {
+          // Upstream: still backing off after one window; out of the backoffQ a backoff later.
+          const retry = attempts[i + 1]! - attempts[i]!;
+          assert.equal(retry, popFromBackoffQ ? 0 : wantBackoffMs[i]! + 1000, `attempt ${i + 2}`);
+        }
+      });
+    }
+  });
+});

@@ -293,8 +293,8 @@ export class SchedulerLoop {
       case 'nodeDeleted':
         this.moveUnschedulable({ resource: 'Node', action: 'Delete', old: c.node });
         return;
-      case 'storage': // PV, claim and StorageClass events are VolumeBinding's and VolumeZone's cluster events.
-        this.moveUnschedulable({ resource: 'Wildcard' });
+      case 'storage':
+        this.moveUnschedulable({ resource: c.resource, action: c.action });
         return;
       case 'podReady':
       case 'podNotReady':

@@ -23,7 +23,11 @@ export type ClusterChange =
   | { readonly kind: 'nodeUpdated'; readonly old: Node; readonly node: Node }
   | { readonly kind: 'nodeDeleted'; readonly node: Node }
   /** A PersistentVolume, claim or StorageClass was added, changed or removed. */
-  | { readonly kind: 'storage'; readonly object: string };
+  /** A claim, volume or StorageClass added, updated or deleted (the scheduler's storage cluster events). */
+  | { readonly kind: 'storage'; readonly resource: StorageResource; readonly action: 'Add' | 'Update' | 'Delete'; readonly name: string };
+
+/** The storage objects whose changes are scheduler cluster events. */
+export type StorageResource = 'PersistentVolumeClaim' | 'PersistentVolume' | 'StorageClass';
 
 export type ChangeListener = (change: ClusterChange) => void;
 
@@ -270,9 +274,10 @@ export class World {
 
   /** Adds or replaces a claim (created by a controller or a step, bound by the PV controller); `event` goes to the log. */
   setClaim(pvc: PersistentVolumeClaim, event: string, fields: Record<string, unknown> = {}): void {
+    const action = this.cluster.volumes.claim(pvc.namespace, pvc.name) ? 'Update' : 'Add';
     this.cluster.volumes.setClaim(pvc);
     this.engine.record(event, { claim: pvc.key, ...fields });
-    this.notify({ kind: 'storage', object: `PersistentVolumeClaim/${pvc.key}` });
+    this.notify({ kind: 'storage', resource: 'PersistentVolumeClaim', action, name: pvc.key });
   }
 
   deleteClaim(key: string, reason: string): void {
@@ -280,33 +285,35 @@ export class World {
     if (!this.cluster.volumes.claim(namespace, name)) return;
     this.cluster.volumes.removeClaim(namespace, name);
     this.engine.record('ClaimDeleted', { claim: key, reason });
-    this.notify({ kind: 'storage', object: `PersistentVolumeClaim/${key}` });
+    this.notify({ kind: 'storage', resource: 'PersistentVolumeClaim', action: 'Delete', name: key });
   }
 
   setPersistentVolume(pv: PersistentVolume, event: string, fields: Record<string, unknown> = {}): void {
+    const action = this.cluster.volumes.persistentVolume(pv.name) ? 'Update' : 'Add';
     this.cluster.volumes.setPersistentVolume(pv);
     this.engine.record(event, { volume: pv.name, ...fields });
-    this.notify({ kind: 'storage', object: `PersistentVolume/${pv.name}` });
+    this.notify({ kind: 'storage', resource: 'PersistentVolume', action, name: pv.name });
   }
 
   deletePersistentVolume(name: string, reason: string): void {
     if (!this.cluster.volumes.persistentVolume(name)) return;
     this.cluster.volumes.removePersistentVolume(name);
     this.engine.record('VolumeDeleted', { volume: name, reason });
-    this.notify({ kind: 'storage', object: `PersistentVolume/${name}` });
+    this.notify({ kind: 'storage', resource: 'PersistentVolume', action: 'Delete', name });
   }
 
   setStorageClass(sc: StorageClass): void {
+    const action = this.cluster.volumes.storageClass(sc.name) ? 'Update' : 'Add';
     this.cluster.volumes.setStorageClass(sc);
     this.engine.record('StorageClassAdded', { storageClass: sc.name });
-    this.notify({ kind: 'storage', object: `StorageClass/${sc.name}` });
+    this.notify({ kind: 'storage', resource: 'StorageClass', action, name: sc.name });
   }
 
   deleteStorageClass(name: string): void {
     if (!this.cluster.volumes.storageClass(name)) return;
     this.cluster.volumes.removeStorageClass(name);
     this.engine.record('StorageClassDeleted', { storageClass: name });
-    this.notify({ kind: 'storage', object: `StorageClass/${name}` });
+    this.notify({ kind: 'storage', resource: 'StorageClass', action: 'Delete', name });
   }
 
   /** Stops or restarts a node's kubelet; what follows is up to the node and pod lifecycles. */

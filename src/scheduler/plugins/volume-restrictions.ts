@@ -47,6 +47,12 @@ function conflicts(a: VolumeSource, b: VolumeSource): boolean {
   return false;
 }
 
+/** satisfyVolumeConflicts turned around: whether a disk of `pod` that needs the check conflicts with one of `existing`'s. */
+export function diskConflicts(pod: Pod, existing: Pod): boolean {
+  const theirs = inlineVolumes(existing);
+  return inlineVolumes(pod).some((v) => needsCheck(v.source) && theirs.some((e) => conflicts(v.source, e.source)));
+}
+
 export const newVolumeRestrictions: PluginFactory = ({ handle }): PreFilterPlugin & FilterPlugin & { preFilterExtensions: PreFilterExtensions } => {
   const update = (state: CycleState, pod: Pod, sign: 1 | -1): Status => {
     const s = state.tryRead<RestrictionsState>(STATE_KEY);
@@ -79,11 +85,8 @@ export const newVolumeRestrictions: PluginFactory = ({ handle }): PreFilterPlugi
     },
 
     filter(state, pod, nodeInfo) {
-      for (const v of inlineVolumes(pod)) {
-        if (!needsCheck(v.source)) continue;
-        for (const existing of nodeInfo.pods) {
-          if (inlineVolumes(existing).some((e) => conflicts(v.source, e.source))) return Status.unschedulable(ERR_REASON_DISK_CONFLICT);
-        }
+      if (inlineVolumes(pod).some((v) => needsCheck(v.source))) {
+        for (const existing of nodeInfo.pods) if (diskConflicts(pod, existing)) return Status.unschedulable(ERR_REASON_DISK_CONFLICT);
       }
       const s = state.tryRead<RestrictionsState>(STATE_KEY);
       if (!s) return Status.error(`cannot read "${STATE_KEY}" from cycleState`);
