@@ -12,13 +12,20 @@ import { getText, putText, redactUrl, shardUrls } from './object-url.js';
 function bucket() {
   const objects = new Map<string, Buffer>();
   const seen: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
+  /** /flakyN/…: the first N requests for each path answer 503 SlowDown, as S3 does under load. */
+  const failures = new Map<string, number>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers });
       const path = new URL(req.url!, 'http://x').pathname;
-      if (path.startsWith('/denied')) {
+      const flaky = /^\/flaky(\d+)\//.exec(path);
+      if (flaky && (failures.get(path) ?? 0) < Number(flaky[1])) {
+        failures.set(path, (failures.get(path) ?? 0) + 1);
+        res.writeHead(503, { 'content-type': 'application/xml' });
+        res.end('<?xml version="1.0"?><Error><Code>SlowDown</Code></Error>');
+      } else if (path.startsWith('/denied')) {
         res.writeHead(403, { 'content-type': 'application/xml' });
         res.end(`<?xml version="1.0"?><Error><Code>SignatureDoesNotMatch</Code><StringToSign>${req.url}</StringToSign></Error>`);
       } else if (req.method === 'PUT') {
@@ -59,6 +66,18 @@ describe('object-storage URLs', () => {
     assert.equal(denied.exitCode, 1, 'a store failure may pass: the Job retries the pod');
     const missing = await getText(`${base}/b/none.jsonl?sig=s3cr3t`).catch((e: unknown) => e);
     assert.equal((missing as Error).message, `berth: GET ${base}/b/none.jsonl?… failed: 404 Not Found`);
+  });
+
+  it('tries a PUT and a GET again after a store\'s transient failure, and fails naming the last one when it lasts', async () => {
+    const noWait = [0, 0, 0];
+    await putText(`${base}/flaky2/b/s.jsonl?sig=s3cr3t`, 'x\n', noWait);
+    assert.deepEqual(b.seen.slice(-3).map((r) => `${r.method} ${r.url}`), Array(3).fill('PUT /flaky2/b/s.jsonl?sig=s3cr3t'));
+    assert.equal(b.objects.get('/flaky2/b/s.jsonl')?.toString(), 'x\n', 'the third try stored the bytes');
+    const lasting = await putText(`${base}/flaky9/b/s.jsonl?sig=s3cr3t`, 'x', noWait).catch((e: unknown) => e);
+    assert.equal((lasting as Error).message, `berth: PUT ${base}/flaky9/b/s.jsonl?… failed: 503 Service Unavailable (SlowDown), after 4 tries`);
+    const before = b.seen.length;
+    await assert.rejects(getText(`${base}/denied/x?sig=s3cr3t`, noWait), { message: `berth: GET ${base}/denied/x?… failed: 403 Forbidden (SignatureDoesNotMatch)` });
+    assert.equal(b.seen.length - before, 1, 'a refusal is not tried again');
   });
 
   it('says a store that does not answer is unreachable', async () => {

@@ -15,6 +15,16 @@ export const SHARD_PLACEHOLDER = '{shard}';
 const PUT_HEADERS = { 'x-ms-blob-type': 'BlockBlob' };
 /** A shard file is at most some MB; a stalled store should fail the pod, not hang it. */
 const TIMEOUT_MS = 300_000;
+/** Answers of a store that is busy or briefly failing: S3, GCS and Azure all ask clients to retry these. */
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/** Connection failures worth another try (a reset or a name lookup that timed out); a refused connection is not. */
+const TRANSIENT_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
+/**
+ * The waits before the second, third and fourth try (GET and PUT of a whole object are
+ * idempotent): a brief outage passes, a lasting one fails the command, and a Job then
+ * retries the pod.
+ */
+export const RETRY_DELAYS_MS: readonly number[] = [500, 2_000, 8_000];
 
 export const isHttpUrl = (s: string): boolean => /^https?:\/\//i.test(s);
 
@@ -94,7 +104,8 @@ function failure(method: string, url: string, why: string): CliError {
   return new CliError(`berth: ${method} ${redactUrl(url)} failed: ${why}`, 1);
 }
 
-async function request(method: 'GET' | 'PUT', url: string, body?: string): Promise<Response> {
+/** One try: the answer, or why there was none and whether another try may get one. */
+async function tryOnce(method: 'GET' | 'PUT', url: string, body?: string): Promise<Response | { why: string; transient: boolean }> {
   try {
     return await fetch(url, {
       method,
@@ -104,22 +115,36 @@ async function request(method: 'GET' | 'PUT', url: string, body?: string): Promi
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (e) {
+    if ((e as Error).name === 'TimeoutError') return { why: `no answer within ${TIMEOUT_MS / 1000} s`, transient: false };
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const why = (e as Error).name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : (cause?.code ?? cause?.message ?? (e as Error).message);
-    throw failure(method, url, why);
+    return { why: cause?.code ?? cause?.message ?? (e as Error).message, transient: TRANSIENT_ERRORS.has(cause?.code ?? '') };
   }
 }
 
-/** PUTs `text` to `url`; any answer but 2xx is an error naming the status (and the URL without its query). */
-export async function putText(url: string, text: string): Promise<void> {
-  const res = await request('PUT', url, text);
-  if (!res.ok) throw failure('PUT', url, await statusOf(res));
+/** The request, tried again after each of `delays` while the store's failure is transient; a 2xx answer or an error naming the last failure. */
+async function request(method: 'GET' | 'PUT', url: string, body: string | undefined, delays: readonly number[]): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await tryOnce(method, url, body);
+    const ok = res instanceof Response && res.ok;
+    const transient = res instanceof Response ? TRANSIENT_STATUSES.has(res.status) : res.transient;
+    if (ok || !transient || attempt === delays.length) {
+      if (ok) return res;
+      const why = res instanceof Response ? await statusOf(res) : res.why;
+      throw failure(method, url, attempt > 0 ? `${why}, after ${attempt + 1} tries` : why);
+    }
+    if (res instanceof Response) await res.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+  }
+}
+
+/** PUTs `text` to `url`; any answer but 2xx (after retrying transient ones) is an error naming the status and the URL without its query. */
+export async function putText(url: string, text: string, retryDelaysMs = RETRY_DELAYS_MS): Promise<void> {
+  const res = await request('PUT', url, text, retryDelaysMs);
   await res.body?.cancel();
 }
 
-/** GETs `url` as UTF-8 text; any answer but 2xx is an error naming the status. */
-export async function getText(url: string): Promise<string> {
-  const res = await request('GET', url);
-  if (!res.ok) throw failure('GET', url, await statusOf(res));
+/** GETs `url` as UTF-8 text; any answer but 2xx (after retrying transient ones) is an error naming the status. */
+export async function getText(url: string, retryDelaysMs = RETRY_DELAYS_MS): Promise<string> {
+  const res = await request('GET', url, undefined, retryDelaysMs);
   return await res.text();
 }
