@@ -122,6 +122,18 @@ describe('provisioning plan', () => {
     assert.deepEqual(p.nodeClaims.map((c) => c.pods), [['default/listed-first']]);
   });
 
+  it("existing nodes are tried initialized first, then by name (Karpenter's sortExistingNodes), not by name alone", () => {
+    const plan = (uninitializedNodes?: ReadonlySet<string>) => {
+      const cluster = new ClusterState();
+      for (const name of ['a-launching', 'b-ready', 'c-ready']) cluster.addNode(existingNode(name, 'us-west-2a'));
+      cluster.addPod(pod('mover'));
+      return planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {}, existingNodesAsKarpenter: true, ...(uninitializedNodes ? { uninitializedNodes } : {}) });
+    };
+    assert.equal(nodeOf(plan(), 'default/mover'), 'a-launching');
+    assert.equal(nodeOf(plan(new Set(['a-launching'])), 'default/mover'), 'b-ready');
+    assert.equal(nodeOf(plan(new Set(['a-launching', 'b-ready', 'c-ready'])), 'default/mover'), 'a-launching');
+  });
+
   it("a larger pod is planned before a smaller one of higher priority, as Karpenter's queue orders by size alone", () => {
     const cluster = new ClusterState();
     cluster.addNode(existingNode('room-for-3-cpu', 'us-west-2a'));

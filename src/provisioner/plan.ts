@@ -105,10 +105,13 @@ export interface ProvisionInput {
   /**
    * Place pods on the existing nodes as Karpenter's own scheduler does (its disruption
    * simulation) instead of a kube-scheduler pass first: each pod, in Karpenter's queue
-   * order, tries the existing nodes by name — spread domains counted from what the
-   * NodePools could launch — before in-flight and new claims.
+   * order, tries the existing nodes in its order (sortExistingNodes: the initialized ones
+   * by name, then those in `uninitializedNodes` by name) — spread domains counted from
+   * what the NodePools could launch — before in-flight and new claims.
    */
   readonly existingNodesAsKarpenter?: boolean;
+  /** With existingNodesAsKarpenter: the nodes Karpenter does not count as initialized yet (tried last). */
+  readonly uninitializedNodes?: ReadonlySet<string>;
   /**
    * Karpenter's cluster state beyond the Nodes kube-scheduler binds to (cluster-state.ts):
    * NodeClaims still launching or initializing are capacity Karpenter tries before new
@@ -749,9 +752,15 @@ function claimOfferings(types: readonly InstanceType[], reqs: Requirements): Cla
   return out.sort((a, b) => a.price - b.price || (a.instanceType < b.instanceType ? -1 : a.instanceType > b.instanceType ? 1 : 0) || (a.capacityType < b.capacityType ? -1 : 1));
 }
 
+/** sortExistingNodes: initialized nodes first, each part by name. */
+function karpenterExistingOrder(cluster: ClusterState, uninitialized: ReadonlySet<string> = new Set()): string[] {
+  const names = cluster.nodeInfos().map((i) => i.node.name);
+  return [...names.filter((n) => !uninitialized.has(n)).sort(), ...names.filter((n) => uninitialized.has(n)).sort()];
+}
+
 export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const { cluster } = input;
-  let existing = input.existingNodesAsKarpenter ? [...cluster.nodeInfos()].map((i) => i.node.name).sort() : [];
+  let existing = input.existingNodesAsKarpenter ? karpenterExistingOrder(cluster, input.uninitializedNodes) : [];
   const pools = orderNodePools(input.pools).map((p) => cachedPoolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
   const existingNodeDaemons = daemonPodsForExistingNodes(input.daemonSetPods, pools.some((p) => p.hasInstanceTypes));
   const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, existingNodeDaemons) : undefined;
