@@ -54,6 +54,8 @@ export interface NodeGen {
   doNotDisrupt: boolean;
   /** Node and NodeClaim lack karpenter.sh/capacity-type (Karpenter: Unconsolidatable). */
   noCapacityType: boolean;
+  /** Registered but not initialized yet (no karpenter.sh/initialized, no Initialized condition): no candidate, and tried last. */
+  uninitialized: boolean;
 }
 
 /** legacyAntiAffinity: running pods whose required anti-affinity selector has a label value the API server refuses today (Karpenter reads it as selecting nothing). */
@@ -108,6 +110,7 @@ const nodeArb = (pools: number): fc.Arbitrary<NodeGen> =>
     staleHash: fc.boolean().chain((b) => (b ? fc.boolean() : fc.constant(false))),
     doNotDisrupt: fc.integer({ min: 0, max: 24 }).map((i) => i === 0),
     noCapacityType: fc.integer({ min: 0, max: 19 }).map((i) => i === 0),
+    uninitialized: fc.integer({ min: 0, max: 11 }).map((i) => i === 0),
   });
 
 const groupArb = (nodes: number): fc.Arbitrary<GroupGen> =>
@@ -193,6 +196,8 @@ export interface KarpenterNodeOptions {
   /** The claim's lastPodEventTime; absent, Karpenter reads the Initialized time. */
   lastPodEventMs?: number;
   terminationGracePeriod?: boolean;
+  /** Registered but not initialized: the Node has no karpenter.sh/initialized label, the claim no Initialized condition. */
+  uninitialized?: boolean;
 }
 
 export function karpenterNode(name: string, np: NodePool, it: InstanceType, zone: string, capacityType: string, createdMs: number, o: KarpenterNodeOptions): { node: Obj; claim: Obj } {
@@ -205,7 +210,7 @@ export function karpenterNode(name: string, np: NodePool, it: InstanceType, zone
   const node: Obj = {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, uid: `node-${name}`, creationTimestamp: iso(createdMs), labels: { ...labels, 'karpenter.sh/registered': 'true', 'karpenter.sh/initialized': 'true' }, annotations: nodeAnnotations },
+    metadata: { name, uid: `node-${name}`, creationTimestamp: iso(createdMs), labels: { ...labels, 'karpenter.sh/registered': 'true', ...(o.uninitialized ? {} : { 'karpenter.sh/initialized': 'true' }) }, annotations: nodeAnnotations },
     spec: { providerID },
     status: { capacity: quantities(it.capacity), allocatable: quantities(it.allocatable), conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: iso(createdMs) }] },
   };
@@ -216,7 +221,7 @@ export function karpenterNode(name: string, np: NodePool, it: InstanceType, zone
     nodeName: name,
     capacity: quantities(it.capacity),
     allocatable: quantities(it.allocatable),
-    conditions: [condition('Launched'), condition('Registered'), condition('Initialized')],
+    conditions: [condition('Launched'), condition('Registered'), ...(o.uninitialized ? [] : [condition('Initialized')])],
   };
   if (o.lastPodEventMs !== undefined) status['lastPodEventTime'] = iso(o.lastPodEventMs);
   const claim: Obj = {
@@ -257,6 +262,7 @@ export function buildCase(id: string, g: CaseGen, catalog: readonly InstanceType
       doNotDisrupt: n.doNotDisrupt,
       lastPodEventMs: n.lastPodEventMin === null ? undefined : NOW - n.lastPodEventMin * MINUTE,
       terminationGracePeriod: pool.terminationGracePeriod,
+      uninitialized: n.uninitialized,
     });
     nodes.push(made.node);
     claims.push(made.claim);

@@ -59,6 +59,16 @@ function lastPodEvents(c: DisruptionCase): Map<string, number> {
   return out;
 }
 
+/** Managed nodes without karpenter.sh/initialized=true: Karpenter's StateNode.Initialized() is false for them. */
+function uninitializedNodes(c: DisruptionCase): Set<string> {
+  const out = new Set<string>();
+  for (const node of c.nodes) {
+    const { name, labels } = (node['metadata'] ?? {}) as { name?: string; labels?: Record<string, string> };
+    if (name && labels?.['karpenter.sh/nodepool'] && labels['karpenter.sh/initialized'] !== 'true') out.add(name);
+  }
+  return out;
+}
+
 export function berthInput(c: DisruptionCase): DisruptionInput | { error: string } {
   const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...c.nodeClaims, ...c.nodes, ...c.daemonSets, ...c.pods, ...c.pdbs] });
   const loaded = loadSources([{ name: `${c.id}.json`, text }]);
@@ -70,6 +80,8 @@ export function berthInput(c: DisruptionCase): DisruptionInput | { error: string
     nowMs: NOW,
     pricePerHour: catalogPrices(INSTANCE_TYPES),
     lastPodEventMs: lastPodEvents(c),
+    uninitialized: uninitializedNodes(c),
+    initializing: uninitializedNodes(c),
     replacement: { instanceTypes: INSTANCE_TYPES, daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod), spotToSpot: c.spotToSpot ?? false },
   };
 }

@@ -10,12 +10,14 @@ export function remainingDisruptions(
   nowMs: number,
   reason: DisruptionReason,
   disrupting: ReadonlySet<string> = new Set(),
+  /** Nodes not initialized yet: Karpenter counts them toward no NodePool's total (BuildDisruptionBudgetMapping). */
+  initializing: ReadonlySet<string> = new Set(),
 ): Map<string, number> {
   const total = new Map<string, number>();
   const busy = new Map<string, number>();
   for (const info of cluster.nodeInfos()) {
     const pool = info.node.labels[LABEL_NODEPOOL];
-    if (pool === undefined) continue;
+    if (pool === undefined || initializing.has(info.node.name)) continue;
     total.set(pool, (total.get(pool) ?? 0) + 1);
     if (disrupting.has(info.node.name)) busy.set(pool, (busy.get(pool) ?? 0) + 1);
   }

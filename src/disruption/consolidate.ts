@@ -78,6 +78,12 @@ export interface ConsolidationInput {
   readonly lastPodEventMs?: ReadonlyMap<string, number>;
   readonly disrupting?: ReadonlySet<string>;
   readonly uninitialized?: ReadonlySet<string>;
+  /**
+   * Managed nodes without karpenter.sh/initialized yet (StateNode.Initialized() false), a
+   * subset of `uninitialized`: Karpenter's scheduler tries them after the initialized ones,
+   * a decision whose pods would land on one is refused, and budgets do not count them.
+   */
+  readonly initializing?: ReadonlySet<string>;
   readonly pdbAllowances?: ReadonlyMap<string, number>;
   readonly replacement?: ReplacementOptions;
   /**
@@ -226,10 +232,17 @@ function simulateWithProvisioner(input: ConsolidationInput, replacement: Replace
     seed: 0,
     withOfferings: true,
     existingNodesAsKarpenter: true,
+    ...(input.initializing ? { uninitializedNodes: input.initializing } : {}),
     ...(optimize ? { optimize } : {}),
   });
   if (plan.unschedulable.length > 0) {
     errors.push(...plan.unschedulable.map((u) => ({ pod: u.pod, message: u.message.replace(/^could not schedule pod: /, '') })));
+    return null;
+  }
+  // A decision must not rest on a node still initializing (SimulateScheduling's UninitializedNodeError).
+  const onUninitialized = plan.placements.filter((pl) => moving.has(pl.pod) && input.initializing?.has(pl.node));
+  if (onUninitialized.length > 0) {
+    errors.push(...onUninitialized.map((pl) => ({ pod: pl.pod, message: `would schedule against uninitialized node/${pl.node}` })));
     return null;
   }
   const claimIndex = new Map(plan.nodeClaims.map((c, i) => [c.name, i]));
@@ -430,7 +443,7 @@ export function stillCandidates(input: ConsolidationInput, nodes: readonly strin
   const gone = nodes.find((_, i) => found[i] === undefined);
   if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
   const candidates = found as Candidate[];
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, reason, input.disrupting);
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, reason, input.disrupting, input.initializing);
   for (const c of candidates) budget.set(c.pool.name, (budget.get(c.pool.name) ?? 0) - 1);
   if ([...budget.values()].some((v) => v < 0)) return { invalid: 'the disruption budget no longer allows it' };
   return candidates;
@@ -451,7 +464,7 @@ export function consolidationCandidates(input: ConsolidationInput): { eligible: 
 
 /** Emptiness: every consolidatable node with nothing to move, within the Empty budgets. */
 export function emptiness(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting);
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting, input.initializing);
   if (rejected) noteBlockedByBudget(rejected, budget, eligible.filter(isEmpty), 'Empty');
   const empty = eligible.filter((c) => isEmpty(c) && take(budget, c));
   if (empty.length === 0) return undefined;
@@ -461,7 +474,7 @@ export function emptiness(input: ConsolidationInput, eligible: readonly Candidat
 
 /** Multi-node's batch: non-empty candidates in order, as many as the Underutilized budgets allow (each one spends one). */
 export function underutilized(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Candidate[] {
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting, input.initializing);
   if (rejected) noteBlockedByBudget(rejected, budget, eligible.filter((c) => !isEmpty(c)), 'Underutilized');
   return eligible.filter((c) => !isEmpty(c) && take(budget, c));
 }
@@ -500,7 +513,7 @@ function balancedVerdict(input: ConsolidationInput, candidates: readonly Candida
  * none of it (Karpenter tries every candidate of a pool with a budget of 1).
  */
 export function singleNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting);
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting, input.initializing);
   const candidates = interleaveByPool(eligible.filter((c) => !isEmpty(c)));
   if (rejected) noteBlockedByBudget(rejected, budget, candidates, 'Underutilized');
   const totals = candidates.length > 0 ? balancedTotals(input) : undefined;

@@ -296,6 +296,26 @@ describe('expiry', () => {
   });
 });
 
+describe('nodes still initializing (Karpenter: StateNode.Initialized() false)', () => {
+  it('a decision whose pods would land on an initializing node is refused (SimulateScheduling\'s UninitializedNodeError)', () => {
+    const pool = nodePool();
+    // a is kept by a do-not-disrupt pod; b's pod fits on a.
+    const pinned = boundPod('pinned', 'a', '300m', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
+    const c = clusterOf([catalogNode('a', pool, 'm5.xlarge'), catalogNode('b', pool, 'm5.large')], [pinned, boundPod('p', 'b', '300m')]);
+    assert.deepEqual(consolidate(input(c, pool)).decisions[0]?.nodes, ['b'], 'with a initialized, b\'s pod moves there');
+    const r = consolidate(input(c, pool, { uninitialized: new Set(['a']), initializing: new Set(['a']) }));
+    assert.deepEqual(r.decisions, []);
+    assert.match(r.rejected.find((x) => x.node === 'b')!.reason, /default\/p => would schedule against uninitialized node\/a/);
+  });
+  it('budgets count only initialized nodes', () => {
+    const pool = nodePool({ disruption: { consolidationPolicy: 'WhenEmpty', budgets: [{ nodes: '50%' }] } });
+    const c = clusterOf(['a', 'b', 'c', 'd'].map((n) => catalogNode(n, pool, 'm5.large')), []);
+    assert.equal(consolidate(input(c, pool)).decisions[0]?.nodes.length, 2);
+    const booting = new Set(['c', 'd']);
+    assert.deepEqual(consolidate(input(c, pool, { uninitialized: booting, initializing: booting })).decisions[0]?.nodes, ['a']);
+  });
+});
+
 describe('budgets', () => {
   const pods = (names: string[]) => names.map((n) => boundPod(`p-${n}`, n, '300m'));
   const five = (pool: NodePool) => ['a', 'b', 'c', 'd', 'e'].map((n) => catalogNode(n, pool, 'm5.xlarge'));

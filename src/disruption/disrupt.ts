@@ -39,7 +39,7 @@ export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decis
     .filter((c) => driftReason(c.node, c.pool, input.claimHashes?.get(c.node.name) ?? claimHashOf(c.node)) !== undefined)
     .sort((a, b) => since(a) - since(b) || a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));
   if (drifted.length === 0) return undefined;
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Drifted', input.disrupting);
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Drifted', input.disrupting, input.initializing);
   noteBlockedByBudget(rejected, budget, drifted, 'Drifted');
   const ordered = [...drifted.filter((c) => c.reschedulable.length === 0), ...drifted.filter((c) => c.reschedulable.length > 0)];
   for (const c of ordered) {

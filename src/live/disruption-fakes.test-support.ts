@@ -7,6 +7,7 @@ import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { DisruptionHost, DisruptionKube } from './disruption.js';
 import type { Evict, EvictionResult } from './eviction.js';
 import { kwokNode } from './kwok-provider.js';
+import { LABEL_INITIALIZED, LABEL_REGISTERED } from './lifecycle.js';
 import type { KubeObject } from './objects.js';
 import { liveNodePools, type LiveObjects } from './plan-batch.js';
 import { claimOf, iso, liveObjects, nodePool, pod, T0 } from './test-objects.test-support.js';
@@ -19,14 +20,15 @@ export function disruptionPool(disruption: Record<string, unknown> = {}): KubeOb
   return { ...np, spec: { ...(np.spec as object), disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets: [{ nodes: '100%' }], ...disruption } } };
 }
 
-/** A Ready node berth launched for claim `name` of NodePool "default" (c5a.large: the cheapest type the pool allows). */
+/** A Ready node berth launched for claim `name` of NodePool "default" (c5a.large: the cheapest type the pool allows), registered and initialized. */
 export function launched(name: string, instanceType = 'c5a.large', pool = disruptionPool()): KubeObject {
   const node = kwokNode({
-    claim: claimOf(name, { instanceType, launched: true, registered: true }),
+    claim: claimOf(name, { instanceType, launched: true, registered: true, initialized: true }),
     pool: liveNodePools({ nodePools: [pool] })[0]!,
     instanceType: CATALOG.find((t) => t.name === instanceType)!,
   });
-  return { ...node, metadata: { ...node.metadata, uid: `uid-${name}`, creationTimestamp: iso(T0) }, status: { ...(node.status as object), conditions: [{ type: 'Ready', status: 'True' }] } };
+  const labels = { ...node.metadata?.labels, [LABEL_REGISTERED]: 'true', [LABEL_INITIALIZED]: 'true' };
+  return { ...node, metadata: { ...node.metadata, labels, uid: `uid-${name}`, creationTimestamp: iso(T0) }, status: { ...(node.status as object), conditions: [{ type: 'Ready', status: 'True' }] } };
 }
 
 export function claimFor(name: string, instanceType = 'c5a.large'): KubeObject {

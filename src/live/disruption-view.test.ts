@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { nextDisruption } from '../disruption/disrupt.js';
 import { boundPod, CATALOG, disruptionPool, launched } from './disruption-fakes.test-support.js';
 import { disruptionView, podsToEvict, provisioningInFlight, withDisruptedTaint } from './disruption-view.js';
+import { LABEL_INITIALIZED } from './lifecycle.js';
 import { liveObjects, pod, T0 } from './test-objects.test-support.js';
 
 const NOW = T0 + 3_600_000;
@@ -21,6 +22,22 @@ test('the engine sees what the API server says: tainted nodes are being disrupte
   const { decision, reasons } = rejections({ nodes: [tainted, notReady, launched('guarded')], pods: [boundPod('web-1', 'guarded')], pdbs: [pdb] });
   assert.equal(decision, undefined);
   assert.deepEqual(reasons, { tainted: 'Candidate is already being disrupted', booting: "Node isn't initialized", guarded: 'Pdb prevents pod evictions (PodDisruptionBudget=[default/web])' });
+});
+
+test('a managed node without karpenter.sh/initialized is initializing: not a candidate, counted toward no budget', () => {
+  const booting = (name: string) => {
+    const n = launched(name);
+    const { [LABEL_INITIALIZED]: _, ...labels } = n.metadata?.labels ?? {};
+    return { ...n, metadata: { ...n.metadata, labels } };
+  };
+  const objects = { nodes: [booting('booting-1'), booting('booting-2'), launched('ready-1'), launched('ready-2')] };
+  const view = disruptionView(liveObjects({ nodePools: [disruptionPool({ budgets: [{ nodes: '50%' }] })], ...objects }), { instanceTypes: CATALOG, nowMs: NOW, lastPodEventMs: new Map() });
+  if (!view.ok) assert.fail(view.errors.join('\n'));
+  assert.deepEqual([...(view.input.initializing ?? [])], ['booting-1', 'booting-2']);
+  const { decision, rejected } = nextDisruption(view.input);
+  // 50% of the two initialized nodes, not of all four: one empty node goes, not both.
+  assert.deepEqual(decision?.nodes, ['ready-1']);
+  assert.deepEqual(rejected.filter((r) => r.node.startsWith('booting')).map((r) => `${r.node}: ${r.reason}`), ["booting-1: Node isn't initialized", "booting-2: Node isn't initialized"]);
 });
 
 test('an empty Ready node is an Empty decision; the same node with a pod pinned by do-not-disrupt is not a candidate', () => {

@@ -6,10 +6,12 @@
 import { buildClusterState } from '../cluster/state.js';
 import type { DisruptionInput } from '../disruption/disrupt.js';
 import { catalogPrices } from '../disruption/pricing.js';
+import { LABEL_NODEPOOL } from '../provisioner/labels.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { DISRUPTED_TAINT } from '../sim/disruption-loop.js';
 import { nodeClaimOf, readClaim } from './claims.js';
+import { LABEL_INITIALIZED } from './lifecycle.js';
 import { isBound, isFinished, isProvisionable, isTerminating, type KubeObject } from './objects.js';
 import { daemonSetPods, loadLive, type LiveObjects } from './plan-batch.js';
 
@@ -88,7 +90,8 @@ export type View = { readonly ok: true; readonly input: DisruptionInput } | { re
 /**
  * The engine's input from the cached objects. Nodes carrying the disrupted taint or
  * being deleted count as disrupting (neither candidates nor targets); nodes not
- * Ready are not initialized. PDB allowances come from each PDB's status, which
+ * Ready are not candidates; managed nodes without karpenter.sh/initialized are
+ * initializing (Karpenter's StateNode.Initialized() false) and not candidates either. PDB allowances come from each PDB's status, which
  * kube-controller-manager keeps (computed from the pods when it has none yet).
  */
 export function disruptionView(objects: LiveObjects, opts: ViewOptions): View {
@@ -97,10 +100,16 @@ export function disruptionView(objects: LiveObjects, opts: ViewOptions): View {
   const { live } = loaded;
   const disrupting = new Set(opts.disrupting);
   const uninitialized = new Set(opts.replacements);
+  const initializing = new Set<string>();
   for (const n of objects.nodes) {
     const name = n.metadata?.name ?? '';
     if (hasDisruptedTaint(n) || isTerminating(n)) disrupting.add(name);
     if (!isNodeReady(n)) uninitialized.add(name);
+    const labels = n.metadata?.labels ?? {};
+    if (labels[LABEL_NODEPOOL] !== undefined && labels[LABEL_INITIALIZED] !== 'true') {
+      initializing.add(name);
+      uninitialized.add(name);
+    }
   }
   return {
     ok: true,
@@ -113,6 +122,7 @@ export function disruptionView(objects: LiveObjects, opts: ViewOptions): View {
       lastPodEventMs: opts.lastPodEventMs,
       disrupting,
       uninitialized,
+      initializing,
       replacement: { instanceTypes: opts.instanceTypes, daemonSetPods: daemonSetPods(live) },
     },
   };

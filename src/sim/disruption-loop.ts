@@ -173,8 +173,10 @@ export class DisruptionLoop {
   private input(): DisruptionInput {
     const { world } = this;
     const uninitialized = new Set<string>();
+    const initializing = new Set<string>();
     for (const info of world.cluster.nodeInfos()) {
       const instance = this.cloud.instances.get(info.node.name);
+      if (instance && !instance.initialized) initializing.add(info.node.name);
       if ((instance && !instance.initialized) || !world.kubeletRunning(info.node.name)) uninitialized.add(info.node.name);
     }
     // Replacements wait for the pods of the nodes they replace: not candidates meanwhile.
@@ -189,6 +191,7 @@ export class DisruptionLoop {
       lastPodEventMs: this.lastPodEvent,
       disrupting: new Set(this.disrupting.keys()),
       uninitialized,
+      initializing,
       pdbAllowances,
       claimHashes: this.claimHashes,
       driftedAt: this.driftedAt,
