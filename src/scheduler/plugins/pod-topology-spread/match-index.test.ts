@@ -80,8 +80,10 @@ describe('MatchIndex', () => {
       const rand = new Rand(seed);
       const cluster = new ClusterState();
       let nodes = 0;
+      const removed: number[] = [];
       const addNode = () => {
-        const i = nodes++;
+        // Now and then a removed node comes back under its name.
+        const i = removed.length > 0 && rand.intn(2) === 0 ? removed.splice(rand.intn(removed.length), 1)[0]! : nodes++;
         cluster.addNode(node(i, `z${i % 3}`, rand.intn(4) === 0 ? undefined : `r${rand.intn(3)}`));
       };
       for (let i = 0; i < 8; i++) addNode();
@@ -121,7 +123,9 @@ describe('MatchIndex', () => {
           addNode();
         } else if (op < 94 && cluster.numNodes > 3) {
           const on = names();
-          for (const p of cluster.removeNode(on[rand.intn(on.length)]!)) cluster.removePod(p.key);
+          const name = on[rand.intn(on.length)]!;
+          for (const p of cluster.removeNode(name)) cluster.removePod(p.key);
+          removed.push(Number(name.slice(1)));
         } else if (op < 97) {
           // Many changes on one node between reads: its pod log restarts.
           const on = names()[0]!;
@@ -133,7 +137,9 @@ describe('MatchIndex', () => {
         }
         // Read only now and then, so that catching up spans many changes.
         if (rand.intn(3) !== 0) continue;
-        for (const spec of SELECTORS) {
+        // A question never asked before, counted from the pods then on the nodes.
+        const asNew: LabelSelectorSpec = { matchExpressions: [{ key: 'app', operator: 'In', values: [`a${rand.intn(3)}`, 'a1'] }, { key: 'step', operator: 'NotIn', values: [`${step}`] }] };
+        for (const spec of [...SELECTORS, asNew]) {
           const namespace = rand.intn(3) === 0 ? 'other' : 'default';
           for (const { keys, requireAll } of SETS) {
             const constraints = keys.map((k) => constraint(k, spec));

@@ -10,7 +10,8 @@ import type { MatchCountKeeper, NodeInfo } from '../../../cluster/node-info.js';
 import type { ClusterState } from '../../../cluster/state.js';
 import type { Labels } from '../../../model/selector.js';
 import type { Pod } from '../../../model/pod.js';
-import { countsAsMatching } from './constraints.js';
+import { countMatchingPods, countsAsMatching } from './constraints.js';
+import { PodsByLabel } from './pods-by-label.js';
 import { countSlots, questionEpoch, questionNumber, type MatchQuery } from './match-counts.js';
 
 /** Matching pods per domain of one topology key, over the nodes carrying every key of a constraint set. */
@@ -54,21 +55,11 @@ interface Kept {
   readonly query: MatchQuery;
   readonly number: number;
   readonly tallies: Map<string, DomainTally>;
-  /** The In requirement it is filed under: a pod without one of its values cannot match. */
-  readonly filedKey: string | null;
-  readonly filedValues: ReadonlySet<string>;
 }
 
-/** countMatchingPods on the node, passing over pods the filed requirement rules out without matching the whole selector. */
+/** countMatchingPods on the node for a kept question. */
 function countOn(info: NodeInfo, k: Kept): number {
-  const { filedKey, filedValues } = k;
-  const { selector, namespace } = k.query;
-  let n = 0;
-  for (const pod of info.pods) {
-    if (filedKey !== null && !filedValues.has(pod.labels[filedKey]!)) continue;
-    if (countsAsMatching(pod, selector, namespace)) n++;
-  }
-  return n;
+  return countMatchingPods(info.pods, k.query.selector, k.query.namespace);
 }
 
 function sameLabels(a: Labels, b: Labels): boolean {
@@ -87,6 +78,7 @@ export class MatchIndex implements MatchCountKeeper {
   /** Label key → value → the questions filed under that pair. */
   private byPair = new Map<string, Map<string, Kept[]>>();
   private unfiled: Kept[] = [];
+  private readonly pods = new PodsByLabel();
   /** The node whose pod changes are being applied (readPodChanges calls `visit` with the pod alone). */
   private visiting: NodeInfo | null = null;
   private readonly visit = (pod: Pod, sign: 1 | -1) => this.apply(this.visiting!, pod, sign);
@@ -103,7 +95,7 @@ export class MatchIndex implements MatchCountKeeper {
     const nodes = this.cluster.nodeInfos();
     if (nodes !== this.nodes) {
       const now = new Set(nodes);
-      for (const info of this.nodes) if (!now.has(info) && info.matchCounts.keeper === this) info.matchCounts.keeper = null;
+      for (const info of this.nodes) if (!now.has(info) && info.matchCounts.keeper === this) this.untrack(info);
       for (const info of nodes) {
         if (info.matchCounts.keeper === this) this.catchUp(info);
         else this.track(info);
@@ -122,23 +114,37 @@ export class MatchIndex implements MatchCountKeeper {
     const n = questionNumber(q);
     const existing = this.kept[n];
     if (existing !== undefined) return existing;
-    const filed = q.selector.requirements.find((r) => r.operator === 'In');
-    const k: Kept = { query: q, number: n, tallies: new Map(), filedKey: filed?.key ?? null, filedValues: new Set(filed?.values) };
+    const k: Kept = { query: q, number: n, tallies: new Map() };
+    // Filed under the In requirement whose values the fewest pods carry.
+    let filed: { key: string; values: ReadonlySet<string>; pods: number } | undefined;
+    for (const r of q.selector.requirements) {
+      if (r.operator !== 'In') continue;
+      const values = new Set(r.values);
+      let pods = 0;
+      for (const v of values) pods += this.pods.withLabel(r.key, v).size;
+      if (filed === undefined || pods < filed.pods) filed = { key: r.key, values, pods };
+    }
     for (const info of this.nodes) {
       const slots = countSlots(info.matchCounts, n);
-      slots.counts[n] = countOn(info, k);
+      slots.counts[n] = filed === undefined ? countOn(info, k) : 0;
       // Should the node leave the index, the count is recounted on reading.
       slots.positions[n] = -1;
     }
     this.kept[n] = k;
-    if (filed === undefined) this.unfiled.push(k);
-    else {
-      let byValue = this.byPair.get(filed.key);
-      if (!byValue) this.byPair.set(filed.key, (byValue = new Map()));
-      for (const v of k.filedValues) {
-        const list = byValue.get(v);
-        if (list) list.push(k);
-        else byValue.set(v, [k]);
+    if (filed === undefined) {
+      this.unfiled.push(k);
+      return k;
+    }
+    let byValue = this.byPair.get(filed.key);
+    if (!byValue) this.byPair.set(filed.key, (byValue = new Map()));
+    for (const v of filed.values) {
+      const list = byValue.get(v);
+      if (list) list.push(k);
+      else byValue.set(v, [k]);
+      for (const pod of this.pods.withLabel(filed.key, v).values()) {
+        if (!countsAsMatching(pod, q.selector, q.namespace)) continue;
+        const counts = this.cluster.nodeInfo(pod.nodeName)!.matchCounts.counts;
+        counts[n] = counts[n]! + 1;
       }
     }
     return k;
@@ -163,6 +169,8 @@ export class MatchIndex implements MatchCountKeeper {
     if (kept.keptTo === info.podLogEnd) return;
     if (kept.keptTo < info.podLogStart) {
       // The log restarted since: count again.
+      this.pods.removeNode(info.node.name);
+      for (const pod of info.pods) this.pods.add(pod);
       for (const k of this.kept) {
         if (k === undefined) continue;
         const n = countOn(info, k);
@@ -185,12 +193,22 @@ export class MatchIndex implements MatchCountKeeper {
       countSlots(kept, k.number).counts[k.number] = countOn(info, k);
       kept.positions[k.number] = -1;
     }
+    for (const pod of info.pods) this.pods.add(pod);
     kept.keeper = this;
     kept.keptLabels = info.node.labels;
     kept.keptTo = info.readPodChanges(info.podLogEnd);
   }
 
+  /** A node that left the list: its pods go too. */
+  private untrack(info: NodeInfo): void {
+    this.catchUp(info);
+    for (const pod of info.pods) this.pods.remove(pod, info.node.name);
+    info.matchCounts.keeper = null;
+  }
+
   private apply(info: NodeInfo, pod: Pod, sign: 1 | -1): void {
+    if (sign > 0) this.pods.add(pod);
+    else this.pods.remove(pod, info.node.name);
     if (pod.terminating) return;
     const labels = pod.labels;
     for (const key in labels) {
