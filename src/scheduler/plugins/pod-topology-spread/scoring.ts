@@ -146,7 +146,7 @@ export function normalizeScores(s: PreScoreState, scores: NodeScore[]): void {
   let minScore = Number.MAX_SAFE_INTEGER;
   let maxScore = 0;
   for (const ns of scores) {
-    if (s.ignoredNodes.has(ns.name)) {
+    if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(ns.name)) {
       ns.score = INVALID_SCORE;
       continue;
     }
