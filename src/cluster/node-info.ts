@@ -4,6 +4,7 @@
 
 import type { Node } from '../model/node.js';
 import { hasAffinityTerms, type HostPort, type Pod } from '../model/pod.js';
+import type { Labels } from '../model/selector.js';
 
 const BIND_ALL = '0.0.0.0';
 
@@ -72,6 +73,23 @@ export function normalizedImageName(name: string): string {
 
 let generationCounter = 0;
 
+/** Keeps some of a node's match counts up to date as its pods change (see NodeInfo.matchCounts). */
+export interface MatchCountKeeper {
+  /** Whether it keeps the count of question `index`. */
+  keeps(index: number): boolean;
+  /** Applies the node's pod changes since `keptTo` to the counts it keeps. */
+  catchUp(info: NodeInfo): void;
+}
+
+export interface MatchCounts {
+  epoch: number;
+  readonly counts: number[];
+  readonly positions: number[];
+  keeper: MatchCountKeeper | null;
+  keptTo: number;
+  keptLabels: Labels | null;
+}
+
 export class NodeInfo {
   readonly pods: Pod[] = [];
   readonly podsWithAffinity: Pod[] = [];
@@ -109,11 +127,14 @@ export class NodeInfo {
   private podLogRead = 0;
   /**
    * Counts of this node's pods matching numbered questions (a selector in a
-   * namespace), each with the pod log position it is up to date with (-1: none),
-   * kept and read by PodTopologySpread's nodeMatchCount. A field rather than a side
-   * table: it is read for every scored node.
+   * namespace), kept and read by PodTopologySpread's nodeMatchCount. A field rather
+   * than a side table: it is read for every scored node. A count is either caught up
+   * on reading (from `positions`, the pod log position it is up to date with, -1:
+   * none), or kept up to date by `keeper` (a cluster-wide index), which has applied
+   * the pod log up to `keptTo` to every question it keeps, and `keptLabels` are the
+   * node labels it last saw.
    */
-  readonly matchCounts: { epoch: number; counts: number[]; positions: number[] } = { epoch: -1, counts: [], positions: [] };
+  readonly matchCounts: MatchCounts = { epoch: -1, counts: [], positions: [], keeper: null, keptTo: 0, keptLabels: null };
 
   constructor(private current: Node) {}
 

@@ -1,7 +1,8 @@
 // Running totals over a cluster's nodes, kept between scheduling cycles.
-// Several PreFilter/PreScore steps sum, over every node, something derived from
-// the node's pods (matching pods per topology domain, affinity term weights per
-// topology pair). Replicas of one workload ask the same question cycle after
+// InterPodAffinity's PreFilter and PreScore sum, over every node, something
+// derived from the node's pods (affinity term weights per topology pair;
+// PodTopologySpread's matching pods per domain have an index of their own,
+// pod-topology-spread/match-index.ts). Replicas of one workload ask the same question cycle after
 // cycle while only a node or two changed in between, so a tally is built once
 // per cluster and question, and each later read takes back and recounts only
 // the nodes whose NodeInfo.generation moved (found through the cluster's change

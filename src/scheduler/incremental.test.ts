@@ -1,6 +1,7 @@
-// The scheduler keeps per-cluster tallies across cycles (cluster/node-tally.ts):
-// topology spread domain counts and InterPodAffinity's PreFilter and PreScore
-// pairs, refreshed from the nodes whose pods changed. Conformance cases start
+// The scheduler keeps per-cluster tallies across cycles: topology spread's
+// matching-pod counts and domain totals (pod-topology-spread/match-index.ts,
+// kept pod change by pod change) and InterPodAffinity's PreFilter and PreScore
+// pairs (cluster/node-tally.ts, refreshed from the nodes whose pods changed). Conformance cases start
 // from a fresh cluster each, so this checks the refresh path: every decision on
 // a long-lived cluster (pods bound and deleted between cycles) must equal the
 // decision on a fresh copy of the same cluster, scores included.

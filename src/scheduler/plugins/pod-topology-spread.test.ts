@@ -158,6 +158,10 @@ function scoreAll(cluster: ClusterState, pod: Pod, args: Record<string, unknown>
   if (status.isSkip()) return undefined;
   assert.ok(status.isSuccess(), status.message());
   const scores: NodeScore[] = nodes.map((n) => ({ name: n.node.name, score: pl.score(state, pod, n) }));
+  // The Score loop's form (every node at once) gives what Score gives node by node.
+  const all = new Array<number>(nodes.length + 1).fill(-1);
+  pl.scoreAll!(state, pod, nodes, all, 1);
+  assert.deepEqual(all, [-1, ...scores.map((s) => s.score)]);
   const raw = Object.fromEntries(scores.map((s) => [s.name, s.score]));
   pl.normalizeScore(state, pod, scores);
   return { raw, normalized: Object.fromEntries(scores.map((s) => [s.name, s.score])) };

@@ -77,6 +77,10 @@ export const newPodTopologySpread: PluginFactory = ({ handle, args, features }) 
     score(state, pod, nodeInfo) {
       return scoreNode(readPreScoreState(state), pod, nodeInfo);
     },
+    scoreAll(state, pod, nodes, out, offset) {
+      const s = readPreScoreState(state);
+      for (let j = 0; j < nodes.length; j++) out[offset + j] = scoreNode(s, pod, nodes[j]!);
+    },
 
     normalizeScore(state, _pod, scores: NodeScore[]) {
       normalizeScores(readPreScoreState(state), scores);

@@ -2,9 +2,11 @@
 // many of its pods match the incoming pod's spread selector; replicas of one
 // workload ask the same question, so the answer is kept per node and question and
 // brought up to date from the node's log of pods added and removed since (a pod or
-// two, usually), instead of matching every pod on the node again.
+// two, usually), instead of matching every pod on the node again. Over a cluster's
+// own nodes, questions asked there are kept up to date by the cluster's
+// MatchIndex (match-index.ts), which reads each pod change once for all of them.
 
-import type { NodeInfo } from '../../../cluster/node-info.js';
+import type { MatchCounts, NodeInfo } from '../../../cluster/node-info.js';
 import { selectorKey, type Selector } from '../../../model/selector.js';
 import { countMatchingPods, countsAsMatching } from './constraints.js';
 
@@ -18,6 +20,11 @@ import { countMatchingPods, countsAsMatching } from './constraints.js';
 const MAX_QUESTIONS = 1024;
 const numbers = new Map<string, number>();
 let epoch = 0;
+
+/** The numbering in use: question numbers from another epoch mean nothing. */
+export function questionEpoch(): number {
+  return epoch;
+}
 
 /** A question as nodeMatchCount reads it: build once per cycle (each cycle builds its selector anew). */
 export interface MatchQuery {
@@ -46,21 +53,36 @@ export function matchQuery(selector: Selector, namespace: string): MatchQuery {
   return { selector, namespace, key, index: numberOf(key), epoch };
 }
 
-/** countMatchingPods(info.pods, selector, namespace), kept up to date from the node's pod log. */
-export function nodeMatchCount(info: NodeInfo, q: MatchQuery): number {
+/** The query's number in the current epoch (numbering it again when the epoch moved). */
+export function questionNumber(q: MatchQuery): number {
   if (q.epoch !== epoch) {
     q.index = numberOf(q.key);
     q.epoch = epoch;
   }
-  const kept = info.matchCounts;
+  return q.index;
+}
+
+/** The node's count arrays, emptied when the numbering moved and long enough for question `i`. */
+export function countSlots(kept: MatchCounts, i: number): MatchCounts {
   if (kept.epoch !== epoch) {
     kept.epoch = epoch;
     kept.counts.length = kept.positions.length = 0;
   }
-  const i = q.index;
   while (kept.positions.length <= i) {
     kept.positions.push(-1);
     kept.counts.push(0);
+  }
+  return kept;
+}
+
+/** countMatchingPods(info.pods, selector, namespace), kept up to date from the node's pod log. */
+export function nodeMatchCount(info: NodeInfo, q: MatchQuery): number {
+  const i = questionNumber(q);
+  const kept = countSlots(info.matchCounts, i);
+  const keeper = kept.keeper;
+  if (keeper !== null && keeper.keeps(i)) {
+    if (kept.keptTo !== info.podLogEnd) keeper.catchUp(info);
+    return kept.counts[i]!;
   }
   const { selector, namespace } = q;
   const position = kept.positions[i]!;

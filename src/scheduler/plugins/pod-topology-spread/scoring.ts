@@ -13,6 +13,7 @@ import { hasAllTopologyKeys, includesEveryNode, nodeIncluded, type SpreadConstra
 import { domainCounts } from './domain-counts.js';
 import { goLog, goRound } from './go-math.js';
 import { matchQuery, nodeMatchCount, type MatchQuery } from './match-counts.js';
+import { keptMatches } from './match-index.js';
 
 export const PRE_SCORE_STATE_KEY = 'PreScorePodTopologySpread';
 
@@ -26,7 +27,16 @@ export class PreScoreState implements StateData {
     readonly topologyNormalizingWeight: readonly number[],
     /** Per constraint: its selector's question for nodeMatchCount in the pod's namespace. */
     readonly matchQueries: readonly MatchQuery[],
-  ) {}
+  ) {
+    this.domainScores = constraints.map((c, i) => {
+      const m = new Map<string, number>();
+      if (c.topologyKey !== LABEL_HOSTNAME) for (const [value, count] of topologyValueToPodCounts[i]!) m.set(value, scoreForCount(count, c.maxSkew, topologyNormalizingWeight[i]!));
+      return m;
+    });
+  }
+
+  /** Per constraint but the hostname one: topology value → what a node there adds to its score (worked out once per cycle, not per node). */
+  readonly domainScores: readonly ReadonlyMap<string, number>[];
 
   /** Read-only after PreScore, so copies can share it. */
   clone(): PreScoreState {
@@ -85,6 +95,10 @@ export function computePreScoreState(
     for (const value of counts[i]!.keys()) counts[i]!.set(value, all.get(value) ?? 0);
   });
   const queries = constraints.map((c) => matchQuery(c.selector, pod.namespace));
+  // Score reads hostname counts node by node: kept by the cluster's index where every node counts.
+  constraints.forEach((c, i) => {
+    if (tallied[i] && c.topologyKey === LABEL_HOSTNAME) keptMatches(cluster!, queries[i]!);
+  });
   if (tallied.every(Boolean)) return new PreScoreState(constraints, ignored, counts, weights, queries);
   for (const info of allNodes) {
     const node = info.node;
@@ -110,17 +124,16 @@ export function readPreScoreState(state: CycleState): PreScoreState {
 /** The raw score: the weighted matching-pod counts of the node's domains (lower is better). */
 export function scoreNode(s: PreScoreState, pod: Pod, info: NodeInfo): number {
   const node = info.node;
-  if (s.ignoredNodes.has(node.name)) return 0;
+  if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(node.name)) return 0;
   let score = 0;
   // A plain loop: this runs for every scored node.
   for (let i = 0; i < s.constraints.length; i++) {
     const c = s.constraints[i]!;
     if (!Object.hasOwn(node.labels, c.topologyKey)) continue;
-    const count =
+    score +=
       c.topologyKey === LABEL_HOSTNAME
-        ? nodeMatchCount(info, s.matchQueries[i]!)
-        : s.topologyValueToPodCounts[i]!.get(node.labels[c.topologyKey]!)!;
-    score += scoreForCount(count, c.maxSkew, s.topologyNormalizingWeight[i]!);
+        ? scoreForCount(nodeMatchCount(info, s.matchQueries[i]!), c.maxSkew, s.topologyNormalizingWeight[i]!)
+        : s.domainScores[i]!.get(node.labels[c.topologyKey]!)!;
   }
   // Score returns int64(math.Round(score)).
   return goRound(score);
@@ -133,7 +146,7 @@ export function normalizeScores(s: PreScoreState, scores: NodeScore[]): void {
   let minScore = Number.MAX_SAFE_INTEGER;
   let maxScore = 0;
   for (const ns of scores) {
-    if (s.ignoredNodes.has(ns.name)) {
+    if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(ns.name)) {
       ns.score = INVALID_SCORE;
       continue;
     }

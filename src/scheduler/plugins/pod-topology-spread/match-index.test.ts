@@ -1,0 +1,172 @@
+// The cluster's MatchIndex keeps matching-pod counts and domain totals up to date
+// change by change. Every answer it gives must equal a count made from scratch,
+// whatever changed in between: pods bound, deleted, relabeled, moved to another
+// namespace or terminating, status updates, node labels, nodes added and removed,
+// many changes on one node between reads (its pod log restarts).
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { ClusterState } from '../../../cluster/state.js';
+import { compileNode, LABEL_HOSTNAME, LABEL_ZONE } from '../../../model/node.js';
+import { bindPod, compilePod, type Pod } from '../../../model/pod.js';
+import { Rand } from '../../../model/rand.js';
+import { compileLabelSelector, type LabelSelectorSpec } from '../../../model/selector.js';
+import type { SpreadConstraint } from './constraints.js';
+import { countMatchingPods } from './constraints.js';
+import { domainCounts } from './domain-counts.js';
+import { matchQuery, nodeMatchCount } from './match-counts.js';
+
+const RACK = 'example.com/rack';
+
+const SELECTORS: LabelSelectorSpec[] = [
+  { matchLabels: { app: 'a0' } },
+  { matchExpressions: [{ key: 'app', operator: 'In', values: ['a0', 'a1'] }] },
+  { matchLabels: { app: 'a1', tier: 't0' } },
+  // Without an In requirement: checked against every change.
+  { matchExpressions: [{ key: 'tier', operator: 'Exists', values: [] }] },
+  { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['a0'] }] },
+];
+
+const constraint = (topologyKey: string, selector: LabelSelectorSpec): SpreadConstraint => ({
+  maxSkew: 1,
+  topologyKey,
+  selector: compileLabelSelector(selector),
+  minDomains: 1,
+  honorNodeAffinity: false,
+  honorNodeTaints: false,
+});
+
+/** Constraint sets as PreScore (system defaults, missing keys read as '') and PreFilter (every key required) ask them. */
+const SETS: { keys: string[]; requireAll: boolean }[] = [
+  { keys: [LABEL_HOSTNAME, LABEL_ZONE], requireAll: false },
+  { keys: [RACK], requireAll: true },
+  { keys: [LABEL_ZONE, RACK], requireAll: true },
+];
+
+function node(i: number, zone: string, rack: string | undefined) {
+  return compileNode(
+    { metadata: { name: `n${i}`, labels: { [LABEL_HOSTNAME]: `n${i}`, [LABEL_ZONE]: zone, ...(rack === undefined ? {} : { [RACK]: rack }) } }, status: { allocatable: { cpu: '8', memory: '8Gi', pods: '500' } } },
+    i,
+  );
+}
+
+function pod(name: string, rand: Rand, nodeName: string): Pod {
+  const labels: Record<string, string> = { app: `a${rand.intn(3)}` };
+  if (rand.intn(2) === 0) labels['tier'] = `t${rand.intn(2)}`;
+  const terminating = rand.intn(8) === 0;
+  const manifest = {
+    metadata: { name, namespace: rand.intn(4) === 0 ? 'other' : 'default', labels, ...(terminating ? { deletionTimestamp: '2024-01-01T00:00:00Z' } : {}) },
+    spec: { containers: [{ name: 'c' }] },
+  };
+  return bindPod(compilePod(manifest, { order: 0 }), nodeName);
+}
+
+/** What domainCounts must answer, counted from scratch. */
+function fresh(cluster: ClusterState, c: SpreadConstraint, keys: readonly string[], requireAll: boolean, namespace: string): [string, number][] {
+  const totals = new Map<string, number>();
+  for (const info of cluster.nodeInfos()) {
+    const labels = info.node.labels;
+    if (requireAll && !keys.every((k) => Object.hasOwn(labels, k))) continue;
+    const domain = labels[c.topologyKey] ?? '';
+    totals.set(domain, (totals.get(domain) ?? 0) + countMatchingPods(info.pods, c.selector, namespace));
+  }
+  return [...totals];
+}
+
+describe('MatchIndex', () => {
+  for (const seed of [1, 2, 3, 4]) {
+    it(`seed ${seed}: kept counts and domain totals equal fresh counts after every kind of change`, () => {
+      const rand = new Rand(seed);
+      const cluster = new ClusterState();
+      let nodes = 0;
+      const removed: number[] = [];
+      const addNode = () => {
+        // Now and then a removed node comes back under its name.
+        const i = removed.length > 0 && rand.intn(2) === 0 ? removed.splice(rand.intn(removed.length), 1)[0]! : nodes++;
+        cluster.addNode(node(i, `z${i % 3}`, rand.intn(4) === 0 ? undefined : `r${rand.intn(3)}`));
+      };
+      for (let i = 0; i < 8; i++) addNode();
+      let pods = 0;
+      const names = () => cluster.nodeInfos().map((n) => n.node.name);
+      const bound = () => [...cluster.pods()];
+      for (let step = 0; step < 1500; step++) {
+        const op = rand.intn(100);
+        const all = bound();
+        if (op < 40 || all.length === 0) {
+          const on = names();
+          cluster.addPod(pod(`p${pods++}`, rand, on[rand.intn(on.length)]!));
+        } else if (op < 55) {
+          cluster.removePod(all[rand.intn(all.length)]!.key);
+        } else if (op < 70) {
+          // Relabeled, moved to another namespace or terminating: a new pod object under the same key.
+          const old = all[rand.intn(all.length)]!;
+          const next = pod(old.name, rand, old.nodeName);
+          cluster.updatePod({ ...next, key: old.key, namespace: rand.intn(2) === 0 ? old.namespace : next.namespace });
+        } else if (op < 80) {
+          // A status update: the same labels object, namespace and terminating state.
+          const old = all[rand.intn(all.length)]!;
+          cluster.updatePod({ ...old, phase: 'Running' });
+        } else if (op < 86) {
+          // The node's rack (not its zone) changes or goes: the node list stays, its domain moves.
+          const info = cluster.nodeInfos()[rand.intn(cluster.numNodes)]!;
+          const n = info.node;
+          const labels: Record<string, string> = { ...n.labels };
+          if (rand.intn(3) === 0) delete labels[RACK];
+          else labels[RACK] = `r${rand.intn(4)}`;
+          cluster.updateNode({ ...n, labels });
+        } else if (op < 89) {
+          // A taint-like replacement with equal labels.
+          const info = cluster.nodeInfos()[rand.intn(cluster.numNodes)]!;
+          cluster.updateNode({ ...info.node, labels: { ...info.node.labels } });
+        } else if (op < 92) {
+          addNode();
+        } else if (op < 94 && cluster.numNodes > 3) {
+          const on = names();
+          const name = on[rand.intn(on.length)]!;
+          for (const p of cluster.removeNode(name)) cluster.removePod(p.key);
+          removed.push(Number(name.slice(1)));
+        } else if (op < 97) {
+          // Many changes on one node between reads: its pod log restarts.
+          const on = names()[0]!;
+          for (let j = 0; j < 80; j++) {
+            const p = pod(`burst${pods++}`, rand, on);
+            cluster.addPod(p);
+            if (j % 4 !== 0) cluster.removePod(p.key);
+          }
+        }
+        // Read only now and then, so that catching up spans many changes.
+        if (rand.intn(3) !== 0) continue;
+        // A question never asked before, counted from the pods then on the nodes.
+        const asNew: LabelSelectorSpec = { matchExpressions: [{ key: 'app', operator: 'In', values: [`a${rand.intn(3)}`, 'a1'] }, { key: 'step', operator: 'NotIn', values: [`${step}`] }] };
+        for (const spec of [...SELECTORS, asNew]) {
+          const namespace = rand.intn(3) === 0 ? 'other' : 'default';
+          for (const { keys, requireAll } of SETS) {
+            const constraints = keys.map((k) => constraint(k, spec));
+            const c = constraints[rand.intn(constraints.length)]!;
+            assert.deepEqual([...domainCounts(cluster, constraints, c, namespace, requireAll)], fresh(cluster, c, keys, requireAll, namespace), `step ${step}, ${JSON.stringify(spec)} in ${namespace} by ${c.topologyKey} over ${keys}`);
+          }
+          for (const info of cluster.nodeInfos()) {
+            const selector = compileLabelSelector(spec);
+            assert.equal(nodeMatchCount(info, matchQuery(selector, namespace)), countMatchingPods(info.pods, selector, namespace), `step ${step}, ${info.node.name}`);
+          }
+        }
+      }
+    });
+  }
+
+  it('a copy of the cluster keeps counts of its own', () => {
+    const cluster = new ClusterState();
+    cluster.addNode(node(0, 'z0', 'r0'));
+    const web = constraint(LABEL_ZONE, { matchLabels: { app: 'a0' } });
+    const rand = new Rand(1);
+    const p = { ...pod('p', rand, 'n0'), labels: { app: 'a0' }, namespace: 'default', terminating: false };
+    cluster.addPod(p);
+    assert.deepEqual([...domainCounts(cluster, [web], web, 'default')], [['z0', 1]]);
+    const copy = cluster.clone();
+    copy.removePod(p.key);
+    assert.deepEqual([...domainCounts(copy, [web], web, 'default')], [['z0', 0]]);
+    assert.deepEqual([...domainCounts(cluster, [web], web, 'default')], [['z0', 1]]);
+    assert.equal(nodeMatchCount(cluster.nodeInfo('n0')!, matchQuery(web.selector, 'default')), 1);
+  });
+});
