@@ -15,7 +15,9 @@ import type { Pod } from '../model/pod.js';
 import type { Taint } from '../model/taints.js';
 import { LABEL_INSTANCE_TYPE, type InstanceType } from '../provisioner/catalog/types.js';
 import { launchedNode } from '../provisioner/launched-node.js';
+import { satisfiesMinValues, type MinValuesResult } from '../provisioner/instance-requirements.js';
 import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../provisioner/plan.js';
+import { Requirements } from '../provisioner/requirements.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
@@ -342,16 +344,21 @@ function consolidationOf(input: ConsolidationInput, candidates: readonly Candida
     if (!input.replacement?.spotToSpot) return { unconsolidatable: "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node" };
     const spot = offerings.filter((o) => o.capacityType === 'spot');
     options = cheapestPerType(spot).filter((o) => worstLaunchPrice(spot, o.instanceType) < candidatePrice);
+    const minValues = minValuesOf(input, claim, options);
+    if (minValues.error) return { unconsolidatable: `Filtering by price: ${minValues.error}` };
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     if (candidates.length === 1) {
       if (options.length < MIN_SPOT_TO_SPOT_OPTIONS) {
         return { unconsolidatable: `SpotToSpotConsolidation requires ${MIN_SPOT_TO_SPOT_OPTIONS} cheaper instance type options than the current candidate to consolidate, got ${options.length}` };
       }
-      // Launching from the 15 cheapest keeps the new node from being consolidated again at once.
-      options = options.slice(0, MIN_SPOT_TO_SPOT_OPTIONS);
+      // Launching from the 15 cheapest (more when the NodePool's minValues need more) keeps the new node from being consolidated again at once.
+      options = options.slice(0, Math.max(MIN_SPOT_TO_SPOT_OPTIONS, minValues.minNeededInstanceTypes));
     }
   } else {
-    const cheaper = new Set(cheapestPerType(offerings).filter((o) => worstLaunchPrice(offerings, o.instanceType) < candidatePrice).map((o) => o.instanceType));
+    const cheaperOptions = cheapestPerType(offerings).filter((o) => worstLaunchPrice(offerings, o.instanceType) < candidatePrice);
+    const minValuesError = minValuesOf(input, claim, cheaperOptions).error;
+    if (minValuesError) return { unconsolidatable: `Filtering by price: ${minValuesError}` };
+    const cheaper = new Set(cheaperOptions.map((o) => o.instanceType));
     if (cheaper.size === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     // Priced on the assumption spot launches, so spot it must be: an on-demand fallback could cost more.
     const onlySpot = canBeSpot && offerings.some((o) => o.capacityType === 'on-demand');
@@ -359,11 +366,25 @@ function consolidationOf(input: ConsolidationInput, candidates: readonly Candida
   }
   if (candidates.length > 1) {
     options = withoutSameType(options, offerings, candidates, input.pricePerHour);
+    const minValuesError = minValuesOf(input, claim, options).error;
+    if (minValuesError) return { unconsolidatable: `Filtering by price: ${minValuesError}` };
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
   }
   const replacement = toReplacement(claim, options);
   const moves = placeWithReplacements(input, candidates, [replacement]) ?? removal.moves;
   return { decision: { kind: 'replace', nodes, replacements: [replacement], savingsPerHour: round(candidatePrice - replacement.pricePerHour), reason, displacedPods: moves } };
+}
+
+/**
+ * Karpenter's check after each price filter of a replacement (RemoveInstanceTypeOptionsByPriceAndMinValues):
+ * whether the options left, cheapest first, still satisfy the NodePool's minValues, and
+ * how many of them it takes.
+ */
+function minValuesOf(input: ConsolidationInput, claim: NodeClaimPlan, options: readonly ClaimOffering[]): MinValuesResult {
+  const requirements = Requirements.fromNodeSelectorRequirements(claim.requirements);
+  if (!requirements.hasMinValues()) return satisfiesMinValues([], requirements);
+  const byName = new Map((input.replacement?.instanceTypes ?? []).map((t) => [t.name, t]));
+  return satisfiesMinValues(options.flatMap((o) => byName.get(o.instanceType) ?? []), requirements);
 }
 
 /**
