@@ -340,10 +340,13 @@ function consolidationOf(input: ConsolidationInput, candidates: readonly Candida
   const allSpot = allSpotNodes(candidates);
   const canBeSpot = offerings.some((o) => o.capacityType === 'spot');
   let options: ClaimOffering[];
+  /** The options after the price filter, before any capacity-type narrowing: where the same-type check looks. */
+  let priced: readonly ClaimOffering[];
   if (allSpot && canBeSpot) {
     if (!input.replacement?.spotToSpot) return { unconsolidatable: "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node" };
     const spot = offerings.filter((o) => o.capacityType === 'spot');
     options = cheapestPerType(spot).filter((o) => worstLaunchPrice(spot, o.instanceType) < candidatePrice);
+    priced = options;
     const minValues = minValuesOf(input, claim, options);
     if (minValues.error) return { unconsolidatable: `Filtering by price: ${minValues.error}` };
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
@@ -356,6 +359,7 @@ function consolidationOf(input: ConsolidationInput, candidates: readonly Candida
     }
   } else {
     const cheaperOptions = cheapestPerType(offerings).filter((o) => worstLaunchPrice(offerings, o.instanceType) < candidatePrice);
+    priced = cheaperOptions;
     const minValuesError = minValuesOf(input, claim, cheaperOptions).error;
     if (minValuesError) return { unconsolidatable: `Filtering by price: ${minValuesError}` };
     const cheaper = new Set(cheaperOptions.map((o) => o.instanceType));
@@ -365,7 +369,7 @@ function consolidationOf(input: ConsolidationInput, candidates: readonly Candida
     options = cheapestPerType(offerings.filter((o) => cheaper.has(o.instanceType) && (!onlySpot || o.capacityType === 'spot')));
   }
   if (candidates.length > 1) {
-    options = withoutSameType(options, offerings, candidates, input.pricePerHour);
+    options = withoutSameType(options, priced, offerings, candidates, input.pricePerHour);
     const minValuesError = minValuesOf(input, claim, options).error;
     if (minValuesError) return { unconsolidatable: `Filtering by price: ${minValuesError}` };
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
@@ -390,13 +394,16 @@ function minValuesOf(input: ConsolidationInput, claim: NodeClaimPlan, options: r
 /**
  * Multi-node replacement options of a type some candidate already is must be cheaper
  * than that candidate: otherwise keeping it and deleting the others is the same
- * result with fewer pods moved (Karpenter's filterOutSameType).
+ * result with fewer pods moved (Karpenter's filterOutSameType). A candidate's type counts
+ * when it passed the price filter (`priced`), even where the replacement must then be
+ * spot and that type launches only on-demand: Karpenter narrows the capacity type in the
+ * requirements, not in the instance-type options it checks here.
  */
-function withoutSameType(options: ClaimOffering[], offerings: readonly ClaimOffering[], candidates: readonly Candidate[], price: (n: Node) => number | undefined): ClaimOffering[] {
+function withoutSameType(options: ClaimOffering[], priced: readonly ClaimOffering[], offerings: readonly ClaimOffering[], candidates: readonly Candidate[], price: (n: Node) => number | undefined): ClaimOffering[] {
   let max = Infinity;
   for (const c of candidates) {
     const type = c.node.labels[LABEL_INSTANCE_TYPE];
-    if (type !== undefined && options.some((o) => o.instanceType === type)) max = Math.min(max, price(c.node) ?? Infinity);
+    if (type !== undefined && priced.some((o) => o.instanceType === type)) max = Math.min(max, price(c.node) ?? Infinity);
   }
   return options.filter((o) => worstLaunchPrice(offerings, o.instanceType) < max);
 }
