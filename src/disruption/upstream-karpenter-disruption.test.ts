@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Decision } from './consolidate.js';
 import {
-  ASSORTED, clusterWith, fakeType, pdb, firstCommand, MOST_EXPENSIVE, MOST_EXPENSIVE_SPOT, reconcile, upstreamInput, upstreamNode, upstreamPod, upstreamPool,
+  ASSORTED, clusterWith, fakeType, firstCommand, MOST_EXPENSIVE, MOST_EXPENSIVE_SPOT, NOW, pdb, reconcile, upstreamInput, upstreamNode, upstreamPod, upstreamPool,
 } from './upstream-karpenter-disruption.test-support.js';
 
 const CT = 'consolidation_test.go';
@@ -252,5 +252,108 @@ describe(`upstream Consolidation / Replace (${CT})`, () => {
     assert.equal(d?.kind, 'delete');
     assert.equal(d!.nodes.length, 1);
     assert.ok(['n0', 'n1'].includes(d!.nodes[0]!));
+  });
+});
+
+describe(`upstream Consolidation / Delete (${CT})`, () => {
+  const pool = upstreamPool();
+  const LEAST = '1-cpu-1-mem-amd64-linux-test-zone-1-on-demand';
+  const two = (p = pool, o: Parameters<typeof upstreamNode>[3] = {}) => [upstreamNode('n0', p, LEAST, o), upstreamNode('n1', p, LEAST, o)];
+  // Two pods on the first node, one on the second (the suite's usual layout).
+  const layout = (opts: (i: number) => Parameters<typeof upstreamPod>[2] = () => ({})) => ['n0', 'n0', 'n1'].map((n, i) => upstreamPod(`p${i}`, n, opts(i)));
+  const deletes = (d: Decision | undefined, node: string) => assert.deepEqual(kindOf(d), { kind: 'delete', nodes: [node], replacements: 0, reason: 'Underutilized' });
+
+  it('upstream: "can delete nodes"', () => {
+    deletes(firstCommand(upstreamInput(clusterWith(two(), layout()), [pool])).decision, 'n1');
+  });
+  it('upstream: "can delete nodes if another nodePool has no node template"', () => {
+    // berth's NodePool always has a template; a second NodePool no instance type satisfies stands for one that cannot launch.
+    const other = upstreamPool({ name: 'no-template', requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['none'] }] });
+    deletes(firstCommand(upstreamInput(clusterWith(two(), layout()), [pool, other])).decision, 'n1');
+  });
+  it('upstream: "can delete nodes, when non-Karpenter capacity can fit pods"', () => {
+    const n0 = upstreamNode('n0', pool, LEAST);
+    const { 'karpenter.sh/nodepool': _, ...labels } = upstreamNode('unmanaged', pool, LEAST).labels;
+    const unmanaged = { ...upstreamNode('unmanaged', pool, LEAST), labels: { 'kubernetes.io/hostname': 'unmanaged', 'kubernetes.io/os': labels['kubernetes.io/os']!, 'kubernetes.io/arch': labels['kubernetes.io/arch']! } };
+    const pods = [0, 1, 2].map((i) => upstreamPod(`p${i}`, 'n0'));
+    deletes(firstCommand(upstreamInput(clusterWith([n0, unmanaged], pods), [pool])).decision, 'n0');
+  });
+  it('upstream: "can delete nodes, considers PDB"', () => {
+    const pods = layout((i): Parameters<typeof upstreamPod>[2] => ({ labels: i === 2 ? { app: 'test' } : {} }));
+    deletes(firstCommand(upstreamInput(clusterWith(two(), pods, [pdb('pdb', { maxUnavailable: 0 })]), [pool])).decision, 'n0');
+  });
+  it('upstream: "can delete nodes, considers karpenter.sh/do-not-disrupt set to true on nodes"', () => {
+    const nodes = [upstreamNode('n0', pool, LEAST), upstreamNode('n1', pool, LEAST, { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })];
+    deletes(firstCommand(upstreamInput(clusterWith(nodes, layout()), [pool])).decision, 'n0');
+  });
+  it('upstream: "can delete nodes, considers karpenter.sh/do-not-disrupt set to true on pods"', () => {
+    const pods = layout((i) => (i === 2 ? { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } } : {}));
+    deletes(firstCommand(upstreamInput(clusterWith(two(), pods), [pool])).decision, 'n0');
+  });
+  // Upstream sets the grace period on the NodeClaims; berth reads it from their NodePool.
+  const graced = upstreamPool({ terminationGracePeriod: '300s' });
+  it('upstream: "does not consolidate nodes with karpenter.sh/do-not-disrupt set to true on pods when the NodePool\'s TerminationGracePeriod is not nil"', () => {
+    const pods = layout(() => ({ annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }));
+    assert.deepEqual(reconcile(upstreamInput(clusterWith(two(graced), pods), [graced])), []);
+  });
+  it('upstream: "does not consolidate nodes with pods with blocking PDBs when the NodePool\'s TerminationGracePeriod is not nil"', () => {
+    assert.deepEqual(reconcile(upstreamInput(clusterWith(two(graced), layout(), [pdb('pdb', { maxUnavailable: 0 })]), [graced])), []);
+  });
+  it('upstream: "does not consolidate nodes with pods that have a duration-based do-not-disrupt annotation that is still active"', () => {
+    const pods = layout((i) => (i === 2 ? { annotations: { 'karpenter.sh/do-not-disrupt': '2m' }, startTime: new Date(NOW).toISOString() } : {}));
+    deletes(firstCommand(upstreamInput(clusterWith(two(), pods), [pool])).decision, 'n0');
+  });
+  it('upstream: "can consolidate nodes after duration-based do-not-disrupt annotation expires"', () => {
+    const pods = layout(() => ({ annotations: { 'karpenter.sh/do-not-disrupt': '2m' }, startTime: new Date(NOW).toISOString() }));
+    const cluster = clusterWith(two(), pods);
+    assert.deepEqual(reconcile(upstreamInput(cluster, [pool])), []);
+    assert.equal(reconcile(upstreamInput(cluster, [pool], { nowMs: NOW + 3 * 60_000 })).length, 1);
+  });
+  it('upstream: "can delete nodes, considers invalid do-not-disrupt annotation format as not blocking"', () => {
+    const pods = layout((i) => (i === 2 ? { annotations: { 'karpenter.sh/do-not-disrupt': 'invalid-format' } } : {}));
+    deletes(firstCommand(upstreamInput(clusterWith(two(), pods), [pool])).decision, 'n1');
+  });
+  it('upstream: "can delete nodes, evicts pods without an ownerRef"', () => {
+    deletes(firstCommand(upstreamInput(clusterWith(two(), layout(() => ({ owner: null }))), [pool])).decision, 'n1');
+  });
+  it('upstream: "won\'t delete node if it would require pods to schedule on an uninitialized node"', () => {
+    const r = firstCommand(upstreamInput(clusterWith(two(), layout()), [pool], { uninitialized: new Set(['n0']) }));
+    assert.equal(r.decision, undefined);
+    assert.match(unconsolidatable(r, 'n1').join(), /Not all pods would schedule/);
+  });
+  it('upstream: "should replace a node with a cheaper one even when consolidateAfter has not expired"', () => {
+    const p = upstreamPool({ disruption: { consolidateAfter: '1m' } });
+    const node = upstreamNode('n', p, MOST_EXPENSIVE, { creation: NOW - 2 * 60_000 });
+    const { decision: d } = firstCommand(upstreamInput(clusterWith([node], [upstreamPod('p', 'n')]), [p], { lastPodEventMs: new Map([['n', NOW - 2 * 60_000]]) }));
+    assert.deepEqual(kindOf(d), { kind: 'replace', nodes: ['n'], replacements: 1, reason: 'Underutilized' });
+  });
+  it('upstream: "should consider initialized nodes before uninitialized nodes"', () => {
+    const offering = { zone: 'test-zone-1', capacityType: 'on-demand' as const };
+    const types = [fakeType('default-instance-type', { cpu: 3, memGi: 3, offerings: [offering] }), fakeType('small-instance-type', { cpu: 1, memGi: 1, offerings: [offering] })];
+    const GI = 2 ** 30;
+    const sized = (n: ReturnType<typeof upstreamNode>, cpu: number, memGi: number) => ({ ...n, allocatable: { ...n.allocatable, cpu: cpu * 1000, memory: memGi * GI }, capacity: { ...n.capacity, cpu: cpu * 1000, memory: memGi * GI } });
+    const nodes = Array.from({ length: 100 }, (_, i) => sized(upstreamNode(`d${i}`, pool, 'default-instance-type', { types }), 3, 3));
+    const initialized = 37;
+    const small = sized(upstreamNode('small', pool, 'small-instance-type', { types }), 1, 1);
+    const req = (cpu: string, mem: string) => ({ spec: { containers: [{ name: 'c', resources: { requests: { cpu, memory: mem } } }] } });
+    const pods = [...nodes.map((n, i) => upstreamPod(`p${i}`, n.name, req('2', '2Gi'))), upstreamPod('small-pod', 'small', req('1', '1Gi'))];
+    const uninitialized = new Set(nodes.filter((_, i) => i !== initialized).map((n) => n.name));
+    const { decision: d } = firstCommand(upstreamInput(clusterWith([...nodes, small], pods), [pool], { types, uninitialized }));
+    deletes(d, 'small');
+    assert.deepEqual(d!.displacedPods, [{ pod: 'default/small-pod', node: `d${initialized}` }]);
+  });
+  it('upstream: "can delete nodes with a permanently pending pod"', () => {
+    const pending = { ...upstreamPod('pending', '', { spec: { nodeSelector: { 'non-existent': 'node-label' } } }), phase: 'Pending' };
+    deletes(firstCommand(upstreamInput(clusterWith(two(), [...layout(), pending]), [pool])).decision, 'n1');
+  });
+  it('upstream: "won\'t delete nodes if it would make a non-pending pod go pending"', () => {
+    const nodes = [upstreamNode('n0', pool, LEAST, { labels: { foo: '1' } }), upstreamNode('n1', pool, LEAST, { labels: { foo: '2' } })];
+    const pods = layout((i) => ({ spec: { nodeSelector: { foo: i === 2 ? '2' : '1' } } }));
+    assert.deepEqual(reconcile(upstreamInput(clusterWith(nodes, pods), [pool])), []);
+  });
+  it('upstream: "can delete nodes while an invalid node pool exists"', () => {
+    // A NodePool whose instance types cannot be listed: berth's stand-in is one no instance type satisfies.
+    const bad = upstreamPool({ name: 'bad-nodepool', requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['none'] }] });
+    deletes(firstCommand(upstreamInput(clusterWith(two(), layout()), [bad, pool])).decision, 'n1');
   });
 });
