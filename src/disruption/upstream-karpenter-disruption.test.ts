@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Decision } from './consolidate.js';
+import { revalidate } from './disrupt.js';
 import {
   ASSORTED, clusterWith, fakeType, firstCommand, MOST_EXPENSIVE, MOST_EXPENSIVE_SPOT, NOW, pdb, reconcile, upstreamInput, upstreamNode, upstreamPod, upstreamPool,
 } from './upstream-karpenter-disruption.test-support.js';
@@ -265,6 +266,15 @@ describe(`upstream Consolidation / Delete (${CT})`, () => {
 
   it('upstream: "can delete nodes"', () => {
     deletes(firstCommand(upstreamInput(clusterWith(two(), layout()), [pool])).decision, 'n1');
+  });
+  it('upstream: "does not delete nodes with pod churn, deletes nodes without pod churn"', () => {
+    // Emptiness picks both; while it waits a pod binds to the first (the upstream test's validator does that).
+    const before = clusterWith(two(), []);
+    const { decision: d } = firstCommand(upstreamInput(before, [pool]));
+    assert.deepEqual(kindOf(d), { kind: 'delete', nodes: ['n0', 'n1'], replacements: 0, reason: 'Empty' });
+    const after = clusterWith(two(), [upstreamPod('churn', 'n0')]);
+    const again = revalidate(upstreamInput(after, [pool]), d!);
+    assert.deepEqual(kindOf('nodes' in again ? again : undefined), { kind: 'delete', nodes: ['n1'], replacements: 0, reason: 'Empty' });
   });
   it('upstream: "can delete nodes if another nodePool has no node template"', () => {
     // berth's NodePool always has a template; a second NodePool no instance type satisfies stands for one that cannot launch.
