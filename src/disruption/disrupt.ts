@@ -97,8 +97,9 @@ function revalidateEmpty(input: DisruptionInput, d: Decision): Decision | { inva
  * Karpenter's re-check of a consolidation decision after its 15 s wait: every node
  * must still be a consolidatable candidate within the budgets, and computing the
  * decision again for the same nodes must give the same kind (an empty node still
- * empty, a delete still a delete, a replace still a cheaper replace). The fresh
- * decision, or why the old one no longer holds.
+ * empty, a delete still a delete, a replace still a cheaper replace whose options
+ * include every instance type the command chose). The fresh decision, or why the old
+ * one no longer holds.
  */
 export function revalidate(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
   if (d.reason === 'Empty') return revalidateEmpty(input, d);
@@ -106,5 +107,9 @@ export function revalidate(input: DisruptionInput, d: Decision): Decision | { in
   if (!Array.isArray(candidates)) return candidates;
   const again = computeConsolidation(input, candidates, 'Underutilized');
   if (!('decision' in again)) return { invalid: again.unconsolidatable };
-  return again.decision.kind === d.kind ? again.decision : { invalid: `it would now be a ${again.decision.kind}` };
+  if (again.decision.kind !== d.kind) return { invalid: `it would now be a ${again.decision.kind}` };
+  // A replacement must still be able to launch as any type the command chose (Karpenter's instanceTypesAreSubset).
+  const now = new Set(again.decision.replacements.flatMap((r) => r.instanceTypeOptions));
+  const lost = d.replacements.flatMap((r) => r.instanceTypeOptions).find((t) => !now.has(t));
+  return lost === undefined ? again.decision : { invalid: `the replacement could no longer be a ${lost}` };
 }
