@@ -367,3 +367,63 @@ describe(`upstream Consolidation / Delete (${CT})`, () => {
     deletes(firstCommand(upstreamInput(clusterWith(two(), layout()), [bad, pool])).decision, 'n1');
   });
 });
+
+// The TTL cases: the command, then Karpenter's re-check after its wait (berth's revalidate) on the cluster as it is then.
+describe(`upstream Consolidation / TTL (${CT})`, () => {
+  const pool = upstreamPool();
+  const LEAST = '1-cpu-1-mem-amd64-linux-test-zone-1-on-demand';
+  const recheck = (cluster: ReturnType<typeof clusterWith>, d: Decision | undefined) => revalidate(upstreamInput(cluster, [pool]), d!);
+  const dnd = { 'karpenter.sh/do-not-disrupt': 'true' };
+  it('upstream: "should wait for the node TTL for non-empty nodes before consolidating"', () => {
+    const nodes = [upstreamNode('n0', pool, LEAST), upstreamNode('n1', pool, LEAST)];
+    const cluster = clusterWith(nodes, ['n0', 'n0', 'n1'].map((n, i) => upstreamPod(`p${i}`, n)));
+    const { decision: d } = firstCommand(upstreamInput(cluster, [pool]));
+    assert.deepEqual(kindOf(d), { kind: 'delete', nodes: ['n1'], replacements: 0, reason: 'Underutilized' });
+    const again = recheck(cluster, d);
+    assert.deepEqual(kindOf('nodes' in again ? again : undefined), kindOf(d));
+  });
+  it('upstream: "should not consolidate if the action picks different instance types after the node TTL wait"', () => {
+    const node = upstreamNode('n0', pool, MOST_EXPENSIVE);
+    const { decision: d } = firstCommand(upstreamInput(clusterWith([node], [upstreamPod('p', 'n0', { cpu: '1' })]), [pool]));
+    assert.equal(d?.kind, 'replace');
+    const again = recheck(clusterWith([node], [upstreamPod('p', 'n0', { cpu: '1' }), upstreamPod('p2', 'n0', { cpu: '1' })]), d);
+    assert.ok('invalid' in again, JSON.stringify(again).slice(0, 300));
+  });
+  it('upstream: "should not consolidate if the action becomes invalid during the node TTL wait"', () => {
+    const node = upstreamNode('n0', pool, MOST_EXPENSIVE);
+    const { decision: d } = firstCommand(upstreamInput(clusterWith([node], []), [pool]));
+    assert.deepEqual(kindOf(d), { kind: 'delete', nodes: ['n0'], replacements: 0, reason: 'Empty' });
+    assert.ok('invalid' in recheck(clusterWith([node], [upstreamPod('p', 'n0', { owner: null, annotations: dnd })]), d));
+  });
+  it('upstream: "should not replace node if a pod schedules with karpenter.sh/do-not-disrupt set to true during the TTL wait"', () => {
+    const node = upstreamNode('n', pool, MOST_EXPENSIVE);
+    const pod = upstreamPod('p', 'n', { owner: null });
+    const { decision: d } = firstCommand(upstreamInput(clusterWith([node], [pod]), [pool]));
+    assert.equal(d?.kind, 'replace');
+    assert.ok('invalid' in recheck(clusterWith([node], [pod, upstreamPod('dnd', 'n', { owner: null, annotations: dnd })]), d));
+  });
+  it('upstream: "should not replace node if a pod schedules with a blocking PDB during the TTL wait"', () => {
+    const node = upstreamNode('n', pool, MOST_EXPENSIVE);
+    const pod = upstreamPod('p', 'n', { owner: null, labels: {} });
+    const { decision: d } = firstCommand(upstreamInput(clusterWith([node], [pod]), [pool]));
+    assert.equal(d?.kind, 'replace');
+    assert.ok('invalid' in recheck(clusterWith([node], [pod, upstreamPod('blocked', 'n', { owner: null })], [pdb('pdb', { maxUnavailable: 0 })]), d));
+  });
+  const twoBusy = () => {
+    const nodes = [upstreamNode('n0', pool, MOST_EXPENSIVE), upstreamNode('n1', pool, MOST_EXPENSIVE)];
+    const pods = [upstreamPod('p0', 'n0', { owner: null, labels: {} }), upstreamPod('p1', 'n1', { owner: null, labels: {} })];
+    const { decision: d } = firstCommand(upstreamInput(clusterWith(nodes, pods), [pool]));
+    assert.ok(d && d.reason === 'Underutilized');
+    return { nodes, pods, d };
+  };
+  it('upstream: "should not delete node if pods schedule with karpenter.sh/do-not-disrupt set to true during the TTL wait"', () => {
+    const { nodes, pods, d } = twoBusy();
+    const added = ['n0', 'n1'].map((n) => upstreamPod(`dnd-${n}`, n, { owner: null, annotations: dnd }));
+    assert.ok('invalid' in recheck(clusterWith(nodes, [...pods, ...added]), d));
+  });
+  it('upstream: "should not delete node if pods schedule with a blocking PDB during the TTL wait"', () => {
+    const { nodes, pods, d } = twoBusy();
+    const added = ['n0', 'n1'].map((n) => upstreamPod(`blocked-${n}`, n, { owner: null }));
+    assert.ok('invalid' in recheck(clusterWith(nodes, [...pods, ...added], [pdb('pdb', { maxUnavailable: 0 })]), d));
+  });
+});
