@@ -64,7 +64,7 @@ type Disruption = NonNullable<Spec['disruption']>;
  * the AWS provider (on-demand unless the NodePool says otherwise), so both are required here
  * (`anyCapacityType` leaves the requirement out, for nodes without the label).
  */
-export function upstreamPool(o: { name?: string; anyCapacityType?: boolean; disruption?: Partial<Disruption>; requirements?: Spec['template']['spec']['requirements']; terminationGracePeriod?: string } = {}): NodePool {
+export function upstreamPool(o: { name?: string; anyCapacityType?: boolean; disruption?: Partial<Disruption>; requirements?: Spec['template']['spec']['requirements']; terminationGracePeriod?: string; expireAfter?: string } = {}): NodePool {
   return compileNodePool({
     metadata: { name: o.name ?? 'default' },
     spec: {
@@ -73,6 +73,7 @@ export function upstreamPool(o: { name?: string; anyCapacityType?: boolean; disr
           requirements: [...(o.anyCapacityType ? [] : [{ key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: ['spot', 'on-demand'] }]), ...(o.requirements ?? [])],
           nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
           ...(o.terminationGracePeriod ? { terminationGracePeriod: o.terminationGracePeriod } : {}),
+          ...(o.expireAfter ? { expireAfter: o.expireAfter } : {}),
         },
       },
       disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets: [{ nodes: '100%' }], ...o.disruption },

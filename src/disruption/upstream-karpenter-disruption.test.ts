@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Decision } from './consolidate.js';
 import { revalidate } from './disrupt.js';
+import { consolidationCandidates, singleNode } from './consolidate.js';
 import {
   ASSORTED, clusterWith, fakeType, firstCommand, MOST_EXPENSIVE, MOST_EXPENSIVE_SPOT, NOW, pdb, reconcile, upstreamInput, upstreamNode, upstreamPod, upstreamPool,
 } from './upstream-karpenter-disruption.test-support.js';
@@ -425,5 +426,90 @@ describe(`upstream Consolidation / TTL (${CT})`, () => {
     const { nodes, pods, d } = twoBusy();
     const added = ['n0', 'n1'].map((n) => upstreamPod(`blocked-${n}`, n, { owner: null }));
     assert.ok('invalid' in recheck(clusterWith(nodes, [...pods, ...added], [pdb('pdb', { maxUnavailable: 0 })]), d));
+  });
+});
+
+describe(`upstream Consolidation / Multi-NodeClaim (${CT})`, () => {
+  const pool = upstreamPool();
+  const three = (type: string) => [0, 1, 2].map((i) => upstreamNode(`n${i}`, pool, type));
+  for (const [entry, spot] of [['if the candidate is on-demand node', false], ['if the candidate is spot node', true]] as const) {
+    const type = spot ? MOST_EXPENSIVE_SPOT : MOST_EXPENSIVE;
+    it(`upstream: "can merge 3 nodes into 1 ${entry}"`, () => {
+      const { decision: d } = firstCommand(upstreamInput(clusterWith(three(type), [0, 1, 2].map((i) => upstreamPod(`p${i}`, `n${i}`))), [pool]));
+      assert.deepEqual(kindOf(d), { kind: 'replace', nodes: ['n0', 'n1', 'n2'], replacements: 1, reason: 'Underutilized' });
+    });
+    it(`upstream: "won't merge 2 nodes into 1 of the same type ${entry}"`, () => {
+      // Upstream's entries swap the capacity types: the on-demand entry uses the cheapest spot type, and the reverse.
+      const least = spot ? '1-cpu-1-mem-amd64-linux-test-zone-1-on-demand' : '1-cpu-1-mem-amd64-linux-test-zone-1-spot';
+      const nodes = [upstreamNode('n0', pool, least), upstreamNode('n1', pool, least)];
+      const pods = ['n0', 'n1', 'n1'].map((n, i) => upstreamPod(`p${i}`, n));
+      const { decision: d } = firstCommand(upstreamInput(clusterWith(nodes, pods), [pool]));
+      assert.deepEqual(kindOf(d), { kind: 'delete', nodes: ['n0'], replacements: 0, reason: 'Underutilized' });
+    });
+    it(`upstream: "should wait for the node TTL for non-empty nodes before consolidating (multi-node) ${entry}"`, () => {
+      // Upstream's entries swap again: the on-demand entry runs on the spot nodes.
+      const t = spot ? MOST_EXPENSIVE : MOST_EXPENSIVE_SPOT;
+      const nodes = [upstreamNode('n0', pool, t), upstreamNode('n1', pool, t)];
+      const cluster = clusterWith(nodes, ['n0', 'n0', 'n1'].map((n, i) => upstreamPod(`p${i}`, n)));
+      const { decision: d } = firstCommand(upstreamInput(cluster, [pool]));
+      assert.deepEqual(kindOf(d), { kind: 'replace', nodes: ['n0', 'n1'], replacements: 1, reason: 'Underutilized' });
+      const again = revalidate(upstreamInput(cluster, [pool]), d!);
+      assert.deepEqual(kindOf('nodes' in again ? again : undefined), kindOf(d));
+    });
+    it(`upstream: "should consolidate multiple empty nodes via multi-nodeclaim consolidation ${entry}"`, () => {
+      // berth's emptiness, which Karpenter runs first too, takes all three.
+      const t = spot ? MOST_EXPENSIVE : MOST_EXPENSIVE_SPOT;
+      const ds = reconcile(upstreamInput(clusterWith([0, 1, 2].map((i) => upstreamNode(`n${i}`, pool, t)), []), [pool]));
+      assert.deepEqual(ds.map(kindOf), [{ kind: 'delete', nodes: ['n0', 'n1', 'n2'], replacements: 0, reason: 'Empty' }]);
+    });
+    it(`upstream: "should continue to single nodeclaim consolidation when multi-nodeclaim consolidation fails validation after the node ttl ${entry}"`, () => {
+      const t = spot ? MOST_EXPENSIVE : MOST_EXPENSIVE_SPOT;
+      const nodes = [0, 1, 2].map((i) => upstreamNode(`n${i}`, pool, t));
+      const pods = [0, 1, 2].map((i) => upstreamPod(`p${i}`, `n${i}`));
+      const { decision: multi } = firstCommand(upstreamInput(clusterWith(nodes, pods), [pool]));
+      assert.deepEqual(kindOf(multi), { kind: 'replace', nodes: ['n0', 'n1', 'n2'], replacements: 1, reason: 'Underutilized' });
+      // During the wait a 1-cpu pod binds to each of the first two nodes.
+      const later = upstreamInput(clusterWith(nodes, [...pods, upstreamPod('x0', 'n0', { cpu: '1', owner: null }), upstreamPod('x1', 'n1', { cpu: '1', owner: null })]), [pool]);
+      assert.ok('invalid' in revalidate(later, multi!));
+      const { eligible } = consolidationCandidates(later);
+      assert.deepEqual(kindOf(singleNode(later, eligible)), { kind: 'delete', nodes: ['n2'], replacements: 0, reason: 'Underutilized' });
+    });
+  }
+  it('upstream: "can merge 3 nodes into 1 if the candidates have both spot and on-demand"', () => {
+    const nodes = [upstreamNode('n0', pool, MOST_EXPENSIVE), upstreamNode('n1', pool, MOST_EXPENSIVE), upstreamNode('n2', pool, MOST_EXPENSIVE_SPOT)];
+    const { decision: d } = firstCommand(upstreamInput(clusterWith(nodes, [0, 1, 2].map((i) => upstreamPod(`p${i}`, `n${i}`))), [pool]));
+    assert.deepEqual(kindOf(d), { kind: 'replace', nodes: ['n0', 'n1', 'n2'], replacements: 1, reason: 'Underutilized' });
+  });
+});
+
+describe(`upstream Consolidation / Node Lifetime Consideration (${CT})`, () => {
+  it('upstream: "should consolidate the node with best savings ratio first"', () => {
+    const expiring = upstreamPool({ expireAfter: '3s' });
+    const least = '1-cpu-1-mem-amd64-linux-test-zone-1-on-demand';
+    const nodes = [upstreamNode('n0', expiring, least, { creation: NOW - 4000 }), upstreamNode('n1', expiring, least, { creation: NOW - 2000 })];
+    const { decision: d } = firstCommand(upstreamInput(clusterWith(nodes, ['n0', 'n0', 'n1'].map((n, i) => upstreamPod(`p${i}`, n))), [expiring]));
+    assert.deepEqual(kindOf(d), { kind: 'delete', nodes: ['n1'], replacements: 0, reason: 'Underutilized' });
+  });
+});
+
+describe(`upstream Consolidation / Topology Consideration (${CT})`, () => {
+  const pool = upstreamPool();
+  const zonal = (zone2Type: string) => [
+    upstreamNode('n0', pool, '1-cpu-1-mem-amd64-linux-test-zone-1-on-demand', { cpu: 1 }),
+    upstreamNode('n1', pool, zone2Type, { cpu: 1 }),
+    upstreamNode('n2', pool, '1-cpu-1-mem-amd64-linux-test-zone-3-on-demand', { cpu: 1 }),
+  ];
+  it('upstream: "can replace node maintaining zonal topology spread"', () => {
+    const labels = { app: 'test-zonal-spread' };
+    const spread = { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: labels } }] };
+    const pods = [0, 1, 2].map((i) => upstreamPod(`p${i}`, `n${i}`, { cpu: '1', labels, spec: spread }));
+    const { decision: d } = firstCommand(upstreamInput(clusterWith(zonal('64-cpu-128-mem-amd64-linux-test-zone-2-on-demand'), pods), [pool]));
+    assert.deepEqual(kindOf(d), { kind: 'replace', nodes: ['n1'], replacements: 1, reason: 'Underutilized' });
+    assert.equal(d!.replacements[0]!.zone, 'test-zone-2');
+  });
+  it('upstream: "won\'t delete node if it would violate pod anti-affinity"', () => {
+    const anti = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'test' } }, topologyKey: 'kubernetes.io/hostname' }] } } };
+    const pods = [0, 1, 2].map((i) => upstreamPod(`p${i}`, `n${i}`, { cpu: '1', spec: anti }));
+    assert.deepEqual(reconcile(upstreamInput(clusterWith(zonal('1-cpu-1-mem-amd64-linux-test-zone-2-on-demand'), pods), [pool])), []);
   });
 });
