@@ -481,6 +481,7 @@ export function consolidationCandidates(input: ConsolidationInput): { eligible: 
   const { candidates, rejected } = findCandidates(input);
   const eligible: Candidate[] = [];
   for (const c of candidates) {
+    if (c.pool.replicas !== null) continue; // A static NodePool's nodes are never consolidated (Karpenter: no event either).
     const why = c.pool.disruption.consolidateAfterSeconds === null ? `NodePool "${c.pool.name}" has consolidation disabled` : unconsolidatable(input, c);
     if (why !== undefined) rejected.push({ node: c.node.name, reason: why, event: 'Unconsolidatable' });
     else if (!isConsolidatable(c, input.nowMs, input.lastPodEventMs)) rejected.push({ node: c.node.name, reason: 'Node is not consolidatable yet: consolidateAfter has not passed since its last pod event' });
