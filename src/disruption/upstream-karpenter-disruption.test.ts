@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 import type { Decision } from './consolidate.js';
 import { revalidate } from './disrupt.js';
 import { consolidationCandidates, singleNode } from './consolidate.js';
+import { compileNodePool } from '../model/nodepool.js';
 import {
   ASSORTED, clusterWith, fakeType, firstCommand, MOST_EXPENSIVE, MOST_EXPENSIVE_SPOT, NOW, pdb, reconcile, upstreamInput, upstreamNode, upstreamPod, upstreamPool,
 } from './upstream-karpenter-disruption.test-support.js';
@@ -511,5 +512,16 @@ describe(`upstream Consolidation / Topology Consideration (${CT})`, () => {
     const anti = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'test' } }, topologyKey: 'kubernetes.io/hostname' }] } } };
     const pods = [0, 1, 2].map((i) => upstreamPod(`p${i}`, `n${i}`, { cpu: '1', spec: anti }));
     assert.deepEqual(reconcile(upstreamInput(clusterWith(zonal('1-cpu-1-mem-amd64-linux-test-zone-2-on-demand'), pods), [pool])), []);
+  });
+});
+
+describe(`upstream Consolidation / Static NodePool (${CT})`, () => {
+  it('upstream: "should not consolidate static NodePool nodes"', () => {
+    const staticPool = compileNodePool({
+      metadata: { name: 'static' },
+      spec: { replicas: 2, template: { spec: { requirements: [], nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' } } } },
+    });
+    const nodes = [0, 1].map((i) => upstreamNode(`s${i}`, staticPool, MOST_EXPENSIVE));
+    assert.deepEqual(reconcile(upstreamInput(clusterWith(nodes, []), [staticPool])), []);
   });
 });
