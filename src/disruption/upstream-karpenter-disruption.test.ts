@@ -525,3 +525,97 @@ describe(`upstream Consolidation / Static NodePool (${CT})`, () => {
     assert.deepEqual(reconcile(upstreamInput(clusterWith(nodes, []), [staticPool])), []);
   });
 });
+
+const ET = 'emptiness_test.go';
+describe(`upstream Emptiness (${ET})`, () => {
+  const pool = upstreamPool({ disruption: { consolidationPolicy: 'WhenEmpty' } });
+  const SPOT_LEAST = '1-cpu-1-mem-amd64-linux-test-zone-1-spot';
+  const LEAST = '1-cpu-1-mem-amd64-linux-test-zone-1-on-demand';
+  const node = (name = 'n0', p = pool, o: Parameters<typeof upstreamNode>[3] = {}) => upstreamNode(name, p, SPOT_LEAST, o);
+  const run = (nodes: ReturnType<typeof node>[], pods: ReturnType<typeof upstreamPod>[] = [], pools = [pool], o: Parameters<typeof upstreamInput>[2] = {}) => reconcile(upstreamInput(clusterWith(nodes, pods), pools, o));
+  const emptyDelete = (nodes: string[]) => [{ kind: 'delete', nodes, replacements: 0, reason: 'Empty' }];
+  const budgeted = (budget: string) => {
+    const p = upstreamPool({ disruption: { consolidationPolicy: 'WhenEmpty', budgets: [{ nodes: budget }] } });
+    return { p, nodes: Array.from({ length: 10 }, (_, i) => node(`n${i}`, p)) };
+  };
+  const perPool = (budget: string) => {
+    const ps = Array.from({ length: 10 }, (_, i) => upstreamPool({ name: `np${i}`, disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s', budgets: [{ nodes: budget }] } }));
+    return { ps, nodes: ps.flatMap((p) => [0, 1, 2].map((i) => node(`${p.name}-n${i}`, p))) };
+  };
+  describe('Budgets', () => {
+    it('upstream: "should allow all empty nodes to be disrupted"', () => {
+      const { p, nodes } = budgeted('100%');
+      assert.deepEqual(run(nodes, [], [p]).map((d) => [d.reason, d.nodes.length]), [['Empty', 10]]);
+    });
+    it('upstream: "should allow no empty nodes to be disrupted"', () => {
+      const { p, nodes } = budgeted('0%');
+      assert.deepEqual(run(nodes, [], [p]), []);
+    });
+    it('upstream: "should only allow 3 empty nodes to be disrupted"', () => {
+      const { p, nodes } = budgeted('30%');
+      assert.deepEqual(run(nodes, [], [p]).map((d) => [d.reason, d.nodes.length]), [['Empty', 3]]);
+    });
+    it('upstream: "should allow 2 nodes from each nodePool to be deleted"', () => {
+      const { ps, nodes } = perPool('50%');
+      assert.deepEqual(run(nodes, [], ps).map((d) => [d.reason, d.nodes.length]), [['Empty', 20]]);
+    });
+    it('upstream: "should allow all nodes from each nodePool to be deleted"', () => {
+      const { ps, nodes } = perPool('100%');
+      assert.deepEqual(run(nodes, [], ps).map((d) => [d.reason, d.nodes.length]), [['Empty', 30]]);
+    });
+  });
+  describe('Emptiness', () => {
+    it('upstream: "can delete empty nodes"', () => assert.deepEqual(run([node()]).map(kindOf), emptyDelete(['n0'])));
+    it('upstream: "can delete empty and drifted nodes"', () => {
+      // Drifted here: the NodePool no longer allows the node's zone.
+      const p = upstreamPool({ disruption: { consolidationPolicy: 'WhenEmpty' }, requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['test-zone-2'] }] });
+      const ds = run([node('n0', p)], [], [p]);
+      assert.deepEqual(ds.map((d) => [d.kind, d.nodes, d.replacements.length]), [['delete', ['n0'], 0]]);
+    });
+    // berth's Consolidatable condition is consolidateAfter since the last pod event: a node inside that window stands for one without it.
+    const notConsolidatable = upstreamPool({ disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' } });
+    const recent = { lastPodEventMs: new Map([['n0', NOW - 1000]]) };
+    it('upstream: "should ignore nodes without the consolidatable status condition"', () => {
+      assert.deepEqual(run([node('n0', notConsolidatable)], [], [notConsolidatable], recent), []);
+    });
+    it('upstream: "should ignore nodes with the karpenter.sh/do-not-disrupt annotation"', () => {
+      assert.deepEqual(run([node('n0', pool, { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })]), []);
+    });
+    it('upstream: "should delete nodes with the karpenter.sh/do-not-disrupt annotation set to false"', () => {
+      assert.deepEqual(run([node('n0', pool, { annotations: { 'karpenter.sh/do-not-disrupt': 'false' } })]).map(kindOf), emptyDelete(['n0']));
+    });
+    it('upstream: "should ignore nodes that have pods"', () => {
+      assert.deepEqual(run([node()], [upstreamPod('p', 'n0', { owner: null })]), []);
+    });
+    it('upstream: "should ignore nodes with the consolidatable status condition set to false"', () => {
+      assert.deepEqual(run([node('n0', notConsolidatable)], [], [notConsolidatable], recent), []);
+    });
+  });
+  it('upstream: "can delete multiple empty nodes"', () => assert.deepEqual(run([node('n0'), node('n1')]).map(kindOf), emptyDelete(['n0', 'n1'])));
+  it('upstream: "considers pending pods when consolidating"', () => {
+    const large = '64-cpu-1-mem-amd64-linux-test-zone-1-on-demand';
+    const n = upstreamNode('n0', pool, large, { cpu: 64, pods: 5 });
+    const pending = { ...upstreamPod('unsched', '', { cpu: '62', owner: null }), phase: 'Pending' };
+    assert.deepEqual(run([n], [upstreamPod('p', 'n0', { cpu: '1', owner: null }), pending]), []);
+  });
+  const least = () => upstreamNode('n0', pool, LEAST);
+  it('upstream: "will consider a node with a DaemonSet pod as empty"', () => {
+    const ds = upstreamPod('ds-pod', 'n0', { owner: { kind: 'DaemonSet', name: 'ds' } });
+    assert.deepEqual(run([least()], [ds]).map(kindOf), emptyDelete(['n0']));
+  });
+  it('upstream: "will consider a node with terminating Deployment pods as empty"', () => {
+    const pods = [0, 1, 2].map((i) => ({ ...upstreamPod(`p${i}`, 'n0'), terminating: true }));
+    assert.deepEqual(run([least()], pods).map(kindOf), emptyDelete(['n0']));
+  });
+  it('upstream: "should wait for the node TTL for empty nodes before consolidating"', () => {
+    const cluster = clusterWith([node()], []);
+    const { decision: d } = firstCommand(upstreamInput(cluster, [pool]));
+    assert.deepEqual([kindOf(d)], emptyDelete(['n0']));
+    const again = revalidate(upstreamInput(cluster, [pool]), d!);
+    assert.deepEqual([kindOf('nodes' in again ? again : undefined)], emptyDelete(['n0']));
+  });
+  it('upstream: "should not consolidate static NodePool nodes" (Static NodePool)', () => {
+    const staticPool = compileNodePool({ metadata: { name: 'static' }, spec: { replicas: 2, template: { spec: { requirements: [], nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' } } } } });
+    assert.deepEqual(run([0, 1].map((i) => upstreamNode(`s${i}`, staticPool, MOST_EXPENSIVE)), [], [staticPool]), []);
+  });
+});
