@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Decision } from './consolidate.js';
 import { revalidate } from './disrupt.js';
+import { hashAnnotations } from './drift.js';
+import { compilePdb } from '../model/pdb.js';
 import { consolidationCandidates, singleNode } from './consolidate.js';
 import { compileNodePool } from '../model/nodepool.js';
 import {
@@ -617,5 +619,114 @@ describe(`upstream Emptiness (${ET})`, () => {
   it('upstream: "should not consolidate static NodePool nodes" (Static NodePool)', () => {
     const staticPool = compileNodePool({ metadata: { name: 'static' }, spec: { replicas: 2, template: { spec: { requirements: [], nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' } } } } });
     assert.deepEqual(run([0, 1].map((i) => upstreamNode(`s${i}`, staticPool, MOST_EXPENSIVE)), [], [staticPool]), []);
+  });
+});
+
+const DT = 'drift_test.go';
+describe(`upstream Drift (${DT})`, () => {
+  // The suite's drift NodePool: consolidateAfter 1h; its nodes are not Consolidatable (a pod event just now stands for that).
+  const pool = upstreamPool({ disruption: { consolidateAfter: '1h' } });
+  // Drifted: the node carries a stale NodePool hash (berth's way to a Drifted condition).
+  const drifted = hashAnnotations({ hash: 'stale' });
+  const node = (name: string, o: Parameters<typeof upstreamNode>[3] & { drift?: boolean; p?: typeof pool } = {}) => {
+    const { drift = true, p = pool, ...rest } = o;
+    return upstreamNode(name, p, MOST_EXPENSIVE, { ...rest, annotations: { ...(drift ? drifted : hashAnnotations(p)), ...rest.annotations } });
+  };
+  const input = (nodes: ReturnType<typeof node>[], pods: ReturnType<typeof upstreamPod>[] = [], o: Parameters<typeof upstreamInput>[2] & { pools?: (typeof pool)[]; pdbs?: ReturnType<typeof pdb>[] } = {}) => {
+    const { pools = [pool], pdbs = [], ...rest } = o;
+    return upstreamInput(clusterWith(nodes, pods, pdbs), pools, { lastPodEventMs: new Map(nodes.map((n) => [n.name, NOW])), ...rest });
+  };
+  const driftCmd = (d: Decision | undefined) => d && { kind: d.kind, nodes: [...d.nodes], replacements: d.replacements.length, reason: d.reason };
+  const dnd = (value: string, start = NOW) => ({ owner: null, annotations: { 'karpenter.sh/do-not-disrupt': value }, startTime: new Date(start).toISOString() });
+
+  describe('Budgets', () => {
+    it('upstream: "should disrupt 3 nodes, taking into account commands in progress"', () => {
+      const p = upstreamPool({ disruption: { consolidateAfter: '1h', budgets: [{ nodes: '30%' }] } });
+      const nodes = Array.from({ length: 10 }, (_, i) => node(`n${i}`, { drift: i < 5, p }));
+      const pods = [0, 1, 2, 3, 4].map((i) => upstreamPod(`p${i}`, `n${i}`, { cpu: '1' }));
+      const ds = reconcile(input(nodes, pods, { pools: [p] }), 5);
+      assert.deepEqual(ds.map((d) => [d.reason, d.nodes.length]), [['Drifted', 1], ['Drifted', 1], ['Drifted', 1]]);
+    });
+    it('upstream: "should respect budgets for multiple nodepools"', () => {
+      const ps = Array.from({ length: 10 }, (_, i) => upstreamPool({ name: `np${i}`, disruption: { consolidateAfter: 'Never', budgets: [{ nodes: '1' }] } }));
+      const nodes = ps.flatMap((p) => [0, 1, 2].map((i) => node(`${p.name}-n${i}`, { p })));
+      const pods = ps.flatMap((p) => [0, 1].map((i) => upstreamPod(`${p.name}-p${i}`, `${p.name}-n${i}`, { cpu: '1' })));
+      const ds = reconcile(input(nodes, pods, { pools: ps }), 30);
+      assert.equal(ds.length, 10);
+      assert.ok(ds.every((d) => d.reason === 'Drifted' && d.nodes.length === 1));
+      assert.deepEqual(new Set(ds.map((d) => d.nodes[0]!.split('-')[0])).size, 10);
+    });
+  });
+  describe('Drift', () => {
+    it('upstream: "should continue to the next drifted node if the first cannot reschedule all pods"', () => {
+      const nodes = [node('n0'), node('n1', { cpu: 1 })];
+      const pods = [upstreamPod('big', 'n0', { cpu: '150', owner: null }), upstreamPod('small', 'n1', { cpu: '1', owner: null })];
+      const { decision: d } = firstCommand(input(nodes, pods));
+      assert.equal(d?.reason, 'Drifted');
+      assert.deepEqual(d!.nodes, ['n1']);
+    });
+    it('upstream: "should ignore nodes without the drifted status condition"', () => {
+      assert.equal(firstCommand(input([node('n0', { drift: false })])).decision, undefined);
+    });
+    it('upstream: "should ignore nodes with the drifted status condition set to false"', () => {
+      // berth has no Drifted=False apart from not drifted.
+      assert.equal(firstCommand(input([node('n0', { drift: false })])).decision, undefined);
+    });
+    it('upstream: "should delete drifted nodes with the karpenter.sh/do-not-disrupt annotation set to false"', () => {
+      const nodes = [node('n0', { annotations: { 'karpenter.sh/do-not-disrupt': 'false' } }), node('n1', { drift: false })];
+      assert.deepEqual(driftCmd(firstCommand(input(nodes, [upstreamPod('p', 'n0')])).decision), { kind: 'delete', nodes: ['n0'], replacements: 0, reason: 'Drifted' });
+    });
+    it('upstream: "should not create replacements for drifted nodes that have pods with the karpenter.sh/do-not-disrupt annotation set to true"', () => {
+      assert.equal(firstCommand(input([node('n0')], [upstreamPod('p', 'n0', dnd('true'))])).decision, undefined);
+    });
+    it('upstream: "should not create replacements for drifted nodes that have pods with the blocking PDBs when the NodePool\'s TerminationGracePeriod is not nil"', () => {
+      const p = upstreamPool({ disruption: { consolidateAfter: '1h' }, terminationGracePeriod: '300s' });
+      const pods = [upstreamPod('p', 'n0', { owner: null, labels: { test: 'value' } })];
+      const blocking = compilePdb({ metadata: { name: 'pdb', namespace: 'default' }, spec: { selector: { matchLabels: { test: 'value' } }, maxUnavailable: 0 } });
+      const { decision: d } = firstCommand(input([node('n0', { p })], pods, { pools: [p], pdbs: [blocking] }));
+      assert.equal(d?.replacements.length ?? 0, 0);
+    });
+    it('upstream: "should not drift nodes with pods that have a duration-based do-not-disrupt annotation that is still active"', () => {
+      const nodes = [node('n0')];
+      const pods = [upstreamPod('p', 'n0', dnd('2m'))];
+      assert.equal(firstCommand(input(nodes, pods)).decision, undefined);
+      assert.deepEqual(driftCmd(firstCommand(input(nodes, pods, { nowMs: NOW + 3 * 60_000 })).decision), { kind: 'replace', nodes: ['n0'], replacements: 1, reason: 'Drifted' });
+    });
+    it('upstream: "should drift nodes with pods that have an invalid do-not-disrupt annotation format"', () => {
+      const nodes = [node('n0'), node('n1', { drift: false })];
+      const pods = [upstreamPod('p', 'n0', { annotations: { 'karpenter.sh/do-not-disrupt': 'invalid-format' } })];
+      assert.deepEqual(driftCmd(firstCommand(input(nodes, pods)).decision), { kind: 'delete', nodes: ['n0'], replacements: 0, reason: 'Drifted' });
+    });
+    it('upstream: "should not drift nodes until the longest duration-based do-not-disrupt grace period expires across multiple pods"', () => {
+      const nodes = [node('n0')];
+      const pods = [upstreamPod('p1', 'n0', dnd('1m')), upstreamPod('p2', 'n0', dnd('3m'))];
+      assert.equal(firstCommand(input(nodes, pods)).decision, undefined);
+      assert.equal(firstCommand(input(nodes, pods, { nowMs: NOW + 2 * 60_000 })).decision, undefined);
+      assert.deepEqual(driftCmd(firstCommand(input(nodes, pods, { nowMs: NOW + 4 * 60_000 })).decision), { kind: 'replace', nodes: ['n0'], replacements: 1, reason: 'Drifted' });
+    });
+    it('upstream: "should replace drifted nodes"', () => {
+      assert.deepEqual(driftCmd(firstCommand(input([node('n0')], [upstreamPod('p', 'n0')])).decision), { kind: 'replace', nodes: ['n0'], replacements: 1, reason: 'Drifted' });
+    });
+    it('upstream: "should delete drifted nodes"', () => {
+      const nodes = [node('n0'), node('n1', { drift: false })];
+      assert.deepEqual(driftCmd(firstCommand(input(nodes, [upstreamPod('p', 'n0')])).decision), { kind: 'delete', nodes: ['n0'], replacements: 0, reason: 'Drifted' });
+    });
+    it('upstream: "should delete drifted nodes when they are empty and consolidation is disabled"', () => {
+      const p = upstreamPool({ disruption: { consolidateAfter: 'Never' } });
+      assert.deepEqual(driftCmd(firstCommand(input([node('n0', { p })], [], { pools: [p] })).decision), { kind: 'delete', nodes: ['n0'], replacements: 0, reason: 'Drifted' });
+    });
+    it('upstream: "should delete drifted nodes when they are empty and consolidatable"', () => {
+      // Consolidatable: no pod event for longer than consolidateAfter. Emptiness or drift, the empty node goes.
+      const { decision: d } = firstCommand(input([node('n0')], [], { lastPodEventMs: new Map([['n0', NOW - 2 * 3_600_000]]) }));
+      assert.deepEqual([d?.kind, d?.nodes, d?.replacements.length], ['delete', ['n0'], 0]);
+    });
+    it('upstream: "can replace drifted nodes with multiple nodes"', () => {
+      const offering = { zone: 'test-zone-1a', capacityType: 'on-demand' as const };
+      const types = [fakeType('current-on-demand', { offerings: [{ ...offering, price: 0.5, available: false }] }), fakeType('replacement-on-demand', { cpu: 3, offerings: [{ ...offering, price: 0.3 }] })];
+      const n = upstreamNode('n0', pool, 'current-on-demand', { types, cpu: 8, annotations: drifted });
+      const pods = [0, 1, 2].map((i) => upstreamPod(`p${i}`, 'n0', { cpu: '2' }));
+      const { decision: d } = firstCommand(upstreamInput(clusterWith([n], pods), [pool], { types, lastPodEventMs: new Map([['n0', NOW]]) }));
+      assert.deepEqual(driftCmd(d), { kind: 'replace', nodes: ['n0'], replacements: 3, reason: 'Drifted' });
+    });
   });
 });
