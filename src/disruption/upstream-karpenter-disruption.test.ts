@@ -4,8 +4,43 @@
 // They check what upstream checks: whether a command comes, delete or replace, which
 // nodes, how many replacements and of which instance types.
 //
-// Not expressible in berth, so not translated (upstream file: It — why):
-//   (filled in below as the file grows)
+// Translated here: consolidation_test.go 82 (DescribeTable entries counted apiece),
+// emptiness_test.go 20, drift_test.go 16. The TTL cases are the command, then berth's
+// revalidate on the cluster as it is after the wait.
+//
+// Translated elsewhere already: "won't replace node if any spot replacement is more
+// expensive", "won't replace on-demand node if on-demand replacement is more expensive"
+// (replacement-price.test.ts); "should not consolidate pods onto a destination node that
+// is under its consolidateAfter window", "... with consolidateAfter set to Never"
+// (consolidate.test.ts); "will not consider a node with a terminating StatefulSet pod as
+// empty", drift's "should ignore nodes with the karpenter.sh/do-not-disrupt annotation set
+// to true", "should not create replacements ... when the NodePool's TerminationGracePeriod
+// is not nil" (do-not-disrupt), "should drift empty nodes before non-empty nodes", "should
+// drift one non-empty node at a time, starting with the earliest drift" (disrupt.test.ts);
+// balanced_test.go (balanced.test.ts); suite_test.go's candidate cases (consolidate.test.ts).
+//
+// Not expressible in berth, so not translated (upstream It — why):
+//   consolidation_test.go Metrics: "should correctly report eligible nodes" and the three
+//     "should correctly report invalidated commands for ..." tables (9 entries) — metrics.
+//   "can replace nodes, considers PDB policy" (2) — berth's pods have no Ready condition, so
+//     a PDB's unhealthyPodEvictionPolicy AlwaysAllow has nothing to act on.
+//   Parallelization: "should not schedule an additional node when receiving pending pods
+//     while consolidating", "should not consolidate a node that is launched for pods on a
+//     deleting node" — the provisioner's run against in-flight claims and its nomination cache.
+//   Reserved Capacity (3) — berth's catalog has no reserved offerings or reservation IDs.
+//   Preferences (2), MinValuesPolicy (1) — the consolidation input has no preferencePolicy or
+//     minValuesPolicy setting (berth runs Respect and Strict).
+//   Buffer Pods (4); emptiness_test.go Buffer pod protection (6) — no CapacityBuffer pods.
+//   emptiness_test.go / drift_test.go Metrics (2); drift "should only consider 3 nodes
+//     allowed to be disrupted because of budgets" — metric gauges only.
+//   drift "should untaint nodes when drift replacement fails" — a Node write after a failed launch.
+//   drift Static NodePool "should not consider static nodepool for drift" — berth has no
+//     separate StaticDrift method; its drift also covers static NodePools' nodes.
+//   singlenodeconsolidation_test.go (5) — SortCandidates with hand-set disruption costs and
+//     the timeout bookkeeping are internal APIs (berth: interleaveByPool, consolidationWork).
+//   staticdrift_test.go (14) — no StaticDrift method or static NodePool limits.
+//   queue_test.go (8 and a table of 6) — the orchestration queue (taints, waiting for
+//     replacements to initialize, retry timeouts) is the simulator's and live loop's, not a decision.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -121,22 +156,17 @@ describe(`upstream Consolidation / Budgets (${CT})`, () => {
     assert.equal(firstCommand(upstreamInput(clusterWith(threeEach(ps), []), ps)).decision, undefined);
   });
   const busy = (nodes: ReturnType<typeof threeEach>) => clusterWith(nodes, nodes.map((n, i) => upstreamPod(`p${i}`, n.name, { cpu: '1', owner: null })));
-  it('upstream: "should not mark multi node consolidated if the candidates can\'t be disrupted due to budgets with one nodepool" (no command)', () => {
-    const { pool, nodes } = ten('0%');
-    assert.equal(firstCommand(upstreamInput(busy(nodes), [pool])).decision, undefined);
-  });
-  it('upstream: "should not mark multi node consolidated if all candidates can\'t be disrupted due to budgets with many nodepools" (no command)', () => {
-    const ps = pools('0%');
-    assert.equal(firstCommand(upstreamInput(busy(threeEach(ps)), ps)).decision, undefined);
-  });
-  it('upstream: "should not mark single node consolidated if the candidates can\'t be disrupted due to budgets with one nodepool" (no command)', () => {
-    const { pool, nodes } = ten('0%');
-    assert.equal(firstCommand(upstreamInput(busy(nodes), [pool])).decision, undefined);
-  });
-  it('upstream: "should not mark single node consolidated if all candidates can\'t be disrupted due to budgets with many nodepools" (no command)', () => {
-    const ps = pools('0%');
-    assert.equal(firstCommand(upstreamInput(busy(threeEach(ps)), ps)).decision, undefined);
-  });
+  // Upstream runs the one method; berth's pass runs both, with the same outcome to check.
+  for (const method of ['multi', 'single']) {
+    it(`upstream: "should not mark ${method} node consolidated if the candidates can't be disrupted due to budgets with one nodepool" (no command)`, () => {
+      const { pool, nodes } = ten('0%');
+      assert.equal(firstCommand(upstreamInput(busy(nodes), [pool])).decision, undefined);
+    });
+    it(`upstream: "should not mark ${method} node consolidated if all candidates can't be disrupted due to budgets with many nodepools" (no command)`, () => {
+      const ps = pools('0%');
+      assert.equal(firstCommand(upstreamInput(busy(threeEach(ps)), ps)).decision, undefined);
+    });
+  }
 });
 
 describe(`upstream Consolidation / Replace (${CT})`, () => {
@@ -218,22 +248,20 @@ describe(`upstream Consolidation / Replace (${CT})`, () => {
     assert.ok(options.includes(types[16]!.name) && !options.includes(types[17]!.name));
   });
   const minValues = (n: number) => upstreamPool({ requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'Exists', minValues: n }] });
-  it('upstream: "spot to spot consolidation should consider the max of default and minimum number of instanceTypeOptions from minValues in requirement for truncation if minimum number of instanceTypeOptions from minValues in requirement is greater than 15."', () => {
-    const types = pricedSpot(18);
-    const p = minValues(16);
-    const node = upstreamNode('n', p, types[17]!.name, { types });
-    const { decision: d } = firstCommand(upstreamInput(clusterWith([node], [upstreamPod('p', 'n')]), [p], { types }));
-    assert.deepEqual(kindOf(d), { kind: 'replace', nodes: ['n'], replacements: 1, reason: 'Underutilized' });
-    assert.deepEqual([...d!.replacements[0]!.instanceTypeOptions].sort(), cheapFirst(types).slice(0, 16).sort());
-  });
-  it('upstream: "spot to spot consolidation should consider the default for truncation if minimum number of instanceTypeOptions from minValues in requirement is less than 15."', () => {
-    const types = pricedSpot(18);
-    const p = minValues(10);
-    const node = upstreamNode('n', p, types[17]!.name, { types });
-    const { decision: d } = firstCommand(upstreamInput(clusterWith([node], [upstreamPod('p', 'n')]), [p], { types }));
-    assert.deepEqual(kindOf(d), { kind: 'replace', nodes: ['n'], replacements: 1, reason: 'Underutilized' });
-    assert.deepEqual([...d!.replacements[0]!.instanceTypeOptions].sort(), cheapFirst(types).slice(0, 15).sort());
-  });
+  const truncation = [
+    ['spot to spot consolidation should consider the max of default and minimum number of instanceTypeOptions from minValues in requirement for truncation if minimum number of instanceTypeOptions from minValues in requirement is greater than 15.', 16, 16],
+    ['spot to spot consolidation should consider the default for truncation if minimum number of instanceTypeOptions from minValues in requirement is less than 15.', 10, 15],
+  ] as const;
+  for (const [name, min, kept] of truncation) {
+    it(`upstream: "${name}"`, () => {
+      const types = pricedSpot(18);
+      const p = minValues(min);
+      const node = upstreamNode('n', p, types[17]!.name, { types });
+      const { decision: d } = firstCommand(upstreamInput(clusterWith([node], [upstreamPod('p', 'n')]), [p], { types }));
+      assert.deepEqual(kindOf(d), { kind: 'replace', nodes: ['n'], replacements: 1, reason: 'Underutilized' });
+      assert.deepEqual([...d!.replacements[0]!.instanceTypeOptions].sort(), cheapFirst(types).slice(0, kept).sort());
+    });
+  }
   for (const [entry, spot] of [['if the candidate is on-demand node', false], ['if the candidate is spot node', true]] as const) {
     it(`upstream: "Consolidation should fail if filterByPrice breaks the minimum requirement from the NodePools. ${entry}"`, () => {
       // Upstream's two entries differ only in which types it appends again to the catalog; both bind the
