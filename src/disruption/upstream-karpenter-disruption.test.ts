@@ -359,7 +359,7 @@ describe(`upstream Consolidation / Delete (${CT})`, () => {
     deletes(firstCommand(upstreamInput(clusterWith(two(), layout(() => ({ owner: null }))), [pool])).decision, 'n1');
   });
   it('upstream: "won\'t delete node if it would require pods to schedule on an uninitialized node"', () => {
-    const r = firstCommand(upstreamInput(clusterWith(two(), layout()), [pool], { uninitialized: new Set(['n0']) }));
+    const r = firstCommand(upstreamInput(clusterWith(two(), layout()), [pool], { uninitialized: new Set(['n0']), initializing: new Set(['n0']) }));
     assert.equal(r.decision, undefined);
     assert.match(unconsolidatable(r, 'n1').join(), /Not all pods would schedule/);
   });
@@ -380,7 +380,7 @@ describe(`upstream Consolidation / Delete (${CT})`, () => {
     const req = (cpu: string, mem: string) => ({ spec: { containers: [{ name: 'c', resources: { requests: { cpu, memory: mem } } }] } });
     const pods = [...nodes.map((n, i) => upstreamPod(`p${i}`, n.name, req('2', '2Gi'))), upstreamPod('small-pod', 'small', req('1', '1Gi'))];
     const uninitialized = new Set(nodes.filter((_, i) => i !== initialized).map((n) => n.name));
-    const { decision: d } = firstCommand(upstreamInput(clusterWith([...nodes, small], pods), [pool], { types, uninitialized }));
+    const { decision: d } = firstCommand(upstreamInput(clusterWith([...nodes, small], pods), [pool], { types, uninitialized, initializing: uninitialized }));
     deletes(d, 'small');
     assert.deepEqual(d!.displacedPods, [{ pod: 'default/small-pod', node: `d${initialized}` }]);
   });
