@@ -85,7 +85,7 @@ export function expiry(input: DisruptionInput): Decision[] {
  */
 function revalidateEmpty(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
   const { eligible } = consolidationCandidates(input);
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting);
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting, input.initializing);
   const kept = d.nodes.flatMap((n) => eligible.filter((c) => c.node.name === n && isEmpty(c) && (budget.get(c.pool.name) ?? 0) > 0 && budget.set(c.pool.name, budget.get(c.pool.name)! - 1)));
   if (kept.length === 0) return { invalid: 'no node is still an empty candidate within the budgets' };
   if (kept.length === d.nodes.length) return d;
