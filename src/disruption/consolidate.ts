@@ -15,7 +15,9 @@ import type { Pod } from '../model/pod.js';
 import type { Taint } from '../model/taints.js';
 import { LABEL_INSTANCE_TYPE, type InstanceType } from '../provisioner/catalog/types.js';
 import { launchedNode } from '../provisioner/launched-node.js';
+import { satisfiesMinValues, type MinValuesResult } from '../provisioner/instance-requirements.js';
 import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../provisioner/plan.js';
+import { Requirements } from '../provisioner/requirements.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
@@ -338,27 +340,38 @@ function consolidationOf(input: ConsolidationInput, candidates: readonly Candida
   const allSpot = allSpotNodes(candidates);
   const canBeSpot = offerings.some((o) => o.capacityType === 'spot');
   let options: ClaimOffering[];
+  /** The options after the price filter, before any capacity-type narrowing: where the same-type check looks. */
+  let priced: readonly ClaimOffering[];
   if (allSpot && canBeSpot) {
     if (!input.replacement?.spotToSpot) return { unconsolidatable: "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node" };
     const spot = offerings.filter((o) => o.capacityType === 'spot');
     options = cheapestPerType(spot).filter((o) => worstLaunchPrice(spot, o.instanceType) < candidatePrice);
+    priced = options;
+    const minValues = minValuesOf(input, claim, options);
+    if (minValues.error) return { unconsolidatable: `Filtering by price: ${minValues.error}` };
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     if (candidates.length === 1) {
       if (options.length < MIN_SPOT_TO_SPOT_OPTIONS) {
         return { unconsolidatable: `SpotToSpotConsolidation requires ${MIN_SPOT_TO_SPOT_OPTIONS} cheaper instance type options than the current candidate to consolidate, got ${options.length}` };
       }
-      // Launching from the 15 cheapest keeps the new node from being consolidated again at once.
-      options = options.slice(0, MIN_SPOT_TO_SPOT_OPTIONS);
+      // Launching from the 15 cheapest (more when the NodePool's minValues need more) keeps the new node from being consolidated again at once.
+      options = options.slice(0, Math.max(MIN_SPOT_TO_SPOT_OPTIONS, minValues.minNeededInstanceTypes));
     }
   } else {
-    const cheaper = new Set(cheapestPerType(offerings).filter((o) => worstLaunchPrice(offerings, o.instanceType) < candidatePrice).map((o) => o.instanceType));
+    const cheaperOptions = cheapestPerType(offerings).filter((o) => worstLaunchPrice(offerings, o.instanceType) < candidatePrice);
+    priced = cheaperOptions;
+    const minValuesError = minValuesOf(input, claim, cheaperOptions).error;
+    if (minValuesError) return { unconsolidatable: `Filtering by price: ${minValuesError}` };
+    const cheaper = new Set(cheaperOptions.map((o) => o.instanceType));
     if (cheaper.size === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
     // Priced on the assumption spot launches, so spot it must be: an on-demand fallback could cost more.
     const onlySpot = canBeSpot && offerings.some((o) => o.capacityType === 'on-demand');
     options = cheapestPerType(offerings.filter((o) => cheaper.has(o.instanceType) && (!onlySpot || o.capacityType === 'spot')));
   }
   if (candidates.length > 1) {
-    options = withoutSameType(options, offerings, candidates, input.pricePerHour);
+    options = withoutSameType(options, priced, offerings, candidates, input.pricePerHour);
+    const minValuesError = minValuesOf(input, claim, options).error;
+    if (minValuesError) return { unconsolidatable: `Filtering by price: ${minValuesError}` };
     if (options.length === 0) return { unconsolidatable: "Can't replace with a cheaper node" };
   }
   const replacement = toReplacement(claim, options);
@@ -367,15 +380,30 @@ function consolidationOf(input: ConsolidationInput, candidates: readonly Candida
 }
 
 /**
+ * Karpenter's check after each price filter of a replacement (RemoveInstanceTypeOptionsByPriceAndMinValues):
+ * whether the options left, cheapest first, still satisfy the NodePool's minValues, and
+ * how many of them it takes.
+ */
+function minValuesOf(input: ConsolidationInput, claim: NodeClaimPlan, options: readonly ClaimOffering[]): MinValuesResult {
+  const requirements = Requirements.fromNodeSelectorRequirements(claim.requirements);
+  if (!requirements.hasMinValues()) return satisfiesMinValues([], requirements);
+  const byName = new Map((input.replacement?.instanceTypes ?? []).map((t) => [t.name, t]));
+  return satisfiesMinValues(options.flatMap((o) => byName.get(o.instanceType) ?? []), requirements);
+}
+
+/**
  * Multi-node replacement options of a type some candidate already is must be cheaper
  * than that candidate: otherwise keeping it and deleting the others is the same
- * result with fewer pods moved (Karpenter's filterOutSameType).
+ * result with fewer pods moved (Karpenter's filterOutSameType). A candidate's type counts
+ * when it passed the price filter (`priced`), even where the replacement must then be
+ * spot and that type launches only on-demand: Karpenter narrows the capacity type in the
+ * requirements, not in the instance-type options it checks here.
  */
-function withoutSameType(options: ClaimOffering[], offerings: readonly ClaimOffering[], candidates: readonly Candidate[], price: (n: Node) => number | undefined): ClaimOffering[] {
+function withoutSameType(options: ClaimOffering[], priced: readonly ClaimOffering[], offerings: readonly ClaimOffering[], candidates: readonly Candidate[], price: (n: Node) => number | undefined): ClaimOffering[] {
   let max = Infinity;
   for (const c of candidates) {
     const type = c.node.labels[LABEL_INSTANCE_TYPE];
-    if (type !== undefined && options.some((o) => o.instanceType === type)) max = Math.min(max, price(c.node) ?? Infinity);
+    if (type !== undefined && priced.some((o) => o.instanceType === type)) max = Math.min(max, price(c.node) ?? Infinity);
   }
   return options.filter((o) => worstLaunchPrice(offerings, o.instanceType) < max);
 }
@@ -453,6 +481,7 @@ export function consolidationCandidates(input: ConsolidationInput): { eligible: 
   const { candidates, rejected } = findCandidates(input);
   const eligible: Candidate[] = [];
   for (const c of candidates) {
+    if (c.pool.replicas !== null) continue; // A static NodePool's nodes are never consolidated (Karpenter: no event either).
     const why = c.pool.disruption.consolidateAfterSeconds === null ? `NodePool "${c.pool.name}" has consolidation disabled` : unconsolidatable(input, c);
     if (why !== undefined) rejected.push({ node: c.node.name, reason: why, event: 'Unconsolidatable' });
     else if (!isConsolidatable(c, input.nowMs, input.lastPodEventMs)) rejected.push({ node: c.node.name, reason: 'Node is not consolidatable yet: consolidateAfter has not passed since its last pod event' });

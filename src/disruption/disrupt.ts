@@ -4,7 +4,7 @@
 
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
-import { currentlyReschedulable, findCandidates, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
+import { currentlyReschedulable, findCandidates, isEmpty, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
 import { cheapestPerType, computeConsolidation, consolidationCandidates, stillCandidates, emptiness, multiNode, notAllPodsWouldSchedule, placeWithReplacements, simulateRemoval, singleNode, toReplacement, type ConsolidationInput, type Decision, type PodError } from './consolidate.js';
 import { claimHashOf, driftReason, isExpired, type ClaimHash } from './drift.js';
 
@@ -80,17 +80,36 @@ export function expiry(input: DisruptionInput): Decision[] {
 }
 
 /**
+ * Emptiness's re-check (Karpenter's EmptinessValidator): the nodes still empty candidates
+ * go, as many as the Empty budgets allow; the others stay. Invalid only when none is left.
+ */
+function revalidateEmpty(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
+  const { eligible } = consolidationCandidates(input);
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting, input.initializing);
+  const kept = d.nodes.flatMap((n) => eligible.filter((c) => c.node.name === n && isEmpty(c) && (budget.get(c.pool.name) ?? 0) > 0 && budget.set(c.pool.name, budget.get(c.pool.name)! - 1)));
+  if (kept.length === 0) return { invalid: 'no node is still an empty candidate within the budgets' };
+  if (kept.length === d.nodes.length) return d;
+  const savings = kept.reduce((s, c) => s + (input.pricePerHour(c.node) ?? 0), 0);
+  return { ...d, nodes: kept.map((c) => c.node.name), savingsPerHour: Math.round(savings * 1e6) / 1e6 };
+}
+
+/**
  * Karpenter's re-check of a consolidation decision after its 15 s wait: every node
  * must still be a consolidatable candidate within the budgets, and computing the
  * decision again for the same nodes must give the same kind (an empty node still
- * empty, a delete still a delete, a replace still a cheaper replace). The fresh
- * decision, or why the old one no longer holds.
+ * empty, a delete still a delete, a replace still a cheaper replace whose options
+ * include every instance type the command chose). The fresh decision, or why the old
+ * one no longer holds.
  */
 export function revalidate(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
-  const candidates = stillCandidates(input, d.nodes, d.reason === 'Empty' ? 'Empty' : 'Underutilized');
+  if (d.reason === 'Empty') return revalidateEmpty(input, d);
+  const candidates = stillCandidates(input, d.nodes, 'Underutilized');
   if (!Array.isArray(candidates)) return candidates;
-  if (d.reason === 'Empty') return candidates.every((c) => c.reschedulable.length === 0) ? d : { invalid: 'a node is no longer empty' };
   const again = computeConsolidation(input, candidates, 'Underutilized');
   if (!('decision' in again)) return { invalid: again.unconsolidatable };
-  return again.decision.kind === d.kind ? again.decision : { invalid: `it would now be a ${again.decision.kind}` };
+  if (again.decision.kind !== d.kind) return { invalid: `it would now be a ${again.decision.kind}` };
+  // A replacement must still be able to launch as any type the command chose (Karpenter's instanceTypesAreSubset).
+  const now = new Set(again.decision.replacements.flatMap((r) => r.instanceTypeOptions));
+  const lost = d.replacements.flatMap((r) => r.instanceTypeOptions).find((t) => !now.has(t));
+  return lost === undefined ? again.decision : { invalid: `the replacement could no longer be a ${lost}` };
 }
