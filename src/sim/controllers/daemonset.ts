@@ -160,6 +160,15 @@ interface DaemonSetView {
   readonly candidateNew: InNodeOrder<string>;
 }
 
+/**
+ * Compiled templates by written template and DaemonSet, and their predicates by
+ * node object: pure functions of objects that are replaced, never changed, so every
+ * simulation of one input (each starts from the same templates and node objects)
+ * shares them.
+ */
+const compiledTemplates = new WeakMap<PodTemplateManifest, Map<string, Pod>>();
+const predicateCache = new WeakMap<Pod, WeakMap<Node, Predicates>>();
+
 export class DaemonSetController extends KeyedController<SimDaemonSet> {
   /** Pod uid → the node its affinity pins it to (for pods the scheduler has not bound yet). */
   private readonly targetNode = new Map<string, string>();
@@ -265,8 +274,15 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
   }
 
   private compileTemplate(namespace: string, name: string, t: PodTemplateManifest): Pod {
-    const spec = { ...t.spec, tolerations: daemonPodTolerations(t.spec) };
-    return compilePod({ metadata: { ...t.metadata, name, namespace }, spec }, { order: 0 });
+    let byName = compiledTemplates.get(t);
+    if (!byName) compiledTemplates.set(t, (byName = new Map()));
+    const key = `${namespace}/${name}`;
+    let pod = byName.get(key);
+    if (!pod) {
+      const spec = { ...t.spec, tolerations: daemonPodTolerations(t.spec) };
+      byName.set(key, (pod = compilePod({ metadata: { ...t.metadata, name, namespace }, spec }, { order: 0 })));
+    }
+    return pod;
   }
 
   /** Where the pod is or will be: its node, else the node its required affinity pins it to. */
@@ -274,13 +290,10 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     return p.nodeName || (this.targetNode.get(p.uid) ?? '');
   }
 
-  /** Predicates by compiled template and node object (both replaced, never changed, when they change). */
-  private readonly predicateCache = new WeakMap<Pod, WeakMap<Node, Predicates>>();
-
   /** shouldRun (NoSchedule and NoExecute taints) and shouldContinueRunning (NoExecute only). */
   private predicates(ds: SimDaemonSet, node: Node): Predicates {
-    let byNode = this.predicateCache.get(ds.templatePod);
-    if (!byNode) this.predicateCache.set(ds.templatePod, (byNode = new WeakMap()));
+    let byNode = predicateCache.get(ds.templatePod);
+    if (!byNode) predicateCache.set(ds.templatePod, (byNode = new WeakMap()));
     let p = byNode.get(node);
     if (!p) byNode.set(node, (p = this.computePredicates(ds, node)));
     return p;
