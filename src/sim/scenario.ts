@@ -51,14 +51,19 @@ export interface RunOptions {
 
 const SETTLE_MS = 10 * 60_000;
 
-const adoptions = new WeakMap<LoadedInput, Adoption>();
+const adoptions = new WeakMap<LoadedInput['workloads'], WeakMap<LoadedInput['pods'], Adoption>>();
 
-/** The adoption of an input's own pods, once per input (what-if analyses run one input many times). */
+/**
+ * The adoption of an input's own pods, once per workloads and pods (what-if analyses
+ * run one input many times, and inputs with only nodes added keep both lists).
+ */
 function adoptionOf(input: LoadedInput): Adoption {
-  let a = adoptions.get(input);
+  let byPods = adoptions.get(input.workloads);
+  if (!byPods) adoptions.set(input.workloads, (byPods = new WeakMap()));
+  let a = byPods.get(input.pods);
   if (!a) {
     const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
-    adoptions.set(input, (a = adoptInputPods(input.workloads, input.pods.filter((p) => !generated.has(p.key)))));
+    byPods.set(input.pods, (a = adoptInputPods(input.workloads, input.pods.filter((p) => !generated.has(p.key)))));
   }
   return a;
 }
