@@ -124,6 +124,31 @@ class InNodeOrder<T> {
   }
 }
 
+/** Nodes a sync must look at again: some by name, or every one (a new view, a mode change) without listing them. */
+class DirtyNodes {
+  private every = true;
+  private readonly names = new Set<string>();
+
+  add(node: string): void {
+    if (!this.every) this.names.add(node);
+  }
+
+  addEvery(): void {
+    this.every = true;
+    this.names.clear();
+  }
+
+  clear(): void {
+    this.every = false;
+    this.names.clear();
+  }
+
+  /** The dirty nodes that exist, in node-tree order. */
+  in(cluster: World['cluster']): readonly NodeInfo[] {
+    return this.every ? cluster.nodeInfos() : cluster.nodeInfosNamed(this.names);
+  }
+}
+
 /**
  * A DaemonSet's pods filed by node and what its syncs last found per node, kept
  * up to date from pod and node changes, so that a sync looks only at the nodes
@@ -145,9 +170,9 @@ interface DaemonSetView {
   /** desiredNumberScheduled. */
   desired: number;
   /** Nodes whose creations and deletions a sync must work out again. */
-  readonly actionsDirty: Set<string>;
+  readonly actionsDirty: DirtyNodes;
   /** Nodes whose rolling-update share must be worked out again. */
-  readonly rolloutDirty: Set<string>;
+  readonly rolloutDirty: DirtyNodes;
   /** Whether the shares below are for maxSurge > 0. */
   surgeMode: boolean;
   readonly shares: Map<number, NodeRollout>;
@@ -340,15 +365,14 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     const order = this.world.cluster.nodeInfos();
     const had = this.views.get(ds);
     if (had && had.order === order) return had;
-    const names = order.map((ni) => ni.node.name);
     const view: DaemonSetView = {
       order,
       podsByNode: new Map(),
       filed: new Map(),
       outdated: 0,
       desired: 0,
-      actionsDirty: new Set(names),
-      rolloutDirty: new Set(names),
+      actionsDirty: new DirtyNodes(),
+      rolloutDirty: new DirtyNodes(),
       surgeMode: false,
       shares: new Map(),
       count: 0,
@@ -360,7 +384,8 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       candidateNew: new InNodeOrder(),
     };
     for (const ni of order) if (this.predicates(ds, ni.node).shouldRun) view.desired++;
-    for (const p of this.podsOf(ds)) this.file(ds, view, p.key);
+    // The controller's pods as the store has them now (world.podsControlledBy).
+    for (const p of this.podsOf(ds)) this.fileAt(ds, view, p);
     this.views.set(ds, view);
     return view;
   }
@@ -376,14 +401,18 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       view.filed.delete(key);
     }
     const p = this.world.cluster.getPod(key);
-    if (!p || this.ownerOf(p) !== ds) return;
+    if (p && this.ownerOf(p) === ds) this.fileAt(ds, view, p);
+  }
+
+  /** Files one of the DaemonSet's pods, not filed yet, where it is. */
+  private fileAt(ds: SimDaemonSet, view: DaemonSetView, p: Pod): void {
     const node = this.nodeOfPod(p);
     let pods = view.podsByNode.get(node);
     if (!pods) view.podsByNode.set(node, (pods = new Map()));
-    pods.set(key, p);
+    pods.set(p.key, p);
     const outdated = !p.terminating && !this.current(ds, p);
     if (outdated) view.outdated++;
-    view.filed.set(key, { node, outdated });
+    view.filed.set(p.key, { node, outdated });
   }
 
   /** The DaemonSet's pods on (or pinned to) a node, in podsOf's order. */
@@ -398,7 +427,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     const view = this.viewOf(ds);
     if (ds.minReadySeconds > 0) {
       // Availability then depends on the clock, not only on changes: every node is looked at.
-      for (const ni of view.order) this.dirtyAll(view, ni.node.name);
+      this.dirtyEvery(view);
     }
     const { maxSurge, maxUnavailable } = this.surgeAndUnavailable(ds, view.desired);
     const allowsSurge = maxSurge > 0;
@@ -406,12 +435,12 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       // Each node's creations with pods all stopped, and its rolling-update share, depend on it.
       this.clearShares(view);
       view.surgeMode = allowsSurge;
-      for (const ni of view.order) this.dirtyAll(view, ni.node.name);
+      this.dirtyEvery(view);
     }
     // A node no sync has had to look at since its last look would get nothing created or deleted.
     const create: string[] = [];
     const del: Pod[] = [];
-    for (const ni of this.world.cluster.nodeInfosNamed(view.actionsDirty)) this.nodeActions(ds, ni.node.name, this.predicates(ds, ni.node), this.podsAt(view, ni.node.name), () => allowsSurge, create, del);
+    for (const ni of view.actionsDirty.in(this.world.cluster)) this.nodeActions(ds, ni.node.name, this.predicates(ds, ni.node), this.podsAt(view, ni.node.name), () => allowsSurge, create, del);
     view.actionsDirty.clear();
     this.apply(ds, create, del);
     // A rolling update replaces old pods only: with none, it would change nothing.
@@ -419,9 +448,9 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     this.rollingUpdate(ds, view, maxSurge, maxUnavailable);
   }
 
-  private dirtyAll(view: DaemonSetView, node: string): void {
-    view.actionsDirty.add(node);
-    view.rolloutDirty.add(node);
+  private dirtyEvery(view: DaemonSetView): void {
+    view.actionsDirty.addEvery();
+    view.rolloutDirty.addEvery();
   }
 
   /**
@@ -558,7 +587,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
    * total count) candidates in node order, since the count only grows.
    */
   private rollingUpdate(ds: SimDaemonSet, view: DaemonSetView, maxSurge: number, maxUnavailable: number): void {
-    for (const ni of this.world.cluster.nodeInfosNamed(view.rolloutDirty)) {
+    for (const ni of view.rolloutDirty.in(this.world.cluster)) {
       const position = this.world.cluster.nodePosition(ni.node.name)!;
       this.setShare(view, position, this.share(ds, view, ni.node));
     }
