@@ -274,12 +274,16 @@ function stopOnceFailed(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTra
     // Points at t0 itself still count as "before" (readyWindow), so the verdict starts after it.
     if (sim.engine.now <= t0) return;
     before ??= readyWindow(tracker.series(group), t0, t0, 0, 0).before;
-    const ready = tracker.ready(group);
-    const lostAll = before > 0 && ready === 0;
-    const belowBudget = floor > 0 && floor < group.replicas && before >= floor && ready < floor;
-    if (lostAll || belowBudget) sim.engine.stop();
+    if (failedAlready(group, floor, before, tracker.ready(group))) sim.engine.stop();
   });
 }
+
+/**
+ * Whether a group with `before` ready replicas at the loss and `ready` now has lost
+ * them all or fallen below its budget (`floor`): its verdict is a problem whatever
+ * follows, the lostAll / belowBudget of the whole run's window.
+ */
+const failedAlready = (group: PodGroup, floor: number, before: number, ready: number) => (before > 0 && ready === 0) || (floor > 0 && floor < group.replicas && before >= floor && ready < floor);
 
 function outcome(ctx: AnalysisContext, unit: Unit, group: PodGroup, trial: Trial): Outcome {
   const { t0 } = trial;
@@ -515,13 +519,7 @@ function watchFailures(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTrac
     const { now } = sim.engine;
     if (now <= w.t0 || sim.engine.busyNow) return;
     before ??= new Map(w.groups.map((g) => [g, readyWindow(tracker.series(g), w.t0, w.t0, 0, 0).before]));
-    for (const g of w.groups) {
-      if (w.failed.has(g)) continue;
-      const was = before.get(g)!;
-      const ready = tracker.ready(g);
-      const floor = floors.get(g)!;
-      if ((was > 0 && ready === 0) || (floor > 0 && floor < g.replicas && was >= floor && ready < floor)) w.failed.add(g);
-    }
+    for (const g of w.groups) if (!w.failed.has(g) && failedAlready(g, floors.get(g)!, before.get(g)!, tracker.ready(g))) w.failed.add(g);
     if (!w.failed.has(w.asker) && now - shortCheckedAt >= SHORT_CHECK_MS) {
       shortCheckedAt = now;
       if (short(w.asker)) w.failed.add(w.asker);
