@@ -174,7 +174,9 @@ function editGroup(input: LoadedInput, group: PodGroup, edit: GroupEdit, replica
       templatePod: edit.pod(w.templatePod),
     };
   });
-  const pods = input.pods.map((p) => (group.has(p) ? edit.pod(p) : p));
+  const edited = input.pods.map((p) => (group.has(p) ? edit.pod(p) : p));
+  // Pods left as they were keep the input's list: runs of both inputs then share one built cluster.
+  const pods = edited.every((p, i) => p === input.pods[i]) ? input.pods : edited;
   return { ...input, workloads, pods };
 }
 

@@ -25,6 +25,33 @@ describe('node failure timing', () => {
     assert.equal([...sim.world.cluster.pods()].filter((p) => !p.nodeName).length, 1);
   });
 
+  it('noExecuteTaintNotBefore never comes after the taint a zone loss gives each queued node (one per 10 s), and is exact for the head of the queue', () => {
+    const nodes = [...Array.from({ length: 12 }, (_, i) => ({ name: `a${i}`, zone: 'za' })), ...Array.from({ length: 4 }, (_, i) => ({ name: `b${i}`, zone: 'zb' }))];
+    const sim = createSimulation(clusterWithNodes(nodes), { seed: 5 });
+    sim.deployments.add(app('web', { replicas: 8 }));
+    const lost = nodes.filter((n) => n.zone === 'za').map((n) => n.name);
+    sim.engine.at(30_000, 'fail', () => lost.forEach((n) => sim.world.setKubeletRunning(n, false)));
+    const bounds = new Map<string, number[]>();
+    sim.engine.afterEach(() => {
+      for (const n of lost) {
+        const b = sim.nodeLifecycle.noExecuteTaintNotBefore(n);
+        if (b !== undefined) bounds.set(n, [...(bounds.get(n) ?? []), b]);
+      }
+    });
+    sim.engine.run(10 * 60_000);
+    const tainted = new Map(sim.engine.log.filter((r) => r.type === 'NodeUpdated' && r['reason'] === 'NodeUnreachable').map((r) => [String(r['node']), r.t]));
+    assert.equal(tainted.size, lost.length);
+    const order = [...tainted.values()].sort((x, y) => x - y);
+    const intervals = order.slice(1).map((t, i) => t - order[i]!);
+    assert.ok(intervals.every((d) => d >= 10_000), `taints ${intervals.join(', ')} ms apart`);
+    for (const n of lost) {
+      assert.ok(bounds.get(n)!.length > 0, `${n} was queued`);
+      assert.ok(bounds.get(n)!.every((b) => b <= tainted.get(n)!), `${n}: bounds ${bounds.get(n)!.join(', ')}, tainted at ${tainted.get(n)}`);
+    }
+    assert.ok(lost.some((n) => bounds.get(n)!.at(-1) === tainted.get(n)), 'a node next in line is tainted at its bound');
+    assert.equal(sim.nodeLifecycle.noExecuteTaintNotBefore('b0'), undefined, 'a Ready node waits for no taint');
+  });
+
   it('a returning kubelet clears the taints at the next monitor pass and its pods come back', () => {
     const sim = createSimulation(clusterWithNodes([{ name: 'a' }]), { seed: 1 });
     sim.deployments.add(app('web', { replicas: 1 }));

@@ -85,6 +85,24 @@ export class NodeLifecycle {
     return this.notReady.has(node);
   }
 
+  /**
+   * The earliest time the node can get the unreachable NoExecute taint: its zone's
+   * queue hands out one node per token, tokens at least 1 / (the highest eviction
+   * rate) apart, so the k-th node waiting comes k intervals after the next token.
+   * Undefined for a node not waiting in a queue (Ready, not yet seen NotReady, or
+   * tainted already). Holds while no kubelet of its zone comes back and no node
+   * ahead of it is deleted (either moves the queue up).
+   */
+  noExecuteTaintNotBefore(node: string): number | undefined {
+    for (const [zone, queue] of this.taintQueue) {
+      const k = queue.indexOf(node);
+      if (k < 0) continue;
+      const interval = Math.round(1000 / Math.max(this.o.evictionQps, this.o.secondaryEvictionQps));
+      return Math.max(this.world.engine.now, this.nextToken.get(zone) ?? 0) + k * interval;
+    }
+    return undefined;
+  }
+
   private track(node: Node): void {
     this.leasePhase.set(node.name, this.world.engine.rand.intn(this.o.leaseRenewMs));
   }

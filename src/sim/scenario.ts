@@ -21,6 +21,7 @@ import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { DEFAULT_TOLERATION_SECONDS } from './admission.js';
 import { admitExistingPods, createSimulation, type Simulation, type SimulationOptions } from './simulation.js';
 import { addJobs, addWorkloads } from './workloads.js';
+import { World, type PodIndex } from './world.js';
 
 export interface ScenarioRun {
   readonly events: readonly LogRecord[];
@@ -50,14 +51,19 @@ export interface RunOptions {
 
 const SETTLE_MS = 10 * 60_000;
 
-const adoptions = new WeakMap<LoadedInput, Adoption>();
+const adoptions = new WeakMap<LoadedInput['workloads'], WeakMap<LoadedInput['pods'], Adoption>>();
 
-/** The adoption of an input's own pods, once per input (what-if analyses run one input many times). */
+/**
+ * The adoption of an input's own pods, once per workloads and pods (what-if analyses
+ * run one input many times, and inputs with only nodes added keep both lists).
+ */
 function adoptionOf(input: LoadedInput): Adoption {
-  let a = adoptions.get(input);
+  let byPods = adoptions.get(input.workloads);
+  if (!byPods) adoptions.set(input.workloads, (byPods = new WeakMap()));
+  let a = byPods.get(input.pods);
   if (!a) {
     const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
-    adoptions.set(input, (a = adoptInputPods(input.workloads, input.pods.filter((p) => !generated.has(p.key)))));
+    byPods.set(input.pods, (a = adoptInputPods(input.workloads, input.pods.filter((p) => !generated.has(p.key)))));
   }
   return a;
 }
@@ -72,6 +78,8 @@ interface BuiltCluster {
   readonly from: ClusterInput;
   readonly tolerationSeconds: number;
   readonly cluster: ClusterState;
+  /** How a World files the cluster's pods (the same for every copy). */
+  podIndex?: PodIndex;
 }
 
 /** By the input's own pods (inputs a check changes keep them): the clusters built last, most recent first. */
@@ -87,7 +95,7 @@ const sameClusterInput = (a: ClusterInput, b: ClusterInput) => CLUSTER_FIELDS.ev
  * fraction of the cost). Inputs that differ only in what the cluster is not built
  * from (a workload's template or replicas, NodePools) share one.
  */
-function admittedCluster(input: LoadedInput, adoption: Adoption, tolerationSeconds: number): ClusterState {
+function admittedCluster(input: LoadedInput, adoption: Adoption, tolerationSeconds: number): { cluster: ClusterState; podIndex: PodIndex } {
   const from: ClusterInput = { nodes: input.nodes, namespaces: input.namespaces, pdbs: input.pdbs, services: input.services, replicationControllers: input.replicationControllers, replicaSets: input.replicaSets, statefulSets: input.statefulSets, storage: input.storage, pods: adoption.pods };
   let list = builtClusters.get(input.pods);
   if (!list) builtClusters.set(input.pods, (list = []));
@@ -96,7 +104,7 @@ function admittedCluster(input: LoadedInput, adoption: Adoption, tolerationSecon
   if (at < 0) admitExistingPods(built.cluster, tolerationSeconds);
   list.unshift(built);
   list.length = Math.min(list.length, BUILT_KEPT);
-  return built.cluster.clone();
+  return { cluster: built.cluster.clone(), podIndex: (built.podIndex ??= World.indexPods(built.cluster)) };
 }
 
 export function runScenario(input: LoadedInput, spec: ScenarioSpec, opts: RunOptions): ScenarioRun {
@@ -117,7 +125,7 @@ export interface ScenarioSession {
 export function startScenario(input: LoadedInput, spec: ScenarioSpec, opts: Omit<RunOptions, 'untilMs'>): ScenarioSession {
   const adoption = adoptionOf(input);
   const tolerationSeconds = opts.controlPlane?.defaultTolerationSeconds ?? DEFAULT_TOLERATION_SECONDS;
-  const cluster = admittedCluster(input, adoption, tolerationSeconds);
+  const { cluster, podIndex } = admittedCluster(input, adoption, tolerationSeconds);
   const pools = input.nodePools.filter((np) => np.replicas === null);
   const t = spec.timing;
   const sim = createSimulation(cluster, {
@@ -125,6 +133,7 @@ export function startScenario(input: LoadedInput, spec: ScenarioSpec, opts: Omit
     ...(spec.startTimeMs !== undefined ? { startTimeMs: spec.startTimeMs } : {}),
     ...opts.controlPlane,
     admitted: true,
+    podIndex,
     ...(opts.schedulerConfig ? { schedulerConfig: opts.schedulerConfig } : {}),
     pods: { defaults: { startDelayMs: t.podStartMs ?? DEFAULT_POD_TIMING.startDelayMs, readyDelayMs: t.podReadyMs ?? DEFAULT_POD_TIMING.readyDelayMs } },
     ...(pools.length > 0
@@ -175,29 +184,50 @@ export function startScenario(input: LoadedInput, spec: ScenarioSpec, opts: Omit
     });
   }
   let legs = 0;
+  let last: ScenarioRun | undefined;
   return {
     runTo(untilMs) {
       if (legs++ > 0 && spec.expect.length > 0) throw new Error('scenario: a run with expectations ends once; it cannot go on');
+      // The last leg's placement is read before the simulation moves on.
+      void last?.final.nodes;
       until = untilMs ?? spec.untilMs ?? lastTime + SETTLE_MS;
       sim.engine.run(until);
       progress?.(until, until);
-      return finalRun(sim, armed.finish());
+      return (last = finalRun(sim, armed.finish()));
     },
   };
 }
 
+/**
+ * The run as it stands. Its placement (every node's pods, the pending pods) is read
+ * only when asked for — most what-ifs never ask — and must be asked for before the
+ * simulation goes on (ScenarioSession does so before a later leg).
+ */
 function finalRun(sim: Simulation, expectations: readonly ExpectationResult[]): ScenarioRun {
-  const nodes = sim.world.cluster.nodeInfos().map((i) => ({
-    name: i.node.name,
-    zone: i.node.labels[LABEL_ZONE] ?? '',
-    nodePool: i.node.labels[LABEL_NODEPOOL] ?? '',
-    pods: i.pods.map((p) => p.key).sort(),
-  }));
-  const pending = [...sim.world.cluster.pods()].filter((p) => !p.nodeName && !p.terminating).map((p) => ({ pod: p.key }));
+  let placement: Pick<ScenarioRun['final'], 'nodes' | 'pending'> | undefined;
+  const read = () =>
+    (placement ??= {
+      nodes: sim.world.cluster.nodeInfos().map((i) => ({
+        name: i.node.name,
+        zone: i.node.labels[LABEL_ZONE] ?? '',
+        nodePool: i.node.labels[LABEL_NODEPOOL] ?? '',
+        pods: i.pods.map((p) => p.key).sort(),
+      })),
+      pending: [...sim.world.cluster.pods()].filter((p) => !p.nodeName && !p.terminating).map((p) => ({ pod: p.key })),
+    });
   return {
     events: sim.engine.log,
     expectations,
-    final: { timeMs: sim.engine.now, costPerHour: sim.cloud.costPerHour(), nodes, pending },
+    final: {
+      timeMs: sim.engine.now,
+      costPerHour: sim.cloud.costPerHour(),
+      get nodes() {
+        return read().nodes;
+      },
+      get pending() {
+        return read().pending;
+      },
+    },
     sim,
   };
 }

@@ -30,7 +30,7 @@ import { startPodLifecycle, type PodLifecycleOptions } from './pod-lifecycle.js'
 import { ProvisionerLoop, type ProvisionerOptions } from './provisioner-loop.js';
 import { SchedulerLoop, type QueueOptions } from './scheduler-loop.js';
 import { TaintEviction } from './taint-eviction.js';
-import { World } from './world.js';
+import { World, type PodIndex } from './world.js';
 
 export interface SimulationOptions {
   readonly seed?: number;
@@ -52,6 +52,8 @@ export interface SimulationOptions {
   readonly defaultTolerationSeconds?: number;
   /** The cluster's pods went through admitExistingPods with defaultTolerationSeconds already (a copy of an admitted cluster). */
   readonly admitted?: boolean;
+  /** World.indexPods of the cluster this one is a copy of, when known (it is then not worked out again). */
+  readonly podIndex?: PodIndex;
   readonly pods?: PodLifecycleOptions;
   readonly nodes?: NodeLifecycleOptions;
   /** NodePools, catalog and batching; no provisioning without it. */
@@ -105,7 +107,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   const tolerationSeconds = opts.defaultTolerationSeconds ?? DEFAULT_TOLERATION_SECONDS;
   if (!opts.admitted) admitExistingPods(cluster, tolerationSeconds);
   const engine = new Engine(seed);
-  const world = new World(engine, cluster, tolerationSeconds, opts.deletionOrder);
+  const world = new World(engine, cluster, tolerationSeconds, opts.deletionOrder, opts.podIndex);
   startPodLifecycle(world, opts.pods);
   const nodeLifecycle = new NodeLifecycle(world, opts.nodes);
   nodeLifecycle.start();

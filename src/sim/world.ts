@@ -34,10 +34,21 @@ export type ChangeListener = (change: ClusterChange) => void;
 /** Between two requests of one batch (World.inTurn). */
 export const REQUEST_SPACING_MS = 1;
 
+/**
+ * What a World files of its cluster's pods when it starts (by controller, and
+ * which have been ready since before the start): the same for every copy of one
+ * cluster, so it is worked out once (World.indexPods) and copied for each.
+ */
+export interface PodIndex {
+  readonly byOwner: ReadonlyMap<string, ReadonlyMap<string, Pod>>;
+  readonly ownerListSeq: ReadonlyMap<string, number>;
+  readonly ready: ReadonlyMap<string, number>;
+}
+
 export class World {
   private readonly listeners: ChangeListener[] = [];
   /** Pod key → when its Ready condition turned True. */
-  private readonly readyAt = new Map<string, number>();
+  private readonly readyAt: Map<string, number>;
   private uidSeq = 0;
   /** Nodes whose kubelet has stopped (crashed, partitioned or its instance gone). */
   private readonly kubeletDown = new Set<string>();
@@ -48,8 +59,8 @@ export class World {
   /** Controller uid → its pods by key, in store order (an update moves a pod to the end, as in the store). */
   private readonly byOwner = new Map<string, Map<string, Pod>>();
   /** Owned pod key → when it last moved to the end of its controller's list in byOwner. */
-  private readonly ownerListSeq = new Map<string, number>();
-  private ownerListMoves = 0;
+  private readonly ownerListSeq: Map<string, number>;
+  private ownerListMoves: number;
 
   constructor(
     readonly engine: Engine,
@@ -63,12 +74,32 @@ export class World {
      * batch's own order by default.
      */
     readonly deletionOrder: (pods: readonly Pod[]) => readonly Pod[] = (pods) => pods,
+    /** indexPods of a cluster this one is a copy of (the same pods, in the same order). */
+    podIndex: PodIndex = World.indexPods(cluster),
   ) {
+    for (const [uid, pods] of podIndex.byOwner) this.byOwner.set(uid, new Map(pods));
+    this.ownerListSeq = new Map(podIndex.ownerListSeq);
+    this.ownerListMoves = this.ownerListSeq.size;
+    this.readyAt = new Map(podIndex.ready);
+  }
+
+  /** How a World over this cluster files its pods at the start. */
+  static indexPods(cluster: ClusterState): PodIndex {
+    const byOwner = new Map<string, Map<string, Pod>>();
+    const ownerListSeq = new Map<string, number>();
+    const ready = new Map<string, number>();
     for (const p of cluster.pods()) {
-      this.index(p);
+      const uid = p.ownerReferences.find((r) => r.controller)?.uid;
+      if (uid !== undefined) {
+        let pods = byOwner.get(uid);
+        if (!pods) byOwner.set(uid, (pods = new Map()));
+        pods.set(p.key, p);
+        ownerListSeq.set(p.key, ownerListSeq.size + 1);
+      }
       // A pod already running when the simulation starts has been ready since before it.
-      if (p.nodeName && p.phase === 'Running' && !p.terminating) this.readyAt.set(p.key, Number.NEGATIVE_INFINITY);
+      if (p.nodeName && p.phase === 'Running' && !p.terminating) ready.set(p.key, Number.NEGATIVE_INFINITY);
     }
+    return { byOwner, ownerListSeq, ready };
   }
 
   private index(pod: Pod): void {

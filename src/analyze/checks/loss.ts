@@ -49,6 +49,7 @@ import { addNodesLike, combine, isSharedInput, requireAntiAffinity, scaleTo, spr
 import { settle, type Placement } from '../settle.js';
 import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
 import { exchanged, simulateWhatIf } from '../what-if.js';
+import { provableShortfall, shortAtHorizon } from '../held-replicas.js';
 import type { Simulation } from '../../sim/simulation.js';
 
 /**
@@ -273,12 +274,16 @@ function stopOnceFailed(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTra
     // Points at t0 itself still count as "before" (readyWindow), so the verdict starts after it.
     if (sim.engine.now <= t0) return;
     before ??= readyWindow(tracker.series(group), t0, t0, 0, 0).before;
-    const ready = tracker.ready(group);
-    const lostAll = before > 0 && ready === 0;
-    const belowBudget = floor > 0 && floor < group.replicas && before >= floor && ready < floor;
-    if (lostAll || belowBudget) sim.engine.stop();
+    if (failedAlready(group, floor, before, tracker.ready(group))) sim.engine.stop();
   });
 }
+
+/**
+ * Whether a group with `before` ready replicas at the loss and `ready` now has lost
+ * them all or fallen below its budget (`floor`): its verdict is a problem whatever
+ * follows, the lostAll / belowBudget of the whole run's window.
+ */
+const failedAlready = (group: PodGroup, floor: number, before: number, ready: number) => (before > 0 && ready === 0) || (floor > 0 && floor < group.replicas && before >= floor && ready < floor);
 
 function outcome(ctx: AnalysisContext, unit: Unit, group: PodGroup, trial: Trial): Outcome {
   const { t0 } = trial;
@@ -451,28 +456,81 @@ function* ownVerdicts(ctx: AnalysisContext, scope: Scope, object: string, first?
 
 /**
  * ownVerdicts on an input several groups' fixes propose (nodes added): each node or
- * zone loss (its steps are the node's or zone's alone) simulated once for every
- * group, each watched by its own tracker as when alone, and the verdicts kept with
- * the input for the next group's proof.
+ * zone loss (its steps are the node's or zone's alone) judged by sharedLossVerdict,
+ * the verdicts kept with the input for the next group's proof.
  */
 function* sharedVerdicts(ctx: AnalysisContext, scope: Scope, object: string, first?: string): Generator<boolean> {
   const plan = lossPlan(ctx, scope, object);
   if (!plan) return;
-  for (const unit of firstNamed(plan.units, (u) => u.name === first)) {
-    // Given to the other workers: each worker's proofs of the same added nodes would simulate these again.
-    const verdicts = exchanged(ctx, JSON.stringify(['loss-verdicts', scope, unit.label]), () => {
-      const trials = simulateEach(ctx, scope, unit, groupsForLoss(ctx.input), plan.t0, ctx.provisioner);
-      return new Map(
-        [...trials].map(([group, trial]) => {
-          const o = outcome(ctx, unit, group, trial);
-          const bound = hasProblem(o) ? volumeBoundReplicas(trial.run, group, unit.nodes) : [];
-          return [group.object, fails(bound.length > 0 ? { ...o, volumeBound: bound } : o)];
-        }),
-      );
-    });
-    yield verdicts.get(object)!;
-  }
+  for (const unit of firstNamed(plan.units, (u) => u.name === first)) yield exchanged(ctx, verdictKey(scope, unit, object), () => sharedLossVerdict(ctx, scope, unit, plan.t0, object));
 }
+
+/** Where a group's verdict under a loss of a shared input is kept (and given to the other workers: each worker's proofs of the same added nodes would simulate it again). */
+const verdictKey = (scope: Scope, unit: Unit, object: string) => JSON.stringify(['loss-verdict', scope, unit.label, object]);
+
+/**
+ * The verdict of group `object` under `unit`'s loss on a shared input: the loss
+ * simulated with every group watched by one tracker (each as if alone), stopped as
+ * soon as this group's verdict is known — it lost every ready replica or fell below
+ * its budget (as stopOnceFailed), or cannot be whole at the horizon (shortAtHorizon)
+ * — which keeps the verdict the run to the horizon gives. Every other group's
+ * verdict known by then (all of them at the horizon) is kept for its own proof.
+ */
+function sharedLossVerdict(ctx: AnalysisContext, scope: Scope, unit: Unit, t0: number, object: string): boolean {
+  const groups = groupsForLoss(ctx.input);
+  const horizon = t0 + LOSS_HORIZON_MS[scope];
+  const tracker = trackReady(groups, true);
+  const failed = new Set<PodGroup>();
+  const asker = groups.find((g) => g.object === object)!;
+  const run = simulateWhatIf(ctx, {
+    name: RULES[scope],
+    steps: unit.steps.map((st) => ({ at: t0 + st.offsetMs, action: st.action })),
+    untilMs: horizon,
+    observe: (sim) => {
+      tracker.observe(sim);
+      watchFailures(sim, ctx, tracker, { groups, asker, t0, horizon, failed });
+    },
+  });
+  const verdicts = failed.has(asker)
+    ? [...failed].map((g) => [g, true] as const)
+    : groups.map((group) => {
+        const trial: Trial = { run, tracker, provisioner: ctx.provisioner, batchSize: 1, t0, horizonMs: LOSS_HORIZON_MS[scope] };
+        const o = outcome(ctx, unit, group, trial);
+        const bound = hasProblem(o) ? volumeBoundReplicas(run, group, unit.nodes) : [];
+        return [group, fails(bound.length > 0 ? { ...o, volumeBound: bound } : o)] as const;
+      });
+  for (const [group, verdict] of verdicts) if (group !== asker) exchanged(ctx, verdictKey(scope, unit, group.object), () => verdict);
+  return verdicts.find(([g]) => g === asker)![1];
+}
+
+/**
+ * Adds to `failed` each group whose verdict is failure already, read at the end of
+ * each instant (what the ready series keeps of it), and stops the run once the
+ * asking group is among them. Only the asking group (and, once it is, every other)
+ * is checked against shortAtHorizon, every 5 simulated seconds: it reads all pods.
+ */
+function watchFailures(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTracker, w: { groups: readonly PodGroup[]; asker: PodGroup; t0: number; horizon: number; failed: Set<PodGroup> }): void {
+  const floors = new Map(w.groups.map((g) => [g, budgetFloor(g, ctx.input.pdbs).floor]));
+  const provable = new Set(w.groups.filter((g) => provableShortfall(ctx.input, g)));
+  let before: Map<PodGroup, number> | undefined;
+  let shortCheckedAt = -Infinity;
+  const short = (g: PodGroup) => provable.has(g) && shortAtHorizon(sim, g, before!.get(g)!, w.horizon);
+  sim.engine.afterEach(() => {
+    const { now } = sim.engine;
+    if (now <= w.t0 || sim.engine.busyNow) return;
+    before ??= new Map(w.groups.map((g) => [g, readyWindow(tracker.series(g), w.t0, w.t0, 0, 0).before]));
+    for (const g of w.groups) if (!w.failed.has(g) && failedAlready(g, floors.get(g)!, before.get(g)!, tracker.ready(g))) w.failed.add(g);
+    if (!w.failed.has(w.asker) && now - shortCheckedAt >= SHORT_CHECK_MS) {
+      shortCheckedAt = now;
+      if (short(w.asker)) w.failed.add(w.asker);
+    }
+    if (!w.failed.has(w.asker)) return;
+    for (const g of w.groups) if (!w.failed.has(g) && short(g)) w.failed.add(g);
+    sim.engine.stop();
+  });
+}
+
+const SHORT_CHECK_MS = 5_000;
 
 const dur = (ms: number) => formatTime(ms);
 const on = (u: Unit) => (u.label.startsWith('zone ') ? `in ${u.label}` : `on ${u.label}`);

@@ -124,6 +124,31 @@ class InNodeOrder<T> {
   }
 }
 
+/** Nodes a sync must look at again: some by name, or every one (a new view, a mode change) without listing them. */
+class DirtyNodes {
+  private every = true;
+  private readonly names = new Set<string>();
+
+  add(node: string): void {
+    if (!this.every) this.names.add(node);
+  }
+
+  addEvery(): void {
+    this.every = true;
+    this.names.clear();
+  }
+
+  clear(): void {
+    this.every = false;
+    this.names.clear();
+  }
+
+  /** The dirty nodes that exist, in node-tree order. */
+  in(cluster: World['cluster']): readonly NodeInfo[] {
+    return this.every ? cluster.nodeInfos() : cluster.nodeInfosNamed(this.names);
+  }
+}
+
 /**
  * A DaemonSet's pods filed by node and what its syncs last found per node, kept
  * up to date from pod and node changes, so that a sync looks only at the nodes
@@ -145,9 +170,9 @@ interface DaemonSetView {
   /** desiredNumberScheduled. */
   desired: number;
   /** Nodes whose creations and deletions a sync must work out again. */
-  readonly actionsDirty: Set<string>;
+  readonly actionsDirty: DirtyNodes;
   /** Nodes whose rolling-update share must be worked out again. */
-  readonly rolloutDirty: Set<string>;
+  readonly rolloutDirty: DirtyNodes;
   /** Whether the shares below are for maxSurge > 0. */
   surgeMode: boolean;
   readonly shares: Map<number, NodeRollout>;
@@ -159,6 +184,15 @@ interface DaemonSetView {
   readonly allowedNew: InNodeOrder<string>;
   readonly candidateNew: InNodeOrder<string>;
 }
+
+/**
+ * Compiled templates by written template and DaemonSet, and their predicates by
+ * node object: pure functions of objects that are replaced, never changed, so every
+ * simulation of one input (each starts from the same templates and node objects)
+ * shares them.
+ */
+const compiledTemplates = new WeakMap<PodTemplateManifest, Map<string, Pod>>();
+const predicateCache = new WeakMap<Pod, WeakMap<Node, Predicates>>();
 
 export class DaemonSetController extends KeyedController<SimDaemonSet> {
   /** Pod uid → the node its affinity pins it to (for pods the scheduler has not bound yet). */
@@ -265,8 +299,15 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
   }
 
   private compileTemplate(namespace: string, name: string, t: PodTemplateManifest): Pod {
-    const spec = { ...t.spec, tolerations: daemonPodTolerations(t.spec) };
-    return compilePod({ metadata: { ...t.metadata, name, namespace }, spec }, { order: 0 });
+    let byName = compiledTemplates.get(t);
+    if (!byName) compiledTemplates.set(t, (byName = new Map()));
+    const key = `${namespace}/${name}`;
+    let pod = byName.get(key);
+    if (!pod) {
+      const spec = { ...t.spec, tolerations: daemonPodTolerations(t.spec) };
+      byName.set(key, (pod = compilePod({ metadata: { ...t.metadata, name, namespace }, spec }, { order: 0 })));
+    }
+    return pod;
   }
 
   /** Where the pod is or will be: its node, else the node its required affinity pins it to. */
@@ -274,13 +315,10 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     return p.nodeName || (this.targetNode.get(p.uid) ?? '');
   }
 
-  /** Predicates by compiled template and node object (both replaced, never changed, when they change). */
-  private readonly predicateCache = new WeakMap<Pod, WeakMap<Node, Predicates>>();
-
   /** shouldRun (NoSchedule and NoExecute taints) and shouldContinueRunning (NoExecute only). */
   private predicates(ds: SimDaemonSet, node: Node): Predicates {
-    let byNode = this.predicateCache.get(ds.templatePod);
-    if (!byNode) this.predicateCache.set(ds.templatePod, (byNode = new WeakMap()));
+    let byNode = predicateCache.get(ds.templatePod);
+    if (!byNode) predicateCache.set(ds.templatePod, (byNode = new WeakMap()));
     let p = byNode.get(node);
     if (!p) byNode.set(node, (p = this.computePredicates(ds, node)));
     return p;
@@ -327,15 +365,14 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     const order = this.world.cluster.nodeInfos();
     const had = this.views.get(ds);
     if (had && had.order === order) return had;
-    const names = order.map((ni) => ni.node.name);
     const view: DaemonSetView = {
       order,
       podsByNode: new Map(),
       filed: new Map(),
       outdated: 0,
       desired: 0,
-      actionsDirty: new Set(names),
-      rolloutDirty: new Set(names),
+      actionsDirty: new DirtyNodes(),
+      rolloutDirty: new DirtyNodes(),
       surgeMode: false,
       shares: new Map(),
       count: 0,
@@ -347,7 +384,8 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       candidateNew: new InNodeOrder(),
     };
     for (const ni of order) if (this.predicates(ds, ni.node).shouldRun) view.desired++;
-    for (const p of this.podsOf(ds)) this.file(ds, view, p.key);
+    // The controller's pods as the store has them now (world.podsControlledBy).
+    for (const p of this.podsOf(ds)) this.fileAt(ds, view, p);
     this.views.set(ds, view);
     return view;
   }
@@ -363,14 +401,18 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       view.filed.delete(key);
     }
     const p = this.world.cluster.getPod(key);
-    if (!p || this.ownerOf(p) !== ds) return;
+    if (p && this.ownerOf(p) === ds) this.fileAt(ds, view, p);
+  }
+
+  /** Files one of the DaemonSet's pods, not filed yet, where it is. */
+  private fileAt(ds: SimDaemonSet, view: DaemonSetView, p: Pod): void {
     const node = this.nodeOfPod(p);
     let pods = view.podsByNode.get(node);
     if (!pods) view.podsByNode.set(node, (pods = new Map()));
-    pods.set(key, p);
+    pods.set(p.key, p);
     const outdated = !p.terminating && !this.current(ds, p);
     if (outdated) view.outdated++;
-    view.filed.set(key, { node, outdated });
+    view.filed.set(p.key, { node, outdated });
   }
 
   /** The DaemonSet's pods on (or pinned to) a node, in podsOf's order. */
@@ -385,7 +427,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     const view = this.viewOf(ds);
     if (ds.minReadySeconds > 0) {
       // Availability then depends on the clock, not only on changes: every node is looked at.
-      for (const ni of view.order) this.dirtyAll(view, ni.node.name);
+      this.dirtyEvery(view);
     }
     const { maxSurge, maxUnavailable } = this.surgeAndUnavailable(ds, view.desired);
     const allowsSurge = maxSurge > 0;
@@ -393,12 +435,12 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       // Each node's creations with pods all stopped, and its rolling-update share, depend on it.
       this.clearShares(view);
       view.surgeMode = allowsSurge;
-      for (const ni of view.order) this.dirtyAll(view, ni.node.name);
+      this.dirtyEvery(view);
     }
     // A node no sync has had to look at since its last look would get nothing created or deleted.
     const create: string[] = [];
     const del: Pod[] = [];
-    for (const ni of this.world.cluster.nodeInfosNamed(view.actionsDirty)) this.nodeActions(ds, ni.node.name, this.predicates(ds, ni.node), this.podsAt(view, ni.node.name), () => allowsSurge, create, del);
+    for (const ni of view.actionsDirty.in(this.world.cluster)) this.nodeActions(ds, ni.node.name, this.predicates(ds, ni.node), this.podsAt(view, ni.node.name), () => allowsSurge, create, del);
     view.actionsDirty.clear();
     this.apply(ds, create, del);
     // A rolling update replaces old pods only: with none, it would change nothing.
@@ -406,9 +448,9 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     this.rollingUpdate(ds, view, maxSurge, maxUnavailable);
   }
 
-  private dirtyAll(view: DaemonSetView, node: string): void {
-    view.actionsDirty.add(node);
-    view.rolloutDirty.add(node);
+  private dirtyEvery(view: DaemonSetView): void {
+    view.actionsDirty.addEvery();
+    view.rolloutDirty.addEvery();
   }
 
   /**
@@ -545,7 +587,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
    * total count) candidates in node order, since the count only grows.
    */
   private rollingUpdate(ds: SimDaemonSet, view: DaemonSetView, maxSurge: number, maxUnavailable: number): void {
-    for (const ni of this.world.cluster.nodeInfosNamed(view.rolloutDirty)) {
+    for (const ni of view.rolloutDirty.in(this.world.cluster)) {
       const position = this.world.cluster.nodePosition(ni.node.name)!;
       this.setShare(view, position, this.share(ds, view, ni.node));
     }
