@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { compileNode, type Node } from '../model/node.js';
 import { compilePod } from '../model/pod.js';
 import { Rand } from '../model/rand.js';
+import { compileLabelSelector } from '../model/selector.js';
 import { clusterTally } from './node-tally.js';
 import { ClusterState, zoneKey } from './state.js';
 
@@ -315,4 +316,24 @@ describe('clone', () => {
     assert.equal(c.getPod('default/p1')?.nodeName, 'n1');
     assert.equal(c.nodeInfo('n1')!.pods.length, 4);
   });
+});
+
+test('a selection keeps the pods a selector matches in podsInNamespace order through adds, updates and removals', () => {
+  const cluster = new ClusterState();
+  const pod = (name: string, app: string, namespace = 'ns') => compilePod({ metadata: { name, namespace, labels: { app } }, spec: { containers: [{ name: 'c' }] } }, { order: 0 });
+  for (const p of [pod('a', 'web'), pod('b', 'db'), pod('c', 'web'), pod('d', 'web', 'other')]) cluster.addPod(p);
+  const web = cluster.selection('ns', compileLabelSelector({ matchLabels: { app: 'web' } }));
+  const keys = () => [...web.keys()];
+  const inOrder = () => [...cluster.podsInNamespace('ns')].filter((p) => p.labels['app'] === 'web').map((p) => p.key);
+  assert.deepEqual(keys(), ['ns/a', 'ns/c']);
+  cluster.updatePod({ ...cluster.getPod('ns/a')! });
+  cluster.addPod(pod('e', 'web'));
+  cluster.updatePod({ ...cluster.getPod('ns/b')!, labels: { app: 'web' } });
+  cluster.updatePod({ ...cluster.getPod('ns/c')!, labels: { app: 'db' } });
+  cluster.addPod(pod('f', 'web', 'other'));
+  assert.deepEqual(keys(), inOrder());
+  assert.deepEqual(keys(), ['ns/a', 'ns/e', 'ns/b']);
+  cluster.removePod('ns/e');
+  assert.deepEqual(keys(), ['ns/a', 'ns/b']);
+  assert.equal(cluster.clone().selection('ns', compileLabelSelector({ matchLabels: { app: 'web' } })).size, 2);
 });

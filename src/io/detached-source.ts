@@ -34,15 +34,18 @@ export function detachSource(source: SourceInput, parsed: ParsedSource): Detache
 /** The input a detached source stands for, its documents ready to load. */
 export function attachSource(d: DetachedSource): SourceInput {
   const locators = d.text === undefined ? undefined : reparsedDocuments(d.name, d.text);
-  const documents = d.documents.map((doc) => new SourceDocument(d.name, doc.index, doc.value, locators ? new ReparsedLocator(locators, doc.index) : FILE_START));
+  const documents = d.documents.map((doc) => new SourceDocument(d.name, doc.index, doc.value, locators ? reparsedLocator(locators, doc.index) : FILE_START));
   return { name: d.name, text: d.text ?? '', ...(d.validate ? { validate: d.validate } : {}), parsed: { documents, diagnostics: [] } };
 }
 
 /** The documents of `text` as the parser reads them, parsed at the first call. */
-function reparsedDocuments(name: string, text: string): () => ReadonlyMap<number, SourceDocument> {
+export function reparsedDocuments(name: string, text: string): () => ReadonlyMap<number, SourceDocument> {
   let byIndex: Map<number, SourceDocument> | undefined;
   return () => (byIndex ??= new Map(parseSource({ name, text }, 'ignore').documents.map((doc) => [doc.index, doc])));
 }
+
+/** Positions in document `index` of a text parsed again (holding only these two: nothing of a first parse). */
+export const reparsedLocator = (documents: () => ReadonlyMap<number, SourceDocument>, index: number): Locator => new ReparsedLocator(documents, index);
 
 class ReparsedLocator implements Locator {
   constructor(

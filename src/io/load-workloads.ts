@@ -19,7 +19,7 @@ import {
   daemonShouldRun,
   deploymentPods,
   deploymentReplicaSet,
-  hasOwnedPods,
+  OwnedPods,
   hasOwnReplicaSet,
   POD_TEMPLATE_HASH_LABEL,
   replicaSetPods,
@@ -202,6 +202,7 @@ export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed
   // Generated pods are created after every pod of the input.
   let nextOrder = explicitPods.reduce((max, pod) => Math.max(max, pod.creation + 1), explicitPods.length);
 
+  const owned = new OwnedPods(explicitPods, replicaSetRefs);
   const summaries: WorkloadSummary[] = [];
   const pods: Pod[] = [];
   const replicaSets: OwnerSelector[] = [];
@@ -219,7 +220,7 @@ export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed
     if (!templatePod) continue;
 
     const eligible = p.kind === 'DaemonSet' ? nodes.filter((n) => daemonShouldRun(templatePod, n)).map((n) => n.name) : [];
-    const expand = !hasOwnedPods(w, explicitPods, replicaSetRefs) && !(p.kind === 'Deployment' && hasOwnReplicaSet(w, replicaSetRefs));
+    const expand = !owned.has(w) && !(p.kind === 'Deployment' && hasOwnReplicaSet(w, replicaSetRefs));
     let manifests: PodManifest[] = [];
     const wanted = p.kind === 'DaemonSet' ? eligible.length : w.replicas;
     if (expand && generatedTotal + wanted > MAX_GENERATED_PODS) {
@@ -256,12 +257,7 @@ export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed
         const rs = deploymentReplicaSet(w);
         implied.push({ p, namespace: w.namespace, rsName: rs.name, hash: rs.hash });
       }
-      for (const pod of explicitPods) {
-        const hash = pod.labels[POD_TEMPLATE_HASH_LABEL];
-        if (pod.namespace !== w.namespace || hash === undefined) continue;
-        const rsName = `${w.name}-${hash}`;
-        if (pod.ownerReferences.some((r) => r.kind === 'ReplicaSet' && r.name === rsName)) implied.push({ p, namespace: w.namespace, rsName, hash });
-      }
+      for (const { rsName, hash } of owned.hashedReplicaSets(w.namespace, w.name)) implied.push({ p, namespace: w.namespace, rsName, hash });
     }
     summaries.push({
       kind: w.kind,
@@ -282,8 +278,10 @@ export function loadWorkloads(ctx: LoadContext, objects: readonly WorkloadParsed
   }
 
   // The ReplicaSets Deployments stand for, so spreading defaults find a pod's owner.
+  const known = new Set(replicaSets.map((rs) => `${rs.namespace}/${rs.name}`));
   for (const { p, namespace, rsName, hash } of implied) {
-    if (replicaSets.some((rs) => rs.namespace === namespace && rs.name === rsName)) continue;
+    if (known.has(`${namespace}/${rsName}`)) continue;
+    known.add(`${namespace}/${rsName}`);
     replicaSets.push({ namespace, name: rsName, uid: `${namespace}/${rsName}`, selector: replicaSetSelector(p, hash) });
   }
   return { summaries, pods, replicaSets, statefulSets };

@@ -33,7 +33,8 @@ import { Reporter } from './reporter.js';
 import { skippedObject, type SkippedObject } from './skipped.js';
 import type { ValidationMode } from './strict-fields.js';
 import { readSource } from './json-text.js';
-import type { SourceInput } from './yaml-source.js';
+import type { Locator, SourceDocument, SourceInput } from './yaml-source.js';
+import { reparsedDocuments, reparsedLocator } from './detached-source.js';
 
 export type { SourceInput } from './yaml-source.js';
 export { buildClusterState } from '../cluster/state.js';
@@ -96,19 +97,34 @@ export interface ObjectLocations {
   get(ref: string): SourceLocation | undefined;
 }
 
-/** Positions are worked out when asked for: a report names a few objects of the 100,000 an input may have. */
-function locationsOf(objects: readonly ParsedObject[]): ObjectLocations {
-  const byRef = new Map<string, RawObject>();
+/**
+ * Positions are worked out when asked for: a report names a few objects of the
+ * 100,000 an input may have. What is kept is where each object sits (its
+ * document and path), not the parser's tree of a text, which for a 50 MB dump
+ * outweighs the loaded cluster many times over: a text is parsed again the first
+ * time a position in it is asked for.
+ */
+function locationsOf(objects: readonly ParsedObject[], inputs: readonly SourceInput[]): ObjectLocations {
+  const reparsed = new Map<number, () => ReadonlyMap<number, SourceDocument>>();
+  const byRef = new Map<string, { readonly locator: Locator; readonly file: string; readonly base: RawObject['base'] }>();
   for (const p of objects) {
     const name = p.manifest.metadata.name;
-    if (name) byRef.set(objectRef(p.kind, p.manifest.metadata.namespace || 'default', name), p.raw);
+    if (!name) continue;
+    const { doc, base, input } = p.raw;
+    let locator = doc.lightLocator;
+    if (!locator) {
+      let documents = reparsed.get(input);
+      if (!documents) reparsed.set(input, (documents = reparsedDocuments(inputs[input]!.name, inputs[input]!.text)));
+      locator = reparsedLocator(documents, doc.index);
+    }
+    byRef.set(objectRef(p.kind, p.manifest.metadata.namespace || 'default', name), { locator, file: doc.file, base });
   }
   return {
     get(ref) {
-      const raw = byRef.get(ref);
-      if (!raw) return undefined;
-      const at = positionOf(raw, ['metadata', 'name']);
-      return { file: raw.doc.file, line: at.line, column: at.column };
+      const at = byRef.get(ref);
+      if (!at) return undefined;
+      const pos = at.locator.locate([...at.base, 'metadata', 'name']);
+      return { file: at.file, line: pos.line, column: pos.column };
     },
   };
 }
@@ -402,7 +418,7 @@ export function loadSources(inputs: readonly SourceInput[], opts: LoadOptions = 
       nodePools,
       catalogs,
       storage,
-      locations: locationsOf(objects),
+      locations: locationsOf(objects, inputs),
       skipped,
     },
     warnings,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { PodSpecManifest } from '../model/manifest.js';
-import { daemonNodeAffinity, daemonPodTolerations, hasOwnedPods, hasOwnReplicaSet, type OwnedPodRef } from './workloads.js';
+import { daemonNodeAffinity, daemonPodTolerations, hasOwnReplicaSet, OwnedPods, type OwnedPodRef } from './workloads.js';
 
 const spec = (extra: Partial<PodSpecManifest> = {}): PodSpecManifest => ({ containers: [{ name: 'c' }], ...extra });
 const keys = (ts: ReturnType<typeof daemonPodTolerations>) => ts.map((t) => `${t.key}/${t.operator ?? ''}/${t.effect ?? ''}${t.tolerationSeconds !== undefined ? `/${t.tolerationSeconds}` : ''}`);
@@ -53,7 +53,7 @@ describe('daemonNodeAffinity', () => {
   });
 });
 
-describe('hasOwnedPods', () => {
+describe('OwnedPods', () => {
   const pod = (ns: string, refs: [string, string][], labels: Record<string, string> = {}): OwnedPodRef => ({ namespace: ns, labels, ownerReferences: refs.map(([kind, name]) => ({ kind, name })) });
   const rsOf = (name: string, deployment: string) => ({ namespace: 'ns', name, ownerReferences: [{ kind: 'Deployment', name: deployment }] });
   const cases = [
@@ -65,7 +65,23 @@ describe('hasOwnedPods', () => {
     { name: 'deployment: a ReplicaSet name that only looks right', kind: 'Deployment' as const, pods: [pod('ns', [['ReplicaSet', 'w-h1']])], rs: [], want: false },
     { name: 'deployment: pods owned by the Deployment itself do not count', kind: 'Deployment' as const, pods: [pod('ns', [['Deployment', 'w']])], rs: [], want: false },
   ];
-  for (const c of cases) test(c.name, () => assert.equal(hasOwnedPods({ kind: c.kind, namespace: 'ns', name: 'w' }, c.pods, c.rs), c.want));
+  for (const c of cases) test(c.name, () => assert.equal(new OwnedPods(c.pods, c.rs).has({ kind: c.kind, namespace: 'ns', name: 'w' }), c.want));
+
+  test("a Deployment's ReplicaSets named by its pods' pod-template-hash: once per pod, in pod order, in its namespace only", () => {
+    const owned = new OwnedPods(
+      [
+        pod('ns', [['ReplicaSet', 'w-h2']], { 'pod-template-hash': 'h2' }),
+        pod('ns', [['ReplicaSet', 'w-h1'], ['ReplicaSet', 'w-h1']], { 'pod-template-hash': 'h1' }),
+        pod('ns', [['ReplicaSet', 'w-x-h1']], { 'pod-template-hash': 'h1' }),
+        pod('other', [['ReplicaSet', 'w-h3']], { 'pod-template-hash': 'h3' }),
+        pod('ns', [['ReplicaSet', 'w-h4']]),
+      ],
+      [],
+    );
+    assert.deepEqual(owned.hashedReplicaSets('ns', 'w'), [{ rsName: 'w-h2', hash: 'h2' }, { rsName: 'w-h1', hash: 'h1' }]);
+    assert.deepEqual(owned.hashedReplicaSets('ns', 'w-x'), [{ rsName: 'w-x-h1', hash: 'h1' }]);
+    assert.deepEqual(owned.hashedReplicaSets('other', 'w'), [{ rsName: 'w-h3', hash: 'h3' }]);
+  });
 
   test('hasOwnReplicaSet', () => {
     assert.equal(hasOwnReplicaSet({ namespace: 'ns', name: 'w' }, [rsOf('w-1', 'w')]), true);

@@ -236,23 +236,62 @@ export interface ReplicaSetRef {
 
 const ownedBy = (refs: OwnedPodRef['ownerReferences'], kind: string, name: string): boolean => refs.some((r) => r.kind === kind && r.name === name);
 
+const key = (...parts: string[]) => parts.join('\u0000');
+
 /**
- * Whether the input already has this workload's pods, so it must not be expanded.
- * A pod belongs to a workload when one of its ownerReferences names it; for a
- * Deployment, when it names one of the Deployment's ReplicaSets — a ReplicaSet in
- * the input owned by the Deployment, or `<deployment>-<the pod's pod-template-hash>`
- * (a kubectl dump of pods often lacks the ReplicaSets). Names, not uids, are
- * compared: hand-written inputs rarely carry uids.
+ * The input's pods by the workloads that own them, indexed once: a dump's 1,000
+ * workloads each asking of its 100,000 pods made loading quadratic.
  */
-export function hasOwnedPods(w: Pick<WorkloadObject, 'kind' | 'namespace' | 'name'>, pods: readonly OwnedPodRef[], replicaSets: readonly ReplicaSetRef[]): boolean {
-  const inNamespace = pods.filter((p) => p.namespace === w.namespace);
-  if (w.kind !== 'Deployment') return inNamespace.some((p) => ownedBy(p.ownerReferences, w.kind, w.name));
-  const ownReplicaSets = new Set(replicaSets.filter((rs) => rs.namespace === w.namespace && ownedBy(rs.ownerReferences, 'Deployment', w.name)).map((rs) => rs.name));
-  return inNamespace.some((p) =>
-    p.ownerReferences.some(
-      (r) => r.kind === 'ReplicaSet' && (ownReplicaSets.has(r.name) || (p.labels[POD_TEMPLATE_HASH_LABEL] !== undefined && r.name === `${w.name}-${p.labels[POD_TEMPLATE_HASH_LABEL]}`)),
-    ),
-  );
+export class OwnedPods {
+  /** namespace, kind and name of every owner a pod names. */
+  private readonly owners = new Set<string>();
+  /** By namespace and Deployment: the ReplicaSets named `<deployment>-<the pod's pod-template-hash>`, one per pod naming one, in pod order. */
+  private readonly hashed = new Map<string, { readonly rsName: string; readonly hash: string }[]>();
+  /** By namespace and Deployment: the names of the input's ReplicaSets it owns. */
+  private readonly replicaSetsOf = new Map<string, string[]>();
+
+  constructor(pods: readonly OwnedPodRef[], replicaSets: readonly ReplicaSetRef[]) {
+    for (const p of pods) {
+      const hash = p.labels[POD_TEMPLATE_HASH_LABEL];
+      const seen = new Set<string>();
+      for (const r of p.ownerReferences) {
+        this.owners.add(key(p.namespace, r.kind, r.name));
+        if (hash === undefined || r.kind !== 'ReplicaSet' || !r.name.endsWith(`-${hash}`)) continue;
+        const deployment = key(p.namespace, r.name.slice(0, r.name.length - hash.length - 1));
+        if (seen.has(deployment)) continue;
+        seen.add(deployment);
+        let list = this.hashed.get(deployment);
+        if (!list) this.hashed.set(deployment, (list = []));
+        list.push({ rsName: r.name, hash });
+      }
+    }
+    for (const rs of replicaSets) {
+      for (const r of rs.ownerReferences) {
+        if (r.kind !== 'Deployment') continue;
+        const k = key(rs.namespace, r.name);
+        this.replicaSetsOf.set(k, [...(this.replicaSetsOf.get(k) ?? []), rs.name]);
+      }
+    }
+  }
+
+  /**
+   * Whether the input already has this workload's pods, so it must not be expanded.
+   * A pod belongs to a workload when one of its ownerReferences names it; for a
+   * Deployment, when it names one of the Deployment's ReplicaSets — a ReplicaSet in
+   * the input owned by the Deployment, or `<deployment>-<the pod's pod-template-hash>`
+   * (a kubectl dump of pods often lacks the ReplicaSets). Names, not uids, are
+   * compared: hand-written inputs rarely carry uids.
+   */
+  has(w: Pick<WorkloadObject, 'kind' | 'namespace' | 'name'>): boolean {
+    if (w.kind !== 'Deployment') return this.owners.has(key(w.namespace, w.kind, w.name));
+    const own = this.replicaSetsOf.get(key(w.namespace, w.name)) ?? [];
+    return own.some((rs) => this.owners.has(key(w.namespace, 'ReplicaSet', rs))) || this.hashed.has(key(w.namespace, w.name));
+  }
+
+  /** The ReplicaSets `<deployment>-<hash>` the pods of a Deployment name with their pod-template-hash, one per such pod, in pod order. */
+  hashedReplicaSets(namespace: string, deployment: string): readonly { readonly rsName: string; readonly hash: string }[] {
+    return this.hashed.get(key(namespace, deployment)) ?? [];
+  }
 }
 
 /** Whether a Deployment's pods come from a ReplicaSet of the input (which is then expanded instead). */

@@ -60,6 +60,15 @@ export class SourceDocument {
   locate(path: FieldPath, at: 'value' | 'key' = 'value'): Position {
     return this.locator.locate(path, at);
   }
+
+  /**
+   * What finds positions in this document, to keep without the document's value;
+   * undefined when that is the YAML parser's tree of its text (many times the size
+   * of the value: parse the text again instead).
+   */
+  get lightLocator(): Locator | undefined {
+    return this.locator instanceof YamlLocator ? undefined : this.locator;
+  }
 }
 
 /** Positions from the YAML parser's nodes, which keep their source ranges. */

@@ -132,8 +132,13 @@ export class DisruptionController {
     });
   }
 
+  /** Each budget's pods, kept up to date by the cluster (a sync follows every pod change in its namespace). */
+  private readonly selections = new WeakMap<PodDisruptionBudget, ReadonlyMap<string, Pod>>();
+
   private selected(pdb: PodDisruptionBudget): Pod[] {
-    return [...this.world.cluster.podsInNamespace(pdb.namespace)].filter((pod) => pdb.selector.matches(pod.labels));
+    let pods = this.selections.get(pdb);
+    if (!pods) this.selections.set(pdb, (pods = this.world.cluster.selection(pdb.namespace, pdb.selector)));
+    return [...pods.values()];
   }
 
   /** getExpectedScale: the replicas of each distinct controller; unmanaged pods are skipped. */

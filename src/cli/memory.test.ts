@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { cgroupMemoryLimit, defaultHeapMb, MIN_WORKER_HEAP_MB, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, userHeapLimitMb, workerHeapMb } from './memory.js';
+
+const GB = 1024 ** 3;
+
+test('the cgroup limit: v2 memory.max, else v1; none for max, unlimited or unreadable', () => {
+  const files = (m: Record<string, string>) => (path: string) => m[path];
+  assert.equal(cgroupMemoryLimit(files({ '/sys/fs/cgroup/memory.max': '2147483648\n' })), 2 * GB);
+  assert.equal(cgroupMemoryLimit(files({ '/sys/fs/cgroup/memory.max': 'max\n' })), undefined);
+  assert.equal(cgroupMemoryLimit(files({ '/sys/fs/cgroup/memory/memory.limit_in_bytes': '1073741824\n' })), GB);
+  assert.equal(cgroupMemoryLimit(files({ '/sys/fs/cgroup/memory/memory.limit_in_bytes': '9223372036854771712\n' })), undefined);
+  assert.equal(cgroupMemoryLimit(files({})), undefined);
+});
+
+test("the launcher's heap: three quarters of the usable memory, unless the user set a limit", () => {
+  assert.equal(defaultHeapMb(24 * GB), 18432);
+  assert.equal(defaultHeapMb(GB), 768);
+  assert.equal(userHeapLimitMb(['--max-old-space-size=4000']), 4000);
+  assert.equal(userHeapLimitMb(['--max_old_space_size', '300', '--max-old-space-size=500']), 500, 'the last one wins, as in node');
+  assert.equal(userHeapLimitMb(['--max-semi-space-size=64', '']), undefined);
+});
+
+test("workers share what the main thread's heap leaves, never below the minimum", () => {
+  assert.equal(workerHeapMb(2, { limit: 18 * GB, used: 2 * GB }), 8192);
+  assert.equal(workerHeapMb(64, { limit: 4 * GB, used: GB }), MIN_WORKER_HEAP_MB);
+});
+
+test('the out-of-memory line names the heap, its limit, the input files and their size, and what to try', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-memory-'));
+  const file = join(dir, 'cluster.yaml');
+  writeFileSync(file, 'x'.repeat(3 * 1024 * 1024));
+  assert.equal(
+    outOfMemoryMessage('worker', 4096, ['check', `--cluster=${file}`, '-o', 'json', '--jobs', '2'], 24 * GB),
+    `berth: out of memory: a worker thread's JavaScript heap reached its limit of 4,096 MB on 3 MB of input (${file}); try fewer workers (--jobs), a larger limit (NODE_OPTIONS=--max-old-space-size=MB; this machine has 24,576 MB), or a smaller input`,
+  );
+});
+
+test('a worker thread that runs out of heap stops the pool with the one-line error, not the process', async () => {
+  // In a node whose own heap is small, so that the worker's share is the minimum and fills fast.
+  const script = `import { withPool } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};
+    await withPool(new URL(${JSON.stringify(new URL('./oom-worker.test-support.ts', import.meta.url).href)}), undefined, 1, 'test', (run) => run(0))
+      .catch((e) => { process.stdout.write(JSON.stringify({ exitCode: e.exitCode, message: e.message })); });`;
+  const file = join(mkdtempSync(join(tmpdir(), 'berth-memory-')), 'exhaust.mjs');
+  writeFileSync(file, script);
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, ['--max-old-space-size=300', '--import', 'tsx', file], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  const e = JSON.parse(out) as { exitCode: number; message: string };
+  assert.equal(e.exitCode, OUT_OF_MEMORY_EXIT);
+  assert.match(e.message, new RegExp(`^berth: out of memory: a worker thread's JavaScript heap reached its limit of \\d+ MB; try fewer workers \\(--jobs\\)`));
+});

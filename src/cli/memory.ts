@@ -1,0 +1,110 @@
+// How much memory berth's JavaScript heaps may take, and the one line a user gets
+// when one runs out. The launcher (launch.ts) sizes the main thread's heap from the
+// machine (V8's own default, about 4 GB, is out of proportion to both a 24 GB
+// machine and a 1 GB container); the worker pool (pool.ts) splits what is left
+// between its threads. Only node: built-ins here: the launcher loads this module
+// before anything else.
+
+import { readFileSync, statSync } from 'node:fs';
+import { totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
+
+const MB = 1024 * 1024;
+
+/** The share of memory given to JavaScript heaps: the rest is for buffers, code, stacks and other processes. */
+export const HEAP_SHARE = 0.75;
+
+/** A worker's heap is never sized below this (the engine and a small input alone take about 150 MB). */
+export const MIN_WORKER_HEAP_MB = 256;
+
+/** The exit code of a berth that ran out of memory. */
+export const OUT_OF_MEMORY_EXIT = 3;
+
+/**
+ * The memory limit of this process's cgroup (v2 `memory.max`, else v1
+ * `memory.limit_in_bytes`) in bytes, or undefined when there is none: `max`, v1's
+ * "unlimited" (a number near 2^63) or nothing readable.
+ */
+export function cgroupMemoryLimit(read: (path: string) => string | undefined): number | undefined {
+  for (const path of ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes']) {
+    const text = read(path)?.trim();
+    if (text === undefined || text === 'max') continue;
+    const bytes = Number(text);
+    if (Number.isFinite(bytes) && bytes > 0 && bytes < 2 ** 60) return bytes;
+  }
+  return undefined;
+}
+
+/**
+ * The old-space limit in MB that these options (NODE_OPTIONS split, then node's own
+ * arguments) set, the last one winning as in node; undefined when none does.
+ */
+export function userHeapLimitMb(options: readonly string[]): number | undefined {
+  let limit: number | undefined;
+  options.forEach((o, i) => {
+    const m = /^--max[-_]old[-_]space[-_]size(?:=(.*))?$/.exec(o);
+    if (m) limit = Number(m[1] ?? options[i + 1]);
+  });
+  return limit;
+}
+
+function readOrUndefined(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bytes this process may use: the machine's memory, or its cgroup's limit when lower. */
+export function usableMemory(memory = { total: totalmem(), cgroup: cgroupMemoryLimit(readOrUndefined) }): number {
+  return Math.min(memory.total, memory.cgroup ?? Infinity);
+}
+
+/** The heap share of `usable` bytes, in MB. */
+export const defaultHeapMb = (usable: number): number => Math.floor((usable * HEAP_SHARE) / MB);
+
+/**
+ * Each of `jobs` workers' old-space limit in MB: what the main thread's heap limit
+ * leaves beyond what it holds now, shared out (the main thread mostly waits while
+ * they run), never below MIN_WORKER_HEAP_MB.
+ */
+export function workerHeapMb(jobs: number, heap: { limit: number; used: number } = mainHeap()): number {
+  return Math.max(MIN_WORKER_HEAP_MB, Math.floor((heap.limit - heap.used) / jobs / MB));
+}
+
+function mainHeap(): { limit: number; used: number } {
+  const s = getHeapStatistics();
+  return { limit: s.heap_size_limit, used: s.used_heap_size };
+}
+
+/** The files among the arguments (`--cluster x`, `--cluster=x`, `-f x`), with their sizes, for the message. */
+function inputFiles(args: readonly string[]): { path: string; bytes: number }[] {
+  return args.flatMap((arg) => {
+    const path = arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    if (!path || path.startsWith('-')) return [];
+    try {
+      const s = statSync(path);
+      return s.isFile() ? [{ path, bytes: s.size }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+const mb = (bytes: number): string => (bytes < MB ? `${Math.ceil(bytes / 1024)} KB` : `${Math.round(bytes / MB).toLocaleString('en-US')} MB`);
+
+/**
+ * The one line for a heap that ran out: whose heap, its limit, the input, and what
+ * to try. `args` are berth's arguments (after the script).
+ */
+export function outOfMemoryMessage(where: 'main' | 'worker', limitMb: number, args: readonly string[], usable = usableMemory()): string {
+  const files = inputFiles(args);
+  const input = files.length ? ` on ${mb(files.reduce((n, f) => n + f.bytes, 0))} of input (${files.map((f) => f.path).join(', ')})` : '';
+  const whose = where === 'main' ? 'the JavaScript heap' : "a worker thread's JavaScript heap";
+  const fewer = where === 'worker' ? 'fewer workers (--jobs), ' : '';
+  return `berth: out of memory: ${whose} reached its limit of ${limitMb.toLocaleString('en-US')} MB${input}; try ${fewer}a larger limit (NODE_OPTIONS=--max-old-space-size=MB; this machine has ${mb(usable)}), or a smaller input`;
+}
+
+/** Is `e` a worker thread stopped for running out of its heap? */
+export const isWorkerOutOfMemory = (e: unknown): boolean => typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
