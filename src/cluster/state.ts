@@ -39,7 +39,7 @@ export class ClusterState {
   /** Nodes hosting pods with (required anti-)affinity terms, in node-tree order; built once per node list, then kept up to date as pods come and go. */
   private affinityNodesCache: NodeInfo[] | null = null;
   private requiredAntiAffinityNodesCache: NodeInfo[] | null = null;
-  private readonly podsByKey = new Map<string, Pod>();
+  private podsByKey = new Map<string, Pod>();
   /** The same pods by namespace, each map in podsByKey's order (PDBs select within one namespace). */
   private readonly podsByNamespace = new Map<string, Map<string, Pod>>();
   private readonly images = new Map<string, ImageSummary>();
@@ -438,7 +438,7 @@ export class ClusterState {
     c.borrowed = new Set(this.infos.values());
     c.forkedFrom = { state: this, version: this.version };
     for (const [zone, names] of this.tree) c.tree.set(zone, [...names]);
-    for (const [key, pod] of this.podsByKey) c.podsByKey.set(key, pod);
+    c.podsByKey = new Map(this.podsByKey);
     for (const [ns, pods] of this.podsByNamespace) c.podsByNamespace.set(ns, new Map(pods));
     for (const [key, values] of this.domainIndex) c.domainIndex.set(key, new Map(values));
     for (const [name, labels] of this.namespaces) c.namespaces.set(name, labels);
