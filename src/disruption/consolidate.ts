@@ -78,6 +78,11 @@ export interface ConsolidationInput {
   readonly lastPodEventMs?: ReadonlyMap<string, number>;
   readonly disrupting?: ReadonlySet<string>;
   readonly uninitialized?: ReadonlySet<string>;
+  /**
+   * Nodes Karpenter does not count as initialized (managed, karpenter.sh/initialized not
+   * set yet): its removal simulation tries them after the initialized ones.
+   */
+  readonly notInitialized?: ReadonlySet<string>;
   readonly pdbAllowances?: ReadonlyMap<string, number>;
   readonly replacement?: ReplacementOptions;
   /**
@@ -226,6 +231,7 @@ function simulateWithProvisioner(input: ConsolidationInput, replacement: Replace
     seed: 0,
     withOfferings: true,
     existingNodesAsKarpenter: true,
+    ...(input.notInitialized ? { uninitializedNodes: input.notInitialized } : {}),
     ...(optimize ? { optimize } : {}),
   });
   if (plan.unschedulable.length > 0) {

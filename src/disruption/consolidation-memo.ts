@@ -50,12 +50,13 @@ function objectRefs(cluster: ClusterState): unknown[] {
   return [...cluster.pdbs, '|', ...cluster.services, '|', ...cluster.replicationControllers, '|', ...cluster.replicaSets, '|', ...cluster.statefulSets, '|', cluster.volumes, cluster.volumes.version, cluster.namespaces.size];
 }
 
-/** The cluster's versions and the node sets the simulation treats apart (disrupting, uninitialized, inside consolidateAfter). */
+/** The cluster's versions and the node sets the simulation treats apart (disrupting, uninitialized, not initialized, inside consolidateAfter). */
 function stateKey(input: ConsolidationInput): string {
   const { cluster } = input;
   const o = { ...(input.lastPodEventMs && { lastPodEventMs: input.lastPodEventMs }), ...(input.uninitialized && { uninitialized: input.uninitialized }) };
   const closed = cluster.nodeInfos().filter((i) => isUnderConsolidateAfter(i.node, input.pools, input.nowMs, o)).map((i) => i.node.name);
   // Without replacements the simulation schedules the pending pods too.
   const version = input.replacement ? `b${cluster.boundVersion}` : `v${cluster.version}`;
-  return [version, [...(input.disrupting ?? [])].sort().join(','), [...(input.uninitialized ?? [])].sort().join(','), closed.join(',')].join('\n');
+  const sorted = (set: ReadonlySet<string> | undefined) => [...(set ?? [])].sort().join(',');
+  return [version, sorted(input.disrupting), sorted(input.uninitialized), sorted(input.notInitialized), closed.join(',')].join('\n');
 }

@@ -7,7 +7,7 @@ import { compileNode } from '../model/node.js';
 import { compilePod, type Pod } from '../model/pod.js';
 import { scheduleAll } from '../scheduler/run.js';
 import { bundledInstanceTypes } from './catalog/catalog.js';
-import { planProvisioning, type PoolSpec, type ProvisionPlan } from './plan.js';
+import { karpenterNodeOrder, planProvisioning, type PoolSpec, type ProvisionPlan } from './plan.js';
 
 const TYPES = bundledInstanceTypes();
 const ZONE = 'topology.kubernetes.io/zone';
@@ -120,6 +120,16 @@ describe('provisioning plan', () => {
     const p = planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {}, existingNodesAsKarpenter: true });
     assert.equal(nodeOf(p, 'default/listed-second'), 'room-for-one');
     assert.deepEqual(p.nodeClaims.map((c) => c.pods), [['default/listed-first']]);
+  });
+
+  it("existing nodes are tried initialized first, then by name (Karpenter's sortExistingNodes), not by name alone", () => {
+    const cluster = new ClusterState();
+    cluster.addNode(existingNode('a-initializing', 'us-west-2a'));
+    cluster.addNode(existingNode('b-initialized', 'us-west-2a'));
+    cluster.addPod(pod('moving'));
+    const p = planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {}, existingNodesAsKarpenter: true, uninitializedNodes: new Set(['a-initializing']) });
+    assert.equal(nodeOf(p, 'default/moving'), 'b-initialized');
+    assert.deepEqual(karpenterNodeOrder(['c', 'b-new', 'a', 'a-new'], new Set(['b-new', 'a-new'])), ['a', 'c', 'a-new', 'b-new']);
   });
 
   it("a larger pod is planned before a smaller one of higher priority, as Karpenter's queue orders by size alone", () => {

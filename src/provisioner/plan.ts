@@ -105,10 +105,16 @@ export interface ProvisionInput {
   /**
    * Place pods on the existing nodes as Karpenter's own scheduler does (its disruption
    * simulation) instead of a kube-scheduler pass first: each pod, in Karpenter's queue
-   * order, tries the existing nodes by name — spread domains counted from what the
+   * order, tries the existing nodes (initialized first, then by name) — spread domains counted from what the
    * NodePools could launch — before in-flight and new claims.
    */
   readonly existingNodesAsKarpenter?: boolean;
+  /**
+   * With existingNodesAsKarpenter: the nodes Karpenter does not count as initialized
+   * (managed, karpenter.sh/initialized not set yet). Its scheduler tries the existing
+   * nodes initialized first, then by name (sortExistingNodes).
+   */
+  readonly uninitializedNodes?: ReadonlySet<string>;
   /**
    * Karpenter's cluster state beyond the Nodes kube-scheduler binds to (cluster-state.ts):
    * NodeClaims still launching or initializing are capacity Karpenter tries before new
@@ -765,7 +771,7 @@ function claimOfferings(types: readonly InstanceType[], reqs: Requirements): Cla
 
 export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const { cluster } = input;
-  let existing = input.existingNodesAsKarpenter ? [...cluster.nodeInfos()].map((i) => i.node.name).sort() : [];
+  let existing = input.existingNodesAsKarpenter ? karpenterNodeOrder(cluster.nodeInfos().map((i) => i.node.name), input.uninitializedNodes) : [];
   const pools = orderNodePools(input.pools).map((p) => cachedPoolTemplate(p, input.instanceTypes, input.daemonSetPods, input.minValuesPolicy));
   const existingNodeDaemons = daemonPodsForExistingNodes(input.daemonSetPods, pools.some((p) => p.hasInstanceTypes));
   const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, existingNodeDaemons) : undefined;
@@ -813,6 +819,12 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const costPerHour = roundCost(nodeClaims);
   if (input.optimize !== 'cost') return { placements, nodeClaims, unschedulable, costPerHour };
   return optimizedPlan(input, planner, pools, { placements, nodeClaims, unschedulable, costPerHour });
+}
+
+/** Karpenter's sortExistingNodes: initialized nodes first, then by name. */
+export function karpenterNodeOrder(names: readonly string[], uninitialized: ReadonlySet<string> = new Set()): string[] {
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...names].sort((a, b) => Number(uninitialized.has(a)) - Number(uninitialized.has(b)) || byName(a, b));
 }
 
 /** Dollars per hour to a millionth, as plans report them. */

@@ -173,9 +173,11 @@ export class DisruptionLoop {
   private input(): DisruptionInput {
     const { world } = this;
     const uninitialized = new Set<string>();
+    const notInitialized = new Set<string>();
     for (const info of world.cluster.nodeInfos()) {
       const instance = this.cloud.instances.get(info.node.name);
-      if ((instance && !instance.initialized) || !world.kubeletRunning(info.node.name)) uninitialized.add(info.node.name);
+      if (instance && !instance.initialized) notInitialized.add(info.node.name);
+      if (notInitialized.has(info.node.name) || !world.kubeletRunning(info.node.name)) uninitialized.add(info.node.name);
     }
     // Replacements wait for the pods of the nodes they replace: not candidates meanwhile.
     for (const cmd of this.disrupting.values()) for (const n of cmd.replacements) uninitialized.add(n);
@@ -189,6 +191,7 @@ export class DisruptionLoop {
       lastPodEventMs: this.lastPodEvent,
       disrupting: new Set(this.disrupting.keys()),
       uninitialized,
+      notInitialized,
       pdbAllowances,
       claimHashes: this.claimHashes,
       driftedAt: this.driftedAt,
