@@ -401,22 +401,9 @@ export class ClusterState {
       infos.set(info, copy);
       c.infos.set(name, copy);
     }
-    for (const [zone, names] of this.tree) c.tree.set(zone, [...names]);
-    for (const [key, pod] of this.podsByKey) c.podsByKey.set(key, pod);
-    for (const [ns, pods] of this.podsByNamespace) c.podsByNamespace.set(ns, new Map(pods));
-    for (const [key, values] of this.domainIndex) c.domainIndex.set(key, new Map(values));
-    for (const [name, labels] of this.namespaces) c.namespaces.set(name, labels);
-    c.pdbs = [...this.pdbs];
-    c.services.push(...this.services);
-    c.replicationControllers.push(...this.replicationControllers);
-    c.replicaSets.push(...this.replicaSets);
-    c.statefulSets.push(...this.statefulSets);
-    c.volumes = this.volumes.clone();
-    c.version = this.version;
-    c.boundVersion = this.boundVersion;
+    this.copyAllButNodesTo(c);
     c.changeLog = this.changeLog.map((info) => infos.get(info) ?? info.clone());
     c.changeEpoch = this.changeEpoch;
-    for (const [claim, n] of this.claimUsers) c.claimUsers.set(claim, n);
     return c;
   }
 
@@ -437,6 +424,12 @@ export class ClusterState {
     for (const [name, info] of this.infos) c.infos.set(name, info);
     c.borrowed = new Set(this.infos.values());
     c.forkedFrom = { state: this, version: this.version };
+    this.copyAllButNodesTo(c);
+    return c;
+  }
+
+  /** Copies into `c` everything but the NodeInfos and the change log: node tree, pods, indexes, policy and storage objects, versions. */
+  private copyAllButNodesTo(c: ClusterState): void {
     for (const [zone, names] of this.tree) c.tree.set(zone, [...names]);
     c.podsByKey = new Map(this.podsByKey);
     for (const [ns, pods] of this.podsByNamespace) c.podsByNamespace.set(ns, new Map(pods));
@@ -451,7 +444,6 @@ export class ClusterState {
     c.version = this.version;
     c.boundVersion = this.boundVersion;
     for (const [claim, n] of this.claimUsers) c.claimUsers.set(claim, n);
-    return c;
   }
 
   /** The NodeInfo this state may change: a shared one is replaced by its copy (in the node lists too). */
