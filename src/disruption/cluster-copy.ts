@@ -20,15 +20,19 @@ export function copyCluster(src: ClusterState): ClusterState {
 }
 
 /**
- * A copy without the nodes `gone`, their bound pods pending in it (each in its place in
- * the store's order). Made with ClusterState.fork: the other nodes share their pod lists
- * and the counts kept on them (a removal simulation runs once per candidate, and adding
- * every pod again was most of it).
+ * A copy without the nodes `gone`: their bound pods that `moves` accepts pending in it
+ * (each in its place in the store's order), the others gone with their node. Made with
+ * ClusterState.fork: the other nodes share their pod lists and the counts kept on them
+ * (a removal simulation runs once per candidate, and adding every pod again was most of it).
  */
-export function copyWithout(src: ClusterState, gone: ReadonlySet<string>): ClusterState {
+export function copyWithout(src: ClusterState, gone: ReadonlySet<string>, moves: (pod: Pod) => boolean = () => true): ClusterState {
   const dst = src.fork();
   for (const name of gone) dst.removeNode(name);
-  for (const pod of src.pods()) if (gone.has(pod.nodeName)) dst.replacePodInPlace(unbind(pod));
+  for (const pod of src.pods()) {
+    if (!gone.has(pod.nodeName)) continue;
+    if (moves(pod)) dst.replacePodInPlace(unbind(pod));
+    else dst.removePod(pod.key);
+  }
   return dst;
 }
 

@@ -152,9 +152,8 @@ function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[]
   const moving = new Set(candidates.flatMap((c) => c.reschedulable.map((p) => p.key)));
   const kept = input.replacement ? candidates.filter((c) => keepsPods(input, c, moving)) : [];
   const gone = new Set([...candidates.filter((c) => !kept.includes(c)).map((c) => c.node.name), ...(input.disrupting ?? [])]);
-  const copy = copyWithout(input.cluster, gone);
   // Non-reschedulable pods of the removed nodes (DaemonSet, terminal) go with the node.
-  for (const p of copy.pendingPods()) if (gone.has(input.cluster.getPod(p.key)?.nodeName ?? '') && !moving.has(p.key)) copy.removePod(p.key);
+  const copy = copyWithout(input.cluster, gone, (p) => moving.has(p.key));
   for (const c of kept) {
     copy.updateNode(draining(c.node));
     for (const p of c.reschedulable) if (copy.removePod(p.key)) copy.addPod(unbind(p));
