@@ -246,6 +246,15 @@ export class NodeInfo {
     c.usedPorts = this.usedPorts.clone();
     c.imageStates = this.imageStates;
     c.generation = this.generation;
+    // Counts up to date here hold on the copy, whose pod log starts where this one ends.
+    c.podLogStart = this.podLogEnd;
+    const kept = this.matchCounts;
+    c.matchCounts.epoch = kept.epoch;
+    for (let i = 0; i < kept.counts.length; i++) {
+      const current = kept.positions[i] === this.podLogEnd;
+      c.matchCounts.counts.push(current ? kept.counts[i]! : 0);
+      c.matchCounts.positions.push(current ? c.podLogStart : -1);
+    }
     return c;
   }
 }

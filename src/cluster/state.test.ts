@@ -336,4 +336,59 @@ test('a selection keeps the pods a selector matches in podsInNamespace order thr
   cluster.removePod('ns/e');
   assert.deepEqual(keys(), ['ns/a', 'ns/b']);
   assert.equal(cluster.clone().selection('ns', compileLabelSelector({ matchLabels: { app: 'web' } })).size, 2);
+  // In place: a pod keeps its place; one that stops or starts matching leaves or joins in store order.
+  cluster.replacePodInPlace({ ...cluster.getPod('ns/a')!, nodeName: '' });
+  cluster.replacePodInPlace({ ...cluster.getPod('ns/c')!, labels: { app: 'web' } });
+  assert.deepEqual(keys(), inOrder());
+  cluster.replacePodInPlace({ ...cluster.getPod('ns/a')!, labels: { app: 'db' } });
+  assert.deepEqual(keys(), inOrder());
+});
+
+describe('fork', () => {
+  const podOrder = (s: ClusterState) => s.nodeInfos().map((i) => `${i.node.name}:${i.pods.map((p) => p.name).join(',')}`);
+  function spread(): ClusterState {
+    const s = new ClusterState();
+    for (let i = 0; i < 6; i++) s.addNode(inZone(`n${i}`, `z${i % 3}`));
+    for (let i = 0; i < 24; i++) s.addPod(mkPod(`p${i}`, `n${i % 6}`));
+    for (const p of [...s.pods()]) s.updatePod(p);
+    return s;
+  }
+
+  it('shares each node until the fork changes it, then changes its own copy only', () => {
+    const s = spread();
+    const before = podOrder(s);
+    const f = s.fork();
+    assert.deepEqual(podOrder(f), before);
+    assert.equal(f.nodeInfo('n1'), s.nodeInfo('n1'));
+    f.removePod('default/p1');
+    f.addPod(mkPod('extra', 'n2'));
+    f.removeNode('n5');
+    f.updateNode({ ...f.nodeInfo('n3')!.node, labels: { [ZONE]: 'z1' } });
+    assert.notEqual(f.nodeInfo('n1'), s.nodeInfo('n1'));
+    assert.equal(f.nodeInfo('n0'), s.nodeInfo('n0'));
+    assert.deepEqual(podOrder(s), before);
+    assert.equal(s.nodeInfo('n1')!.pods.length, 4);
+    assert.equal(f.nodeInfo('n1')!.pods.length, 3);
+    assert.equal(f.nodeInfo('n2')!.requested.cpu, 500);
+    assert.equal(s.nodeInfo('n2')!.requested.cpu, 400);
+    assert.deepEqual([...s.topologyDomains(ZONE)], [['z0', 2], ['z1', 2], ['z2', 2]]);
+    assert.deepEqual(names(f), ['n0', 'n1', 'n2', 'n4', 'n3']);
+  });
+
+  it('refuses to change a shared node once the state it came from changed', () => {
+    const s = spread();
+    const f = s.fork();
+    s.removePod('default/p0');
+    assert.throws(() => f.removePod('default/p6'), /changed while a fork of it was in use/);
+  });
+
+  it('a pod replaced in place keeps its place in the store order', () => {
+    const s = spread();
+    const order = [...s.pods()].map((p) => p.key);
+    const p3 = s.getPod('default/p3')!;
+    s.replacePodInPlace({ ...p3, nodeName: '' });
+    assert.deepEqual([...s.pods()].map((p) => p.key), order);
+    assert.deepEqual(s.pendingPods().map((p) => p.key), ['default/p3']);
+    assert.equal(s.nodeInfo('n3')!.pods.length, 3);
+  });
 });

@@ -39,7 +39,7 @@ export class ClusterState {
   /** Nodes hosting pods with (required anti-)affinity terms, in node-tree order; built once per node list, then kept up to date as pods come and go. */
   private affinityNodesCache: NodeInfo[] | null = null;
   private requiredAntiAffinityNodesCache: NodeInfo[] | null = null;
-  private readonly podsByKey = new Map<string, Pod>();
+  private podsByKey = new Map<string, Pod>();
   /** The same pods by namespace, each map in podsByKey's order (PDBs select within one namespace). */
   private readonly podsByNamespace = new Map<string, Map<string, Pod>>();
   private readonly images = new Map<string, ImageSummary>();
@@ -90,8 +90,9 @@ export class ClusterState {
    * generation moves), so what is kept per node list (tallies) is refreshed, not rebuilt.
    */
   updateNode(node: Node): void {
-    const info = this.infos.get(node.name);
-    if (!info) throw new Error(`node ${node.name} does not exist`);
+    const found = this.infos.get(node.name);
+    if (!found) throw new Error(`node ${node.name} does not exist`);
+    const info = this.own(found);
     const oldZone = zoneKey(info.node.labels);
     const newZone = zoneKey(node.labels);
     if (oldZone !== newZone) {
@@ -135,6 +136,7 @@ export class ClusterState {
     const info = this.infos.get(name);
     if (!info) return [];
     this.infos.delete(name);
+    this.borrowed?.delete(info);
     for (const pod of info.pods) this.countClaimUsers(pod, -1);
     this.untree(zoneKey(info.node.labels), name);
     this.indexLabels(info.node.labels, -1);
@@ -166,7 +168,8 @@ export class ClusterState {
   }
 
   /** Changes a node's pods through `change`, updating the affinity node lists when the node enters or leaves them. */
-  private changePods(info: NodeInfo, change: (info: NodeInfo) => void): void {
+  private changePods(shared: NodeInfo, change: (info: NodeInfo) => void): void {
+    const info = this.own(shared);
     const hadAffinity = info.podsWithAffinity.length > 0;
     const hadRequiredAnti = info.podsWithRequiredAntiAffinity.length > 0;
     change(info);
@@ -292,6 +295,41 @@ export class ClusterState {
     this.addPod(pod);
   }
 
+  /**
+   * Replaces a pod keeping its place in the store's order (pods(), pendingPods()), as
+   * a state built with the new pod in the old one's place would have it.
+   */
+  replacePodInPlace(pod: Pod): void {
+    const old = this.podsByKey.get(pod.key);
+    if (!old) throw new Error(`pod ${pod.key} does not exist`);
+    const from = old.nodeName ? this.infos.get(old.nodeName) : undefined;
+    if (from) {
+      this.changePods(from, (i) => i.removePod(old));
+      this.countClaimUsers(old, -1);
+    }
+    this.podsByKey.set(pod.key, pod);
+    this.podsByNamespace.get(pod.namespace)!.set(pod.key, pod);
+    for (const sel of this.selections) {
+      if (sel.namespace !== pod.namespace) continue;
+      const was = sel.pods.has(pod.key);
+      if (sel.selector.matches(pod.labels)) {
+        if (was) sel.pods.set(pod.key, pod);
+        else {
+          // Joins in the store's order, which a Map can only give by filling again.
+          sel.pods.clear();
+          for (const p of this.podsInNamespace(pod.namespace)) if (sel.selector.matches(p.labels)) sel.pods.set(p.key, p);
+        }
+      } else if (was) sel.pods.delete(pod.key);
+    }
+    const to = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
+    if (to) {
+      this.changePods(to, (i) => i.addPod(pod));
+      this.countClaimUsers(pod, 1);
+    }
+    this.version++;
+    if (!isPending(old) || !isPending(pod)) this.boundVersion++;
+  }
+
   getPod(key: string): Pod | undefined {
     return this.podsByKey.get(key);
   }
@@ -393,8 +431,37 @@ export class ClusterState {
       infos.set(info, copy);
       c.infos.set(name, copy);
     }
+    this.copyAllButNodesTo(c);
+    c.changeLog = this.changeLog.map((info) => infos.get(info) ?? info.clone());
+    c.changeEpoch = this.changeEpoch;
+    return c;
+  }
+
+  /** NodeInfos a fork shares with the state it came from: copied before their first change here. */
+  private borrowed: Set<NodeInfo> | null = null;
+  private forkedFrom: { readonly state: ClusterState; readonly version: number } | null = null;
+
+  /**
+   * A copy like clone() for a short-lived what-if: the NodeInfos (pod lists, sums and
+   * the counts kept on them) are shared until the copy changes one, which copies it
+   * first. Valid only while this state does not change (checked when the copy
+   * changes a shared node). With node images, a clone (image states point at this
+   * state's image counts).
+   */
+  fork(): ClusterState {
+    if (this.images.size > 0) return this.clone();
+    const c = new ClusterState();
+    for (const [name, info] of this.infos) c.infos.set(name, info);
+    c.borrowed = new Set(this.infos.values());
+    c.forkedFrom = { state: this, version: this.version };
+    this.copyAllButNodesTo(c);
+    return c;
+  }
+
+  /** Copies into `c` everything but the NodeInfos and the change log: node tree, pods, indexes, policy and storage objects, versions. */
+  private copyAllButNodesTo(c: ClusterState): void {
     for (const [zone, names] of this.tree) c.tree.set(zone, [...names]);
-    for (const [key, pod] of this.podsByKey) c.podsByKey.set(key, pod);
+    c.podsByKey = new Map(this.podsByKey);
     for (const [ns, pods] of this.podsByNamespace) c.podsByNamespace.set(ns, new Map(pods));
     for (const [key, values] of this.domainIndex) c.domainIndex.set(key, new Map(values));
     for (const [name, labels] of this.namespaces) c.namespaces.set(name, labels);
@@ -406,10 +473,20 @@ export class ClusterState {
     c.volumes = this.volumes.clone();
     c.version = this.version;
     c.boundVersion = this.boundVersion;
-    c.changeLog = this.changeLog.map((info) => infos.get(info) ?? info.clone());
-    c.changeEpoch = this.changeEpoch;
     for (const [claim, n] of this.claimUsers) c.claimUsers.set(claim, n);
-    return c;
+  }
+
+  /** The NodeInfo this state may change: a shared one is replaced by its copy (in the node lists too). */
+  private own(info: NodeInfo): NodeInfo {
+    if (!this.borrowed?.delete(info)) return info;
+    if (this.forkedFrom && this.forkedFrom.state.version !== this.forkedFrom.version) throw new Error('cluster state changed while a fork of it was in use');
+    const copy = info.clone();
+    this.infos.set(copy.node.name, copy);
+    for (const list of [this.orderCache, this.affinityNodesCache, this.requiredAntiAffinityNodesCache]) {
+      const i = list?.indexOf(info) ?? -1;
+      if (i >= 0) list![i] = copy;
+    }
+    return copy;
   }
 
   /** Pods not bound to a node and not terminating, in store order. */

@@ -1,20 +1,14 @@
-// A working copy of a ClusterState for "what if" scheduling: consolidation and
-// descheduling simulate on the copy and never touch the caller's state.
+// Working copies of a ClusterState for "what if" scheduling: consolidation and
+// descheduling simulate on a copy and never touch the caller's state.
 
 import { ClusterState } from '../cluster/state.js';
 import type { Pod } from '../model/pod.js';
 
-export interface CopyOptions {
-  /** Nodes to leave out; their bound pods become pending in the copy. */
-  readonly withoutNodes?: ReadonlySet<string>;
-}
-
 /** Copies nodes (node-tree order is preserved: zones keep their first-appearance order), pods, policy and storage objects. */
-export function copyCluster(src: ClusterState, opts: CopyOptions = {}): ClusterState {
+export function copyCluster(src: ClusterState): ClusterState {
   const dst = new ClusterState();
-  const gone = opts.withoutNodes ?? new Set<string>();
-  for (const info of src.nodeInfos()) if (!gone.has(info.node.name)) dst.addNode(info.node);
-  for (const pod of src.pods()) dst.addPod(gone.has(pod.nodeName) ? unbind(pod) : pod);
+  for (const info of src.nodeInfos()) dst.addNode(info.node);
+  for (const pod of src.pods()) dst.addPod(pod);
   dst.pdbs = [...src.pdbs];
   for (const [k, v] of src.namespaces) dst.namespaces.set(k, v);
   dst.services.push(...src.services);
@@ -22,6 +16,23 @@ export function copyCluster(src: ClusterState, opts: CopyOptions = {}): ClusterS
   dst.replicaSets.push(...src.replicaSets);
   dst.statefulSets.push(...src.statefulSets);
   dst.volumes = src.volumes.clone();
+  return dst;
+}
+
+/**
+ * A copy without the nodes `gone`: their bound pods that `moves` accepts pending in it
+ * (each in its place in the store's order), the others gone with their node. Made with
+ * ClusterState.fork: the other nodes share their pod lists and the counts kept on them
+ * (a removal simulation runs once per candidate, and adding every pod again was most of it).
+ */
+export function copyWithout(src: ClusterState, gone: ReadonlySet<string>, moves: (pod: Pod) => boolean = () => true): ClusterState {
+  const dst = src.fork();
+  for (const name of gone) dst.removeNode(name);
+  for (const pod of src.pods()) {
+    if (!gone.has(pod.nodeName)) continue;
+    if (moves(pod)) dst.replacePodInPlace(unbind(pod));
+    else dst.removePod(pod.key);
+  }
   return dst;
 }
 

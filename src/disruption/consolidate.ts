@@ -22,7 +22,7 @@ import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
 import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
-import { copyCluster, unbind } from './cluster-copy.js';
+import { copyWithout, unbind } from './cluster-copy.js';
 import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
 import type { ConsolidationMemo } from './consolidation-memo.js';
 import { asKarpenterReadsIt } from './unparsed-selectors.js';
@@ -155,9 +155,8 @@ function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[]
   const moving = new Set(candidates.flatMap((c) => c.reschedulable.map((p) => p.key)));
   const kept = input.replacement ? candidates.filter((c) => keepsPods(input, c, moving)) : [];
   const gone = new Set([...candidates.filter((c) => !kept.includes(c)).map((c) => c.node.name), ...(input.disrupting ?? [])]);
-  const copy = copyCluster(input.cluster, { withoutNodes: gone });
   // Non-reschedulable pods of the removed nodes (DaemonSet, terminal) go with the node.
-  for (const p of copy.pendingPods()) if (gone.has(input.cluster.getPod(p.key)?.nodeName ?? '') && !moving.has(p.key)) copy.removePod(p.key);
+  const copy = copyWithout(input.cluster, gone, (p) => moving.has(p.key));
   for (const c of kept) {
     copy.updateNode(draining(c.node));
     for (const p of c.reschedulable) if (copy.removePod(p.key)) copy.addPod(unbind(p));

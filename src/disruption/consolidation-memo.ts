@@ -57,5 +57,6 @@ function stateKey(input: ConsolidationInput): string {
   const closed = cluster.nodeInfos().filter((i) => isUnderConsolidateAfter(i.node, input.pools, input.nowMs, o)).map((i) => i.node.name);
   // Without replacements the simulation schedules the pending pods too.
   const version = input.replacement ? `b${cluster.boundVersion}` : `v${cluster.version}`;
-  return [version, [...(input.disrupting ?? [])].sort().join(','), [...(input.uninitialized ?? [])].sort().join(','), [...(input.initializing ?? [])].sort().join(','), closed.join(',')].join('\n');
+  const sorted = (set: ReadonlySet<string> | undefined) => [...(set ?? [])].sort().join(',');
+  return [version, sorted(input.disrupting), sorted(input.uninitialized), sorted(input.initializing), closed.join(',')].join('\n');
 }

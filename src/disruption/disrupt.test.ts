@@ -17,6 +17,17 @@ function input(cluster: ClusterState, pool: NodePool, o: Partial<ConsolidationIn
   return { cluster, pools: [pool], nowMs: HOUR, pricePerHour: price, replacement: { instanceTypes: CATALOG, spotToSpot: o.spotToSpot ?? false }, ...o };
 }
 
+describe('removal simulation: existing nodes in Karpenter order', () => {
+  it('a displaced pod goes to an initialized node before one not initialized yet, whatever their names', () => {
+    const pool = nodePool();
+    const nodes = [catalogNode('a-launching', pool, 'm5.xlarge'), catalogNode('b-ready', pool, 'm5.xlarge', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }), catalogNode('c-candidate', pool, 'm5.xlarge')];
+    const c = clusterOf(nodes, [boundPod('filler-a', 'a-launching', '100m'), boundPod('filler-b', 'b-ready', '100m'), boundPod('moving', 'c-candidate', '500m')]);
+    const o = { uninitialized: new Set(['a-launching']), notInitialized: new Set(['a-launching']) };
+    const [d] = consolidate(input(c, pool, o)).decisions;
+    assert.deepEqual(d?.displacedPods, [{ pod: 'default/moving', node: 'b-ready' }]);
+  });
+});
+
 describe('single-node replace', () => {
   it('replaces an oversized node by the cheapest type that fits its pods', () => {
     const pool = nodePool();

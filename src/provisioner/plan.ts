@@ -22,7 +22,7 @@ import { NodeInfo } from '../cluster/node-info.js';
 import type { ClusterState } from '../cluster/state.js';
 import { goSortSlice } from '../scheduler/go-sort.js';
 import { orderNodePools } from '../model/nodepool.js';
-import { LABEL_HOSTNAME } from '../model/node.js';
+import { LABEL_HOSTNAME, type Node } from '../model/node.js';
 import { bindPod, type Pod } from '../model/pod.js';
 import type { ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
@@ -293,6 +293,13 @@ type Narrowed = { requirements: Requirements; options: readonly InstanceType[] }
 interface OnExistingNode {
   readonly node: string;
 }
+
+/**
+ * Template nodes per pool and domains: the same for every plan from one pool template
+ * (a consolidation pass plans once per candidate), and one labels object lets the
+ * label requirements built from it be kept.
+ */
+const templateNodes = new WeakMap<PoolTemplate, Map<string, Node>>();
 
 class Planner {
   private readonly sched: Scheduler;
@@ -635,9 +642,9 @@ class Planner {
    * every domain of another). No pod is ever bound to them; removeTemplates takes them out.
    */
   private addTemplates(): void {
-    const spreadKeys = [...new Set([...this.cluster.pods()].flatMap((p) => p.topologySpreadConstraints.map((c) => c.topologyKey)))]
-      .filter((k) => k !== LABEL_HOSTNAME && k !== LABEL_ZONE)
-      .sort();
+    const keys = new Set<string>();
+    for (const p of this.cluster.pods()) for (const c of p.topologySpreadConstraints) if (c.topologyKey !== LABEL_HOSTNAME && c.topologyKey !== LABEL_ZONE) keys.add(c.topologyKey);
+    const spreadKeys = [...keys].sort();
     for (const pool of this.pools) {
       const template = new PlannedClaim(`${pool.name}-template`, pool, pool.requirements.clone(), pool.instanceTypes, -1);
       let combinations: Domains[] = pool.domainZones.map((zone) => ({ [LABEL_ZONE]: zone }));
@@ -645,11 +652,18 @@ class Planner {
         const values = this.domainValues(key).filter((v) => pool.requirements.get(key).has(v));
         if (values.length > 0) combinations = combinations.flatMap((d) => values.map((v) => ({ ...d, [key]: v })));
       }
+      let built = templateNodes.get(pool);
+      if (built === undefined) templateNodes.set(pool, (built = new Map()));
       for (const domains of combinations) {
-        const node = template.toNode(0, domains);
-        const name = `${pool.name}-template-${Object.values(domains).join('-')}`;
-        this.cluster.addNode({ ...node, name, uid: name, labels: { ...node.labels, [LABEL_HOSTNAME]: name } });
-        this.templates.push(name);
+        const key = domainsKey(domains);
+        let node = built.get(key);
+        if (node === undefined) {
+          const plain = template.toNode(0, domains);
+          const name = `${pool.name}-template-${Object.values(domains).join('-')}`;
+          built.set(key, (node = { ...plain, name, uid: name, labels: { ...plain.labels, [LABEL_HOSTNAME]: name } }));
+        }
+        this.cluster.addNode(node);
+        this.templates.push(node.name);
       }
     }
   }

@@ -118,3 +118,25 @@ describe('nodeMatchCount', () => {
     assert.equal(nodeMatchCount(info, kept), 6);
   });
 });
+
+describe('nodeMatchCount on a NodeInfo copy', () => {
+  const web = () => compileLabelSelector({ matchLabels: { app: 'web' } });
+
+  it('keeps the counts that were up to date (read without counting again) and drops the stale ones', () => {
+    const info = new NodeInfo(compileNode({ metadata: { name: 'n' } }, 0));
+    info.addPod(pod('a', { app: 'web' }));
+    const q = matchQuery(web(), 'default');
+    const stale = matchQuery(compileLabelSelector({ matchLabels: { app: 'db' } }), 'default');
+    assert.equal(nodeMatchCount(info, stale), 0);
+    info.addPod(pod('b', { app: 'db' }));
+    assert.equal(nodeMatchCount(info, q), 1);
+    const copy = info.clone();
+    assert.equal(copy.matchCounts.positions[q.index], copy.podLogStart);
+    assert.equal(copy.matchCounts.positions[stale.index], -1);
+    assert.equal(nodeMatchCount(copy, q), 1);
+    assert.equal(nodeMatchCount(copy, stale), 1);
+    copy.addPod(pod('c', { app: 'web' }));
+    assert.equal(nodeMatchCount(copy, q), 2);
+    assert.equal(nodeMatchCount(info, q), 1);
+  });
+});
