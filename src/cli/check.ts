@@ -4,6 +4,7 @@
 
 import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { InvalidArgumentError, type Command } from 'commander';
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { analyze, finishFindings, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
@@ -51,8 +52,9 @@ export function registerCheck(program: Command): void {
     .option('-j, --jobs <n>', 'worker threads running the simulations in parallel (default: the available cores, when the input is large enough to gain from them); the output is the same for any number', parseJobs)
     .action(async (opts: CheckFlags) => {
       poolTrace('start');
-      // Workers asked for start loading the engine while this thread reads the input.
-      const early = opts.jobs !== undefined && opts.jobs > 1 && !opts.headroom ? openPool<CheckWorkerData>(CHECK_WORKER, opts.jobs) : undefined;
+      // Workers asked for (or likely by the input's size) start loading the engine while this thread reads the input.
+      const workers = await likelyWorkers(opts);
+      const early = workers > 1 ? openPool<CheckWorkerData>(CHECK_WORKER, workers) : undefined;
       try {
         await check(program, opts, early);
       } finally {
@@ -62,6 +64,23 @@ export function registerCheck(program: Command): void {
 }
 
 type CheckFlags = InputFlags & CatalogFlags & { filename: string[]; cluster: string[]; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; featureGates?: FeatureGates; output: CheckOutput; verbose?: boolean; fixDir?: string; now?: string; jobs?: number; headroom?: boolean; headroomRecovery?: number };
+
+/**
+ * Input files at least this large (a few dozen nodes with their pods) are worth
+ * workers unless they hold a single workload (defaultWorkers): their threads are
+ * opened before the input is parsed, and closed unused in that rare case.
+ */
+const EARLY_POOL_BYTES = 256 * 1024;
+
+/** The workers to open before the input is read: --jobs, or every core for inputs large enough to pay for them. */
+async function likelyWorkers(opts: CheckFlags): Promise<number> {
+  if (opts.headroom) return 1;
+  if (opts.jobs !== undefined) return opts.jobs;
+  const cores = availableCores();
+  if (cores < 2) return 1;
+  const sizes = await Promise.all([...opts.filename, ...opts.cluster].map((path) => stat(path).then((s) => (s.isFile() ? s.size : 0), () => 0)));
+  return sizes.reduce((a, b) => a + b, 0) >= EARLY_POOL_BYTES ? cores : 1;
+}
 
 const CHECK_WORKER = new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
 
@@ -98,7 +117,7 @@ async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorke
     // The documents as plain data: a worker does not read or parse the texts again.
     const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, exchange: sharedLogBuffer() };
     // Twice as many parts as workers: a worker that draws short parts takes another.
-    const pool = early ?? openPool<CheckWorkerData>(CHECK_WORKER, jobs);
+    const pool = early?.jobs === jobs ? early : openPool<CheckWorkerData>(CHECK_WORKER, jobs);
     findings = finishFindings(await pool.run(data, 'checking', (run: RunTask) => runChecks(ALL_CHECKS, 2 * jobs, run), (task) => describeTask(ALL_CHECKS, task)));
   }
   const out =

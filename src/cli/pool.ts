@@ -37,6 +37,8 @@ export interface PoolMessage<T> {
 
 /** Threads running the default export of one module, called as (task, data). */
 export interface Pool<D> {
+  /** How many threads it runs. */
+  readonly jobs: number;
   /**
    * Hands `work` a function that runs one task on a thread: tasks may be added while
    * others run (a second round once the first is in); the pool closes when `work` is
@@ -54,6 +56,7 @@ export function openPool<D extends object>(worker: URL, jobs: number): Pool<D> {
   let closed: Promise<void> | undefined;
   const close = () => (closed ??= pool.destroy());
   return {
+    jobs,
     close,
     async run(data, label, work, describe = String) {
       const { data: packed, shared } = pack(data);
