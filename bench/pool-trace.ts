@@ -5,7 +5,11 @@
 // input), every task's CPU, the critical path, and the makespan of the tasks on W
 // workers as the pool hands them out (in order, a round 2 once its round 1 is in)
 // and longest-first. Predicted speed-up = T1 / (serial + makespan), T1 the 1-worker
-// run's CPU seconds (a trace of it, or --t1 S).
+// run's main-thread CPU seconds (a trace of it, or --t1 S): on an idle machine that is
+// its wall time, V8's helper threads (garbage collection, optimizing compiles) running
+// on the other core. With two workers those helpers share the workers' cores, so the
+// second prediction adds their CPU during the tasks: serial + max(makespan, (workers'
+// CPU + helpers') / W).
 //
 //   BERTH_POOL_TRACE=/tmp/t2.jsonl node bin/berth.js check --cluster /tmp/c1000.yaml -o json --jobs 2
 //   BERTH_POOL_TRACE=/tmp/t1.jsonl node bin/berth.js check --cluster /tmp/c1000.yaml -o json --jobs 1
@@ -85,8 +89,8 @@ const read = (file: string): TraceLine[] =>
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-/** The 1-worker run's CPU: its whole process at the end. */
-const totalCpuMs = (lines: readonly TraceLine[]) => lines.find((l) => l.event === 'end')!.processCpuMs;
+/** The 1-worker run's main-thread CPU at the end: its wall time where its helper threads have a core of their own. */
+const mainCpuMs = (lines: readonly TraceLine[]) => lines.find((l) => l.event === 'end' && l.thread === 0)!.cpuMs;
 
 function report(lines: readonly TraceLine[], workers: number, t1Ms: number | undefined): void {
   const main = lines.filter((l) => l.thread === 0);
@@ -145,15 +149,19 @@ function report(lines: readonly TraceLine[], workers: number, t1Ms: number | und
     ['longest first, after the overhead', makespan(tasks, withOverhead, longestFirst)],
   ];
   console.log(`critical path ${s(critical)}; lower bound on ${workers} workers max(critical, sum/${workers}) = ${s(lower)}`);
-  const process = end.processCpuMs;
-  console.log(`this run: process CPU ${s(process)}, wall ${s(end.wallMs - at('start')!.wallMs)} from the command's start (node's own start-up before it not counted)`);
+  console.log(`this run: process CPU ${s(end.processCpuMs)}, wall ${s(end.wallMs - at('start')!.wallMs)} from the command's start (node's own start-up before it not counted)`);
   for (const [name, ms] of rows) console.log(`makespan on ${workers} workers, ${name}: ${s(ms)}; serial + makespan ${s(serialMs + ms)}${t1Ms ? `; predicted speed-up ${(t1Ms / (serialMs + ms)).toFixed(2)}×` : ''}`);
+  // V8's helper threads while the tasks ran: the process's CPU then, less the JavaScript threads'.
+  const workerCpuMs = threads.reduce((a, thread) => a + lines.filter((l) => l.thread === thread).reduce((m, l) => Math.max(m, l.cpuMs), 0), 0);
+  const helpersMs = lastDone.processCpuMs - first.processCpuMs - workerCpuMs - (lastDone.cpuMs - first.cpuMs);
+  const shared = serialMs + Math.max(rows[3]![1], (workerCpuMs + helpersMs + lastDone.cpuMs - first.cpuMs) / workers);
+  console.log(`V8 helper threads while the tasks ran: ${s(helpersMs)} CPU (workers' threads ${s(workerCpuMs)}); serial + max(makespan, all of it / ${workers}) = ${s(shared)}${t1Ms ? `; predicted speed-up ${(t1Ms / shared).toFixed(2)}×` : ''}`);
 }
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { 't1-trace': { type: 'string' }, t1: { type: 'string' }, workers: { type: 'string', default: '2' } } });
 for (const file of positionals) {
   console.log(`== ${file}`);
-  const t1Ms = values['t1-trace'] ? totalCpuMs(read(values['t1-trace'])) : values.t1 ? Number(values.t1) * 1000 : undefined;
-  if (t1Ms) console.log(`T1 = ${s(t1Ms)} CPU (the 1-worker run's process)`);
+  const t1Ms = values['t1-trace'] ? mainCpuMs(read(values['t1-trace'])) : values.t1 ? Number(values.t1) * 1000 : undefined;
+  if (t1Ms) console.log(`T1 = ${s(t1Ms)} CPU (the 1-worker run's main thread)`);
   report(read(file), Number(values.workers), t1Ms);
 }
