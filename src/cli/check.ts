@@ -112,12 +112,19 @@ async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorke
   const jobs = opts.jobs ?? defaultWorkers(input, availableCores());
   poolTrace('loaded', { jobs });
   let findings: readonly ReportedFinding[];
-  if (jobs === 1) findings = analyze({ input, ...settings }, ALL_CHECKS, (rule) => poolTrace('check', { rule }));
-  else {
+  if (jobs === 1) {
+    // Opened for an input that turned out to be one workload: not kept idle through the check.
+    await early?.close();
+    findings = analyze({ input, ...settings }, ALL_CHECKS, (rule) => poolTrace('check', { rule }));
+  } else {
     // The documents as plain data: a worker does not read or parse the texts again.
     const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, exchange: sharedLogBuffer() };
+    let pool = early;
+    if (pool?.jobs !== jobs) {
+      await pool?.close();
+      pool = openPool<CheckWorkerData>(CHECK_WORKER, jobs);
+    }
     // Twice as many parts as workers: a worker that draws short parts takes another.
-    const pool = early?.jobs === jobs ? early : openPool<CheckWorkerData>(CHECK_WORKER, jobs);
     findings = finishFindings(await pool.run(data, 'checking', (run: RunTask) => runChecks(ALL_CHECKS, 2 * jobs, run), (task) => describeTask(ALL_CHECKS, task)));
   }
   const out =
