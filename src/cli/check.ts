@@ -72,11 +72,10 @@ type CheckFlags = InputFlags & CatalogFlags & { filename: string[]; cluster: str
  */
 const EARLY_POOL_BYTES = 256 * 1024;
 
-/** The workers to open before the input is read: --jobs, or every core for inputs large enough to pay for them. */
-async function likelyWorkers(opts: CheckFlags): Promise<number> {
+/** The workers to open before the input is read: --jobs, or every core for input files large enough to pay for them. */
+export async function likelyWorkers(opts: Pick<CheckFlags, 'headroom' | 'jobs' | 'filename' | 'cluster'>, cores = availableCores()): Promise<number> {
   if (opts.headroom) return 1;
   if (opts.jobs !== undefined) return opts.jobs;
-  const cores = availableCores();
   if (cores < 2) return 1;
   const sizes = await Promise.all([...opts.filename, ...opts.cluster].map((path) => stat(path).then((s) => (s.isFile() ? s.size : 0), () => 0)));
   return sizes.reduce((a, b) => a + b, 0) >= EARLY_POOL_BYTES ? cores : 1;
