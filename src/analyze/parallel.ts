@@ -40,6 +40,14 @@ export type CheckTask =
  */
 export type TaskResult = readonly (readonly unknown[])[];
 
+/** A task in a few words, for a trace: "zone-loss round 1 part 2/4", "node-loss round 2 (1 item)", "pdb". */
+export function describeTask(checks: readonly Check[], task: CheckTask): string {
+  const rule = checks[task.check]?.rule ?? `#${task.check}`;
+  if ('round' in task && task.round === 2) return `${rule} round 2 (${task.items.length} item(s))`;
+  const part = task.part ? ` part ${task.part.index + 1}/${task.part.count}` : '';
+  return 'round' in task ? `${rule} round 1${part}` : `${rule}${part}`;
+}
+
 /** What runs a task somewhere (a worker of the pool) and gives its result. */
 export type RunTask = (task: CheckTask) => Promise<TaskResult>;
 

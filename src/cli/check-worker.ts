@@ -11,6 +11,7 @@ import { runTask, type CheckTask, type TaskResult } from '../analyze/parallel.js
 import { attachSource, type DetachedSource } from '../io/detached-source.js';
 import { loadSources, type LoadOptions } from '../io/load.js';
 import { fromOrigin } from '../sim/time-origin.js';
+import { poolTrace } from './pool-trace.js';
 import { SharedLog } from './shared-log.js';
 
 /** The check's settings: everything of its context but the input and the workers' exchange (plain data). */
@@ -38,8 +39,14 @@ export function contextOf(d: CheckWorkerData): AnalysisContext {
 
 let context: AnalysisContext | undefined;
 
+function start(data: CheckWorkerData): AnalysisContext {
+  const ctx = contextOf(data);
+  poolTrace('context');
+  return ctx;
+}
+
 export default function runCheckTask(task: CheckTask, data: CheckWorkerData): TaskResult {
-  const result = runTask(ALL_CHECKS, (context ??= contextOf(data)), task);
+  const result = runTask(ALL_CHECKS, (context ??= start(data)), task);
   // Round 1 gives plain records; every other task, findings, whose remedies' functions stay here.
   return 'round' in task && task.round === 1 ? result : result.map((item) => (item as Finding[]).map(reported));
 }

@@ -4,13 +4,15 @@
 
 import type { FeatureGates } from '../scheduler/feature-gates.js';
 import { InvalidArgumentError, type Command } from 'commander';
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { analyze, finishFindings, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import type { ReportedFinding } from '../analyze/finding.js';
-import { defaultWorkers, runChecks, type CheckTask, type TaskResult } from '../analyze/parallel.js';
+import { defaultWorkers, describeTask, runChecks, type RunTask } from '../analyze/parallel.js';
 import type { CheckSettings, CheckWorkerData } from './check-worker.js';
-import { availableCores, parseJobs, withPool } from './pool.js';
+import { availableCores, openPool, parseJobs, type Pool } from './pool.js';
+import { poolTrace } from './pool-trace.js';
 import { sharedLogBuffer } from './shared-log.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { fromOrigin } from '../sim/time-origin.js';
@@ -48,52 +50,94 @@ export function registerCheck(program: Command): void {
     .option('--fix-dir <dir>', 'write the objects the first fix of each finding changes, patched, one file per object (new nodes included); with --headroom, the headroom manifests')
     .option('-v, --verbose', 'evidence and fixes under each finding')
     .option('-j, --jobs <n>', 'worker threads running the simulations in parallel (default: the available cores, when the input is large enough to gain from them); the output is the same for any number', parseJobs)
-    .action(async (opts: InputFlags & CatalogFlags & { filename: string[]; cluster: string[]; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; featureGates?: FeatureGates; output: CheckOutput; verbose?: boolean; fixDir?: string; now?: string; jobs?: number; headroom?: boolean; headroomRecovery?: number }) => {
-      const descheduler = await simulatedDescheduler(opts);
-      // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
-      const loaded = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, opts.jobs === undefined || opts.jobs > 1);
-      const { sources } = loaded;
-      // Simulated time 0 is when the state was read: a node created an hour before is an hour old.
-      const timeOrigin = timeOriginOf(opts);
-      const input = fromOrigin(loaded.input, timeOrigin);
-      const instanceTypes = await instanceTypesOf(input, opts);
-      const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
-      const settings: CheckSettings = { instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}), ...(opts.featureGates ? { scheduler: { featureGates: opts.featureGates } } : {}) };
-      if (opts.headroomRecovery !== undefined && !opts.headroom) throw new CliError('berth: --headroom-recovery needs --headroom');
-      if (opts.headroom) {
-        if (opts.output === 'sarif') throw new CliError('berth: --headroom writes -o table or json, not sarif');
-        const recoveryMs = opts.headroomRecovery ?? parseSimulatedDuration(DEFAULT_HEADROOM_RECOVERY);
-        const result = runHeadroom({ input, ...settings }, recoveryMs, sources, loaded.loadOptions, (reloaded) => fromOrigin(reloaded, timeOrigin));
-        process.stdout.write(`${opts.output === 'json' ? JSON.stringify(result, null, 2) : formatHeadroom(result)}\n`);
-        if (opts.fixDir !== undefined) {
-          const written = await writeHeadroom(opts.fixDir, result);
-          process.stderr.write(`--fix-dir: wrote ${written.length} file(s) to ${opts.fixDir}\n`);
-        }
-        if (!result.met) process.exitCode = 1;
-        return;
+    .action(async (opts: CheckFlags) => {
+      poolTrace('start');
+      // Workers asked for (or likely by the input's size) start loading the engine while this thread reads the input.
+      const workers = await likelyWorkers(opts);
+      const early = workers > 1 ? openPool<CheckWorkerData>(CHECK_WORKER, workers) : undefined;
+      try {
+        await check(program, opts, early);
+      } finally {
+        await early?.close();
       }
-      const jobs = opts.jobs ?? defaultWorkers(input, availableCores());
-      let findings: readonly ReportedFinding[];
-      if (jobs === 1) findings = analyze({ input, ...settings });
-      else {
-        // The documents as plain data: a worker does not read or parse the texts again.
-        const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, exchange: sharedLogBuffer() };
-        // Twice as many parts as workers: a worker that draws short parts takes another.
-        const worker = new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
-        findings = finishFindings(await withPool<CheckTask, TaskResult, CheckWorkerData, ReportedFinding[]>(worker, data, jobs, 'checking', (run) => runChecks(ALL_CHECKS, 2 * jobs, run)));
-      }
-      const out =
-        opts.output === 'json'
-          ? JSON.stringify(toJson(findings), null, 2)
-          : opts.output === 'sarif'
-            ? JSON.stringify(toSarif(findings, ALL_CHECKS, input.locations, program.version() ?? ''), null, 2)
-            : formatText(findings, { verbose: opts.verbose ?? false });
-      process.stdout.write(`${out}\n`);
-      if (opts.fixDir !== undefined) {
-        // The texts as read (stdin and a live cluster's objects included): the fixes patch those objects.
-        const { written, notes } = await writeFixDir(opts.fixDir, findings, sources);
-        process.stderr.write(`--fix-dir: wrote ${written.length} object(s) to ${opts.fixDir}${notes.map((n) => `\n  ${n}`).join('')}\n`);
-      }
-      if (hasErrors(findings)) process.exitCode = 1;
     });
+}
+
+type CheckFlags = InputFlags & CatalogFlags & { filename: string[]; cluster: string[]; provisioner?: boolean; seed: number; scaleUp?: number; deschedulerPolicy?: string; predictPlacement?: boolean; featureGates?: FeatureGates; output: CheckOutput; verbose?: boolean; fixDir?: string; now?: string; jobs?: number; headroom?: boolean; headroomRecovery?: number };
+
+/**
+ * Input files at least this large (a few dozen nodes with their pods) are worth
+ * workers unless they hold a single workload (defaultWorkers): their threads are
+ * opened before the input is parsed, and closed unused in that rare case.
+ */
+const EARLY_POOL_BYTES = 256 * 1024;
+
+/** The workers to open before the input is read: --jobs, or every core for input files large enough to pay for them. */
+export async function likelyWorkers(opts: Pick<CheckFlags, 'headroom' | 'jobs' | 'filename' | 'cluster'>, cores = availableCores()): Promise<number> {
+  if (opts.headroom) return 1;
+  if (opts.jobs !== undefined) return opts.jobs;
+  if (cores < 2) return 1;
+  const sizes = await Promise.all([...opts.filename, ...opts.cluster].map((path) => stat(path).then((s) => (s.isFile() ? s.size : 0), () => 0)));
+  return sizes.reduce((a, b) => a + b, 0) >= EARLY_POOL_BYTES ? cores : 1;
+}
+
+const CHECK_WORKER = new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
+
+/** The command, on a pool opened already (`early`) or opened once the input says how many workers pay. */
+async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorkerData>): Promise<void> {
+  const descheduler = await simulatedDescheduler(opts);
+  // The workloads under review come first: where the cluster dump has the same object, theirs is checked.
+  const loaded = await loadCluster(opts, [...opts.filename, ...(opts.catalog ? [opts.catalog] : [])], opts.cluster, opts.jobs === undefined || opts.jobs > 1);
+  const { sources } = loaded;
+  // Simulated time 0 is when the state was read: a node created an hour before is an hour old.
+  const timeOrigin = timeOriginOf(opts);
+  const input = fromOrigin(loaded.input, timeOrigin);
+  const instanceTypes = await instanceTypesOf(input, opts);
+  const provisioner = opts.provisioner ?? input.nodePools.some((np) => np.replicas === null);
+  const settings: CheckSettings = { instanceTypes, provisioner, seed: opts.seed, ...(opts.scaleUp !== undefined ? { scaleUp: opts.scaleUp } : {}), ...(descheduler ? { descheduler } : {}), ...(opts.featureGates ? { scheduler: { featureGates: opts.featureGates } } : {}) };
+  if (opts.headroomRecovery !== undefined && !opts.headroom) throw new CliError('berth: --headroom-recovery needs --headroom');
+  if (opts.headroom) {
+    if (opts.output === 'sarif') throw new CliError('berth: --headroom writes -o table or json, not sarif');
+    const recoveryMs = opts.headroomRecovery ?? parseSimulatedDuration(DEFAULT_HEADROOM_RECOVERY);
+    const result = runHeadroom({ input, ...settings }, recoveryMs, sources, loaded.loadOptions, (reloaded) => fromOrigin(reloaded, timeOrigin));
+    process.stdout.write(`${opts.output === 'json' ? JSON.stringify(result, null, 2) : formatHeadroom(result)}\n`);
+    if (opts.fixDir !== undefined) {
+      const written = await writeHeadroom(opts.fixDir, result);
+      process.stderr.write(`--fix-dir: wrote ${written.length} file(s) to ${opts.fixDir}\n`);
+    }
+    if (!result.met) process.exitCode = 1;
+    return;
+  }
+  const jobs = opts.jobs ?? defaultWorkers(input, availableCores());
+  poolTrace('loaded', { jobs });
+  let findings: readonly ReportedFinding[];
+  if (jobs === 1) {
+    // Opened for an input that turned out to be one workload: not kept idle through the check.
+    await early?.close();
+    findings = analyze({ input, ...settings }, ALL_CHECKS, (rule) => poolTrace('check', { rule }));
+  } else {
+    // The documents as plain data: a worker does not read or parse the texts again.
+    const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, exchange: sharedLogBuffer() };
+    let pool = early;
+    if (pool?.jobs !== jobs) {
+      await pool?.close();
+      pool = openPool<CheckWorkerData>(CHECK_WORKER, jobs);
+    }
+    // Twice as many parts as workers: a worker that draws short parts takes another.
+    findings = finishFindings(await pool.run(data, 'checking', (run: RunTask) => runChecks(ALL_CHECKS, 2 * jobs, run), (task) => describeTask(ALL_CHECKS, task)));
+  }
+  const out =
+    opts.output === 'json'
+      ? JSON.stringify(toJson(findings), null, 2)
+      : opts.output === 'sarif'
+        ? JSON.stringify(toSarif(findings, ALL_CHECKS, input.locations, program.version() ?? ''), null, 2)
+        : formatText(findings, { verbose: opts.verbose ?? false });
+  process.stdout.write(`${out}\n`);
+  if (opts.fixDir !== undefined) {
+    // The texts as read (stdin and a live cluster's objects included): the fixes patch those objects.
+    const { written, notes } = await writeFixDir(opts.fixDir, findings, sources);
+    process.stderr.write(`--fix-dir: wrote ${written.length} object(s) to ${opts.fixDir}${notes.map((n) => `\n  ${n}`).join('')}\n`);
+  }
+  if (hasErrors(findings)) process.exitCode = 1;
+  poolTrace('end');
 }

@@ -43,7 +43,7 @@ test('the out-of-memory line names the heap, its limit, the input files and thei
 test('a worker thread that runs out of heap stops the pool with the one-line error, not the process', async () => {
   // In a node whose own heap is small, so that the worker's share is the minimum and fills fast.
   const script = `import { withPool } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};
-    await withPool(new URL(${JSON.stringify(new URL('./oom-worker.test-support.ts', import.meta.url).href)}), undefined, 1, 'test', (run) => run(0))
+    await withPool(new URL(${JSON.stringify(new URL('./oom-worker.test-support.ts', import.meta.url).href)}), {}, 1, 'test', (run) => run(0))
       .catch((e) => { process.stdout.write(JSON.stringify({ exitCode: e.exitCode, message: e.message })); });`;
   const file = join(mkdtempSync(join(tmpdir(), 'berth-memory-')), 'exhaust.mjs');
   writeFileSync(file, script);

@@ -1,12 +1,32 @@
 // The entry of every worker thread of cli/pool.ts. Node 20 does not apply
-// `--import tsx` to worker threads, so the TypeScript loader is registered here
-// before the task module (a .ts file) is imported; each task then runs through
-// that module's default export, with the data the pool was started with.
-import { register } from 'tsx/esm/api';
+// `--import tsx` to worker threads, so when the task module is TypeScript (berth
+// run from its sources) the loader is registered here before it is imported; a
+// built install (dist/, plain JavaScript) imports it without tsx, which would want
+// to write a cache (a read-only root filesystem has none). The module is loaded as
+// soon as the thread starts; the pool's data comes with the first task, serialized
+// in shared memory (pool.ts's PoolMessage), and is read once.
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { URL } from 'node:url';
+import { deserialize } from 'node:v8';
 import Tinypool from 'tinypool';
 
-register();
-const { module, data } = Tinypool.workerData;
+const bootMs = performance.timeOrigin + performance.now();
+const { module } = Tinypool.workerData;
+const typescript = module.endsWith('.ts');
+if (typescript) (await import('tsx/esm/api')).register();
 const run = (await import(module)).default;
+// Read only when tracing (pool-trace.ts): it is the one module of the pool's own that is TypeScript in the sources.
+const trace = process.env.BERTH_POOL_TRACE ? await import(new URL(`./pool-trace.${typescript ? 'ts' : 'js'}`, import.meta.url).href) : undefined;
+trace?.poolTrace('worker-ready', { bootMs });
 
-export default (task) => run(task, data);
+let data;
+
+export default async ({ id, task, data: packed, shared }) => {
+  const startWallMs = performance.timeOrigin + performance.now();
+  const startCpuMs = trace?.threadCpuMs();
+  data ??= { ...deserialize(new Uint8Array(packed)), ...shared };
+  const result = await run(task, data);
+  trace?.poolTrace('task', { id, startWallMs, startCpuMs });
+  return result;
+};

@@ -2,13 +2,18 @@
 // independent tasks (check's simulations, the invariant runner's seeds): results
 // come back in task order whatever order they finish in, so the output does not
 // depend on the number of workers; a progress bar on stderr when it is a terminal.
+// A pool may be opened before the data its tasks need is ready (the threads load
+// their modules while the main thread reads the input); the data then goes to every
+// worker once, through shared memory, with the first task each one runs.
 
 import { availableParallelism } from 'node:os';
+import { serialize } from 'node:v8';
 import { Presets, SingleBar } from 'cli-progress';
 import { InvalidArgumentError } from 'commander';
 import Tinypool from 'tinypool';
 import { CliError } from './common.js';
 import { isWorkerOutOfMemory, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, workerHeapMb } from './memory.js';
+import { poolTrace } from './pool-trace.js';
 
 /** --jobs: a positive integer. */
 export function parseJobs(value: string): number {
@@ -21,30 +26,85 @@ export function parseJobs(value: string): number {
 export const availableCores = (): number => availableParallelism();
 
 /**
- * Opens `jobs` threads running the default export of the module `worker`, called
- * as (task, data), and hands `work` a function that runs one task there: tasks may
- * be added while others run (a second round once the first is in); the pool closes
- * when `work` is done. `label` names the work on the progress bar, whose total
- * grows with the tasks. Each thread's heap is bounded (memory.ts): one that runs out
- * stops the command with a one-line error, not the process with V8's report.
+ * What a worker thread is sent with each task (pool-worker.mjs): the data, serialized
+ * once into shared memory (every task carries the same buffer, not a copy), and the
+ * data's SharedArrayBuffer fields, which stay shared.
  */
-export async function withPool<T, R, D, Out>(worker: URL, data: D, jobs: number, label: string, work: (run: (task: T) => Promise<R>) => Promise<Out>): Promise<Out> {
+export interface PoolMessage<T> {
+  readonly id: number;
+  readonly task: T;
+  readonly data: SharedArrayBuffer;
+  readonly shared: Readonly<Record<string, SharedArrayBuffer>>;
+}
+
+/** Threads running the default export of one module, called as (task, data). */
+export interface Pool<D> {
+  /** How many threads it runs. */
+  readonly jobs: number;
+  /**
+   * Hands `work` a function that runs one task on a thread: tasks may be added while
+   * others run (a second round once the first is in); the pool closes when `work` is
+   * done. `label` names the work on the progress bar, whose total grows with the
+   * tasks; `describe` names a task in a trace (pool-trace.ts).
+   */
+  run<T, R, Out>(data: D, label: string, work: (run: (task: T) => Promise<R>) => Promise<Out>, describe?: (task: T) => string): Promise<Out>;
+  /** Stops the threads (the pool was opened for nothing, or is done); again is harmless. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `jobs` threads running the module `worker`: they start loading it now. Each
+ * thread's heap is bounded (memory.ts): one that runs out stops the command with a
+ * one-line error, not the process with V8's report.
+ */
+export function openPool<D extends object>(worker: URL, jobs: number): Pool<D> {
   const heapMb = workerHeapMb(jobs);
-  const pool = new Tinypool({ filename: new URL('./pool-worker.mjs', import.meta.url).href, workerData: { module: worker.href, data }, minThreads: jobs, maxThreads: jobs, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-  const bar = process.stderr.isTTY ? new SingleBar({ format: `${label} {bar} {value}/{total} tasks, ${jobs} worker(s)`, stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
-  bar?.start(0, 0);
-  let total = 0;
-  try {
-    return await work(async (task) => {
-      bar?.setTotal(++total);
-      const r = (await pool.run(task).catch((e: unknown) => {
-        throw isWorkerOutOfMemory(e) ? new CliError(outOfMemoryMessage('worker', heapMb, process.argv.slice(2)), OUT_OF_MEMORY_EXIT) : e;
-      })) as R;
-      bar?.increment();
-      return r;
-    });
-  } finally {
-    bar?.stop();
-    await pool.destroy();
+  const pool = new Tinypool({ filename: new URL('./pool-worker.mjs', import.meta.url).href, workerData: { module: worker.href }, minThreads: jobs, maxThreads: jobs, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= pool.destroy());
+  return {
+    jobs,
+    close,
+    async run(data, label, work, describe = String) {
+      const { data: packed, shared } = pack(data);
+      const bar = process.stderr.isTTY ? new SingleBar({ format: `${label} {bar} {value}/{total} tasks, ${jobs} worker(s)`, stream: process.stderr, clearOnComplete: true }, Presets.shades_classic) : undefined;
+      bar?.start(0, 0);
+      let total = 0;
+      try {
+        return await work(async (task) => {
+          const id = total++;
+          bar?.setTotal(total);
+          poolTrace('dispatch', { id, task: describe(task) });
+          const r = await pool.run({ id, task, data: packed, shared } satisfies PoolMessage<typeof task>).catch((e: unknown) => {
+            throw isWorkerOutOfMemory(e) ? new CliError(outOfMemoryMessage('worker', heapMb, process.argv.slice(2)), OUT_OF_MEMORY_EXIT) : e;
+          });
+          poolTrace('done', { id });
+          bar?.increment();
+          return r;
+        });
+      } finally {
+        bar?.stop();
+        await close();
+      }
+    },
+  };
+}
+
+/** `data` serialized into shared memory, its SharedArrayBuffer fields apart (they cannot be serialized, and stay shared). */
+function pack(data: object): { data: SharedArrayBuffer; shared: Record<string, SharedArrayBuffer> } {
+  const shared: Record<string, SharedArrayBuffer> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (value instanceof SharedArrayBuffer) shared[key] = value;
+    else rest[key] = value;
   }
+  const bytes = serialize(rest);
+  const out = new SharedArrayBuffer(bytes.length);
+  new Uint8Array(out).set(bytes);
+  return { data: out, shared };
+}
+
+/** openPool, run at once: for work whose data is ready when the pool is needed. */
+export function withPool<T, R, D extends object, Out>(worker: URL, data: D, jobs: number, label: string, work: (run: (task: T) => Promise<R>) => Promise<Out>): Promise<Out> {
+  return openPool<D>(worker, jobs).run(data, label, work);
 }

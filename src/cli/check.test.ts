@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { likelyWorkers } from './check.js';
+
+describe('the workers check opens before it reads the input', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-check-'));
+  const small = join(dir, 'small.yaml');
+  const large = join(dir, 'large.yaml');
+  writeFileSync(small, 'kind: Node\n');
+  writeFileSync(large, '#'.repeat(256 * 1024));
+  const flags = (over: { jobs?: number; headroom?: boolean; filename?: string[]; cluster?: string[] }) => ({ filename: [], cluster: [], ...over });
+
+  it('--jobs N: N, whatever the input', async () => {
+    assert.equal(await likelyWorkers(flags({ jobs: 3, cluster: [small] }), 2), 3);
+    assert.equal(await likelyWorkers(flags({ jobs: 1, cluster: [large] }), 2), 1);
+  });
+
+  it('without --jobs: every core once the input files reach 256 KB, together or alone', async () => {
+    assert.equal(await likelyWorkers(flags({ cluster: [large] }), 4), 4);
+    assert.equal(await likelyWorkers(flags({ filename: [small], cluster: [large] }), 2), 2);
+    assert.equal(await likelyWorkers(flags({ cluster: [small] }), 4), 1);
+  });
+
+  it('none on one core, for --headroom (one thread), or for what is not a file (stdin, a folder, a missing path)', async () => {
+    assert.equal(await likelyWorkers(flags({ cluster: [large] }), 1), 1);
+    assert.equal(await likelyWorkers(flags({ headroom: true, cluster: [large] }), 4), 1);
+    assert.equal(await likelyWorkers(flags({ filename: ['-', dir, join(dir, 'missing.yaml')] }), 4), 1);
+  });
+});
