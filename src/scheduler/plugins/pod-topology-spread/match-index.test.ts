@@ -155,6 +155,35 @@ describe('MatchIndex', () => {
     });
   }
 
+  it('a fork and the state it came from each keep counts of their own, though they share nodes until the fork changes one', () => {
+    // Found merging the fork (day25) with this index: a node the fork copied before changing it,
+    // and a shared node whose counts the fork's index took over, were left uncounted.
+    const rand = new Rand(7);
+    const cluster = new ClusterState();
+    for (let i = 0; i < 6; i++) cluster.addNode(node(i, `z${i % 3}`, `r${i % 2}`));
+    for (let i = 0; i < 60; i++) cluster.addPod(pod(`p${i}`, rand, `n${i % 6}`));
+    const specs = SELECTORS.map((spec) => constraint(LABEL_ZONE, spec));
+    const agree = (state: ClusterState, what: string) => {
+      for (const c of specs) assert.deepEqual([...domainCounts(state, [c], c, 'default')], fresh(state, c, [LABEL_ZONE], true, 'default'), what);
+    };
+    agree(cluster, 'before the fork');
+    for (let round = 0; round < 3; round++) {
+      const fork = cluster.fork();
+      agree(fork, `round ${round}: the fork as it came`);
+      const pods = [...fork.pods()];
+      fork.removePod(pods[rand.intn(pods.length)]!.key);
+      fork.addPod(pod(`fork${round}`, rand, `n${rand.intn(6)}`));
+      agree(fork, `round ${round}: the fork changed`);
+      for (const p of fork.removeNode(`n${round}`)) fork.removePod(p.key);
+      agree(fork, `round ${round}: a node gone from the fork`);
+      // The fork is dropped; the state it came from changes on.
+      const all = [...cluster.pods()];
+      cluster.removePod(all[rand.intn(all.length)]!.key);
+      cluster.addPod(pod(`after${round}`, rand, `n${rand.intn(6)}`));
+      agree(cluster, `round ${round}: the state the fork came from, changed after it`);
+    }
+  });
+
   it('a copy of the cluster keeps counts of its own', () => {
     const cluster = new ClusterState();
     cluster.addNode(node(0, 'z0', 'r0'));

@@ -79,6 +79,8 @@ export class MatchIndex implements MatchCountKeeper {
   private byPair = new Map<string, Map<string, Kept[]>>();
   private unfiled: Kept[] = [];
   private readonly pods = new PodsByLabel();
+  /** Names of the nodes whose pods were ever filed in `pods`. */
+  private readonly tracked = new Set<string>();
   /** The node whose pod changes are being applied (readPodChanges calls `visit` with the pod alone). */
   private visiting: NodeInfo | null = null;
   private readonly visit = (pod: Pod, sign: 1 | -1) => this.apply(this.visiting!, pod, sign);
@@ -95,7 +97,11 @@ export class MatchIndex implements MatchCountKeeper {
     const nodes = this.cluster.nodeInfos();
     if (nodes !== this.nodes) {
       const now = new Set(nodes);
-      for (const info of this.nodes) if (!now.has(info) && info.matchCounts.keeper === this) this.untrack(info);
+      for (const info of this.nodes) {
+        if (now.has(info)) continue;
+        if (info.matchCounts.keeper === this) this.untrack(info);
+        else if (this.cluster.nodeInfo(info.node.name) === undefined) this.pods.removeNode(info.node.name);
+      }
       for (const info of nodes) {
         if (info.matchCounts.keeper === this) this.catchUp(info);
         else this.track(info);
@@ -104,7 +110,18 @@ export class MatchIndex implements MatchCountKeeper {
       this.unbuildTallies();
     } else {
       const changed = this.cluster.nodesChangedSince(this.mark) ?? nodes;
-      for (const info of changed) if (info.matchCounts.keeper === this) this.catchUp(info);
+      let counted = false;
+      for (const info of changed) {
+        if (info.matchCounts.keeper === this) this.catchUp(info);
+        else if (this.cluster.nodeInfo(info.node.name) === info) {
+          // A node this index does not keep (any more): a copy that replaced one in place
+          // (ClusterState.fork's own()), or one whose counts another state's index took
+          // over (a fork shares its NodeInfos): counted afresh.
+          this.track(info);
+          counted = true;
+        }
+      }
+      if (counted) this.unbuildTallies();
     }
     this.mark = this.cluster.changeMark();
   }
@@ -188,6 +205,9 @@ export class MatchIndex implements MatchCountKeeper {
 
   private track(info: NodeInfo): void {
     const kept = info.matchCounts;
+    // Pods filed under this name by an earlier NodeInfo of the node go: the node's pods are filed again below.
+    if (this.tracked.has(info.node.name)) this.pods.removeNode(info.node.name);
+    this.tracked.add(info.node.name);
     for (const k of this.kept) {
       if (k === undefined) continue;
       countSlots(kept, k.number).counts[k.number] = countOn(info, k);
