@@ -22,7 +22,7 @@ describe('removal simulation: existing nodes in Karpenter order', () => {
     const pool = nodePool();
     const nodes = [catalogNode('a-launching', pool, 'm5.xlarge'), catalogNode('b-ready', pool, 'm5.xlarge', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }), catalogNode('c-candidate', pool, 'm5.xlarge')];
     const c = clusterOf(nodes, [boundPod('filler-a', 'a-launching', '100m'), boundPod('filler-b', 'b-ready', '100m'), boundPod('moving', 'c-candidate', '500m')]);
-    const o = { uninitialized: new Set(['a-launching']), notInitialized: new Set(['a-launching']) };
+    const o = { uninitialized: new Set(['a-launching']), initializing: new Set(['a-launching']) };
     const [d] = consolidate(input(c, pool, o)).decisions;
     assert.deepEqual(d?.displacedPods, [{ pod: 'default/moving', node: 'b-ready' }]);
   });
