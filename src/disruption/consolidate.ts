@@ -458,24 +458,25 @@ function unconsolidatable(input: ConsolidationInput, c: Candidate): string | und
   return undefined;
 }
 
-/** The consolidatable candidates, highest savings ratio first; the others join `rejected`. */
 /**
- * A decision's nodes looked up again after its wait, as Karpenter's validation does:
+ * A consolidation's nodes looked up again after its wait, as Karpenter's validation does:
  * each still a consolidation candidate (and one `keep` accepts), and all of them
- * together still within the NodePools' budgets for `reason`. The candidates, or why not.
+ * together still within the NodePools' Underutilized budgets. The candidates, or why not.
+ * (Emptiness re-checks its nodes one by one: revalidateEmpty.)
  */
-export function stillCandidates(input: ConsolidationInput, nodes: readonly string[], reason: 'Empty' | 'Underutilized', keep: (c: Candidate) => boolean = () => true): Candidate[] | { invalid: string } {
+export function stillCandidates(input: ConsolidationInput, nodes: readonly string[], keep: (c: Candidate) => boolean = () => true): Candidate[] | { invalid: string } {
   const { eligible } = consolidationCandidates(input);
   const found = nodes.map((n) => eligible.find((c) => c.node.name === n && keep(c)));
   const gone = nodes.find((_, i) => found[i] === undefined);
   if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
   const candidates = found as Candidate[];
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, reason, input.disrupting, input.initializing);
+  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting, input.initializing);
   for (const c of candidates) budget.set(c.pool.name, (budget.get(c.pool.name) ?? 0) - 1);
   if ([...budget.values()].some((v) => v < 0)) return { invalid: 'the disruption budget no longer allows it' };
   return candidates;
 }
 
+/** The consolidatable candidates, highest savings ratio first; the others join `rejected`. */
 export function consolidationCandidates(input: ConsolidationInput): { eligible: Candidate[]; rejected: Rejection[] } {
   const { candidates, rejected } = findCandidates(input);
   const eligible: Candidate[] = [];

@@ -103,7 +103,7 @@ function revalidateEmpty(input: DisruptionInput, d: Decision): Decision | { inva
  */
 export function revalidate(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
   if (d.reason === 'Empty') return revalidateEmpty(input, d);
-  const candidates = stillCandidates(input, d.nodes, 'Underutilized');
+  const candidates = stillCandidates(input, d.nodes);
   if (!Array.isArray(candidates)) return candidates;
   const again = computeConsolidation(input, candidates, 'Underutilized');
   if (!('decision' in again)) return { invalid: again.unconsolidatable };

@@ -87,7 +87,7 @@ export function cheaperRepack(input: ConsolidationInput, opts: RepackOptions = {
  * repacking them still saves. The fresh decision, or why the old one no longer holds.
  */
 export function revalidateRepack(input: ConsolidationInput, d: Decision, opts: RepackOptions = {}): Decision | { invalid: string } {
-  const set = stillCandidates(input, d.nodes, 'Underutilized', (c) => !isEmpty(c));
+  const set = stillCandidates(input, d.nodes, (c) => !isEmpty(c));
   if (!Array.isArray(set)) return set;
   return repack(input, set, opts) ?? { invalid: 'repacking the nodes no longer saves' };
 }
