@@ -20,6 +20,7 @@ import { OracleClient } from './oracle-client.js';
 import { INSTANCE_TYPES } from './karpenter-berth.js';
 import { buildCase, caseGenArb, NOW, type DisruptionCase } from './disruption-gen.js';
 import type { Obj } from './karpenter-gen.js';
+import { LABEL_NODE_INITIALIZED, LABEL_NODEPOOL } from '../src/provisioner/labels.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -64,7 +65,7 @@ function uninitializedNodes(c: DisruptionCase): Set<string> {
   const out = new Set<string>();
   for (const node of c.nodes) {
     const { name, labels } = (node['metadata'] ?? {}) as { name?: string; labels?: Record<string, string> };
-    if (name && labels?.['karpenter.sh/nodepool'] && labels['karpenter.sh/initialized'] !== 'true') out.add(name);
+    if (name && labels?.[LABEL_NODEPOOL] && labels[LABEL_NODE_INITIALIZED] !== 'true') out.add(name);
   }
   return out;
 }
@@ -74,14 +75,15 @@ export function berthInput(c: DisruptionCase): DisruptionInput | { error: string
   const loaded = loadSources([{ name: `${c.id}.json`, text }]);
   if (!loaded.ok) return { error: `berth rejected the input: ${loaded.errors.map(formatDiagnostic).join('; ')}` };
   const input = loaded.input;
+  const initializing = uninitializedNodes(c);
   return {
     cluster: buildClusterState(input),
     pools: input.nodePools,
     nowMs: NOW,
     pricePerHour: catalogPrices(INSTANCE_TYPES),
     lastPodEventMs: lastPodEvents(c),
-    uninitialized: uninitializedNodes(c),
-    initializing: uninitializedNodes(c),
+    uninitialized: initializing,
+    initializing,
     replacement: { instanceTypes: INSTANCE_TYPES, daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod), spotToSpot: c.spotToSpot ?? false },
   };
 }

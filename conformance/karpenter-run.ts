@@ -23,6 +23,7 @@ import { INSTANCE_TYPES, runBerth } from './karpenter-berth.js';
 import { buildCase, caseGenArb, caseStorage, type KarpenterCase, type Obj } from './karpenter-gen.js';
 import { machineArb, withClusterState } from './karpenter-state-gen.js';
 import { usedStorage, volumeZones } from './karpenter-volumes.js';
+import { LABEL_NODE_INITIALIZED } from '../src/provisioner/labels.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const IT_BY_NAME = new Map(INSTANCE_TYPES.map((it) => [it.name, it]));
@@ -313,14 +314,12 @@ function signature(k: OracleResult): string {
 
 const BERTH_OPTIONS = process.argv.includes('--settle-selected') ? { settleSelected: true } : {};
 
-const LABEL_INITIALIZED = 'karpenter.sh/initialized';
-
 /** Initialized Nodes not marked for deletion: the Nodes kube-scheduler binds pending pods to. */
 function readyNodes(c: KarpenterCase): Set<string> {
   const ready = (c.nodes ?? []).filter((n) => {
     const meta = n['metadata'] as { labels?: Record<string, string> };
     const taints = ((n['spec'] as { taints?: { key: string }[] }).taints ?? []);
-    return meta.labels?.[LABEL_INITIALIZED] === 'true' && !taints.some((t) => t.key === 'karpenter.sh/disrupted');
+    return meta.labels?.[LABEL_NODE_INITIALIZED] === 'true' && !taints.some((t) => t.key === 'karpenter.sh/disrupted');
   });
   return new Set(ready.map((n) => (n['metadata'] as { name: string }).name));
 }

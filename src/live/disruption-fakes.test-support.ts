@@ -7,10 +7,10 @@ import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { DisruptionHost, DisruptionKube } from './disruption.js';
 import type { Evict, EvictionResult } from './eviction.js';
 import { kwokNode } from './kwok-provider.js';
-import { LABEL_INITIALIZED, LABEL_REGISTERED } from './lifecycle.js';
 import type { KubeObject } from './objects.js';
 import { liveNodePools, type LiveObjects } from './plan-batch.js';
 import { claimOf, iso, liveObjects, nodePool, pod, T0 } from './test-objects.test-support.js';
+import { LABEL_NODE_INITIALIZED, LABEL_NODE_REGISTERED } from '../provisioner/labels.js';
 
 export const CATALOG: readonly InstanceType[] = bundledInstanceTypes();
 
@@ -27,7 +27,7 @@ export function launched(name: string, instanceType = 'c5a.large', pool = disrup
     pool: liveNodePools({ nodePools: [pool] })[0]!,
     instanceType: CATALOG.find((t) => t.name === instanceType)!,
   });
-  const labels = { ...node.metadata?.labels, [LABEL_REGISTERED]: 'true', [LABEL_INITIALIZED]: 'true' };
+  const labels = { ...node.metadata?.labels, [LABEL_NODE_REGISTERED]: 'true', [LABEL_NODE_INITIALIZED]: 'true' };
   return { ...node, metadata: { ...node.metadata, labels, uid: `uid-${name}`, creationTimestamp: iso(T0) }, status: { ...(node.status as object), conditions: [{ type: 'Ready', status: 'True' }] } };
 }
 

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import { nextDisruption } from '../disruption/disrupt.js';
 import { boundPod, CATALOG, disruptionPool, launched } from './disruption-fakes.test-support.js';
 import { disruptionView, podsToEvict, provisioningInFlight, withDisruptedTaint } from './disruption-view.js';
-import { LABEL_INITIALIZED } from './lifecycle.js';
 import { liveObjects, pod, T0 } from './test-objects.test-support.js';
+import { LABEL_NODE_INITIALIZED } from '../provisioner/labels.js';
 
 const NOW = T0 + 3_600_000;
 
@@ -27,7 +27,7 @@ test('the engine sees what the API server says: tainted nodes are being disrupte
 test('a managed node without karpenter.sh/initialized is initializing: not a candidate, counted toward no budget', () => {
   const booting = (name: string) => {
     const n = launched(name);
-    const { [LABEL_INITIALIZED]: _, ...labels } = n.metadata?.labels ?? {};
+    const { [LABEL_NODE_INITIALIZED]: _, ...labels } = n.metadata?.labels ?? {};
     return { ...n, metadata: { ...n.metadata, labels } };
   };
   const objects = { nodes: [booting('booting-1'), booting('booting-2'), launched('ready-1'), launched('ready-2')] };

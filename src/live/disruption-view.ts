@@ -6,12 +6,11 @@
 import { buildClusterState } from '../cluster/state.js';
 import type { DisruptionInput } from '../disruption/disrupt.js';
 import { catalogPrices } from '../disruption/pricing.js';
-import { LABEL_NODEPOOL } from '../provisioner/labels.js';
+import { LABEL_NODE_INITIALIZED, LABEL_NODEPOOL } from '../provisioner/labels.js';
 import type { InstanceType } from '../provisioner/catalog/types.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { DISRUPTED_TAINT } from '../sim/disruption-loop.js';
 import { nodeClaimOf, readClaim } from './claims.js';
-import { LABEL_INITIALIZED } from './lifecycle.js';
 import { isBound, isFinished, isProvisionable, isTerminating, type KubeObject } from './objects.js';
 import { daemonSetPods, loadLive, type LiveObjects } from './plan-batch.js';
 
@@ -106,7 +105,7 @@ export function disruptionView(objects: LiveObjects, opts: ViewOptions): View {
     if (hasDisruptedTaint(n) || isTerminating(n)) disrupting.add(name);
     if (!isNodeReady(n)) uninitialized.add(name);
     const labels = n.metadata?.labels ?? {};
-    if (labels[LABEL_NODEPOOL] !== undefined && labels[LABEL_INITIALIZED] !== 'true') {
+    if (labels[LABEL_NODEPOOL] !== undefined && labels[LABEL_NODE_INITIALIZED] !== 'true') {
       initializing.add(name);
       uninitialized.add(name);
     }

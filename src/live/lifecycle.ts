@@ -10,9 +10,7 @@ import type { Claim } from './claims.js';
 import { TERMINATION_FINALIZER } from './claims.js';
 import { isNodeReady } from './disruption-view.js';
 import type { KubeObject } from './objects.js';
-
-export const LABEL_REGISTERED = 'karpenter.sh/registered';
-export const LABEL_INITIALIZED = 'karpenter.sh/initialized';
+import { LABEL_NODE_INITIALIZED, LABEL_NODE_REGISTERED } from '../provisioner/labels.js';
 
 /** Karpenter's KnownEphemeralTaints (key and effect): put on and taken off by the node lifecycle controller, the cloud controller manager and registration. */
 const EPHEMERAL_TAINTS: readonly (readonly [string, string])[] = [
@@ -78,7 +76,7 @@ export function registeredNode(node: KubeObject, initialized: boolean, claimAnno
   const labels = node.metadata?.labels ?? {};
   const annotations = node.metadata?.annotations ?? {};
   const finalizers = node.metadata?.finalizers ?? [];
-  const wantLabels = { [LABEL_REGISTERED]: 'true', ...(initialized ? { [LABEL_INITIALIZED]: 'true' } : {}) };
+  const wantLabels = { [LABEL_NODE_REGISTERED]: 'true', ...(initialized ? { [LABEL_NODE_INITIALIZED]: 'true' } : {}) };
   const missing = (want: Readonly<Record<string, string>>, have: Readonly<Record<string, string>>) => Object.entries(want).some(([k, v]) => have[k] !== v);
   if (!missing(wantLabels, labels) && !missing(claimAnnotations, annotations) && finalizers.includes(TERMINATION_FINALIZER)) return undefined;
   return {

@@ -24,9 +24,7 @@ import type { ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
 import { nodeAffinityRequirements } from './pod-requirements.js';
 import { Requirements } from './requirements.js';
-
-export const LABEL_REGISTERED = 'karpenter.sh/registered';
-export const LABEL_INITIALIZED = 'karpenter.sh/initialized';
+import { LABEL_NODE_INITIALIZED, LABEL_NODE_REGISTERED } from './labels.js';
 
 /** Karpenter's KnownEphemeralTaints, matched on key and effect as Taint.MatchTaint does. */
 const EPHEMERAL: readonly Pick<Taint, 'key' | 'effect'>[] = [
@@ -93,7 +91,7 @@ function lessDaemons(node: Node, running: readonly Pod[], daemonSetPods: readonl
 
 /** The node Karpenter plans with for a managed, uninitialized claim (`node`: its Node, if registered or not). */
 function planningNode(claim: NodeClaim, node: Node | undefined, running: readonly Pod[], daemonSetPods: readonly Pod[]): Node {
-  const registered = node !== undefined && node.labels[LABEL_REGISTERED] === 'true';
+  const registered = node !== undefined && node.labels[LABEL_NODE_REGISTERED] === 'true';
   const name = node?.name ?? claim.name;
   const labels = registered ? node.labels : claim.labels;
   const taints = (registered ? node.taints : claim.taints).filter((t) => !isKnownEphemeralTaint(t) && !claim.startupTaints.some((s) => matchTaint(s, t)));
@@ -131,7 +129,7 @@ export function karpenterNodes(nodes: readonly Node[], claims: readonly NodeClai
       if (node) out.deleting.push(node.name);
       continue;
     }
-    if (node?.labels[LABEL_INITIALIZED] === 'true') continue;
+    if (node?.labels[LABEL_NODE_INITIALIZED] === 'true') continue;
     const view = planningNode(claim, node, node ? podsOn(node.name) : [], daemonSetPods);
     (node ? out.uninitialized : out.inFlight).push(view);
   }

@@ -13,8 +13,7 @@ import { compileNodeClaim, type NodeClaim } from '../model/nodeclaim.js';
 import { bindPod, type Pod } from '../model/pod.js';
 import type { Taint } from '../model/taints.js';
 import { LABEL_ARCH, LABEL_CAPACITY_TYPE, LABEL_ZONE } from './catalog/types.js';
-import { LABEL_INITIALIZED, LABEL_REGISTERED } from './cluster-state.js';
-import { LABEL_NODEPOOL } from './labels.js';
+import { LABEL_NODE_INITIALIZED, LABEL_NODE_REGISTERED, LABEL_NODEPOOL } from './labels.js';
 import { planProvisioning, type PoolSpec, type ProvisionPlan } from './plan.js';
 import { FAKE_TYPES, nodePool, pod } from './upstream-karpenter.test-support.js';
 
@@ -53,7 +52,7 @@ const NOT_READY: Taint = { key: 'node.kubernetes.io/not-ready', value: '', effec
 /** The Node a claim registered as: registered; initialized when asked, else not Ready yet (tainted so, unless taints are given). */
 function node(name: string, o: MachineOpts & { initialized?: boolean; registered?: boolean } = {}): Node {
   const it = FAKE_TYPES.find((t) => t.name === (o.type ?? 'default-instance-type'))!;
-  const labels = { ...labelsOf(name, o), ...(o.registered === false ? {} : { [LABEL_REGISTERED]: 'true' }), ...(o.initialized ? { [LABEL_INITIALIZED]: 'true' } : {}) };
+  const labels = { ...labelsOf(name, o), ...(o.registered === false ? {} : { [LABEL_NODE_REGISTERED]: 'true' }), ...(o.initialized ? { [LABEL_NODE_INITIALIZED]: 'true' } : {}) };
   return compileNode(
     {
       metadata: { name, labels, ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
