@@ -31,6 +31,13 @@ export interface OwnerSelector {
 
 const isPending = (p: Pod): boolean => !p.nodeName && !p.terminating;
 
+/** The pods of a namespace a selector matches, kept up to date (ClusterState.selection). */
+interface LiveSelection {
+  readonly namespace: string;
+  readonly selector: Selector;
+  readonly pods: Map<string, Pod>;
+}
+
 export class ClusterState {
   private readonly infos = new Map<string, NodeInfo>();
   /** zone key → node names in insertion order; zones in order of first appearance. */
@@ -224,7 +231,7 @@ export class ClusterState {
 
   /** Adds a pod; a bound pod is accounted on its node when that node exists. */
   /** Live selections (selection()): not carried over by clone, they belong to whoever asked. */
-  private readonly selections: { readonly namespace: string; readonly selector: Selector; readonly pods: Map<string, Pod> }[] = [];
+  private readonly selections: LiveSelection[] = [];
 
   /**
    * The pods of `namespace` that `selector` matches, in the order podsInNamespace
@@ -233,10 +240,16 @@ export class ClusterState {
    * controller's PDBs, which walked the whole namespace each time (100,000 pods).
    */
   selection(namespace: string, selector: Selector): ReadonlyMap<string, Pod> {
-    const pods = new Map<string, Pod>();
-    for (const p of this.podsInNamespace(namespace)) if (selector.matches(p.labels)) pods.set(p.key, p);
-    this.selections.push({ namespace, selector, pods });
-    return pods;
+    const sel = { namespace, selector, pods: new Map<string, Pod>() };
+    this.fillSelection(sel);
+    this.selections.push(sel);
+    return sel.pods;
+  }
+
+  /** A selection's pods afresh, in podsInNamespace order. */
+  private fillSelection(sel: LiveSelection): void {
+    sel.pods.clear();
+    for (const p of this.podsInNamespace(sel.namespace)) if (sel.selector.matches(p.labels)) sel.pods.set(p.key, p);
   }
 
   addPod(pod: Pod): void {
@@ -314,11 +327,8 @@ export class ClusterState {
       const was = sel.pods.has(pod.key);
       if (sel.selector.matches(pod.labels)) {
         if (was) sel.pods.set(pod.key, pod);
-        else {
-          // Joins in the store's order, which a Map can only give by filling again.
-          sel.pods.clear();
-          for (const p of this.podsInNamespace(pod.namespace)) if (sel.selector.matches(p.labels)) sel.pods.set(p.key, p);
-        }
+        // Joins in the store's order, which a Map can only give by filling again.
+        else this.fillSelection(sel);
       } else if (was) sel.pods.delete(pod.key);
     }
     const to = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
