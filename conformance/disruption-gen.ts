@@ -9,7 +9,9 @@
 // every node (with or without a PDB), budgets (per reason, scheduled), consolidation
 // policies (Balanced too) and consolidateAfter windows, NodeClaims stamped with an
 // older template (drifted) or left out by a narrowed NodePool requirement, nodes
-// without a capacity-type label, the SpotToSpotConsolidation gate on or off.
+// without a capacity-type label, nodes NotReady (tainted as the node lifecycle
+// controller taints them), NodePools with a startup taint that their uninitialized
+// nodes still carry, the SpotToSpotConsolidation gate on or off.
 // Objects are plain Kubernetes JSON so berth's loader and the Go oracle read the
 // very same case.
 
@@ -25,6 +27,10 @@ const ZONES = ['us-west-2a', 'us-west-2b', 'us-west-2c'] as const;
 /** The instant every case is decided at. */
 export const NOW = Date.parse('2026-06-01T12:00:00Z');
 const MINUTE = 60_000;
+/** A NodePool's startup taint, as an agent on the node would remove once it is set up. */
+const STARTUP_TAINT = { key: 'example.com/agent-not-ready', value: 'true', effect: 'NoSchedule' };
+/** The taint the node lifecycle controller gives a node by its Ready condition (TaintNodesByCondition). */
+const NOT_READY_TAINTS = { False: { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, Unknown: { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' } } as const;
 
 export interface PoolGen {
   capacityTypes: string[];
@@ -38,6 +44,8 @@ export interface PoolGen {
   /** The NodePool now excludes the zone us-west-2c: nodes there are requirement-drifted. */
   narrowZones: boolean;
   terminationGracePeriod: boolean;
+  /** The template has a startup taint: its uninitialized nodes still carry it, initialized ones no longer do. */
+  startupTaint: boolean;
 }
 
 export interface NodeGen {
@@ -56,6 +64,8 @@ export interface NodeGen {
   noCapacityType: boolean;
   /** Registered but not initialized yet (no karpenter.sh/initialized, no Initialized condition): no candidate, and tried last. */
   uninitialized: boolean;
+  /** Ready False with the not-ready:NoSchedule taint, or Unknown with unreachable:NoSchedule (the node lifecycle controller's). */
+  notReady: 'no' | 'False' | 'Unknown';
 }
 
 /** legacyAntiAffinity: running pods whose required anti-affinity selector has a label value the API server refuses today (Karpenter reads it as selecting nothing). */
@@ -97,6 +107,7 @@ const poolArb: fc.Arbitrary<PoolGen> = fc.record({
   scheduledBudget: fc.option(fc.record({ active: fc.boolean(), reasons: fc.constantFrom(null, ['Underutilized'], ['Drifted'], ['Empty']) }), { nil: null, freq: 6 }),
   narrowZones: fc.integer({ min: 0, max: 4 }).map((i) => i === 0),
   terminationGracePeriod: fc.boolean(),
+  startupTaint: fc.integer({ min: 0, max: 2 }).map((i) => i === 0),
 });
 
 const nodeArb = (pools: number): fc.Arbitrary<NodeGen> =>
@@ -111,6 +122,7 @@ const nodeArb = (pools: number): fc.Arbitrary<NodeGen> =>
     doNotDisrupt: fc.integer({ min: 0, max: 24 }).map((i) => i === 0),
     noCapacityType: fc.integer({ min: 0, max: 19 }).map((i) => i === 0),
     uninitialized: fc.integer({ min: 0, max: 11 }).map((i) => i === 0),
+    notReady: fc.constantFrom<NodeGen['notReady']>('no', 'no', 'no', 'no', 'no', 'no', 'no', 'no', 'False', 'Unknown'),
   });
 
 const groupArb = (nodes: number): fc.Arbitrary<GroupGen> =>
@@ -174,6 +186,7 @@ function poolObject(p: PoolGen, i: number, teamLabel: string): Obj {
         // As the API server stores it: the CRD default (Karpenter hashes it).
         expireAfter: '720h',
         ...(p.terminationGracePeriod ? { terminationGracePeriod: '1h' } : {}),
+        ...(p.startupTaint ? { startupTaints: [STARTUP_TAINT] } : {}),
       },
     },
     disruption: { consolidationPolicy: p.policy, consolidateAfter: p.consolidateAfter, budgets },
@@ -198,6 +211,10 @@ export interface KarpenterNodeOptions {
   terminationGracePeriod?: boolean;
   /** Registered but not initialized: the Node has no karpenter.sh/initialized label, the claim no Initialized condition. */
   uninitialized?: boolean;
+  /** The NodePool's startup taints: on the claim, and on the Node while it is not initialized. */
+  startupTaints?: Obj[];
+  /** The Node's Ready condition is False or Unknown, with the matching NoSchedule taint. */
+  notReady?: 'False' | 'Unknown';
 }
 
 export function karpenterNode(name: string, np: NodePool, it: InstanceType, zone: string, capacityType: string, createdMs: number, o: KarpenterNodeOptions): { node: Obj; claim: Obj } {
@@ -207,12 +224,13 @@ export function karpenterNode(name: string, np: NodePool, it: InstanceType, zone
   const providerID = `fake:///${name}`;
   const nodeAnnotations: Record<string, string> = { ...annotations };
   if (o.doNotDisrupt) nodeAnnotations['karpenter.sh/do-not-disrupt'] = 'true';
+  const taints = [...(o.uninitialized ? (o.startupTaints ?? []) : []), ...(o.notReady ? [NOT_READY_TAINTS[o.notReady]] : [])];
   const node: Obj = {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name, uid: `node-${name}`, creationTimestamp: iso(createdMs), labels: { ...labels, 'karpenter.sh/registered': 'true', ...(o.uninitialized ? {} : { 'karpenter.sh/initialized': 'true' }) }, annotations: nodeAnnotations },
-    spec: { providerID },
-    status: { capacity: quantities(it.capacity), allocatable: quantities(it.allocatable), conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: iso(createdMs) }] },
+    spec: { providerID, ...(taints.length > 0 ? { taints } : {}) },
+    status: { capacity: quantities(it.capacity), allocatable: quantities(it.allocatable), conditions: [{ type: 'Ready', status: o.notReady ?? 'True', lastTransitionTime: iso(createdMs) }] },
   };
   const initialized = createdMs + MINUTE;
   const condition = (type: string) => ({ type, status: 'True', reason: type, message: '', lastTransitionTime: iso(initialized) });
@@ -235,6 +253,7 @@ export function karpenterNode(name: string, np: NodePool, it: InstanceType, zone
         { key: 'node.kubernetes.io/instance-type', operator: 'In', values: [it.name] },
       ],
       ...(o.terminationGracePeriod ? { terminationGracePeriod: '1h' } : {}),
+      ...(o.startupTaints ? { startupTaints: o.startupTaints } : {}),
     },
     status,
   };
@@ -263,6 +282,8 @@ export function buildCase(id: string, g: CaseGen, catalog: readonly InstanceType
       lastPodEventMs: n.lastPodEventMin === null ? undefined : NOW - n.lastPodEventMin * MINUTE,
       terminationGracePeriod: pool.terminationGracePeriod,
       uninitialized: n.uninitialized,
+      ...(pool.startupTaint ? { startupTaints: [STARTUP_TAINT] } : {}),
+      ...(n.notReady === 'no' ? {} : { notReady: n.notReady }),
     });
     nodes.push(made.node);
     claims.push(made.claim);

@@ -70,6 +70,17 @@ function uninitializedNodes(c: DisruptionCase): Set<string> {
   return out;
 }
 
+/** Nodes whose Ready condition is not True (Karpenter reads the condition itself, not the taints). */
+function notReadyNodes(c: DisruptionCase): Set<string> {
+  const out = new Set<string>();
+  for (const node of c.nodes) {
+    const name = ((node['metadata'] ?? {}) as { name?: string }).name;
+    const conditions = ((node['status'] ?? {}) as { conditions?: { type: string; status: string }[] }).conditions ?? [];
+    if (name && conditions.find((x) => x.type === 'Ready')?.status !== 'True') out.add(name);
+  }
+  return out;
+}
+
 export function berthInput(c: DisruptionCase): DisruptionInput | { error: string } {
   const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...c.nodePools, ...c.nodeClaims, ...c.nodes, ...c.daemonSets, ...c.pods, ...c.pdbs] });
   const loaded = loadSources([{ name: `${c.id}.json`, text }]);
@@ -84,6 +95,8 @@ export function berthInput(c: DisruptionCase): DisruptionInput | { error: string
     lastPodEventMs: lastPodEvents(c),
     uninitialized: initializing,
     initializing,
+    notReady: notReadyNodes(c),
+    startupTaints: new Map((input.nodeClaims ?? []).flatMap((claim) => (claim.nodeName && claim.startupTaints.length > 0 ? [[claim.nodeName, claim.startupTaints] as const] : []))),
     replacement: { instanceTypes: INSTANCE_TYPES, daemonSetPods: input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod), spotToSpot: c.spotToSpot ?? false },
   };
 }

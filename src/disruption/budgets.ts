@@ -4,26 +4,32 @@
 import type { ClusterState } from '../cluster/state.js';
 import { allowedDisruptions, LABEL_NODEPOOL, type DisruptionReason, type NodePool } from '../model/nodepool.js';
 
-export function remainingDisruptions(
-  cluster: ClusterState,
-  pools: readonly NodePool[],
-  nowMs: number,
-  reason: DisruptionReason,
-  disrupting: ReadonlySet<string> = new Set(),
+/** What the budgets are counted from (a ConsolidationInput is one). */
+export interface BudgetView {
+  readonly cluster: ClusterState;
+  readonly pools: readonly NodePool[];
+  readonly nowMs: number;
+  /** Nodes being disrupted: each spends one of its NodePool's disruptions. */
+  readonly disrupting?: ReadonlySet<string> | undefined;
   /** Nodes not initialized yet: Karpenter counts them toward no NodePool's total (BuildDisruptionBudgetMapping). */
-  initializing: ReadonlySet<string> = new Set(),
-): Map<string, number> {
+  readonly initializing?: ReadonlySet<string> | undefined;
+  /** Initialized nodes whose Ready condition is not True: counted in the total, and each spends a disruption as one being disrupted does. */
+  readonly notReady?: ReadonlySet<string> | undefined;
+}
+
+export function remainingDisruptions(view: BudgetView, reason: DisruptionReason): Map<string, number> {
   const total = new Map<string, number>();
   const busy = new Map<string, number>();
-  for (const info of cluster.nodeInfos()) {
+  for (const info of view.cluster.nodeInfos()) {
     const pool = info.node.labels[LABEL_NODEPOOL];
-    if (pool === undefined || initializing.has(info.node.name)) continue;
+    const name = info.node.name;
+    if (pool === undefined || view.initializing?.has(name)) continue;
     total.set(pool, (total.get(pool) ?? 0) + 1);
-    if (disrupting.has(info.node.name)) busy.set(pool, (busy.get(pool) ?? 0) + 1);
+    if (view.disrupting?.has(name) || view.notReady?.has(name)) busy.set(pool, (busy.get(pool) ?? 0) + 1);
   }
   const out = new Map<string, number>();
-  for (const pool of pools) {
-    const allowed = allowedDisruptions(pool, nowMs, total.get(pool.name) ?? 0, reason);
+  for (const pool of view.pools) {
+    const allowed = allowedDisruptions(pool, view.nowMs, total.get(pool.name) ?? 0, reason);
     out.set(pool.name, Math.max(0, allowed - (busy.get(pool.name) ?? 0)));
   }
   return out;

@@ -113,8 +113,13 @@ describe('candidates (upstream disruption/suite_test.go)', () => {
 describe('budgets', () => {
   it('a count budget of 1 allows one disruption, none while one is in progress', () => {
     const c = cluster([node('a'), node('b'), node('c')], []);
-    assert.equal(remainingDisruptions(c, [pool('1')], 0, 'Empty').get('default'), 1);
-    assert.equal(remainingDisruptions(c, [pool('1')], 0, 'Empty', new Set(['a'])).get('default'), 0);
+    assert.equal(remainingDisruptions({ cluster: c, pools: [pool('1')], nowMs: 0 }, 'Empty').get('default'), 1);
+    assert.equal(remainingDisruptions({ cluster: c, pools: [pool('1')], nowMs: 0, disrupting: new Set(['a']) }, 'Empty').get('default'), 0);
+  });
+  it('a NotReady node counts toward the total and spends a disruption, as one being disrupted does', () => {
+    const c = cluster([node('a'), node('b'), node('c'), node('d')], []);
+    assert.equal(remainingDisruptions({ cluster: c, pools: [pool('50%')], nowMs: 0, notReady: new Set(['a']) }, 'Empty').get('default'), 1);
+    assert.equal(remainingDisruptions({ cluster: c, pools: [pool('50%')], nowMs: 0, notReady: new Set(['a']), disrupting: new Set(['b']) }, 'Empty').get('default'), 0);
   });
   it('emptiness deletes only as many empty nodes as the budget allows', () => {
     const c = cluster([node('a'), node('b'), node('c')], []);

@@ -14,6 +14,7 @@ import { LABEL_CAPACITY_TYPE, type DisruptionReason, type NodePool } from '../mo
 import type { Pod } from '../model/pod.js';
 import type { Taint } from '../model/taints.js';
 import { LABEL_INSTANCE_TYPE, type InstanceType } from '../provisioner/catalog/types.js';
+import { initializingTaints } from '../provisioner/cluster-state.js';
 import { launchedNode } from '../provisioner/launched-node.js';
 import { satisfiesMinValues, type MinValuesResult } from '../provisioner/instance-requirements.js';
 import { planProvisioning, type ClaimOffering, type NodeClaimPlan } from '../provisioner/plan.js';
@@ -86,6 +87,18 @@ export interface ConsolidationInput {
    * a decision whose pods would land on one is refused, and budgets do not count them.
    */
   readonly initializing?: ReadonlySet<string>;
+  /**
+   * The startup taints of each initializing node's NodeClaim. Karpenter's simulation sees
+   * such a node without them and without the known ephemeral taints (not-ready,
+   * unreachable...), so it may put pods there, and then refuses the decision.
+   */
+  readonly startupTaints?: ReadonlyMap<string, readonly Taint[]>;
+  /**
+   * Initialized managed nodes whose Ready condition is not True. Karpenter still takes
+   * them as candidates, but each spends one of its NodePool's disruptions, as a node being
+   * disrupted does (BuildDisruptionBudgetMapping).
+   */
+  readonly notReady?: ReadonlySet<string>;
   readonly pdbAllowances?: ReadonlyMap<string, number>;
   readonly replacement?: ReplacementOptions;
   /**
@@ -224,6 +237,7 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
 function simulateWithProvisioner(input: ConsolidationInput, replacement: ReplacementOptions, copy: ClusterState, moving: ReadonlySet<string>, errors: PodError[], optimize?: 'cost'): Removal | null {
   // Pods that were pending before are the provisioner's business, not this decision's.
   for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
+  showInitializingAsKarpenter(input, copy);
   const plan = planProvisioning({
     cluster: copy,
     pools: input.pools.filter((p) => p.replicas === null),
@@ -252,6 +266,15 @@ function simulateWithProvisioner(input: ConsolidationInput, replacement: Replace
     return { pod: pl.pod, node: i === undefined ? pl.node : replacementName(i) };
   });
   return { moves, claims: plan.nodeClaims };
+}
+
+/** Initializing nodes with the taints Karpenter's state node shows for them (initializingTaints). */
+function showInitializingAsKarpenter(input: ConsolidationInput, copy: ClusterState): void {
+  for (const name of input.initializing ?? []) {
+    const node = copy.nodeInfo(name)?.node;
+    const taints = node && initializingTaints(node.taints, input.startupTaints?.get(name) ?? []);
+    if (node && taints && taints.length !== node.taints.length) copy.updateNode({ ...node, taints });
+  }
 }
 
 /**
@@ -470,7 +493,7 @@ export function stillCandidates(input: ConsolidationInput, nodes: readonly strin
   const gone = nodes.find((_, i) => found[i] === undefined);
   if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
   const candidates = found as Candidate[];
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting, input.initializing);
+  const budget = remainingDisruptions(input, 'Underutilized');
   for (const c of candidates) budget.set(c.pool.name, (budget.get(c.pool.name) ?? 0) - 1);
   if ([...budget.values()].some((v) => v < 0)) return { invalid: 'the disruption budget no longer allows it' };
   return candidates;
@@ -493,7 +516,7 @@ export function consolidationCandidates(input: ConsolidationInput): { eligible: 
 
 /** Emptiness: every consolidatable node with nothing to move, within the Empty budgets. */
 export function emptiness(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting, input.initializing);
+  const budget = remainingDisruptions(input, 'Empty');
   if (rejected) noteBlockedByBudget(rejected, budget, eligible.filter(isEmpty), 'Empty');
   const empty = eligible.filter((c) => isEmpty(c) && take(budget, c));
   if (empty.length === 0) return undefined;
@@ -503,7 +526,7 @@ export function emptiness(input: ConsolidationInput, eligible: readonly Candidat
 
 /** Multi-node's batch: non-empty candidates in order, as many as the Underutilized budgets allow (each one spends one). */
 export function underutilized(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Candidate[] {
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting, input.initializing);
+  const budget = remainingDisruptions(input, 'Underutilized');
   if (rejected) noteBlockedByBudget(rejected, budget, eligible.filter((c) => !isEmpty(c)), 'Underutilized');
   return eligible.filter((c) => !isEmpty(c) && take(budget, c));
 }
@@ -542,7 +565,7 @@ function balancedVerdict(input: ConsolidationInput, candidates: readonly Candida
  * none of it (Karpenter tries every candidate of a pool with a budget of 1).
  */
 export function singleNode(input: ConsolidationInput, eligible: readonly Candidate[], rejected?: Rejection[]): Decision | undefined {
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Underutilized', input.disrupting, input.initializing);
+  const budget = remainingDisruptions(input, 'Underutilized');
   const candidates = interleaveByPool(eligible.filter((c) => !isEmpty(c)));
   if (rejected) noteBlockedByBudget(rejected, budget, candidates, 'Underutilized');
   const totals = candidates.length > 0 ? balancedTotals(input) : undefined;

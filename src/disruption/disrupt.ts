@@ -39,7 +39,7 @@ export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decis
     .filter((c) => driftReason(c.node, c.pool, input.claimHashes?.get(c.node.name) ?? claimHashOf(c.node)) !== undefined)
     .sort((a, b) => since(a) - since(b) || a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));
   if (drifted.length === 0) return undefined;
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Drifted', input.disrupting, input.initializing);
+  const budget = remainingDisruptions(input, 'Drifted');
   noteBlockedByBudget(rejected, budget, drifted, 'Drifted');
   const ordered = [...drifted.filter((c) => c.reschedulable.length === 0), ...drifted.filter((c) => c.reschedulable.length > 0)];
   for (const c of ordered) {
@@ -85,7 +85,7 @@ export function expiry(input: DisruptionInput): Decision[] {
  */
 function revalidateEmpty(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
   const { eligible } = consolidationCandidates(input);
-  const budget = remainingDisruptions(input.cluster, input.pools, input.nowMs, 'Empty', input.disrupting, input.initializing);
+  const budget = remainingDisruptions(input, 'Empty');
   const kept = d.nodes.flatMap((n) => eligible.filter((c) => c.node.name === n && isEmpty(c) && (budget.get(c.pool.name) ?? 0) > 0 && budget.set(c.pool.name, budget.get(c.pool.name)! - 1)));
   if (kept.length === 0) return { invalid: 'no node is still an empty candidate within the budgets' };
   if (kept.length === d.nodes.length) return d;

@@ -42,6 +42,15 @@ export function isKnownEphemeralTaint(t: Taint): boolean {
   return EPHEMERAL.some((e) => matchTaint(e, t)) || EPHEMERAL_PREFIXES.some((p) => t.key.startsWith(p));
 }
 
+/**
+ * The taints Karpenter's state node shows for a managed node not initialized yet
+ * (StateNode.Taints): without the known ephemeral taints and its NodeClaim's startup
+ * taints, which it expects to go away.
+ */
+export function initializingTaints(taints: readonly Taint[], startupTaints: readonly Pick<Taint, 'key' | 'effect'>[]): Taint[] {
+  return taints.filter((t) => !isKnownEphemeralTaint(t) && !startupTaints.some((s) => matchTaint(s, t)));
+}
+
 export function isMarkedDisrupted(node: Node): boolean {
   return node.taints.some((t) => matchTaint(t, DISRUPTED_TAINT));
 }
@@ -94,7 +103,7 @@ function planningNode(claim: NodeClaim, node: Node | undefined, running: readonl
   const registered = node !== undefined && node.labels[LABEL_NODE_REGISTERED] === 'true';
   const name = node?.name ?? claim.name;
   const labels = registered ? node.labels : claim.labels;
-  const taints = (registered ? node.taints : claim.taints).filter((t) => !isKnownEphemeralTaint(t) && !claim.startupTaints.some((s) => matchTaint(s, t)));
+  const taints = initializingTaints(registered ? node.taints : claim.taints, claim.startupTaints);
   const base: Node = {
     name,
     uid: node?.uid ?? `nodeclaim-${claim.name}`,
