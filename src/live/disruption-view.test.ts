@@ -15,13 +15,23 @@ function rejections(parts: Parameters<typeof liveObjects>[0]) {
   return { decision, reasons: Object.fromEntries(rejected.map((r) => [r.node, r.reason])) };
 }
 
-test('the engine sees what the API server says: tainted nodes are being disrupted, NotReady nodes are not initialized, PDB status blocks', () => {
+test('the engine sees what the API server says: tainted nodes are being disrupted, PDB status blocks', () => {
   const tainted = withDisruptedTaint(launched('tainted'), true)!;
-  const notReady = { ...launched('booting'), status: { ...(launched('booting').status as object), conditions: [{ type: 'Ready', status: 'False' }] } };
   const pdb = { metadata: { name: 'web', namespace: 'default' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } }, status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 } };
-  const { decision, reasons } = rejections({ nodes: [tainted, notReady, launched('guarded')], pods: [boundPod('web-1', 'guarded')], pdbs: [pdb] });
+  const { decision, reasons } = rejections({ nodes: [tainted, launched('guarded')], pods: [boundPod('web-1', 'guarded')], pdbs: [pdb] });
   assert.equal(decision, undefined);
-  assert.deepEqual(reasons, { tainted: 'Candidate is already being disrupted', booting: "Node isn't initialized", guarded: 'Pdb prevents pod evictions (PodDisruptionBudget=[default/web])' });
+  assert.deepEqual(reasons, { tainted: 'Candidate is already being disrupted', guarded: 'Pdb prevents pod evictions (PodDisruptionBudget=[default/web])' });
+});
+
+test('a NotReady node stays a candidate but spends a disruption of its NodePool, as Karpenter counts it', () => {
+  const notReady = (name: string) => ({ ...launched(name), status: { ...(launched(name).status as object), conditions: [{ type: 'Ready', status: 'Unknown' }] } });
+  const objects = { nodes: [notReady('lost'), launched('ready-1'), launched('ready-2'), launched('ready-3')] };
+  const view = disruptionView(liveObjects({ nodePools: [disruptionPool({ budgets: [{ nodes: '2' }] })], ...objects }), { instanceTypes: CATALOG, nowMs: NOW, lastPodEventMs: new Map() });
+  if (!view.ok) assert.fail(view.errors.join('\n'));
+  assert.deepEqual([...(view.input.notReady ?? [])], ['lost']);
+  // Four empty nodes and a budget of 2: the NotReady node takes one, so one empty node goes (the NotReady one may be it).
+  assert.equal(nextDisruption(view.input).decision?.nodes.length, 1);
+  assert.deepEqual(nextDisruption({ ...view.input, notReady: new Set() }).decision?.nodes.length, 2);
 });
 
 test('a managed node without karpenter.sh/initialized is initializing: not a candidate, counted toward no budget', () => {

@@ -89,9 +89,12 @@ export type View = { readonly ok: true; readonly input: DisruptionInput } | { re
 /**
  * The engine's input from the cached objects. Nodes carrying the disrupted taint or
  * being deleted count as disrupting (neither candidates nor targets); nodes not
- * Ready are not candidates; managed nodes without karpenter.sh/initialized are
- * initializing (Karpenter's StateNode.Initialized() false) and not candidates either. PDB allowances come from each PDB's status, which
- * kube-controller-manager keeps (computed from the pods when it has none yet).
+ * Ready stay candidates but spend a disruption of their NodePool's budgets; managed
+ * nodes without karpenter.sh/initialized are initializing (Karpenter's
+ * StateNode.Initialized() false) and not candidates (the loader already shows them
+ * without their startup and ephemeral taints: plan-batch.ts's planningNode). PDB
+ * allowances come from each PDB's status, which kube-controller-manager keeps
+ * (computed from the pods when it has none yet).
  */
 export function disruptionView(objects: LiveObjects, opts: ViewOptions): View {
   const loaded = loadLive(objects, new Set());
@@ -100,10 +103,11 @@ export function disruptionView(objects: LiveObjects, opts: ViewOptions): View {
   const disrupting = new Set(opts.disrupting);
   const uninitialized = new Set(opts.replacements);
   const initializing = new Set<string>();
+  const notReady = new Set<string>();
   for (const n of objects.nodes) {
     const name = n.metadata?.name ?? '';
     if (hasDisruptedTaint(n) || isTerminating(n)) disrupting.add(name);
-    if (!isNodeReady(n)) uninitialized.add(name);
+    if (!isNodeReady(n)) notReady.add(name);
     const labels = n.metadata?.labels ?? {};
     if (labels[LABEL_NODEPOOL] !== undefined && labels[LABEL_NODE_INITIALIZED] !== 'true') {
       initializing.add(name);
@@ -122,6 +126,7 @@ export function disruptionView(objects: LiveObjects, opts: ViewOptions): View {
       disrupting,
       uninitialized,
       initializing,
+      notReady,
       replacement: { instanceTypes: opts.instanceTypes, daemonSetPods: daemonSetPods(live) },
     },
   };

@@ -10,6 +10,7 @@ import type { Node } from '../model/node.js';
 import type { NodePool } from '../model/nodepool.js';
 import type { Taint } from '../model/taints.js';
 import type { CapacityType, InstanceType, Offering } from '../provisioner/catalog/types.js';
+import { initializingTaints } from '../provisioner/cluster-state.js';
 import { launchedNode } from '../provisioner/launched-node.js';
 import { ebsCsiNode } from './ebs-csi-node.js';
 import { matchesOffering, UnavailableOfferings, type OfferingMatch } from '../provisioner/unavailable-offerings.js';
@@ -166,14 +167,19 @@ export class SimCloud {
 
   /**
    * The node as Karpenter plans with it: one still initializing is shown without
-   * the not-ready taint and its NodePool's startup taints, which will go away.
+   * the known ephemeral taints (not-ready...) and its NodePool's startup taints, which
+   * will go away (initializingTaints).
    */
   planningView(node: Node): Node {
     const instance = this.instances.get(node.name);
     if (!instance || instance.initialized || instance.state === 'terminated') return node;
-    const startup = this.startupTaints.get(node.name) ?? [];
-    const taints = node.taints.filter((t) => t.key !== TAINT_NOT_READY && !startup.some((s) => s.key === t.key && s.effect === t.effect && s.value === t.value));
+    const taints = initializingTaints(node.taints, this.startupTaintsOf(node.name));
     return taints.length === node.taints.length ? node : { ...node, taints };
+  }
+
+  /** The startup taints of the instance's NodeClaim (its NodePool's when it launched). */
+  startupTaintsOf(name: string): readonly Taint[] {
+    return this.startupTaints.get(name) ?? [];
   }
 
   private removeTaints(name: string, remove: readonly Taint[], reason: string): boolean {

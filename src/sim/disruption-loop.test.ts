@@ -192,6 +192,18 @@ describe('disruption loop', () => {
     assert.equal(disrupted(r).length, 1);
   });
 
+  it('a node seen NotReady stays a candidate but spends one of its NodePool\'s disruptions (Karpenter\'s budgets)', () => {
+    const r = run(`  until: 4m
+  disruption: {enabled: true}
+  objects:${pool('{consolidationPolicy: WhenEmpty, consolidateAfter: 115s, budgets: [{nodes: "2"}]}')}${nodes(4)}
+  steps:
+  - at: 0s
+    failNode: {node: n0}`);
+    const first = r.events.find((e) => e.type === 'Disrupting');
+    // Four empty nodes, a budget of 2: the NotReady n0 spends one, so one node goes at a time, n0 (first by name) among them.
+    assert.equal(first?.['nodes'], 'n0');
+  });
+
   it('a consolidation decision is checked again after 15 s and dropped when pods arrived meanwhile', () => {
     // m5 only: two m5.xlarge cannot become one cheaper node, so the decision is a delete that stops fitting.
     const r = run(`  until: 2m

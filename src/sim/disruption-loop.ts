@@ -21,7 +21,9 @@ import { expiry, nextDisruption, revalidate, type DisruptionInput } from '../dis
 import { ConsolidationMemo } from '../disruption/consolidation-memo.js';
 import { cheaperRepack, revalidateRepack } from '../disruption/optimize-consolidation.js';
 import { catalogPrices } from '../disruption/pricing.js';
+import type { Taint } from '../model/taints.js';
 import type { SimCloud } from './cloud.js';
+import type { NodeLifecycle } from './node-lifecycle.js';
 import type { DisruptionController } from './controllers/disruption.js';
 import type { NodePlanningOptions, ProvisionerLoop } from './provisioner-loop.js';
 import type { World } from './world.js';
@@ -93,6 +95,7 @@ export class DisruptionLoop {
   constructor(
     private readonly world: World,
     private readonly cloud: SimCloud,
+    private readonly nodeLifecycle: Pick<NodeLifecycle, 'isNotReady'>,
     private readonly provisioner: ProvisionerLoop,
     private readonly evictions: DisruptionController,
     private readonly opts: DisruptionLoopOptions,
@@ -172,13 +175,20 @@ export class DisruptionLoop {
 
   private input(): DisruptionInput {
     const { world } = this;
-    const uninitialized = new Set<string>();
     const initializing = new Set<string>();
+    const startupTaints = new Map<string, readonly Taint[]>();
+    // Karpenter reads the Ready condition: not True once the node lifecycle controller has seen the kubelet gone. Such a node stays a candidate.
+    const notReady = new Set<string>();
     for (const info of world.cluster.nodeInfos()) {
-      const instance = this.cloud.instances.get(info.node.name);
-      if (instance && !instance.initialized) initializing.add(info.node.name);
-      if ((instance && !instance.initialized) || !world.kubeletRunning(info.node.name)) uninitialized.add(info.node.name);
+      const name = info.node.name;
+      const instance = this.cloud.instances.get(name);
+      if (instance && !instance.initialized) {
+        initializing.add(name);
+        startupTaints.set(name, this.cloud.startupTaintsOf(name));
+      }
+      if (this.nodeLifecycle.isNotReady(name)) notReady.add(name);
     }
+    const uninitialized = new Set(initializing);
     // Replacements wait for the pods of the nodes they replace: not candidates meanwhile.
     for (const cmd of this.disrupting.values()) for (const n of cmd.replacements) uninitialized.add(n);
     const pdbAllowances = new Map([...this.evictions.pdbs.values()].map((p) => [p.pdb.key, p.status.disruptionsAllowed]));
@@ -192,6 +202,8 @@ export class DisruptionLoop {
       disrupting: new Set(this.disrupting.keys()),
       uninitialized,
       initializing,
+      startupTaints,
+      notReady,
       pdbAllowances,
       claimHashes: this.claimHashes,
       driftedAt: this.driftedAt,

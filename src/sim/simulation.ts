@@ -135,7 +135,7 @@ export function createSimulation(cluster: ClusterState, opts: SimulationOptions 
   const persistentVolumes = new PersistentVolumeController(world, opts.volumes);
   persistentVolumes.start();
   const p = opts.provisioner;
-  const nodeDisruption = provisioner && p && opts.nodeDisruption ? new DisruptionLoop(world, cloud, provisioner, disruption, { ...opts.nodeDisruption, pools: p.pools, instanceTypes: p.instanceTypes, config, ...(p.daemonSetPods ? { daemonSetPods: p.daemonSetPods } : {}) }) : undefined;
+  const nodeDisruption = provisioner && p && opts.nodeDisruption ? new DisruptionLoop(world, cloud, nodeLifecycle, provisioner, disruption, { ...opts.nodeDisruption, pools: p.pools, instanceTypes: p.instanceTypes, config, ...(p.daemonSetPods ? { daemonSetPods: p.daemonSetPods } : {}) }) : undefined;
   nodeDisruption?.start();
   const descheduler = opts.descheduler ? new DeschedulerLoop(world, disruption, config, opts.descheduler) : undefined;
   descheduler?.start();
