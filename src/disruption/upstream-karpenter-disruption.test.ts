@@ -5,7 +5,8 @@
 // nodes, how many replacements and of which instance types.
 //
 // Translated here: consolidation_test.go 82 (DescribeTable entries counted apiece),
-// emptiness_test.go 20, drift_test.go 16. The TTL cases are the command, then berth's
+// emptiness_test.go 20, drift_test.go 16, suite_test.go's BuildDisruptionBudgetMapping 5.
+// The TTL cases are the command, then berth's
 // revalidate on the cluster as it is after the wait.
 //
 // Translated elsewhere already: "won't replace node if any spot replacement is more
@@ -39,13 +40,18 @@
 //   singlenodeconsolidation_test.go (5) — SortCandidates with hand-set disruption costs and
 //     the timeout bookkeeping are internal APIs (berth: interleaveByPool, consolidationWork).
 //   staticdrift_test.go (14) — no StaticDrift method or static NodePool limits.
+//   suite_test.go BuildDisruptionBudgetMapping "should not consider nodes that have the
+//     terminating status condition as part of disruption count" — the input has no NodeClaim
+//     conditions: a node whose instance is terminating is either gone or being disrupted.
 //   queue_test.go (8 and a table of 6) — the orchestration queue (taints, waiting for
 //     replacements to initialize, retry timeouts) is the simulator's and live loop's, not a decision.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Decision } from './consolidate.js';
-import { revalidate } from './disrupt.js';
+import { revalidate, type DisruptionInput } from './disrupt.js';
+import { remainingDisruptions } from './budgets.js';
+import type { Node } from '../model/node.js';
 import { hashAnnotations } from './drift.js';
 import { compilePdb } from '../model/pdb.js';
 import { consolidationCandidates, singleNode } from './consolidate.js';
@@ -756,5 +762,30 @@ describe(`upstream Drift (${DT})`, () => {
       const { decision: d } = firstCommand(upstreamInput(clusterWith([n], pods), [pool], { types, lastPodEventMs: new Map([['n0', NOW]]) }));
       assert.deepEqual(driftCmd(d), { kind: 'replace', nodes: ['n0'], replacements: 3, reason: 'Drifted' });
     });
+  });
+});
+
+describe('suite_test.go BuildDisruptionBudgetMapping', () => {
+  // Ten initialized nodes of the most expensive type, a 100% budget unless given; each reason's remaining disruptions.
+  const pool = upstreamPool();
+  const ten = Array.from({ length: 10 }, (_, i) => upstreamNode(`n${i}`, pool, MOST_EXPENSIVE));
+  const remaining = (nodes: readonly Node[], o: Partial<DisruptionInput> = {}, p = pool) =>
+    (['Empty', 'Underutilized', 'Drifted'] as const).map((reason) => remainingDisruptions({ cluster: clusterWith(nodes, []), pools: [p], nowMs: NOW, ...o }, reason).get(p.name));
+  it('upstream: "should not consider nodes that are not managed as part of disruption count"', () => {
+    const unmanaged: Node = { ...ten[0]!, name: 'unmanaged', labels: { 'kubernetes.io/hostname': 'unmanaged' } };
+    assert.deepEqual(remaining([...ten, unmanaged]), [10, 10, 10]);
+  });
+  it('upstream: "should not consider nodes that are not initialized as part of disruption count"', () => {
+    assert.deepEqual(remaining([...ten, upstreamNode('booting', pool, MOST_EXPENSIVE)], { initializing: new Set(['booting']) }), [10, 10, 10]);
+  });
+  it('upstream: "should not return a negative disruption value"', () => {
+    const tenPercent = upstreamPool({ disruption: { budgets: [{ nodes: '10%' }] } });
+    assert.deepEqual(remaining(ten, { disrupting: new Set(ten.map((n) => n.name)) }, tenPercent), [0, 0, 0]);
+  });
+  it('upstream: "should consider nodes with a deletion timestamp set and MarkedForDeletion to the disruption count"', () => {
+    assert.deepEqual(remaining(ten, { disrupting: new Set(['n0', 'n1']) }), [8, 8, 8]);
+  });
+  it('upstream: "should consider not ready nodes to the disruption count"', () => {
+    assert.deepEqual(remaining(ten, { notReady: new Set(['n0', 'n1']) }), [8, 8, 8]);
   });
 });
