@@ -216,7 +216,7 @@ export interface PodError {
 export function simulateRemoval(input: ConsolidationInput, candidates: readonly Candidate[], consolidating = false, errors: PodError[] = [], optimize?: 'cost'): Removal | null {
   const config = input.scheduler ?? {};
   const { copy, moving } = removalCopy(input, candidates, consolidating);
-  if (input.replacement) return simulateWithProvisioner(input, input.replacement, copy, moving, errors, optimize);
+  if (input.replacement) return simulateWithProvisioner(input, input.replacement, copy, moving, errors, optimize, new Set(candidates.map((c) => c.node.name)));
   const report = scheduleAll(copy, config);
   if (report.preemptions.length > 0) {
     errors.push(...report.preemptions.filter((p) => moving.has(p.pod)).map((p) => ({ pod: p.pod, message: `would preempt ${p.victims.join(', ')}` })));
@@ -234,7 +234,7 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
  * counted from what the NodePools could launch (a zone with no node left still counts
  * for a spread), so a pod may need a new node even where kube-scheduler would find room.
  */
-function simulateWithProvisioner(input: ConsolidationInput, replacement: ReplacementOptions, copy: ClusterState, moving: ReadonlySet<string>, errors: PodError[], optimize?: 'cost'): Removal | null {
+function simulateWithProvisioner(input: ConsolidationInput, replacement: ReplacementOptions, copy: ClusterState, moving: ReadonlySet<string>, errors: PodError[], optimize: 'cost' | undefined, candidateNodes: ReadonlySet<string>): Removal | null {
   // Pods that were pending before are the provisioner's business, not this decision's.
   for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   showInitializingAsKarpenter(input, copy);
@@ -248,6 +248,7 @@ function simulateWithProvisioner(input: ConsolidationInput, replacement: Replace
     withOfferings: true,
     existingNodesAsKarpenter: true,
     ...(input.initializing ? { uninitializedNodes: input.initializing } : {}),
+    candidateNodes,
     ...(optimize ? { optimize } : {}),
   });
   if (plan.unschedulable.length > 0) {

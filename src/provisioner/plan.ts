@@ -113,6 +113,12 @@ export interface ProvisionInput {
   /** With existingNodesAsKarpenter: the nodes Karpenter does not count as initialized yet (tried last). */
   readonly uninitializedNodes?: ReadonlySet<string>;
   /**
+   * With existingNodesAsKarpenter: disruption candidates left in the cluster only for the
+   * pods they keep through the drain. Karpenter's topology takes no domain from a
+   * candidate, so such a node's value counts only where one of those pods is counted.
+   */
+  readonly candidateNodes?: ReadonlySet<string>;
+  /**
    * Karpenter's cluster state beyond the Nodes kube-scheduler binds to (cluster-state.ts):
    * NodeClaims still launching or initializing are capacity Karpenter tries before new
    * claims, nodes marked for deletion are not, and their pods are planned again. Without
@@ -334,6 +340,8 @@ class Planner {
      * no Node yet, and nodes marked for deletion (not among the active state nodes).
      */
     private readonly withoutNode: ReadonlySet<string> = new Set(),
+    /** Disruption candidates kept for the pods they keep (ProvisionInput.candidateNodes): a domain only where such a pod counts. */
+    private readonly candidateNodes: ReadonlySet<string> = new Set(),
   ) {
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
@@ -400,7 +408,7 @@ class Planner {
     this.spreadGroups.adjust(state, attempt.pod, attempt.requiredTerms, this.cluster);
     // Karpenter can always create a new claim, so hostname spread has a minimum of 0 on existing nodes too.
     newClaimsAreEmptyHostnames(state);
-    forgetDomains(state, (key) => this.nodelessValues(key));
+    forgetDomains(state, (key) => this.nodelessValues(key), (key) => this.valuesOnlyOf(key, [...this.withoutNode, ...this.candidateNodes]));
     const podReqs = nodeAffinityRequirements(attempt.pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
     for (const name of this.existingNodes) {
       const info = this.cluster.nodeInfo(name);
@@ -416,11 +424,17 @@ class Planner {
 
   /** Per key, the values only claims with no Node carry: no domain of Karpenter's topology (forgetDomains). */
   private nodelessValues(key: string): ReadonlySet<string> {
+    return this.valuesOnlyOf(key, this.withoutNode);
+  }
+
+  /** Per key, the values no node outside `nodes` carries. */
+  private valuesOnlyOf(key: string, nodes: Iterable<string>): ReadonlySet<string> {
     const out = new Set<string>();
-    if (this.withoutNode.size === 0) return out;
+    const names = [...nodes];
+    if (names.length === 0) return out;
     const carriers = this.cluster.topologyDomains(key);
     const nodeless = new Map<string, number>();
-    for (const name of this.withoutNode) {
+    for (const name of names) {
       const v = this.cluster.nodeInfo(name)?.node.labels[key];
       if (v !== undefined) nodeless.set(v, (nodeless.get(v) ?? 0) + 1);
     }
@@ -449,7 +463,7 @@ class Planner {
     const state = this.preFilter(pod);
     if (!state.ok) return { reason: state.reason };
     const unseen = this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
-    forgetDomains(state.state, (key) => this.nodelessValues(key));
+    forgetDomains(state.state, (key) => this.nodelessValues(key), (key) => this.valuesOnlyOf(key, [...this.withoutNode, ...this.candidateNodes]));
     countOpenClaims(state.state, pod, attempt.requiredTerms, this.claims, this.cluster, unseen);
     newClaimsAreEmptyHostnames(state.state);
     // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
@@ -801,7 +815,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
     if (invalid === undefined) toPlan.push(pod);
     else unschedulable.push({ pod: u.pod, message: `ignored by the provisioner: ${invalid}` });
   }
-  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting, view ? new Set([...view.withoutNode, ...view.deleting]) : undefined);
+  const planner = new Planner(cluster, pools, input.pools, input.config, input.seed, new SpreadGroups(toPlan), input.firstClaimNumber, input.preferencePolicy, input.instanceTypes, input.settleSelected, existing, view?.deleting, view ? new Set([...view.withoutNode, ...view.deleting]) : undefined, input.candidateNodes);
   try {
     const failed = planQueue(planningOrder(toPlan), (pod) => {
       const r = planner.plan(pod);

@@ -85,14 +85,16 @@ export class SpreadGroups {
 /**
  * Takes out of the spread counts the domains (hostname aside) that only claims with no
  * Node yet carry: Karpenter's topology takes its domains from NodePools and Nodes, so such
- * a zone is no domain and does not hold the global minimum down.
+ * a zone is no domain and does not hold the global minimum down. `unknownWhenEmpty`'s
+ * values go only when no counted pod is there: a disruption candidate's domain exists for
+ * Karpenter only through the pods it keeps.
  */
-export function forgetDomains(state: CycleState, unknown: (key: string) => ReadonlySet<string>): void {
+export function forgetDomains(state: CycleState, unknown: (key: string) => ReadonlySet<string>, unknownWhenEmpty: (key: string) => ReadonlySet<string> = () => new Set()): void {
   const s = state.tryRead<PreFilterState>(PRE_FILTER_STATE_KEY);
   s?.constraints.forEach((c, i) => {
     if (c.topologyKey === LABEL_HOSTNAME) return;
-    const gone = unknown(c.topologyKey);
     const counts = s.tpValueToMatchNum[i]!;
+    const gone = new Set([...unknown(c.topologyKey), ...[...unknownWhenEmpty(c.topologyKey)].filter((v) => counts.get(v) === 0)]);
     if (![...gone].some((v) => counts.has(v))) return;
     for (const v of gone) counts.delete(v);
     const paths = CriticalPaths.empty();
