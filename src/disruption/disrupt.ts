@@ -36,7 +36,8 @@ export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decis
   const { candidates } = findCandidates({ ...input, terminationGracePeriodOverridesPods: true });
   const since = (c: Candidate) => input.driftedAt?.get(c.node.name) ?? input.nowMs;
   const drifted = candidates
-    .filter((c) => driftReason(c.node, c.pool, input.claimHashes?.get(c.node.name) ?? claimHashOf(c.node)) !== undefined)
+    // A static NodePool's drifted nodes are StaticDrift's, never Drift's (Karpenter's Drift.ShouldDisrupt).
+    .filter((c) => c.pool.replicas === null && driftReason(c.node, c.pool, input.claimHashes?.get(c.node.name) ?? claimHashOf(c.node)) !== undefined)
     .sort((a, b) => since(a) - since(b) || a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));
   if (drifted.length === 0) return undefined;
   const budget = remainingDisruptions(input, 'Drifted');

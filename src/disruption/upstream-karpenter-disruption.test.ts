@@ -5,7 +5,7 @@
 // nodes, how many replacements and of which instance types.
 //
 // Translated here: consolidation_test.go 82 (DescribeTable entries counted apiece),
-// emptiness_test.go 20, drift_test.go 16, suite_test.go's BuildDisruptionBudgetMapping 5.
+// emptiness_test.go 20, drift_test.go 17, suite_test.go's BuildDisruptionBudgetMapping 5.
 // The TTL cases are the command, then berth's
 // revalidate on the cluster as it is after the wait.
 //
@@ -35,11 +35,11 @@
 //   emptiness_test.go / drift_test.go Metrics (2); drift "should only consider 3 nodes
 //     allowed to be disrupted because of budgets" — metric gauges only.
 //   drift "should untaint nodes when drift replacement fails" — a Node write after a failed launch.
-//   drift Static NodePool "should not consider static nodepool for drift" — berth has no
-//     separate StaticDrift method; its drift also covers static NodePools' nodes.
 //   singlenodeconsolidation_test.go (5) — SortCandidates with hand-set disruption costs and
 //     the timeout bookkeeping are internal APIs (berth: interleaveByPool, consolidationWork).
-//   staticdrift_test.go (14) — no StaticDrift method or static NodePool limits.
+//   staticdrift_test.go (14) — no StaticDrift method: berth manages no static NodePool (the
+//     simulator leaves them out, the live controller never launches for them), so a replacement
+//     from the template has nowhere to run; drift leaves their nodes alone, as Karpenter's Drift does.
 //   suite_test.go BuildDisruptionBudgetMapping "should not consider nodes that have the
 //     terminating status condition as part of disruption count" — the input has no NodeClaim
 //     conditions: a node whose instance is terminating is either gone or being disrupted.
@@ -49,7 +49,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Decision } from './consolidate.js';
-import { revalidate, type DisruptionInput } from './disrupt.js';
+import { drift, revalidate, type DisruptionInput } from './disrupt.js';
 import { remainingDisruptions } from './budgets.js';
 import type { Node } from '../model/node.js';
 import { hashAnnotations } from './drift.js';
@@ -672,6 +672,15 @@ describe(`upstream Drift (${DT})`, () => {
   };
   const driftCmd = (d: Decision | undefined) => d && { kind: d.kind, nodes: [...d.nodes], replacements: d.replacements.length, reason: d.reason };
   const dnd = (value: string, start = NOW) => ({ owner: null, annotations: { 'karpenter.sh/do-not-disrupt': value }, startTime: new Date(start).toISOString() });
+
+  it('upstream: "should not consider static nodepool for drift" (Static NodePool)', () => {
+    const staticPool = compileNodePool({
+      metadata: { name: 'static' },
+      spec: { replicas: 2, template: { spec: { requirements: [], nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' } } } },
+    });
+    const nodes = [0, 1].map((i) => node(`s${i}`, { p: staticPool }));
+    assert.equal(drift(input(nodes, [], { pools: [staticPool] })), undefined);
+  });
 
   describe('Budgets', () => {
     it('upstream: "should disrupt 3 nodes, taking into account commands in progress"', () => {
