@@ -447,6 +447,11 @@ export class ClusterState {
     return c;
   }
 
+  /** The state this one is a fork of (fork()), whose NodeInfos it shares until it changes them; undefined for a state that is none. */
+  forkParent(): ClusterState | undefined {
+    return this.forkedFrom?.state;
+  }
+
   /** NodeInfos a fork shares with the state it came from: copied before their first change here. */
   private borrowed: Set<NodeInfo> | null = null;
   private forkedFrom: { readonly state: ClusterState; readonly version: number } | null = null;
