@@ -522,8 +522,8 @@ export function multiNode(input: ConsolidationInput, eligible: readonly Candidat
     if (work >= (input.consolidationWork?.multiNode ?? Infinity)) break; // Karpenter's timeout: the last command that worked
     const mid = Math.trunc((lo + hi) / 2);
     const batch = within.slice(0, mid);
-    const r = computeConsolidation(input, batch, 'Underutilized');
-    if ('decision' in r && balancedVerdict(input, batch, r.decision, totals) === undefined) { best = r.decision; lo = mid + 1; } else hi = mid - 1;
+    const r = surelyNoCheaper(input, batch) ? undefined : computeConsolidation(input, batch, 'Underutilized');
+    if (r && 'decision' in r && balancedVerdict(input, batch, r.decision, totals) === undefined) { best = r.decision; lo = mid + 1; } else hi = mid - 1;
   }
   return best;
 }
@@ -561,7 +561,7 @@ export function singleNode(input: ConsolidationInput, eligible: readonly Candida
       continue;
     }
     work++;
-    if (surelyNoCheaper(input, c)) {
+    if (surelyNoCheaper(input, [c])) {
       rejected?.push(refusal(input, c));
       continue;
     }

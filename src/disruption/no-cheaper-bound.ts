@@ -1,11 +1,11 @@
-// A cheap proof that single-node consolidation of a candidate finds nothing, without
-// its scheduling simulation. Some of the candidate's pods may have no room (cpu,
-// memory, pod count) on any other node: the simulation can only put them on new
-// claims, since placing pods only fills nodes further. With those pods on a claim,
-// a delete is impossible and a replace needs one claim whose instance types can all
-// hold them; if none of those types is offered below the candidate's price, no
-// option passes the price filter (worstLaunchPrice < candidate price), so every
-// outcome is a refusal. Only the refusal's wording still needs the simulation.
+// A cheap proof that consolidating a set of candidates finds nothing, without its
+// scheduling simulation. Some of the candidates' pods may have no room (cpu, memory,
+// pod count) on any other node: the simulation can only put them on new claims, since
+// placing pods only fills nodes further. With those pods on a claim, a delete is
+// impossible and a replace needs one claim whose instance types can all hold them; if
+// none of those types is offered below the candidates' price, no option passes the
+// price filter (worstLaunchPrice < their price), so every outcome is a refusal. Only a
+// refusal's wording (single-node consolidation publishes it) still needs the simulation.
 
 import { addInto } from '../model/resources.js';
 import type { NodeInfo } from '../cluster/node-info.js';
@@ -27,17 +27,24 @@ function hasRoom(pod: Pod, info: NodeInfo): boolean {
 }
 
 /**
- * Whether computeConsolidation([c]) is sure to refuse `c` (with replacements allowed):
- * its pods that fit on no other node need a claim, and no instance type that could
- * hold them is offered anywhere for less than the candidate costs.
+ * Whether computeConsolidation(candidates) is sure to refuse them (with replacements
+ * allowed): their pods that fit on no other node need a claim, and no instance type
+ * that could hold them is offered anywhere for less than the candidates cost together
+ * (or some candidate's price is unknown, which refuses any replacement).
  */
-export function surelyNoCheaper(input: ConsolidationInput, c: Candidate): boolean {
+export function surelyNoCheaper(input: ConsolidationInput, candidates: readonly Candidate[]): boolean {
   const { replacement } = input;
-  const price = input.pricePerHour(c.node);
-  if (!replacement || price === undefined) return false;
-  const others = input.cluster.nodeInfos().filter((info) => info.node.name !== c.node.name);
-  const homeless = c.reschedulable.filter((pod) => !others.some((info) => hasRoom(pod, info)));
+  if (!replacement) return false;
+  const leaving = new Set(candidates.map((c) => c.node.name));
+  const others = input.cluster.nodeInfos().filter((info) => !leaving.has(info.node.name));
+  const homeless = candidates.flatMap((c) => c.reschedulable.filter((pod) => !others.some((info) => hasRoom(pod, info))));
   if (homeless.length === 0) return false;
+  let price = 0;
+  for (const c of candidates) {
+    const p = input.pricePerHour(c.node);
+    if (p === undefined) return true;
+    price += p;
+  }
   const requests: Record<string, number> = {};
   for (const pod of homeless) addInto(requests, pod.resources.requests);
   for (const pool of input.pools) {
