@@ -392,3 +392,52 @@ describe('fork', () => {
     assert.equal(s.nodeInfo('n3')!.pods.length, 3);
   });
 });
+
+describe('what is kept of every stored pod', () => {
+  const withSpread = (name: string, nodeName: string, key: string) =>
+    compilePod({ metadata: { name, labels: { app: 'a' } }, spec: { nodeName, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: key, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'a' } } }], containers: [{ name: 'c' }] } }, { order: 0 });
+  const withAnti = (name: string) =>
+    compilePod({ metadata: { name, labels: { app: 'a' } }, spec: { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'a' } }, topologyKey: ZONE }] } }, containers: [{ name: 'c' }] } }, { order: 0 });
+  const bound = (s: ClusterState, names: string[]) => s.podsBoundTo(new Set(names)).map((p) => p.name).sort();
+
+  it('spread topology keys and anti-affinity pods follow pods added, replaced and removed, bound or pending, in forks and clones too', () => {
+    const s = new ClusterState();
+    s.addNode(inZone('n0', 'z0'));
+    s.addPod(withSpread('a', 'n0', 'rack'));
+    s.addPod(withSpread('b', '', 'rack'));
+    s.addPod(withSpread('c', '', ZONE));
+    assert.deepEqual([...s.spreadTopologyKeys()], ['rack', ZONE]);
+    s.removePod('default/a');
+    assert.deepEqual([...s.spreadTopologyKeys()], ['rack', ZONE]);
+    s.replacePodInPlace({ ...s.getPod('default/b')!, topologySpreadConstraints: [] });
+    assert.deepEqual([...s.spreadTopologyKeys()], [ZONE]);
+    assert.equal(s.hasAntiAffinityPods(), false);
+    s.addPod(withAnti('d'));
+    const f = s.fork();
+    const c = s.clone();
+    assert.equal(f.hasAntiAffinityPods(), true);
+    f.removePod('default/d');
+    f.removePod('default/c');
+    assert.equal(f.hasAntiAffinityPods(), false);
+    assert.deepEqual([...f.spreadTopologyKeys()], []);
+    assert.deepEqual([...s.spreadTopologyKeys()], [ZONE]);
+    assert.equal(c.hasAntiAffinityPods(), true);
+    assert.equal(s.hasAntiAffinityPods(), true);
+  });
+
+  it('pods bound to nodes: from their NodeInfos, and all of them once a removed node left its pods behind', () => {
+    const s = new ClusterState();
+    for (const n of ['n0', 'n1', 'n2']) s.addNode(inZone(n, 'z0'));
+    for (let i = 0; i < 6; i++) s.addPod(mkPod(`p${i}`, `n${i % 3}`));
+    assert.deepEqual(bound(s, ['n0', 'n3']), ['p0', 'p3']);
+    s.addPod(mkPod('early', 'n3'));
+    assert.deepEqual(bound(s, ['n0', 'n3']), ['early', 'p0', 'p3']);
+    s.removePod('default/early');
+    s.removeNode('n1');
+    s.addNode(inZone('n1', 'z0'));
+    assert.deepEqual(bound(s, ['n1']), ['p1', 'p4']);
+    s.addPod(mkPod('late', 'n1'));
+    assert.deepEqual(bound(s, ['n1']), ['late', 'p1', 'p4']);
+    assert.deepEqual(bound(s.fork(), ['n0', 'n1']), ['late', 'p0', 'p1', 'p3', 'p4']);
+  });
+});

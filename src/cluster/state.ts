@@ -145,6 +145,8 @@ export class ClusterState {
     this.infos.delete(name);
     this.borrowed?.delete(info);
     for (const pod of info.pods) this.countClaimUsers(pod, -1);
+    // Its pods stay in the store, bound to a node there is no NodeInfo for now.
+    this.detachedPods += info.pods.length;
     this.untree(zoneKey(info.node.labels), name);
     this.indexLabels(info.node.labels, -1);
     this.attachImages(info, -1);
@@ -252,6 +254,50 @@ export class ClusterState {
     for (const p of this.podsInNamespace(sel.namespace)) if (sel.selector.matches(p.labels)) sel.pods.set(p.key, p);
   }
 
+  /**
+   * What some readers need of every stored pod, kept as pods come and go so that they
+   * need not walk them all (a removal simulation plans on a fork of the cluster once per
+   * consolidation candidate): the topology keys of the pods' spread constraints (with
+   * how many constraints name each), how many pods have required anti-affinity terms,
+   * and how many are bound to a node name the state has no NodeInfo for.
+   */
+  private spreadKeyCounts = new Map<string, number>();
+  private antiAffinityPods = 0;
+  private detachedPods = 0;
+
+  /** Accounts a pod entering (1) or leaving (-1) the store, `attached` when it is (or was) on its node's NodeInfo. */
+  private countPod(pod: Pod, sign: 1 | -1, attached: boolean): void {
+    for (const c of pod.topologySpreadConstraints) {
+      const n = (this.spreadKeyCounts.get(c.topologyKey) ?? 0) + sign;
+      if (n > 0) this.spreadKeyCounts.set(c.topologyKey, n);
+      else this.spreadKeyCounts.delete(c.topologyKey);
+    }
+    if (pod.requiredAntiAffinity.length > 0) this.antiAffinityPods += sign;
+    if (pod.nodeName && !attached) this.detachedPods += sign;
+  }
+
+  /** The topology keys some stored pod's spread constraint names, bound or pending. */
+  spreadTopologyKeys(): IterableIterator<string> {
+    return this.spreadKeyCounts.keys();
+  }
+
+  /** Whether some stored pod, bound or pending, has required anti-affinity terms. */
+  hasAntiAffinityPods(): boolean {
+    return this.antiAffinityPods > 0;
+  }
+
+  /**
+   * The stored pods bound to one of `names`: those on the nodes' NodeInfos, unless some
+   * pod may be bound to a node name without one (a node removed while its pods stay):
+   * then every stored pod is checked.
+   */
+  podsBoundTo(names: ReadonlySet<string>): Pod[] {
+    if (this.detachedPods > 0) return [...this.podsByKey.values()].filter((p) => names.has(p.nodeName));
+    const out: Pod[] = [];
+    for (const name of names) out.push(...(this.infos.get(name)?.pods ?? []));
+    return out;
+  }
+
   addPod(pod: Pod): void {
     if (this.podsByKey.has(pod.key)) throw new Error(`pod ${pod.key} already exists`);
     this.podsByKey.set(pod.key, pod);
@@ -264,6 +310,7 @@ export class ClusterState {
       this.changePods(info, (i) => i.addPod(pod));
       this.countClaimUsers(pod, 1);
     }
+    this.countPod(pod, 1, info !== undefined);
     this.version++;
     if (!isPending(pod)) this.boundVersion++;
   }
@@ -279,6 +326,7 @@ export class ClusterState {
       this.changePods(info, (i) => i.removePod(pod));
       this.countClaimUsers(pod, -1);
     }
+    this.countPod(pod, -1, info !== undefined);
     this.version++;
     if (!isPending(pod)) this.boundVersion++;
     return pod;
@@ -320,6 +368,7 @@ export class ClusterState {
       this.changePods(from, (i) => i.removePod(old));
       this.countClaimUsers(old, -1);
     }
+    this.countPod(old, -1, from !== undefined);
     this.podsByKey.set(pod.key, pod);
     this.podsByNamespace.get(pod.namespace)!.set(pod.key, pod);
     for (const sel of this.selections) {
@@ -336,6 +385,7 @@ export class ClusterState {
       this.changePods(to, (i) => i.addPod(pod));
       this.countClaimUsers(pod, 1);
     }
+    this.countPod(pod, 1, to !== undefined);
     this.version++;
     if (!isPending(old) || !isPending(pod)) this.boundVersion++;
   }
@@ -447,6 +497,11 @@ export class ClusterState {
     return c;
   }
 
+  /** The state this one is a fork of (fork()), whose NodeInfos it shares until it changes them; undefined for a state that is none. */
+  forkParent(): ClusterState | undefined {
+    return this.forkedFrom?.state;
+  }
+
   /** NodeInfos a fork shares with the state it came from: copied before their first change here. */
   private borrowed: Set<NodeInfo> | null = null;
   private forkedFrom: { readonly state: ClusterState; readonly version: number } | null = null;
@@ -484,6 +539,9 @@ export class ClusterState {
     c.version = this.version;
     c.boundVersion = this.boundVersion;
     for (const [claim, n] of this.claimUsers) c.claimUsers.set(claim, n);
+    c.spreadKeyCounts = new Map(this.spreadKeyCounts);
+    c.antiAffinityPods = this.antiAffinityPods;
+    c.detachedPods = this.detachedPods;
   }
 
   /** The NodeInfo this state may change: a shared one is replaced by its copy (in the node lists too). */

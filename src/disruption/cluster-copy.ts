@@ -28,8 +28,7 @@ export function copyCluster(src: ClusterState): ClusterState {
 export function copyWithout(src: ClusterState, gone: ReadonlySet<string>, moves: (pod: Pod) => boolean = () => true): ClusterState {
   const dst = src.fork();
   for (const name of gone) dst.removeNode(name);
-  for (const pod of src.pods()) {
-    if (!gone.has(pod.nodeName)) continue;
+  for (const pod of src.podsBoundTo(gone)) {
     if (moves(pod)) dst.replacePodInPlace(unbind(pod));
     else dst.removePod(pod.key);
   }

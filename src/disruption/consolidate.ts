@@ -26,6 +26,7 @@ import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isCon
 import { copyWithout, unbind } from './cluster-copy.js';
 import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
 import type { ConsolidationMemo } from './consolidation-memo.js';
+import { surelyNoCheaper } from './no-cheaper-bound.js';
 import { asKarpenterReadsIt } from './unparsed-selectors.js';
 
 export interface DisplacedPod {
@@ -545,8 +546,8 @@ export function multiNode(input: ConsolidationInput, eligible: readonly Candidat
     if (work >= (input.consolidationWork?.multiNode ?? Infinity)) break; // Karpenter's timeout: the last command that worked
     const mid = Math.trunc((lo + hi) / 2);
     const batch = within.slice(0, mid);
-    const r = computeConsolidation(input, batch, 'Underutilized');
-    if ('decision' in r && balancedVerdict(input, batch, r.decision, totals) === undefined) { best = r.decision; lo = mid + 1; } else hi = mid - 1;
+    const r = surelyNoCheaper(input, batch) ? undefined : computeConsolidation(input, batch, 'Underutilized');
+    if (r && 'decision' in r && balancedVerdict(input, batch, r.decision, totals) === undefined) { best = r.decision; lo = mid + 1; } else hi = mid - 1;
   }
   return best;
 }
@@ -584,6 +585,10 @@ export function singleNode(input: ConsolidationInput, eligible: readonly Candida
       continue;
     }
     work++;
+    if (surelyNoCheaper(input, [c])) {
+      rejected?.push(refusal(input, c));
+      continue;
+    }
     const r = computeConsolidation(input, [c], 'Underutilized');
     if (!('decision' in r)) {
       rejected?.push({ node: c.node.name, reason: r.unconsolidatable, event: 'Unconsolidatable' });
@@ -594,6 +599,29 @@ export function singleNode(input: ConsolidationInput, eligible: readonly Candida
     rejected?.push({ node: c.node.name, reason: balanced });
   }
   return undefined;
+}
+
+/**
+ * The Unconsolidatable rejection of a candidate surelyNoCheaper refuses: its wording
+ * comes from the simulation, run only when the reason is read (most are not: Karpenter
+ * publishes a node's event once per 15 minutes), which must be before the cluster changes.
+ */
+function refusal(input: ConsolidationInput, c: Candidate): Rejection {
+  const version = input.cluster.version;
+  let reason: string | undefined;
+  return {
+    node: c.node.name,
+    event: 'Unconsolidatable',
+    get reason(): string {
+      if (reason === undefined) {
+        if (input.cluster.version !== version) throw new Error(`the consolidation refusal of ${c.node.name} was read after the cluster changed`);
+        const r = computeConsolidation(input, [c], 'Underutilized');
+        if ('decision' in r) throw new Error(`single-node consolidation of ${c.node.name} was refused without simulating it, but it would go`);
+        reason = r.unconsolidatable;
+      }
+      return reason;
+    },
+  };
 }
 
 /** One consolidation pass in Karpenter's method order (emptiness, multi-node, single-node): at most one decision. */

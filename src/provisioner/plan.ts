@@ -656,9 +656,7 @@ class Planner {
    * every domain of another). No pod is ever bound to them; removeTemplates takes them out.
    */
   private addTemplates(): void {
-    const keys = new Set<string>();
-    for (const p of this.cluster.pods()) for (const c of p.topologySpreadConstraints) if (c.topologyKey !== LABEL_HOSTNAME && c.topologyKey !== LABEL_ZONE) keys.add(c.topologyKey);
-    const spreadKeys = [...keys].sort();
+    const spreadKeys = [...this.cluster.spreadTopologyKeys()].filter((k) => k !== LABEL_HOSTNAME && k !== LABEL_ZONE).sort();
     for (const pool of this.pools) {
       const template = new PlannedClaim(`${pool.name}-template`, pool, pool.requirements.clone(), pool.instanceTypes, -1);
       let combinations: Domains[] = pool.domainZones.map((zone) => ({ [LABEL_ZONE]: zone }));

@@ -40,6 +40,7 @@ export class TopologyKeys {
    * term sees it where Karpenter would not count it until its node exists.
    */
   constructor(cluster: ClusterState, settleSelected = false) {
+    if (!settleSelected && !cluster.hasAntiAffinityPods()) return;
     const seen = new Set<string>();
     const collect = (topologyKey: string, key: string, matcher: PodMatcher) => {
       if (topologyKey === LABEL_HOSTNAME || seen.has(key)) return;

@@ -6,7 +6,7 @@
 import type { ClusterState } from '../../../cluster/state.js';
 import type { SpreadConstraint } from './constraints.js';
 import { matchQuery } from './match-counts.js';
-import { keptMatches } from './match-index.js';
+import { domainTotals } from './match-index.js';
 
 /**
  * For constraint `c` of the set `constraints`: domain → pods in `namespace`
@@ -24,9 +24,9 @@ export function domainCounts(
   namespace: string,
   requireAllTopologies = true,
 ): ReadonlyMap<string, number> {
-  const { index, kept } = keptMatches(cluster, matchQuery(c.selector, namespace));
-  return index.domainTotals(
-    kept,
+  return domainTotals(
+    cluster,
+    matchQuery(c.selector, namespace),
     c.topologyKey,
     constraints.map((x) => x.topologyKey),
     requireAllTopologies,

@@ -16,6 +16,7 @@ import type { SpreadConstraint } from './constraints.js';
 import { countMatchingPods } from './constraints.js';
 import { domainCounts } from './domain-counts.js';
 import { matchQuery, nodeMatchCount } from './match-counts.js';
+import { keptMatches } from './match-index.js';
 
 const RACK = 'example.com/rack';
 
@@ -182,6 +183,25 @@ describe('MatchIndex', () => {
       cluster.addPod(pod(`after${round}`, rand, `n${rand.intn(6)}`));
       agree(cluster, `round ${round}: the state the fork came from, changed after it`);
     }
+  });
+
+  it('a fork reads the counts the original keeps on the nodes they share, and takes none of them over', () => {
+    // A removal simulation forks the cluster once per candidate: an index of the fork's own
+    // filed every pod again and took the shared nodes over, which the original's index then counted afresh.
+    const rand = new Rand(3);
+    const cluster = new ClusterState();
+    for (let i = 0; i < 6; i++) cluster.addNode(node(i, `z${i % 3}`, `r${i % 2}`));
+    for (let i = 0; i < 60; i++) cluster.addPod(pod(`p${i}`, rand, `n${i % 6}`));
+    const c = constraint(LABEL_ZONE, SELECTORS[0]!);
+    const { index } = keptMatches(cluster, matchQuery(c.selector, 'default'));
+    const fork = cluster.fork();
+    fork.addPod(pod('moved', rand, 'n1'));
+    assert.deepEqual([...domainCounts(fork, [c], c, 'default')], fresh(fork, c, [LABEL_ZONE], true, 'default'));
+    for (const info of fork.nodeInfos()) if (info.node.name !== 'n1') assert.equal(info.matchCounts.keeper, index, `${info.node.name} is still kept by the original's index`);
+    // A question first asked on the fork is kept by the original's index too.
+    const other = constraint(LABEL_ZONE, SELECTORS[2]!);
+    assert.deepEqual([...domainCounts(fork, [other], other, 'default')], fresh(fork, other, [LABEL_ZONE], true, 'default'));
+    assert.equal(index.keeps(matchQuery(other.selector, 'default').index), true);
   });
 
   it('a copy of the cluster keeps counts of its own', () => {

@@ -12,7 +12,7 @@ import type { Labels } from '../../../model/selector.js';
 import type { Pod } from '../../../model/pod.js';
 import { countMatchingPods, countsAsMatching } from './constraints.js';
 import { PodsByLabel } from './pods-by-label.js';
-import { countSlots, questionEpoch, questionNumber, type MatchQuery } from './match-counts.js';
+import { countSlots, nodeMatchCount, questionEpoch, questionNumber, type MatchQuery } from './match-counts.js';
 
 /** Matching pods per domain of one topology key, over the nodes carrying every key of a constraint set. */
 class DomainTally {
@@ -34,11 +34,11 @@ class DomainTally {
   }
 
   /** Domains in node order of first appearance, each present (possibly 0). */
-  build(nodes: readonly NodeInfo[], question: number): void {
+  build(nodes: readonly NodeInfo[], count: (info: NodeInfo) => number): void {
     const totals = new Map<string, number>();
     for (const info of nodes) {
       const domain = this.domainOf(info.node.labels);
-      if (domain !== undefined) totals.set(domain, (totals.get(domain) ?? 0) + info.matchCounts.counts[question]!);
+      if (domain !== undefined) totals.set(domain, (totals.get(domain) ?? 0) + count(info));
     }
     this.totals = totals;
     this.built = true;
@@ -172,7 +172,7 @@ export class MatchIndex implements MatchCountKeeper {
     const id = `${topologyKey}\x01${keys.join('\x00')}\x01${requireAllKeys}`;
     let t = k.tallies.get(id);
     if (t === undefined) k.tallies.set(id, (t = new DomainTally(topologyKey, keys, requireAllKeys)));
-    if (!t.built) t.build(this.nodes, k.number);
+    if (!t.built) t.build(this.nodes, (info) => info.matchCounts.counts[k.number]!);
     return t.totals;
   }
 
@@ -266,4 +266,35 @@ export function keptMatches(cluster: ClusterState, q: MatchQuery): { index: Matc
   if (index === undefined) indexes.set(cluster, (index = new MatchIndex(cluster)));
   index.sync();
   return { index, kept: index.keep(q) };
+}
+
+/**
+ * Has `q` kept where node counts can be read from now on: by the cluster's index, or
+ * for a fork (ClusterState.fork) by the index of the state it was forked from, whose
+ * counts on the NodeInfos the fork still shares are the fork's too. A fork keeps no
+ * index of its own: it lives for one what-if (a removal simulation), and an index of
+ * its own would file every pod of the cluster again and take the shared NodeInfos'
+ * counts over from the original's index, which would then count them all again.
+ */
+export function keepQuestion(cluster: ClusterState, q: MatchQuery): void {
+  let root = cluster;
+  for (let parent = root.forkParent(); parent !== undefined; parent = root.forkParent()) root = parent;
+  keptMatches(root, q);
+}
+
+/**
+ * Matching pods per domain of `topologyKey` over the cluster's nodes (those carrying
+ * every key of `keys`, or every node with a missing key read as '' when
+ * `requireAllKeys` is false), domains in node order of first appearance: the
+ * cluster's kept tally, or on a fork the sum of the node counts (keepQuestion).
+ */
+export function domainTotals(cluster: ClusterState, q: MatchQuery, topologyKey: string, keys: readonly string[], requireAllKeys: boolean): ReadonlyMap<string, number> {
+  if (cluster.forkParent() === undefined) {
+    const { index, kept } = keptMatches(cluster, q);
+    return index.domainTotals(kept, topologyKey, keys, requireAllKeys);
+  }
+  keepQuestion(cluster, q);
+  const tally = new DomainTally(topologyKey, keys, requireAllKeys);
+  tally.build(cluster.nodeInfos(), (info) => nodeMatchCount(info, q));
+  return tally.totals;
 }

@@ -13,7 +13,7 @@ import { hasAllTopologyKeys, includesEveryNode, nodeIncluded, type SpreadConstra
 import { domainCounts } from './domain-counts.js';
 import { goLog, goRound } from './go-math.js';
 import { matchQuery, nodeMatchCount, type MatchQuery } from './match-counts.js';
-import { keptMatches } from './match-index.js';
+import { keepQuestion } from './match-index.js';
 
 export const PRE_SCORE_STATE_KEY = 'PreScorePodTopologySpread';
 
@@ -97,7 +97,7 @@ export function computePreScoreState(
   const queries = constraints.map((c) => matchQuery(c.selector, pod.namespace));
   // Score reads hostname counts node by node: kept by the cluster's index where every node counts.
   constraints.forEach((c, i) => {
-    if (tallied[i] && c.topologyKey === LABEL_HOSTNAME) keptMatches(cluster!, queries[i]!);
+    if (tallied[i] && c.topologyKey === LABEL_HOSTNAME) keepQuestion(cluster!, queries[i]!);
   });
   if (tallied.every(Boolean)) return new PreScoreState(constraints, ignored, counts, weights, queries);
   for (const info of allNodes) {
