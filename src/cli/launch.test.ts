@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { FatalReportFilter } from './launch.js';
+import { childNodeArgs, FatalReportFilter, SEMI_SPACE_MB } from './launch.js';
 import { OUT_OF_MEMORY_EXIT } from './memory.js';
 
 const BIN = fileURLToPath(new URL('../../bin/berth.js', import.meta.url));
@@ -38,6 +38,13 @@ test('a fatal stop that is not the heap is named by its FATAL ERROR line', () =>
   filter.push('FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal\n 1: 0x1 node::Abort() [node]\n');
   assert.equal(filter.outOfMemory, false);
   assert.equal(filter.fatalLine, 'FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal');
+});
+
+test("the child gets the launcher's heap limit and young generation, except those the user set", () => {
+  assert.deepEqual(childNodeArgs(['--import', 'tsx'], '', 1000), ['--import', 'tsx', '--max-old-space-size=1000', `--max-semi-space-size=${SEMI_SPACE_MB}`]);
+  assert.deepEqual(childNodeArgs([], '--max-semi-space-size=16', 1000), ['--max-old-space-size=1000']);
+  assert.deepEqual(childNodeArgs(['--max_old_space_size=300'], '', 300), ['--max_old_space_size=300', `--max-semi-space-size=${SEMI_SPACE_MB}`]);
+  assert.deepEqual(childNodeArgs([], '--max-old-space-size=500 --max-semi-space-size=8', 500), []);
 });
 
 test("berth out of heap: one line naming the limit and the input, exit 3, none of V8's report", async () => {

@@ -5,7 +5,7 @@
 // caught inside the process that runs out.
 
 import { spawn } from 'node:child_process';
-import { defaultHeapMb, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, usableMemory, userHeapLimitMb } from './memory.js';
+import { defaultHeapMb, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, usableMemory, userV8SizeMb } from './memory.js';
 
 /** In the child's environment: run berth itself, do not launch again. */
 const LAUNCHED_ENV = 'BERTH_LAUNCHED';
@@ -73,12 +73,31 @@ export function launchedChild(): boolean {
   return true;
 }
 
+/**
+ * The young generation's semi-space size (MB) the child gets unless the user set one
+ * (V8's default is 16). Each of check's simulations builds a cluster copy that lives
+ * longer than a few scavenges of a 16 MB semi-space: most of it was promoted, then
+ * freed by full GCs (the GC threads of two workers then take the cores' time). The flag
+ * is process-wide, so pool workers get it too.
+ */
+export const SEMI_SPACE_MB = 64;
+
+/** The child's node options: node's own, with the heap limit `limitMb` and SEMI_SPACE_MB for those the user did not set (in NODE_OPTIONS or node's arguments). */
+export function childNodeArgs(execArgv: readonly string[], nodeOptions: string, limitMb: number): string[] {
+  const user = [...nodeOptions.split(/\s+/), ...execArgv];
+  return [
+    ...execArgv,
+    ...(userV8SizeMb(user, 'max-old-space-size') === undefined ? [`--max-old-space-size=${limitMb}`] : []),
+    ...(userV8SizeMb(user, 'max-semi-space-size') === undefined ? [`--max-semi-space-size=${SEMI_SPACE_MB}`] : []),
+  ];
+}
+
 /** Runs `script` (bin/berth.js) with berth's arguments `args` in a child node, and exits as it did. */
 export function launch(script: string, args: readonly string[]): void {
   const usable = usableMemory();
-  const userLimit = userHeapLimitMb([...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv]);
-  const limitMb = userLimit ?? defaultHeapMb(usable);
-  const nodeArgs = userLimit === undefined ? [...process.execArgv, `--max-old-space-size=${limitMb}`] : process.execArgv;
+  const nodeOptions = process.env.NODE_OPTIONS ?? '';
+  const limitMb = userV8SizeMb([...nodeOptions.split(/\s+/), ...process.execArgv], 'max-old-space-size') ?? defaultHeapMb(usable);
+  const nodeArgs = childNodeArgs(process.execArgv, nodeOptions, limitMb);
   const env = { ...process.env, [LAUNCHED_ENV]: '1', ...(process.stderr.isTTY ? { [TERMINAL_ENV]: String(process.stderr.columns) } : {}) };
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['inherit', 'inherit', 'pipe'], env });
   const filter = new FatalReportFilter();

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cgroupMemoryLimit, defaultHeapMb, MIN_WORKER_HEAP_MB, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, userHeapLimitMb, workerHeapMb } from './memory.js';
+import { cgroupMemoryLimit, defaultHeapMb, MIN_WORKER_HEAP_MB, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, userV8SizeMb, workerHeapMb } from './memory.js';
 
 const GB = 1024 ** 3;
 
@@ -20,9 +20,10 @@ test('the cgroup limit: v2 memory.max, else v1; none for max, unlimited or unrea
 test("the launcher's heap: three quarters of the usable memory, unless the user set a limit", () => {
   assert.equal(defaultHeapMb(24 * GB), 18432);
   assert.equal(defaultHeapMb(GB), 768);
-  assert.equal(userHeapLimitMb(['--max-old-space-size=4000']), 4000);
-  assert.equal(userHeapLimitMb(['--max_old_space_size', '300', '--max-old-space-size=500']), 500, 'the last one wins, as in node');
-  assert.equal(userHeapLimitMb(['--max-semi-space-size=64', '']), undefined);
+  assert.equal(userV8SizeMb(['--max-old-space-size=4000'], 'max-old-space-size'), 4000);
+  assert.equal(userV8SizeMb(['--max_old_space_size', '300', '--max-old-space-size=500'], 'max-old-space-size'), 500, 'the last one wins, as in node');
+  assert.equal(userV8SizeMb(['--max-semi-space-size=64', ''], 'max-old-space-size'), undefined);
+  assert.equal(userV8SizeMb(['--max-semi-space-size=32', ''], 'max-semi-space-size'), 32);
 });
 
 test("workers share what the main thread's heap leaves, never below the minimum", () => {

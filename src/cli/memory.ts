@@ -36,16 +36,18 @@ export function cgroupMemoryLimit(read: (path: string) => string | undefined): n
 }
 
 /**
- * The old-space limit in MB that these options (NODE_OPTIONS split, then node's own
- * arguments) set, the last one winning as in node; undefined when none does.
+ * The size in MB that these options (NODE_OPTIONS split, then node's own arguments)
+ * give the V8 option `name` (dashes, e.g. max-old-space-size), the last one winning
+ * as in node; undefined when none does.
  */
-export function userHeapLimitMb(options: readonly string[]): number | undefined {
-  let limit: number | undefined;
+export function userV8SizeMb(options: readonly string[], name: string): number | undefined {
+  const option = new RegExp(`^--${name.replace(/-/g, '[-_]')}(?:=(.*))?$`);
+  let size: number | undefined;
   options.forEach((o, i) => {
-    const m = /^--max[-_]old[-_]space[-_]size(?:=(.*))?$/.exec(o);
-    if (m) limit = Number(m[1] ?? options[i + 1]);
+    const m = option.exec(o);
+    if (m) size = Number(m[1] ?? options[i + 1]);
   });
-  return limit;
+  return size;
 }
 
 function readOrUndefined(path: string): string | undefined {

@@ -526,9 +526,9 @@ export class ClusterState {
   /** Copies into `c` everything but the NodeInfos and the change log: node tree, pods, indexes, policy and storage objects, versions. */
   private copyAllButNodesTo(c: ClusterState): void {
     for (const [zone, names] of this.tree) c.tree.set(zone, [...names]);
-    c.podsByKey = new Map(this.podsByKey);
-    for (const [ns, pods] of this.podsByNamespace) c.podsByNamespace.set(ns, new Map(pods));
-    for (const [key, values] of this.domainIndex) c.domainIndex.set(key, new Map(values));
+    c.podsByKey = copyMap(this.podsByKey);
+    for (const [ns, pods] of this.podsByNamespace) c.podsByNamespace.set(ns, copyMap(pods));
+    for (const [key, values] of this.domainIndex) c.domainIndex.set(key, copyMap(values));
     for (const [name, labels] of this.namespaces) c.namespaces.set(name, labels);
     c.pdbs = [...this.pdbs];
     c.services.push(...this.services);
@@ -561,6 +561,16 @@ export class ClusterState {
   pendingPods(): Pod[] {
     return [...this.podsByKey.values()].filter(isPending);
   }
+}
+
+/**
+ * A copy of `m`. Every simulation copies the cluster's pod maps (5,249 pods at 1,000 nodes):
+ * forEach does not allocate an entry and an iterator result per pod as `new Map(m)` does.
+ */
+function copyMap<K, V>(m: ReadonlyMap<K, V>): Map<K, V> {
+  const c = new Map<K, V>();
+  m.forEach((v, k) => c.set(k, v));
+  return c;
 }
 
 /** Model objects to fill a ClusterState with (what io/'s loader produces). */

@@ -161,8 +161,8 @@ class DirtyNodes {
 interface DaemonSetView {
   /** nodeInfos() when the view was built: another array means nodes came, went or moved. */
   readonly order: readonly NodeInfo[];
-  /** Pods by the node they are on or pinned to ('' for neither). */
-  readonly podsByNode: Map<string, Map<string, Pod>>;
+  /** Pods by the node they are on or pinned to ('' for neither), in filing order (a list: a node has one or two). */
+  readonly podsByNode: Map<string, Pod[]>;
   /** Pod key → where it is filed and whether it is live and not of the current template. */
   readonly filed: Map<string, { readonly node: string; readonly outdated: boolean }>;
   /** Live pods not of the current template (a sync with none and nothing to create or delete settles). */
@@ -395,8 +395,8 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     const was = view.filed.get(key);
     if (was) {
       const pods = view.podsByNode.get(was.node)!;
-      pods.delete(key);
-      if (pods.size === 0) view.podsByNode.delete(was.node);
+      pods.splice(pods.findIndex((p) => p.key === key), 1);
+      if (pods.length === 0) view.podsByNode.delete(was.node);
       if (was.outdated) view.outdated--;
       view.filed.delete(key);
     }
@@ -408,19 +408,17 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
   private fileAt(ds: SimDaemonSet, view: DaemonSetView, p: Pod): void {
     const node = this.nodeOfPod(p);
     let pods = view.podsByNode.get(node);
-    if (!pods) view.podsByNode.set(node, (pods = new Map()));
-    pods.set(p.key, p);
+    if (!pods) view.podsByNode.set(node, (pods = []));
+    pods.push(p);
     const outdated = !p.terminating && !this.current(ds, p);
     if (outdated) view.outdated++;
     view.filed.set(p.key, { node, outdated });
   }
 
-  /** The DaemonSet's pods on (or pinned to) a node, in podsOf's order. */
-  private podsAt(view: DaemonSetView, node: string): Pod[] | undefined {
+  /** The DaemonSet's pods on (or pinned to) a node, in podsOf's order: the view's own list when it has one pod (read it before the view changes). */
+  private podsAt(view: DaemonSetView, node: string): readonly Pod[] | undefined {
     const pods = view.podsByNode.get(node);
-    if (!pods) return undefined;
-    const list = [...pods.values()];
-    return list.length > 1 ? list.sort(this.world.byControllerOrder) : list;
+    return pods && pods.length > 1 ? [...pods].sort(this.world.byControllerOrder) : pods;
   }
 
   protected sync(ds: SimDaemonSet): void {

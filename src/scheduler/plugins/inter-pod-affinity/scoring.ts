@@ -47,30 +47,32 @@ interface PreScoreQuery {
   readonly args: InterPodAffinityArgs;
 }
 
-function nodeRecords(q: PreScoreQuery, info: NodeInfo): PairRecord[] {
-  const out: PairRecord[] = [];
-  const nodeLabels = info.node.labels;
-  if (Object.keys(nodeLabels).length === 0) return out;
-  const record = (key: string, amount: number) => {
-    const value = labelValue(nodeLabels, key);
-    if (value !== undefined) out.push([key, value, amount]);
-  };
-  const existingTerms = (terms: readonly WeightedPodAffinityTerm[], sign: 1 | -1) => {
-    for (const { weight, term } of terms) if (termMatches(term, q.incoming, q.nsLabels)) record(term.topologyKey, weight * sign);
-  };
-  const incomingTerms = (terms: readonly WeightedMergedTerm[], existing: Pod, sign: 1 | -1) => {
-    for (const { weight, term } of terms) if (term.matches(existing)) record(term.topologyKey, weight * sign);
-  };
-  for (const existing of q.hasConstraints ? info.pods : info.podsWithAffinity) {
-    incomingTerms(q.preferredAffinity, existing, 1);
-    incomingTerms(q.preferredAntiAffinity, existing, -1);
-    if (q.args.hardPodAffinityWeight > 0) {
-      for (const term of existing.requiredAffinity) if (termMatches(term, q.incoming, q.nsLabels)) record(term.topologyKey, q.args.hardPodAffinityWeight);
-    }
-    existingTerms(existing.preferredAffinity, 1);
-    existingTerms(existing.preferredAntiAffinity, -1);
-  }
+/** What a node contributes when no term matched there (most nodes): one shared list, never changed. */
+const NO_RECORDS: readonly PairRecord[] = [];
+
+/** `out` with the pair (key, the node's value of key) recorded, created on the first record; unchanged when the node lacks key. */
+function withRecord(out: PairRecord[] | undefined, nodeLabels: Labels, key: string, amount: number): PairRecord[] | undefined {
+  const value = labelValue(nodeLabels, key);
+  if (value === undefined) return out;
+  if (out === undefined) return [[key, value, amount]];
+  out.push([key, value, amount]);
   return out;
+}
+
+// Runs for every node of every tally built (each simulation's cluster builds its own): no closures, and no list for a node without records.
+function nodeRecords(q: PreScoreQuery, info: NodeInfo): readonly PairRecord[] {
+  const nodeLabels = info.node.labels;
+  let out: PairRecord[] | undefined;
+  for (const existing of q.hasConstraints ? info.pods : info.podsWithAffinity) {
+    for (const { weight, term } of q.preferredAffinity) if (term.matches(existing)) out = withRecord(out, nodeLabels, term.topologyKey, weight);
+    for (const { weight, term } of q.preferredAntiAffinity) if (term.matches(existing)) out = withRecord(out, nodeLabels, term.topologyKey, -weight);
+    if (q.args.hardPodAffinityWeight > 0) {
+      for (const term of existing.requiredAffinity) if (termMatches(term, q.incoming, q.nsLabels)) out = withRecord(out, nodeLabels, term.topologyKey, q.args.hardPodAffinityWeight);
+    }
+    for (const { weight, term } of existing.preferredAffinity) if (termMatches(term, q.incoming, q.nsLabels)) out = withRecord(out, nodeLabels, term.topologyKey, weight);
+    for (const { weight, term } of existing.preferredAntiAffinity) if (termMatches(term, q.incoming, q.nsLabels)) out = withRecord(out, nodeLabels, term.topologyKey, -weight);
+  }
+  return out ?? NO_RECORDS;
 }
 
 /** Pair scores with, per pair, how many contributions were recorded (a pair exists once recorded, even if its sum is 0). */
