@@ -66,7 +66,26 @@ describe('readPlainYaml leaves to the YAML parser', () => {
   for (const [name, text] of Object.entries(cases)) test(name, () => assert.equal(valuesOf(text), undefined));
 });
 
-test('positions in a text read here are the YAML parser\'s', () => {
+/** Every path into `value` (and one that is not there), under `prefix`. */
+function pathsOf(value: unknown, prefix: (string | number)[]): (string | number)[][] {
+  const out = [prefix, [...prefix, 'absent']];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsOf(v, [...prefix, i])));
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...pathsOf(v, [...prefix, k]));
+  return out;
+}
+
+/** Positions, at values and at keys, of every path into each document of `text` read here, against the YAML parser's. */
+function samePositions(text: string): void {
+  const fast = readPlainYaml({ name: 't.yaml', text })!.documents;
+  const parsed = parseSource({ name: 't.yaml', text }).documents;
+  fast.forEach((doc, i) => {
+    for (const path of pathsOf(doc.value, [])) {
+      for (const at of ['value', 'key'] as const) assert.deepEqual(doc.locate(path, at), parsed[i]!.locate(path, at), `${at} of ${JSON.stringify(path)} in\n${text}`);
+    }
+  });
+}
+
+test("positions in a text read here are the YAML parser's", () => {
   const text = 'items:\n- {kind: Pod, metadata: {name: a}}\n- kind: Pod\n  metadata:\n    name: b\n';
   const [doc] = readSource({ name: 't.yaml', text }).documents;
   const [want] = parseSource({ name: 't.yaml', text }).documents;
@@ -84,6 +103,7 @@ test("every YAML file of the repository read here gives the YAML parser's values
     const parsed = parseSource({ name: file, text });
     assert.deepEqual(parsed.diagnostics, [], file);
     assert.deepEqual(fast.documents.map((d) => [d.index, d.value]), parsed.documents.map((d) => [d.index, d.value]), file);
+    samePositions(text);
   }
   assert.ok(read > files.length / 2, `${read} of ${files.length} read here`);
 });
@@ -127,6 +147,8 @@ test("random documents, as YAML writers lay them out: where read here, the YAML 
     if (!fast) continue;
     read++;
     assert.deepEqual(fast, parserValues(text), text);
+    // A List's items are located by parsing their own lines only.
+    samePositions(text);
   }
   assert.ok(read > runs / 4, `${read} of ${runs} read here`);
 });

@@ -11,7 +11,8 @@
 
 import { reparsedDocuments, reparsedLocator } from './detached-source.js';
 import { goYamlPlainScalar, NOT_JSON } from './go-yaml-scalars.js';
-import { NOT_PRINTABLE, SourceDocument, type ParsedSource, type SourceInput } from './yaml-source.js';
+import type { FieldPath } from '../model/errors.js';
+import { NOT_PRINTABLE, parseSource, SourceDocument, type Locator, type ParsedSource, type Position, type SourceInput } from './yaml-source.js';
 
 /** Thrown at anything outside the forms read here; never escapes readPlainYaml. */
 class Unsupported extends Error {}
@@ -35,15 +36,64 @@ const INDICATORS = "-?:,[]{}#&*!|>'\"%@`";
 export function readPlainYaml(input: SourceInput): ParsedSource | undefined {
   const text = input.text;
   if (text.includes('\r') || text.includes('\t') || text.includes('\ufeff') || NOT_PRINTABLE.test(text)) return undefined;
+  const lines = text.split('\n');
+  const reader = new Reader(lines);
   let values: unknown[];
   try {
-    values = new Reader(text.split('\n')).documents();
+    values = reader.documents();
   } catch (e) {
     if (e instanceof Unsupported) return undefined;
     throw e;
   }
   const reparsed = reparsedDocuments(input.name, text);
-  return { documents: values.map((value, index) => new SourceDocument(input.name, index, value, reparsedLocator(reparsed, index))), diagnostics: [] };
+  const documents = values.map((value, index) => {
+    const whole = reparsedLocator(reparsed, index);
+    const items = reader.items.get(index);
+    return new SourceDocument(input.name, index, value, items ? new ItemLocator(input.name, lines, items, whole) : whole);
+  });
+  return { documents, diagnostics: [] };
+}
+
+/** The lines of a block list: where each item starts, and where the list ends. */
+interface ItemLines {
+  readonly starts: number[];
+  end: number;
+}
+
+/**
+ * Positions in a document's `items` list (a kind: List dump of 100,000 objects),
+ * found by the YAML parser reading only the lines of the item asked about; other
+ * paths by its reading of the whole text. An item's lines parse to the same nodes
+ * alone as in the document (the lines are whole, their indentation kept).
+ */
+class ItemLocator implements Locator {
+  private lineStarts?: number[];
+
+  constructor(
+    private readonly name: string,
+    private readonly lines: readonly string[],
+    private readonly items: ItemLines,
+    private readonly whole: Locator,
+  ) {}
+
+  locate(path: FieldPath, at: 'value' | 'key' = 'value'): Position {
+    const i = path[1];
+    if (path[0] !== 'items' || typeof i !== 'number' || i < 0 || i >= this.items.starts.length) return this.whole.locate(path, at);
+    const first = this.items.starts[i]!;
+    const text = `${this.lines.slice(first, this.items.starts[i + 1] ?? this.items.end).join('\n')}\n`;
+    const [item] = parseSource({ name: this.name, text }, 'ignore').documents;
+    if (!item) return this.whole.locate(path, at);
+    const pos = item.locate([0, ...path.slice(2)], at);
+    this.lineStarts ??= lineOffsets(this.lines);
+    return { line: pos.line + first, column: pos.column, offset: this.lineStarts[first]! + pos.offset };
+  }
+}
+
+/** Where each line starts in the text. */
+function lineOffsets(lines: readonly string[]): number[] {
+  const out = [0];
+  for (const line of lines) out.push(out[out.length - 1]! + line.length + 1);
+  return out;
 }
 
 /** The first column at or after `from` that is not a space. */
@@ -66,7 +116,13 @@ function isMarker(line: string): boolean {
 }
 
 class Reader {
+  /** The `items` list of a document's top mapping, by document index. */
+  readonly items = new Map<number, ItemLines>();
+  /** Set while the top mapping's `items` are read. */
+  private itemLines?: ItemLines;
   private line = 0;
+  /** The current document's index. */
+  private index = 0;
   /** Where the current document's lines end. */
   private end = 0;
 
@@ -79,7 +135,7 @@ class Reader {
     const close = (end: number, last: boolean) => {
       let content = start;
       while (content < end && isBlank(this.lines[content]!)) content++;
-      if (content < end) out.push(this.document(content, end));
+      if (content < end) out.push(this.document(content, end, out.length));
       // An empty document after a marker: nothing when it ends the stream, the YAML path's warning otherwise.
       else if (marked && !last) unsupported();
     };
@@ -96,7 +152,8 @@ class Reader {
     return out;
   }
 
-  private document(start: number, end: number): unknown {
+  private document(start: number, end: number, index: number): unknown {
+    this.index = index;
     this.line = start;
     this.end = end;
     const value = this.node(skip(this.lines[start]!), 0);
@@ -125,7 +182,12 @@ class Reader {
       const line = this.lines[this.line]!;
       const key = keyAt(line, at) ?? unsupported();
       if (Object.hasOwn(out, key.name)) unsupported();
+      if (depth === 0 && key.name === 'items') this.itemLines = { starts: [], end: 0 };
       out[key.name] = this.value(line, key.valueAt, indent, depth, true);
+      if (this.itemLines) {
+        if (this.itemLines.starts.length > 0) this.items.set(this.index, this.itemLines);
+        this.itemLines = undefined;
+      }
       this.skipBlank();
       if (this.line >= this.end) return out;
       const next = this.lines[this.line]!;
@@ -138,19 +200,25 @@ class Reader {
   /** A block list whose dashes are at column `indent`. */
   private sequence(indent: number, depth: number): unknown[] {
     const out: unknown[] = [];
+    const items = depth === 1 ? this.itemLines : undefined;
+    const done = () => {
+      if (items) items.end = this.line;
+      return out;
+    };
     for (;;) {
+      items?.starts.push(this.line);
       const line = this.lines[this.line]!;
       const at = skip(line, indent + 1);
       if (isItem(line, at)) unsupported();
       out.push(keyAt(line, at) ? this.mapping(at, at, depth + 1) : this.value(line, at, indent, depth, false));
       this.skipBlank();
-      if (this.line >= this.end) return out;
+      if (this.line >= this.end) return done();
       const next = this.lines[this.line]!;
       const nextAt = skip(next);
-      if (nextAt < indent) return out;
+      if (nextAt < indent) return done();
       if (nextAt === indent && isItem(next, nextAt)) continue;
       // A key at the dashes' column ends a list that is a mapping's value (`key:\n- a\nother: b`); the caller judges it.
-      if (nextAt === indent && keyAt(next, nextAt)) return out;
+      if (nextAt === indent && keyAt(next, nextAt)) return done();
       unsupported();
     }
   }
