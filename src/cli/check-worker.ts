@@ -37,16 +37,15 @@ export function contextOf(d: CheckWorkerData): AnalysisContext {
   return d.exchange ? { ...ctx, exchange: new SharedLog(d.exchange, ctx.input, ctx.instanceTypes) } : ctx;
 }
 
-let context: AnalysisContext | undefined;
-
-function start(data: CheckWorkerData): AnalysisContext {
+/** Once per worker (pool-worker.mjs): the context its tasks run in. The pool keeps this, not the documents it was loaded from. */
+export function prepare(data: CheckWorkerData): AnalysisContext {
   const ctx = contextOf(data);
   poolTrace('context');
   return ctx;
 }
 
-export default function runCheckTask(task: CheckTask, data: CheckWorkerData): TaskResult {
-  const result = runTask(ALL_CHECKS, (context ??= start(data)), task);
+export default function runCheckTask(task: CheckTask, context: AnalysisContext): TaskResult {
+  const result = runTask(ALL_CHECKS, context, task);
   // Round 1 gives plain records; every other task, findings, whose remedies' functions stay here.
   return 'round' in task && task.round === 1 ? result : result.map((item) => (item as Finding[]).map(reported));
 }

@@ -152,7 +152,17 @@ export async function loadCluster(
   }
   printDiagnostics(result.warnings);
   const detached = detach ? all.map((s, i) => detachSource(s, parsed[i]!.parsed!)) : undefined;
-  return { input: result.input, cluster: buildClusterState(result.input), sources: all, loadOptions, ...(detached ? { detached } : {}) };
+  // Built when first read: check and sweep never read it (0.7 CPU s at 100,000 pods).
+  let cluster: ClusterState | undefined;
+  return {
+    input: result.input,
+    get cluster() {
+      return (cluster ??= buildClusterState(result.input));
+    },
+    sources: all,
+    loadOptions,
+    ...(detached ? { detached } : {}),
+  };
 }
 
 /** A progress line on stderr: rewritten in place on a terminal; elsewhere only lines that end with a newline (the final ones) are shown. */

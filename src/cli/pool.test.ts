@@ -24,6 +24,11 @@ describe('the worker pool', () => {
     assert.ok(typescript, 'a TypeScript module still loads (berth run from its sources)');
   });
 
+  it("a module's prepare makes, once per worker, what its tasks get instead of the data (which the worker then lets go)", async () => {
+    const results = await openPool(new URL('./pool-prepare.test-support.ts', import.meta.url), 1).run({ text: 'dump' }, 'testing', (run: (task: number) => Promise<{ task: number; length: number; calls: number; data: boolean }>) => Promise.all([0, 1, 2].map(run)));
+    assert.deepEqual(results, [0, 1, 2].map((task) => ({ task, length: 4, calls: 1, data: false })));
+  });
+
   it('closes without having run anything (an input that did not load), and closing twice is harmless', async () => {
     const pool = openPool(ECHO, 2);
     await pool.close();

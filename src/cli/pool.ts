@@ -4,7 +4,8 @@
 // depend on the number of workers; a progress bar on stderr when it is a terminal.
 // A pool may be opened before the data its tasks need is ready (the threads load
 // their modules while the main thread reads the input); the data then goes to every
-// worker once, through shared memory, with the first task each one runs.
+// worker once, through shared memory, with the first task each one runs; a module
+// exporting `prepare(data)` keeps only what that makes of it (pool-worker.mjs).
 
 import { availableParallelism } from 'node:os';
 import { serialize } from 'node:v8';

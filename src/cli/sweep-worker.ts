@@ -19,15 +19,16 @@ export function cellLines(ctx: AnalysisContext, spec: SweepSpec): { cells: reado
   return { cells, line: (index) => JSON.stringify(run(cells[index]!)) };
 }
 
-let session: ReturnType<typeof cellLines> | undefined;
+type Session = ReturnType<typeof cellLines>;
 
-function start(data: SweepWorkerData): ReturnType<typeof cellLines> {
+/** Once per worker (pool-worker.mjs): the input and the matrix loaded; the pool keeps this, not the documents. */
+export function prepare(data: SweepWorkerData): Session {
   const ctx = contextOf(data);
   const sweep = loadSweep(data.sweep, ctx.input);
   if (!sweep.ok) throw new Error(`sweep worker: the matrix does not load (${sweep.errors.length} error(s))`);
   return cellLines(ctx, sweep.sweep);
 }
 
-export default function runSweepCell(index: number, data: SweepWorkerData): string {
-  return (session ??= start(data)).line(index);
+export default function runSweepCell(index: number, session: Session): string {
+  return session.line(index);
 }

@@ -54,6 +54,17 @@ export function goYamlNumber(s: string): number | undefined {
   return YAML_STYLE_FLOAT.test(plain) ? finite(plain) : undefined;
 }
 
+/** What goYamlPlainScalar gives for a scalar JSON cannot hold. */
+export const NOT_JSON = Symbol('not JSON');
+
+/** A plain scalar's value as go-yaml v2 resolves it; NOT_JSON for `.inf` and `.nan`, which Kubernetes refuses. */
+export function goYamlPlainScalar(s: string): unknown {
+  if (NULL.has(s)) return null;
+  if (TRUE.has(s) || FALSE.has(s)) return TRUE.has(s);
+  if (INFINITY.has(s) || NAN.has(s)) return NOT_JSON;
+  return goYamlNumber(s) ?? s;
+}
+
 /** A RegExp whose test is a function: the yaml library picks a plain scalar's tag by calling `test`. */
 class Matches extends RegExp {
   constructor(private readonly accepts: (s: string) => boolean) {
@@ -85,7 +96,8 @@ function explicit(name: string, accepts: (v: unknown) => boolean): ScalarTag {
   return {
     tag: `${TAG}${name}`,
     resolve: (s, onError) => {
-      const v = NULL.has(s) ? null : TRUE.has(s) || FALSE.has(s) ? TRUE.has(s) : (goYamlNumber(s) ?? s);
+      const resolved = goYamlPlainScalar(s);
+      const v = resolved === NOT_JSON ? s : resolved;
       if (!accepts(v)) onError(`cannot decode !!str \`${s}\` as a !!${name}`);
       return v;
     },

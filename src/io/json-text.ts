@@ -8,6 +8,7 @@
 // validated, a key written twice in one object.
 
 import { dataSource } from './json-source.js';
+import { readPlainYaml } from './plain-yaml.js';
 import type { ValidationMode } from './strict-fields.js';
 import { MAX_NESTING, NOT_PRINTABLE, parseSource, type ParsedSource, type SourceInput } from './yaml-source.js';
 
@@ -26,9 +27,9 @@ export function parseJsonText(input: SourceInput, validate: ValidationMode = 'st
   return dataSource(input.name, value, 'json', () => text);
 }
 
-/** An input's documents: read as JSON when parseJsonText can, by the YAML parser otherwise. */
+/** An input's documents: read as JSON when parseJsonText can, as plain YAML when readPlainYaml can, by the YAML parser otherwise. */
 export function readSource(input: SourceInput, validate: ValidationMode = 'strict'): ParsedSource {
-  return parseJsonText(input, validate) ?? parseSource(input, validate);
+  return parseJsonText(input, validate) ?? readPlainYaml(input) ?? parseSource(input, validate);
 }
 
 function skipSpace(text: string, i: number): number {
