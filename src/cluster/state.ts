@@ -247,12 +247,19 @@ export class ClusterState {
     return sel.pods;
   }
 
-  /** The state this one is a clone or fork of, and its version then: while neither has changed since, both hold the same pods in the same order. */
-  private copiedFrom: { readonly state: ClusterState; readonly version: number } | null = null;
+  /**
+   * The state this one is a clone or fork of, and its version then: while neither has
+   * changed since, both hold the same pods in the same order. Held weakly: a copy
+   * kept long after it changed (a what-if run a check keeps) must not keep alive the
+   * built cluster it came from; one collected is worked out afresh, to the same answer.
+   */
+  private copiedFrom: { readonly state: WeakRef<ClusterState>; readonly version: number } | null = null;
   /** The state this one is a copy of, while neither has changed since the copy (they then hold the same pods in the same orders). */
   private unchangedSource(): ClusterState | undefined {
     const from = this.copiedFrom;
-    return from !== null && from.state.version === from.version && this.version === from.version ? from.state : undefined;
+    if (from === null || this.version !== from.version) return undefined;
+    const state = from.state.deref();
+    return state?.version === from.version ? state : undefined;
   }
 
   /** What matching() worked out, by selector and namespace, for the version it was worked out at. */
@@ -473,7 +480,7 @@ export class ClusterState {
     this.copyAllButNodesTo(c);
     c.changeLog = this.changeLog.map((info) => infos.get(info) ?? info.clone());
     c.changeEpoch = this.changeEpoch;
-    c.copiedFrom = { state: this, version: this.version };
+    c.copiedFrom = { state: new WeakRef(this), version: this.version };
     return c;
   }
 
@@ -494,7 +501,7 @@ export class ClusterState {
     for (const [name, info] of this.infos) c.infos.set(name, info);
     c.borrowed = new Set(this.infos.values());
     c.forkedFrom = { state: this, version: this.version };
-    c.copiedFrom = c.forkedFrom;
+    c.copiedFrom = { state: new WeakRef(this), version: this.version };
     this.copyAllButNodesTo(c);
     return c;
   }
