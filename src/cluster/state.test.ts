@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { compileNode, type Node } from '../model/node.js';
 import { compilePod } from '../model/pod.js';
 import { Rand } from '../model/rand.js';
 import { compileLabelSelector } from '../model/selector.js';
 import { clusterTally } from './node-tally.js';
 import { ClusterState, zoneKey } from './state.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const ZONE = 'topology.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';
@@ -380,6 +385,18 @@ describe('what a copy reads of the state it copies while neither changed (select
       assert.deepEqual(c1.pendingPods().map((p) => p.key), ['ns/b', 'ns/c', 'ns/e']);
     });
   }
+
+  it('a copy does not keep the state it came from alive (what-if runs a check keeps would keep every built cluster)', async () => {
+    let s: ClusterState | undefined = built();
+    const source = new WeakRef(s);
+    const c = s.clone();
+    s = undefined;
+    // A WeakRef holds its target until the end of the job that made it.
+    await new Promise(setImmediate);
+    gc();
+    assert.equal(source.deref(), undefined);
+    assert.deepEqual([...c.selection('ns', web).keys()], ['ns/c', 'ns/d', 'ns/a']);
+  });
 
   it('a clone of a state that changed after the copy no longer reads it', () => {
     const s = built();
