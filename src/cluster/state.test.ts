@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { compileNode, type Node } from '../model/node.js';
 import { compilePod } from '../model/pod.js';
 import { Rand } from '../model/rand.js';
 import { compileLabelSelector } from '../model/selector.js';
 import { clusterTally } from './node-tally.js';
 import { ClusterState, zoneKey } from './state.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const ZONE = 'topology.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';
@@ -342,6 +347,64 @@ test('a selection keeps the pods a selector matches in podsInNamespace order thr
   assert.deepEqual(keys(), inOrder());
   cluster.replacePodInPlace({ ...cluster.getPod('ns/a')!, labels: { app: 'db' } });
   assert.deepEqual(keys(), inOrder());
+});
+
+describe('what a copy reads of the state it copies while neither changed (selections, pending pods)', () => {
+  const pod = (name: string, app: string, nodeName = '') => compilePod({ metadata: { name, namespace: 'ns', labels: { app } }, spec: { nodeName, containers: [{ name: 'c' }] } }, { order: 0 });
+  const web = compileLabelSelector({ matchLabels: { app: 'web' } });
+  function built(): ClusterState {
+    const s = new ClusterState();
+    s.addNode(inZone('n0', 'z0'));
+    for (const p of [pod('a', 'web', 'n0'), pod('b', 'db'), pod('c', 'web'), pod('d', 'web', 'n0')]) s.addPod(p);
+    // Store order is no longer input order.
+    s.updatePod({ ...s.getPod('ns/a')! });
+    return s;
+  }
+  const fresh = (s: ClusterState) => [...s.podsInNamespace('ns')].filter((p) => web.matches(p.labels)).map((p) => p.key);
+
+  for (const copy of ['clone', 'fork'] as const) {
+    it(`a ${copy}'s selection and pending pods are those it would work out itself, and stay its own`, () => {
+      const s = built();
+      const c1 = s[copy]();
+      const c2 = s[copy]();
+      const sel1 = c1.selection('ns', web);
+      const sel2 = c2.selection('ns', web);
+      assert.deepEqual([...sel1.keys()], fresh(s));
+      assert.deepEqual([...sel1.keys()], ['ns/c', 'ns/d', 'ns/a']);
+      assert.deepEqual(c1.pendingPods().map((p) => p.key), ['ns/b', 'ns/c']);
+      c1.addPod(pod('e', 'web'));
+      c1.removePod('ns/d');
+      c1.pendingPods().pop();
+      // The other copy and the source are as they were.
+      assert.deepEqual([...sel1.keys()], ['ns/c', 'ns/a', 'ns/e']);
+      assert.deepEqual([...sel2.keys()], ['ns/c', 'ns/d', 'ns/a']);
+      assert.deepEqual(c2.pendingPods().map((p) => p.key), ['ns/b', 'ns/c']);
+      assert.deepEqual(fresh(s), ['ns/c', 'ns/d', 'ns/a']);
+      // A copy that changed before asking works its answers out itself.
+      assert.deepEqual([...c1.selection('ns', web).keys()], ['ns/c', 'ns/a', 'ns/e']);
+      assert.deepEqual(c1.pendingPods().map((p) => p.key), ['ns/b', 'ns/c', 'ns/e']);
+    });
+  }
+
+  it('a copy does not keep the state it came from alive (what-if runs a check keeps would keep every built cluster)', async () => {
+    let s: ClusterState | undefined = built();
+    const source = new WeakRef(s);
+    const c = s.clone();
+    s = undefined;
+    // A WeakRef holds its target until the end of the job that made it.
+    await new Promise(setImmediate);
+    gc();
+    assert.equal(source.deref(), undefined);
+    assert.deepEqual([...c.selection('ns', web).keys()], ['ns/c', 'ns/d', 'ns/a']);
+  });
+
+  it('a clone of a state that changed after the copy no longer reads it', () => {
+    const s = built();
+    const c = s.clone();
+    s.addPod(pod('e', 'web'));
+    assert.deepEqual([...c.selection('ns', web).keys()], ['ns/c', 'ns/d', 'ns/a']);
+    assert.deepEqual(c.pendingPods().map((p) => p.key), ['ns/b', 'ns/c']);
+  });
 });
 
 describe('fork', () => {

@@ -242,9 +242,45 @@ export class ClusterState {
    * controller's PDBs, which walked the whole namespace each time (100,000 pods).
    */
   selection(namespace: string, selector: Selector): ReadonlyMap<string, Pod> {
+    const source = this.unchangedSource();
+    const sel = { namespace, selector, pods: source ? new Map(source.matching(namespace, selector)) : new Map<string, Pod>() };
+    if (!source) this.fillSelection(sel);
+    this.selections.push(sel);
+    return sel.pods;
+  }
+
+  /**
+   * The state this one is a clone or fork of, and its version then: while neither has
+   * changed since, both hold the same pods in the same order. Held weakly: a copy
+   * kept long after it changed (a what-if run a check keeps) must not keep alive the
+   * built cluster it came from; one collected is worked out afresh, to the same answer.
+   */
+  private copiedFrom: { readonly state: WeakRef<ClusterState>; readonly version: number } | null = null;
+  /** The state this one is a copy of, while neither has changed since the copy (they then hold the same pods in the same orders). */
+  private unchangedSource(): ClusterState | undefined {
+    const from = this.copiedFrom;
+    if (from === null || this.version !== from.version) return undefined;
+    const state = from.state.deref();
+    return state?.version === from.version ? state : undefined;
+  }
+
+  /** What matching() worked out, by selector and namespace, for the version it was worked out at. */
+  private readonly matched = new Map<Selector, Map<string, { readonly version: number; readonly pods: ReadonlyMap<string, Pod> }>>();
+
+  /**
+   * The pods of `namespace` that `selector` matches, in podsInNamespace order, worked
+   * out once per version: what each copy of this state asks for its live selections
+   * (every simulation over a copy of one built cluster starts the disruption
+   * controller, whose PDBs would each walk their namespace again).
+   */
+  private matching(namespace: string, selector: Selector): ReadonlyMap<string, Pod> {
+    let byNamespace = this.matched.get(selector);
+    if (!byNamespace) this.matched.set(selector, (byNamespace = new Map()));
+    const known = byNamespace.get(namespace);
+    if (known?.version === this.version) return known.pods;
     const sel = { namespace, selector, pods: new Map<string, Pod>() };
     this.fillSelection(sel);
-    this.selections.push(sel);
+    byNamespace.set(namespace, { version: this.version, pods: sel.pods });
     return sel.pods;
   }
 
@@ -494,6 +530,7 @@ export class ClusterState {
     this.copyAllButNodesTo(c);
     c.changeLog = this.changeLog.map((info) => infos.get(info) ?? info.clone());
     c.changeEpoch = this.changeEpoch;
+    c.copiedFrom = { state: new WeakRef(this), version: this.version };
     return c;
   }
 
@@ -519,6 +556,7 @@ export class ClusterState {
     for (const [name, info] of this.infos) c.infos.set(name, info);
     c.borrowed = new Set(this.infos.values());
     c.forkedFrom = { state: this, version: this.version };
+    c.copiedFrom = { state: new WeakRef(this), version: this.version };
     this.copyAllButNodesTo(c);
     return c;
   }
@@ -559,7 +597,17 @@ export class ClusterState {
 
   /** Pods not bound to a node and not terminating, in store order. */
   pendingPods(): Pod[] {
+    const source = this.unchangedSource();
+    if (source) return [...source.pendingAsOfVersion()];
     return [...this.podsByKey.values()].filter(isPending);
+  }
+
+  private pendingMemo: { readonly version: number; readonly pods: readonly Pod[] } | null = null;
+
+  /** pendingPods() worked out once per version, for the copies that ask before they change (every simulation's scheduler queue at its start). */
+  private pendingAsOfVersion(): readonly Pod[] {
+    if (this.pendingMemo?.version !== this.version) this.pendingMemo = { version: this.version, pods: [...this.podsByKey.values()].filter(isPending) };
+    return this.pendingMemo.pods;
   }
 }
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { loadScenario, scenarioJsonSchema } from '../io/scenario.js';
-import { loadSources } from '../io/load.js';
+import { loadSources, type LoadedInput } from '../io/load.js';
+import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { runScenarioText } from './fixtures.test-support.js';
 import { runScenario, startScenario } from './scenario.js';
@@ -230,5 +231,49 @@ spec:
     const fired = run.events.filter((e) => e.type === 'CronJobScheduled');
     assert.deepEqual(fired.map((e) => [e.t, e['scheduled']]), [[60_000, '2026-01-05T03:00:00.000Z']]);
     assert.ok(run.events.some((e) => e.type === 'JobComplete'));
+  });
+});
+
+describe('runs over one built cluster share what they start from, and nothing they change', () => {
+  // Running pods owned by a ReplicaSet (with a PDB) and a DaemonSet: what a copy reads of the built cluster (the PDB's selection, pending pods, the World's pod index).
+  const pod = (name: string, app: string, owner: string, node: string) =>
+    `- {apiVersion: v1, kind: Pod, metadata: {name: ${name}, namespace: apps, uid: pod-${name}, labels: {app: ${app}}, ownerReferences: [${owner}]}, spec: {nodeName: ${node}, containers: [{name: c, image: i, resources: {requests: {cpu: 500m}}}]}, status: {phase: Running}}`;
+  const rs = '{apiVersion: apps/v1, kind: ReplicaSet, name: web-5d8f, uid: rs-web, controller: true}';
+  const ds = '{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: ds-agent, controller: true}';
+  const nodes = ['n0', 'n1', 'n2', 'n3'];
+  const text = [
+    'apiVersion: v1',
+    'kind: List',
+    'items:',
+    ...nodes.map((n, i) => `- {apiVersion: v1, kind: Node, metadata: {name: ${n}, labels: {kubernetes.io/hostname: ${n}, topology.kubernetes.io/zone: z${i % 2}}}, status: {allocatable: {cpu: '2', memory: 8Gi, pods: '110'}}}`),
+    '- {apiVersion: apps/v1, kind: Deployment, metadata: {name: web, namespace: apps, uid: deploy-web}, spec: {replicas: 3, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: i, resources: {requests: {cpu: 500m}}}]}}}}',
+    '- {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: web, namespace: apps}, spec: {minAvailable: 2, selector: {matchLabels: {app: web}}}}',
+    '- {apiVersion: apps/v1, kind: DaemonSet, metadata: {name: agent, namespace: apps, uid: ds-agent}, spec: {selector: {matchLabels: {app: agent}}, template: {metadata: {labels: {app: agent}}, spec: {containers: [{name: c, image: i, resources: {requests: {cpu: 100m}}}]}}}}',
+    ...[0, 1, 2].map((i) => pod(`web-5d8f-p${i}`, 'web', rs, `n${i}`)),
+    ...nodes.map((n) => pod(`agent-${n}`, 'agent', ds, n)),
+    '',
+  ].join('\n');
+  const load = () => {
+    const loaded = loadSources([{ name: 'shared.yaml', text }]);
+    assert.ok(loaded.ok);
+    return loaded.input;
+  };
+  const spec = (steps: ScenarioSpec['steps']): ScenarioSpec => ({ name: 'x', seed: 0, provisioner: { enabled: false }, timing: {}, steps, expect: [] });
+  const loss: ScenarioSpec['steps'] = [
+    { at: 60_000, action: { type: 'rollout', kind: 'Deployment', name: 'apps/web' }, source: 't' },
+    { at: 90_000, action: { type: 'failNode', node: 'n0' }, source: 't' },
+  ];
+  const log = (input: LoadedInput, steps: ScenarioSpec['steps']) => JSON.stringify(runScenario(input, spec(steps), { instanceTypes: [], untilMs: 20 * 60_000 }).events);
+
+  it('a run over a copy gives the log of a run over a cluster built afresh, and leaves the next copy as the first', () => {
+    const input = load();
+    const quiet = log(input, []);
+    const changed = log(input, loss);
+    assert.match(changed, /PodTerminating/);
+    // Each of these starts from the built cluster the runs above copied: any change they left in it would show.
+    assert.equal(log(input, loss), changed);
+    assert.equal(log(input, []), quiet);
+    assert.equal(log(load(), loss), changed);
+    assert.equal(log(load(), []), quiet);
   });
 });

@@ -9,6 +9,7 @@ import type { Pod } from '../model/pod.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../model/volumes.js';
 import { DEFAULT_TOLERATION_SECONDS, withDefaultTolerationSeconds } from './admission.js';
 import type { Engine } from './engine.js';
+import { LayeredMap } from './layered-map.js';
 
 export type ClusterChange =
   | { readonly kind: 'podAdded'; readonly pod: Pod }
@@ -47,8 +48,8 @@ export interface PodIndex {
 
 export class World {
   private readonly listeners: ChangeListener[] = [];
-  /** Pod key → when its Ready condition turned True. */
-  private readonly readyAt: Map<string, number>;
+  /** Pod key → when its Ready condition turned True (over the pod index's, which every copy of a cluster shares). */
+  private readonly readyAt: LayeredMap<string, number>;
   private uidSeq = 0;
   /** Nodes whose kubelet has stopped (crashed, partitioned or its instance gone). */
   private readonly kubeletDown = new Set<string>();
@@ -56,10 +57,12 @@ export class World {
   /** Pod uid → why it was deleted (the reason given to deletePod or removePod). */
   private readonly deletionReasons = new Map<string, string>();
 
-  /** Controller uid → its pods by key, in store order (an update moves a pod to the end, as in the store). */
+  /** Controller uid → its pods by key, in store order (an update moves a pod to the end, as in the store): a controller's entry is copied from startOwners when first changed. */
   private readonly byOwner = new Map<string, Map<string, Pod>>();
+  /** The pod index's: shared with every World over a copy of the same cluster, never changed. */
+  private readonly startOwners: ReadonlyMap<string, ReadonlyMap<string, Pod>>;
   /** Owned pod key → when it last moved to the end of its controller's list in byOwner. */
-  private readonly ownerListSeq: Map<string, number>;
+  private readonly ownerListSeq: LayeredMap<string, number>;
   private ownerListMoves: number;
 
   constructor(
@@ -77,10 +80,10 @@ export class World {
     /** indexPods of a cluster this one is a copy of (the same pods, in the same order). */
     podIndex: PodIndex = World.indexPods(cluster),
   ) {
-    for (const [uid, pods] of podIndex.byOwner) this.byOwner.set(uid, new Map(pods));
-    this.ownerListSeq = new Map(podIndex.ownerListSeq);
-    this.ownerListMoves = this.ownerListSeq.size;
-    this.readyAt = new Map(podIndex.ready);
+    this.startOwners = podIndex.byOwner;
+    this.ownerListSeq = new LayeredMap(podIndex.ownerListSeq);
+    this.ownerListMoves = podIndex.ownerListSeq.size;
+    this.readyAt = new LayeredMap(podIndex.ready);
   }
 
   /** How a World over this cluster files its pods at the start. */
@@ -105,8 +108,7 @@ export class World {
   private index(pod: Pod): void {
     const uid = pod.ownerReferences.find((r) => r.controller)?.uid;
     if (uid === undefined) return;
-    let pods = this.byOwner.get(uid);
-    if (!pods) this.byOwner.set(uid, (pods = new Map()));
+    const pods = this.ownedBy(uid);
     pods.delete(pod.key);
     pods.set(pod.key, pod);
     this.ownerListSeq.set(pod.key, ++this.ownerListMoves);
@@ -115,8 +117,15 @@ export class World {
   private unindex(pod: Pod): void {
     const uid = pod.ownerReferences.find((r) => r.controller)?.uid;
     if (uid === undefined) return;
-    this.byOwner.get(uid)?.delete(pod.key);
+    this.ownedBy(uid).delete(pod.key);
     this.ownerListSeq.delete(pod.key);
+  }
+
+  /** This World's own list of a controller's pods, to change. */
+  private ownedBy(uid: string): Map<string, Pod> {
+    let pods = this.byOwner.get(uid);
+    if (!pods) this.byOwner.set(uid, (pods = new Map(this.startOwners.get(uid))));
+    return pods;
   }
 
   /** Orders pods of one controller as podsControlledBy lists them, without listing them all. */
@@ -124,7 +133,7 @@ export class World {
 
   /** The pods whose controller has this uid, terminating ones included, in store order: what controllers list. */
   podsControlledBy(uid: string): Pod[] {
-    return [...(this.byOwner.get(uid)?.values() ?? [])];
+    return [...((this.byOwner.get(uid) ?? this.startOwners.get(uid))?.values() ?? [])];
   }
 
   onChange(listener: ChangeListener): void {
