@@ -343,6 +343,7 @@ class Planner {
     /** Disruption candidates kept for the pods they keep (ProvisionInput.candidateNodes): a domain only where such a pod counts. */
     private readonly candidateNodes: ReadonlySet<string> = new Set(),
   ) {
+    this.withoutNodeOrCandidate = new Set([...withoutNode, ...candidateNodes]);
     const profile = profileFor(config, 'default-scheduler') ?? {};
     this.sched = new Scheduler(cluster, (h) => buildFramework(config, profile, h), seed === undefined ? {} : { seed });
     const fw = this.sched.framework;
@@ -408,7 +409,7 @@ class Planner {
     this.spreadGroups.adjust(state, attempt.pod, attempt.requiredTerms, this.cluster);
     // Karpenter can always create a new claim, so hostname spread has a minimum of 0 on existing nodes too.
     newClaimsAreEmptyHostnames(state);
-    forgetDomains(state, (key) => this.nodelessValues(key), (key) => this.valuesOnlyOf(key, [...this.withoutNode, ...this.candidateNodes]));
+    this.forgetUnknownDomains(state);
     const podReqs = nodeAffinityRequirements(attempt.pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
     for (const name of this.existingNodes) {
       const info = this.cluster.nodeInfo(name);
@@ -422,19 +423,30 @@ class Planner {
     return undefined;
   }
 
+  /**
+   * Takes out of a pod's spread counts the domains Karpenter's topology does not have:
+   * those only claims with no Node carry, and (while no counted pod is there) those only
+   * such claims and the disruption candidates carry (forgetDomains).
+   */
+  private forgetUnknownDomains(state: CycleState): void {
+    forgetDomains(state, (key) => this.nodelessValues(key), (key) => this.valuesOnlyOf(key, this.withoutNodeOrCandidate));
+  }
+
+  /** withoutNode and candidateNodes together, for forgetUnknownDomains. */
+  private readonly withoutNodeOrCandidate: ReadonlySet<string>;
+
   /** Per key, the values only claims with no Node carry: no domain of Karpenter's topology (forgetDomains). */
   private nodelessValues(key: string): ReadonlySet<string> {
     return this.valuesOnlyOf(key, this.withoutNode);
   }
 
   /** Per key, the values no node outside `nodes` carries. */
-  private valuesOnlyOf(key: string, nodes: Iterable<string>): ReadonlySet<string> {
+  private valuesOnlyOf(key: string, nodes: ReadonlySet<string>): ReadonlySet<string> {
     const out = new Set<string>();
-    const names = [...nodes];
-    if (names.length === 0) return out;
+    if (nodes.size === 0) return out;
     const carriers = this.cluster.topologyDomains(key);
     const nodeless = new Map<string, number>();
-    for (const name of names) {
+    for (const name of nodes) {
       const v = this.cluster.nodeInfo(name)?.node.labels[key];
       if (v !== undefined) nodeless.set(v, (nodeless.get(v) ?? 0) + 1);
     }
@@ -463,7 +475,7 @@ class Planner {
     const state = this.preFilter(pod);
     if (!state.ok) return { reason: state.reason };
     const unseen = this.spreadGroups.adjust(state.state, pod, attempt.requiredTerms, this.cluster);
-    forgetDomains(state.state, (key) => this.nodelessValues(key), (key) => this.valuesOnlyOf(key, [...this.withoutNode, ...this.candidateNodes]));
+    this.forgetUnknownDomains(state.state);
     countOpenClaims(state.state, pod, attempt.requiredTerms, this.claims, this.cluster, unseen);
     newClaimsAreEmptyHostnames(state.state);
     // Planned claims with the fewest pods first, as Karpenter spreads pods over in-flight claims. Like
