@@ -280,10 +280,18 @@ export async function scenario(ns: string, pools: Parameters<typeof nodePool>[],
     await namespace(ns);
     for (const args of pools) await apply(nodePool(...args));
     await body();
+  } catch (e) {
+    // CI keeps only the test output: what the controllers said is the evidence of a failure.
+    for (const c of running) console.error(`--- last lines of ${c.identity}'s log ---\n${tailOf(c.log, 80)}`);
+    throw e;
   } finally {
     await stopAll();
     await cleanUp(ns);
   }
+}
+
+function tailOf(file: string, lines: number): string {
+  return readFileSync(file, 'utf8').split('\n').slice(-lines - 1).join('\n');
 }
 
 export async function scale(namespace: string, name: string, replicas: number): Promise<void> {
