@@ -10,22 +10,12 @@ import type { Claim } from './claims.js';
 import { TERMINATION_FINALIZER } from './claims.js';
 import { isNodeReady } from './disruption-view.js';
 import type { KubeObject } from './objects.js';
+import { isKnownEphemeralTaint } from '../provisioner/cluster-state.js';
 import { LABEL_NODE_INITIALIZED, LABEL_NODE_REGISTERED } from '../provisioner/labels.js';
 
-/** Karpenter's KnownEphemeralTaints (key and effect): put on and taken off by the node lifecycle controller, the cloud controller manager and registration. */
-const EPHEMERAL_TAINTS: readonly (readonly [string, string])[] = [
-  ['node.kubernetes.io/not-ready', 'NoSchedule'],
-  ['node.kubernetes.io/not-ready', 'NoExecute'],
-  ['node.kubernetes.io/unreachable', 'NoSchedule'],
-  ['node.cloudprovider.kubernetes.io/uninitialized', 'NoSchedule'],
-  ['karpenter.sh/unregistered', 'NoExecute'],
-];
-/** And its KnownEphemeralTaintKeyPrefixes (the Node Readiness Controller's taints). */
-const EPHEMERAL_TAINT_PREFIXES = ['readiness.k8s.io/'];
-
+/** Karpenter's KnownEphemeralTaints, on a Node as the API server returns it. */
 export function isEphemeralTaint(t: TaintFields): boolean {
-  const key = t.key ?? '';
-  return EPHEMERAL_TAINTS.some(([k, e]) => k === key && e === t.effect) || EPHEMERAL_TAINT_PREFIXES.some((p) => key.startsWith(p));
+  return isKnownEphemeralTaint({ key: t.key ?? '', effect: t.effect ?? '' });
 }
 
 export interface TaintFields {

@@ -38,8 +38,8 @@ const EPHEMERAL_PREFIXES = ['readiness.k8s.io/'];
 
 const matchTaint = (a: Pick<Taint, 'key' | 'effect'>, b: Pick<Taint, 'key' | 'effect'>): boolean => a.key === b.key && a.effect === b.effect;
 
-export function isKnownEphemeralTaint(t: Taint): boolean {
-  return EPHEMERAL.some((e) => matchTaint(e, t)) || EPHEMERAL_PREFIXES.some((p) => t.key.startsWith(p));
+export function isKnownEphemeralTaint(t: { readonly key: string; readonly effect: string }): boolean {
+  return EPHEMERAL.some((e) => e.key === t.key && e.effect === t.effect) || EPHEMERAL_PREFIXES.some((p) => t.key.startsWith(p));
 }
 
 /**

@@ -283,11 +283,21 @@ export async function scenario(ns: string, pools: Parameters<typeof nodePool>[],
   } catch (e) {
     // CI keeps only the test output: what the controllers said is the evidence of a failure.
     for (const c of running) console.error(`--- last lines of ${c.identity}'s log ---\n${tailOf(c.log, 80)}`);
+    console.error(`--- cluster at the failure ---\n${await clusterSummary(ns).catch((err: unknown) => String(err))}`);
     throw e;
   } finally {
     await stopAll();
     await cleanUp(ns);
   }
+}
+
+/** One line per pod of the namespace, node and NodeClaim: enough to tell a stuck rollout from a stuck decision. */
+async function clusterSummary(ns: string): Promise<string> {
+  const line = (kind: string, o: KubeObject, rest: unknown) => `${kind} ${o.metadata?.name ?? ''}${o.metadata?.deletionTimestamp ? ' (deleting)' : ''} ${JSON.stringify(rest)}`;
+  const podLines = (await list('v1', 'Pod', ns)).map((p) => line('Pod', p, { node: (p.spec as { nodeName?: string }).nodeName, status: p.status }));
+  const nodeLines = (await list('v1', 'Node')).map((n) => line('Node', n, { labels: n.metadata?.labels, taints: (n.spec as { taints?: unknown }).taints, conditions: (n.status as { conditions?: unknown }).conditions }));
+  const claimLines = (await nodeClaims()).map((c) => line('NodeClaim', c, { spec: c.spec, status: c.status }));
+  return [...podLines, ...nodeLines, ...claimLines].join('\n');
 }
 
 function tailOf(file: string, lines: number): string {
