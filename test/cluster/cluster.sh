@@ -132,14 +132,16 @@ start() {
     kwok)
       # Nodes: our node-initialize stage (stages/: Ready after BERTH_KWOK_READY_DELAY_MS,
       # startup taints removed) and kwok's lease heartbeats; pods: kwok's "fast"
-      # stages, read from its module in the Go module cache. BERTH_KWOK_STAGES adds
+      # stages, read from its module in the Go module cache, and our pod-ready-again
+      # (a kubelet's status sync undoing a stale not-Ready mark). BERTH_KWOK_STAGES adds
       # more stage files (space-separated paths), e.g. kwok's node/chaos stages.
       local stages configs
       stages="$(go env GOMODCACHE)/sigs.k8s.io/kwok@${KWOK_VERSION}/kustomize/stage"
       [[ -d "$stages" ]] || (cd /tmp && go mod download "sigs.k8s.io/kwok@${KWOK_VERSION}")
       sed "s/__READY_DELAY_MS__/${BERTH_KWOK_READY_DELAY_MS:-3000}/" "$here/stages/node-initialize.yaml" > "$run/node-initialize.yaml"
       configs=(--config "$run/node-initialize.yaml" --config "$stages/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml"
-        --config "$stages/pod/fast/pod-ready.yaml" --config "$stages/pod/fast/pod-complete.yaml" --config "$stages/pod/fast/pod-delete.yaml")
+        --config "$stages/pod/fast/pod-ready.yaml" --config "$stages/pod/fast/pod-complete.yaml" --config "$stages/pod/fast/pod-delete.yaml"
+        --config "$here/stages/pod-ready-again.yaml")
       for f in ${BERTH_KWOK_STAGES:-}; do configs+=(--config "$f"); done
       launch kwok --kubeconfig "$run/kwok.kubeconfig" --manage-all-nodes=false \
         --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --server-address "127.0.0.1:$kwok_port" \

@@ -13,6 +13,7 @@ import https from 'node:https';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { CoreV1Api } from '@kubernetes/client-node';
 import {
   allRunning, apply, controller, controllerLog, deployment, e2eFile, kube, kwokNodes, leaseHolder, list, LOGS, manifests, nodeClaims, pods, RUN, scenario, stopController, waitFor,
   type ControllerProcess,
@@ -26,6 +27,16 @@ interface Condition { type: string; status: string; lastTransitionTime?: string 
 const conditions = (o: KubeObject | undefined): Condition[] => ((o?.status ?? {}) as { conditions?: Condition[] }).conditions ?? [];
 const condition = (o: KubeObject | undefined, type: string) => conditions(o).find((c) => c.type === type);
 const taintKeys = (n: KubeObject | undefined) => (((n?.spec ?? {}) as { taints?: { key: string }[] }).taints ?? []).map((t) => t.key);
+
+/** What the node lifecycle controller's MarkPodsNotReady writes: the pod's Ready condition False. */
+async function markPodNotReady(namespace: string, name: string): Promise<void> {
+  const core = kube().config.makeApiClient(CoreV1Api);
+  const pod = (await kube().read('v1', 'Pod', name, namespace))!;
+  const status = pod.status as { conditions: Condition[] };
+  const conditions = status.conditions.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: new Date().toISOString() } : c));
+  const written = await core.replaceNamespacedPodStatus({ name, namespace, body: { ...pod, status: { ...status, conditions } } as never });
+  assert.equal(written.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'False');
+}
 
 /** GET as the API server's Table (what kubectl prints). */
 async function table(path: string): Promise<{ columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] }> {
@@ -80,6 +91,11 @@ test('kwok nodes register NotReady with startup taints, Ready after the stage de
     const podObject = (await kube().read('v1', 'Pod', running!.name, ns))!;
     const scheduled = condition(podObject, 'PodScheduled')!;
     assert.ok(Date.parse(scheduled.lastTransitionTime!) >= Date.parse(condition(ready, 'Ready')!.lastTransitionTime!) - 1000, 'the pod was bound only once its node was Ready and untainted');
+    // kube-controller-manager marks a pod not Ready when its last look at the node (up to
+    // 5 s old) said NotReady; the kubelet's status sync (kwok's stage pod-ready-again)
+    // makes it Ready again, or a rollout would wait on it forever (CI stop 38).
+    await markPodNotReady(ns, running!.name);
+    await waitFor('the pod marked not Ready is Ready again', async () => condition(await kube().read('v1', 'Pod', running!.name, ns), 'Ready')?.status === 'True', 15_000);
     await waitFor('Initialized', async () => condition(await kube().read('berth.dev/v1alpha1', 'NodeClaim', name), 'Initialized')?.status === 'True', 30_000);
     const node = (await kube().read('v1', 'Node', name))!;
     assert.deepEqual([node.metadata?.labels?.['karpenter.sh/registered'], node.metadata?.labels?.['karpenter.sh/initialized']], ['true', 'true']);
