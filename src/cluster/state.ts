@@ -597,14 +597,12 @@ export class ClusterState {
 
   /** Pods not bound to a node and not terminating, in store order. */
   pendingPods(): Pod[] {
-    const source = this.unchangedSource();
-    if (source) return [...source.pendingAsOfVersion()];
-    return [...this.podsByKey.values()].filter(isPending);
+    return [...(this.unchangedSource() ?? this).pendingAsOfVersion()];
   }
 
   private pendingMemo: { readonly version: number; readonly pods: readonly Pod[] } | null = null;
 
-  /** pendingPods() worked out once per version, for the copies that ask before they change (every simulation's scheduler queue at its start). */
+  /** pendingPods() worked out once per version: for the copies that ask before they change (every simulation's scheduler queue at its start), and for a state each of whose many simulations asks. */
   private pendingAsOfVersion(): readonly Pod[] {
     if (this.pendingMemo?.version !== this.version) this.pendingMemo = { version: this.version, pods: [...this.podsByKey.values()].filter(isPending) };
     return this.pendingMemo.pods;

@@ -236,8 +236,10 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
  * for a spread), so a pod may need a new node even where kube-scheduler would find room.
  */
 function simulateWithProvisioner(input: ConsolidationInput, replacement: ReplacementOptions, copy: ClusterState, moving: ReadonlySet<string>, errors: PodError[], optimize: 'cost' | undefined, candidateNodes: ReadonlySet<string>): Removal | null {
-  // Pods that were pending before are the provisioner's business, not this decision's.
-  for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
+  // Pods that were pending before are the provisioner's business, not this decision's: the
+  // copy's pending pods are those and the moving ones (asked of the cluster, which has them
+  // worked out once for all its simulations).
+  for (const p of input.cluster.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   showInitializingAsKarpenter(input, copy);
   const plan = planProvisioning({
     cluster: copy,

@@ -12,66 +12,96 @@ import { addInto, type ResourceList } from '../model/resources.js';
 import type { NodeInfo } from '../cluster/node-info.js';
 import type { Pod } from '../model/pod.js';
 import { fits, usableOfferings } from '../provisioner/nodeclaim.js';
+import { hasRoomFor } from '../scheduler/plugins/node-resources-fit.js';
 import { cachedPoolTemplate } from '../provisioner/plan.js';
 import { isUnderConsolidateAfter, type Candidate } from './candidates.js';
 import type { ConsolidationInput } from './consolidate.js';
 
-/** The resources every NodeResourcesFit checks (never ignored by its arguments). */
+/** The resources NodeResourcesFit checks whatever its arguments (hasRoomFor). */
 const BOUNDED = ['cpu', 'memory', 'ephemeral-storage'] as const;
 
-const free = (info: NodeInfo, r: string): number => (info.node.allocatable[r] ?? 0) - (info.requested[r] ?? 0);
-const slots = (info: NodeInfo): number => (info.node.allocatable.pods ?? 0) - info.pods.length;
-
-/** Whether the pod could fit on the node by pod count and the BOUNDED resources (what NodeResourcesFit checks, at least). */
-function hasRoom(pod: Pod, info: NodeInfo): boolean {
-  if (slots(info) < 1) return false;
-  const req = pod.resources.requests;
-  return BOUNDED.every((r) => (req[r] ?? 0) === 0 || (req[r] ?? 0) <= free(info, r));
+/** A node pods may move to, with its free pod slots (at least one) and free amount of each BOUNDED resource. */
+interface Room {
+  readonly info: NodeInfo;
+  readonly slots: number;
+  readonly free: Readonly<Record<string, number>>;
 }
 
+/** The rooms of a cluster version's destinations, most free first per BOUNDED resource (by cpu, by memory...). */
+interface Rooms {
+  readonly version: number;
+  readonly by: Readonly<Record<string, readonly Room[]>>;
+}
+
+/** Worked out once per input: a pass asks for every candidate, with the same cluster and node sets. */
+const roomsOf = new WeakMap<ConsolidationInput, Rooms>();
+
 /**
- * The nodes consolidation's simulation may leave a candidate's pods on: not the
- * candidates, not nodes being disrupted (gone from its copy), not nodes inside their
- * consolidateAfter (tainted there), and not nodes still initializing (a pod placed on
- * one refuses the decision, so an outcome that uses one is a refusal already).
+ * The nodes consolidation's simulation may leave a candidate's pods on (the candidates
+ * aside): not nodes being disrupted (gone from its copy), not nodes inside their
+ * consolidateAfter (tainted there), not nodes still initializing (a pod placed on one
+ * refuses the decision, so an outcome that uses one is a refusal already), and only
+ * with a free pod slot.
  */
-function destinations(input: ConsolidationInput, candidates: readonly Candidate[]): NodeInfo[] {
-  const leaving = new Set(candidates.map((c) => c.node.name));
+function destinations(input: ConsolidationInput): Rooms {
+  const kept = roomsOf.get(input);
+  if (kept?.version === input.cluster.version) return kept;
   const o = { ...(input.lastPodEventMs && { lastPodEventMs: input.lastPodEventMs }), ...(input.uninitialized && { uninitialized: input.uninitialized }) };
-  return input.cluster.nodeInfos().filter((info) => {
+  const rooms: Room[] = [];
+  for (const info of input.cluster.nodeInfos()) {
     const name = info.node.name;
-    return !leaving.has(name) && !input.disrupting?.has(name) && !input.initializing?.has(name) && !isUnderConsolidateAfter(info.node, input.pools, input.nowMs, o);
-  });
+    const slots = (info.node.allocatable.pods ?? 0) - info.pods.length;
+    if (slots < 1 || input.disrupting?.has(name) || input.initializing?.has(name) || isUnderConsolidateAfter(info.node, input.pools, input.nowMs, o)) continue;
+    rooms.push({ info, slots, free: Object.fromEntries(BOUNDED.map((r) => [r, (info.node.allocatable[r] ?? 0) - (info.requested[r] ?? 0)])) });
+  }
+  const by = Object.fromEntries(BOUNDED.map((r) => [r, [...rooms].sort((a, b) => b.free[r]! - a.free[r]!)]));
+  const fresh = { version: input.cluster.version, by };
+  roomsOf.set(input, fresh);
+  return fresh;
 }
 
 /**
  * A lower bound on what the pods that go to new claims request together (per BOUNDED
- * resource, and their number), or undefined when all might stay on `nodes`. Every pod
- * with no room on any node goes; and for each resource and each size t a pod requests,
- * the pods requesting at least t can only sit on nodes with t free: at most
- * floor(free / t) of them per node (and its free pod slots), at most the nodes' free
- * amount in all. What exceeds that goes to claims.
+ * resource, and their number), or undefined when all might stay on the rooms of nodes
+ * not `leaving`. Every pod with no room on any such node goes; and for each resource
+ * and each size t a pod requests, the pods requesting at least t can only sit on nodes
+ * with t free: at most floor(free / t) of them per node (and its free pod slots), at
+ * most the nodes' free amount in all. What exceeds that goes to claims.
  */
-export function claimLowerBound(pods: readonly Pod[], nodes: readonly NodeInfo[]): { requests: ResourceList; pods: number } | undefined {
-  const homeless = pods.filter((pod) => !nodes.some((info) => hasRoom(pod, info)));
+function claimLowerBound(pods: readonly Pod[], rooms: Rooms, leaving: ReadonlySet<string>): { requests: ResourceList; pods: number } | undefined {
+  const open = (room: Room) => !leaving.has(room.info.node.name);
+  const byCpu = rooms.by.cpu!;
+  const homeless = pods.filter((pod) => {
+    const cpu = pod.resources.requests.cpu ?? 0;
+    for (const room of byCpu) {
+      if (room.free.cpu! < cpu) return true; // most free cpu first: none further has room
+      if (open(room) && hasRoomFor(pod, room.info)) return false;
+    }
+    return true;
+  });
   const requests: Record<string, number> = {};
   for (const pod of homeless) addInto(requests, pod.resources.requests);
-  let count = Math.max(homeless.length, pods.length - nodes.reduce((s, info) => s + Math.max(0, slots(info)), 0));
+  let count = homeless.length;
   for (const r of BOUNDED) {
     for (const t of new Set(pods.map((p) => p.resources.requests[r] ?? 0))) {
       if (t <= 0) continue;
-      const big = pods.filter((p) => (p.resources.requests[r] ?? 0) >= t);
-      let fitting = 0, room = 0;
-      for (const info of nodes) {
-        const f = free(info, r);
-        const s = slots(info);
-        if (f < t || s < 1) continue;
-        fitting += Math.min(Math.floor(f / t), s);
-        room += f;
+      let big = 0, bigSum = 0;
+      for (const p of pods) {
+        const v = p.resources.requests[r] ?? 0;
+        if (v < t) continue;
+        big++;
+        bigSum += v;
       }
-      const over = big.length - fitting;
-      count = Math.max(count, over);
-      requests[r] = Math.max(requests[r] ?? 0, over * t, big.reduce((s, p) => s + (p.resources.requests[r] ?? 0), 0) - room);
+      let fitting = 0, free = 0;
+      for (const room of rooms.by[r]!) {
+        const f = room.free[r]!;
+        if (f < t) break;
+        if (!open(room)) continue;
+        fitting += Math.min(Math.floor(f / t), room.slots);
+        free += f;
+      }
+      count = Math.max(count, big - fitting);
+      requests[r] = Math.max(requests[r] ?? 0, (big - fitting) * t, bigSum - free);
     }
   }
   return count > 0 ? { requests, pods: count } : undefined;
@@ -86,7 +116,7 @@ export function claimLowerBound(pods: readonly Pod[], nodes: readonly NodeInfo[]
 export function surelyNoCheaper(input: ConsolidationInput, candidates: readonly Candidate[]): boolean {
   const { replacement } = input;
   if (!replacement) return false;
-  const need = claimLowerBound(candidates.flatMap((c) => c.reschedulable), destinations(input, candidates));
+  const need = claimLowerBound(candidates.flatMap((c) => c.reschedulable), destinations(input), new Set(candidates.map((c) => c.node.name)));
   if (!need) return false;
   let price = 0;
   for (const c of candidates) {

@@ -19,6 +19,7 @@
 // no node yet.
 
 import { NodeInfo } from '../cluster/node-info.js';
+import { hasRoomFor, NODE_RESOURCES_FIT } from '../scheduler/plugins/node-resources-fit.js';
 import type { ClusterState } from '../cluster/state.js';
 import { goSortSlice } from '../scheduler/go-sort.js';
 import { orderNodePools } from '../model/nodepool.js';
@@ -361,6 +362,7 @@ class Planner {
       { ...fw.plugins, preFilter: fw.plugins.preFilter.filter((p) => !EXISTING_NODE_SKIPPED.has(p.name)), filter: fw.plugins.filter.filter((p) => !EXISTING_NODE_SKIPPED.has(p.name)) },
       fw.percentageOfNodesToScore,
     );
+    this.existingChecksResources = this.existingFramework.plugins.filter.some((p) => p.name === NODE_RESOURCES_FIT);
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
     this.toleratePreferNoSchedule = specs.some((s) => s.taints.some((t) => t.effect === 'PreferNoSchedule'));
     this.topologyKeys = new TopologyKeys(cluster, settleSelected);
@@ -411,9 +413,11 @@ class Planner {
     newClaimsAreEmptyHostnames(state);
     this.forgetUnknownDomains(state);
     const podReqs = nodeAffinityRequirements(attempt.pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
+    // Most nodes a consolidation tries are full: the resource check, which NodeResourcesFit would fail anyway, goes first.
+    const mayFit = this.existingChecksResources ? (info: NodeInfo) => hasRoomFor(attempt.pod, info) : () => true;
     for (const name of this.existingNodes) {
       const info = this.cluster.nodeInfo(name);
-      if (!info || untoleratedTaint(info.node.taints, attempt.pod)) continue;
+      if (!info || !mayFit(info) || untoleratedTaint(info.node.taints, attempt.pod)) continue;
       const nodeReqs = labelRequirements(info.node.labels);
       if (!nodeReqs.isCompatible(podReqs)) continue;
       if (volumes.length > 0 && !volumes.some((alt) => withPod(nodeReqs, podReqs).isCompatible(alt))) continue;
@@ -461,6 +465,9 @@ class Planner {
       return c.topologyKey !== LABEL_HOSTNAME && value !== undefined && this.nodelessValues(c.topologyKey).has(value);
     });
   }
+
+  /** Whether the existing-node filters include NodeResourcesFit (a profile may disable it). */
+  private readonly existingChecksResources: boolean;
 
   /** The volume topology alternatives of the pod being planned (volume-topology.ts). */
   private volumeAlternatives: Requirements[] = [];
