@@ -604,7 +604,11 @@ export class ClusterState {
 
   /** pendingPods() worked out once per version: for the copies that ask before they change (every simulation's scheduler queue at its start), and for a state each of whose many simulations asks. */
   private pendingAsOfVersion(): readonly Pod[] {
-    if (this.pendingMemo?.version !== this.version) this.pendingMemo = { version: this.version, pods: [...this.podsByKey.values()].filter(isPending) };
+    if (this.pendingMemo?.version !== this.version) {
+      const pods: Pod[] = [];
+      this.podsByKey.forEach((p) => isPending(p) && pods.push(p));
+      this.pendingMemo = { version: this.version, pods };
+    }
     return this.pendingMemo.pods;
   }
 }
