@@ -372,6 +372,7 @@ class Planner {
   /** spec.limits minus the capacity of the pool's existing nodes. */
   private remainingLimits(spec: PoolSpec): Record<string, number> {
     const remaining: Record<string, number> = { ...spec.limits };
+    if (Object.keys(remaining).length === 0) return remaining; // No limits: no node to walk (a consolidation plans once per candidate).
     for (const info of this.cluster.nodeInfos()) {
       if (info.node.labels[LABEL_NODEPOOL] !== spec.name || this.deleting.has(info.node.name)) continue;
       for (const k of Object.keys(remaining)) remaining[k]! -= k === 'nodes' ? 1 : (info.node.capacity[k] ?? 0);
