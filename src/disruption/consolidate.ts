@@ -22,7 +22,7 @@ import { Requirements } from '../provisioner/requirements.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
-import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
+import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type CandidateInput, type Rejection } from './candidates.js';
 import { copyWithout, unbind } from './cluster-copy.js';
 import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
 import type { ConsolidationMemo } from './consolidation-memo.js';
@@ -492,7 +492,7 @@ function unconsolidatable(input: ConsolidationInput, c: Candidate): string | und
  * (Emptiness re-checks its nodes one by one: revalidateEmpty.)
  */
 export function stillCandidates(input: ConsolidationInput, nodes: readonly string[], keep: (c: Candidate) => boolean = () => true): Candidate[] | { invalid: string } {
-  const { eligible } = consolidationCandidates(input);
+  const { eligible } = consolidationCandidates({ ...input, only: new Set(nodes) });
   const found = nodes.map((n) => eligible.find((c) => c.node.name === n && keep(c)));
   const gone = nodes.find((_, i) => found[i] === undefined);
   if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
@@ -504,7 +504,7 @@ export function stillCandidates(input: ConsolidationInput, nodes: readonly strin
 }
 
 /** The consolidatable candidates, highest savings ratio first; the others join `rejected`. */
-export function consolidationCandidates(input: ConsolidationInput): { eligible: Candidate[]; rejected: Rejection[] } {
+export function consolidationCandidates(input: ConsolidationInput & Pick<CandidateInput, 'only'>): { eligible: Candidate[]; rejected: Rejection[] } {
   const { candidates, rejected } = findCandidates(input);
   const eligible: Candidate[] = [];
   for (const c of candidates) {

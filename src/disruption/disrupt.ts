@@ -90,7 +90,7 @@ export function expiry(input: DisruptionInput): Decision[] {
  * go, as many as the Empty budgets allow; the others stay. Invalid only when none is left.
  */
 function revalidateEmpty(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
-  const { eligible } = consolidationCandidates(input);
+  const { eligible } = consolidationCandidates({ ...input, only: new Set(d.nodes) });
   const budget = remainingDisruptions(input, 'Empty');
   const kept = d.nodes.flatMap((n) => eligible.filter((c) => c.node.name === n && isEmpty(c) && (budget.get(c.pool.name) ?? 0) > 0 && budget.set(c.pool.name, budget.get(c.pool.name)! - 1)));
   if (kept.length === 0) return { invalid: 'no node is still an empty candidate within the budgets' };
