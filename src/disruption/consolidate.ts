@@ -252,6 +252,8 @@ function simulateWithProvisioner(input: ConsolidationInput, replacement: Replace
     existingNodesAsKarpenter: true,
     ...(input.initializing ? { uninitializedNodes: input.initializing } : {}),
     candidateNodes,
+    // What is left pending in the copy: the moving pods.
+    pending: [...moving].map((key) => copy.getPod(key)!),
     ...(optimize ? { optimize } : {}),
   });
   if (plan.unschedulable.length > 0) {

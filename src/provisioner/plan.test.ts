@@ -135,6 +135,13 @@ describe('provisioning plan', () => {
     assert.equal(nodeOf(plan(new Set(['a-launching', 'b-ready', 'c-ready'])), 'default/mover'), 'a-launching');
   });
 
+  it('plans the pending pods the caller names, without looking for others (a removal simulation names its moving pods)', () => {
+    const cluster = new ClusterState();
+    for (const p of [pod('named', {}, {}, '1'), pod('other', {}, {}, '1')]) cluster.addPod(p);
+    const p = planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {}, existingNodesAsKarpenter: true, pending: [cluster.getPod('default/named')!] });
+    assert.deepEqual(p.nodeClaims.flatMap((c) => c.pods), ['default/named']);
+  });
+
   it('a profile without NodeResourcesFit puts a pod on an existing node without room for it, as its filters allow', () => {
     const planned = (config: SchedulerConfig) => {
       const cluster = new ClusterState();

@@ -120,6 +120,12 @@ export interface ProvisionInput {
    */
   readonly candidateNodes?: ReadonlySet<string>;
   /**
+   * With existingNodesAsKarpenter: the cluster's pending pods, when the caller knows them
+   * (a removal simulation: the candidates' pods), instead of a walk over every pod. In any
+   * order: the plan takes them in Karpenter's queue order, a total order (UIDs are unique).
+   */
+  readonly pending?: readonly Pod[];
+  /**
    * Karpenter's cluster state beyond the Nodes kube-scheduler binds to (cluster-state.ts):
    * NodeClaims still launching or initializing are capacity Karpenter tries before new
    * claims, nodes marked for deletion are not, and their pods are planned again. Without
@@ -812,7 +818,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, existingNodeDaemons) : undefined;
   // Nodes marked for deletion are tainted before kube-scheduler's pass; their pods still run there.
   view?.markDeleting();
-  const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p): Unschedulable => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
+  const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: (input.pending ?? cluster.pendingPods()).map((p): Unschedulable => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
   const placements = [...report.placements];
   const unschedulable: ProvisionPlan['unschedulable'] = [];
   // Karpenter plans the pods the deleting nodes will evict with the pending ones, without validating them.
