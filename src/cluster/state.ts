@@ -47,8 +47,12 @@ export class ClusterState {
   private affinityNodesCache: NodeInfo[] | null = null;
   private requiredAntiAffinityNodesCache: NodeInfo[] | null = null;
   private podsByKey = new Map<string, Pod>();
-  /** The same pods by namespace, each map in podsByKey's order (PDBs select within one namespace). */
-  private readonly podsByNamespace = new Map<string, Map<string, Pod>>();
+  /**
+   * The same pods by namespace, each map in podsByKey's order (PDBs select within one
+   * namespace). Null until first asked in a copy: it follows from podsByKey, and most
+   * simulation copies never ask.
+   */
+  private podsByNamespace: Map<string, Map<string, Pod>> | null = new Map();
   private readonly images = new Map<string, ImageSummary>();
   /** topology key → value → number of nodes carrying it. */
   private readonly domainIndex = new Map<string, Map<string, number>>();
@@ -337,9 +341,11 @@ export class ClusterState {
   addPod(pod: Pod): void {
     if (this.podsByKey.has(pod.key)) throw new Error(`pod ${pod.key} already exists`);
     this.podsByKey.set(pod.key, pod);
-    let inNamespace = this.podsByNamespace.get(pod.namespace);
-    if (!inNamespace) this.podsByNamespace.set(pod.namespace, (inNamespace = new Map()));
-    inNamespace.set(pod.key, pod);
+    if (this.podsByNamespace) {
+      let inNamespace = this.podsByNamespace.get(pod.namespace);
+      if (!inNamespace) this.podsByNamespace.set(pod.namespace, (inNamespace = new Map()));
+      inNamespace.set(pod.key, pod);
+    }
     for (const s of this.selections) if (s.namespace === pod.namespace && s.selector.matches(pod.labels)) s.pods.set(pod.key, pod);
     const info = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
     if (info) {
@@ -355,7 +361,7 @@ export class ClusterState {
     const pod = this.podsByKey.get(key);
     if (!pod) return undefined;
     this.podsByKey.delete(key);
-    this.podsByNamespace.get(pod.namespace)?.delete(key);
+    this.podsByNamespace?.get(pod.namespace)?.delete(key);
     for (const s of this.selections) if (s.namespace === pod.namespace) s.pods.delete(key);
     const info = pod.nodeName ? this.infos.get(pod.nodeName) : undefined;
     if (info) {
@@ -406,7 +412,7 @@ export class ClusterState {
     }
     this.countPod(old, -1, from !== undefined);
     this.podsByKey.set(pod.key, pod);
-    this.podsByNamespace.get(pod.namespace)!.set(pod.key, pod);
+    this.podsByNamespace?.get(pod.namespace)!.set(pod.key, pod);
     for (const sel of this.selections) {
       if (sel.namespace !== pod.namespace) continue;
       const was = sel.pods.has(pod.key);
@@ -436,6 +442,15 @@ export class ClusterState {
 
   /** The pods of one namespace, in the order pods() lists them. */
   podsInNamespace(namespace: string): Iterable<Pod> {
+    if (!this.podsByNamespace) {
+      const byNamespace = new Map<string, Map<string, Pod>>();
+      this.podsByKey.forEach((pod, key) => {
+        let inNamespace = byNamespace.get(pod.namespace);
+        if (!inNamespace) byNamespace.set(pod.namespace, (inNamespace = new Map()));
+        inNamespace.set(key, pod);
+      });
+      this.podsByNamespace = byNamespace;
+    }
     return this.podsByNamespace.get(namespace)?.values() ?? [];
   }
 
@@ -565,7 +580,7 @@ export class ClusterState {
   private copyAllButNodesTo(c: ClusterState): void {
     for (const [zone, names] of this.tree) c.tree.set(zone, [...names]);
     c.podsByKey = copyMap(this.podsByKey);
-    for (const [ns, pods] of this.podsByNamespace) c.podsByNamespace.set(ns, copyMap(pods));
+    c.podsByNamespace = null;
     for (const [key, values] of this.domainIndex) c.domainIndex.set(key, copyMap(values));
     for (const [name, labels] of this.namespaces) c.namespaces.set(name, labels);
     c.pdbs = [...this.pdbs];
@@ -602,9 +617,13 @@ export class ClusterState {
 
   private pendingMemo: { readonly version: number; readonly pods: readonly Pod[] } | null = null;
 
-  /** pendingPods() worked out once per version: also for the copies that ask before they change (every simulation's scheduler queue at its start). */
+  /** pendingPods() worked out once per version: for the copies that ask before they change (every simulation's scheduler queue at its start), and for a state each of whose many simulations asks. */
   private pendingAsOfVersion(): readonly Pod[] {
-    if (this.pendingMemo?.version !== this.version) this.pendingMemo = { version: this.version, pods: [...this.podsByKey.values()].filter(isPending) };
+    if (this.pendingMemo?.version !== this.version) {
+      const pods: Pod[] = [];
+      this.podsByKey.forEach((p) => isPending(p) && pods.push(p));
+      this.pendingMemo = { version: this.version, pods };
+    }
     return this.pendingMemo.pods;
   }
 }

@@ -43,6 +43,8 @@ export interface CandidateInput {
    * being candidates.
    */
   readonly terminationGracePeriodOverridesPods?: boolean;
+  /** Only these nodes are looked at (a decision checked again after its wait); every node when absent. */
+  readonly only?: ReadonlySet<string>;
 }
 
 /** PDB name → allowed disruptions now: the status when given, otherwise computed from the cluster's pods. */
@@ -111,7 +113,8 @@ export function findCandidates(input: CandidateInput): CandidateReport {
   for (const info of cluster.nodeInfos()) {
     const node = info.node;
     const poolName = node.labels[LABEL_NODEPOOL];
-    if (poolName === undefined) continue; // Not Karpenter's node: never a candidate, not worth a reason.
+    // Not Karpenter's node (never a candidate, not worth a reason), or not asked about.
+    if (poolName === undefined || (input.only && !input.only.has(node.name))) continue;
     if (unreadable) { rejected.push({ node: node.name, reason: `tracking PodDisruptionBudgets, ${unreadable.selectorError} (PodDisruptionBudget=${unreadable.key})` }); continue; }
     const reject = (reason: string): void => void rejected.push({ node: node.name, reason, event: 'DisruptionBlocked' });
     const pool = pools.get(poolName);

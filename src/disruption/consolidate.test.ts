@@ -49,6 +49,18 @@ describe('candidates', () => {
   }
 });
 
+describe('candidates of some nodes only', () => {
+  it('looks at the named nodes alone, each as the whole look finds it', () => {
+    const c = cluster([node('n1'), node('n2', { 'karpenter.sh/do-not-disrupt': 'true' }), node('n3')], [pod('p1', 'n1'), pod('p3', 'n3')]);
+    const input: CandidateInput = { cluster: c, pools: [pool()], nowMs: 1e12 };
+    const all = findCandidates(input);
+    const some = findCandidates({ ...input, only: new Set(['n2', 'n3']) });
+    assert.deepEqual(some.candidates, all.candidates.filter((x) => x.node.name === 'n3'));
+    assert.deepEqual(some.rejected, all.rejected.filter((r) => r.node === 'n2'));
+    assert.equal(all.candidates.length, 2);
+  });
+});
+
 describe('candidates (upstream disruption/suite_test.go)', () => {
   const NOW = 1e12;
   type PodOpts = { annotations?: Record<string, string>; owner?: string; terminating?: boolean; phase?: string; startTime?: number; labels?: Record<string, string> };

@@ -22,7 +22,7 @@ import { Requirements } from '../provisioner/requirements.js';
 import { scheduleAll } from '../scheduler/run.js';
 import type { SchedulerConfig } from '../scheduler/profile.js';
 import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
-import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type Rejection } from './candidates.js';
+import { DISRUPTED_TAINT, findCandidates, reschedulablePods, savingsRatio, isConsolidatable, isEmpty, isUnderConsolidateAfter, type Candidate, type CandidateInput, type Rejection } from './candidates.js';
 import { copyWithout, unbind } from './cluster-copy.js';
 import { balancedRejection, balancedTotals, canPassThreshold, scoreCommand, type PoolTotals } from './balanced.js';
 import type { ConsolidationMemo } from './consolidation-memo.js';
@@ -236,8 +236,10 @@ export function simulateRemoval(input: ConsolidationInput, candidates: readonly 
  * for a spread), so a pod may need a new node even where kube-scheduler would find room.
  */
 function simulateWithProvisioner(input: ConsolidationInput, replacement: ReplacementOptions, copy: ClusterState, moving: ReadonlySet<string>, errors: PodError[], optimize: 'cost' | undefined, candidateNodes: ReadonlySet<string>): Removal | null {
-  // Pods that were pending before are the provisioner's business, not this decision's.
-  for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
+  // Pods that were pending before are the provisioner's business, not this decision's: the
+  // copy's pending pods are those and the moving ones (asked of the cluster, which has them
+  // worked out once for all its simulations).
+  for (const p of input.cluster.pendingPods()) if (!moving.has(p.key)) copy.removePod(p.key);
   showInitializingAsKarpenter(input, copy);
   const plan = planProvisioning({
     cluster: copy,
@@ -250,6 +252,8 @@ function simulateWithProvisioner(input: ConsolidationInput, replacement: Replace
     existingNodesAsKarpenter: true,
     ...(input.initializing ? { uninitializedNodes: input.initializing } : {}),
     candidateNodes,
+    // What is left pending in the copy: the moving pods.
+    pending: [...moving].map((key) => copy.getPod(key)!),
     ...(optimize ? { optimize } : {}),
   });
   if (plan.unschedulable.length > 0) {
@@ -490,7 +494,7 @@ function unconsolidatable(input: ConsolidationInput, c: Candidate): string | und
  * (Emptiness re-checks its nodes one by one: revalidateEmpty.)
  */
 export function stillCandidates(input: ConsolidationInput, nodes: readonly string[], keep: (c: Candidate) => boolean = () => true): Candidate[] | { invalid: string } {
-  const { eligible } = consolidationCandidates(input);
+  const { eligible } = consolidationCandidates({ ...input, only: new Set(nodes) });
   const found = nodes.map((n) => eligible.find((c) => c.node.name === n && keep(c)));
   const gone = nodes.find((_, i) => found[i] === undefined);
   if (gone !== undefined) return { invalid: `node ${gone} is no longer a consolidation candidate` };
@@ -502,7 +506,7 @@ export function stillCandidates(input: ConsolidationInput, nodes: readonly strin
 }
 
 /** The consolidatable candidates, highest savings ratio first; the others join `rejected`. */
-export function consolidationCandidates(input: ConsolidationInput): { eligible: Candidate[]; rejected: Rejection[] } {
+export function consolidationCandidates(input: ConsolidationInput & Pick<CandidateInput, 'only'>): { eligible: Candidate[]; rejected: Rejection[] } {
   const { candidates, rejected } = findCandidates(input);
   const eligible: Candidate[] = [];
   for (const c of candidates) {

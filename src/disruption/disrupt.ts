@@ -2,6 +2,7 @@
 // emptiness, drift, multi-node consolidation, single-node consolidation. Expiry is
 // apart: forceful, outside the budgets, one decision per expired node.
 
+import type { Node } from '../model/node.js';
 import { LABEL_NODEPOOL, type NodePool } from '../model/nodepool.js';
 import { noteBlockedByBudget, remainingDisruptions } from './budgets.js';
 import { currentlyReschedulable, findCandidates, isEmpty, reschedulablePods, type Candidate, type Rejection } from './candidates.js';
@@ -33,11 +34,15 @@ function replaceDecision(input: ConsolidationInput, cs: readonly Candidate[], re
  * nodes from the current NodePools — is the command: one node per command.
  */
 export function drift(input: DisruptionInput, rejected: Rejection[] = []): Decision | undefined {
+  // A static NodePool's drifted nodes are StaticDrift's, never Drift's (Karpenter's Drift.ShouldDisrupt).
+  const isDrifted = (node: Node, pool: NodePool | undefined) => pool?.replicas === null && driftReason(node, pool, input.claimHashes?.get(node.name) ?? claimHashOf(node)) !== undefined;
+  const pools = new Map(input.pools.map((p) => [p.name, p]));
+  // Most passes find no node drifted: look before working out every candidate.
+  if (!input.cluster.nodeInfos().some((i) => isDrifted(i.node, pools.get(i.node.labels[LABEL_NODEPOOL] ?? '')))) return undefined;
   const { candidates } = findCandidates({ ...input, terminationGracePeriodOverridesPods: true });
   const since = (c: Candidate) => input.driftedAt?.get(c.node.name) ?? input.nowMs;
   const drifted = candidates
-    // A static NodePool's drifted nodes are StaticDrift's, never Drift's (Karpenter's Drift.ShouldDisrupt).
-    .filter((c) => c.pool.replicas === null && driftReason(c.node, c.pool, input.claimHashes?.get(c.node.name) ?? claimHashOf(c.node)) !== undefined)
+    .filter((c) => isDrifted(c.node, c.pool))
     .sort((a, b) => since(a) - since(b) || a.node.creation - b.node.creation || (a.node.name < b.node.name ? -1 : 1));
   if (drifted.length === 0) return undefined;
   const budget = remainingDisruptions(input, 'Drifted');
@@ -85,7 +90,7 @@ export function expiry(input: DisruptionInput): Decision[] {
  * go, as many as the Empty budgets allow; the others stay. Invalid only when none is left.
  */
 function revalidateEmpty(input: DisruptionInput, d: Decision): Decision | { invalid: string } {
-  const { eligible } = consolidationCandidates(input);
+  const { eligible } = consolidationCandidates({ ...input, only: new Set(d.nodes) });
   const budget = remainingDisruptions(input, 'Empty');
   const kept = d.nodes.flatMap((n) => eligible.filter((c) => c.node.name === n && isEmpty(c) && (budget.get(c.pool.name) ?? 0) > 0 && budget.set(c.pool.name, budget.get(c.pool.name)! - 1)));
   if (kept.length === 0) return { invalid: 'no node is still an empty candidate within the budgets' };

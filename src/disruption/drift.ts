@@ -56,9 +56,16 @@ function staticDrift(pool: NodePool, claim: ClaimHash | undefined): boolean {
   return claim.version === NODEPOOL_HASH_VERSION && claim.hash !== pool.hash;
 }
 
+/** requirementsDrifted's answers per labels object and NodePool (both immutable by convention): asked of every node at every disruption poll. */
+const driftedByLabels = new WeakMap<Labels, WeakMap<NodePool, boolean>>();
+
 /** Whether labels fail the NodePool's requirements, an undefined In/Exists key included (Karpenter's Compatible without allowances). */
 export function requirementsDrifted(labels: Labels, pool: NodePool): boolean {
-  return Requirements.fromLabels(labels).compatible(Requirements.fromNodeSelectorRequirements(pool.requirements)) !== undefined;
+  let byPool = driftedByLabels.get(labels);
+  if (!byPool) driftedByLabels.set(labels, (byPool = new WeakMap()));
+  let drifted = byPool.get(pool);
+  if (drifted === undefined) byPool.set(pool, (drifted = Requirements.fromLabels(labels).compatible(Requirements.fromNodeSelectorRequirements(pool.requirements)) !== undefined));
+  return drifted;
 }
 
 /**

@@ -38,20 +38,25 @@ class CountingMemo extends ConsolidationMemo {
   }
 }
 
-/** Candidate n (0.5 $/h, a 3-cpu pod) and node m with `room` cpu free; `replacement` is what a new node could be. */
-function setup(room: number, replacement: InstanceType) {
+/**
+ * Candidate n (0.5 $/h, pods of `cpus`, a 3-cpu one by default) and node m with `room` cpu
+ * free; `replacement` is what a new node could be; `o` sets the rest of the input.
+ */
+function setup(room: number, replacement: InstanceType, cpus: readonly string[] = ['3'], o: Partial<ConsolidationInput> & { pool?: typeof pool } = {}) {
   const types = [current, replacement];
-  const n = launchedNode('n', pool, current, { zone: 'test-zone-1a', capacityType: 'on-demand' }, 0);
-  const m = launchedNode('m', pool, current, { zone: 'test-zone-1a', capacityType: 'on-demand' }, 1);
+  const p = o.pool ?? pool;
+  const n = launchedNode('n', p, current, { zone: 'test-zone-1a', capacityType: 'on-demand' }, 0);
+  const m = launchedNode('m', p, current, { zone: 'test-zone-1a', capacityType: 'on-demand' }, 1);
   const filler = boundPod('filler', 'm', `${(m.allocatable.cpu! - room) / 1000}`);
   const memo = new CountingMemo();
   const input: ConsolidationInput = {
-    cluster: clusterOf([n, m], [boundPod('p', 'n', '3'), filler]),
-    pools: [pool],
+    cluster: clusterOf([n, m], [...cpus.map((cpu, i) => boundPod(i === 0 ? 'p' : `p${i}`, 'n', cpu)), filler]),
+    pools: [p],
     nowMs: 3_600_000,
     pricePerHour: catalogPrices(types),
     replacement: { instanceTypes: types },
     memo,
+    ...o,
   };
   const candidate = consolidationCandidates(input).eligible.find((c) => c.node.name === 'n')!;
   return { input, memo, candidate };
@@ -94,12 +99,53 @@ describe('single-node consolidation refused without its simulation', () => {
   });
 });
 
+describe('where the bound looks for room', () => {
+  const dearer = type('dearer', 4000, [{ price: 0.6 }]);
+  /** The simulation refuses too, whatever the bound says. */
+  const refused = (input: ConsolidationInput, c: Parameters<typeof surelyNoCheaper>[1][number]) => assert.ok(!('decision' in computeConsolidation(input, [c], 'Underutilized')));
+
+  it('pods that each fit on another node alone but not together: the rest need a claim', () => {
+    const { input, candidate } = setup(3000, dearer, ['2', '2']);
+    assert.equal(surelyNoCheaper(input, [candidate]), true);
+    refused(input, candidate);
+  });
+
+  it('not on a node being disrupted (gone from the simulation)', () => {
+    const { input, candidate } = setup(3000, dearer, ['3'], { disrupting: new Set(['m']) });
+    assert.equal(surelyNoCheaper(input, [candidate]), true);
+    refused(input, candidate);
+  });
+
+  it('not on a node still initializing (a pod placed there refuses the decision)', () => {
+    const { input, candidate } = setup(3000, dearer, ['3'], { initializing: new Set(['m']), uninitialized: new Set(['m']) });
+    assert.equal(surelyNoCheaper(input, [candidate]), true);
+    refused(input, candidate);
+  });
+
+  it('not on a node inside its consolidateAfter', () => {
+    const p = nodePool({ capacityTypes: ['on-demand'], disruption: { consolidateAfter: '30m', budgets: [{ nodes: '100%' }] } });
+    const { input, candidate } = setup(3000, dearer, ['3'], { pool: p, lastPodEventMs: new Map([['m', 3_000_000]]) });
+    assert.equal(surelyNoCheaper(input, [candidate]), true);
+    refused(input, candidate);
+  });
+
+  it('a node with room for the pods, outside all of those, keeps the simulation', () => {
+    const p = nodePool({ capacityTypes: ['on-demand'], disruption: { consolidateAfter: '30m', budgets: [{ nodes: '100%' }] } });
+    const { input, candidate } = setup(4000, dearer, ['2', '2'], { pool: p, lastPodEventMs: new Map([['m', 0]]) });
+    assert.equal(surelyNoCheaper(input, [candidate]), false);
+    assert.ok('decision' in computeConsolidation(input, [candidate], 'Underutilized'));
+  });
+});
+
 describe('surelyNoCheaper property', () => {
   const ZONES = ['us-west-2a', 'us-west-2b'];
   const TYPES = CATALOG.filter((t) => ['t3.medium', 'm5.large', 'm5.xlarge', 'm5.2xlarge', 'c5.xlarge', 'r5.large'].includes(t.name)).map((t) => ({ ...t, offerings: t.offerings.filter((o) => ZONES.includes(o.zone)) }));
   const arb = fc.record({
     nodes: fc.array(fc.record({ type: fc.constantFrom('m5.large', 'm5.xlarge', 'm5.2xlarge', 'c5.xlarge', 'r5.large'), zone: fc.constantFrom(...ZONES), spot: fc.boolean() }), { minLength: 2, maxLength: 6 }),
-    pods: fc.array(fc.record({ node: fc.nat(), milli: fc.integer({ min: 500, max: 3500 }), spread: fc.boolean() }), { minLength: 4, maxLength: 24 }),
+    pods: fc.array(fc.record({ node: fc.nat(), milli: fc.integer({ min: 500, max: 3500 }), gib: fc.integer({ min: 1, max: 12 }), spread: fc.boolean() }), { minLength: 4, maxLength: 24 }),
+    // Nodes the simulation treats apart: being disrupted, still initializing.
+    disrupting: fc.array(fc.nat(), { maxLength: 2 }),
+    initializing: fc.array(fc.nat(), { maxLength: 2 }),
     capacityTypes: fc.constantFrom(['on-demand'], ['spot'], ['on-demand', 'spot']),
     spotToSpot: fc.boolean(),
   });
@@ -116,9 +162,12 @@ describe('surelyNoCheaper property', () => {
           const node = nodes[q.node % nodes.length]!;
           if (free.get(node.name)! < q.milli) return [];
           free.set(node.name, free.get(node.name)! - q.milli);
-          return [boundPod(`p${i}`, node.name, `${q.milli}m`, q.spread ? { labels: { app: 'spread' }, spec: SPREAD } : {})];
+          const containers = [{ name: 'c', resources: { requests: { cpu: `${q.milli}m`, memory: `${q.gib}Gi` } } }];
+          return [boundPod(`p${i}`, node.name, `${q.milli}m`, q.spread ? { labels: { app: 'spread' }, spec: { ...SPREAD, containers } } : { spec: { containers } })];
         });
-        const input: ConsolidationInput = { cluster: clusterOf(nodes, pods), pools: [p], nowMs: 1e12, pricePerHour: catalogPrices(TYPES), replacement: { instanceTypes: TYPES, spotToSpot: spec.spotToSpot } };
+        const named = (picks: number[]) => new Set(picks.map((i) => nodes[i % nodes.length]!.name));
+        const initializing = named(spec.initializing);
+        const input: ConsolidationInput = { cluster: clusterOf(nodes, pods), pools: [p], nowMs: 1e12, pricePerHour: catalogPrices(TYPES), replacement: { instanceTypes: TYPES, spotToSpot: spec.spotToSpot }, disrupting: named(spec.disrupting), initializing, uninitialized: initializing };
         const eligible = consolidationCandidates(input).eligible.filter((c) => c.reschedulable.length > 0);
         const sets = [...eligible.map((c) => [c]), ...eligible.slice(2).map((_, i) => eligible.slice(0, i + 2))];
         for (const set of sets) {

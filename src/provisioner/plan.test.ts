@@ -5,6 +5,7 @@ import { ClusterState } from '../cluster/state.js';
 import type { PodManifest, PodSpecManifest } from '../model/manifest.js';
 import { compileNode } from '../model/node.js';
 import { compilePod, type Pod } from '../model/pod.js';
+import type { SchedulerConfig } from '../scheduler/profile.js';
 import { scheduleAll } from '../scheduler/run.js';
 import { bundledInstanceTypes } from './catalog/catalog.js';
 import { planProvisioning, type PoolSpec, type ProvisionPlan } from './plan.js';
@@ -132,6 +133,25 @@ describe('provisioning plan', () => {
     assert.equal(nodeOf(plan(), 'default/mover'), 'a-launching');
     assert.equal(nodeOf(plan(new Set(['a-launching'])), 'default/mover'), 'b-ready');
     assert.equal(nodeOf(plan(new Set(['a-launching', 'b-ready', 'c-ready'])), 'default/mover'), 'a-launching');
+  });
+
+  it('plans the pending pods the caller names, without looking for others (a removal simulation names its moving pods)', () => {
+    const cluster = new ClusterState();
+    for (const p of [pod('named', {}, {}, '1'), pod('other', {}, {}, '1')]) cluster.addPod(p);
+    const p = planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config: {}, existingNodesAsKarpenter: true, pending: [cluster.getPod('default/named')!] });
+    assert.deepEqual(p.nodeClaims.flatMap((c) => c.pods), ['default/named']);
+  });
+
+  it('a profile without NodeResourcesFit puts a pod on an existing node without room for it, as its filters allow', () => {
+    const planned = (config: SchedulerConfig) => {
+      const cluster = new ClusterState();
+      cluster.addNode(existingNode('full', 'us-west-2a'));
+      cluster.addPod({ ...pod('filler', {}, {}, '3'), nodeName: 'full' });
+      cluster.addPod(pod('mover', {}, {}, '3'));
+      return nodeOf(planProvisioning({ cluster, pools: [generalPool], instanceTypes: TYPES, daemonSetPods: [], config, existingNodesAsKarpenter: true }), 'default/mover');
+    };
+    assert.equal(planned({ profiles: [{ schedulerName: 'default-scheduler', plugins: { multiPoint: { disabled: [{ name: 'NodeResourcesFit' }] } } }] }), 'full');
+    assert.notEqual(planned({}), 'full');
   });
 
   it("a larger pod is planned before a smaller one of higher priority, as Karpenter's queue orders by size alone", () => {

@@ -19,6 +19,7 @@
 // no node yet.
 
 import { NodeInfo } from '../cluster/node-info.js';
+import { hasRoomFor, NODE_RESOURCES_FIT } from '../scheduler/plugins/node-resources-fit.js';
 import type { ClusterState } from '../cluster/state.js';
 import { goSortSlice } from '../scheduler/go-sort.js';
 import { orderNodePools } from '../model/nodepool.js';
@@ -118,6 +119,12 @@ export interface ProvisionInput {
    * candidate, so such a node's value counts only where one of those pods is counted.
    */
   readonly candidateNodes?: ReadonlySet<string>;
+  /**
+   * With existingNodesAsKarpenter: the cluster's pending pods, when the caller knows them
+   * (a removal simulation: the candidates' pods), instead of a walk over every pod. In any
+   * order: the plan takes them in Karpenter's queue order, a total order (UIDs are unique).
+   */
+  readonly pending?: readonly Pod[];
   /**
    * Karpenter's cluster state beyond the Nodes kube-scheduler binds to (cluster-state.ts):
    * NodeClaims still launching or initializing are capacity Karpenter tries before new
@@ -361,6 +368,7 @@ class Planner {
       { ...fw.plugins, preFilter: fw.plugins.preFilter.filter((p) => !EXISTING_NODE_SKIPPED.has(p.name)), filter: fw.plugins.filter.filter((p) => !EXISTING_NODE_SKIPPED.has(p.name)) },
       fw.percentageOfNodesToScore,
     );
+    this.existingChecksResources = this.existingFramework.plugins.filter.some((p) => p.name === NODE_RESOURCES_FIT);
     for (const spec of specs) this.remaining.set(spec.name, this.remainingLimits(spec));
     this.toleratePreferNoSchedule = specs.some((s) => s.taints.some((t) => t.effect === 'PreferNoSchedule'));
     this.topologyKeys = new TopologyKeys(cluster, settleSelected);
@@ -370,6 +378,7 @@ class Planner {
   /** spec.limits minus the capacity of the pool's existing nodes. */
   private remainingLimits(spec: PoolSpec): Record<string, number> {
     const remaining: Record<string, number> = { ...spec.limits };
+    if (Object.keys(remaining).length === 0) return remaining; // No limits: no node to walk (a consolidation plans once per candidate).
     for (const info of this.cluster.nodeInfos()) {
       if (info.node.labels[LABEL_NODEPOOL] !== spec.name || this.deleting.has(info.node.name)) continue;
       for (const k of Object.keys(remaining)) remaining[k]! -= k === 'nodes' ? 1 : (info.node.capacity[k] ?? 0);
@@ -411,9 +420,11 @@ class Planner {
     newClaimsAreEmptyHostnames(state);
     this.forgetUnknownDomains(state);
     const podReqs = nodeAffinityRequirements(attempt.pod.nodeSelector, attempt.requiredTerms, attempt.preferredTerms);
+    // Most nodes a consolidation tries are full: the resource check, which NodeResourcesFit would fail anyway, goes first.
+    const mayFit = this.existingChecksResources ? (info: NodeInfo) => hasRoomFor(attempt.pod, info) : () => true;
     for (const name of this.existingNodes) {
       const info = this.cluster.nodeInfo(name);
-      if (!info || untoleratedTaint(info.node.taints, attempt.pod)) continue;
+      if (!info || !mayFit(info) || untoleratedTaint(info.node.taints, attempt.pod)) continue;
       const nodeReqs = labelRequirements(info.node.labels);
       if (!nodeReqs.isCompatible(podReqs)) continue;
       if (volumes.length > 0 && !volumes.some((alt) => withPod(nodeReqs, podReqs).isCompatible(alt))) continue;
@@ -461,6 +472,9 @@ class Planner {
       return c.topologyKey !== LABEL_HOSTNAME && value !== undefined && this.nodelessValues(c.topologyKey).has(value);
     });
   }
+
+  /** Whether the existing-node filters include NodeResourcesFit (a profile may disable it). */
+  private readonly existingChecksResources: boolean;
 
   /** The volume topology alternatives of the pod being planned (volume-topology.ts). */
   private volumeAlternatives: Requirements[] = [];
@@ -804,7 +818,7 @@ export function planProvisioning(input: ProvisionInput): ProvisionPlan {
   const view = input.karpenterState ? new KarpenterView(cluster, input.karpenterState, existingNodeDaemons) : undefined;
   // Nodes marked for deletion are tainted before kube-scheduler's pass; their pods still run there.
   view?.markDeleting();
-  const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: cluster.pendingPods().map((p): Unschedulable => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
+  const report = input.existingNodesAsKarpenter ? { placements: [], unschedulable: (input.pending ?? cluster.pendingPods()).map((p): Unschedulable => ({ pod: p.key, message: p.schedulingGates.length > 0 ? SCHEDULING_GATED_MESSAGE : '' })) } : scheduleAll(cluster, input.config, input.seed === undefined ? {} : { seed: input.seed });
   const placements = [...report.placements];
   const unschedulable: ProvisionPlan['unschedulable'] = [];
   // Karpenter plans the pods the deleting nodes will evict with the pending ones, without validating them.

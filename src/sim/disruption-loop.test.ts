@@ -54,13 +54,13 @@ const PDB = `
     metadata: {name: web}
     spec: {maxUnavailable: 1, selector: {matchLabels: {app: web}}}`;
 
-function run(body: string) {
+function run(body: string, opts: { whyNotEvents?: boolean } = {}) {
   const text = `apiVersion: berth.dev/v1alpha1\nkind: Scenario\nmetadata: {name: t}\nspec:\n${body}`;
   const s = loadScenario({ name: 't.yaml', text });
   assert.ok(s.ok, JSON.stringify(!s.ok && s.errors));
   const loaded = loadSources([{ name: 't.yaml', text }]);
   assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors));
-  const r = runScenario(loaded.input, s.scenario.spec, { instanceTypes: TYPES });
+  const r = runScenario(loaded.input, s.scenario.spec, { instanceTypes: TYPES, ...opts });
   for (const e of r.expectations) assert.ok(e.passed, `${e.name}: ${e.detail}`);
   return r;
 }
@@ -94,6 +94,20 @@ describe('disruption loop', () => {
     assert.ok(blocked.length >= 2, `${blocked.length} events`);
     assert.match(String(blocked[0]!['message']), /^Pod has "karpenter.sh\/do-not-disrupt" annotation \(Pod=default\/web-/);
     for (let i = 1; i < blocked.length; i++) assert.ok(blocked[i]!.t - blocked[i - 1]!.t >= 120_000);
+  });
+
+  it('without why-not events (the what-if reads none) it records none and decides the same', () => {
+    const pinned = app(1, '500m').replace('metadata: {labels: {app: web}}', 'metadata: {labels: {app: web}, annotations: {karpenter.sh/do-not-disrupt: "true"}}');
+    const body = `  until: 20m
+  disruption: {enabled: true}
+  objects:${pool('{budgets: [{nodes: "2"}]}')}${nodes(6)}${pinned.replace('name: web}', 'name: pinned}').replaceAll('app: web', 'app: pinned')}${app(6, '500m')}${PDB}`;
+    const why = (r: ReturnType<typeof run>) => r.events.filter((e) => e.type === 'DisruptionBlocked' || e.type === 'Unconsolidatable').length;
+    const [all, quiet] = [run(body), run(body, { whyNotEvents: false })];
+    assert.ok(why(all) > 0);
+    assert.equal(why(quiet), 0);
+    const decisions = (r: ReturnType<typeof run>) => r.events.filter((e) => e.type === 'Disrupting' || e.type === 'NodeDisrupted');
+    assert.ok(decisions(all).length > 0);
+    assert.deepEqual(decisions(quiet), decisions(all));
   });
 
   it('waits consolidateAfter from the last pod event, then consolidates within a poll and the 15 s check', () => {

@@ -43,6 +43,12 @@ export interface DisruptionLoopOptions extends NodePlanningOptions {
    * cheaper ones; it waits and is checked again as a consolidation decision is.
    */
   readonly optimize?: 'cost';
+  /**
+   * Whether passes record their why-not events (DisruptionBlocked, Unconsolidatable); on
+   * by default. A caller that reads only what was done (the what-if) turns them off: an
+   * Unconsolidatable's wording may cost a scheduling simulation of its own.
+   */
+  readonly whyNotEvents?: boolean;
 }
 
 export const DEFAULT_DISRUPTION_POLL_MS = 10_000;
@@ -224,7 +230,7 @@ export class DisruptionLoop {
     const state = { version: this.world.cluster.version, pdbs: JSON.stringify([...(input.pdbAllowances ?? [])]) };
     if (this.idle && this.idle.version === state.version && this.idle.pdbs === state.pdbs && input.nowMs < this.idle.until) return;
     const next = nextDisruption(input);
-    this.publish(next.rejected);
+    if (this.opts.whyNotEvents !== false) this.publish(next.rejected);
     const costStep = next.decision === undefined && this.opts.optimize === 'cost';
     const decision = costStep ? cheaperRepack(input) : next.decision;
     this.idle = decision ? undefined : { ...state, until: this.nextQuietEnd(input.nowMs) };

@@ -144,7 +144,8 @@ export function runVariants(input: LoadedInput, spec: ScenarioSpec, variants: re
     // The variant alone decides the disruption loop's settings, the scenario's cost step too.
     const variantSpec: ScenarioSpec = { ...spec, disruption: { ...spec.disruption, enabled: true, spotToSpotConsolidation: v.spotToSpotConsolidation, optimize: v.optimize } };
     let finish: ReturnType<typeof measure> | undefined;
-    const run = runScenario(variantInput, variantSpec, { ...opts, observe: (sim) => (finish = measure(sim, opts.sampleMs)) });
+    // The measures read no why-not event, and an Unconsolidatable's wording may cost a simulation.
+    const run = runScenario(variantInput, variantSpec, { ...opts, whyNotEvents: false, observe: (sim) => (finish = measure(sim, opts.sampleMs)) });
     const metrics = finish!(run.final.timeMs);
     const after = v.disruption.consolidateAfterSeconds;
     return {

@@ -47,6 +47,8 @@ export interface RunOptions {
   readonly controlPlane?: Pick<SimulationOptions, 'queue' | 'nodes' | 'defaultTolerationSeconds' | 'tieBreak' | 'victimGuide' | 'rankingRace' | 'deletionOrder' | 'statusRace'>;
   /** kube-scheduler's configuration and feature gates (--config, --feature-gates); v1.37.2's defaults when absent. */
   readonly schedulerConfig?: SchedulerConfig;
+  /** Whether the disruption loop records its why-not events (DisruptionLoopOptions.whyNotEvents); on by default. */
+  readonly whyNotEvents?: boolean;
 }
 
 const SETTLE_MS = 10 * 60_000;
@@ -148,7 +150,7 @@ export function startScenario(input: LoadedInput, spec: ScenarioSpec, opts: Omit
           },
         }
       : {}),
-    ...(pools.length > 0 && spec.disruption?.enabled ? { nodeDisruption: { ...disruptionOptions(spec.disruption), driftedClaims: driftedClaims(input) } } : {}),
+    ...(pools.length > 0 && spec.disruption?.enabled ? { nodeDisruption: { ...disruptionOptions(spec.disruption), driftedClaims: driftedClaims(input), ...(opts.whyNotEvents === false ? { whyNotEvents: false } : {}) } } : {}),
     ...(spec.descheduler?.enabled ? { descheduler: { policy: spec.descheduler.policy, intervalMs: spec.descheduler.intervalMs } } : {}),
     ...(t.volumeProvisionMs !== undefined ? { volumes: { provisionDelayMs: t.volumeProvisionMs } } : {}),
     launchTiming: () => ({

@@ -60,7 +60,7 @@ export interface SimulationOptions {
   readonly provisioner?: Omit<ProvisionerOptions, 'config'>;
   readonly launchTiming?: (instanceType: string) => LaunchTiming;
   /** Karpenter's disruption loop (consolidation, drift, expiry) over the provisioner's NodePools; needs `provisioner`. */
-  readonly nodeDisruption?: Pick<DisruptionLoopOptions, 'spotToSpot' | 'pollMs' | 'validationMs' | 'driftedClaims' | 'optimize'>;
+  readonly nodeDisruption?: Pick<DisruptionLoopOptions, 'spotToSpot' | 'pollMs' | 'validationMs' | 'driftedClaims' | 'optimize' | 'whyNotEvents'>;
   /** The descheduler's policy and interval; no descheduling without it. */
   readonly descheduler?: DeschedulerOptions;
   /** The PV controller and CSI provisioner: how long provisioning takes. */

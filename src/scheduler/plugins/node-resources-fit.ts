@@ -52,6 +52,27 @@ function insufficient(out: InsufficientResource[], name: string, amount: number,
 }
 
 const NONE: readonly InsufficientResource[] = Object.freeze([]);
+
+/**
+ * Whether the node has room for the pod by pod count, cpu, memory and ephemeral
+ * storage: what fitsRequest checks whatever the plugin's arguments (they can only
+ * ignore extended resources). Callers that need only a verdict skip nodes without it
+ * before anything dearer.
+ */
+export function hasRoomFor(pod: Pod, nodeInfo: NodeInfo): boolean {
+  const alloc = nodeInfo.node.allocatable;
+  if (nodeInfo.pods.length + 1 > (alloc.pods ?? 0)) return false;
+  const req = pod.resources.requests;
+  const requested = nodeInfo.requested;
+  const cpu = req.cpu ?? 0;
+  const memory = req.memory ?? 0;
+  const storage = req['ephemeral-storage'] ?? 0;
+  return (
+    (cpu === 0 || cpu <= (alloc.cpu ?? 0) - (requested.cpu ?? 0)) &&
+    (memory === 0 || memory <= (alloc.memory ?? 0) - (requested.memory ?? 0)) &&
+    (storage === 0 || storage <= (alloc['ephemeral-storage'] ?? 0) - (requested['ephemeral-storage'] ?? 0))
+  );
+}
 const EMPTY_SET: ReadonlySet<string> = new Set();
 
 /**
@@ -73,17 +94,8 @@ export function insufficientResources(pod: Pod, nodeInfo: NodeInfo, ignored: Rea
   const storage = req['ephemeral-storage'] ?? 0;
   const scalars = scalarsOf(pod);
   if (cpu === 0 && memory === 0 && storage === 0 && scalars.length === 0) return out ?? NONE;
-  const requested = nodeInfo.requested;
-  // Fast path: everything fits (checked inline, without building records).
-  if (
-    out === null &&
-    (cpu === 0 || cpu <= (alloc.cpu ?? 0) - (requested.cpu ?? 0)) &&
-    (memory === 0 || memory <= (alloc.memory ?? 0) - (requested.memory ?? 0)) &&
-    (storage === 0 || storage <= (alloc['ephemeral-storage'] ?? 0) - (requested['ephemeral-storage'] ?? 0)) &&
-    scalars.length === 0
-  ) {
-    return NONE;
-  }
+  // Fast path: everything fits (checked without building records).
+  if (scalars.length === 0 && hasRoomFor(pod, nodeInfo)) return NONE;
   out ??= [];
   insufficient(out, 'cpu', cpu, nodeInfo);
   insufficient(out, 'memory', memory, nodeInfo);
