@@ -522,8 +522,9 @@ export class ClusterState {
     for (const [name, summary] of this.images) c.images.set(name, { ...summary });
     const infos = new Map<NodeInfo, NodeInfo>();
     for (const [name, info] of this.infos) {
-      const copy = info.clone();
-      copy.imageStates = new Map([...info.imageStates.keys()].map((image) => [image, c.images.get(image)!]));
+      const imageStates = new Map<string, ImageSummary>();
+      info.imageStates.forEach((_, image) => imageStates.set(image, c.images.get(image)!));
+      const copy = info.clone(imageStates);
       infos.set(info, copy);
       c.infos.set(name, copy);
     }
