@@ -616,7 +616,7 @@ export class ClusterState {
  * A copy of `m`. Every simulation copies the cluster's pod maps (5,249 pods at 1,000 nodes):
  * forEach does not allocate an entry and an iterator result per pod as `new Map(m)` does.
  */
-function copyMap<K, V>(m: ReadonlyMap<K, V>): Map<K, V> {
+export function copyMap<K, V>(m: ReadonlyMap<K, V>): Map<K, V> {
   const c = new Map<K, V>();
   m.forEach((v, k) => c.set(k, v));
   return c;

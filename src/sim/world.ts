@@ -3,7 +3,7 @@
 // logged and every subscriber (scheduler queue, controllers, pod lifecycle) hears
 // of it in the same order.
 
-import type { ClusterState } from '../cluster/state.js';
+import { copyMap, type ClusterState } from '../cluster/state.js';
 import type { Node } from '../model/node.js';
 import { changedPod, type Pod } from '../model/pod.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../model/volumes.js';
@@ -31,6 +31,8 @@ export type ClusterChange =
 export type StorageResource = 'PersistentVolumeClaim' | 'PersistentVolume' | 'StorageClass';
 
 export type ChangeListener = (change: ClusterChange) => void;
+
+const NO_PODS: ReadonlyMap<string, Pod> = new Map();
 
 /** Between two requests of one batch (World.inTurn). */
 export const REQUEST_SPACING_MS = 1;
@@ -124,7 +126,7 @@ export class World {
   /** This World's own list of a controller's pods, to change. */
   private ownedBy(uid: string): Map<string, Pod> {
     let pods = this.byOwner.get(uid);
-    if (!pods) this.byOwner.set(uid, (pods = new Map(this.startOwners.get(uid))));
+    if (!pods) this.byOwner.set(uid, (pods = copyMap(this.startOwners.get(uid) ?? NO_PODS)));
     return pods;
   }
 
