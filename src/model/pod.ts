@@ -613,7 +613,7 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
  * deoptimizations and recompiles in every worker.
  */
 export function podOf(p: Pod): Pod {
-  return {
+  const pod: EveryField<Pod> = {
     namespace: p.namespace,
     name: p.name,
     key: p.key,
@@ -656,7 +656,11 @@ export function podOf(p: Pod): Pod {
     persistentVolumeClaims: p.persistentVolumeClaims,
     volumes: p.volumes,
   };
+  return pod;
 }
+
+/** Every key of T required, optional ones possibly undefined: a field added to Pod but not to podOf fails to compile. */
+type EveryField<T> = { [K in keyof Required<T>]: T[K] };
 
 /** A copy of `pod` with `change` applied, made by podOf (so it keeps the pods' shared hidden class). */
 export function changedPod(pod: Pod, change: Partial<Pod>): Pod {
