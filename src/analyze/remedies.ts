@@ -6,7 +6,7 @@
 import type { LoadedInput, WorkloadSummary } from '../io/load.js';
 import type { PodAffinityTermManifest, PodSpecManifest, PodTemplateManifest, RolloutFieldsManifest, TopologySpreadConstraintManifest } from '../model/manifest.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../model/node.js';
-import { compilePod, matchesRequiredNodeAffinity, type Pod } from '../model/pod.js';
+import { changedPod, compilePod, matchesRequiredNodeAffinity, type Pod } from '../model/pod.js';
 import { doNotScheduleTaints, findUntoleratedTaint } from '../model/taints.js';
 import { compileLabelSelector } from '../model/selector.js';
 import type { ObjectPatch, Remedy } from './finding.js';
@@ -209,7 +209,7 @@ export function requireAntiAffinity(group: PodGroup, topologyKey: string): Remed
           const required = [...(anti.requiredDuringSchedulingIgnoredDuringExecution ?? []), term];
           return { ...s, affinity: { ...s.affinity, podAntiAffinity: { ...anti, requiredDuringSchedulingIgnoredDuringExecution: required } } };
         },
-        pod: (p) => ({ ...p, requiredAntiAffinity: [...p.requiredAntiAffinity, ...compiled] }),
+        pod: (p) => changedPod(p, { requiredAntiAffinity: [...p.requiredAntiAffinity, ...compiled] }),
       }),
   };
 }
@@ -238,7 +238,7 @@ export function spreadAcross(group: PodGroup, topologyKey: string, opts: { minDo
     apply: (input) =>
       editGroup(input, group, {
         spec: (s) => ({ ...s, topologySpreadConstraints: [...(s.topologySpreadConstraints ?? []), written] }),
-        pod: (p) => ({ ...p, topologySpreadConstraints: [...p.topologySpreadConstraints, ...compiled] }),
+        pod: (p) => changedPod(p, { topologySpreadConstraints: [...p.topologySpreadConstraints, ...compiled] }),
       }),
   };
 }
@@ -253,7 +253,7 @@ export function setMinDomains(group: PodGroup, topologyKey: string, minDomains: 
     apply: (input) =>
       editGroup(input, group, {
         spec: (s) => ({ ...s, topologySpreadConstraints: (s.topologySpreadConstraints ?? []).map((c) => (applies(c) ? { ...c, minDomains } : c)) }),
-        pod: (p) => ({ ...p, topologySpreadConstraints: p.topologySpreadConstraints.map((c) => (applies(c) ? { ...c, minDomains } : c)) }),
+        pod: (p) => changedPod(p, { topologySpreadConstraints: p.topologySpreadConstraints.map((c) => (applies(c) ? { ...c, minDomains } : c)) }),
       }),
   };
 }
@@ -368,7 +368,7 @@ export function dropNodeSelector(group: PodGroup, key: string): Remedy {
     apply: (input) =>
       editGroup(input, group, {
         spec: (s) => ({ ...s, nodeSelector: without(s.nodeSelector) }),
-        pod: (p) => ({ ...p, nodeSelector: without(p.nodeSelector) }),
+        pod: (p) => changedPod(p, { nodeSelector: without(p.nodeSelector) }),
       }),
   };
 }

@@ -116,6 +116,25 @@ describe('NodeInfo addPod/removePod', () => {
     assert.deepEqual([c.pods.length, c.requested.cpu, c.usedPorts.size], [2, 1000, 1]);
     assert.equal(c.node, info.node);
   });
+
+  it('clone keeps the affinity lists apart and in removeFromSlice order', () => {
+    const anti = (name: string) => mkPod(name, { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: name } } }] } } });
+    const info = new NodeInfo(node());
+    for (const name of ['a', 'b', 'c']) info.addPod(anti(name));
+    info.addPod(mkPod('plain'));
+    const c = info.clone();
+    assert.equal(c.removePod(anti('a')), true);
+    c.addPod(anti('d'));
+    assert.deepEqual(c.podsWithRequiredAntiAffinity.map((p) => p.name), ['c', 'b', 'd']);
+    assert.deepEqual(c.podsWithAffinity.map((p) => p.name), ['c', 'b', 'd']);
+    assert.equal(c.removePod(anti('b')), true);
+    assert.deepEqual(c.podsWithAffinity.map((p) => p.name), ['c', 'd']);
+    assert.deepEqual(info.podsWithRequiredAntiAffinity.map((p) => p.name), ['a', 'b', 'c']);
+    assert.deepEqual(info.pods.map((p) => p.name), ['a', 'b', 'c', 'plain']);
+    assert.equal(info.removePod(anti('c')), true);
+    assert.deepEqual(info.podsWithAffinity.map((p) => p.name), ['a', 'b']);
+    assert.deepEqual(c.podsWithAffinity.map((p) => p.name), ['c', 'd']);
+  });
 });
 
 // HostPortInfo.Add/Remove/CheckConflict.
@@ -154,6 +173,19 @@ describe('HostPortSet', () => {
     s.add(port(80, '0.0.0.0', 'TCP'));
     s.remove(port(80, '', '' as never));
     assert.equal(s.size, 0);
+  });
+
+  it('a clone and its original change apart', () => {
+    const s = new HostPortSet();
+    s.add(port(80));
+    const c = s.clone();
+    c.add(port(81));
+    s.remove(port(80));
+    assert.deepEqual([s.conflicts(port(80)), s.conflicts(port(81)), s.size], [false, false, 0]);
+    assert.deepEqual([c.conflicts(port(80)), c.conflicts(port(81)), c.size], [true, true, 2]);
+    const again = c.clone();
+    again.remove(port(81));
+    assert.deepEqual([c.size, again.size], [2, 1]);
   });
 
   it('removing an absent entry is harmless', () => {

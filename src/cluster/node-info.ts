@@ -10,7 +10,9 @@ const BIND_ALL = '0.0.0.0';
 
 /** Host ports in use on a node: ip → set of "protocol/port". A set, as upstream: removing one user frees the port. */
 export class HostPortSet {
-  private readonly byIp = new Map<string, Set<string>>();
+  private byIp = new Map<string, Set<string>>();
+  /** byIp (and its sets) is shared with a copy (clone): copied before either changes it. */
+  private shared = false;
 
   private static norm(p: HostPort): [string, string] {
     return [p.hostIP || BIND_ALL, `${p.protocol || 'TCP'}/${p.port}`];
@@ -18,6 +20,7 @@ export class HostPortSet {
 
   add(p: HostPort): void {
     if (p.port <= 0) return;
+    this.own();
     const [ip, pp] = HostPortSet.norm(p);
     let set = this.byIp.get(ip);
     if (!set) this.byIp.set(ip, (set = new Set()));
@@ -26,6 +29,7 @@ export class HostPortSet {
 
   remove(p: HostPort): void {
     if (p.port <= 0) return;
+    this.own();
     const [ip, pp] = HostPortSet.norm(p);
     const set = this.byIp.get(ip);
     if (!set) return;
@@ -50,10 +54,21 @@ export class HostPortSet {
     return n;
   }
 
+  /** A copy sharing this one's sets until either changes (most nodes' ports never change in a what-if). */
   clone(): HostPortSet {
     const c = new HostPortSet();
-    for (const [ip, set] of this.byIp) c.byIp.set(ip, new Set(set));
+    if (this.byIp.size === 0) return c;
+    c.byIp = this.byIp;
+    c.shared = this.shared = true;
     return c;
+  }
+
+  private own(): void {
+    if (!this.shared) return;
+    const byIp = new Map<string, Set<string>>();
+    for (const [ip, set] of this.byIp) byIp.set(ip, new Set(set));
+    this.byIp = byIp;
+    this.shared = false;
   }
 }
 
@@ -91,26 +106,25 @@ export interface MatchCounts {
 }
 
 export class NodeInfo {
-  readonly pods: Pod[] = [];
-  readonly podsWithAffinity: Pod[] = [];
-  readonly podsWithRequiredAntiAffinity: Pod[] = [];
+  readonly pods: Pod[];
+  readonly podsWithAffinity: Pod[];
+  readonly podsWithRequiredAntiAffinity: Pod[];
   /**
-   * Pod key → its position in each list: removing a pod is then constant time instead of
-   * a scan (a dump with 40,000 pods on one node made every rebind quadratic).
+   * Pod key → its position in `pods`, and in the two shorter lists once they have had
+   * a pod: removing a pod is then constant time instead of a scan (a dump with 40,000
+   * pods on one node made every rebind quadratic).
    */
-  private readonly positions = new Map<Pod[], Map<string, number>>([
-    [this.pods, new Map()],
-    [this.podsWithAffinity, new Map()],
-    [this.podsWithRequiredAntiAffinity, new Map()],
-  ]);
+  private readonly podPositions: Map<string, number>;
+  private affinityPositions: Map<string, number> | null;
+  private antiAffinityPositions: Map<string, number> | null;
   /** Summed requests of the pods (cpu in millicores). */
-  readonly requested: Record<string, number> = {};
-  nonZeroCpu = 0;
-  nonZeroMemory = 0;
-  usedPorts = new HostPortSet();
+  readonly requested: Record<string, number>;
+  nonZeroCpu: number;
+  nonZeroMemory: number;
+  usedPorts: HostPortSet;
   /** Image name as the node reports it → state shared across nodes; kept by the ClusterState. */
-  imageStates = new Map<string, ImageSummary>();
-  generation = ++generationCounter;
+  imageStates: Map<string, ImageSummary>;
+  generation: number;
   /**
    * The pods added (sign 1) and removed (-1) since position `podLogStart`, so that
    * counts of matching pods kept elsewhere can catch up with the changes instead of
@@ -122,9 +136,9 @@ export class NodeInfo {
    */
   private podLog: Pod[] = [];
   private podLogSigns: (1 | -1)[] = [];
-  podLogStart = 0;
+  podLogStart: number;
   /** How far some reader has read: entries before it may not be taken back. */
-  private podLogRead = 0;
+  private podLogRead: number;
   /**
    * Counts of this node's pods matching numbered questions (a selector in a
    * namespace), kept and read by PodTopologySpread's nodeMatchCount. A field rather
@@ -134,9 +148,63 @@ export class NodeInfo {
    * the pod log up to `keptTo` to every question it keeps, and `keptLabels` are the
    * node labels it last saw.
    */
-  readonly matchCounts: MatchCounts = { epoch: -1, counts: [], positions: [], keeper: null, keptTo: 0, keptLabels: null };
+  readonly matchCounts: MatchCounts;
 
-  constructor(private current: Node) {}
+  /**
+   * A node without pods; or, with `from`, a copy of `from` whose pod lists and sums
+   * can change without touching it (pods themselves are shared), built directly
+   * rather than by adding the pods again, and with the image states given.
+   */
+  constructor(
+    private current: Node,
+    from?: NodeInfo,
+    imageStates?: Map<string, ImageSummary>,
+  ) {
+    if (!from) {
+      this.pods = [];
+      this.podsWithAffinity = [];
+      this.podsWithRequiredAntiAffinity = [];
+      this.podPositions = new Map();
+      this.affinityPositions = null;
+      this.antiAffinityPositions = null;
+      this.requested = {};
+      this.nonZeroCpu = 0;
+      this.nonZeroMemory = 0;
+      this.usedPorts = new HostPortSet();
+      this.imageStates = imageStates ?? new Map();
+      this.generation = ++generationCounter;
+      this.podLogStart = 0;
+      this.podLogRead = 0;
+      this.matchCounts = { epoch: -1, counts: [], positions: [], keeper: null, keptTo: 0, keptLabels: null };
+      return;
+    }
+    this.pods = from.pods.slice();
+    this.podsWithAffinity = from.podsWithAffinity.slice();
+    this.podsWithRequiredAntiAffinity = from.podsWithRequiredAntiAffinity.slice();
+    this.podPositions = new Map(from.podPositions);
+    this.affinityPositions = from.affinityPositions && new Map(from.affinityPositions);
+    this.antiAffinityPositions = from.antiAffinityPositions && new Map(from.antiAffinityPositions);
+    this.requested = { ...from.requested };
+    this.nonZeroCpu = from.nonZeroCpu;
+    this.nonZeroMemory = from.nonZeroMemory;
+    this.usedPorts = from.usedPorts.clone();
+    this.imageStates = imageStates ?? from.imageStates;
+    this.generation = from.generation;
+    // Counts up to date there hold on the copy, whose pod log starts where that one ends.
+    this.podLogStart = from.podLogEnd;
+    this.podLogRead = 0;
+    const kept = from.matchCounts;
+    const counts = kept.counts.slice();
+    const positions = kept.positions.slice();
+    for (let i = 0; i < positions.length; i++) {
+      // Up to date at the copy's start (podLogStart), or recounted when read.
+      if (positions[i] !== this.podLogStart) {
+        counts[i] = 0;
+        positions[i] = -1;
+      }
+    }
+    this.matchCounts = { epoch: kept.epoch, counts, positions, keeper: null, keptTo: 0, keptLabels: null };
+  }
 
   /** The position after the last logged pod change. */
   get podLogEnd(): number {
@@ -182,9 +250,16 @@ export class NodeInfo {
   }
 
   addPod(pod: Pod): void {
-    this.append(this.pods, pod);
-    if (hasAffinityTerms(pod)) this.append(this.podsWithAffinity, pod);
-    if (pod.requiredAntiAffinity.length > 0) this.append(this.podsWithRequiredAntiAffinity, pod);
+    this.podPositions.set(pod.key, this.pods.length);
+    this.pods.push(pod);
+    if (hasAffinityTerms(pod)) {
+      (this.affinityPositions ??= new Map()).set(pod.key, this.podsWithAffinity.length);
+      this.podsWithAffinity.push(pod);
+    }
+    if (pod.requiredAntiAffinity.length > 0) {
+      (this.antiAffinityPositions ??= new Map()).set(pod.key, this.podsWithRequiredAntiAffinity.length);
+      this.podsWithRequiredAntiAffinity.push(pod);
+    }
     this.update(pod, 1);
   }
 
@@ -194,36 +269,20 @@ export class NodeInfo {
    * so pod order after removals is kube-scheduler's.
    */
   removePod(pod: Pod): boolean {
-    const at = this.positions.get(this.pods)!.get(pod.key);
+    const at = this.podPositions.get(pod.key);
     if (at === undefined) return false;
     const stored = this.pods[at]!;
-    this.removeByKey(this.pods, stored.key);
-    this.removeByKey(this.podsWithAffinity, stored.key);
-    this.removeByKey(this.podsWithRequiredAntiAffinity, stored.key);
+    removeByKey(this.pods, this.podPositions, stored.key);
+    if (this.affinityPositions) removeByKey(this.podsWithAffinity, this.affinityPositions, stored.key);
+    if (this.antiAffinityPositions) removeByKey(this.podsWithRequiredAntiAffinity, this.antiAffinityPositions, stored.key);
     this.update(stored, -1);
     return true;
   }
 
-  private append(list: Pod[], pod: Pod): void {
-    this.positions.get(list)!.set(pod.key, list.length);
-    list.push(pod);
-  }
-
-  /** removeFromSlice: the last pod takes the removed one's place. */
-  private removeByKey(list: Pod[], key: string): void {
-    const positions = this.positions.get(list)!;
-    const i = positions.get(key);
-    if (i === undefined) return;
-    const last = list.pop()!;
-    positions.delete(key);
-    if (i < list.length) {
-      list[i] = last;
-      positions.set(last.key, i);
-    }
-  }
-
   private update(pod: Pod, sign: 1 | -1): void {
-    for (const [k, v] of Object.entries(pod.resources.requests)) this.requested[k] = (this.requested[k] ?? 0) + sign * v;
+    const requests = pod.resources.requests;
+    // for-in rather than Object.entries: no entry arrays for every pod added or removed.
+    for (const k in requests) if (Object.hasOwn(requests, k)) this.requested[k] = (this.requested[k] ?? 0) + sign * requests[k]!;
     this.nonZeroCpu += sign * pod.resources.nonZeroCpu;
     this.nonZeroMemory += sign * pod.resources.nonZeroMemory;
     for (const p of pod.hostPorts) {
@@ -235,27 +294,19 @@ export class NodeInfo {
   }
 
   /** A copy whose pod lists and sums can change without touching this one (pods themselves are shared). */
-  clone(): NodeInfo {
-    const c = new NodeInfo(this.node);
-    for (const p of this.pods) c.append(c.pods, p);
-    for (const p of this.podsWithAffinity) c.append(c.podsWithAffinity, p);
-    for (const p of this.podsWithRequiredAntiAffinity) c.append(c.podsWithRequiredAntiAffinity, p);
-    Object.assign(c.requested, this.requested);
-    c.nonZeroCpu = this.nonZeroCpu;
-    c.nonZeroMemory = this.nonZeroMemory;
-    c.usedPorts = this.usedPorts.clone();
-    c.imageStates = this.imageStates;
-    c.generation = this.generation;
-    // Counts up to date here hold on the copy, whose pod log starts where this one ends.
-    c.podLogStart = this.podLogEnd;
-    const kept = this.matchCounts;
-    c.matchCounts.epoch = kept.epoch;
-    for (let i = 0; i < kept.counts.length; i++) {
-      const current = kept.positions[i] === this.podLogEnd;
-      c.matchCounts.counts.push(current ? kept.counts[i]! : 0);
-      c.matchCounts.positions.push(current ? c.podLogStart : -1);
-    }
-    return c;
+  clone(imageStates?: Map<string, ImageSummary>): NodeInfo {
+    return new NodeInfo(this.node, this, imageStates);
   }
 }
 
+/** removeFromSlice: the last pod takes the removed one's place. */
+function removeByKey(list: Pod[], positions: Map<string, number>, key: string): void {
+  const i = positions.get(key);
+  if (i === undefined) return;
+  const last = list.pop()!;
+  positions.delete(key);
+  if (i < list.length) {
+    list[i] = last;
+    positions.set(last.key, i);
+  }
+}

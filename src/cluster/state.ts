@@ -537,8 +537,9 @@ export class ClusterState {
     for (const [name, summary] of this.images) c.images.set(name, { ...summary });
     const infos = new Map<NodeInfo, NodeInfo>();
     for (const [name, info] of this.infos) {
-      const copy = info.clone();
-      copy.imageStates = new Map([...info.imageStates.keys()].map((image) => [image, c.images.get(image)!]));
+      const imageStates = new Map<string, ImageSummary>();
+      info.imageStates.forEach((_, image) => imageStates.set(image, c.images.get(image)!));
+      const copy = info.clone(imageStates);
       infos.set(info, copy);
       c.infos.set(name, copy);
     }
@@ -632,7 +633,7 @@ export class ClusterState {
  * A copy of `m`. Every simulation copies the cluster's pod maps (5,249 pods at 1,000 nodes):
  * forEach does not allocate an entry and an iterator result per pod as `new Map(m)` does.
  */
-function copyMap<K, V>(m: ReadonlyMap<K, V>): Map<K, V> {
+export function copyMap<K, V>(m: ReadonlyMap<K, V>): Map<K, V> {
   const c = new Map<K, V>();
   m.forEach((v, k) => c.set(k, v));
   return c;

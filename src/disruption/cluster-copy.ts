@@ -2,7 +2,7 @@
 // descheduling simulate on a copy and never touch the caller's state.
 
 import { ClusterState } from '../cluster/state.js';
-import type { Pod } from '../model/pod.js';
+import { changedPod, type Pod } from '../model/pod.js';
 
 /** Copies nodes (node-tree order is preserved: zones keep their first-appearance order), pods, policy and storage objects. */
 export function copyCluster(src: ClusterState): ClusterState {
@@ -40,5 +40,5 @@ export function copyWithout(src: ClusterState, gone: ReadonlySet<string>, moves:
  * (a terminating StatefulSet pod stands for the one its controller will create).
  */
 export function unbind(pod: Pod): Pod {
-  return { ...pod, nodeName: '', nominatedNodeName: '', phase: 'Pending', terminating: false };
+  return changedPod(pod, { nodeName: '', nominatedNodeName: '', phase: 'Pending', terminating: false });
 }

@@ -11,7 +11,7 @@
 import type { ClusterState } from '../cluster/state.js';
 import { LABEL_ZONE, type Node } from '../model/node.js';
 import { LABEL_CAPACITY_TYPE, type DisruptionReason, type NodePool } from '../model/nodepool.js';
-import type { Pod } from '../model/pod.js';
+import { changedPod, type Pod } from '../model/pod.js';
 import type { Taint } from '../model/taints.js';
 import { LABEL_INSTANCE_TYPE, type InstanceType } from '../provisioner/catalog/types.js';
 import { initializingTaints } from '../provisioner/cluster-state.js';
@@ -186,7 +186,7 @@ function removalCopy(input: ConsolidationInput, candidates: readonly Candidate[]
     for (const n of closed) copy.updateNode({ ...n, taints: [...n.taints, UNDER_CONSOLIDATE_AFTER] });
     if (closed.length > 0) {
       const exempt = { key: UNDER_CONSOLIDATE_AFTER.key, operator: 'Exists' as const, value: '', effect: '' as const };
-      for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.updatePod({ ...p, tolerations: [...p.tolerations, exempt] });
+      for (const p of copy.pendingPods()) if (!moving.has(p.key)) copy.updatePod(changedPod(p, { tolerations: [...p.tolerations, exempt] }));
     }
   }
   return { copy, moving };
@@ -656,7 +656,7 @@ export function applyDecision(cluster: ClusterState, d: Decision, replacementNod
     const p = pods.get(m.pod)!;
     const node = named.get(m.node) ?? m.node;
     cluster.removePod(p.key);
-    cluster.addPod({ ...p, nodeName: node, nominatedNodeName: '', phase: 'Running' });
+    cluster.addPod(changedPod(p, { nodeName: node, nominatedNodeName: '', phase: 'Running' }));
   }
   // DaemonSet and terminal pods of removed nodes went with them.
   for (const p of [...cluster.pods()]) if (d.nodes.includes(p.nodeName) && !cluster.nodeInfo(p.nodeName)) cluster.removePod(p.key);

@@ -575,7 +575,8 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
   const compiled = compileSpec(spec, namespace, labels);
   const created = parseTimestamp(m.metadata.creationTimestamp, ['metadata', 'creationTimestamp']);
   const startTime = parseTimestamp(m.status?.startTime ?? undefined, ['status', 'startTime']);
-  return {
+  const volumes = compilePodVolumes(name, spec.volumes, ['spec', 'volumes']);
+  return podOf({
     namespace,
     name,
     key: `${namespace}/${name}`,
@@ -591,22 +592,79 @@ export function compilePod(m: PodManifest, ctx: PodContext): Pod {
     priorityClassName: spec.priorityClassName ?? '',
     preemptionPolicy: spec.preemptionPolicy ?? ctx.resolvedPreemptionPolicy ?? 'PreemptLowerPriority',
     phase: m.status?.phase ?? (spec.nodeName ? 'Running' : 'Pending'),
-    ...(startTime !== undefined && { startTime }),
+    startTime,
     terminating: m.metadata.deletionTimestamp != null,
     preemptedByScheduler: preemptedByScheduler(m.status?.conditions),
-    ...podVolumes(name, spec.volumes),
+    volumes: volumes.length > 0 ? volumes : undefined,
     schedulingGates: (spec.schedulingGates ?? []).map((g) => g.name),
     terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 30,
-    ...(spec.restartPolicy === 'OnFailure' || spec.restartPolicy === 'Never' ? { restartPolicy: spec.restartPolicy } : {}),
+    restartPolicy: spec.restartPolicy === 'OnFailure' || spec.restartPolicy === 'Never' ? spec.restartPolicy : undefined,
     nodeSelector: spec.nodeSelector ?? {},
     ...compiled,
-    ...podStatus(m.status),
-  };
+    status: podStatus(m.status),
+  });
 }
 
-function podVolumes(name: string, volumes: PodSpecManifest['volumes']): { volumes?: readonly PodVolume[] } {
-  const compiled = compilePodVolumes(name, volumes, ['spec', 'volumes']);
-  return compiled.length > 0 ? { volumes: compiled } : {};
+/**
+ * The one place a Pod object is made: every field, optional ones undefined when
+ * absent, in one fixed order. Pods made here (and copies of them by spread that
+ * only change fields) share one hidden class in V8, so the scheduler's and the
+ * controllers' code that reads pods stays monomorphic; each pod shape more costs
+ * deoptimizations and recompiles in every worker.
+ */
+export function podOf(p: Pod): Pod {
+  const pod: EveryField<Pod> = {
+    namespace: p.namespace,
+    name: p.name,
+    key: p.key,
+    uid: p.uid,
+    labels: p.labels,
+    annotations: p.annotations,
+    creation: p.creation,
+    ownerReferences: p.ownerReferences,
+    nodeName: p.nodeName,
+    nominatedNodeName: p.nominatedNodeName,
+    schedulerName: p.schedulerName,
+    priority: p.priority,
+    priorityClassName: p.priorityClassName,
+    preemptionPolicy: p.preemptionPolicy,
+    phase: p.phase,
+    startTime: p.startTime,
+    terminating: p.terminating,
+    preemptedByScheduler: p.preemptedByScheduler,
+    schedulingGates: p.schedulingGates,
+    terminationGracePeriodSeconds: p.terminationGracePeriodSeconds,
+    restartPolicy: p.restartPolicy,
+    status: p.status,
+    nodeSelector: p.nodeSelector,
+    requiredNodeAffinity: p.requiredNodeAffinity,
+    preferredNodeAffinity: p.preferredNodeAffinity,
+    preferredNodeAffinityError: p.preferredNodeAffinityError,
+    preferredNodeAffinityTerms: p.preferredNodeAffinityTerms,
+    requiredAffinity: p.requiredAffinity,
+    preferredAffinity: p.preferredAffinity,
+    requiredAntiAffinity: p.requiredAntiAffinity,
+    preferredAntiAffinity: p.preferredAntiAffinity,
+    affinityParseError: p.affinityParseError,
+    affinityWithUnparsedSelectingNothing: p.affinityWithUnparsedSelectingNothing,
+    tolerations: p.tolerations,
+    topologySpreadConstraints: p.topologySpreadConstraints,
+    hostPorts: p.hostPorts,
+    images: p.images,
+    resources: p.resources,
+    localStorage: p.localStorage,
+    persistentVolumeClaims: p.persistentVolumeClaims,
+    volumes: p.volumes,
+  };
+  return pod;
+}
+
+/** Every key of T required, optional ones possibly undefined: a field added to Pod but not to podOf fails to compile. */
+type EveryField<T> = { [K in keyof Required<T>]: T[K] };
+
+/** A copy of `pod` with `change` applied, made by podOf (so it keeps the pods' shared hidden class). */
+export function changedPod(pod: Pod, change: Partial<Pod>): Pod {
+  return podOf({ ...pod, ...change });
 }
 
 function containerStatuses(list: readonly ContainerStatusManifest[] | undefined): ContainerStatusInfo[] {
@@ -617,15 +675,15 @@ function containerStatuses(list: readonly ContainerStatusManifest[] | undefined)
   }));
 }
 
-/** The status fields the descheduler reads, present only when the manifest reports any of them. */
-function podStatus(s: PodManifest['status']): { status?: PodStatusInfo } {
-  if (!s || (s.reason === undefined && !s.containerStatuses && !s.initContainerStatuses)) return {};
-  return { status: { reason: s.reason ?? '', containers: containerStatuses(s.containerStatuses), initContainers: containerStatuses(s.initContainerStatuses) } };
+/** The status fields the descheduler reads, undefined unless the manifest reports any of them. */
+function podStatus(s: PodManifest['status']): PodStatusInfo | undefined {
+  if (!s || (s.reason === undefined && !s.containerStatuses && !s.initContainerStatuses)) return undefined;
+  return { reason: s.reason ?? '', containers: containerStatuses(s.containerStatuses), initContainers: containerStatuses(s.initContainerStatuses) };
 }
 
 /** A copy of `pod` bound to `nodeName` (what the binder writes). */
 export function bindPod(pod: Pod, nodeName: string): Pod {
-  return { ...pod, nodeName, nominatedNodeName: '', phase: pod.phase === 'Pending' ? 'Running' : pod.phase };
+  return changedPod(pod, { nodeName, nominatedNodeName: '', phase: pod.phase === 'Pending' ? 'Running' : pod.phase });
 }
 
 /**

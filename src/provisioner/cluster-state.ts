@@ -18,7 +18,7 @@
 import type { ClusterState } from '../cluster/state.js';
 import { LABEL_HOSTNAME, type Node } from '../model/node.js';
 import type { NodeClaim } from '../model/nodeclaim.js';
-import type { Pod } from '../model/pod.js';
+import { changedPod, type Pod } from '../model/pod.js';
 import { DISRUPTED_TAINT, isCurrentlyReschedulable, isDaemonSetPod } from '../model/pod-eviction.js';
 import type { ResourceList } from '../model/resources.js';
 import { tolerationsTolerateTaint, type Taint } from '../model/taints.js';
@@ -201,7 +201,7 @@ export class KarpenterView {
       for (const pod of [...this.cluster.nodeInfo(name)!.pods]) {
         if (!isCurrentlyReschedulable(pod, this.cluster.pdbs, this.input.nowMs)) continue;
         // The pod its controller creates again (a terminating StatefulSet pod's replacement).
-        const pending: Pod = { ...pod, nodeName: '', terminating: false, phase: 'Pending' };
+        const pending = changedPod(pod, { nodeName: '', terminating: false, phase: 'Pending' });
         this.cluster.updatePod(pending);
         this.evicted.push(pod);
         rescheduled.push(pending);

@@ -5,7 +5,7 @@
 // nodes PreferNoSchedule, the last step tolerates those taints (Karpenter treats
 // every taint of a new node as binding until then).
 
-import type { Pod, WeightedPodAffinityTerm } from '../model/pod.js';
+import { changedPod, type Pod, type WeightedPodAffinityTerm } from '../model/pod.js';
 import type { Toleration } from '../model/taints.js';
 import type { NodeSelectorTermSpec } from '../model/selector.js';
 
@@ -55,15 +55,14 @@ const byWeightDesc = <T extends { weight: number }>(xs: readonly T[]): T[] => [.
 function attemptOf(s: SoftState, relaxed: string): PodAttempt {
   const p = s.original;
   const spread = s.spread.map((c) => (c.whenUnsatisfiable === 'DoNotSchedule' ? c : { ...c, whenUnsatisfiable: 'DoNotSchedule' as const }));
-  const pod: Pod = {
-    ...p,
+  const pod = changedPod(p, {
     requiredAffinity: [...p.requiredAffinity, ...s.preferredAffinity.map((w) => w.term)],
     preferredAffinity: [],
     requiredAntiAffinity: [...p.requiredAntiAffinity, ...s.preferredAntiAffinity.map((w) => w.term)],
     preferredAntiAffinity: [],
     topologySpreadConstraints: spread,
     tolerations: s.tolerations,
-  };
+  });
   return { pod, requiredTerms: s.requiredTerms, preferredTerms: s.preferredTerms, relaxed };
 }
 

@@ -3,7 +3,7 @@
 // unreachable NoExecute taints, unless the pod already tolerates them. These are
 // what make pods on a lost node wait five minutes before they are evicted.
 
-import type { Pod } from '../model/pod.js';
+import { changedPod, type Pod } from '../model/pod.js';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE, tolerationsTolerateTaint, type Taint, type Toleration } from '../model/taints.js';
 
 export { TAINT_NOT_READY, TAINT_UNREACHABLE };
@@ -15,5 +15,5 @@ export function withDefaultTolerationSeconds(pod: Pod, seconds = DEFAULT_TOLERAT
     const taint: Taint = { key, value: '', effect: 'NoExecute' };
     if (!tolerationsTolerateTaint(pod.tolerations, taint)) added.push({ key, operator: 'Exists', value: '', effect: 'NoExecute', tolerationSeconds: seconds });
   }
-  return added.length === 0 ? pod : { ...pod, tolerations: [...pod.tolerations, ...added] };
+  return added.length === 0 ? pod : changedPod(pod, { tolerations: [...pod.tolerations, ...added] });
 }

@@ -11,7 +11,7 @@
 
 import type { WorkloadSummary } from '../io/load-workloads.js';
 import { CONTROLLER_REVISION_HASH_LABEL, POD_TEMPLATE_HASH_LABEL } from '../io/workloads.js';
-import type { OwnerReference, Pod } from '../model/pod.js';
+import { changedPod, type OwnerReference, type Pod } from '../model/pod.js';
 import { compileLabelSelector } from '../model/selector.js';
 import type { ReplicaSetInit } from './controllers/replicaset.js';
 
@@ -116,7 +116,7 @@ export function adoptInputPods(workloads: readonly WorkloadSummary[], inputPods:
       claim(g.pods, 'ReplicaSet', name, rsUid);
       // The current ReplicaSet creates pods from the Deployment's template; an old one from what its pods run.
       const base = hash === current ? d.templatePod : (g.rs?.templatePod ?? g.pods[0]!);
-      const template: Pod = { ...base, labels: { ...base.labels, [POD_TEMPLATE_HASH_LABEL]: hash } };
+      const template = changedPod(base, { labels: { ...base.labels, [POD_TEMPLATE_HASH_LABEL]: hash } });
       replicaSets.push({
         namespace: d.namespace,
         name,
@@ -160,6 +160,6 @@ function adopted(p: Pod, ref: OwnerReference): Pod {
   if (!byRef) adoptedPods.set(p, (byRef = new Map()));
   const key = `${ref.kind}/${ref.name}/${ref.uid}`;
   let pod = byRef.get(key);
-  if (!pod) byRef.set(key, (pod = { ...p, ownerReferences: [ref, ...p.ownerReferences.filter((r) => !(r.kind === ref.kind && r.name === ref.name)).map((r) => ({ ...r, controller: false }))] }));
+  if (!pod) byRef.set(key, (pod = changedPod(p, { ownerReferences: [ref, ...p.ownerReferences.filter((r) => !(r.kind === ref.kind && r.name === ref.name)).map((r) => ({ ...r, controller: false }))] })));
   return pod;
 }

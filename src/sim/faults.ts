@@ -5,7 +5,7 @@
 
 import { admitClass, defaultClass } from '../io/load-volumes.js';
 import { LABEL_ZONE } from '../model/node.js';
-import type { Pod } from '../model/pod.js';
+import { changedPod, type Pod } from '../model/pod.js';
 import { compilePersistentVolumeClaim } from '../model/volumes.js';
 import type { Action } from '../io/scenario-spec.js';
 import type { Simulation } from './simulation.js';
@@ -24,7 +24,7 @@ export function changedTemplate(template: unknown, templatePod: Pod, change: { i
   if (change.image === undefined) {
     const stamp = `t+${now / 1000}s`;
     t.metadata = { ...t.metadata, annotations: { ...t.metadata?.annotations, [RESTARTED_AT_ANNOTATION]: stamp } };
-    return { template: t, templatePod: { ...templatePod, annotations: { ...templatePod.annotations, [RESTARTED_AT_ANNOTATION]: stamp } } };
+    return { template: t, templatePod: changedPod(templatePod, { annotations: { ...templatePod.annotations, [RESTARTED_AT_ANNOTATION]: stamp } }) };
   }
   const i = change.container === undefined ? 0 : t.spec.containers.findIndex((c) => c.name === change.container);
   const container = t.spec.containers[i];
@@ -34,7 +34,7 @@ export function changedTemplate(template: unknown, templatePod: Pod, change: { i
   const images = [...templatePod.images];
   const at = images.indexOf(old);
   if (at >= 0) images[at] = change.image;
-  return { template: t, templatePod: { ...templatePod, images } };
+  return { template: t, templatePod: changedPod(templatePod, { images }) };
 }
 
 /** An error in a step that names something the cluster does not have. */

@@ -6,7 +6,7 @@
 // the snapshot stands for: simulated time 0.
 
 import type { Node } from '../model/node.js';
-import type { Pod } from '../model/pod.js';
+import { changedPod, type Pod } from '../model/pod.js';
 
 /** Times below this (1973) are input order indexes standing in for a missing timestamp, not wall-clock times. */
 const EPOCH_FLOOR_MS = 1e11;
@@ -39,7 +39,7 @@ export function relativeTo<T extends Timed>(input: T, originMs: number): T {
   return {
     ...input,
     nodes: input.nodes.map((n) => ({ ...n, creation: n.creation - originMs })),
-    pods: input.pods.map((p) => ({ ...p, creation: p.creation - originMs, ...(p.startTime !== undefined ? { startTime: p.startTime - originMs } : {}) })),
+    pods: input.pods.map((p) => changedPod(p, { creation: p.creation - originMs, startTime: p.startTime === undefined ? undefined : p.startTime - originMs })),
   };
 }
 

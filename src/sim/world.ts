@@ -3,9 +3,9 @@
 // logged and every subscriber (scheduler queue, controllers, pod lifecycle) hears
 // of it in the same order.
 
-import type { ClusterState } from '../cluster/state.js';
+import { copyMap, type ClusterState } from '../cluster/state.js';
 import type { Node } from '../model/node.js';
-import type { Pod } from '../model/pod.js';
+import { changedPod, type Pod } from '../model/pod.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../model/volumes.js';
 import { DEFAULT_TOLERATION_SECONDS, withDefaultTolerationSeconds } from './admission.js';
 import type { Engine } from './engine.js';
@@ -31,6 +31,8 @@ export type ClusterChange =
 export type StorageResource = 'PersistentVolumeClaim' | 'PersistentVolume' | 'StorageClass';
 
 export type ChangeListener = (change: ClusterChange) => void;
+
+const NO_PODS: ReadonlyMap<string, Pod> = new Map();
 
 /** Between two requests of one batch (World.inTurn). */
 export const REQUEST_SPACING_MS = 1;
@@ -124,7 +126,7 @@ export class World {
   /** This World's own list of a controller's pods, to change. */
   private ownedBy(uid: string): Map<string, Pod> {
     let pods = this.byOwner.get(uid);
-    if (!pods) this.byOwner.set(uid, (pods = new Map(this.startOwners.get(uid))));
+    if (!pods) this.byOwner.set(uid, (pods = copyMap(this.startOwners.get(uid) ?? NO_PODS)));
     return pods;
   }
 
@@ -183,19 +185,19 @@ export class World {
   bindPod(key: string, nodeName: string): void {
     const old = this.mustGet(key);
     this.engine.record('Scheduled', { pod: key, node: nodeName });
-    this.replacePod(old, { ...old, nodeName, nominatedNodeName: '' });
+    this.replacePod(old, changedPod(old, { nodeName, nominatedNodeName: '' }));
   }
 
   setNominatedNode(key: string, nodeName: string): void {
     const old = this.mustGet(key);
-    this.replacePod(old, { ...old, nominatedNodeName: nodeName });
+    this.replacePod(old, changedPod(old, { nominatedNodeName: nodeName }));
   }
 
   markRunning(key: string): void {
     const old = this.cluster.getPod(key);
     if (!old || old.terminating || old.phase === 'Running') return;
     this.engine.record('PodRunning', { pod: key, node: old.nodeName });
-    this.replacePod(old, { ...old, phase: 'Running', startTime: this.engine.now });
+    this.replacePod(old, changedPod(old, { phase: 'Running', startTime: this.engine.now }));
   }
 
   markReady(key: string): void {
@@ -241,7 +243,7 @@ export class World {
     this.readyAt.delete(key);
     this.deletionReasons.set(old.uid, reason);
     this.engine.record('PodTerminating', { pod: key, node: old.nodeName, reason, gracePeriodSeconds: old.terminationGracePeriodSeconds });
-    this.replacePod(old, { ...old, terminating: true, ...(opts.preemptedByScheduler ? { preemptedByScheduler: true } : {}) });
+    this.replacePod(old, changedPod(old, { terminating: true, ...(opts.preemptedByScheduler ? { preemptedByScheduler: true } : {}) }));
   }
 
   /** Removes a pod from the store (the end of graceful termination, or a force deletion for `reason`). */
@@ -261,7 +263,7 @@ export class World {
     const containers = old.status?.containers.length ? old.status.containers : [{ restartCount: 0 }];
     const status = { reason: old.status?.reason ?? '', initContainers: old.status?.initContainers ?? [], containers: containers.map((c) => ({ ...c, restartCount: c.restartCount + 1, exitCode })) };
     this.engine.record('ContainerRestarted', { pod: key, exitCode, restarts: status.containers[0]!.restartCount });
-    this.replacePod(old, { ...old, status });
+    this.replacePod(old, changedPod(old, { status }));
   }
 
   /** Why the pod with this uid was deleted, when it was (its DisruptionTarget reason, for the Job controller). */

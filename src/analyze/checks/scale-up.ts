@@ -8,7 +8,7 @@
 
 import { buildClusterState, type ClusterState } from '../../cluster/state.js';
 import type { Node } from '../../model/node.js';
-import type { Pod } from '../../model/pod.js';
+import { changedPod, type Pod } from '../../model/pod.js';
 import { planProvisioning, type ProvisionPlan } from '../../provisioner/plan.js';
 import type { AnalysisContext, Check } from '../check.js';
 import type { Finding, Remedy, Severity } from '../finding.js';
@@ -49,10 +49,10 @@ function withExtraReplicas(ctx: AnalysisContext, base: { nodes: Node[]; pods: Po
   let uids = 0;
   const classes = new Map(input.storage.storageClasses.map((c) => [c.name, c]));
   const extra = Array.from({ length: count }, (_, i): Pod => {
-    const pending = { ...template, nodeName: '', nominatedNodeName: '', phase: 'Pending', creation: Number.MAX_SAFE_INTEGER - count + i } as const;
+    const pending = changedPod(template, { nodeName: '', nominatedNodeName: '', phase: 'Pending', creation: Number.MAX_SAFE_INTEGER - count + i });
     if (!owner) {
       const name = `${t.group.name}-scale-up-${i + 1}`;
-      return { ...pending, name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}` };
+      return changedPod(pending, { name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}` });
     }
     const ordinal = (t.group.workload?.ordinalStart ?? 0) + t.group.replicas + i;
     const name = `${t.group.name}-${ordinal}`;
@@ -60,8 +60,8 @@ function withExtraReplicas(ctx: AnalysisContext, base: { nodes: Node[]; pods: Po
     const fresh = newOrdinalClaims(owner, ordinal, input.storage.storageClasses, (n) => names.has(n), () => `scale-up/claim/${++uids}`);
     const immediate = new Set(fresh.filter((c) => classes.get(c.storageClassName)?.volumeBindingMode !== 'WaitForFirstConsumer').map((c) => c.name));
     claims.push(...fresh.filter((c) => !immediate.has(c.name)));
-    const pod = withOrdinalClaims(owner, { ...pending, name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}` }, ordinal);
-    return { ...pod, volumes: (pod.volumes ?? []).filter((v) => v.kind !== 'claim' || !immediate.has(v.claimName)) };
+    const pod = withOrdinalClaims(owner, changedPod(pending, { name, key: `${template.namespace}/${name}`, uid: `scale-up/${template.namespace}/${name}` }), ordinal);
+    return changedPod(pod, { volumes: (pod.volumes ?? []).filter((v) => v.kind !== 'claim' || !immediate.has(v.claimName)) });
   });
   const cluster = buildClusterState({ ...input, storage: { ...input.storage, persistentVolumeClaims: claims }, nodes: base.nodes, pods: [...base.pods, ...extra] });
   return { cluster, extra };

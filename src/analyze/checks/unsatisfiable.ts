@@ -11,7 +11,7 @@
 
 import { buildClusterState } from '../../cluster/state.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
-import { matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
+import { changedPod, matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
 import { compileNodeSelectorTerm } from '../../model/selector.js';
 import { doNotScheduleTaints, findUntoleratedTaint, tolerationsTolerateTaint } from '../../model/taints.js';
 import { instanceTypeCompatible } from '../../provisioner/instance-requirements.js';
@@ -54,7 +54,7 @@ function eligibility(pod: Pod, nodes: readonly Node[], pools: readonly PoolTempl
 
 /** The pod as the provisioner would plan it alone: pending, without terms that depend on other pods. */
 function nodeLevelProbe(pod: Pod): Pod {
-  return { ...pod, nodeName: '', nominatedNodeName: '', requiredAffinity: [], requiredAntiAffinity: [], preferredAffinity: [], preferredAntiAffinity: [], topologySpreadConstraints: [] };
+  return changedPod(pod, { nodeName: '', nominatedNodeName: '', requiredAffinity: [], requiredAntiAffinity: [], preferredAffinity: [], preferredAntiAffinity: [], topologySpreadConstraints: [] });
 }
 
 /** Which node-level term no node and no pool satisfies, and why. */

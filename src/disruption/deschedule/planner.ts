@@ -16,7 +16,7 @@
 import type { NodeInfo } from '../../cluster/node-info.js';
 import type { ClusterState } from '../../cluster/state.js';
 import type { Node } from '../../model/node.js';
-import { bindPod, matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
+import { bindPod, changedPod, matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
 import type { Selector } from '../../model/selector.js';
 import { doNotScheduleTaints, findUntoleratedTaint, TAINT_NOT_READY, TAINT_UNREACHABLE } from '../../model/taints.js';
 import { buildFramework, type SchedulerConfig } from '../../scheduler/profile.js';
@@ -108,7 +108,7 @@ export class EvictionPlanner {
 
   /** A pod the prediction binds stays Pending there: it is still starting, so no strategy moves it in this pass. */
   private arriving(bound: Pod): void {
-    this.cluster.updatePod({ ...bound, phase: 'Pending' });
+    this.cluster.updatePod(changedPod(bound, { phase: 'Pending' }));
   }
 
   /** The DefaultEvictor's Filter. */
@@ -156,7 +156,7 @@ export class EvictionPlanner {
       if (typeof outcome !== 'string') return skip(outcome.why);
       predictedNode = outcome;
     } else {
-      this.cluster.updatePod({ ...pod, terminating: true });
+      this.cluster.updatePod(changedPod(pod, { terminating: true }));
     }
     for (const p of this.cluster.pdbs) if (p.namespace === pod.namespace && p.selector.matches(pod.labels)) this.allowances.set(p.key, (this.allowances.get(p.key) ?? 0) - 1);
     this.perNode.set(from, (this.perNode.get(from) ?? 0) + 1);
@@ -174,7 +174,7 @@ export class EvictionPlanner {
     const sched = this.schedulerFor(pod);
     if (!sched) return { why: `no scheduler profile named ${JSON.stringify(pod.schedulerName)} would place the replacement` };
     const replacement = replacementOf(pod);
-    this.cluster.updatePod({ ...pod, terminating: true });
+    this.cluster.updatePod(changedPod(pod, { terminating: true }));
     this.cluster.addPod(replacement);
     const outcome = sched.schedulePod(replacement);
     const objection = outcome.kind === 'scheduled' && outcome.node !== pod.nodeName ? accept?.(this.cluster.nodeInfo(outcome.node)!) : undefined;

@@ -7,7 +7,7 @@
 // whose times fall in the same log2 bucket are ordered by their random UIDs, so
 // either is a random pick there: a VictimGuide may choose instead.
 
-import type { Pod } from '../../model/pod.js';
+import { changedPod, type Pod } from '../../model/pod.js';
 import { goSortSlice } from '../../scheduler/go-sort.js';
 
 const PHASE_ORDINAL: Readonly<Record<string, number>> = { Pending: 0, Unknown: 1, Running: 2 };
@@ -115,7 +115,7 @@ export function podsToDelete(pods: readonly Pod[], related: readonly Pod[], coun
   const unbound = rankingRace ? related.filter((p) => !p.nodeName && !p.terminating) : [];
   if (unbound.length > 0) {
     const own = podsToDelete(pods, related, count, readySince, now, guide);
-    const victimsWith = (nodes: readonly string[]) => podsToDelete(pods, related.map((p) => { const i = unbound.indexOf(p); return i >= 0 && i < nodes.length ? { ...p, nodeName: nodes[i]! } : p; }), count, readySince, now, guide);
+    const victimsWith = (nodes: readonly string[]) => podsToDelete(pods, related.map((p) => { const i = unbound.indexOf(p); return i >= 0 && i < nodes.length ? changedPod(p, { nodeName: nodes[i]! }) : p; }), count, readySince, now, guide);
     const chosen = rankingRace!(unbound, own, victimsWith);
     return chosen && chosen.length === count && chosen.every((p) => pods.includes(p)) ? [...chosen] : own;
   }

@@ -13,7 +13,7 @@ import { CONTROLLER_REVISION_HASH_LABEL, DAEMONSET_TEMPLATE_GENERATION_LABEL, da
 import type { IntOrString, PodTemplateManifest } from '../../model/manifest.js';
 import type { NodeInfo } from '../../cluster/node-info.js';
 import type { Node } from '../../model/node.js';
-import { compilePod, matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
+import { changedPod, compilePod, matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
 import type { Selector } from '../../model/selector.js';
 import { findUntoleratedTaint } from '../../model/taints.js';
 import type { World } from '../world.js';
@@ -619,12 +619,11 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     const compiled = compilePod({ metadata: { ...t.metadata, name, namespace: ds.namespace, labels }, spec }, { order: 0 });
     const uid = this.world.newUid();
     this.targetNode.set(uid, nodeName);
-    return {
-      ...compiled,
+    return changedPod(compiled, {
       uid,
       ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.name, uid: ds.uid, controller: true }],
       creation: this.world.engine.now,
-    };
+    });
   }
 
   status(ds: SimDaemonSet): DaemonSetStatus {

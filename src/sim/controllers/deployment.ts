@@ -8,7 +8,7 @@
 
 import { templateHash } from '../../model/names.js';
 import type { IntOrString, LabelSelectorManifest } from '../../model/manifest.js';
-import type { Pod } from '../../model/pod.js';
+import { changedPod, type Pod } from '../../model/pod.js';
 import { compileLabelSelector, type Selector } from '../../model/selector.js';
 import { goSortSlice } from '../../scheduler/go-sort.js';
 import type { World } from '../world.js';
@@ -274,7 +274,7 @@ export class DeploymentController extends KeyedController<SimDeployment> {
     const hash = this.currentHash(d);
     const name = `${d.name}-${hash}`;
     const selector: Selector = compileLabelSelector({ ...d.selector, matchLabels: { ...d.selector.matchLabels, [POD_TEMPLATE_HASH_LABEL]: hash } });
-    const template: Pod = { ...d.templatePod, labels: { ...d.templatePod.labels, [POD_TEMPLATE_HASH_LABEL]: hash } };
+    const template = changedPod(d.templatePod, { labels: { ...d.templatePod.labels, [POD_TEMPLATE_HASH_LABEL]: hash } });
     const replicas = this.newRSNewReplicas(d, oldRSs, undefined);
     const rs = this.rsc.add({
       namespace: d.namespace,

@@ -3,7 +3,7 @@
 // from the simulation's seeded generator), a fresh uid, the controller's owner
 // reference, unbound and Pending.
 
-import type { OwnerReference, Pod } from '../../model/pod.js';
+import { changedPod, type OwnerReference, type Pod } from '../../model/pod.js';
 import type { World } from '../world.js';
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -16,8 +16,7 @@ export function newControlledPod(world: World, template: Pod, o: { namespace: st
     for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[engine.rand.intn(NAME_ALPHABET.length)];
     name = o.prefix + suffix;
   } while (cluster.getPod(`${o.namespace}/${name}`));
-  return {
-    ...template,
+  return changedPod(template, {
     namespace: o.namespace,
     name,
     key: `${o.namespace}/${name}`,
@@ -31,5 +30,5 @@ export function newControlledPod(world: World, template: Pod, o: { namespace: st
     phase: 'Pending',
     terminating: false,
     preemptedByScheduler: false,
-  };
+  });
 }

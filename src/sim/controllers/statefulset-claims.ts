@@ -9,7 +9,7 @@
 
 import { admitClass, defaultClass } from '../../io/load-volumes.js';
 import { statefulSetClaimName, statefulSetClaims, type ClaimTemplate } from '../../io/workloads.js';
-import type { Pod } from '../../model/pod.js';
+import { changedPod, type Pod } from '../../model/pod.js';
 import type { Labels } from '../../model/selector.js';
 import { compilePersistentVolumeClaim, type PersistentVolumeClaim, type PodVolume, type StorageClass } from '../../model/volumes.js';
 import type { World } from '../world.js';
@@ -37,7 +37,7 @@ export function withOrdinalClaims(s: ClaimOwner, pod: Pod, ordinal: number): Pod
   if (templates.length === 0) return pod;
   const names = new Set(templates.map(templateName));
   const claims: PodVolume[] = templates.map((t) => ({ kind: 'claim', name: templateName(t), claimName: statefulSetClaimName(templateName(t), s.name, ordinal), ephemeral: false, readOnly: false }));
-  return { ...pod, volumes: [...(pod.volumes ?? []).filter((v) => !names.has(v.name)), ...claims], persistentVolumeClaims: true };
+  return changedPod(pod, { volumes: [...(pod.volumes ?? []).filter((v) => !names.has(v.name)), ...claims], persistentVolumeClaims: true });
 }
 
 /** The ordinal's claims that `exists` does not know yet, as the controller creates them: the default class admitted, a uid from `newUid`. */

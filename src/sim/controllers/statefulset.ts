@@ -10,7 +10,7 @@
 import { templateHash } from '../../model/names.js';
 import { CONTROLLER_REVISION_HASH_LABEL, POD_INDEX_LABEL, STATEFULSET_POD_NAME_LABEL } from '../../io/workloads.js';
 import type { IntOrString } from '../../model/manifest.js';
-import type { Pod } from '../../model/pod.js';
+import { changedPod, type Pod } from '../../model/pod.js';
 import type { Labels, Selector } from '../../model/selector.js';
 import type { World } from '../world.js';
 import { scaledValue } from './int-or-percent.js';
@@ -337,8 +337,7 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
     const revision = keepCurrent ? s.currentRevision : s.updateRevision;
     const template = s.revisions.get(revision)!;
     const name = `${s.name}-${ordinal}`;
-    return withOrdinalClaims(s, {
-      ...template,
+    return withOrdinalClaims(s, changedPod(template, {
       namespace: s.namespace,
       name,
       key: `${s.namespace}/${name}`,
@@ -351,7 +350,7 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
       phase: 'Pending',
       terminating: false,
       preemptedByScheduler: false,
-    }, ordinal);
+    }), ordinal);
   }
 
   /** updateStatus + completeUpdate, over the pods in the store after the sync's actions. */
