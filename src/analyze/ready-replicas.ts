@@ -5,7 +5,7 @@
 
 import type { Pod } from '../model/pod.js';
 import type { Simulation } from '../sim/simulation.js';
-import type { PodGroup } from './pod-groups.js';
+import { groupFinder, type PodGroup } from './pod-groups.js';
 
 export interface ReadyPoint {
   readonly t: number;
@@ -34,14 +34,13 @@ export function trackReady(groups: readonly PodGroup[], each = false): ReadyTrac
   /** Pod key → its groups (maybe none), decided when the pod is first seen. */
   const groupsOf = new Map<string, readonly PodGroup[]>();
   const members = new Map<PodGroup, Set<string>>(groups.map((g) => [g, new Set()]));
+  const find = groupFinder(groups);
   const lookup = (pod: Pod): readonly PodGroup[] => {
     let gs = groupsOf.get(pod.key);
     if (gs === undefined) {
-      if (each) gs = groups.filter((x) => x.has(pod));
-      else {
-        const g = groups.find((x) => x.has(pod));
-        gs = g ? [g] : NONE;
-      }
+      gs = find(pod);
+      if (gs.length === 0) gs = NONE;
+      else if (!each && gs.length > 1) gs = [gs[0]!];
       groupsOf.set(pod.key, gs);
       for (const g of gs) members.get(g)!.add(pod.key);
     }
