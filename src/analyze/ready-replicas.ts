@@ -65,7 +65,11 @@ export function trackReady(groups: readonly PodGroup[], each = false): ReadyTrac
   return {
     observe(sim) {
       const { world, engine } = sim;
-      for (const pod of world.cluster.pods()) set(pod, world.isReady(pod.key), 0);
+      // The start's counts, noted once per group (a note per pod gives the same one point).
+      for (const pod of world.cluster.pods()) {
+        const gs = lookup(pod);
+        if (gs.length > 0 && world.isReady(pod.key)) for (const g of gs) ready.get(g)!.add(pod.key);
+      }
       for (const g of groups) note(g, 0);
       world.onChange((c) => {
         const t = engine.now;
