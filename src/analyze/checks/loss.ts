@@ -37,6 +37,8 @@ import type { LoadedInput } from '../../io/load.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import { capacityTypeOf, offeringPoolOf } from '../../model/offering-pool.js';
 import { SPOT_INTERRUPTION_NOTICE_MS } from '../../sim/cloud.js';
+import { NODE_EVICTION_QPS } from '../../sim/node-lifecycle.js';
+import { zoneKey } from '../../cluster/state.js';
 import type { Action } from '../../io/scenario-spec.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
 import { formatTime } from '../../sim/timeline.js';
@@ -70,7 +72,7 @@ const NODE_DELETED_AFTER_MS = SPOT_INTERRUPTION_NOTICE_MS + 50_000;
 /** The notice comes a second after the wave's start, so the ready count before it is read undisturbed (the drain acts at once). */
 const NOTICE_AT_MS = 1_000;
 
-interface Unit {
+export interface Unit {
   /** "node n1", "zone us-west-2a", "2 of 3 spot m5.large nodes in us-west-2a (n1, n2)"... */
   readonly label: string;
   /** The node or zone name (the first node's for spot waves and capacity losses). */
@@ -215,15 +217,30 @@ function sumHosts(list: Placement): Map<PodGroup, number> {
   return hosts;
 }
 
-/** Units packed so that no two in a batch host the same group, at most `cap` per batch. */
-function batches(list: readonly Unit[], cap: number): Unit[][] {
-  const out: { units: Unit[]; groups: Set<PodGroup> }[] = [];
+/**
+ * Units of one zone a batch fails together. The node lifecycle controller taints a
+ * zone's unreachable nodes one at a time (NODE_EVICTION_QPS), so the k-th node of a
+ * zone in a batch loses its pods 10 (k - 1) s later than it would alone: with dozens
+ * in one zone the last ones' replicas are evicted near the horizon, look not whole,
+ * and are all simulated again alone for nothing (a 5,000-node batch of 71 nodes in
+ * one zone re-ran most of them). Two minutes of queue leaves them time to recover.
+ */
+export const UNITS_PER_ZONE = 1 + Math.floor(2 * 60 * NODE_EVICTION_QPS);
+
+/**
+ * Units packed so that no two in a batch host the same group, at most `cap` per
+ * batch and `perZone` of any one zone (a unit's zone: its first node's).
+ */
+export function batches(list: readonly Unit[], cap: number, perZone = Infinity): Unit[][] {
+  const out: { units: Unit[]; groups: Set<PodGroup>; zones: Map<string, number> }[] = [];
   for (const u of list) {
-    const b = out.find((x) => x.units.length < cap && [...u.hosts.keys()].every((g) => !x.groups.has(g)));
+    const zone = zoneKey(u.nodes[0]!.labels);
+    const b = out.find((x) => x.units.length < cap && (x.zones.get(zone) ?? 0) < perZone && [...u.hosts.keys()].every((g) => !x.groups.has(g)));
     if (b) {
       b.units.push(u);
       for (const g of u.hosts.keys()) b.groups.add(g);
-    } else out.push({ units: [u], groups: new Set(u.hosts.keys()) });
+      b.zones.set(zone, (b.zones.get(zone) ?? 0) + 1);
+    } else out.push({ units: [u], groups: new Set(u.hosts.keys()), zones: new Map([[zone, 1]]) });
   }
   return out.map((b) => b.units);
 }
@@ -330,7 +347,7 @@ function lossPlan(ctx: AnalysisContext, scope: Scope, only?: string): LossPlan |
   const { t0, placement } = settle(ctx, groups);
   const list = units(scope, placement, ctx);
   const cap = scope === 'node' ? Math.max(1, Math.floor(placement.length / 10)) : 1;
-  return { groups, t0, placement, units: list, batches: batches(list, cap) };
+  return { groups, t0, placement, units: list, batches: batches(list, cap, UNITS_PER_ZONE) };
 }
 
 const plans = new WeakMap<AnalysisContext, Map<Scope, LossPlan | undefined>>();
