@@ -21,6 +21,8 @@ export interface ReadyTracker {
   ready(group: PodGroup): number;
   /** Whether a pod key was one of the group's pods at any time of the run. */
   isMember(group: PodGroup, podKey: string): boolean;
+  /** The keys of every pod that was one of the group's at any time of the run. */
+  memberKeys(group: PodGroup): ReadonlySet<string>;
 }
 
 /**
@@ -85,10 +87,12 @@ export function trackReady(groups: readonly PodGroup[], each = false): ReadyTrac
     series: (g) => points.get(g) ?? [],
     ready: (g) => ready.get(g)?.size ?? 0,
     isMember: (g, key) => members.get(g)?.has(key) ?? false,
+    memberKeys: (g) => members.get(g) ?? NO_KEYS,
   };
 }
 
 const NONE: readonly PodGroup[] = [];
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 export interface ReadyWindow {
   /** Ready count just before `from`. */

@@ -53,6 +53,7 @@ import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundRepli
 import { exchanged, simulateWhatIf } from '../what-if.js';
 import { provableShortfall, shortAtHorizon } from '../held-replicas.js';
 import type { Simulation } from '../../sim/simulation.js';
+import type { LogRecord } from '../../sim/engine.js';
 
 /**
  * How long after the loss a workload may take to be whole again. A node: its pods'
@@ -607,6 +608,36 @@ function evictionNote(o: Outcome): { line: string; stalled?: string } | undefine
   return { line: stalled, stalled };
 }
 
+/** The event types evidence reads whatever pod they name; the others it reads only for the group's pods. */
+const UNIT_EVENTS = new Set(['Step', 'InsufficientCapacity', 'NodeNotReady', 'NodeClaimLaunched']);
+
+/** Per event log: the positions of the events evidence reads for any group, and of each pod's. */
+const eventIndexes = new WeakMap<readonly LogRecord[], { length: number; unit: number[]; byPod: Map<string, number[]> }>();
+
+/**
+ * The events of `events` evidence can read for a group whose pods are `pods`, in
+ * order: the unit's and the pods' own, without walking the whole log again for each
+ * of a zone loss's thousand groups.
+ */
+function eventsFor(events: readonly LogRecord[], pods: Iterable<string>): LogRecord[] {
+  let index = eventIndexes.get(events);
+  if (index?.length !== events.length) {
+    index = { length: events.length, unit: [], byPod: new Map() };
+    events.forEach((e, i) => {
+      if (UNIT_EVENTS.has(e.type)) return index!.unit.push(i);
+      const pod = e['pod'];
+      if (typeof pod !== 'string') return;
+      const list = index!.byPod.get(pod);
+      if (list) list.push(i);
+      else index!.byPod.set(pod, [i]);
+    });
+    eventIndexes.set(events, index);
+  }
+  const at = [...index.unit];
+  for (const pod of pods) at.push(...(index.byPod.get(pod) ?? []));
+  return at.sort((a, b) => a - b).map((i) => events[i]!);
+}
+
 /** The simulated steps that show an outcome: the loss, the group's pods and the ready count over time. */
 function evidence(o: Outcome, scope: Scope): string[] {
   const { run, tracker, provisioner, batchSize, t0 } = o.trial;
@@ -622,7 +653,7 @@ function evidence(o: Outcome, scope: Scope): string[] {
   const lostNodes = new Set(o.unit.nodes.map((n) => n.name));
   const refused = new Set<string>();
   let steps = 0;
-  for (const e of run.events) {
+  for (const e of eventsFor(run.events, tracker.memberKeys(o.group))) {
     if (e.t < t0) continue;
     const pod = typeof e['pod'] === 'string' ? (e['pod'] as string) : undefined;
     const mine = pod !== undefined && tracker.isMember(o.group, pod);
