@@ -29,8 +29,8 @@
 // Cost: every simulation replays the cluster from the start, so nodes are not
 // simulated one by one. Nodes that run no analysed pod are not simulated at all;
 // the others are failed together in batches whose nodes share no workload (so each
-// workload sees exactly one of its nodes fail), at most a tenth of the cluster at
-// once; a workload that shows a problem in a batch is re-run with its node alone,
+// workload sees exactly one of its nodes fail), at most a tenth of the cluster and
+// UNITS_PER_ZONE nodes of one zone at once; a workload that shows a problem in a batch is re-run with its node alone,
 // so every finding's evidence is a single-node simulation.
 
 import type { LoadedInput } from '../../io/load.js';
