@@ -95,9 +95,10 @@ const mainCpuMs = (lines: readonly TraceLine[]) => lines.find((l) => l.event ===
 function report(lines: readonly TraceLine[], workers: number, t1Ms: number | undefined): void {
   const main = lines.filter((l) => l.thread === 0);
   const at = (event: string) => main.find((l) => l.event === event);
-  const end = at('end')!;
   const dispatches = main.filter((l) => l.event === 'dispatch');
   const dones = main.filter((l) => l.event === 'done');
+  const end = at('end');
+  if (!end) return unfinished(lines, dispatches);
   if (dispatches.length === 0) {
     // One thread: the phases of analyze, check by check.
     const loaded = at('loaded')!;
@@ -156,6 +157,19 @@ function report(lines: readonly TraceLine[], workers: number, t1Ms: number | und
   const helpersMs = lastDone.processCpuMs - first.processCpuMs - workerCpuMs - (lastDone.cpuMs - first.cpuMs);
   const shared = serialMs + Math.max(rows[3]![1], (workerCpuMs + helpersMs + lastDone.cpuMs - first.cpuMs) / workers);
   console.log(`V8 helper threads while the tasks ran: ${s(helpersMs)} CPU (workers' threads ${s(workerCpuMs)}); serial + max(makespan, all of it / ${workers}) = ${s(shared)}${t1Ms ? `; predicted speed-up ${(t1Ms / shared).toFixed(2)}×` : ''}`);
+}
+
+/** A run stopped before its end (a trace without 'end'): each task's CPU so far, done or not. */
+function unfinished(lines: readonly TraceLine[], dispatches: readonly TraceLine[]): void {
+  const last = lines[lines.length - 1]!;
+  const start = lines[0]!;
+  const done = new Map(lines.filter((l) => l.event === 'task').map((l) => [l['id'] as number, l]));
+  console.log(`unfinished: stopped ${s(last.wallMs - start.wallMs)} wall after the start, process CPU ${s(last.processCpuMs)}; ${done.size} of ${dispatches.length} tasks done:`);
+  for (const d of dispatches) {
+    const t = done.get(d['id'] as number);
+    if (t) console.log(`  ${s(t.cpuMs - (t['startCpuMs'] as number)).padStart(9)}  #${String(d['id'])} ${String(d['task'])} (thread ${t.thread})`);
+  }
+  console.log(`not done: ${dispatches.filter((d) => !done.has(d['id'] as number)).map((d) => String(d['task'])).join(', ')}`);
 }
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { 't1-trace': { type: 'string' }, t1: { type: 'string' }, workers: { type: 'string', default: '2' } } });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { podGroups, podsOf } from './pod-groups.js';
+import fc from 'fast-check';
+import { groupFinder, podGroups, podsOf } from './pod-groups.js';
 import { deploymentYaml, listYaml, loadInput, nodeYaml } from './test-input.js';
 
 describe('podGroups', () => {
@@ -42,5 +43,42 @@ describe('podGroups', () => {
     assert.equal(web!.has({ namespace: 'default', labels: { app: 'web' }, ownerReferences: owned }), true);
     assert.equal(web!.has({ namespace: 'other', labels: { app: 'web' }, ownerReferences: owned }), false);
     assert.equal(web!.has({ namespace: 'default', labels: { app: 'web' }, ownerReferences: [] }), false);
+  });
+
+  it('groupFinder finds exactly the groups that have a pod, in their order, whatever the selectors', () => {
+    const deploy = (name: string, ns: string, selector: string, labels: string) => `- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: ${name}, namespace: ${ns}}
+  spec:
+    replicas: 2
+    selector: ${selector}
+    template:
+      metadata: {labels: ${labels}}
+      spec: {containers: [{name: c, image: app:v1}]}`;
+    const bare = (name: string, ns: string, labels: string) => `- {apiVersion: v1, kind: Pod, metadata: {name: ${name}, namespace: ${ns}, labels: ${labels}}, spec: {containers: [{name: c, image: x}]}}`;
+    const input = loadInput({
+      text: listYaml(
+        deploy('by-app', 'a', '{matchLabels: {app: web}}', '{app: web}'),
+        deploy('by-app-tier', 'a', '{matchLabels: {app: web, tier: front}}', '{app: web, tier: front}'),
+        deploy('in-two', 'a', '{matchExpressions: [{key: tier, operator: In, values: [front, back]}]}', '{tier: back}'),
+        deploy('not-in', 'a', '{matchExpressions: [{key: app, operator: NotIn, values: [web]}]}', '{app: db}'),
+        deploy('exists', 'b', '{matchExpressions: [{key: app, operator: Exists}]}', '{app: db}'),
+        deploy('other-ns', 'b', '{matchLabels: {app: web}}', '{app: web}'),
+        bare('lone-0', 'a', '{app: cache}'),
+        bare('lone-1', 'a', '{app: cache}'),
+        bare('pair-0', 'b', '{app: web, tier: back}'),
+      ),
+    });
+    const groups = podGroups(input);
+    assert.equal(groups.length, 8);
+    assert.equal(groups.filter((g) => g.requiredLabel === undefined).length, 2, 'NotIn and Exists selectors are asked for every pod');
+    const find = groupFinder(groups);
+    const owned = [{ kind: 'ReplicaSet', name: 'r', uid: 'u', apiVersion: 'apps/v1', controller: true }];
+    const pod = fc.record({
+      namespace: fc.constantFrom('a', 'b', 'c'),
+      labels: fc.dictionary(fc.constantFrom('app', 'tier', 'zone'), fc.constantFrom('web', 'db', 'cache', 'front', 'back')),
+      ownerReferences: fc.constantFrom([], owned),
+    });
+    fc.assert(fc.property(pod, (p) => assert.deepEqual(find(p).map((g) => g.object), groups.filter((g) => g.has(p)).map((g) => g.object))), { numRuns: 2000 });
   });
 });

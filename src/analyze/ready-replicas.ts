@@ -5,7 +5,7 @@
 
 import type { Pod } from '../model/pod.js';
 import type { Simulation } from '../sim/simulation.js';
-import type { PodGroup } from './pod-groups.js';
+import { groupFinder, type PodGroup } from './pod-groups.js';
 
 export interface ReadyPoint {
   readonly t: number;
@@ -21,6 +21,8 @@ export interface ReadyTracker {
   ready(group: PodGroup): number;
   /** Whether a pod key was one of the group's pods at any time of the run. */
   isMember(group: PodGroup, podKey: string): boolean;
+  /** The keys of every pod that was one of the group's at any time of the run. */
+  memberKeys(group: PodGroup): ReadonlySet<string>;
 }
 
 /**
@@ -34,14 +36,13 @@ export function trackReady(groups: readonly PodGroup[], each = false): ReadyTrac
   /** Pod key → its groups (maybe none), decided when the pod is first seen. */
   const groupsOf = new Map<string, readonly PodGroup[]>();
   const members = new Map<PodGroup, Set<string>>(groups.map((g) => [g, new Set()]));
+  const find = groupFinder(groups);
   const lookup = (pod: Pod): readonly PodGroup[] => {
     let gs = groupsOf.get(pod.key);
     if (gs === undefined) {
-      if (each) gs = groups.filter((x) => x.has(pod));
-      else {
-        const g = groups.find((x) => x.has(pod));
-        gs = g ? [g] : NONE;
-      }
+      gs = find(pod);
+      if (gs.length === 0) gs = NONE;
+      else if (!each && gs.length > 1) gs = [gs[0]!];
       groupsOf.set(pod.key, gs);
       for (const g of gs) members.get(g)!.add(pod.key);
     }
@@ -66,7 +67,11 @@ export function trackReady(groups: readonly PodGroup[], each = false): ReadyTrac
   return {
     observe(sim) {
       const { world, engine } = sim;
-      for (const pod of world.cluster.pods()) set(pod, world.isReady(pod.key), 0);
+      // The start's counts, noted once per group (a note per pod gives the same one point).
+      for (const pod of world.cluster.pods()) {
+        const gs = lookup(pod);
+        if (gs.length > 0 && world.isReady(pod.key)) for (const g of gs) ready.get(g)!.add(pod.key);
+      }
       for (const g of groups) note(g, 0);
       world.onChange((c) => {
         const t = engine.now;
@@ -82,10 +87,12 @@ export function trackReady(groups: readonly PodGroup[], each = false): ReadyTrac
     series: (g) => points.get(g) ?? [],
     ready: (g) => ready.get(g)?.size ?? 0,
     isMember: (g, key) => members.get(g)?.has(key) ?? false,
+    memberKeys: (g) => members.get(g) ?? NO_KEYS,
   };
 }
 
 const NONE: readonly PodGroup[] = [];
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 export interface ReadyWindow {
   /** Ready count just before `from`. */

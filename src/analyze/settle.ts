@@ -5,7 +5,7 @@
 import type { Node } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
 import type { AnalysisContext } from './check.js';
-import type { PodGroup } from './pod-groups.js';
+import { groupFinder, type PodGroup } from './pod-groups.js';
 import { isSharedInput } from './remedies.js';
 import { baseline, BASELINE_WHAT_IF, memoized, simulateWhatIf } from './what-if.js';
 
@@ -27,10 +27,11 @@ function settledState(ctx: AnalysisContext): { readonly t0: number; readonly nod
 
 export function settle(ctx: AnalysisContext, groups: readonly PodGroup[]): { t0: number; placement: Placement } {
   const { t0, nodes } = settledState(ctx);
+  const find = groupFinder(groups);
   const placement = nodes.map(({ node, pods }) => {
     const hosts = new Map<PodGroup, number>();
     for (const p of pods) {
-      const g = groups.find((x) => x.has(p));
+      const g = find(p)[0];
       if (g) hosts.set(g, (hosts.get(g) ?? 0) + 1);
     }
     return { node, hosts };

@@ -32,14 +32,17 @@ function whereIs(pv: PersistentVolume): string {
 export function volumeBoundReplicas(run: ScenarioRun, group: PodGroup, lost: readonly Node[]): VolumeBoundReplica[] {
   const { cluster } = run.sim.world;
   const lostNames = new Set(lost.map((n) => n.name));
-  const survivors = cluster.nodeInfos().map((i) => i.node).filter((n) => !lostNames.has(n.name));
+  let survivors: Node[] | undefined;
   const out: VolumeBoundReplica[] = [];
   for (const pod of cluster.pods()) {
-    if (!group.has(pod) || (pod.nodeName !== '' && !lostNames.has(pod.nodeName))) continue;
-    for (const v of pod.volumes ?? []) {
+    // Pods without a claim first (most of a large cluster's): asked once per group with a problem, a selector match per pod adds up.
+    if (pod.volumes === undefined || !pod.volumes.some((v) => v.kind === 'claim')) continue;
+    if ((pod.nodeName !== '' && !lostNames.has(pod.nodeName)) || !group.has(pod)) continue;
+    for (const v of pod.volumes) {
       if (v.kind !== 'claim') continue;
       const pvc = cluster.volumes.claim(pod.namespace, v.claimName);
       const pv = pvc && pvc.volumeName !== '' ? cluster.volumes.persistentVolume(pvc.volumeName) : undefined;
+      survivors ??= cluster.nodeInfos().map((i) => i.node).filter((n) => !lostNames.has(n.name));
       if (!pv || pv.nodeAffinity === null || survivors.some((n) => pv.nodeAffinity!.matches(n))) continue;
       out.push({ pod: pod.key, claim: pvc!.name, volume: pv.name, storageClass: pv.storageClassName, where: whereIs(pv) });
       break;

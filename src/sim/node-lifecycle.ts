@@ -24,11 +24,14 @@ export interface NodeLifecycleOptions {
   readonly unhealthyZoneThreshold?: number;
 }
 
+/** kube-controller-manager's --node-eviction-rate: unreachable nodes of a healthy zone tainted per second. */
+export const NODE_EVICTION_QPS = 0.1;
+
 const DEFAULTS: Required<NodeLifecycleOptions> = {
   monitorPeriodMs: 5_000,
   gracePeriodMs: 50_000,
   leaseRenewMs: 10_000,
-  evictionQps: 0.1,
+  evictionQps: NODE_EVICTION_QPS,
   secondaryEvictionQps: 0.01,
   largeClusterSizeThreshold: 50,
   unhealthyZoneThreshold: 0.55,

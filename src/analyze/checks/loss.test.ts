@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Check } from '../check.js';
 import { checkCases, contextFor, deploymentYaml, listYaml, loadInput, nodeYaml, nodesYaml, type CheckCase } from '../test-input.js';
-import { lossRecoveries, nodeLossCheck, simulateLoss, zoneLossCheck } from './loss.js';
+import type { Node } from '../../model/node.js';
+import type { PodGroup } from '../pod-groups.js';
+import { batches, lossRecoveries, nodeLossCheck, simulateLoss, UNITS_PER_ZONE, zoneLossCheck, type Unit } from './loss.js';
 
 const antiAffinity = `        affinity:
           podAntiAffinity:
@@ -141,5 +143,27 @@ describe('lossRecoveries', () => {
     const all = lossRecoveries(ctx, 'node', 355);
     assert.equal(all.length, 4);
     for (const r of all) assert.deepEqual(r.verdicts, simulateLoss(ctx, 'node', r.target)!.verdicts, r.target);
+  });
+});
+
+describe('loss batches', () => {
+  it('fail at most UNITS_PER_ZONE units of one zone together (the zone taints its unreachable nodes one per 10 s), and never two units of one group', () => {
+    // 60 nodes of one zone and 6 of another, each running one replica of its own workload.
+    const unit = (i: number): Unit => {
+      const name = `n${i}`;
+      const group = { object: `Deployment/default/w${i}` } as PodGroup;
+      const node = { name, labels: { 'topology.kubernetes.io/zone': i < 60 ? 'a' : 'b' } } as unknown as Node;
+      return { label: `node ${name}`, name, steps: [], nodes: [node], hosts: new Map([[group, 1]]) };
+    };
+    const list = Array.from({ length: 66 }, (_, i) => unit(i));
+    const packed = batches(list, 40, UNITS_PER_ZONE);
+    assert.equal(UNITS_PER_ZONE, 13);
+    assert.deepEqual(packed.map((b) => b.length), [19, 13, 13, 13, 8]);
+    for (const b of packed) assert.ok(b.filter((u) => u.nodes[0]!.labels['topology.kubernetes.io/zone'] === 'a').length <= UNITS_PER_ZONE);
+    assert.deepEqual(packed.flat().map((u) => u.name).sort(), list.map((u) => u.name).sort());
+    // Units sharing a group never share a batch.
+    const shared = { object: 'Deployment/default/shared' } as PodGroup;
+    const two = [unit(0), unit(1)].map((u) => ({ ...u, hosts: new Map([[shared, 1]]) }));
+    assert.equal(batches(two, 40, UNITS_PER_ZONE).length, 2);
   });
 });

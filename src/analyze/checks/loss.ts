@@ -29,14 +29,16 @@
 // Cost: every simulation replays the cluster from the start, so nodes are not
 // simulated one by one. Nodes that run no analysed pod are not simulated at all;
 // the others are failed together in batches whose nodes share no workload (so each
-// workload sees exactly one of its nodes fail), at most a tenth of the cluster at
-// once; a workload that shows a problem in a batch is re-run with its node alone,
+// workload sees exactly one of its nodes fail), at most a tenth of the cluster and
+// UNITS_PER_ZONE nodes of one zone at once; a workload that shows a problem in a batch is re-run with its node alone,
 // so every finding's evidence is a single-node simulation.
 
 import type { LoadedInput } from '../../io/load.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import { capacityTypeOf, offeringPoolOf } from '../../model/offering-pool.js';
 import { SPOT_INTERRUPTION_NOTICE_MS } from '../../sim/cloud.js';
+import { NODE_EVICTION_QPS } from '../../sim/node-lifecycle.js';
+import { zoneKey } from '../../cluster/state.js';
 import type { Action } from '../../io/scenario-spec.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
 import { formatTime } from '../../sim/timeline.js';
@@ -51,6 +53,7 @@ import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundRepli
 import { exchanged, simulateWhatIf } from '../what-if.js';
 import { provableShortfall, shortAtHorizon } from '../held-replicas.js';
 import type { Simulation } from '../../sim/simulation.js';
+import type { LogRecord } from '../../sim/engine.js';
 
 /**
  * How long after the loss a workload may take to be whole again. A node: its pods'
@@ -70,7 +73,7 @@ const NODE_DELETED_AFTER_MS = SPOT_INTERRUPTION_NOTICE_MS + 50_000;
 /** The notice comes a second after the wave's start, so the ready count before it is read undisturbed (the drain acts at once). */
 const NOTICE_AT_MS = 1_000;
 
-interface Unit {
+export interface Unit {
   /** "node n1", "zone us-west-2a", "2 of 3 spot m5.large nodes in us-west-2a (n1, n2)"... */
   readonly label: string;
   /** The node or zone name (the first node's for spot waves and capacity losses). */
@@ -215,15 +218,30 @@ function sumHosts(list: Placement): Map<PodGroup, number> {
   return hosts;
 }
 
-/** Units packed so that no two in a batch host the same group, at most `cap` per batch. */
-function batches(list: readonly Unit[], cap: number): Unit[][] {
-  const out: { units: Unit[]; groups: Set<PodGroup> }[] = [];
+/**
+ * Units of one zone a batch fails together. The node lifecycle controller taints a
+ * zone's unreachable nodes one at a time (NODE_EVICTION_QPS), so the k-th node of a
+ * zone in a batch loses its pods 10 (k - 1) s later than it would alone: with dozens
+ * in one zone the last ones' replicas are evicted near the horizon, look not whole,
+ * and are all simulated again alone for nothing (a 5,000-node batch of 71 nodes in
+ * one zone re-ran most of them). Two minutes of queue leaves them time to recover.
+ */
+export const UNITS_PER_ZONE = 1 + Math.floor(2 * 60 * NODE_EVICTION_QPS);
+
+/**
+ * Units packed so that no two in a batch host the same group, at most `cap` per
+ * batch and `perZone` of any one zone (a unit's zone: its first node's).
+ */
+export function batches(list: readonly Unit[], cap: number, perZone = Infinity): Unit[][] {
+  const out: { units: Unit[]; groups: Set<PodGroup>; zones: Map<string, number> }[] = [];
   for (const u of list) {
-    const b = out.find((x) => x.units.length < cap && [...u.hosts.keys()].every((g) => !x.groups.has(g)));
+    const zone = zoneKey(u.nodes[0]!.labels);
+    const b = out.find((x) => x.units.length < cap && (x.zones.get(zone) ?? 0) < perZone && [...u.hosts.keys()].every((g) => !x.groups.has(g)));
     if (b) {
       b.units.push(u);
       for (const g of u.hosts.keys()) b.groups.add(g);
-    } else out.push({ units: [u], groups: new Set(u.hosts.keys()) });
+      b.zones.set(zone, (b.zones.get(zone) ?? 0) + 1);
+    } else out.push({ units: [u], groups: new Set(u.hosts.keys()), zones: new Map([[zone, 1]]) });
   }
   return out.map((b) => b.units);
 }
@@ -330,7 +348,7 @@ function lossPlan(ctx: AnalysisContext, scope: Scope, only?: string): LossPlan |
   const { t0, placement } = settle(ctx, groups);
   const list = units(scope, placement, ctx);
   const cap = scope === 'node' ? Math.max(1, Math.floor(placement.length / 10)) : 1;
-  return { groups, t0, placement, units: list, batches: batches(list, cap) };
+  return { groups, t0, placement, units: list, batches: batches(list, cap, UNITS_PER_ZONE) };
 }
 
 const plans = new WeakMap<AnalysisContext, Map<Scope, LossPlan | undefined>>();
@@ -590,6 +608,36 @@ function evictionNote(o: Outcome): { line: string; stalled?: string } | undefine
   return { line: stalled, stalled };
 }
 
+/** The event types evidence reads whatever pod they name; the others it reads only for the group's pods. */
+const UNIT_EVENTS = new Set(['Step', 'InsufficientCapacity', 'NodeNotReady', 'NodeClaimLaunched']);
+
+/** Per event log: the positions of the events evidence reads for any group, and of each pod's. */
+const eventIndexes = new WeakMap<readonly LogRecord[], { length: number; unit: number[]; byPod: Map<string, number[]> }>();
+
+/**
+ * The events of `events` evidence can read for a group whose pods are `pods`, in
+ * order: the unit's and the pods' own, without walking the whole log again for each
+ * of a zone loss's thousand groups.
+ */
+function eventsFor(events: readonly LogRecord[], pods: Iterable<string>): LogRecord[] {
+  let index = eventIndexes.get(events);
+  if (index?.length !== events.length) {
+    index = { length: events.length, unit: [], byPod: new Map() };
+    events.forEach((e, i) => {
+      if (UNIT_EVENTS.has(e.type)) return index!.unit.push(i);
+      const pod = e['pod'];
+      if (typeof pod !== 'string') return;
+      const list = index!.byPod.get(pod);
+      if (list) list.push(i);
+      else index!.byPod.set(pod, [i]);
+    });
+    eventIndexes.set(events, index);
+  }
+  const at = [...index.unit];
+  for (const pod of pods) at.push(...(index.byPod.get(pod) ?? []));
+  return at.sort((a, b) => a - b).map((i) => events[i]!);
+}
+
 /** The simulated steps that show an outcome: the loss, the group's pods and the ready count over time. */
 function evidence(o: Outcome, scope: Scope): string[] {
   const { run, tracker, provisioner, batchSize, t0 } = o.trial;
@@ -605,7 +653,7 @@ function evidence(o: Outcome, scope: Scope): string[] {
   const lostNodes = new Set(o.unit.nodes.map((n) => n.name));
   const refused = new Set<string>();
   let steps = 0;
-  for (const e of run.events) {
+  for (const e of eventsFor(run.events, tracker.memberKeys(o.group))) {
     if (e.t < t0) continue;
     const pod = typeof e['pod'] === 'string' ? (e['pod'] as string) : undefined;
     const mine = pod !== undefined && tracker.isMember(o.group, pod);
