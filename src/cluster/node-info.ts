@@ -90,10 +90,8 @@ let generationCounter = 0;
 
 /** Keeps some of a node's match counts up to date as its pods change (see NodeInfo.matchCounts). */
 export interface MatchCountKeeper {
-  /** Whether it keeps the count of question `index`. */
-  keeps(index: number): boolean;
-  /** Applies the node's pod changes since `keptTo` to the counts it keeps. */
-  catchUp(info: NodeInfo): void;
+  /** The node's count for the question keyed `key`, caught up with its pod changes; undefined when the keeper does not keep that question. */
+  keptCount(info: NodeInfo, key: string): number | undefined;
 }
 
 export interface MatchCounts {
@@ -144,9 +142,9 @@ export class NodeInfo {
    * namespace), kept and read by PodTopologySpread's nodeMatchCount. A field rather
    * than a side table: it is read for every scored node. A count is either caught up
    * on reading (from `positions`, the pod log position it is up to date with, -1:
-   * none), or kept up to date by `keeper` (a cluster-wide index), which has applied
-   * the pod log up to `keptTo` to every question it keeps, and `keptLabels` are the
-   * node labels it last saw.
+   * none), or, for the questions `keeper` (a cluster-wide index) keeps, held there:
+   * it has applied the pod log up to `keptTo` to each of them, and `keptLabels` are
+   * the node labels it last saw.
    */
   readonly matchCounts: MatchCounts;
 

@@ -260,6 +260,16 @@ export class ClusterState {
    * built cluster it came from; one collected is worked out afresh, to the same answer.
    */
   private copiedFrom: { readonly state: WeakRef<ClusterState>; readonly version: number } | null = null;
+
+  /**
+   * The state this one is a clone or fork of (held weakly) and its version at the copy,
+   * or null: while that state's version is still the same, what it has worked out holds
+   * for this copy as it was made (indexes built once on a shared base cluster).
+   */
+  copySource(): { readonly state: WeakRef<ClusterState>; readonly version: number } | null {
+    return this.copiedFrom;
+  }
+
   /** The state this one is a copy of, while neither has changed since the copy (they then hold the same pods in the same orders). */
   private unchangedSource(): ClusterState | undefined {
     const from = this.copiedFrom;

@@ -77,13 +77,13 @@ export function countSlots(kept: MatchCounts, i: number): MatchCounts {
 
 /** countMatchingPods(info.pods, selector, namespace), kept up to date from the node's pod log. */
 export function nodeMatchCount(info: NodeInfo, q: MatchQuery): number {
+  const keeper = info.matchCounts.keeper;
+  if (keeper !== null) {
+    const n = keeper.keptCount(info, q.key);
+    if (n !== undefined) return n;
+  }
   const i = questionNumber(q);
   const kept = countSlots(info.matchCounts, i);
-  const keeper = kept.keeper;
-  if (keeper !== null && keeper.keeps(i)) {
-    if (kept.keptTo !== info.podLogEnd) keeper.catchUp(info);
-    return kept.counts[i]!;
-  }
   const { selector, namespace } = q;
   const position = kept.positions[i]!;
   if (position >= info.podLogStart) {

@@ -201,7 +201,7 @@ describe('MatchIndex', () => {
     // A question first asked on the fork is kept by the original's index too.
     const other = constraint(LABEL_ZONE, SELECTORS[2]!);
     assert.deepEqual([...domainCounts(fork, [other], other, 'default')], fresh(fork, other, [LABEL_ZONE], true, 'default'));
-    assert.equal(index.keeps(matchQuery(other.selector, 'default').index), true);
+    assert.notEqual(index.keptCount(cluster.nodeInfo('n0')!, matchQuery(other.selector, 'default').key), undefined);
   });
 
   it('a copy of the cluster keeps counts of its own', () => {
@@ -218,4 +218,89 @@ describe('MatchIndex', () => {
     assert.deepEqual([...domainCounts(cluster, [web], web, 'default')], [['z0', 1]]);
     assert.equal(nodeMatchCount(cluster.nodeInfo('n0')!, matchQuery(web.selector, 'default')), 1);
   });
+  it('a clone takes its counts from the index of the state it was cloned from, shared until either side changes them', () => {
+    const rand = new Rand(5);
+    const cluster = new ClusterState();
+    for (let i = 0; i < 6; i++) cluster.addNode(node(i, `z${i % 3}`, `r${i % 2}`));
+    for (let i = 0; i < 60; i++) cluster.addPod(pod(`p${i}`, rand, `n${i % 6}`));
+    const c = constraint(LABEL_ZONE, SELECTORS[0]!);
+    const q = () => matchQuery(c.selector, 'default');
+    const base = keptMatches(cluster, q()).kept;
+    const copy = cluster.clone();
+    // Asked on the copy first: the base's index answers, and both read one count table.
+    const other = constraint(LABEL_ZONE, SELECTORS[2]!);
+    const inherited = keptMatches(copy, matchQuery(other.selector, 'default')).kept;
+    assert.equal(inherited.perNode, keptMatches(cluster, matchQuery(other.selector, 'default')).kept.perNode);
+    assert.equal(keptMatches(copy, q()).kept.perNode, base.perNode);
+    assert.deepEqual([...domainCounts(copy, [c], c, 'default')], fresh(copy, c, [LABEL_ZONE], true, 'default'));
+    // The copy's change is its own: the base's table and totals stay as they were.
+    const before = fresh(cluster, c, [LABEL_ZONE], true, 'default');
+    copy.addPod({ ...pod('extra', rand, 'n0'), labels: { app: 'a0' }, namespace: 'default', terminating: false });
+    assert.deepEqual([...domainCounts(copy, [c], c, 'default')], fresh(copy, c, [LABEL_ZONE], true, 'default'));
+    assert.notEqual(keptMatches(copy, q()).kept.perNode, base.perNode);
+    assert.deepEqual([...domainCounts(cluster, [c], c, 'default')], before);
+    assert.equal(nodeMatchCount(cluster.nodeInfo('n0')!, q()), countMatchingPods(cluster.nodeInfo('n0')!.pods, c.selector, 'default'));
+  });
+
+  for (const seed of [11, 12, 13]) {
+    it(`seed ${seed}: clones, their clones and the base each answer as counted from scratch, whatever the others change`, () => {
+      const rand = new Rand(seed);
+      const base = new ClusterState();
+      for (let i = 0; i < 9; i++) base.addNode(node(i, `z${i % 3}`, rand.intn(4) === 0 ? undefined : `r${rand.intn(3)}`));
+      let pods = 0;
+      for (let i = 0; i < 90; i++) base.addPod(pod(`p${pods++}`, rand, `n${rand.intn(9)}`));
+      let nodes = 9;
+      const change = (state: ClusterState) => {
+        const op = rand.intn(10);
+        const all = [...state.pods()];
+        const names = state.nodeInfos().map((n) => n.node.name);
+        if (op < 4 || all.length === 0) state.addPod(pod(`p${pods++}`, rand, names[rand.intn(names.length)]!));
+        else if (op < 6) state.removePod(all[rand.intn(all.length)]!.key);
+        else if (op < 7) {
+          const old = all[rand.intn(all.length)]!;
+          state.updatePod({ ...pod(old.name, rand, old.nodeName), key: old.key });
+        } else if (op < 8) {
+          const n = state.nodeInfos()[rand.intn(state.numNodes)]!.node;
+          state.updateNode({ ...n, labels: { ...n.labels, [RACK]: `r${rand.intn(4)}` } });
+        } else if (op < 9 && state.numNodes > 4) {
+          for (const p of state.removeNode(names[rand.intn(names.length)]!)) state.removePod(p.key);
+        } else {
+          const i = nodes++;
+          state.addNode(node(i, `z${i % 3}`, `r${rand.intn(3)}`));
+        }
+      };
+      const agree = (state: ClusterState, what: string) => {
+        const asNew: LabelSelectorSpec = { matchExpressions: [{ key: 'app', operator: 'In', values: [`a${rand.intn(3)}`] }, { key: 'step', operator: 'NotIn', values: [`${rand.intn(1000)}`] }] };
+        for (const spec of [...SELECTORS, asNew]) {
+          for (const { keys, requireAll } of SETS) {
+            const constraints = keys.map((k) => constraint(k, spec));
+            const c = constraints[rand.intn(constraints.length)]!;
+            assert.deepEqual([...domainCounts(state, constraints, c, 'default', requireAll)], fresh(state, c, keys, requireAll, 'default'), `${what}: ${JSON.stringify(spec)} by ${c.topologyKey} over ${keys}`);
+          }
+          const selector = compileLabelSelector(spec);
+          for (const info of state.nodeInfos()) assert.equal(nodeMatchCount(info, matchQuery(selector, 'default')), countMatchingPods(info.pods, selector, 'default'), `${what}: ${info.node.name}`);
+        }
+      };
+      if (rand.intn(2) === 0) agree(base, 'the base before any copy');
+      const states: { state: ClusterState; name: string }[] = [{ state: base, name: 'base' }];
+      for (let step = 0; step < 60; step++) {
+        const op = rand.intn(10);
+        const { state, name } = states[rand.intn(states.length)]!;
+        if (op < 3 && states.length < 8) {
+          // A clone of the base or of another clone, changed or not before it is first asked.
+          const copy = state.clone();
+          states.push({ state: copy, name: `${name}>${step}` });
+          for (let j = rand.intn(3); j > 0; j--) change(copy);
+        } else if (op < 5 && state === base) {
+          // The base itself changes now and then: its clones must not read it any more.
+          change(base);
+        } else if (state !== base) {
+          for (let j = rand.intn(4); j > 0; j--) change(state);
+        }
+        // Every state answers right, the untouched ones included.
+        for (const s of states) if (rand.intn(2) === 0) agree(s.state, `step ${step}, ${s.name}`);
+      }
+      for (const s of states) agree(s.state, `at the end, ${s.name}`);
+    });
+  }
 });
