@@ -8,6 +8,10 @@
 // the nodes whose NodeInfo.generation moved (found through the cluster's change
 // log, or by checking every node when the log was cleared). A change to the node
 // list itself (a node added or removed, or moved to another zone) rebuilds it.
+// A clone of a cluster (each simulation of a check starts from one) starts its
+// tally from the one of the state it was cloned from, while that state is unchanged
+// and the node lists are alike: the node contributions are shared until either side
+// changes one, and only the nodes the clone changed are recounted.
 
 import type { NodeInfo } from './node-info.js';
 import type { ClusterState } from './state.js';
@@ -19,14 +23,19 @@ export interface TallySpec<T, C> {
   contribution(info: NodeInfo): C;
   /** Adds a contribution to the totals (sign 1) or takes it back (-1); the totals must not depend on the order. */
   apply(totals: T, c: C, sign: 1 | -1): void;
+  /** An independent copy of the totals (a clone's tally starts from its source's). */
+  copy(totals: T): T;
 }
 
 interface Tally<T, C> {
   readonly spec: TallySpec<T, C>;
+  readonly totals: T;
   /** The node list it was built over (the cluster replaces it whenever nodes change). */
   readonly nodes: readonly NodeInfo[];
-  readonly generation: number[];
-  readonly contributions: C[];
+  generation: number[];
+  contributions: C[];
+  /** `generation` and `contributions` are shared with another state's tally: copied before they change. */
+  shared: boolean;
   /** The cluster's change log when last refreshed. */
   mark: { readonly epoch: number; readonly position: number };
 }
@@ -41,42 +50,85 @@ const registry = new WeakMap<ClusterState, Map<string, Tally<unknown, unknown>>>
  * on besides the nodes. The caller must not change the totals.
  */
 export function clusterTally<T, C>(cluster: ClusterState, query: string, spec: () => TallySpec<T, C>): T {
+  return tallyOf(cluster, query, spec).totals;
+}
+
+function tallyOf<T, C>(cluster: ClusterState, query: string, spec: () => TallySpec<T, C>): Tally<T, C> {
   let perQuery = registry.get(cluster);
   if (!perQuery || perQuery.size > MAX_QUERIES) registry.set(cluster, (perQuery = new Map()));
   const nodes = cluster.nodeInfos();
   let t = perQuery.get(query) as Tally<T, C> | undefined;
   if (t === undefined || t.nodes !== nodes) {
-    const s = spec();
-    t = { spec: s, nodes, generation: [], contributions: [], mark: cluster.changeMark() };
-    for (const info of nodes) {
-      const c = s.contribution(info);
-      s.apply(s.totals, c, 1);
-      t.generation.push(info.generation);
-      t.contributions.push(c);
-    }
+    t = fromSource(cluster, query, spec, nodes) ?? build(cluster, spec(), nodes);
     perQuery.set(query, t as Tally<unknown, unknown>);
-    return s.totals;
+    return t;
   }
-  const { spec: s, generation, contributions } = t;
-  const refresh = (i: number) => {
-    const info = nodes[i]!;
-    if (generation[i] === info.generation) return;
-    generation[i] = info.generation;
-    s.apply(s.totals, contributions[i]!, -1);
-    const c = s.contribution(info);
-    s.apply(s.totals, c, 1);
-    contributions[i] = c;
-  };
   // Usually only the nodes the cluster logged as changed need a look; otherwise every node's generation.
   const changed = cluster.nodesChangedSince(t.mark);
   if (changed === null) {
-    for (let i = 0; i < nodes.length; i++) refresh(i);
+    for (let i = 0; i < nodes.length; i++) refresh(t, i);
   } else {
     for (const info of changed) {
       const i = cluster.nodePosition(info.node.name);
-      if (i !== undefined && nodes[i] === info) refresh(i);
+      if (i !== undefined && nodes[i] === info) refresh(t, i);
     }
   }
   t.mark = cluster.changeMark();
-  return s.totals;
+  return t;
+}
+
+function build<T, C>(cluster: ClusterState, s: TallySpec<T, C>, nodes: readonly NodeInfo[]): Tally<T, C> {
+  const t: Tally<T, C> = { spec: s, totals: s.totals, nodes, generation: [], contributions: [], shared: false, mark: cluster.changeMark() };
+  for (const info of nodes) {
+    const c = s.contribution(info);
+    s.apply(t.totals, c, 1);
+    t.generation.push(info.generation);
+    t.contributions.push(c);
+  }
+  return t;
+}
+
+/** Node `i` recounted when its NodeInfo changed since its contribution was taken. */
+function refresh<T, C>(t: Tally<T, C>, i: number): void {
+  const info = t.nodes[i]!;
+  if (t.generation[i] === info.generation) return;
+  if (t.shared) {
+    t.generation = t.generation.slice();
+    t.contributions = t.contributions.slice();
+    t.shared = false;
+  }
+  const s = t.spec;
+  t.generation[i] = info.generation;
+  s.apply(t.totals, t.contributions[i]!, -1);
+  const c = s.contribution(info);
+  s.apply(t.totals, c, 1);
+  t.contributions[i] = c;
+}
+
+/**
+ * The tally of a clone started from its source's: while the source is unchanged
+ * since the copy and lists the same nodes in the same order, its contributions
+ * hold for every node the clone has not changed (a NodeInfo copy keeps its
+ * original's generation until it changes).
+ */
+function fromSource<T, C>(cluster: ClusterState, query: string, spec: () => TallySpec<T, C>, nodes: readonly NodeInfo[]): Tally<T, C> | undefined {
+  const from = cluster.copySource();
+  const source = from?.state.deref();
+  if (source === undefined || source.version !== from!.version) return undefined;
+  const theirNodes = source.nodeInfos();
+  if (theirNodes.length !== nodes.length) return undefined;
+  for (let i = 0; i < nodes.length; i++) if (theirNodes[i]!.node.name !== nodes[i]!.node.name) return undefined;
+  const theirs = tallyOf(source, query, spec);
+  theirs.shared = true;
+  const t: Tally<T, C> = {
+    spec: theirs.spec,
+    totals: theirs.spec.copy(theirs.totals),
+    nodes,
+    generation: theirs.generation,
+    contributions: theirs.contributions,
+    shared: true,
+    mark: cluster.changeMark(),
+  };
+  for (let i = 0; i < nodes.length; i++) refresh(t, i);
+  return t;
 }

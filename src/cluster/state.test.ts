@@ -210,6 +210,7 @@ describe('updateNode', () => {
         totals: new Map<string, number>(),
         contribution: (info) => info.node.labels['team'] ?? '',
         apply: (totals: Map<string, number>, team: string, sign) => totals.set(team, (totals.get(team) ?? 0) + sign),
+        copy: (totals) => new Map(totals),
       }));
     assert.equal(teams().get('x'), 2);
     const list = s.nodeInfos();

@@ -167,6 +167,7 @@ export function computePreFilterState(
       totals: freshCounters(),
       contribution: (info) => nodeCounts(info, pod, nsLabels, affinityTerms, antiAffinityTerms),
       apply: applyNodeCounts,
+      copy: copyCounters,
     }));
     // Shared with the tally: the state copies them before AddPod/RemovePod change them.
     counters = kept;

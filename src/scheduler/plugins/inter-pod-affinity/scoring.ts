@@ -104,6 +104,9 @@ function applyRecords(t: PairTotals, records: readonly PairRecord[], sign: 1 | -
   }
 }
 
+const copyPairMaps = (m: ReadonlyMap<string, ReadonlyMap<string, number>>) => new Map([...m].map(([key, values]) => [key, new Map(values)]));
+const copyPairTotals = (t: PairTotals): PairTotals => ({ score: copyPairMaps(t.score), recorded: copyPairMaps(t.recorded) });
+
 const weightedKey = (terms: readonly WeightedPodAffinityTerm[]) => terms.map((t) => `${t.weight}:${termKey(t.term)}`).join(';');
 
 /**
@@ -143,7 +146,7 @@ export function computePreScoreState(pod: Pod, cluster: ClusterState, args: Inte
       weightedKey(pod.preferredAffinity),
       weightedKey(pod.preferredAntiAffinity),
     ].join('\x01');
-    totals = clusterTally(cluster, query, () => ({ totals: fresh(), contribution: (info) => nodeRecords(q, info), apply: applyRecords }));
+    totals = clusterTally(cluster, query, () => ({ totals: fresh(), contribution: (info) => nodeRecords(q, info), apply: applyRecords, copy: copyPairTotals }));
   } else {
     totals = fresh();
     for (const info of hasConstraints ? cluster.nodeInfos() : cluster.nodesWithAffinityPods()) applyRecords(totals, nodeRecords(q, info), 1);

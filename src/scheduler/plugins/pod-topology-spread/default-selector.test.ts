@@ -135,4 +135,23 @@ describe('defaultSelector', () => {
       for (const l of tc.rejects) assert.equal(s.matches(l), false, JSON.stringify(l));
     });
   }
+
+  it('follows the owner list as controllers add and remove entries (the first of a name counts)', () => {
+    const cluster = new ClusterState();
+    const owned = pod(labels, [{ kind: 'StatefulSet', name: 'db' }]);
+    const selects = (l: Record<string, string>) => defaultSelector(owned, cluster).matches(l);
+    cluster.statefulSets.push(sel({ matchLabels: { app: 'web' } }, 'default', 'other'));
+    assert.equal(defaultSelector(owned, cluster).everything, true);
+    cluster.statefulSets.push(sel({ matchLabels: { tier: 'front' } }, 'default', 'db'));
+    assert.equal(selects({ tier: 'front' }), true);
+    // A second entry of the same name: the first still counts.
+    cluster.statefulSets.push(sel({ matchLabels: { tier: 'back' } }, 'default', 'db'));
+    assert.equal(selects({ tier: 'front' }), true);
+    // The first goes (splice): the second counts; then it goes too and another takes its place in the length.
+    cluster.statefulSets.splice(1, 1);
+    assert.equal(selects({ tier: 'back' }), true);
+    cluster.statefulSets.splice(1, 1);
+    cluster.statefulSets.push(sel({ matchLabels: { app: 'web' } }, 'default', 'cache'));
+    assert.equal(defaultSelector(owned, cluster).everything, true);
+  });
 });

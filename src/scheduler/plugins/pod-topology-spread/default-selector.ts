@@ -6,8 +6,32 @@ import type { ClusterState, OwnerSelector } from '../../../cluster/state.js';
 import type { Pod } from '../../../model/pod.js';
 import { selectorFromRequirements, type Requirement, type Selector } from '../../../model/selector.js';
 
+/** An owner list's first entry per namespace/name, with the length and last entry it was built at. */
+interface OwnerIndex {
+  readonly length: number;
+  readonly last: OwnerSelector | undefined;
+  readonly byName: ReadonlyMap<string, OwnerSelector>;
+}
+
+const ownerIndexes = new WeakMap<readonly OwnerSelector[], OwnerIndex>();
+
+/**
+ * The first entry of `list` named `namespace/name`. Looked up in an index of the list
+ * rather than by a scan per scheduled pod (thousands of ReplicaSets at 5,000 nodes):
+ * owner lists only grow by push and shrink by splice, so an unchanged length and last
+ * entry mean an unchanged list.
+ */
 function findOwned(list: readonly OwnerSelector[], namespace: string, name: string): OwnerSelector | undefined {
-  return list.find((o) => o.namespace === namespace && o.name === name);
+  let index = ownerIndexes.get(list);
+  if (index === undefined || index.length !== list.length || index.last !== list[list.length - 1]) {
+    const byName = new Map<string, OwnerSelector>();
+    for (const o of list) {
+      const key = `${o.namespace}/${o.name}`;
+      if (!byName.has(key)) byName.set(key, o);
+    }
+    ownerIndexes.set(list, (index = { length: list.length, last: list[list.length - 1], byName }));
+  }
+  return index.byName.get(`${namespace}/${name}`);
 }
 
 /**
