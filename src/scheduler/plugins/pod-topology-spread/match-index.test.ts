@@ -242,19 +242,55 @@ describe('MatchIndex', () => {
     assert.equal(nodeMatchCount(cluster.nodeInfo('n0')!, q()), countMatchingPods(cluster.nodeInfo('n0')!.pods, c.selector, 'default'));
   });
 
-  for (const seed of [11, 12, 13]) {
-    it(`seed ${seed}: clones, their clones and the base each answer as counted from scratch, whatever the others change`, () => {
+  it('a clone counts afresh, for questions it takes from its source later, a node whose pod changes it could not read (its pod log restarted)', () => {
+    const cluster = new ClusterState();
+    for (let i = 0; i < 12; i++) cluster.addNode(node(i, `z${i % 3}`, 'r0'));
+    const labeled = (name: string, app: string, nodeName: string) => ({ ...pod(name, new Rand(1), nodeName), labels: { app }, namespace: 'default', terminating: false });
+    for (let i = 0; i < 24; i++) cluster.addPod(labeled(`p${i}`, 'a0', `n${i % 12}`));
+    const a0 = constraint(LABEL_ZONE, { matchLabels: { app: 'a0' } });
+    const a1 = constraint(LABEL_ZONE, { matchLabels: { app: 'a1' } });
+    // 200 changes on n0 without a read in between: the log restarts and the index misses some.
+    const burst = (state: ClusterState) => {
+      for (let j = 0; j < 200; j++) {
+        const p = labeled(`burst${j}`, 'a1', 'n0');
+        state.addPod(p);
+        if (j % 4 !== 0) state.removePod(p.key);
+      }
+    };
+    const copy = cluster.clone();
+    assert.deepEqual([...domainCounts(copy, [a0], a0, 'default')], fresh(copy, a0, [LABEL_ZONE], true, 'default'));
+    burst(copy);
+    assert.deepEqual([...domainCounts(copy, [a1], a1, 'default')], fresh(copy, a1, [LABEL_ZONE], true, 'default'));
+    // The same before the clone's first question.
+    const other = cluster.clone();
+    burst(other);
+    assert.deepEqual([...domainCounts(other, [a1], a1, 'default')], fresh(other, a1, [LABEL_ZONE], true, 'default'));
+    assert.deepEqual([...domainCounts(cluster, [a1], a1, 'default')], [['z0', 0], ['z1', 0], ['z2', 0]]);
+  });
+
+  for (const [seed, baseChanges] of [[11, true], [12, true], [13, false], [14, false], [15, false]] as const) {
+    it(`seed ${seed}: clones, their clones and the base${baseChanges ? ' (changing too)' : ''} each answer as counted from scratch, whatever the others change`, () => {
       const rand = new Rand(seed);
       const base = new ClusterState();
-      for (let i = 0; i < 9; i++) base.addNode(node(i, `z${i % 3}`, rand.intn(4) === 0 ? undefined : `r${rand.intn(3)}`));
+      // Enough nodes that a clone reads its source's counts for a while (not once a quarter of its nodes are opaque).
+      for (let i = 0; i < 40; i++) base.addNode(node(i, `z${i % 3}`, rand.intn(4) === 0 ? undefined : `r${rand.intn(3)}`));
       let pods = 0;
-      for (let i = 0; i < 90; i++) base.addPod(pod(`p${pods++}`, rand, `n${rand.intn(9)}`));
-      let nodes = 9;
+      for (let i = 0; i < 200; i++) base.addPod(pod(`p${pods++}`, rand, `n${rand.intn(40)}`));
+      let nodes = 40;
       const change = (state: ClusterState) => {
-        const op = rand.intn(10);
+        const op = rand.intn(11);
         const all = [...state.pods()];
         const names = state.nodeInfos().map((n) => n.node.name);
-        if (op < 4 || all.length === 0) state.addPod(pod(`p${pods++}`, rand, names[rand.intn(names.length)]!));
+        if (op === 10) {
+          // Many changes on one node: its pod log restarts, and then the node may go.
+          const on = names[rand.intn(names.length)]!;
+          for (let j = 0; j < 80; j++) {
+            const p = pod(`burst${pods++}`, rand, on);
+            state.addPod(p);
+            if (j % 4 !== 0) state.removePod(p.key);
+          }
+          if (rand.intn(2) === 0 && state.numNodes > 4) for (const p of state.removeNode(on)) state.removePod(p.key);
+        } else if (op < 4 || all.length === 0) state.addPod(pod(`p${pods++}`, rand, names[rand.intn(names.length)]!));
         else if (op < 6) state.removePod(all[rand.intn(all.length)]!.key);
         else if (op < 7) {
           const old = all[rand.intn(all.length)]!;
@@ -291,7 +327,7 @@ describe('MatchIndex', () => {
           const copy = state.clone();
           states.push({ state: copy, name: `${name}>${step}` });
           for (let j = rand.intn(3); j > 0; j--) change(copy);
-        } else if (op < 5 && state === base) {
+        } else if (op < 5 && state === base && baseChanges) {
           // The base itself changes now and then: its clones must not read it any more.
           change(base);
         } else if (state !== base) {

@@ -11,7 +11,9 @@
 // (every simulation of a check starts from one clone of the admitted cluster) does
 // not file the cluster's pods again: while the state it was cloned from is
 // unchanged, a question new to the clone is answered by that state's index and
-// shared with it copy-on-write, then corrected on the nodes the clone has changed.
+// shared with it copy-on-write, then corrected by the pod changes the clone made
+// since the copy (kept by label pair, as the pods are filed) and by counting afresh
+// the few nodes whose changes were not logged.
 
 import type { MatchCountKeeper, NodeInfo } from '../../../cluster/node-info.js';
 import { copyMap, type ClusterState } from '../../../cluster/state.js';
@@ -68,6 +70,16 @@ interface Kept {
   tallies: Map<string, Tally>;
 }
 
+/** A pod added to (sign 1) or removed from (-1) a node, as logged. */
+interface PodChange {
+  readonly pod: Pod;
+  readonly node: string;
+  readonly sign: 1 | -1;
+}
+
+/** Past this many logged pod changes a copy's index files every pod and stops reading its source's. */
+const MAX_DELTA = 1 << 17;
+
 /** countMatchingPods on the node for a kept question. */
 function countOn(info: NodeInfo, k: Kept): number {
   return countMatchingPods(info.pods, k.query.selector, k.query.namespace);
@@ -107,8 +119,14 @@ export class MatchIndex implements MatchCountKeeper {
   private readonly tracked = new Set<string>();
   /** For the index of a clone: the state cloned and its version then; null once it no longer serves. */
   private source: { readonly state: WeakRef<ClusterState>; readonly version: number } | null;
-  /** While `source` serves: the nodes whose pods may differ from the source's (changed here, new here or gone from here). */
-  private readonly changed = new Set<string>();
+  /**
+   * While `source` serves: the pod changes made here since the copy, by label pair as
+   * `pods` files pods (`all`: every one, for questions filed under none), and the
+   * nodes whose difference from the source is not in them (`opaque`: changed before
+   * this index started with their log restarted since the copy, new here or gone).
+   */
+  private delta: { readonly byPair: Map<string, Map<string, PodChange[]>>; readonly all: PodChange[] } = { byPair: new Map(), all: [] };
+  private readonly opaque = new Set<string>();
   /** The node whose pod changes are being applied (readPodChanges calls `visit` with the pod alone). */
   private visiting: NodeInfo | null = null;
   private readonly visit = (pod: Pod, sign: 1 | -1) => this.apply(this.visiting!, pod, sign);
@@ -176,15 +194,21 @@ export class MatchIndex implements MatchCountKeeper {
       const info = nodes[i]!;
       const name = info.node.name;
       const was = source.state.nodeInfo(name);
-      // A copy keeps its original's generation until it changes.
-      if (was === undefined || was.generation !== info.generation) this.changed.add(name);
       if (sameList && (was === undefined || theirs[i] !== was || !sameLabels(was.node.labels, info.node.labels))) sameList = false;
       const kept = info.matchCounts;
       kept.keeper = this;
       kept.keptLabels = info.node.labels;
+      // A copy keeps its original's generation until it changes, and its pod log starts where the original's ends.
+      if (was !== undefined && was.generation !== info.generation && info.podLogStart === was.podLogEnd) {
+        this.visiting = info;
+        kept.keptTo = info.readPodChanges(info.podLogStart, this.visit);
+        this.visiting = null;
+        continue;
+      }
+      if (was === undefined || was.generation !== info.generation) this.opaque.add(name);
       kept.keptTo = info.readPodChanges(info.podLogEnd);
     }
-    for (const info of theirs) if (this.cluster.nodeInfo(info.node.name) === undefined) this.changed.add(info.node.name);
+    for (const info of theirs) if (this.cluster.nodeInfo(info.node.name) === undefined) this.opaque.add(info.node.name);
     if (sameList) this.layouts = source.index.layouts;
   }
 
@@ -202,8 +226,8 @@ export class MatchIndex implements MatchCountKeeper {
   keep(q: MatchQuery): Kept {
     const existing = this.kept.get(q.key);
     if (existing !== undefined) return existing;
-    // Correcting the source's answer costs the pods of the changed nodes: past a quarter of the nodes, filing every pod pays.
-    const source = this.source !== null && this.changed.size * 4 <= this.nodes.length ? this.servingSource() : undefined;
+    // Correcting the source's answer costs the pods of the opaque nodes and the logged changes: past a quarter of the nodes, or a long log, filing every pod pays.
+    const source = this.source !== null && this.opaque.size * 4 <= this.nodes.length && this.delta.all.length <= MAX_DELTA ? this.servingSource() : undefined;
     let k: Kept;
     if (source !== undefined) k = this.inherit(q, source);
     else {
@@ -254,7 +278,7 @@ export class MatchIndex implements MatchCountKeeper {
     return k;
   }
 
-  /** `q` as the source's index keeps it (shared until either side changes it), corrected on the nodes changed here. */
+  /** `q` as the source's index keeps it (shared until either side changes it), corrected by what changed here. */
   private inherit(q: MatchQuery, source: { state: ClusterState; index: MatchIndex }): Kept {
     const theirs = source.index.keep(q);
     theirs.perNodeOwned = false;
@@ -266,7 +290,15 @@ export class MatchIndex implements MatchCountKeeper {
         k.tallies.set(id, t);
       }
     }
-    for (const name of this.changed) {
+    const { byPair, all } = this.delta;
+    const logged = k.filed === undefined ? [all] : [...k.filed.values].map((v) => byPair.get(k.filed!.key)?.get(v) ?? []);
+    for (const changes of logged) {
+      for (const c of changes) {
+        if (this.opaque.has(c.node) || !countsAsMatching(c.pod, q.selector, q.namespace)) continue;
+        this.adjust(k, this.cluster.nodeInfo(c.node)!, c.sign);
+      }
+    }
+    for (const name of this.opaque) {
       const info = this.cluster.nodeInfo(name);
       const n = info === undefined ? 0 : countOn(info, k);
       const was = k.perNode.get(name) ?? 0;
@@ -280,7 +312,8 @@ export class MatchIndex implements MatchCountKeeper {
   /** No source serves any more: every pod of the nodes filed, for counting new questions here. */
   private fileEveryPod(): void {
     this.source = null;
-    this.changed.clear();
+    this.opaque.clear();
+    this.delta = { byPair: new Map(), all: [] };
     const pods = (this.pods = new PodsByLabel());
     for (const info of this.nodes) {
       this.tracked.add(info.node.name);
@@ -326,10 +359,10 @@ export class MatchIndex implements MatchCountKeeper {
       kept.keptLabels = info.node.labels;
     }
     if (kept.keptTo === info.podLogEnd) return;
-    if (this.pods === null) this.changed.add(info.node.name);
     if (kept.keptTo < info.podLogStart) {
       // The log restarted since: count again.
-      if (this.pods !== null) {
+      if (this.pods === null) this.opaque.add(info.node.name);
+      else {
         this.pods.removeNode(info.node.name);
         for (const pod of info.pods) this.pods.add(pod);
       }
@@ -354,7 +387,7 @@ export class MatchIndex implements MatchCountKeeper {
       if (this.tracked.has(name)) this.pods.removeNode(name);
       this.tracked.add(name);
       for (const pod of info.pods) this.pods.add(pod);
-    } else this.changed.add(name);
+    } else this.opaque.add(name);
     for (const k of this.kept.values()) this.setCount(k, name, countOn(info, k));
     kept.keeper = this;
     kept.keptLabels = info.node.labels;
@@ -366,7 +399,7 @@ export class MatchIndex implements MatchCountKeeper {
     this.catchUp(info);
     const name = info.node.name;
     if (this.pods !== null) for (const pod of info.pods) this.pods.remove(pod, name);
-    else this.changed.add(name);
+    else this.opaque.add(name);
     for (const k of this.kept.values()) this.setCount(k, name, 0);
     info.matchCounts.keeper = null;
   }
@@ -377,12 +410,28 @@ export class MatchIndex implements MatchCountKeeper {
       else this.pods.remove(pod, info.node.name);
     }
     if (pod.terminating) return;
+    if (this.pods === null) this.logChange({ pod, node: info.node.name, sign });
     const labels = pod.labels;
     for (const key in labels) {
       const list = this.byPair.get(key)?.get(labels[key]!);
       if (list !== undefined) for (const k of list) this.count(k, info, pod, sign);
     }
     for (const k of this.unfiled) this.count(k, info, pod, sign);
+  }
+
+  /** Files a pod change made here for questions taken from the source later. */
+  private logChange(c: PodChange): void {
+    const { byPair, all } = this.delta;
+    all.push(c);
+    const labels = c.pod.labels;
+    for (const key in labels) {
+      let byValue = byPair.get(key);
+      if (byValue === undefined) byPair.set(key, (byValue = new Map()));
+      const value = labels[key]!;
+      const list = byValue.get(value);
+      if (list === undefined) byValue.set(value, [c]);
+      else list.push(c);
+    }
   }
 
   private count(k: Kept, info: NodeInfo, pod: Pod, sign: 1 | -1): void {
