@@ -62,6 +62,24 @@ describe('clusterTally on clones', () => {
     assert.notDeepEqual(sorted(ask(copy)), sorted(ask(base)));
   });
 
+  it('a clone that lost and gained nodes counts only the nodes it added or changed', () => {
+    const base = new ClusterState();
+    for (let i = 0; i < 20; i++) base.addNode(node(i, `z${i % 3}`));
+    for (let i = 0; i < 60; i++) base.addPod(pod(`p${i}`, `a${i % 2}`, `n${i % 20}`));
+    const counter = { calls: 0 };
+    const ask = (s: ClusterState) => clusterTally(s, 'a0 by zone', () => byZone(counter));
+    ask(base);
+    const copy = base.clone();
+    for (const p of copy.removeNode('n4')) copy.removePod(p.key);
+    copy.addNode(node(20, 'z1'));
+    copy.addPod(pod('extra', 'a0', 'n20'));
+    copy.addPod(pod('more', 'a0', 'n7'));
+    counter.calls = 0;
+    assert.deepEqual(sorted(ask(copy)), sorted(fromScratch(copy)));
+    assert.equal(counter.calls, 2);
+    assert.deepEqual(sorted(ask(base)), sorted(fromScratch(base)));
+  });
+
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}: the base, its clones and their clones each equal a count from scratch, whatever the others change`, () => {
       const rand = new Rand(seed);

@@ -9,9 +9,9 @@
 // log, or by checking every node when the log was cleared). A change to the node
 // list itself (a node added or removed, or moved to another zone) rebuilds it.
 // A clone of a cluster (each simulation of a check starts from one) starts its
-// tally from the one of the state it was cloned from, while that state is unchanged
-// and the node lists are alike: the node contributions are shared until either side
-// changes one, and only the nodes the clone changed are recounted.
+// tally from the one of the state it was cloned from, while that state is unchanged:
+// the node contributions are shared (or looked up by name when the node lists
+// differ), and only the nodes the clone changed or added are recounted.
 
 import type { NodeInfo } from './node-info.js';
 import type { ClusterState } from './state.js';
@@ -106,29 +106,45 @@ function refresh<T, C>(t: Tally<T, C>, i: number): void {
 }
 
 /**
- * The tally of a clone started from its source's: while the source is unchanged
- * since the copy and lists the same nodes in the same order, its contributions
- * hold for every node the clone has not changed (a NodeInfo copy keeps its
- * original's generation until it changes).
+ * The tally of a clone started from its source's, while the source is unchanged
+ * since the copy: a NodeInfo copy keeps its original's generation until it changes,
+ * so the source's contribution holds for every node the clone has not changed.
+ * Over the same node list the contributions are shared; otherwise (nodes lost or
+ * added in the clone) they are looked up by node name, and those of nodes gone here
+ * taken back from the totals.
  */
 function fromSource<T, C>(cluster: ClusterState, query: string, spec: () => TallySpec<T, C>, nodes: readonly NodeInfo[]): Tally<T, C> | undefined {
   const from = cluster.copySource();
   const source = from?.state.deref();
   if (source === undefined || source.version !== from!.version) return undefined;
-  const theirNodes = source.nodeInfos();
-  if (theirNodes.length !== nodes.length) return undefined;
-  for (let i = 0; i < nodes.length; i++) if (theirNodes[i]!.node.name !== nodes[i]!.node.name) return undefined;
   const theirs = tallyOf(source, query, spec);
-  theirs.shared = true;
-  const t: Tally<T, C> = {
-    spec: theirs.spec,
-    totals: theirs.spec.copy(theirs.totals),
-    nodes,
-    generation: theirs.generation,
-    contributions: theirs.contributions,
-    shared: true,
-    mark: cluster.changeMark(),
-  };
+  const s = theirs.spec;
+  const totals = s.copy(theirs.totals);
+  const theirNodes = theirs.nodes;
+  let sameList = theirNodes.length === nodes.length;
+  for (let i = 0; sameList && i < nodes.length; i++) sameList = theirNodes[i]!.node.name === nodes[i]!.node.name;
+  const t: Tally<T, C> = { spec: s, totals, nodes, generation: theirs.generation, contributions: theirs.contributions, shared: true, mark: cluster.changeMark() };
+  if (sameList) theirs.shared = true;
+  else {
+    t.generation = [];
+    t.contributions = [];
+    t.shared = false;
+    theirNodes.forEach((info, j) => {
+      if (cluster.nodeInfo(info.node.name) === undefined) s.apply(totals, theirs.contributions[j]!, -1);
+    });
+    for (const info of nodes) {
+      const j = source.nodePosition(info.node.name);
+      if (j !== undefined) {
+        t.generation.push(theirs.generation[j]!);
+        t.contributions.push(theirs.contributions[j]!);
+      } else {
+        const c = s.contribution(info);
+        s.apply(totals, c, 1);
+        t.generation.push(info.generation);
+        t.contributions.push(c);
+      }
+    }
+  }
   for (let i = 0; i < nodes.length; i++) refresh(t, i);
   return t;
 }
