@@ -154,4 +154,33 @@ describe('defaultSelector', () => {
     cluster.statefulSets.push(sel({ matchLabels: { app: 'web' } }, 'default', 'cache'));
     assert.equal(defaultSelector(owned, cluster).everything, true);
   });
+
+  it('a copy of an owner list, grown or with an entry taken out, is read as itself', () => {
+    const owned = pod(labels, [{ kind: 'ReplicaSet', name: 'web-rs' }]);
+    const other = pod(labels, [{ kind: 'StatefulSet', name: 'db' }]);
+    const built = new ClusterState();
+    built.replicaSets.push(...Array.from({ length: 10 }, (_, i) => sel({ matchLabels: { app: `x${i}` } }, 'default', `rs${i}`)));
+    built.statefulSets.push(sel({ matchLabels: { tier: 'front' } }, 'default', 'db'));
+    assert.equal(defaultSelector(owned, built).everything, true);
+    assert.equal(defaultSelector(other, built).matches({ tier: 'front' }), true);
+    const copy = (from: ClusterState) => {
+      const c = new ClusterState();
+      c.replicaSets.push(...from.replicaSets);
+      c.statefulSets.push(...from.statefulSets);
+      return c;
+    };
+    // A copy that gained the pod's ReplicaSet, one that also lost an earlier entry, and the built one again.
+    const grown = copy(built);
+    grown.replicaSets.push(sel({ matchLabels: { app: 'web' } }, 'default', 'web-rs'));
+    assert.equal(defaultSelector(owned, grown).matches({ app: 'web' }), true);
+    assert.equal(defaultSelector(other, grown).matches({ tier: 'front' }), true);
+    const spliced = copy(grown);
+    spliced.replicaSets.splice(2, 1);
+    spliced.replicaSets.push(sel({ matchLabels: { app: 'api' } }, 'default', 'web-rs'));
+    spliced.replicaSets.splice(spliced.replicaSets.length - 2, 1);
+    assert.equal(defaultSelector(owned, spliced).matches({ app: 'api' }), true);
+    assert.equal(defaultSelector(owned, spliced).matches({ app: 'web' }), false);
+    assert.equal(defaultSelector(owned, built).everything, true);
+    assert.equal(defaultSelector(owned, copy(built)).everything, true);
+  });
 });

@@ -6,14 +6,50 @@ import type { ClusterState, OwnerSelector } from '../../../cluster/state.js';
 import type { Pod } from '../../../model/pod.js';
 import { selectorFromRequirements, type Requirement, type Selector } from '../../../model/selector.js';
 
-/** An owner list's first entry per namespace/name, with the length and last entry it was built at. */
-interface OwnerIndex {
-  readonly length: number;
-  readonly last: OwnerSelector | undefined;
+/** First entry per namespace/name of `entries[0, length)` (entries: a copy of an owner list when it was indexed). */
+interface PrefixIndex {
+  readonly entries: readonly OwnerSelector[];
   readonly byName: ReadonlyMap<string, OwnerSelector>;
 }
 
+/** An owner list's index: a prefix index shared with the lists it came from, and the entries after it. */
+interface OwnerIndex {
+  readonly length: number;
+  readonly last: OwnerSelector | undefined;
+  readonly prefix: PrefixIndex;
+  readonly rest: ReadonlyMap<string, OwnerSelector>;
+}
+
 const ownerIndexes = new WeakMap<readonly OwnerSelector[], OwnerIndex>();
+/** The prefix indexes built last (one per kind of owner, most recent first): a simulation's copy of an owner list starts as the built cluster's. */
+const recentPrefixes: PrefixIndex[] = [];
+const RECENT_PREFIXES = 4;
+
+function firstByName(list: readonly OwnerSelector[], from: number, byName = new Map<string, OwnerSelector>()): Map<string, OwnerSelector> {
+  for (let i = from; i < list.length; i++) {
+    const o = list[i]!;
+    const key = `${o.namespace}/${o.name}`;
+    if (!byName.has(key)) byName.set(key, o);
+  }
+  return byName;
+}
+
+function startsWith(list: readonly OwnerSelector[], entries: readonly OwnerSelector[]): boolean {
+  if (entries.length === 0 || entries.length > list.length) return false;
+  for (let i = 0; i < entries.length; i++) if (list[i] !== entries[i]) return false;
+  return true;
+}
+
+/** The index of `list`: a recent prefix index whose entries `list` starts with (compared by identity), or a new one. */
+function indexOwners(list: readonly OwnerSelector[]): OwnerIndex {
+  let prefix = recentPrefixes.find((p) => startsWith(list, p.entries));
+  if (prefix === undefined) {
+    prefix = { entries: list.slice(), byName: firstByName(list, 0) };
+    recentPrefixes.unshift(prefix);
+    recentPrefixes.length = Math.min(recentPrefixes.length, RECENT_PREFIXES);
+  }
+  return { length: list.length, last: list[list.length - 1], prefix, rest: firstByName(list, prefix.entries.length) };
+}
 
 /**
  * The first entry of `list` named `namespace/name`. Looked up in an index of the list
@@ -23,15 +59,9 @@ const ownerIndexes = new WeakMap<readonly OwnerSelector[], OwnerIndex>();
  */
 function findOwned(list: readonly OwnerSelector[], namespace: string, name: string): OwnerSelector | undefined {
   let index = ownerIndexes.get(list);
-  if (index === undefined || index.length !== list.length || index.last !== list[list.length - 1]) {
-    const byName = new Map<string, OwnerSelector>();
-    for (const o of list) {
-      const key = `${o.namespace}/${o.name}`;
-      if (!byName.has(key)) byName.set(key, o);
-    }
-    ownerIndexes.set(list, (index = { length: list.length, last: list[list.length - 1], byName }));
-  }
-  return index.byName.get(`${namespace}/${name}`);
+  if (index === undefined || index.length !== list.length || index.last !== list[list.length - 1]) ownerIndexes.set(list, (index = indexOwners(list)));
+  const key = `${namespace}/${name}`;
+  return index.prefix.byName.get(key) ?? index.rest.get(key);
 }
 
 /**
