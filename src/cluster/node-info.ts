@@ -87,6 +87,7 @@ export function normalizedImageName(name: string): string {
 }
 
 let generationCounter = 0;
+let lineageCounter = 0;
 
 /** Keeps some of a node's match counts up to date as its pods change (see NodeInfo.matchCounts). */
 export interface MatchCountKeeper {
@@ -123,6 +124,11 @@ export class NodeInfo {
   /** Image name as the node reports it → state shared across nodes; kept by the ClusterState. */
   imageStates: Map<string, ImageSummary>;
   generation: number;
+  /**
+   * Shared by a NodeInfo and its copies (clone) only: a copy whose log still starts
+   * where its original's ended (podLogStart) logs every change made to it since.
+   */
+  readonly lineage: number;
   /**
    * The pods added (sign 1) and removed (-1) since position `podLogStart`, so that
    * counts of matching pods kept elsewhere can catch up with the changes instead of
@@ -171,6 +177,7 @@ export class NodeInfo {
       this.usedPorts = new HostPortSet();
       this.imageStates = imageStates ?? new Map();
       this.generation = ++generationCounter;
+      this.lineage = ++lineageCounter;
       this.podLogStart = 0;
       this.podLogRead = 0;
       this.matchCounts = { epoch: -1, counts: [], positions: [], keeper: null, keptTo: 0, keptLabels: null };
@@ -188,6 +195,7 @@ export class NodeInfo {
     this.usedPorts = from.usedPorts.clone();
     this.imageStates = imageStates ?? from.imageStates;
     this.generation = from.generation;
+    this.lineage = from.lineage;
     // Counts up to date there hold on the copy, whose pod log starts where that one ends.
     this.podLogStart = from.podLogEnd;
     this.podLogRead = 0;

@@ -268,6 +268,27 @@ describe('MatchIndex', () => {
     assert.deepEqual([...domainCounts(cluster, [a1], a1, 'default')], [['z0', 0], ['z1', 0], ['z2', 0]]);
   });
 
+  it('a node removed and added again in a clone is counted afresh, even when its new pod log starts where the original one ended', () => {
+    const cluster = new ClusterState();
+    for (let i = 0; i < 12; i++) cluster.addNode(node(i, `z${i % 3}`, 'r0'));
+    const labeled = (name: string, app: string, nodeName: string) => ({ ...pod(name, new Rand(1), nodeName), labels: { app }, namespace: 'default', terminating: false });
+    for (let i = 0; i < 65; i++) cluster.addPod(labeled(`p${i}`, 'a0', 'n0'));
+    const a0 = constraint(LABEL_ZONE, { matchLabels: { app: 'a0' } });
+    const copy = cluster.clone();
+    for (const p of copy.removeNode('n0')) copy.removePod(p.key);
+    const again = copy.addNode(cluster.nodeInfo('n0')!.node);
+    // Pods come and go on the new n0 until its log restarts at the position the original's ended.
+    for (let j = 0; again.podLogStart !== cluster.nodeInfo('n0')!.podLogEnd; j++) {
+      assert.ok(j < 1000, 'the new log never restarted there');
+      const p = labeled(`churn${j}`, 'a1', 'n0');
+      copy.addPod(p);
+      copy.removePod(p.key);
+    }
+    copy.addPod(labeled('back', 'a0', 'n0'));
+    assert.deepEqual([...domainCounts(copy, [a0], a0, 'default')], fresh(copy, a0, [LABEL_ZONE], true, 'default'));
+    assert.deepEqual([...domainCounts(cluster, [a0], a0, 'default')], fresh(cluster, a0, [LABEL_ZONE], true, 'default'));
+  });
+
   for (const [seed, baseChanges] of [[11, true], [12, true], [13, false], [14, false], [15, false]] as const) {
     it(`seed ${seed}: clones, their clones and the base${baseChanges ? ' (changing too)' : ''} each answer as counted from scratch, whatever the others change`, () => {
       const rand = new Rand(seed);

@@ -198,8 +198,8 @@ export class MatchIndex implements MatchCountKeeper {
       const kept = info.matchCounts;
       kept.keeper = this;
       kept.keptLabels = info.node.labels;
-      // A copy keeps its original's generation until it changes, and its pod log starts where the original's ends.
-      if (was !== undefined && was.generation !== info.generation && info.podLogStart === was.podLogEnd) {
+      // A copy keeps its original's generation until it changes, and its pod log starts where the original's ends (until it restarts).
+      if (was !== undefined && was.generation !== info.generation && info.lineage === was.lineage && info.podLogStart === was.podLogEnd) {
         this.visiting = info;
         kept.keptTo = info.readPodChanges(info.podLogStart, this.visit);
         this.visiting = null;
