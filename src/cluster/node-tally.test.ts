@@ -42,12 +42,17 @@ function fromScratch(state: ClusterState): Map<string, number> {
 const sorted = (m: ReadonlyMap<string, number>) => [...m].filter(([, n]) => n !== 0).sort();
 
 describe('clusterTally on clones', () => {
-  it('a clone starts from the tally of the state it was cloned from: only the nodes it changed are counted again', () => {
+  /** 20 nodes in 3 zones with 60 pods, and the tally asked with a count of the contributions worked out. */
+  function built() {
     const base = new ClusterState();
     for (let i = 0; i < 20; i++) base.addNode(node(i, `z${i % 3}`));
     for (let i = 0; i < 60; i++) base.addPod(pod(`p${i}`, `a${i % 2}`, `n${i % 20}`));
     const counter = { calls: 0 };
-    const ask = (s: ClusterState) => clusterTally(s, 'a0 by zone', () => byZone(counter));
+    return { base, counter, ask: (s: ClusterState) => clusterTally(s, 'a0 by zone', () => byZone(counter)) };
+  }
+
+  it('a clone starts from the tally of the state it was cloned from: only the nodes it changed are counted again', () => {
+    const { base, counter, ask } = built();
     assert.deepEqual(sorted(ask(base)), sorted(fromScratch(base)));
     assert.equal(counter.calls, 20);
     const copy = base.clone();
@@ -63,11 +68,7 @@ describe('clusterTally on clones', () => {
   });
 
   it('a clone that lost and gained nodes counts only the nodes it added or changed', () => {
-    const base = new ClusterState();
-    for (let i = 0; i < 20; i++) base.addNode(node(i, `z${i % 3}`));
-    for (let i = 0; i < 60; i++) base.addPod(pod(`p${i}`, `a${i % 2}`, `n${i % 20}`));
-    const counter = { calls: 0 };
-    const ask = (s: ClusterState) => clusterTally(s, 'a0 by zone', () => byZone(counter));
+    const { base, counter, ask } = built();
     ask(base);
     const copy = base.clone();
     for (const p of copy.removeNode('n4')) copy.removePod(p.key);

@@ -75,6 +75,23 @@ function fresh(cluster: ClusterState, c: SpreadConstraint, keys: readonly string
   return [...totals];
 }
 
+/** A pod of app `app` in the default namespace, not terminating. */
+const labeled = (name: string, app: string, nodeName: string): Pod => ({ ...pod(name, new Rand(1), nodeName), labels: { app }, namespace: 'default', terminating: false });
+
+/** Six nodes in three zones and two racks with 60 random pods. */
+function sixNodes(rand: Rand): ClusterState {
+  const cluster = new ClusterState();
+  for (let i = 0; i < 6; i++) cluster.addNode(node(i, `z${i % 3}`, `r${i % 2}`));
+  for (let i = 0; i < 60; i++) cluster.addPod(pod(`p${i}`, rand, `n${i % 6}`));
+  return cluster;
+}
+
+function twelveNodes(): ClusterState {
+  const cluster = new ClusterState();
+  for (let i = 0; i < 12; i++) cluster.addNode(node(i, `z${i % 3}`, 'r0'));
+  return cluster;
+}
+
 describe('MatchIndex', () => {
   for (const seed of [1, 2, 3, 4]) {
     it(`seed ${seed}: kept counts and domain totals equal fresh counts after every kind of change`, () => {
@@ -160,9 +177,7 @@ describe('MatchIndex', () => {
     // Found merging the fork (day25) with this index: a node the fork copied before changing it,
     // and a shared node whose counts the fork's index took over, were left uncounted.
     const rand = new Rand(7);
-    const cluster = new ClusterState();
-    for (let i = 0; i < 6; i++) cluster.addNode(node(i, `z${i % 3}`, `r${i % 2}`));
-    for (let i = 0; i < 60; i++) cluster.addPod(pod(`p${i}`, rand, `n${i % 6}`));
+    const cluster = sixNodes(rand);
     const specs = SELECTORS.map((spec) => constraint(LABEL_ZONE, spec));
     const agree = (state: ClusterState, what: string) => {
       for (const c of specs) assert.deepEqual([...domainCounts(state, [c], c, 'default')], fresh(state, c, [LABEL_ZONE], true, 'default'), what);
@@ -189,9 +204,7 @@ describe('MatchIndex', () => {
     // A removal simulation forks the cluster once per candidate: an index of the fork's own
     // filed every pod again and took the shared nodes over, which the original's index then counted afresh.
     const rand = new Rand(3);
-    const cluster = new ClusterState();
-    for (let i = 0; i < 6; i++) cluster.addNode(node(i, `z${i % 3}`, `r${i % 2}`));
-    for (let i = 0; i < 60; i++) cluster.addPod(pod(`p${i}`, rand, `n${i % 6}`));
+    const cluster = sixNodes(rand);
     const c = constraint(LABEL_ZONE, SELECTORS[0]!);
     const { index } = keptMatches(cluster, matchQuery(c.selector, 'default'));
     const fork = cluster.fork();
@@ -218,11 +231,10 @@ describe('MatchIndex', () => {
     assert.deepEqual([...domainCounts(cluster, [web], web, 'default')], [['z0', 1]]);
     assert.equal(nodeMatchCount(cluster.nodeInfo('n0')!, matchQuery(web.selector, 'default')), 1);
   });
+
   it('a clone takes its counts from the index of the state it was cloned from, shared until either side changes them', () => {
     const rand = new Rand(5);
-    const cluster = new ClusterState();
-    for (let i = 0; i < 6; i++) cluster.addNode(node(i, `z${i % 3}`, `r${i % 2}`));
-    for (let i = 0; i < 60; i++) cluster.addPod(pod(`p${i}`, rand, `n${i % 6}`));
+    const cluster = sixNodes(rand);
     const c = constraint(LABEL_ZONE, SELECTORS[0]!);
     const q = () => matchQuery(c.selector, 'default');
     const base = keptMatches(cluster, q()).kept;
@@ -243,9 +255,7 @@ describe('MatchIndex', () => {
   });
 
   it('a clone counts afresh, for questions it takes from its source later, a node whose pod changes it could not read (its pod log restarted)', () => {
-    const cluster = new ClusterState();
-    for (let i = 0; i < 12; i++) cluster.addNode(node(i, `z${i % 3}`, 'r0'));
-    const labeled = (name: string, app: string, nodeName: string) => ({ ...pod(name, new Rand(1), nodeName), labels: { app }, namespace: 'default', terminating: false });
+    const cluster = twelveNodes();
     for (let i = 0; i < 24; i++) cluster.addPod(labeled(`p${i}`, 'a0', `n${i % 12}`));
     const a0 = constraint(LABEL_ZONE, { matchLabels: { app: 'a0' } });
     const a1 = constraint(LABEL_ZONE, { matchLabels: { app: 'a1' } });
@@ -269,9 +279,7 @@ describe('MatchIndex', () => {
   });
 
   it('a node removed and added again in a clone is counted afresh, even when its new pod log starts where the original one ended', () => {
-    const cluster = new ClusterState();
-    for (let i = 0; i < 12; i++) cluster.addNode(node(i, `z${i % 3}`, 'r0'));
-    const labeled = (name: string, app: string, nodeName: string) => ({ ...pod(name, new Rand(1), nodeName), labels: { app }, namespace: 'default', terminating: false });
+    const cluster = twelveNodes();
     for (let i = 0; i < 65; i++) cluster.addPod(labeled(`p${i}`, 'a0', 'n0'));
     const a0 = constraint(LABEL_ZONE, { matchLabels: { app: 'a0' } });
     const copy = cluster.clone();
