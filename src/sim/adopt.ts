@@ -65,7 +65,8 @@ export function adoptInputPods(workloads: readonly WorkloadSummary[], inputPods:
   const revisions = new Map<string, string>();
   const replicaSets: ReplicaSetInit[] = [];
   const claim = (pods: readonly Pod[], kind: string, name: string, uid: string) => {
-    for (const p of pods) controllerOf.set(p.key, { apiVersion: 'apps/v1', kind, name, uid, controller: true });
+    const ref: OwnerReference = { apiVersion: 'apps/v1', kind, name, uid, controller: true };
+    for (const p of pods) controllerOf.set(p.key, ref);
   };
   const refersTo = (p: Pod, kind: string, name: string) => p.ownerReferences.some((r) => r.kind === kind && r.name === name);
   // Live pods by namespace/owner kind/owner name, for every ownerReference they have.
@@ -81,14 +82,26 @@ export function adoptInputPods(workloads: readonly WorkloadSummary[], inputPods:
   }
   const ownedBy = (ns: string, kind: string, name: string) => byOwner.get(`${ns}/${kind}/${name}`) ?? [];
   const deploymentKeys = new Set(workloads.filter((w) => w.kind === 'Deployment').map((w) => w.key));
+  // The input's ReplicaSets by namespace/owning Deployment, in input order.
+  const replicaSetsOf = new Map<string, WorkloadSummary[]>();
+  for (const w of workloads) if (w.kind === 'ReplicaSet' && w.owner?.kind === 'Deployment') push(replicaSetsOf, `${w.namespace}/${w.owner.name}`, w);
+  // Pods by namespace/ReplicaSet owner name and every `<prefix>` of it that ends before a '-', in byOwner's order:
+  // the pods of the ReplicaSets `<prefix>-…` a Deployment named `<prefix>` may imply.
+  const byNamePrefix = new Map<string, Pod[][]>();
+  for (const [k, pods] of byOwner) {
+    const slash = k.indexOf('/');
+    if (!k.startsWith('/ReplicaSet/', slash)) continue;
+    const name = k.slice(slash + '/ReplicaSet/'.length);
+    for (let dash = name.indexOf('-'); dash >= 0; dash = name.indexOf('-', dash + 1)) push(byNamePrefix, `${k.slice(0, slash)}/${name.slice(0, dash)}`, pods);
+  }
 
   for (const d of workloads.filter((w) => w.kind === 'Deployment')) {
-    const ownRs = workloads.filter((w) => w.kind === 'ReplicaSet' && w.namespace === d.namespace && w.owner?.kind === 'Deployment' && w.owner.name === d.name);
+    const ownRs = replicaSetsOf.get(`${d.namespace}/${d.name}`) ?? [];
     const groups = new Map<string, { rs?: WorkloadSummary; pods: Pod[] }>();
     for (const rs of ownRs) groups.set(rs.name, { rs, pods: [] });
     // Pods of its ReplicaSets in the input, and of `<deployment>-<pod-template-hash>` ones implied by a pod.
     const candidates = new Set(ownRs.flatMap((rs) => ownedBy(d.namespace, 'ReplicaSet', rs.name)));
-    for (const [k, pods] of byOwner) if (k.startsWith(`${d.namespace}/ReplicaSet/${d.name}-`)) for (const p of pods) candidates.add(p);
+    for (const pods of byNamePrefix.get(`${d.namespace}/${d.name}`) ?? []) for (const p of pods) candidates.add(p);
     for (const p of candidates) {
       const hash = p.labels[POD_TEMPLATE_HASH_LABEL];
       const ref = p.ownerReferences.find((r) => r.kind === 'ReplicaSet' && (groups.get(r.name)?.rs !== undefined || (hash !== undefined && r.name === `${d.name}-${hash}`)));
@@ -162,4 +175,10 @@ function adopted(p: Pod, ref: OwnerReference): Pod {
   let pod = byRef.get(key);
   if (!pod) byRef.set(key, (pod = changedPod(p, { ownerReferences: [ref, ...p.ownerReferences.filter((r) => !(r.kind === ref.kind && r.name === ref.name)).map((r) => ({ ...r, controller: false }))] })));
   return pod;
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
 }

@@ -12,6 +12,7 @@ import type { Pod } from '../../model/pod.js';
 import { maxSurge, maxUnavailable } from '../../sim/controllers/deployment.js';
 import { rolloutProgress, type RolloutProgress } from '../../sim/rollout-status.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
+import type { Simulation } from '../../sim/simulation.js';
 import type { RolloutKind } from '../../io/scenario-spec.js';
 import { formatTime } from '../../sim/timeline.js';
 import { itemCheck, type AnalysisContext } from '../check.js';
@@ -59,8 +60,51 @@ function stillProgressing(run: ScenarioRun, p: RolloutProgress, since: number): 
   return !p.complete && last !== undefined && last > since && last >= run.final.timeMs - STALL_MS;
 }
 
-/** What is kept of a simulated rollout: its simulation only when it did not complete (a completed one's is read no more). */
-export type SimulatedRollout = RolloutOutcome | (Omit<RolloutOutcome, 'run'> & { readonly run?: undefined });
+/** What is kept of a simulated rollout: its simulation only when it did not complete (a completed one's is read no more, and ended at `completedAt`). */
+export type SimulatedRollout = RolloutOutcome | (Omit<RolloutOutcome, 'run'> & { readonly run?: undefined; readonly completedAt: number });
+
+/**
+ * Stops the simulation after the first event at which the rollout of `w` started at
+ * ROLLOUT_AT_MS is complete: its verdict is decided then, and the minutes the watch
+ * had left (old pods terminating, resyncs, heartbeats) were simulated for nothing.
+ * A rollout that completed and would come undone later in the watch (a pod of it
+ * preempted by another workload's) counts as completed: it did complete. Deployment
+ * and StatefulSet statuses are read after each event; a DaemonSet's status (a walk
+ * over every node) only after a change of the world while none of its pods is outdated.
+ */
+function stopWhenComplete(sim: Simulation, w: WorkloadSummary & { kind: RolloutKind }): void {
+  /** The template's hash (a StatefulSet's update revision) before the change. */
+  let hashBefore: string | undefined;
+  /** A Deployment's status when the change was first seen: until a sync after the change writes another, its status is the one from before. */
+  let statusAtChange: unknown;
+  let changed = false;
+  sim.world.onChange(() => (changed = true));
+  sim.engine.afterEach(() => {
+    const worldChanged = changed;
+    changed = false;
+    const hash = w.kind === 'Deployment' ? sim.deployments.objects.get(w.key)?.hash : w.kind === 'StatefulSet' ? sim.statefulSets.objects.get(w.key)?.updateRevision : sim.daemonSets.objects.get(w.key)?.hash;
+    if (hash === undefined) return;
+    if (sim.engine.now < ROLLOUT_AT_MS || hashBefore === undefined) hashBefore = hash;
+    else if (hash !== hashBefore && complete(worldChanged)) sim.engine.stop();
+  });
+  /** Whether the rollout is complete as rolloutProgress reads it, its template having changed. */
+  function complete(worldChanged: boolean): boolean {
+    if (w.kind === 'Deployment') {
+      const d = sim.deployments.objects.get(w.key)!;
+      statusAtChange ??= d.status;
+      const s = d.status;
+      return s !== statusAtChange && s.updatedReplicas === d.replicas && s.replicas === d.replicas && s.availableReplicas === d.replicas;
+    }
+    if (w.kind === 'StatefulSet') {
+      const s = sim.statefulSets.objects.get(w.key)!;
+      const st = s.status;
+      // currentRevision reaches updateRevision only in a sync that found the update complete.
+      return st.updatedReplicas === s.replicas && st.readyReplicas === s.replicas && st.replicas === s.replicas && s.currentRevision === s.updateRevision;
+    }
+    const ds = sim.daemonSets.objects.get(w.key)!;
+    return worldChanged && sim.daemonSets.hasOutdatedPods(ds) === false && rolloutProgress(sim, w.kind, w.key)!.complete;
+  }
+}
 
 /**
  * A template change of `w` (a restart annotation) one minute in, watched for 30
@@ -73,13 +117,18 @@ export type SimulatedRollout = RolloutOutcome | (Omit<RolloutOutcome, 'run'> & {
  */
 export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner = ctx.provisioner): SimulatedRollout | undefined {
   return memoized(ctx, JSON.stringify(['rollout', w.kind, w.key, provisioner]), (): SimulatedRollout | undefined => {
-    const session = whatIfSession(ctx, { name: `rollout:${workloadRef(w)}`, steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }], provisioner });
+    const session = whatIfSession(ctx, {
+      name: `rollout:${workloadRef(w)}`,
+      steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }],
+      provisioner,
+      observe: (sim) => stopWhenComplete(sim, w),
+    });
     for (let watch = WATCH_MS; ; ) {
       const run = session.runTo(ROLLOUT_AT_MS + watch);
       const progress = rolloutProgress(run.sim, w.kind, w.key);
       if (!progress) return undefined;
       const outcome = { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
-      if (progress.complete) return { progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
+      if (progress.complete) return { progress, startedAt: ROLLOUT_AT_MS, inProgress: false, completedAt: run.final.timeMs };
       if (!stillProgressing(run, progress, ROLLOUT_AT_MS) || watch >= MAX_WATCH_MS) return outcome;
       // Long enough for the rest at the pace so far, with a margin.
       const pace = (lastReadyAt(run, progress)! - ROLLOUT_AT_MS) / Math.max(1, progress.updated);

@@ -294,6 +294,16 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     this.resync(ds);
   }
 
+  /**
+   * Whether the DaemonSet has live pods of an older template, as its last sync's view
+   * has them (kept up to date with every pod change); undefined when no sync has
+   * looked since the view was dropped. A cheap test before status(), which walks every node.
+   */
+  hasOutdatedPods(ds: SimDaemonSet): boolean | undefined {
+    const view = this.views.get(ds);
+    return view && view.outdated > 0;
+  }
+
   podsOf(ds: SimDaemonSet): Pod[] {
     return this.world.podsControlledBy(ds.uid);
   }
