@@ -62,6 +62,34 @@ describe('a scenario run in legs (startScenario)', () => {
   });
 });
 
+describe('the cluster of an input with nodes added to one already run', () => {
+  const file = 'test/fixtures/kubectl-dump-workloads.yaml';
+  const loaded = loadSources([{ name: file, text: readFileSync(file, 'utf8') }]);
+  assert.ok(loaded.ok);
+  const { input } = loaded;
+  const spec: ScenarioSpec = { name: 't', seed: 0, provisioner: { enabled: false }, timing: {}, steps: [{ at: 60_000, action: { type: 'rollout', kind: 'Deployment', name: 'default/web' }, source: 't' }], expect: [] };
+  const like = input.nodes[0]!;
+  const extra = { ...like, name: 'node-c', uid: 'node-c', labels: { ...like.labels, 'kubernetes.io/hostname': 'node-c', 'topology.kubernetes.io/zone': 'us-west-2c' } };
+  /** The run, and the generation node-a's NodeInfo had when it started (a copy keeps it; building anew gives a new one). */
+  const run = (i: LoadedInput) => {
+    let generation = -1;
+    const r = runScenario(i, spec, { instanceTypes: [], untilMs: 20 * 60_000, observe: (sim) => (generation = sim.world.cluster.nodeInfo('node-a')!.generation) });
+    return { r, generation };
+  };
+
+  it('is the built one with the nodes added, and runs as on a cluster built for it', () => {
+    const base = run(input);
+    const added = run({ ...input, nodes: [...input.nodes, extra] });
+    // Other pods (an equal array, not the same one): nothing built to share, the cluster is built afresh.
+    const fresh = run({ ...input, nodes: [...input.nodes, extra], pods: [...input.pods] });
+    assert.equal(added.generation, base.generation);
+    assert.notEqual(fresh.generation, base.generation);
+    assert.equal(JSON.stringify(added.r.events), JSON.stringify(fresh.r.events));
+    assert.deepEqual(added.r.final, fresh.r.final);
+    assert.ok(added.r.final.nodes.some((n) => n.name === 'node-c' && n.pods.length > 0), 'the rollout uses the added node');
+  });
+});
+
 describe('scenario errors', () => {
   const bad = (spec: string) => loadScenario({ name: 's.yaml', text: `apiVersion: berth.dev/v1alpha1\nkind: Scenario\nmetadata: {name: x}\nspec:\n${spec}` });
   const cases: { name: string; spec: string; want: RegExp }[] = [

@@ -89,7 +89,33 @@ const builtClusters = new WeakMap<readonly Pod[], BuiltCluster[]>();
 /** How many built clusters are kept per input pods (each is a whole cluster's indexes). */
 const BUILT_KEPT = 4;
 
-const sameClusterInput = (a: ClusterInput, b: ClusterInput) => CLUSTER_FIELDS.every((k) => a[k] === b[k]) && a.pods.length === b.pods.length && a.pods.every((p, i) => p === b.pods[i]);
+const samePods = (a: ClusterInput, b: ClusterInput) => a.pods.length === b.pods.length && a.pods.every((p, i) => p === b.pods[i]);
+const sameClusterInput = (a: ClusterInput, b: ClusterInput) => CLUSTER_FIELDS.every((k) => a[k] === b[k]) && samePods(a, b);
+
+/**
+ * `from` built from a built cluster whose input lacks only nodes at the end of the
+ * list (a fix proof's "one more node"): a copy of it with those nodes added, the same
+ * state building and admitting `from` gives (no pod is bound to an added node, so
+ * admission has nothing more to do on it), for a copy instead of 100,000 pods added and
+ * admitted again. Undefined when no built cluster is such.
+ */
+function withNodesAdded(list: readonly BuiltCluster[], from: ClusterInput, tolerationSeconds: number): BuiltCluster | undefined {
+  const base = list.find(
+    (b) =>
+      b.tolerationSeconds === tolerationSeconds &&
+      b.from.nodes.length < from.nodes.length &&
+      b.from.nodes.every((n, i) => n === from.nodes[i]) &&
+      CLUSTER_FIELDS.every((k) => k === 'nodes' || b.from[k] === from[k]) &&
+      samePods(b.from, from),
+  );
+  if (!base) return undefined;
+  const added = from.nodes.slice(base.from.nodes.length);
+  const names = new Set(added.map((n) => n.name));
+  if (names.size < added.length || added.some((n) => base.cluster.nodeInfo(n.name)) || from.pods.some((p) => names.has(p.nodeName))) return undefined;
+  const cluster = base.cluster.clone();
+  for (const n of added) cluster.addNode(n);
+  return { from, tolerationSeconds, cluster, ...(base.podIndex ? { podIndex: base.podIndex } : {}) };
+}
 
 /**
  * A fresh copy of the input's cluster with its pods admitted: built once and cloned
@@ -102,8 +128,11 @@ function admittedCluster(input: LoadedInput, adoption: Adoption, tolerationSecon
   let list = builtClusters.get(input.pods);
   if (!list) builtClusters.set(input.pods, (list = []));
   const at = list.findIndex((b) => b.tolerationSeconds === tolerationSeconds && sameClusterInput(b.from, from));
-  const built = at >= 0 ? list.splice(at, 1)[0]! : { from, tolerationSeconds, cluster: buildClusterState(from) };
-  if (at < 0) admitExistingPods(built.cluster, tolerationSeconds);
+  let built = at >= 0 ? list.splice(at, 1)[0]! : withNodesAdded(list, from, tolerationSeconds);
+  if (!built) {
+    built = { from, tolerationSeconds, cluster: buildClusterState(from) };
+    admitExistingPods(built.cluster, tolerationSeconds);
+  }
   list.unshift(built);
   list.length = Math.min(list.length, BUILT_KEPT);
   return { cluster: built.cluster.clone(), podIndex: (built.podIndex ??= World.indexPods(built.cluster)) };

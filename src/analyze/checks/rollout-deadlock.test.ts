@@ -109,8 +109,20 @@ describe('rollout-deadlock', () => {
       const r = simulateRollout(ctx, w)!;
       assert.equal(r.progress.complete, true, w.kind);
       assert.equal(r.progress.updated, r.progress.desired, w.kind);
-      assert.ok(r.run === undefined && r.completedAt > 60_000 && r.completedAt < 5 * 60_000, `${w.kind}: completed at ${r.run === undefined ? r.completedAt : '-'}`);
+      assert.ok(r.run === undefined && r.endedAt > 60_000 && r.endedAt < 5 * 60_000, `${w.kind}: completed at ${r.run === undefined ? r.endedAt : '-'}`);
     }
+  });
+
+  it('a rollout still progressing when the longest watch ends is slow, not stuck: no finding, and its simulation is let go', () => {
+    // One node at a time, each old pod taking 500 s to terminate: 100 nodes take over 12 hours.
+    const slow = daemonSet('{type: RollingUpdate}').replace('      containers:', '      terminationGracePeriodSeconds: 500\n      containers:');
+    const ctx = contextOf(inputOf(nodesYaml(100), slow));
+    const w = ctx.input.workloads.find(isRollable)!;
+    const r = simulateRollout(ctx, w)!;
+    assert.equal(r.progress.complete, false);
+    assert.ok(r.progress.updated > 60, `${r.progress.updated} updated`);
+    assert.ok(r.run === undefined && r.endedAt === 60_000 + 12 * 3600_000);
+    assert.deepEqual(check(ctx), []);
   });
 
   it('with maxSurge 0 / maxUnavailable 1 written, no finding', () => {
