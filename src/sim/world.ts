@@ -135,7 +135,12 @@ export class World {
 
   /** The pods whose controller has this uid, terminating ones included, in store order: what controllers list. */
   podsControlledBy(uid: string): Pod[] {
-    return [...((this.byOwner.get(uid) ?? this.startOwners.get(uid))?.values() ?? [])];
+    return [...this.controlledPods(uid)];
+  }
+
+  /** podsControlledBy without the copy, for a reader that only counts (it must not change the pods while it reads). */
+  controlledPods(uid: string): IterableIterator<Pod> {
+    return ((this.byOwner.get(uid) ?? this.startOwners.get(uid)) ?? NO_PODS).values();
   }
 
   onChange(listener: ChangeListener): void {

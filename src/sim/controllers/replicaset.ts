@@ -123,7 +123,7 @@ export class ReplicaSetController extends KeyedController<SimReplicaSet> {
     let replicas = 0;
     let ready = 0;
     let available = 0;
-    for (const p of this.podsOf(rs)) {
+    for (const p of this.world.controlledPods(rs.uid)) {
       if (p.terminating) continue;
       replicas++;
       const since = this.world.readySince(p.key);
@@ -136,11 +136,13 @@ export class ReplicaSetController extends KeyedController<SimReplicaSet> {
 
   /** manageReplicas */
   protected sync(rs: SimReplicaSet): void {
-    const active = this.podsOf(rs).filter((p) => !p.terminating);
-    const diff = active.length - rs.replicas;
+    let count = 0;
+    for (const p of this.world.controlledPods(rs.uid)) if (!p.terminating) count++;
+    const diff = count - rs.replicas;
     if (diff < 0) {
       for (let i = 0; i < -diff; i++) this.world.createPod(this.newPod(rs));
     } else if (diff > 0) {
+      const active = this.podsOf(rs).filter((p) => !p.terminating);
       const related = rs.owner ? this.ownedBy(rs.owner).flatMap((r) => this.podsOf(r)) : active;
       const victims = podsToDelete(active, related, diff, (k) => this.world.readySince(k), this.world.engine.now, this.victimGuide, this.rankingRace);
       for (const v of victims) this.world.deletePod(v.key, 'ScaledDown');
