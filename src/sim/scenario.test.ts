@@ -291,6 +291,7 @@ describe('runs over one built cluster share what they start from, and nothing th
     { at: 60_000, action: { type: 'rollout', kind: 'Deployment', name: 'apps/web' }, source: 't' },
     { at: 90_000, action: { type: 'failNode', node: 'n0' }, source: 't' },
   ];
+  const dsRollout: ScenarioSpec['steps'] = [{ at: 60_000, action: { type: 'rollout', kind: 'DaemonSet', name: 'apps/agent' }, source: 't' }];
   const log = (input: LoadedInput, steps: ScenarioSpec['steps']) => JSON.stringify(runScenario(input, spec(steps), { instanceTypes: [], untilMs: 20 * 60_000 }).events);
 
   it('a run over a copy gives the log of a run over a cluster built afresh, and leaves the next copy as the first', () => {
@@ -303,5 +304,14 @@ describe('runs over one built cluster share what they start from, and nothing th
     assert.equal(log(input, []), quiet);
     assert.equal(log(load(), loss), changed);
     assert.equal(log(load(), []), quiet);
+  });
+
+  it('a DaemonSet rollout over a copy (its view files the pods every copy starts with once) gives the log of one over a cluster built afresh', () => {
+    const input = load();
+    const rolled = log(input, dsRollout);
+    for (const n of nodes) assert.match(rolled, new RegExp(`"PodTerminating","pod":"apps/agent-${n}"`));
+    assert.equal(log(input, loss), log(load(), loss));
+    assert.equal(log(input, dsRollout), rolled);
+    assert.equal(log(load(), dsRollout), rolled);
   });
 });

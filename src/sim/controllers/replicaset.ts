@@ -48,6 +48,9 @@ export interface ReplicaSetStatus {
 
 export type ReplicaSetInit = Omit<SimReplicaSet, 'key' | 'creation'> & { readonly creation?: number };
 
+/** ReplicaSet statuses by the start pods they were counted from (World.unchangedStartPods): one count for every run over a copy of one cluster. */
+const startStatuses = new WeakMap<ReadonlyMap<string, Pod>, ReplicaSetStatus>();
+
 export class ReplicaSetController extends KeyedController<SimReplicaSet> {
   /** Owner uid → its ReplicaSets in creation order (ReplicaSets are never removed). */
   private readonly byOwner = new Map<string, SimReplicaSet[]>();
@@ -119,6 +122,15 @@ export class ReplicaSetController extends KeyedController<SimReplicaSet> {
   }
 
   status(rs: SimReplicaSet): ReplicaSetStatus {
+    // Pods ready since before the start are available at any time: their status is that of every run over the same cluster.
+    const start = this.world.unchangedStartPods(rs.uid);
+    if (!start) return this.countStatus(rs);
+    let s = startStatuses.get(start);
+    if (!s) startStatuses.set(start, (s = this.countStatus(rs)));
+    return s;
+  }
+
+  private countStatus(rs: SimReplicaSet): ReplicaSetStatus {
     const now = this.world.engine.now;
     let replicas = 0;
     let ready = 0;
