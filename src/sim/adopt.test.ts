@@ -131,4 +131,19 @@ describe('adoption of one input and of a copy a fix changed', () => {
     // The copy runs as on a cluster built for it alone: the scaled Deployment gets its third pod.
     assert.equal(run(scaled).events.filter((e) => e.type === 'PodCreated').length, 1);
   });
+
+  it('works out who claims which pod once for inputs that differ only in templates and specs; the revisions follow each template', () => {
+    const input = load(readFileSync(DUMP, 'utf8'));
+    const web = input.workloads.find((w) => w.key === 'default/web')!;
+    const newImage = { ...web, templatePod: { ...web.templatePod, images: ['nginx:1.28'] } };
+    const changed: LoadedInput = { ...input, workloads: input.workloads.map((w) => (w === web ? newImage : w)) };
+    const a = adoptInputPods(input.workloads, input.pods);
+    const b = adoptInputPods(changed.workloads, input.pods);
+    assert.equal(b.pods, a.pods, 'the same adopted pods, not worked out again');
+    assert.equal(a.revisions.get('Deployment/default/web'), '6d4cf56db6');
+    // No pod runs the changed template's image: its revision is none (the controller rolls the pods).
+    assert.equal(b.revisions.get('Deployment/default/web'), undefined);
+    assert.deepEqual(b.replicaSets.map((rs) => rs.template.images), [['nginx:1.27']]);
+    assert.deepEqual(created(run(changed)).length, 2);
+  });
 });
