@@ -6,7 +6,7 @@ import { loadSources, type LoadedInput } from '../io/load.js';
 import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { runScenarioText } from './fixtures.test-support.js';
-import { runScenario, startScenario } from './scenario.js';
+import { inputOwnPods, runScenario, startScenario } from './scenario.js';
 
 const DIR = 'examples/scenarios';
 
@@ -87,6 +87,32 @@ describe('the cluster of an input with nodes added to one already run', () => {
     assert.equal(JSON.stringify(added.r.events), JSON.stringify(fresh.r.events));
     assert.deepEqual(added.r.final, fresh.r.final);
     assert.ok(added.r.final.nodes.some((n) => n.name === 'node-c' && n.pods.length > 0), 'the rollout uses the added node');
+  });
+});
+
+describe('the input\'s own pods (what adoption reads)', () => {
+  it('are the same list for inputs with the same pods and generated pods, whatever else a check changed', () => {
+    const text = `${readFileSync('test/fixtures/kubectl-dump-workloads.yaml', 'utf8')}
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: fresh, namespace: default}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: fresh}}
+    template:
+      metadata: {labels: {app: fresh}}
+      spec: {containers: [{name: c, image: "fresh:1", resources: {requests: {cpu: 100m}}}]}
+`;
+    const loaded = loadSources([{ name: 'x.yaml', text }]);
+    assert.ok(loaded.ok);
+    const { input } = loaded;
+    const own = inputOwnPods(input);
+    assert.equal(own.length, input.pods.length - 2, 'the two pods generated for fresh are left out');
+    const changed: LoadedInput = { ...input, workloads: input.workloads.map((w) => (w.name === 'web' ? { ...w, replicas: 3 } : w)) };
+    assert.equal(inputOwnPods(changed), own);
+    const dump = loadSources([{ name: 'd.yaml', text: readFileSync('test/fixtures/kubectl-dump-workloads.yaml', 'utf8') }]);
+    assert.ok(dump.ok);
+    assert.equal(inputOwnPods(dump.input), dump.input.pods);
   });
 });
 

@@ -63,11 +63,28 @@ function adoptionOf(input: LoadedInput): Adoption {
   let byPods = adoptions.get(input.workloads);
   if (!byPods) adoptions.set(input.workloads, (byPods = new WeakMap()));
   let a = byPods.get(input.pods);
-  if (!a) {
-    const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
-    byPods.set(input.pods, (a = adoptInputPods(input.workloads, input.pods.filter((p) => !generated.has(p.key)))));
-  }
+  if (!a) byPods.set(input.pods, (a = adoptInputPods(input.workloads, inputOwnPods(input))));
   return a;
+}
+
+/** By the input's pods: the last list of its own pods (all but the ones generated for workloads) and which were left out. */
+const ownPods = new WeakMap<LoadedInput['pods'], { readonly generated: string; readonly pods: readonly Pod[] }>();
+
+/**
+ * The input's own pods, the same list for inputs with the same pods and generated
+ * ones (adoption works out its claims once per list: inputs a check changed in a
+ * template or strategy only).
+ */
+export function inputOwnPods(input: LoadedInput): readonly Pod[] {
+  const generatedPods = input.workloads.flatMap((w) => w.generatedPods);
+  if (generatedPods.length === 0) return input.pods;
+  const generated = JSON.stringify(generatedPods);
+  const known = ownPods.get(input.pods);
+  if (known?.generated === generated) return known.pods;
+  const keys = new Set(generatedPods);
+  const pods = input.pods.filter((p) => !keys.has(p.key));
+  ownPods.set(input.pods, { generated, pods });
+  return pods;
 }
 
 /** What buildClusterState reads of an input besides its pods: a built cluster is shared between inputs that have the same ones. */
