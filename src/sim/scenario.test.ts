@@ -88,6 +88,14 @@ describe('the cluster of an input with nodes added to one already run', () => {
     assert.deepEqual(added.r.final, fresh.r.final);
     assert.ok(added.r.final.nodes.some((n) => n.name === 'node-c' && n.pods.length > 0), 'the rollout uses the added node');
   });
+
+  it('is still derived after many other inputs with nodes added: theirs do not push out the cluster built from the input', () => {
+    const base = run(input);
+    for (let i = 0; i < 6; i++) {
+      const more = { ...extra, name: `node-x${i}`, uid: `node-x${i}`, labels: { ...extra.labels, 'kubernetes.io/hostname': `node-x${i}` } };
+      assert.equal(run({ ...input, nodes: [...input.nodes, more] }).generation, base.generation, `input ${i}`);
+    }
+  });
 });
 
 describe('the input\'s own pods (what adoption reads)', () => {

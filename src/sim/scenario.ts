@@ -99,11 +99,18 @@ interface BuiltCluster {
   readonly cluster: ClusterState;
   /** How a World files the cluster's pods (the same for every copy). */
   podIndex?: PodIndex;
+  /** Made from another built cluster (withNodesAdded), not built from the input. */
+  readonly derived?: true;
 }
 
 /** By the input's own pods (inputs a check changes keep them): the clusters built last, most recent first. */
 const builtClusters = new WeakMap<readonly Pod[], BuiltCluster[]>();
-/** How many built clusters are kept per input pods (each is a whole cluster's indexes). */
+/**
+ * How many built clusters are kept per input pods (each is a whole cluster's indexes):
+ * as many built from the input and as many derived from them, so that the clusters
+ * of inputs with nodes added (each fix proof adds other ones) do not push out the one
+ * they are all derived from.
+ */
 const BUILT_KEPT = 4;
 
 const samePods = (a: ClusterInput, b: ClusterInput) => a.pods.length === b.pods.length && a.pods.every((p, i) => p === b.pods[i]);
@@ -131,7 +138,7 @@ function withNodesAdded(list: readonly BuiltCluster[], from: ClusterInput, toler
   if (names.size < added.length || added.some((n) => base.cluster.nodeInfo(n.name)) || from.pods.some((p) => names.has(p.nodeName))) return undefined;
   const cluster = base.cluster.clone();
   for (const n of added) cluster.addNode(n);
-  return { from, tolerationSeconds, cluster, ...(base.podIndex ? { podIndex: base.podIndex } : {}) };
+  return { from, tolerationSeconds, cluster, derived: true, ...(base.podIndex ? { podIndex: base.podIndex } : {}) };
 }
 
 /**
@@ -151,7 +158,10 @@ function admittedCluster(input: LoadedInput, adoption: Adoption, tolerationSecon
     admitExistingPods(built.cluster, tolerationSeconds);
   }
   list.unshift(built);
-  list.length = Math.min(list.length, BUILT_KEPT);
+  for (const derived of [false, true]) {
+    const kept = list.filter((b) => (b.derived === true) === derived);
+    for (const b of kept.slice(BUILT_KEPT)) list.splice(list.indexOf(b), 1);
+  }
   return { cluster: built.cluster.clone(), podIndex: (built.podIndex ??= World.indexPods(built.cluster)) };
 }
 
