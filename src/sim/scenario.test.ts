@@ -100,17 +100,9 @@ describe('the cluster of an input with nodes added to one already run', () => {
 
 describe('the input\'s own pods (what adoption reads)', () => {
   it('are the same list for inputs with the same pods and generated pods, whatever else a check changed', () => {
-    const text = `${readFileSync('test/fixtures/kubectl-dump-workloads.yaml', 'utf8')}
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: fresh, namespace: default}
-  spec:
-    replicas: 2
-    selector: {matchLabels: {app: fresh}}
-    template:
-      metadata: {labels: {app: fresh}}
-      spec: {containers: [{name: c, image: "fresh:1", resources: {requests: {cpu: 100m}}}]}
-`;
+    // A Deployment without pods in the dump: the two pods of its template are generated.
+    const fresh = '{apiVersion: apps/v1, kind: Deployment, metadata: {name: fresh, namespace: default}, spec: {replicas: 2, selector: {matchLabels: {app: fresh}}, template: {metadata: {labels: {app: fresh}}, spec: {containers: [{name: c, image: "fresh:1"}]}}}}';
+    const text = `${readFileSync('test/fixtures/kubectl-dump-workloads.yaml', 'utf8')}- ${fresh}\n`;
     const loaded = loadSources([{ name: 'x.yaml', text }]);
     assert.ok(loaded.ok);
     const { input } = loaded;
