@@ -85,6 +85,39 @@ describe('adoption with the ReplicaSet in the dump', () => {
   });
 });
 
+describe('adoption by Deployments whose names extend one another', () => {
+  it('web and web-canary each adopt the pods of their own implied ReplicaSet, in any input order', () => {
+    const deployment = (name: string) => `- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: ${name}, namespace: default, uid: uid-${name}}
+  spec:
+    replicas: 1
+    selector: {matchLabels: {app: ${name}}}
+    template:
+      metadata: {labels: {app: ${name}}}
+      spec: {containers: [{name: c, image: "${name}:1", resources: {requests: {cpu: 100m}}}]}`;
+    const pod = (name: string, hash: string) => `- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: ${name}-${hash}-x
+    namespace: default
+    uid: p-${name}
+    labels: {app: ${name}, pod-template-hash: ${hash}}
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: ${name}-${hash}, uid: rs-${name}, controller: true}]
+  spec: {nodeName: node-a, containers: [{name: c, image: "${name}:1", resources: {requests: {cpu: 100m}}}]}
+  status: {phase: Running}`;
+    const node = '- {apiVersion: v1, kind: Node, metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}, status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}}';
+    for (const order of [['web', 'web-canary'], ['web-canary', 'web']]) {
+      const input = load(['apiVersion: v1', 'kind: List', 'items:', node, ...order.map(deployment), pod('web-canary', 'c4c4c4c4c4'), pod('web', 'a1a1a1a1a1')].join('\n'));
+      const a = adoptInputPods(input.workloads, input.pods);
+      const owner = (key: string) => a.pods.find((p) => p.key === key)!.ownerReferences.find((r) => r.controller)!;
+      assert.deepEqual([owner('default/web-a1a1a1a1a1-x').name, owner('default/web-canary-c4c4c4c4c4-x').name], ['web-a1a1a1a1a1', 'web-canary-c4c4c4c4c4']);
+      assert.deepEqual(a.replicaSets.map((rs) => rs.name), order.map((n) => `${n}-${n === 'web' ? 'a1a1a1a1a1' : 'c4c4c4c4c4'}`));
+      assert.deepEqual(created(run(input)), []);
+    }
+  });
+});
+
 describe('adoption of one input and of a copy a fix changed', () => {
   it('gives the same pod objects when the pods are adopted alike, so both runs copy one built cluster', () => {
     const input = load(readFileSync(DUMP, 'utf8'));
@@ -97,5 +130,20 @@ describe('adoption of one input and of a copy a fix changed', () => {
     assert.equal(run(scaled).sim.world.cluster.getPod(key), run(input).sim.world.cluster.getPod(key));
     // The copy runs as on a cluster built for it alone: the scaled Deployment gets its third pod.
     assert.equal(run(scaled).events.filter((e) => e.type === 'PodCreated').length, 1);
+  });
+
+  it('works out who claims which pod once for inputs that differ only in templates and specs; the revisions follow each template', () => {
+    const input = load(readFileSync(DUMP, 'utf8'));
+    const web = input.workloads.find((w) => w.key === 'default/web')!;
+    const newImage = { ...web, templatePod: { ...web.templatePod, images: ['nginx:1.28'] } };
+    const changed: LoadedInput = { ...input, workloads: input.workloads.map((w) => (w === web ? newImage : w)) };
+    const a = adoptInputPods(input.workloads, input.pods);
+    const b = adoptInputPods(changed.workloads, input.pods);
+    assert.equal(b.pods, a.pods, 'the same adopted pods, not worked out again');
+    assert.equal(a.revisions.get('Deployment/default/web'), '6d4cf56db6');
+    // No pod runs the changed template's image: its revision is none (the controller rolls the pods).
+    assert.equal(b.revisions.get('Deployment/default/web'), undefined);
+    assert.deepEqual(b.replicaSets.map((rs) => rs.template.images), [['nginx:1.27']]);
+    assert.deepEqual(created(run(changed)).length, 2);
   });
 });

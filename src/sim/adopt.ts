@@ -59,92 +59,163 @@ function revisionsOf(pods: readonly Pod[], label: string): Revision[] {
   return [...byLabel.values()];
 }
 
-export function adoptInputPods(workloads: readonly WorkloadSummary[], inputPods: readonly Pod[]): Adoption {
+/** A group of a Deployment's pods in the input: those of one of its ReplicaSets (in the input, or implied by the pods). */
+interface Group {
+  readonly name: string;
+  readonly rs?: WorkloadSummary;
+  readonly pods: readonly Pod[];
+  readonly hash: string;
+  readonly rev: Revision;
+  /** The uid its simulated ReplicaSet gets. */
+  readonly uid: string;
+}
+
+/**
+ * What adoption works out from the input's pods and from who the workloads are
+ * (kinds, names, uids, owners; the input's ReplicaSets), not from their templates or
+ * specs: the same for an input a check changed only there (a strategy, a template).
+ */
+interface Claims {
+  /** The input's ReplicaSets it was worked out with. */
+  readonly replicaSetWorkloads: readonly WorkloadSummary[];
+  /** Per Deployment (workloadKey): its groups in the input's order, and oldest first. */
+  readonly deployments: ReadonlyMap<string, { readonly groups: readonly Group[]; readonly oldestFirst: readonly Group[] }>;
+  /** Per other workload but an owned ReplicaSet (workloadKey): the revisions of its pods. */
+  readonly revisionsOf: ReadonlyMap<string, readonly Revision[]>;
+  readonly pods: Pod[];
+}
+
+/** By input pods, then by the workloads' identities (identityOf). */
+const claimsCache = new WeakMap<readonly Pod[], Map<string, Claims>>();
+
+const identityOf = (workloads: readonly WorkloadSummary[]) => workloads.map((w) => [w.kind, w.namespace, w.name, w.uid, w.owner?.kind ?? '', w.owner?.name ?? ''].join('\0')).join('\n');
+
+function claimsFor(workloads: readonly WorkloadSummary[], inputPods: readonly Pod[]): Claims {
+  let byIdentity = claimsCache.get(inputPods);
+  if (!byIdentity) claimsCache.set(inputPods, (byIdentity = new Map()));
+  const identity = identityOf(workloads);
+  const replicaSetWorkloads = workloads.filter((w) => w.kind === 'ReplicaSet');
+  const known = byIdentity.get(identity);
+  if (known && known.replicaSetWorkloads.every((rs, i) => rs === replicaSetWorkloads[i])) return known;
+  const claims = workOutClaims(workloads, replicaSetWorkloads, inputPods);
+  byIdentity.set(identity, claims);
+  return claims;
+}
+
+function workOutClaims(workloads: readonly WorkloadSummary[], replicaSetWorkloads: readonly WorkloadSummary[], inputPods: readonly Pod[]): Claims {
   /** Pod key → the controller reference it gets. */
   const controllerOf = new Map<string, OwnerReference>();
-  const revisions = new Map<string, string>();
-  const replicaSets: ReplicaSetInit[] = [];
   const claim = (pods: readonly Pod[], kind: string, name: string, uid: string) => {
-    for (const p of pods) controllerOf.set(p.key, { apiVersion: 'apps/v1', kind, name, uid, controller: true });
+    const ref: OwnerReference = { apiVersion: 'apps/v1', kind, name, uid, controller: true };
+    for (const p of pods) controllerOf.set(p.key, ref);
   };
   const refersTo = (p: Pod, kind: string, name: string) => p.ownerReferences.some((r) => r.kind === kind && r.name === name);
   // Live pods by namespace/owner kind/owner name, for every ownerReference they have.
   const byOwner = new Map<string, Pod[]>();
   for (const p of inputPods) {
     if (!live(p)) continue;
-    for (const r of p.ownerReferences) {
-      const k = `${p.namespace}/${r.kind}/${r.name}`;
-      const list = byOwner.get(k);
-      if (list) list.push(p);
-      else byOwner.set(k, [p]);
-    }
+    for (const r of p.ownerReferences) push(byOwner, `${p.namespace}/${r.kind}/${r.name}`, p);
   }
   const ownedBy = (ns: string, kind: string, name: string) => byOwner.get(`${ns}/${kind}/${name}`) ?? [];
   const deploymentKeys = new Set(workloads.filter((w) => w.kind === 'Deployment').map((w) => w.key));
+  // The input's ReplicaSets by namespace/owning Deployment, in input order.
+  const replicaSetsOf = new Map<string, WorkloadSummary[]>();
+  for (const w of replicaSetWorkloads) if (w.owner?.kind === 'Deployment') push(replicaSetsOf, `${w.namespace}/${w.owner.name}`, w);
+  // Pods by namespace/ReplicaSet owner name and every `<prefix>` of it that ends before a '-', in byOwner's order:
+  // the pods of the ReplicaSets `<prefix>-…` a Deployment named `<prefix>` may imply.
+  const byNamePrefix = new Map<string, Pod[][]>();
+  for (const [k, pods] of byOwner) {
+    const slash = k.indexOf('/');
+    if (!k.startsWith('/ReplicaSet/', slash)) continue;
+    const name = k.slice(slash + '/ReplicaSet/'.length);
+    for (let dash = name.indexOf('-'); dash >= 0; dash = name.indexOf('-', dash + 1)) push(byNamePrefix, `${k.slice(0, slash)}/${name.slice(0, dash)}`, pods);
+  }
 
+  const deployments = new Map<string, { groups: Group[]; oldestFirst: Group[] }>();
   for (const d of workloads.filter((w) => w.kind === 'Deployment')) {
-    const ownRs = workloads.filter((w) => w.kind === 'ReplicaSet' && w.namespace === d.namespace && w.owner?.kind === 'Deployment' && w.owner.name === d.name);
-    const groups = new Map<string, { rs?: WorkloadSummary; pods: Pod[] }>();
-    for (const rs of ownRs) groups.set(rs.name, { rs, pods: [] });
+    const ownRs = replicaSetsOf.get(`${d.namespace}/${d.name}`) ?? [];
+    const byName = new Map<string, { rs?: WorkloadSummary; pods: Pod[] }>();
+    for (const rs of ownRs) byName.set(rs.name, { rs, pods: [] });
     // Pods of its ReplicaSets in the input, and of `<deployment>-<pod-template-hash>` ones implied by a pod.
     const candidates = new Set(ownRs.flatMap((rs) => ownedBy(d.namespace, 'ReplicaSet', rs.name)));
-    for (const [k, pods] of byOwner) if (k.startsWith(`${d.namespace}/ReplicaSet/${d.name}-`)) for (const p of pods) candidates.add(p);
+    for (const pods of byNamePrefix.get(`${d.namespace}/${d.name}`) ?? []) for (const p of pods) candidates.add(p);
     for (const p of candidates) {
       const hash = p.labels[POD_TEMPLATE_HASH_LABEL];
-      const ref = p.ownerReferences.find((r) => r.kind === 'ReplicaSet' && (groups.get(r.name)?.rs !== undefined || (hash !== undefined && r.name === `${d.name}-${hash}`)));
+      const ref = p.ownerReferences.find((r) => r.kind === 'ReplicaSet' && (byName.get(r.name)?.rs !== undefined || (hash !== undefined && r.name === `${d.name}-${hash}`)));
       if (!ref) continue;
-      let g = groups.get(ref.name);
-      if (!g) groups.set(ref.name, (g = { pods: [] }));
+      let g = byName.get(ref.name);
+      if (!g) byName.set(ref.name, (g = { pods: [] }));
       g.pods.push(p);
     }
-    const entries = [...groups].map(([name, g]) => {
+    const groups = [...byName].map(([name, g]): Group => {
       const hash = g.rs?.templatePod.labels[POD_TEMPLATE_HASH_LABEL] ?? g.pods[0]?.labels[POD_TEMPLATE_HASH_LABEL] ?? '';
       const images = g.rs?.templatePod.images ?? g.pods[0]?.images ?? [];
       const newest = Math.max(-Infinity, ...g.pods.map((p) => p.creation));
-      return { name, g, hash, rev: { label: hash, images, newest } };
-    });
-    const current = currentRevision(
-      entries.map((e) => e.rev),
-      d.templatePod,
-    );
-    if (current !== undefined) revisions.set(workloadKey(d), current);
-    // Oldest first, created before the simulation starts (negative times keep their order).
-    entries.sort((a, b) => a.rev.newest - b.rev.newest || (a.name < b.name ? -1 : 1));
-    entries.forEach(({ name, g, hash }, i) => {
       const uid = g.rs?.uid ?? g.pods.find((p) => refersTo(p, 'ReplicaSet', name))?.ownerReferences.find((r) => r.name === name)?.uid ?? '';
-      const rsUid = uid || `${d.namespace}/${name}`;
-      claim(g.pods, 'ReplicaSet', name, rsUid);
-      // The current ReplicaSet creates pods from the Deployment's template; an old one from what its pods run.
-      const base = hash === current ? d.templatePod : (g.rs?.templatePod ?? g.pods[0]!);
-      const template = changedPod(base, { labels: { ...base.labels, [POD_TEMPLATE_HASH_LABEL]: hash } });
-      replicaSets.push({
-        namespace: d.namespace,
-        name,
-        uid: rsUid,
-        replicas: g.rs?.replicas ?? g.pods.length,
-        selector: g.rs?.selector ?? compileLabelSelector({ ...d.selectorSpec, matchLabels: { ...d.selectorSpec.matchLabels, [POD_TEMPLATE_HASH_LABEL]: hash } }),
-        template,
-        minReadySeconds: d.rollout.minReadySeconds ?? 0,
-        owner: d.uid,
-        creation: i - entries.length,
-      });
+      return { name, ...(g.rs ? { rs: g.rs } : {}), pods: g.pods, hash, rev: { label: hash, images, newest }, uid: uid || `${d.namespace}/${name}` };
     });
+    // Oldest first, created before the simulation starts (negative times keep their order).
+    const oldestFirst = [...groups].sort((a, b) => a.rev.newest - b.rev.newest || (a.name < b.name ? -1 : 1));
+    for (const g of oldestFirst) claim(g.pods, 'ReplicaSet', g.name, g.uid);
+    deployments.set(workloadKey(d), { groups, oldestFirst });
   }
 
+  const revisions = new Map<string, readonly Revision[]>();
   for (const w of workloads) {
     if (w.kind === 'Deployment' || (w.kind === 'ReplicaSet' && w.owner?.kind === 'Deployment' && deploymentKeys.has(`${w.namespace}/${w.owner.name}`))) continue;
     const pods = ownedBy(w.namespace, w.kind, w.name);
     claim(pods, w.kind, w.name, w.uid);
-    if (w.kind === 'ReplicaSet') continue;
-    const current = currentRevision(revisionsOf(pods, CONTROLLER_REVISION_HASH_LABEL), w.templatePod);
-    if (current !== undefined) revisions.set(workloadKey(w), current);
+    if (w.kind !== 'ReplicaSet') revisions.set(workloadKey(w), revisionsOf(pods, CONTROLLER_REVISION_HASH_LABEL));
   }
 
   const pods = inputPods.map((p) => {
     const ref = controllerOf.get(p.key);
     return ref ? adopted(p, ref) : p;
   });
-  return { pods, replicaSets, revisions };
+  return { replicaSetWorkloads, deployments, revisionsOf: revisions, pods };
+}
+
+/**
+ * The adoption of `inputPods` by `workloads`. Who claims which pod is worked out
+ * once for inputs with the same pods and the same workloads but for their templates
+ * and specs (what a fix proof changes): only the revisions and ReplicaSets, which
+ * read the templates, are worked out again (100,000 pods and 1,000 Deployments).
+ */
+export function adoptInputPods(workloads: readonly WorkloadSummary[], inputPods: readonly Pod[]): Adoption {
+  const claims = claimsFor(workloads, inputPods);
+  const revisions = new Map<string, string>();
+  const replicaSets: ReplicaSetInit[] = [];
+  for (const d of workloads) {
+    if (d.kind !== 'Deployment') continue;
+    const { groups, oldestFirst } = claims.deployments.get(workloadKey(d))!;
+    const current = currentRevision(
+      groups.map((g) => g.rev),
+      d.templatePod,
+    );
+    if (current !== undefined) revisions.set(workloadKey(d), current);
+    oldestFirst.forEach((g, i) => {
+      // The current ReplicaSet creates pods from the Deployment's template; an old one from what its pods run.
+      const base = g.hash === current ? d.templatePod : (g.rs?.templatePod ?? g.pods[0]!);
+      const template = changedPod(base, { labels: { ...base.labels, [POD_TEMPLATE_HASH_LABEL]: g.hash } });
+      replicaSets.push({
+        namespace: d.namespace,
+        name: g.name,
+        uid: g.uid,
+        replicas: g.rs?.replicas ?? g.pods.length,
+        selector: g.rs?.selector ?? compileLabelSelector({ ...d.selectorSpec, matchLabels: { ...d.selectorSpec.matchLabels, [POD_TEMPLATE_HASH_LABEL]: g.hash } }),
+        template,
+        minReadySeconds: d.rollout.minReadySeconds ?? 0,
+        owner: d.uid,
+        creation: i - oldestFirst.length,
+      });
+    });
+  }
+  for (const w of workloads) {
+    const revs = claims.revisionsOf.get(workloadKey(w));
+    const current = revs && currentRevision(revs, w.templatePod);
+    if (current !== undefined) revisions.set(workloadKey(w), current);
+  }
+  return { pods: claims.pods, replicaSets, revisions };
 }
 
 /** Input pod → controller reference (kind/name/uid) → the pod adopted by it. */
@@ -162,4 +233,10 @@ function adopted(p: Pod, ref: OwnerReference): Pod {
   let pod = byRef.get(key);
   if (!pod) byRef.set(key, (pod = changedPod(p, { ownerReferences: [ref, ...p.ownerReferences.filter((r) => !(r.kind === ref.kind && r.name === ref.name)).map((r) => ({ ...r, controller: false }))] })));
   return pod;
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
 }

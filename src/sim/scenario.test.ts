@@ -6,7 +6,7 @@ import { loadSources, type LoadedInput } from '../io/load.js';
 import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { runScenarioText } from './fixtures.test-support.js';
-import { runScenario, startScenario } from './scenario.js';
+import { inputOwnPods, runScenario, startScenario } from './scenario.js';
 
 const DIR = 'examples/scenarios';
 
@@ -59,6 +59,60 @@ describe('a scenario run in legs (startScenario)', () => {
     const session = startScenario(input, scenario.scenario.spec, { instanceTypes: bundledInstanceTypes() });
     session.runTo(60_000);
     assert.throws(() => session.runTo(120_000), /expectations ends once/);
+  });
+});
+
+describe('the cluster of an input with nodes added to one already run', () => {
+  const file = 'test/fixtures/kubectl-dump-workloads.yaml';
+  const loaded = loadSources([{ name: file, text: readFileSync(file, 'utf8') }]);
+  assert.ok(loaded.ok);
+  const { input } = loaded;
+  const spec: ScenarioSpec = { name: 't', seed: 0, provisioner: { enabled: false }, timing: {}, steps: [{ at: 60_000, action: { type: 'rollout', kind: 'Deployment', name: 'default/web' }, source: 't' }], expect: [] };
+  const like = input.nodes[0]!;
+  const extra = { ...like, name: 'node-c', uid: 'node-c', labels: { ...like.labels, 'kubernetes.io/hostname': 'node-c', 'topology.kubernetes.io/zone': 'us-west-2c' } };
+  /** The run, and the generation node-a's NodeInfo had when it started (a copy keeps it; building anew gives a new one). */
+  const run = (i: LoadedInput) => {
+    let generation = -1;
+    const r = runScenario(i, spec, { instanceTypes: [], untilMs: 20 * 60_000, observe: (sim) => (generation = sim.world.cluster.nodeInfo('node-a')!.generation) });
+    return { r, generation };
+  };
+
+  it('is the built one with the nodes added, and runs as on a cluster built for it', () => {
+    const base = run(input);
+    const added = run({ ...input, nodes: [...input.nodes, extra] });
+    // Other pods (an equal array, not the same one): nothing built to share, the cluster is built afresh.
+    const fresh = run({ ...input, nodes: [...input.nodes, extra], pods: [...input.pods] });
+    assert.equal(added.generation, base.generation);
+    assert.notEqual(fresh.generation, base.generation);
+    assert.equal(JSON.stringify(added.r.events), JSON.stringify(fresh.r.events));
+    assert.deepEqual(added.r.final, fresh.r.final);
+    assert.ok(added.r.final.nodes.some((n) => n.name === 'node-c' && n.pods.length > 0), 'the rollout uses the added node');
+  });
+
+  it('is still derived after many other inputs with nodes added: theirs do not push out the cluster built from the input', () => {
+    const base = run(input);
+    for (let i = 0; i < 6; i++) {
+      const more = { ...extra, name: `node-x${i}`, uid: `node-x${i}`, labels: { ...extra.labels, 'kubernetes.io/hostname': `node-x${i}` } };
+      assert.equal(run({ ...input, nodes: [...input.nodes, more] }).generation, base.generation, `input ${i}`);
+    }
+  });
+});
+
+describe('the input\'s own pods (what adoption reads)', () => {
+  it('are the same list for inputs with the same pods and generated pods, whatever else a check changed', () => {
+    // A Deployment without pods in the dump: the two pods of its template are generated.
+    const fresh = '{apiVersion: apps/v1, kind: Deployment, metadata: {name: fresh, namespace: default}, spec: {replicas: 2, selector: {matchLabels: {app: fresh}}, template: {metadata: {labels: {app: fresh}}, spec: {containers: [{name: c, image: "fresh:1"}]}}}}';
+    const text = `${readFileSync('test/fixtures/kubectl-dump-workloads.yaml', 'utf8')}- ${fresh}\n`;
+    const loaded = loadSources([{ name: 'x.yaml', text }]);
+    assert.ok(loaded.ok);
+    const { input } = loaded;
+    const own = inputOwnPods(input);
+    assert.equal(own.length, input.pods.length - 2, 'the two pods generated for fresh are left out');
+    const changed: LoadedInput = { ...input, workloads: input.workloads.map((w) => (w.name === 'web' ? { ...w, replicas: 3 } : w)) };
+    assert.equal(inputOwnPods(changed), own);
+    const dump = loadSources([{ name: 'd.yaml', text: readFileSync('test/fixtures/kubectl-dump-workloads.yaml', 'utf8') }]);
+    assert.ok(dump.ok);
+    assert.equal(inputOwnPods(dump.input), dump.input.pods);
   });
 });
 
@@ -263,6 +317,7 @@ describe('runs over one built cluster share what they start from, and nothing th
     { at: 60_000, action: { type: 'rollout', kind: 'Deployment', name: 'apps/web' }, source: 't' },
     { at: 90_000, action: { type: 'failNode', node: 'n0' }, source: 't' },
   ];
+  const dsRollout: ScenarioSpec['steps'] = [{ at: 60_000, action: { type: 'rollout', kind: 'DaemonSet', name: 'apps/agent' }, source: 't' }];
   const log = (input: LoadedInput, steps: ScenarioSpec['steps']) => JSON.stringify(runScenario(input, spec(steps), { instanceTypes: [], untilMs: 20 * 60_000 }).events);
 
   it('a run over a copy gives the log of a run over a cluster built afresh, and leaves the next copy as the first', () => {
@@ -275,5 +330,14 @@ describe('runs over one built cluster share what they start from, and nothing th
     assert.equal(log(input, []), quiet);
     assert.equal(log(load(), loss), changed);
     assert.equal(log(load(), []), quiet);
+  });
+
+  it('a DaemonSet rollout over a copy (its view files the pods every copy starts with once) gives the log of one over a cluster built afresh', () => {
+    const input = load();
+    const rolled = log(input, dsRollout);
+    for (const n of nodes) assert.match(rolled, new RegExp(`"PodTerminating","pod":"apps/agent-${n}"`));
+    assert.equal(log(input, loss), log(load(), loss));
+    assert.equal(log(input, dsRollout), rolled);
+    assert.equal(log(load(), dsRollout), rolled);
   });
 });

@@ -63,11 +63,28 @@ function adoptionOf(input: LoadedInput): Adoption {
   let byPods = adoptions.get(input.workloads);
   if (!byPods) adoptions.set(input.workloads, (byPods = new WeakMap()));
   let a = byPods.get(input.pods);
-  if (!a) {
-    const generated = new Set(input.workloads.flatMap((w) => w.generatedPods));
-    byPods.set(input.pods, (a = adoptInputPods(input.workloads, input.pods.filter((p) => !generated.has(p.key)))));
-  }
+  if (!a) byPods.set(input.pods, (a = adoptInputPods(input.workloads, inputOwnPods(input))));
   return a;
+}
+
+/** By the input's pods: the last list of its own pods (all but the ones generated for workloads) and which were left out. */
+const ownPods = new WeakMap<LoadedInput['pods'], { readonly generated: string; readonly pods: readonly Pod[] }>();
+
+/**
+ * The input's own pods, the same list for inputs with the same pods and generated
+ * ones (adoption works out its claims once per list: inputs a check changed in a
+ * template or strategy only).
+ */
+export function inputOwnPods(input: LoadedInput): readonly Pod[] {
+  const generatedPods = input.workloads.flatMap((w) => w.generatedPods);
+  if (generatedPods.length === 0) return input.pods;
+  const generated = JSON.stringify(generatedPods);
+  const known = ownPods.get(input.pods);
+  if (known?.generated === generated) return known.pods;
+  const keys = new Set(generatedPods);
+  const pods = input.pods.filter((p) => !keys.has(p.key));
+  ownPods.set(input.pods, { generated, pods });
+  return pods;
 }
 
 /** What buildClusterState reads of an input besides its pods: a built cluster is shared between inputs that have the same ones. */
@@ -82,14 +99,47 @@ interface BuiltCluster {
   readonly cluster: ClusterState;
   /** How a World files the cluster's pods (the same for every copy). */
   podIndex?: PodIndex;
+  /** Made from another built cluster (withNodesAdded), not built from the input. */
+  readonly derived?: true;
 }
 
 /** By the input's own pods (inputs a check changes keep them): the clusters built last, most recent first. */
 const builtClusters = new WeakMap<readonly Pod[], BuiltCluster[]>();
-/** How many built clusters are kept per input pods (each is a whole cluster's indexes). */
+/**
+ * How many built clusters are kept per input pods (each is a whole cluster's indexes):
+ * as many built from the input and as many derived from them, so that the clusters
+ * of inputs with nodes added (each fix proof adds other ones) do not push out the one
+ * they are all derived from.
+ */
 const BUILT_KEPT = 4;
 
-const sameClusterInput = (a: ClusterInput, b: ClusterInput) => CLUSTER_FIELDS.every((k) => a[k] === b[k]) && a.pods.length === b.pods.length && a.pods.every((p, i) => p === b.pods[i]);
+const samePods = (a: ClusterInput, b: ClusterInput) => a.pods.length === b.pods.length && a.pods.every((p, i) => p === b.pods[i]);
+const sameClusterInput = (a: ClusterInput, b: ClusterInput) => CLUSTER_FIELDS.every((k) => a[k] === b[k]) && samePods(a, b);
+
+/**
+ * `from` built from a built cluster whose input lacks only nodes at the end of the
+ * list (a fix proof's "one more node"): a copy of it with those nodes added, the same
+ * state building and admitting `from` gives (no pod is bound to an added node, so
+ * admission has nothing more to do on it), for a copy instead of 100,000 pods added and
+ * admitted again. Undefined when no built cluster is such.
+ */
+function withNodesAdded(list: readonly BuiltCluster[], from: ClusterInput, tolerationSeconds: number): BuiltCluster | undefined {
+  const base = list.find(
+    (b) =>
+      b.tolerationSeconds === tolerationSeconds &&
+      b.from.nodes.length < from.nodes.length &&
+      b.from.nodes.every((n, i) => n === from.nodes[i]) &&
+      CLUSTER_FIELDS.every((k) => k === 'nodes' || b.from[k] === from[k]) &&
+      samePods(b.from, from),
+  );
+  if (!base) return undefined;
+  const added = from.nodes.slice(base.from.nodes.length);
+  const names = new Set(added.map((n) => n.name));
+  if (names.size < added.length || added.some((n) => base.cluster.nodeInfo(n.name)) || from.pods.some((p) => names.has(p.nodeName))) return undefined;
+  const cluster = base.cluster.clone();
+  for (const n of added) cluster.addNode(n);
+  return { from, tolerationSeconds, cluster, derived: true, ...(base.podIndex ? { podIndex: base.podIndex } : {}) };
+}
 
 /**
  * A fresh copy of the input's cluster with its pods admitted: built once and cloned
@@ -102,10 +152,16 @@ function admittedCluster(input: LoadedInput, adoption: Adoption, tolerationSecon
   let list = builtClusters.get(input.pods);
   if (!list) builtClusters.set(input.pods, (list = []));
   const at = list.findIndex((b) => b.tolerationSeconds === tolerationSeconds && sameClusterInput(b.from, from));
-  const built = at >= 0 ? list.splice(at, 1)[0]! : { from, tolerationSeconds, cluster: buildClusterState(from) };
-  if (at < 0) admitExistingPods(built.cluster, tolerationSeconds);
+  let built = at >= 0 ? list.splice(at, 1)[0]! : withNodesAdded(list, from, tolerationSeconds);
+  if (!built) {
+    built = { from, tolerationSeconds, cluster: buildClusterState(from) };
+    admitExistingPods(built.cluster, tolerationSeconds);
+  }
   list.unshift(built);
-  list.length = Math.min(list.length, BUILT_KEPT);
+  for (const derived of [false, true]) {
+    const kept = list.filter((b) => (b.derived === true) === derived);
+    for (const b of kept.slice(BUILT_KEPT)) list.splice(list.indexOf(b), 1);
+  }
   return { cluster: built.cluster.clone(), podIndex: (built.podIndex ??= World.indexPods(built.cluster)) };
 }
 

@@ -63,6 +63,8 @@ export class World {
   private readonly byOwner = new Map<string, Map<string, Pod>>();
   /** The pod index's: shared with every World over a copy of the same cluster, never changed. */
   private readonly startOwners: ReadonlyMap<string, ReadonlyMap<string, Pod>>;
+  /** Controllers some of whose pods turned ready or not ready here (other changes copy the controller's list into byOwner). */
+  private readonly readinessMoved = new Set<string>();
   /** Owned pod key → when it last moved to the end of its controller's list in byOwner. */
   private readonly ownerListSeq: LayeredMap<string, number>;
   private ownerListMoves: number;
@@ -135,7 +137,12 @@ export class World {
 
   /** The pods whose controller has this uid, terminating ones included, in store order: what controllers list. */
   podsControlledBy(uid: string): Pod[] {
-    return [...((this.byOwner.get(uid) ?? this.startOwners.get(uid))?.values() ?? [])];
+    return [...this.controlledPods(uid)];
+  }
+
+  /** podsControlledBy without the copy, for a reader that only counts (it must not change the pods while it reads). */
+  controlledPods(uid: string): IterableIterator<Pod> {
+    return ((this.byOwner.get(uid) ?? this.startOwners.get(uid)) ?? NO_PODS).values();
   }
 
   onChange(listener: ChangeListener): void {
@@ -204,6 +211,7 @@ export class World {
     const pod = this.cluster.getPod(key);
     if (!pod || pod.terminating || this.readyAt.has(key)) return;
     this.readyAt.set(key, this.engine.now);
+    this.readinessChanged(pod);
     this.engine.record('PodReady', { pod: key });
     this.notify({ kind: 'podReady', pod });
   }
@@ -212,8 +220,24 @@ export class World {
   markNotReady(key: string, reason: string): void {
     const pod = this.cluster.getPod(key);
     if (!pod || !this.readyAt.delete(key)) return;
+    this.readinessChanged(pod);
     this.engine.record('PodNotReady', { pod: key, reason });
     this.notify({ kind: 'podNotReady', pod });
+  }
+
+  private readinessChanged(pod: Pod): void {
+    const uid = pod.ownerReferences.find((r) => r.controller)?.uid;
+    if (uid !== undefined) this.readinessMoved.add(uid);
+  }
+
+  /**
+   * The controller's pods as every World over a copy of this cluster starts with them,
+   * while none of them has changed here (added, removed, updated, turned ready or not
+   * ready): a reader may then use what it worked out from them in another such World.
+   * Each of them has been ready since before the start or is not ready.
+   */
+  unchangedStartPods(uid: string): ReadonlyMap<string, Pod> | undefined {
+    return this.byOwner.has(uid) || this.readinessMoved.has(uid) ? undefined : this.startOwners.get(uid);
   }
 
   isReady(key: string): boolean {

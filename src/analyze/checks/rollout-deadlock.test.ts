@@ -39,6 +39,19 @@ status: {phase: Running}
   return sts + pods.join('');
 }
 
+/** DaemonSet agent with a host port and the given update strategy, its pods not yet created. */
+const daemonSet = (updateStrategy: string) => `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: kube-system}
+spec:
+  updateStrategy: ${updateStrategy}
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      containers: [{name: agent, image: "agent:1", ports: [{containerPort: 9100, hostPort: 9100}], resources: {requests: {cpu: 100m}}}]
+`;
+
 /** Each remedy of the finding, applied alone, leaves no rollout-deadlock finding. */
 function assertEveryFixRechecksClean(ctx: AnalysisContext, f: Finding): void {
   assert.ok(f.remedies && f.remedies.length > 0);
@@ -84,6 +97,34 @@ describe('rollout-deadlock', () => {
     assert.ok(stuck.run);
   });
 
+  it('a rollout that completes is simulated until it does, not for the rest of the watch (a Deployment only once a sync after the change says so)', () => {
+    const cases = [
+      inputOf(nodesYaml(3), webDeployment({ replicas: 2, affinity: REQUIRED_HOSTNAME_ANTI })),
+      inputOf(nodesYaml(3), statefulSet(3, { cordon: false })),
+      inputOf(nodesYaml(3), daemonSet('{type: RollingUpdate}')),
+    ];
+    for (const input of cases) {
+      const ctx = contextOf(input);
+      const w = ctx.input.workloads.find(isRollable)!;
+      const r = simulateRollout(ctx, w)!;
+      assert.equal(r.progress.complete, true, w.kind);
+      assert.equal(r.progress.updated, r.progress.desired, w.kind);
+      assert.ok(r.run === undefined && r.endedAt > 60_000 && r.endedAt < 5 * 60_000, `${w.kind}: completed at ${r.run === undefined ? r.endedAt : '-'}`);
+    }
+  });
+
+  it('a rollout still progressing when the longest watch ends is slow, not stuck: no finding, and its simulation is let go', () => {
+    // One node at a time, each old pod taking 500 s to terminate: 100 nodes take over 12 hours.
+    const slow = daemonSet('{type: RollingUpdate}').replace('      containers:', '      terminationGracePeriodSeconds: 500\n      containers:');
+    const ctx = contextOf(inputOf(nodesYaml(100), slow));
+    const w = ctx.input.workloads.find(isRollable)!;
+    const r = simulateRollout(ctx, w)!;
+    assert.equal(r.progress.complete, false);
+    assert.ok(r.progress.updated > 60, `${r.progress.updated} updated`);
+    assert.ok(r.run === undefined && r.endedAt === 60_000 + 12 * 3600_000);
+    assert.deepEqual(check(ctx), []);
+  });
+
   it('with maxSurge 0 / maxUnavailable 1 written, no finding', () => {
     const w = webDeployment({ replicas: 2, affinity: REQUIRED_HOSTNAME_ANTI, strategy: '{type: RollingUpdate, rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}' });
     assert.deepEqual(check(contextOf(inputOf(nodesYaml(2), w))), []);
@@ -113,18 +154,7 @@ spec:
   });
 
   it('a DaemonSet with a host port and maxSurge 1 cannot start its surge pod next to the old one', () => {
-    const ds = `apiVersion: apps/v1
-kind: DaemonSet
-metadata: {name: agent, namespace: kube-system}
-spec:
-  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
-  selector: {matchLabels: {app: agent}}
-  template:
-    metadata: {labels: {app: agent}}
-    spec:
-      containers: [{name: agent, image: "agent:1", ports: [{containerPort: 9100, hostPort: 9100}], resources: {requests: {cpu: 100m}}}]
-`;
-    const ctx = contextOf(inputOf(nodesYaml(2), ds));
+    const ctx = contextOf(inputOf(nodesYaml(2), daemonSet('{type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}')));
     const [f, ...rest] = check(ctx);
     assert.equal(rest.length, 0);
     assert.ok(f);

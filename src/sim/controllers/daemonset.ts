@@ -19,6 +19,7 @@ import { findUntoleratedTaint } from '../../model/taints.js';
 import type { World } from '../world.js';
 import { scaledValue } from './int-or-percent.js';
 import { KeyedController } from './keyed-controller.js';
+import { LayeredMap } from '../layered-map.js';
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -161,10 +162,10 @@ class DirtyNodes {
 interface DaemonSetView {
   /** nodeInfos() when the view was built: another array means nodes came, went or moved. */
   readonly order: readonly NodeInfo[];
-  /** Pods by the node they are on or pinned to ('' for neither), in filing order (a list: a node has one or two). */
-  readonly podsByNode: Map<string, Pod[]>;
+  /** Pods by the node they are on or pinned to ('' for neither), in filing order (a list, replaced on change: a node has one or two). */
+  readonly podsByNode: LayeredMap<string, readonly Pod[]>;
   /** Pod key → where it is filed and whether it is live and not of the current template. */
-  readonly filed: Map<string, { readonly node: string; readonly outdated: boolean }>;
+  readonly filed: LayeredMap<string, Filed>;
   /** Live pods not of the current template (a sync with none and nothing to create or delete settles). */
   outdated: number;
   /** desiredNumberScheduled. */
@@ -184,6 +185,21 @@ interface DaemonSetView {
   readonly allowedNew: InNodeOrder<string>;
   readonly candidateNew: InNodeOrder<string>;
 }
+
+interface Filed {
+  readonly node: string;
+  readonly outdated: boolean;
+}
+
+/** The pods of a view as filed from a DaemonSet's pods at the start of a run (World.unchangedStartPods), which every run over a copy of one cluster files alike. */
+interface StartFiling {
+  readonly podsByNode: ReadonlyMap<string, readonly Pod[]>;
+  readonly filed: ReadonlyMap<string, Filed>;
+  readonly outdated: number;
+}
+
+/** By the start pods filed, and the template's generation and hash they were filed against. */
+const startFilings = new WeakMap<ReadonlyMap<string, Pod>, Map<string, StartFiling>>();
 
 /**
  * Compiled templates by written template and DaemonSet, and their predicates by
@@ -294,6 +310,16 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     this.resync(ds);
   }
 
+  /**
+   * Whether the DaemonSet has live pods of an older template, as its last sync's view
+   * has them (kept up to date with every pod change); undefined when no sync has
+   * looked since the view was dropped. A cheap test before status(), which walks every node.
+   */
+  hasOutdatedPods(ds: SimDaemonSet): boolean | undefined {
+    const view = this.views.get(ds);
+    return view && view.outdated > 0;
+  }
+
   podsOf(ds: SimDaemonSet): Pod[] {
     return this.world.podsControlledBy(ds.uid);
   }
@@ -365,11 +391,12 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     const order = this.world.cluster.nodeInfos();
     const had = this.views.get(ds);
     if (had && had.order === order) return had;
+    const start = this.startFiling(ds);
     const view: DaemonSetView = {
       order,
-      podsByNode: new Map(),
-      filed: new Map(),
-      outdated: 0,
+      podsByNode: new LayeredMap(start?.podsByNode ?? new Map()),
+      filed: new LayeredMap(start?.filed ?? new Map()),
+      outdated: start?.outdated ?? 0,
       desired: 0,
       actionsDirty: new DirtyNodes(),
       rolloutDirty: new DirtyNodes(),
@@ -385,9 +412,37 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     };
     for (const ni of order) if (this.predicates(ds, ni.node).shouldRun) view.desired++;
     // The controller's pods as the store has them now (world.podsControlledBy).
-    for (const p of this.podsOf(ds)) this.fileAt(ds, view, p);
+    if (!start) for (const p of this.podsOf(ds)) this.fileAt(ds, view, p);
     this.views.set(ds, view);
     return view;
+  }
+
+  /**
+   * The DaemonSet's pods filed as a view files them, when they are those of the start
+   * of the run (filed once for every run over a copy of one cluster; a view reads
+   * them through its own layer). Undefined once a pod of it changed here.
+   */
+  private startFiling(ds: SimDaemonSet): StartFiling | undefined {
+    const pods = this.world.unchangedStartPods(ds.uid);
+    if (!pods) return undefined;
+    let byTemplate = startFilings.get(pods);
+    if (!byTemplate) startFilings.set(pods, (byTemplate = new Map()));
+    const template = `${ds.generation}/${ds.hash}`;
+    const known = byTemplate.get(template);
+    if (known) return known;
+    const podsByNode = new Map<string, readonly Pod[]>();
+    const filed = new Map<string, Filed>();
+    let outdated = 0;
+    for (const p of pods.values()) {
+      const node = this.nodeOfPod(p);
+      podsByNode.set(node, [...(podsByNode.get(node) ?? []), p]);
+      const old = !p.terminating && !this.current(ds, p);
+      if (old) outdated++;
+      filed.set(p.key, { node, outdated: old });
+    }
+    const filing = { podsByNode, filed, outdated };
+    byTemplate.set(template, filing);
+    return filing;
   }
 
   /** Files the pod with this key where the store has it now, or nowhere when it is gone. */
@@ -395,8 +450,9 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     const was = view.filed.get(key);
     if (was) {
       const pods = view.podsByNode.get(was.node)!;
-      pods.splice(pods.findIndex((p) => p.key === key), 1);
-      if (pods.length === 0) view.podsByNode.delete(was.node);
+      const rest = pods.filter((p) => p.key !== key);
+      if (rest.length === 0) view.podsByNode.delete(was.node);
+      else view.podsByNode.set(was.node, rest);
       if (was.outdated) view.outdated--;
       view.filed.delete(key);
     }
@@ -407,9 +463,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
   /** Files one of the DaemonSet's pods, not filed yet, where it is. */
   private fileAt(ds: SimDaemonSet, view: DaemonSetView, p: Pod): void {
     const node = this.nodeOfPod(p);
-    let pods = view.podsByNode.get(node);
-    if (!pods) view.podsByNode.set(node, (pods = []));
-    pods.push(p);
+    view.podsByNode.set(node, [...(view.podsByNode.get(node) ?? []), p]);
     const outdated = !p.terminating && !this.current(ds, p);
     if (outdated) view.outdated++;
     view.filed.set(p.key, { node, outdated });

@@ -487,9 +487,11 @@ export class DeploymentController extends KeyedController<SimDeployment> {
   private calculateStatus(d: SimDeployment, newRS: SimReplicaSet | undefined, all: readonly SimReplicaSet[]): DeploymentStatus {
     const statuses = all.map((rs) => this.rsc.status(rs));
     const available = statuses.reduce((s, x) => s + x.availableReplicas, 0);
+    // The new ReplicaSet is one of `all`: its status is read once.
+    const at = newRS ? all.indexOf(newRS) : -1;
     const status: DeploymentStatus = {
       replicas: statuses.reduce((s, x) => s + x.replicas, 0),
-      updatedReplicas: newRS ? this.rsc.status(newRS).replicas : 0,
+      updatedReplicas: at >= 0 ? statuses[at]!.replicas : newRS ? this.rsc.status(newRS).replicas : 0,
       readyReplicas: statuses.reduce((s, x) => s + x.readyReplicas, 0),
       availableReplicas: available,
       unavailableReplicas: Math.max(0, d.replicas - available),

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileLabelSelector } from '../../model/selector.js';
+import { changedPod } from '../../model/pod.js';
 import { createSimulation } from '../simulation.js';
+import { World } from '../world.js';
 import { clusterWithNodes, pod } from '../fixtures.test-support.js';
 
 function setup() {
@@ -47,5 +49,25 @@ describe('ReplicaSet controller', () => {
     assert.equal(sim.world.cluster.getPod(fresh.key)!.terminating, true);
     sim.engine.run(60_000);
     assert.deepEqual(sim.replicaSets.status(rs), { replicas: 1, readyReplicas: 1, availableReplicas: 1 });
+  });
+
+  it('runs over copies of one cluster share the status of pods as they started, until one of them changes in a run', () => {
+    const cluster = clusterWithNodes([{ name: 'n1', cpu: '4' }, { name: 'n2', cpu: '4' }]);
+    const owner = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: 'rs-x', controller: true };
+    for (const n of ['n1', 'n2']) cluster.addPod(changedPod(pod(`x-${n}`, { nodeName: n, labels: { app: 'x' } }), { ownerReferences: [owner], phase: 'Running' }));
+    const podIndex = World.indexPods(cluster);
+    const run = () => {
+      const sim = createSimulation(cluster.clone(), { seed: 1, podIndex });
+      const rs = sim.replicaSets.add({ namespace: 'default', name: 'x', uid: 'rs-x', replicas: 2, selector: compileLabelSelector({ matchLabels: { app: 'x' } }), template: pod('tmpl', { labels: { app: 'x' } }), minReadySeconds: 0, owner: '' });
+      return { sim, rs };
+    };
+    const a = run();
+    assert.deepEqual(a.sim.replicaSets.status(a.rs), { replicas: 2, readyReplicas: 2, availableReplicas: 2 });
+    a.sim.world.markNotReady('default/x-n1', 'test');
+    assert.deepEqual(a.sim.replicaSets.status(a.rs), { replicas: 2, readyReplicas: 1, availableReplicas: 1 });
+    const b = run();
+    assert.deepEqual(b.sim.replicaSets.status(b.rs), { replicas: 2, readyReplicas: 2, availableReplicas: 2 });
+    b.sim.world.deletePod('default/x-n2', 'test');
+    assert.deepEqual(b.sim.replicaSets.status(b.rs), { replicas: 1, readyReplicas: 1, availableReplicas: 1 });
   });
 });

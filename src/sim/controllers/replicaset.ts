@@ -48,6 +48,9 @@ export interface ReplicaSetStatus {
 
 export type ReplicaSetInit = Omit<SimReplicaSet, 'key' | 'creation'> & { readonly creation?: number };
 
+/** ReplicaSet statuses by the start pods they were counted from (World.unchangedStartPods): one count for every run over a copy of one cluster. */
+const startStatuses = new WeakMap<ReadonlyMap<string, Pod>, ReplicaSetStatus>();
+
 export class ReplicaSetController extends KeyedController<SimReplicaSet> {
   /** Owner uid → its ReplicaSets in creation order (ReplicaSets are never removed). */
   private readonly byOwner = new Map<string, SimReplicaSet[]>();
@@ -119,11 +122,20 @@ export class ReplicaSetController extends KeyedController<SimReplicaSet> {
   }
 
   status(rs: SimReplicaSet): ReplicaSetStatus {
+    // Pods ready since before the start are available at any time: their status is that of every run over the same cluster.
+    const start = this.world.unchangedStartPods(rs.uid);
+    if (!start) return this.countStatus(rs);
+    let s = startStatuses.get(start);
+    if (!s) startStatuses.set(start, (s = this.countStatus(rs)));
+    return s;
+  }
+
+  private countStatus(rs: SimReplicaSet): ReplicaSetStatus {
     const now = this.world.engine.now;
     let replicas = 0;
     let ready = 0;
     let available = 0;
-    for (const p of this.podsOf(rs)) {
+    for (const p of this.world.controlledPods(rs.uid)) {
       if (p.terminating) continue;
       replicas++;
       const since = this.world.readySince(p.key);
@@ -136,11 +148,13 @@ export class ReplicaSetController extends KeyedController<SimReplicaSet> {
 
   /** manageReplicas */
   protected sync(rs: SimReplicaSet): void {
-    const active = this.podsOf(rs).filter((p) => !p.terminating);
-    const diff = active.length - rs.replicas;
+    let count = 0;
+    for (const p of this.world.controlledPods(rs.uid)) if (!p.terminating) count++;
+    const diff = count - rs.replicas;
     if (diff < 0) {
       for (let i = 0; i < -diff; i++) this.world.createPod(this.newPod(rs));
     } else if (diff > 0) {
+      const active = this.podsOf(rs).filter((p) => !p.terminating);
       const related = rs.owner ? this.ownedBy(rs.owner).flatMap((r) => this.podsOf(r)) : active;
       const victims = podsToDelete(active, related, diff, (k) => this.world.readySince(k), this.world.engine.now, this.victimGuide, this.rankingRace);
       for (const v of victims) this.world.deletePod(v.key, 'ScaledDown');
