@@ -98,17 +98,42 @@ describe('stacked-after-recovery: keptApart never hides a finding', () => {
   const arbitraryCluster = fc.record({
     nodes: fc.array(fc.record({ zone: fc.boolean(), rack: fc.boolean(), cpu: fc.constantFrom('1', '2', '4') }), { minLength: 2, maxLength: 5 }),
     apps: fc.array(fc.record({ replicas: fc.integer({ min: 2, max: 4 }), variant: fc.nat(8), lookalike: fc.option(fc.nat(8), { freq: 3 }) }), { minLength: 1, maxLength: 3 }),
+    /** A NodePool: the provisioner launches nodes (with a hostname, without the rack label) for pods that fit nowhere. */
+    pool: fc.boolean(),
+    /** Every node in a rack (else only those drawn so). */
+    racked: fc.boolean(),
+  });
+  const pool = `- apiVersion: karpenter.sh/v1
+  kind: NodePool
+  metadata: {name: default}
+  spec:
+    template:
+      spec:
+        requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}, {key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}]
+        nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+    limits: {cpu: "8"}`;
+
+  it('anti-affinity on a key launched nodes lack does not keep replicas apart: the provisioner puts one on a new node, where the lost one joins it', () => {
+    const spec = '        affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: rack, labelSelector: {matchLabels: {app: a}}}]}}';
+    const ctx = contextFor(loadInput({ text: listYaml(node(0, false, true, '1'), node(1, false, true, '1'), deploymentYaml('a', 3, spec), pool) }));
+    const [group] = podGroups(ctx.input);
+    const { t0, placements } = settledGroups(ctx, [group!]);
+    const at = placements.get(group!)!;
+    assert.deepEqual(at.map((p) => p.pods.length), [1, 1, 1], 'one replica per node, one of them launched');
+    assert.equal(keptApart(ctx, group!, at), false);
+    assert.ok(runCycle(ctx, 'n0', t0, [group!]).stacked.has(group!), 'the replacement joins the replica on the launched node');
   });
 
   it('in random clusters, a group keptApart ends stacked after no node loss and return (and others do)', () => {
     let kept = 0;
     let stacked = 0;
     fc.assert(
-      fc.property(arbitraryCluster, ({ nodes, apps }) => {
+      fc.property(arbitraryCluster, ({ nodes, apps, pool: launches, racked }) => {
         const names = apps.map((_, i) => `app${i}`);
         const items = [
-          ...nodes.map((n, i) => node(i, n.zone, n.rack, n.cpu)),
+          ...nodes.map((n, i) => node(i, n.zone, racked || n.rack, n.cpu)),
           ...apps.flatMap((a, i) => [deploymentYaml(names[i]!, a.replicas, variants(names[i]!)[a.variant]), ...(a.lookalike === null ? [] : [lookalike(names[i]!, variants(names[i]!)[a.lookalike]!)])]),
+          ...(launches ? [pool] : []),
         ];
         const ctx = contextFor(loadInput({ text: listYaml(...items) }));
         const groups = podGroups(ctx.input).filter((g) => g.workload && g.replicas >= 2);
@@ -124,7 +149,7 @@ describe('stacked-after-recovery: keptApart never hides a finding', () => {
           }
         }
       }),
-      { numRuns: 60, seed: 21 },
+      { numRuns: 80, seed: 21 },
     );
     assert.ok(kept >= 10 && stacked >= 10, `the generator exercises both sides: ${kept} kept apart, ${stacked} stacked cycles`);
   });
