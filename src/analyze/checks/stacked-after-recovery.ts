@@ -41,7 +41,7 @@ interface Cycle {
 }
 
 /** One node to fail and return, and the groups whose cycle it is. */
-export interface CyclePlan {
+interface CyclePlan {
   readonly node: string;
   readonly groups: readonly PodGroup[];
 }
