@@ -36,6 +36,12 @@ describe('podGroups', () => {
     assert.deepEqual(podsOf(groups[0]!, input.pods).map((p) => p.labels['app']), ['web', 'web']);
   });
 
+  it('the same groups, made once per input', () => {
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'a'), deploymentYaml('web', 2)) });
+    assert.equal(podGroups(input), podGroups(input));
+    assert.notEqual(podGroups(input), podGroups(loadInput({ text: listYaml(nodeYaml('n1', 'a'), deploymentYaml('web', 2)) })));
+  });
+
   it('a pod joins a workload by namespace, selector and having a controller', () => {
     const input = loadInput({ text: listYaml(nodeYaml('n1', 'a'), deploymentYaml('web', 1)) });
     const [web] = podGroups(input);

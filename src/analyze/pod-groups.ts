@@ -88,12 +88,22 @@ function barePodGroups(pods: readonly Pod[]): PodGroup[] {
 const ownedByDeployment = (rs: WorkloadSummary, all: readonly WorkloadSummary[]) =>
   all.some((d) => d.kind === 'Deployment' && d.namespace === rs.namespace && d.selector.matches(rs.templatePod.labels));
 
-/** The replicated groups the HA checks analyse: workloads other than DaemonSets, then controller-less pod sets. */
-export function podGroups(input: LoadedInput): PodGroup[] {
-  const workloads = input.workloads
-    .filter((w) => w.kind !== 'DaemonSet' && !(w.kind === 'ReplicaSet' && ownedByDeployment(w, input.workloads)))
-    .map(workloadGroup);
-  return [...workloads, ...barePodGroups(input.pods)];
+const groupsOf = new WeakMap<LoadedInput, readonly PodGroup[]>();
+
+/**
+ * The replicated groups the HA checks analyse: workloads other than DaemonSets, then
+ * controller-less pod sets. Made once per input (checks ask per workload, and the
+ * bare-pod sets scan every pod): the same group objects every time.
+ */
+export function podGroups(input: LoadedInput): readonly PodGroup[] {
+  let groups = groupsOf.get(input);
+  if (!groups) {
+    const workloads = input.workloads
+      .filter((w) => w.kind !== 'DaemonSet' && !(w.kind === 'ReplicaSet' && ownedByDeployment(w, input.workloads)))
+      .map(workloadGroup);
+    groupsOf.set(input, (groups = [...workloads, ...barePodGroups(input.pods)]));
+  }
+  return groups;
 }
 
 /**

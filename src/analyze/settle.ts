@@ -1,6 +1,7 @@
 // The moment a check's failure begins: when the unchanged cluster has settled
 // (its last pod or node turned ready, rounded up to 10 s), and which analysed
-// groups' pods each node runs then.
+// groups' pods each node runs then (settle: each pod counted for the first group
+// it belongs to; settledGroups: for every group it belongs to).
 
 import type { Node } from '../model/node.js';
 import type { Pod } from '../model/pod.js';
@@ -37,4 +38,29 @@ export function settle(ctx: AnalysisContext, groups: readonly PodGroup[]): { t0:
     return { node, hosts };
   });
   return { t0, placement };
+}
+
+/** Where one group's pods run at t0: the nodes in node order, each with the group's pods on it. */
+export type GroupPlacement = readonly { readonly node: Node; readonly pods: readonly Pod[] }[];
+
+/**
+ * Each group's placement at t0, for all of `groups` in one pass over the pods: a
+ * pod counts for every group it belongs to, so a group's entry is what
+ * settle(ctx, [group]) gives for it alone.
+ */
+export function settledGroups(ctx: AnalysisContext, groups: readonly PodGroup[]): { t0: number; placements: ReadonlyMap<PodGroup, GroupPlacement> } {
+  const { t0, nodes } = settledState(ctx);
+  const find = groupFinder(groups);
+  const placements = new Map<PodGroup, { node: Node; pods: Pod[] }[]>(groups.map((g) => [g, []]));
+  for (const { node, pods } of nodes) {
+    for (const p of pods) {
+      for (const g of find(p)) {
+        const list = placements.get(g)!;
+        const last = list.at(-1);
+        if (last?.node === node) last.pods.push(p);
+        else list.push({ node, pods: [p] });
+      }
+    }
+  }
+  return { t0, placements };
 }

@@ -44,6 +44,9 @@ interface VariantResult {
 
 type Rollable = WorkloadSummary & { kind: RolloutKind };
 
+/** The workloads whose variants may be compared (those with self anti-affinity among them are the items): a variant changes only the template. */
+const compared = (w: WorkloadSummary): w is Rollable => isRollable(w) && w.kind !== 'DaemonSet' && w.replicas >= 2;
+
 /** What a node loss left of one workload, 20 minutes on. */
 interface AfterLoss {
   readonly available: number;
@@ -54,8 +57,9 @@ interface AfterLoss {
 
 /**
  * The loss of `node` simulated once for every workload whose worst node it is:
- * what nodeLoss reads of each rollable workload, kept instead of the run (the
- * runs of a 1,000-node cluster's workloads held hundreds of MB through the check).
+ * what nodeLoss reads of each workload it may be asked for (compared: not the
+ * DaemonSets, whose status walks every node), kept instead of the run (the runs of
+ * a 1,000-node cluster's workloads held hundreds of MB through the check).
  */
 function afterNodeLoss(ctx: AnalysisContext, node: string): { readonly endMs: number; readonly workloads: ReadonlyMap<string, AfterLoss> } {
   return memoized(ctx, JSON.stringify(['node-loss-after', node]), () => {
@@ -64,7 +68,7 @@ function afterNodeLoss(ctx: AnalysisContext, node: string): { readonly endMs: nu
     for (const e of run.events) if (e.type === 'FailedScheduling') lastFailure.set(e['pod'] as string, e['message'] as string);
     const workloads = new Map<string, AfterLoss>();
     for (const w of ctx.input.workloads) {
-      if (!isRollable(w)) continue;
+      if (!compared(w)) continue;
       const after = rolloutProgress(run.sim, w.kind, w.key);
       if (!after) continue;
       const pending = after.pods.find((p) => !p.nodeName && !p.terminating);
@@ -117,16 +121,19 @@ export const requiredVsPreferred = itemCheck({
   description: 'For workloads with pod anti-affinity: which of required, preferred or topology spread survives a node loss and a rollout on this cluster',
   items: (ctx) =>
     ctx.input.workloads.flatMap((w) => {
-      if (!isRollable(w) || w.kind === 'DaemonSet' || w.replicas < 2) return [];
+      if (!compared(w)) return [];
       const current = currentVariant(w.template);
       return current ? [{ w, current }] : [];
     }),
   findings(ctx, { w, current }): Finding[] {
-    const results: VariantResult[] = VARIANTS.map((variant) => {
+    const resultOf = (variant: AntiAffinityVariant): VariantResult => {
       const vctx = { ...ctx, input: inputFor(ctx.input, w, variant, current) };
       return { variant, nodeLoss: nodeLoss(vctx, w), rollout: rollout(vctx, w) };
-    });
-    const mine = results.find((r) => r.variant === current)!;
+    };
+    const mine = resultOf(current);
+    // No variant holds more than both: nothing to report, the others need no simulation.
+    if (holdsBoth(mine)) return [];
+    const results = VARIANTS.map((variant) => (variant === current ? mine : resultOf(variant)));
     const better = results.filter((r) => r !== mine && strictlyBetter(r, mine)).sort((a, b) => score(b) - score(a));
     const evidence = results.map((r) => `${VARIANT_TEXT[r.variant]}${r === mine ? ' (current)' : ''}: node loss ${mark(r.nodeLoss)} — ${r.nodeLoss.detail}; rollout ${mark(r.rollout)} — ${r.rollout.detail}`);
     const both = results.filter(holdsBoth).map((r) => VARIANT_TEXT[r.variant]);
