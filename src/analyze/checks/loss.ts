@@ -51,7 +51,7 @@ import { addNodesLike, combine, isSharedInput, requireAntiAffinity, scaleTo, spr
 import { settle, type Placement } from '../settle.js';
 import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
 import { exchanged, simulateWhatIf } from '../what-if.js';
-import { provableShortfall, shortAtHorizon } from '../held-replicas.js';
+import { provableShortfall, shortGroups } from '../held-replicas.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { LogRecord } from '../../sim/engine.js';
 
@@ -139,7 +139,14 @@ interface Found extends Omit<OutcomeRecord, 'unit' | 'group'> {
   readonly group: PodGroup;
 }
 
-const groupsForLoss = (input: LoadedInput) => podGroups(input).filter((g) => g.workload && g.replicas > 0);
+const lossGroups = new WeakMap<LoadedInput, readonly PodGroup[]>();
+
+/** The groups the loss checks analyse, one list per input: trackers of its runs then match each pod once (trackReady). */
+function groupsForLoss(input: LoadedInput): readonly PodGroup[] {
+  let groups = lossGroups.get(input);
+  if (!groups) lossGroups.set(input, (groups = podGroups(input).filter((g) => g.workload && g.replicas > 0)));
+  return groups;
+}
 
 
 function units(scope: Scope, placement: Placement, ctx: AnalysisContext): Unit[] {
@@ -343,7 +350,8 @@ interface LossPlan {
 }
 
 function lossPlan(ctx: AnalysisContext, scope: Scope, only?: string): LossPlan | undefined {
-  const groups = groupsForLoss(ctx.input).filter((g) => only === undefined || g.object === only);
+  const all = groupsForLoss(ctx.input);
+  const groups = only === undefined ? all : all.filter((g) => g.object === only);
   if (groups.length === 0) return undefined;
   const { t0, placement } = settle(ctx, groups);
   const list = units(scope, placement, ctx);
@@ -490,7 +498,7 @@ const verdictKey = (scope: Scope, unit: Unit, object: string) => JSON.stringify(
  * The verdict of group `object` under `unit`'s loss on a shared input: the loss
  * simulated with every group watched by one tracker (each as if alone), stopped as
  * soon as this group's verdict is known — it lost every ready replica or fell below
- * its budget (as stopOnceFailed), or cannot be whole at the horizon (shortAtHorizon)
+ * its budget (as stopOnceFailed), or cannot be whole at the horizon (shortGroups)
  * — which keeps the verdict the run to the horizon gives. Every other group's
  * verdict known by then (all of them at the horizon) is kept for its own proof.
  */
@@ -524,15 +532,16 @@ function sharedLossVerdict(ctx: AnalysisContext, scope: Scope, unit: Unit, t0: n
 /**
  * Adds to `failed` each group whose verdict is failure already, read at the end of
  * each instant (what the ready series keeps of it), and stops the run once the
- * asking group is among them. Only the asking group (and, once it is, every other)
- * is checked against shortAtHorizon, every 5 simulated seconds: it reads all pods.
+ * asking group is among them. Only the asking group is checked against
+ * shortGroups every 5 simulated seconds; once it has failed, every other group
+ * is, in one pass over the pods.
  */
 function watchFailures(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTracker, w: { groups: readonly PodGroup[]; asker: PodGroup; t0: number; horizon: number; failed: Set<PodGroup> }): void {
   const floors = new Map(w.groups.map((g) => [g, budgetFloor(g, ctx.input.pdbs).floor]));
-  const provable = new Set(w.groups.filter((g) => provableShortfall(ctx.input, g)));
   let before: Map<PodGroup, number> | undefined;
   let shortCheckedAt = -Infinity;
-  const short = (g: PodGroup) => provable.has(g) && shortAtHorizon(sim, g, before!.get(g)!, w.horizon);
+  /** The groups of `list` shortGroups proves short (only those it may prove: provableShortfall). */
+  const short = (list: readonly PodGroup[]) => shortGroups(sim, new Map(list.filter((g) => provableShortfall(ctx.input, g)).map((g) => [g, before!.get(g)!])), w.horizon);
   sim.engine.afterEach(() => {
     const { now } = sim.engine;
     if (now <= w.t0 || sim.engine.busyNow) return;
@@ -540,10 +549,10 @@ function watchFailures(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTrac
     for (const g of w.groups) if (!w.failed.has(g) && failedAlready(g, floors.get(g)!, before.get(g)!, tracker.ready(g))) w.failed.add(g);
     if (!w.failed.has(w.asker) && now - shortCheckedAt >= SHORT_CHECK_MS) {
       shortCheckedAt = now;
-      if (short(w.asker)) w.failed.add(w.asker);
+      for (const g of short([w.asker])) w.failed.add(g);
     }
     if (!w.failed.has(w.asker)) return;
-    for (const g of w.groups) if (!w.failed.has(g) && short(g)) w.failed.add(g);
+    for (const g of short(w.groups.filter((g) => !w.failed.has(g)))) w.failed.add(g);
     sim.engine.stop();
   });
 }
