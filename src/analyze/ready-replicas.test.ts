@@ -51,6 +51,34 @@ describe('trackReady, each group as if alone', () => {
   });
 });
 
+describe('trackReady over many runs', () => {
+  it('matches each pod of a built cluster against the groups once: a later run over the same list of groups asks no group again', () => {
+    const pod = (i: number, node: string) =>
+      `- {apiVersion: v1, kind: Pod, metadata: {name: web-7d9f-${i}, namespace: default, labels: {app: web, pod-template-hash: 7d9f}, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-7d9f, uid: rs-web, controller: true}]}, spec: {nodeName: ${node}, containers: [{name: main, image: web, resources: {requests: {cpu: 100m}}}]}, status: {phase: Running}}`;
+    const input = loadInput({ text: listYaml(nodeYaml('n1', 'a'), nodeYaml('n2', 'b'), deploymentYaml('web', 2), pod(1, 'n1'), pod(2, 'n2')) });
+    let asked = 0;
+    const groups = podGroups(input).map((g) => ({ ...g, has: (p: Parameters<typeof g.has>[0]) => (asked++, g.has(p)) }));
+    const askedAtStart = () => {
+      const tracker = trackReady(groups);
+      const before = asked;
+      let atStart = 0;
+      simulateWhatIf(contextFor(input), {
+        name: 't',
+        steps: [],
+        untilMs: 60_000,
+        observe: (sim) => {
+          tracker.observe(sim);
+          atStart = asked - before;
+        },
+      });
+      assert.equal(tracker.ready(groups[0]!), 2);
+      return atStart;
+    };
+    assert.equal(askedAtStart(), 2, 'the first run matches its two pods');
+    assert.equal(askedAtStart(), 0, 'the next run knows them');
+  });
+});
+
 describe('readyWindow', () => {
   const series = [
     { t: 0, ready: 3 },

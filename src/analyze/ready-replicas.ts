@@ -36,7 +36,7 @@ export function trackReady(groups: readonly PodGroup[], each = false): ReadyTrac
   /** Pod key → its groups (maybe none), decided when the pod is first seen. */
   const groupsOf = new Map<string, readonly PodGroup[]>();
   const members = new Map<PodGroup, Set<string>>(groups.map((g) => [g, new Set()]));
-  const find = groupFinder(groups);
+  const find = cachedFinder(groups);
   const lookup = (pod: Pod): readonly PodGroup[] => {
     let gs = groupsOf.get(pod.key);
     if (gs === undefined) {
@@ -90,6 +90,29 @@ export function trackReady(groups: readonly PodGroup[], each = false): ReadyTrac
     memberKeys: (g) => members.get(g) ?? NO_KEYS,
   };
 }
+
+/**
+ * groupFinder(groups), its answer kept per pod object (its namespace, labels and
+ * owners never change) for as long as the list lives: every run over one built
+ * cluster starts with the same pod objects, and a check tracks the same list of
+ * groups through many runs (each loss batch), so each pod is matched once.
+ */
+function cachedFinder(groups: readonly PodGroup[]): (pod: Pod) => readonly PodGroup[] {
+  let cached = finders.get(groups);
+  if (!cached) {
+    const find = groupFinder(groups);
+    const known = new WeakMap<Pod, readonly PodGroup[]>();
+    cached = (pod) => {
+      let gs = known.get(pod);
+      if (gs === undefined) known.set(pod, (gs = find(pod)));
+      return gs;
+    };
+    finders.set(groups, cached);
+  }
+  return cached;
+}
+
+const finders = new WeakMap<readonly PodGroup[], (pod: Pod) => readonly PodGroup[]>();
 
 const NONE: readonly PodGroup[] = [];
 const NO_KEYS: ReadonlySet<string> = new Set();

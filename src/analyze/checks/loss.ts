@@ -51,7 +51,7 @@ import { addNodesLike, combine, isSharedInput, requireAntiAffinity, scaleTo, spr
 import { settle, type Placement } from '../settle.js';
 import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
 import { exchanged, simulateWhatIf } from '../what-if.js';
-import { provableShortfall, shortAtHorizon } from '../held-replicas.js';
+import { provableShortfall, shortGroups } from '../held-replicas.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { LogRecord } from '../../sim/engine.js';
 
@@ -113,8 +113,6 @@ interface Outcome extends Verdict {
   readonly needsProvisioner?: boolean;
   /** Set when the provisioner is off and turning it on would make the group whole again. */
   readonly provisionerWouldRecover?: boolean;
-  /** The nodes that ran the group's pods before the failure. */
-  readonly hostNodes?: readonly string[];
 }
 
 /**
@@ -128,6 +126,8 @@ export interface OutcomeRecord extends Omit<Outcome, 'unit' | 'group' | 'trial'>
   readonly group: string;
   /** How long the run went on after the loss. */
   readonly horizonMs: number;
+  /** The nodes that ran the group's pods before the failure. */
+  readonly hostNodes: readonly string[];
   readonly evidence: readonly string[];
   /** Why no pod was evicted, when that is why the group is not whole (evictionNote). */
   readonly stalled?: string;
@@ -139,7 +139,14 @@ interface Found extends Omit<OutcomeRecord, 'unit' | 'group'> {
   readonly group: PodGroup;
 }
 
-const groupsForLoss = (input: LoadedInput) => podGroups(input).filter((g) => g.workload && g.replicas > 0);
+const lossGroups = new WeakMap<LoadedInput, readonly PodGroup[]>();
+
+/** The groups the loss checks analyse, one list per input: trackers of its runs then match each pod once (trackReady). */
+function groupsForLoss(input: LoadedInput): readonly PodGroup[] {
+  let groups = lossGroups.get(input);
+  if (!groups) lossGroups.set(input, (groups = podGroups(input).filter((g) => g.workload && g.replicas > 0)));
+  return groups;
+}
 
 
 function units(scope: Scope, placement: Placement, ctx: AnalysisContext): Unit[] {
@@ -312,6 +319,24 @@ function outcome(ctx: AnalysisContext, unit: Unit, group: PodGroup, trial: Trial
   return { unit, group, window, floor, ...(pdb ? { pdb: pdb.key } : {}), trial };
 }
 
+/** Finished runs whose cluster has no pod that mounts a claim. */
+const claimless = new WeakMap<ScenarioRun, boolean>();
+
+/** volumeBoundReplicas of a finished run, without walking its pods for each group where none mounts a claim (a zone loss asks for a thousand groups). */
+function boundReplicas(run: ScenarioRun, group: PodGroup, lost: readonly Node[]): VolumeBoundReplica[] {
+  let none = claimless.get(run);
+  if (none === undefined) {
+    none = true;
+    for (const p of run.sim.world.cluster.pods()) {
+      if (!p.volumes?.some((v) => v.kind === 'claim')) continue;
+      none = false;
+      break;
+    }
+    claimless.set(run, none);
+  }
+  return none ? [] : volumeBoundReplicas(run, group, lost);
+}
+
 const lostAll = (o: Verdict) => o.window.before > 0 && o.window.min === 0;
 /** Below a PDB that leaves room for a disruption at all (one that never does is the pdb check's). */
 const belowBudget = (o: Verdict) => o.floor > 0 && o.floor < o.group.replicas && o.window.before >= o.floor && o.window.min < o.floor;
@@ -343,7 +368,8 @@ interface LossPlan {
 }
 
 function lossPlan(ctx: AnalysisContext, scope: Scope, only?: string): LossPlan | undefined {
-  const groups = groupsForLoss(ctx.input).filter((g) => only === undefined || g.object === only);
+  const all = groupsForLoss(ctx.input);
+  const groups = only === undefined ? all : all.filter((g) => g.object === only);
   if (groups.length === 0) return undefined;
   const { t0, placement } = settle(ctx, groups);
   const list = units(scope, placement, ctx);
@@ -382,7 +408,7 @@ function firstNamed<T>(list: readonly T[], isFirst: (item: T) => boolean): reado
 }
 
 function* batchOutcomes(ctx: AnalysisContext, scope: Scope, plan: LossPlan, batch: readonly Unit[], compareProvisioner: boolean, stopOnProblem?: PodGroup): Generator<Outcome> {
-  const { groups, t0, placement } = plan;
+  const { groups, t0 } = plan;
   const pools = compareProvisioner && ctx.input.nodePools.length > 0;
   const trial = simulate(ctx, scope, batch, groups, t0, ctx.provisioner, stopOnProblem);
   for (const unit of batch) {
@@ -398,9 +424,8 @@ function* batchOutcomes(ctx: AnalysisContext, scope: Scope, plan: LossPlan, batc
       const compared = other.get(group);
       if (compared && ctx.provisioner && notWhole(outcome(ctx, unit, group, compared))) o = { ...o, needsProvisioner: true };
       if (compared && !ctx.provisioner && !notWhole(outcome(ctx, unit, group, compared))) o = { ...o, provisionerWouldRecover: true };
-      const bound = hasProblem(o) ? volumeBoundReplicas(o.trial.run, group, unit.nodes) : [];
+      const bound = hasProblem(o) ? boundReplicas(o.trial.run, group, unit.nodes) : [];
       if (bound.length > 0) o = { ...o, volumeBound: bound };
-      o = { ...o, hostNodes: placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name) };
       // Capacity loss is reported only where the node loss alone recovers: recovery hangs on the lost offering.
       if (scope === 'capacity' && !(hasProblem(o) && !nodeAloneFails(ctx, scope, o, t0))) continue;
       yield o;
@@ -424,7 +449,8 @@ function recordsOf(ctx: AnalysisContext, scope: Scope, part: Part): OutcomeRecor
 function record(o: Outcome, scope: Scope, plan: LossPlan): OutcomeRecord {
   const { unit, group, trial, ...rest } = o;
   const stalled = o.window.wholeAgainAt === undefined ? evictionNote(o)?.stalled : undefined;
-  return { ...rest, unit: plan.units.indexOf(unit), group: group.object, horizonMs: trial.horizonMs, evidence: evidence(o, scope), ...(stalled ? { stalled } : {}) };
+  const hostNodes = plan.placement.filter((p) => p.hosts.has(group)).map((p) => p.node.name);
+  return { ...rest, hostNodes, unit: plan.units.indexOf(unit), group: group.object, horizonMs: trial.horizonMs, evidence: evidence(o, scope), ...(stalled ? { stalled } : {}) };
 }
 
 /** Round 2's items: the records of each group with a problem, groups in the order their first record came. */
@@ -490,7 +516,7 @@ const verdictKey = (scope: Scope, unit: Unit, object: string) => JSON.stringify(
  * The verdict of group `object` under `unit`'s loss on a shared input: the loss
  * simulated with every group watched by one tracker (each as if alone), stopped as
  * soon as this group's verdict is known — it lost every ready replica or fell below
- * its budget (as stopOnceFailed), or cannot be whole at the horizon (shortAtHorizon)
+ * its budget (as stopOnceFailed), or cannot be whole at the horizon (shortGroups)
  * — which keeps the verdict the run to the horizon gives. Every other group's
  * verdict known by then (all of them at the horizon) is kept for its own proof.
  */
@@ -514,7 +540,7 @@ function sharedLossVerdict(ctx: AnalysisContext, scope: Scope, unit: Unit, t0: n
     : groups.map((group) => {
         const trial: Trial = { run, tracker, provisioner: ctx.provisioner, batchSize: 1, t0, horizonMs: LOSS_HORIZON_MS[scope] };
         const o = outcome(ctx, unit, group, trial);
-        const bound = hasProblem(o) ? volumeBoundReplicas(run, group, unit.nodes) : [];
+        const bound = hasProblem(o) ? boundReplicas(run, group, unit.nodes) : [];
         return [group, fails(bound.length > 0 ? { ...o, volumeBound: bound } : o)] as const;
       });
   for (const [group, verdict] of verdicts) if (group !== asker) exchanged(ctx, verdictKey(scope, unit, group.object), () => verdict);
@@ -524,15 +550,16 @@ function sharedLossVerdict(ctx: AnalysisContext, scope: Scope, unit: Unit, t0: n
 /**
  * Adds to `failed` each group whose verdict is failure already, read at the end of
  * each instant (what the ready series keeps of it), and stops the run once the
- * asking group is among them. Only the asking group (and, once it is, every other)
- * is checked against shortAtHorizon, every 5 simulated seconds: it reads all pods.
+ * asking group is among them. Only the asking group is checked against
+ * shortGroups every 5 simulated seconds; once it has failed, every other group
+ * is, in one pass over the pods.
  */
 function watchFailures(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTracker, w: { groups: readonly PodGroup[]; asker: PodGroup; t0: number; horizon: number; failed: Set<PodGroup> }): void {
   const floors = new Map(w.groups.map((g) => [g, budgetFloor(g, ctx.input.pdbs).floor]));
-  const provable = new Set(w.groups.filter((g) => provableShortfall(ctx.input, g)));
   let before: Map<PodGroup, number> | undefined;
   let shortCheckedAt = -Infinity;
-  const short = (g: PodGroup) => provable.has(g) && shortAtHorizon(sim, g, before!.get(g)!, w.horizon);
+  /** The groups of `list` shortGroups proves short (only those it may prove: provableShortfall). */
+  const short = (list: readonly PodGroup[]) => shortGroups(sim, new Map(list.filter((g) => provableShortfall(ctx.input, g)).map((g) => [g, before!.get(g)!])), w.horizon);
   sim.engine.afterEach(() => {
     const { now } = sim.engine;
     if (now <= w.t0 || sim.engine.busyNow) return;
@@ -540,10 +567,10 @@ function watchFailures(sim: Simulation, ctx: AnalysisContext, tracker: ReadyTrac
     for (const g of w.groups) if (!w.failed.has(g) && failedAlready(g, floors.get(g)!, before.get(g)!, tracker.ready(g))) w.failed.add(g);
     if (!w.failed.has(w.asker) && now - shortCheckedAt >= SHORT_CHECK_MS) {
       shortCheckedAt = now;
-      if (short(w.asker)) w.failed.add(w.asker);
+      for (const g of short([w.asker])) w.failed.add(g);
     }
     if (!w.failed.has(w.asker)) return;
-    for (const g of w.groups) if (!w.failed.has(g) && short(g)) w.failed.add(g);
+    for (const g of short(w.groups.filter((g) => !w.failed.has(g)))) w.failed.add(g);
     sim.engine.stop();
   });
 }
@@ -589,9 +616,8 @@ export const FAILURE_MODEL: Record<Scope, string> = {
  * evicted from either.
  */
 function evictionNote(o: Outcome): { line: string; stalled?: string } | undefined {
-  const { run, t0 } = o.trial;
-  const lost = new Set(o.unit.nodes.map((n) => n.name));
-  const tainted = run.events.find((e) => e.t >= t0 && e.type === 'NodeUpdated' && e['reason'] === 'NodeUnreachable' && lost.has(String(e['node'])));
+  const { run } = o.trial;
+  const tainted = firstTainted(o.trial, o.unit);
   if (tainted) {
     const seconds = o.group.templatePod.tolerations.find((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute')?.tolerationSeconds;
     const tol = seconds === undefined ? 'the 300 s the DefaultTolerationSeconds admission plugin gives every pod' : `their own tolerationSeconds ${seconds}`;
@@ -606,6 +632,23 @@ function evictionNote(o: Outcome): { line: string; stalled?: string } | undefine
   }
   const stalled = "no pod is evicted from the lost node(s): their zone is partially disrupted (more than 2 and at least 55% of its nodes NotReady), where kube-controller-manager's node lifecycle controller evicts at 0.01 node/s in clusters over 50 nodes and not at all in smaller ones";
   return { line: stalled, stalled };
+}
+
+/** Per event log and unit: the first of the unit's nodes to get the unreachable taint after the loss (and the log's length then). */
+const taintedFirst = new WeakMap<readonly LogRecord[], Map<Unit, { readonly length: number; readonly event: LogRecord | undefined }>>();
+
+/** The event of the first of the unit's nodes tainted unreachable after the loss, read once per run and unit (a zone loss's thousand groups share it). */
+function firstTainted(trial: Trial, unit: Unit): LogRecord | undefined {
+  const { run, t0 } = trial;
+  let byUnit = taintedFirst.get(run.events);
+  if (!byUnit) taintedFirst.set(run.events, (byUnit = new Map()));
+  let known = byUnit.get(unit);
+  if (known?.length !== run.events.length) {
+    const lost = new Set(unit.nodes.map((n) => n.name));
+    known = { length: run.events.length, event: run.events.find((e) => e.t >= t0 && e.type === 'NodeUpdated' && e['reason'] === 'NodeUnreachable' && lost.has(String(e['node']))) };
+    byUnit.set(unit, known);
+  }
+  return known.event;
 }
 
 /** The event types evidence reads whatever pod they name; the others it reads only for the group's pods. */
@@ -665,7 +708,7 @@ function evidence(o: Outcome, scope: Scope): string[] {
       lines.push(`${at(e.t)} launch of ${String(e['instanceType'])} in ${String(e['zone'])} refused: insufficient capacity`);
     }
     else if (e.type === 'NodeNotReady' && e['node'] === failed) lines.push(`${at(e.t)} node ${String(e['node'])} NotReady`);
-    else if (e.type === 'NodeNotReady' && failed === undefined && o.unit.nodes.some((n) => n.name === e['node'])) {
+    else if (e.type === 'NodeNotReady' && failed === undefined && typeof e['node'] === 'string' && lostNodes.has(e['node'])) {
       if (zoneNotReady++ === 0) lines.push(`${at(e.t)} the ${o.unit.nodes.length} node(s) of ${o.unit.label} NotReady`);
     }
     else if (mine && (e.type === 'PodTerminating' || e.type === 'Scheduled' || e.type === 'PodCreated')) lines.push(`${at(e.t)} ${e.type} ${pod}${e['node'] ? ` on ${String(e['node'])}` : ''}${e['reason'] ? ` (${String(e['reason'])})` : ''}`);
@@ -766,7 +809,7 @@ function groupFinding(ctx: AnalysisContext, scope: Scope, group: PodGroup, list:
     fix: [...remedies.map((r) => `${r.description} (re-simulated: clears the finding)`), ...notes.map((n) => `advice: ${n}`)],
     ...(remedies.length > 0 ? { remedies } : {}),
     // Every replica on one node: the same problem whichever failure takes that node (node, zone, spot wave).
-    ...(lostAll(worst) && worst.hostNodes?.length === 1 ? { stacking: `node ${worst.hostNodes[0]}` } : {}),
+    ...(lostAll(worst) && worst.hostNodes.length === 1 ? { stacking: `node ${worst.hostNodes[0]}` } : {}),
   };
 }
 
@@ -805,7 +848,7 @@ export interface LossVerdict {
 /** A workload's verdict read from a trial of `unit`, as the loss checks judge it. */
 function verdictOf(ctx: AnalysisContext, unit: Unit, group: PodGroup, trial: Trial): LossVerdict {
   let o = outcome(ctx, unit, group, trial);
-  const bound = hasProblem(o) ? volumeBoundReplicas(trial.run, group, unit.nodes) : [];
+  const bound = hasProblem(o) ? boundReplicas(trial.run, group, unit.nodes) : [];
   if (bound.length > 0) o = { ...o, volumeBound: bound };
   const { before, min, wholeAgainAt, belowMs } = o.window;
   return {
