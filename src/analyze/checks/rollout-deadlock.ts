@@ -17,7 +17,7 @@ import { formatTime } from '../../sim/timeline.js';
 import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, findWorkload, nodeManifest, placementPatch, selfAntiAffinity, templateNodeFor, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
-import { baseline, memoized, whatIfSession } from '../what-if.js';
+import { baseline, exchanged, memoized, whatIfSession } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
@@ -88,6 +88,21 @@ export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kin
   });
 }
 
+/** What a simulated template change of `w` tells a reader that needs no run (required-vs-preferred). */
+export type RolloutSummary = Pick<RolloutProgress, 'complete' | 'updated' | 'desired' | 'available'>;
+
+/**
+ * simulateRollout's outcome as plain data, which a pool's workers give each other:
+ * the rollouts rollout-deadlock simulates in one worker are the ones
+ * required-vs-preferred asks about in the other.
+ */
+export function rolloutSummary(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }): RolloutSummary | undefined {
+  return exchanged(ctx, JSON.stringify(['rollout-summary', w.kind, w.key]), () => {
+    const p = simulateRollout(ctx, w)?.progress;
+    return p && { complete: p.complete, updated: p.updated, desired: p.desired, available: p.available };
+  });
+}
+
 /**
  * The rollout of `w` that does not complete, if any: the one in progress in the
  * input, else a simulated template change. Undefined when the workload is not
@@ -100,6 +115,8 @@ export function stuckRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: 
   const now = rolloutProgress(base.sim, w.kind, w.key);
   if (!now || now.desired === 0) return undefined;
   if (!now.complete) return now.outdated > 0 && !stillProgressing(base, now, 0) ? { run: base, progress: now, startedAt: 0, inProgress: true } : undefined;
+  // A rollout another worker saw complete is not simulated again here.
+  if (rolloutSummary(ctx, w)?.complete !== false) return undefined;
   const r = simulateRollout(ctx, w);
   return r?.run && !stillProgressing(r.run, r.progress, ROLLOUT_AT_MS) ? r : undefined;
 }
