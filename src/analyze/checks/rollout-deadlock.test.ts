@@ -84,6 +84,20 @@ describe('rollout-deadlock', () => {
     assert.ok(stuck.run);
   });
 
+  it("a stuck rollout's simulation goes to stuckRollout's caller and the memo lets it go; asked again, it is simulated again, alike", () => {
+    const ctx = contextOf(inputOf(nodesYaml(2), webDeployment({ replicas: 2, affinity: REQUIRED_HOSTNAME_ANTI })));
+    const w = ctx.input.workloads.find((x) => x.key === 'default/web')!;
+    assert.ok(isRollable(w));
+    const first = stuckRollout(ctx, w);
+    assert.ok(first?.run);
+    const kept = simulateRollout(ctx, w)!;
+    assert.equal(kept.run, undefined, 'the memo keeps the progress, not the simulation');
+    assert.equal(kept.progress, first.progress);
+    const again = stuckRollout(ctx, w);
+    assert.ok(again?.run && again.run !== first.run);
+    assert.deepEqual(again.run.events, first.run.events);
+  });
+
   it("a rollout's outcome one worker of a pool simulated, another reads instead of simulating it again", () => {
     const log = new Map<string, unknown>();
     const worker = () => {

@@ -17,7 +17,7 @@ import { formatTime } from '../../sim/timeline.js';
 import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, findWorkload, nodeManifest, placementPatch, selfAntiAffinity, templateNodeFor, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
-import { baseline, exchanged, memoized, whatIfSession } from '../what-if.js';
+import { baseline, exchanged, keepInstead, memoized, whatIfSession } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
@@ -69,23 +69,29 @@ export type SimulatedRollout = RolloutOutcome | (Omit<RolloutOutcome, 'run'> & {
  * with the same simulation (the same as running it from the start to the longer
  * end), and the outcome is shared by every check that asks (callers only read it).
  * A completed rollout's simulation is let go: kept for the whole check, the 60
- * rollouts of a 1,000-node cluster held ~600 MB that every full GC walked.
+ * rollouts of a 1,000-node cluster held ~600 MB that every full GC walked; a stuck
+ * one's once stuckRollout has given it to its caller.
  */
 export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner = ctx.provisioner): SimulatedRollout | undefined {
-  return memoized(ctx, JSON.stringify(['rollout', w.kind, w.key, provisioner]), (): SimulatedRollout | undefined => {
-    const session = whatIfSession(ctx, { name: `rollout:${workloadRef(w)}`, steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }], provisioner });
-    for (let watch = WATCH_MS; ; ) {
-      const run = session.runTo(ROLLOUT_AT_MS + watch);
-      const progress = rolloutProgress(run.sim, w.kind, w.key);
-      if (!progress) return undefined;
-      const outcome = { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
-      if (progress.complete) return { progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
-      if (!stillProgressing(run, progress, ROLLOUT_AT_MS) || watch >= MAX_WATCH_MS) return outcome;
-      // Long enough for the rest at the pace so far, with a margin.
-      const pace = (lastReadyAt(run, progress)! - ROLLOUT_AT_MS) / Math.max(1, progress.updated);
-      watch = Math.min(MAX_WATCH_MS, Math.max(2 * watch, Math.ceil(pace * progress.desired * 1.25) + STALL_MS));
-    }
-  });
+  return memoized(ctx, rolloutKey(w, provisioner), () => runRollout(ctx, w, provisioner));
+}
+
+const rolloutKey = (w: WorkloadSummary, provisioner: boolean) => JSON.stringify(['rollout', w.kind, w.key, provisioner]);
+
+/** simulateRollout without the memo. */
+function runRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner: boolean): SimulatedRollout | undefined {
+  const session = whatIfSession(ctx, { name: `rollout:${workloadRef(w)}`, steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }], provisioner });
+  for (let watch = WATCH_MS; ; ) {
+    const run = session.runTo(ROLLOUT_AT_MS + watch);
+    const progress = rolloutProgress(run.sim, w.kind, w.key);
+    if (!progress) return undefined;
+    const outcome = { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
+    if (progress.complete) return { progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
+    if (!stillProgressing(run, progress, ROLLOUT_AT_MS) || watch >= MAX_WATCH_MS) return outcome;
+    // Long enough for the rest at the pace so far, with a margin.
+    const pace = (lastReadyAt(run, progress)! - ROLLOUT_AT_MS) / Math.max(1, progress.updated);
+    watch = Math.min(MAX_WATCH_MS, Math.max(2 * watch, Math.ceil(pace * progress.desired * 1.25) + STALL_MS));
+  }
 }
 
 /** What a simulated template change of `w` tells a reader that needs no run (required-vs-preferred). */
@@ -117,7 +123,10 @@ export function stuckRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: 
   if (!now.complete) return now.outdated > 0 && !stillProgressing(base, now, 0) ? { run: base, progress: now, startedAt: 0, inProgress: true } : undefined;
   // A rollout another worker saw complete is not simulated again here.
   if (rolloutSummary(ctx, w)?.complete !== false) return undefined;
-  const r = simulateRollout(ctx, w);
+  const kept = simulateRollout(ctx, w);
+  // The stuck rollout's simulation goes to this caller (a finding reads it once) and the memo keeps the rest (kept for the whole check, those of a 2,000-node cluster held ~50 MB per part of this check): asked again, it is simulated again.
+  const r = kept?.run ? kept : runRollout(ctx, w, ctx.provisioner);
+  if (kept?.run) keepInstead<SimulatedRollout>(ctx, rolloutKey(w, ctx.provisioner), { progress: kept.progress, startedAt: kept.startedAt, inProgress: kept.inProgress });
   return r?.run && !stillProgressing(r.run, r.progress, ROLLOUT_AT_MS) ? r : undefined;
 }
 
