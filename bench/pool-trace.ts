@@ -89,6 +89,15 @@ const read = (file: string): TraceLine[] =>
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
+/** The collections between two lines of one thread, and the heap it retained after its tasks (BERTH_POOL_TRACE_HEAP), in a few words. */
+export function gcBetween(from: TraceLine | undefined, to: TraceLine, retained: readonly TraceLine[] = []): string {
+  if (!to.gc) return '';
+  const before = from?.gc ?? { scavenges: 0, markCompacts: 0, pauseMs: 0 };
+  const heaps = retained.flatMap((l) => (typeof l['retainedHeapMb'] === 'number' ? [l['retainedHeapMb']] : []));
+  const heap = heaps.length > 0 ? `; retained heap ${heaps[heaps.length - 1]} MB after the last, ${Math.max(...heaps)} MB at most` : '';
+  return `; GC ${to.gc.scavenges - before.scavenges} scavenges, ${to.gc.markCompacts - before.markCompacts} mark-compacts, ${s(to.gc.pauseMs - before.pauseMs)} wall paused${heap}`;
+}
+
 /** The 1-worker run's main-thread CPU at the end: its wall time where its helper threads have a core of their own. */
 const mainCpuMs = (lines: readonly TraceLine[]) => lines.find((l) => l.event === 'end' && l.thread === 0)!.cpuMs;
 
@@ -102,10 +111,10 @@ function report(lines: readonly TraceLine[], workers: number, t1Ms: number | und
   if (dispatches.length === 0) {
     // One thread: the phases of analyze, check by check.
     const loaded = at('loaded')!;
-    console.log(`one thread: loading ${s(loaded.cpuMs)} main-thread CPU (${s(loaded.processCpuMs)} process), then the checks ${s(end.cpuMs - loaded.cpuMs)} (${s(end.processCpuMs - loaded.processCpuMs)} process), ${s(end.wallMs - at('start')!.wallMs)} wall from the command's start`);
+    console.log(`one thread: loading ${s(loaded.cpuMs)} main-thread CPU (${s(loaded.processCpuMs)} process), then the checks ${s(end.cpuMs - loaded.cpuMs)} (${s(end.processCpuMs - loaded.processCpuMs)} process), ${s(end.wallMs - at('start')!.wallMs)} wall from the command's start${gcBetween(loaded, end)}`);
     let last = loaded;
     for (const c of main.filter((l) => l.event === 'check')) {
-      console.log(`  ${String(c['rule']).padEnd(24)} ${s(c.cpuMs - last.cpuMs)} thread, ${s(c.processCpuMs - last.processCpuMs)} process`);
+      console.log(`  ${String(c['rule']).padEnd(24)} ${s(c.cpuMs - last.cpuMs)} thread, ${s(c.processCpuMs - last.processCpuMs)} process${gcBetween(last, c, [c])}`);
       last = c;
     }
     return;
@@ -132,7 +141,7 @@ function report(lines: readonly TraceLine[], workers: number, t1Ms: number | und
     const busy = taskLines.reduce((a, t) => a + t.cpuMs - (t['startCpuMs'] as number), 0);
     const overhead = (ready?.cpuMs ?? 0) + loadMs;
     overheads.push(overhead);
-    console.log(`worker ${thread}: start-up and modules ${s(ready?.cpuMs ?? 0)} CPU (${s((ready?.wallMs ?? 0) - ((ready?.['bootMs'] as number | undefined) ?? 0))} wall in the module), loading the input ${s(loadMs)}; ${taskLines.length} tasks ${s(busy - loadMs)}; ready ${s((context?.wallMs ?? 0) - first.wallMs)} wall after the first task was handed out; thread total ${s(mine[mine.length - 1]!.cpuMs)}`);
+    console.log(`worker ${thread}: start-up and modules ${s(ready?.cpuMs ?? 0)} CPU (${s((ready?.wallMs ?? 0) - ((ready?.['bootMs'] as number | undefined) ?? 0))} wall in the module), loading the input ${s(loadMs)}; ${taskLines.length} tasks ${s(busy - loadMs)}; ready ${s((context?.wallMs ?? 0) - first.wallMs)} wall after the first task was handed out; thread total ${s(mine[mine.length - 1]!.cpuMs)}${gcBetween(undefined, mine[mine.length - 1]!, taskLines)}`);
   }
   const sum = tasks.reduce((a, t) => a + t.cpuMs, 0);
   console.log(`tasks: ${tasks.length}, ${s(sum)} CPU together; the longest:`);

@@ -12,7 +12,7 @@ import type { ReportedFinding } from '../analyze/finding.js';
 import { defaultWorkers, describeTask, runChecks, type RunTask } from '../analyze/parallel.js';
 import type { CheckSettings, CheckWorkerData } from './check-worker.js';
 import { availableCores, openPool, parseJobs, type Pool } from './pool.js';
-import { poolTrace } from './pool-trace.js';
+import { poolTrace, retainedHeapMb } from './pool-trace.js';
 import { sharedLogBuffer } from './shared-log.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
 import { fromOrigin } from '../sim/time-origin.js';
@@ -114,7 +114,7 @@ async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorke
   if (jobs === 1) {
     // Opened for an input that turned out to be one workload: not kept idle through the check.
     await early?.close();
-    findings = analyze({ input, ...settings }, ALL_CHECKS, (rule) => poolTrace('check', { rule }));
+    findings = analyze({ input, ...settings }, ALL_CHECKS, (rule) => poolTrace('check', { rule, retainedHeapMb: retainedHeapMb() }));
   } else {
     // The documents as plain data: a worker does not read or parse the texts again.
     const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, exchange: sharedLogBuffer() };

@@ -31,6 +31,6 @@ export default async ({ id, task, data: packed, shared }) => {
   const startCpuMs = trace?.threadCpuMs();
   prepared ??= await prepare({ ...deserialize(new Uint8Array(packed)), ...shared });
   const result = await run(task, prepared);
-  trace?.poolTrace('task', { id, startWallMs, startCpuMs });
+  trace?.poolTrace('task', { id, startWallMs, startCpuMs, retainedHeapMb: trace.retainedHeapMb() });
   return result;
 };

@@ -117,6 +117,25 @@ describe('NodeInfo addPod/removePod', () => {
     assert.equal(c.node, info.node);
   });
 
+  it("a clone shares the position maps until one side adds or removes a pod; then each finds its own pods' positions", () => {
+    const positions = (i: NodeInfo) => (i as unknown as { podPositions: ReadonlyMap<string, number> }).podPositions;
+    const named = (i: NodeInfo) => [...positions(i)].map(([key, at]) => [key.split('/')[1], at]).sort((x, y) => Number(x[1]) - Number(y[1]));
+    const info = new NodeInfo(node());
+    for (const name of ['a', 'b', 'c']) info.addPod(mkPod(name));
+    const c = info.clone();
+    const other = info.clone();
+    assert.equal(positions(c), positions(info), 'an unchanged clone copies no map');
+    // The source changes first: its copies keep the positions they started with.
+    assert.equal(info.removePod(mkPod('a')), true);
+    assert.notEqual(positions(info), positions(c));
+    assert.deepEqual(named(c), [['a', 0], ['b', 1], ['c', 2]]);
+    assert.equal(c.removePod(mkPod('b')), true);
+    assert.deepEqual(c.pods.map((p) => p.name), ['a', 'c']);
+    assert.equal(other.removePod(mkPod('c')), true);
+    assert.deepEqual([info, c, other].map((i) => i.pods.map((p) => p.name)), [['c', 'b'], ['a', 'c'], ['a', 'b']]);
+    assert.deepEqual([info, c, other].map(named), [[['c', 0], ['b', 1]], [['a', 0], ['c', 1]], [['a', 0], ['b', 1]]]);
+  });
+
   it('clone keeps the affinity lists apart and in removeFromSlice order', () => {
     const anti = (name: string) => mkPod(name, { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: name } } }] } } });
     const info = new NodeInfo(node());

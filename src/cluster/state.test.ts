@@ -322,6 +322,18 @@ describe('clone', () => {
     assert.equal(c.getPod('default/p1')?.nodeName, 'n1');
     assert.equal(c.nodeInfo('n1')!.pods.length, 4);
   });
+
+  it('nodes without images share their empty image map with the copy (each simulation copies every node); a node given images gets its own', () => {
+    const s = new ClusterState();
+    s.addNode(mkNode('plain'));
+    s.addNode(mkNode('imaged', {}, [{ names: ['img:1'], sizeBytes: 1000 }]));
+    const c = s.clone();
+    assert.equal(c.nodeInfo('plain')!.imageStates, s.nodeInfo('plain')!.imageStates);
+    assert.notEqual(c.nodeInfo('imaged')!.imageStates, s.nodeInfo('imaged')!.imageStates);
+    c.updateNode(mkNode('plain', {}, [{ names: ['img:2'], sizeBytes: 10 }]));
+    assert.deepEqual([...c.nodeInfo('plain')!.imageStates.keys()], ['img:2']);
+    assert.equal(s.nodeInfo('plain')!.imageStates.size, 0);
+  });
 });
 
 test('a selection keeps the pods a selector matches in podsInNamespace order through adds, updates and removals', () => {

@@ -17,3 +17,20 @@ export function withDefaultTolerationSeconds(pod: Pod, seconds = DEFAULT_TOLERAT
   }
   return added.length === 0 ? pod : changedPod(pod, { tolerations: [...pod.tolerations, ...added] });
 }
+
+/** Input pods as admitted, by toleration seconds: every cluster built from an input admits the same pods (a check builds one per input it changes). */
+const admittedPods = new WeakMap<Pod, { readonly seconds: number; readonly pod: Pod }>();
+
+/**
+ * withDefaultTolerationSeconds for a pod that was in the input (admitExistingPods):
+ * the same object each time the same pod is admitted with the same seconds, so the
+ * clusters a check builds for its changed inputs share their pods instead of each
+ * making its own copies.
+ */
+export function admittedInputPod(pod: Pod, seconds = DEFAULT_TOLERATION_SECONDS): Pod {
+  const known = admittedPods.get(pod);
+  if (known?.seconds === seconds) return known.pod;
+  const admitted = withDefaultTolerationSeconds(pod, seconds);
+  admittedPods.set(pod, { seconds, pod: admitted });
+  return admitted;
+}

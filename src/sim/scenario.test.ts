@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { loadScenario, scenarioJsonSchema } from '../io/scenario.js';
 import { loadSources, type LoadedInput } from '../io/load.js';
 import type { ScenarioSpec } from '../io/scenario-spec.js';
 import { bundledInstanceTypes } from '../provisioner/catalog/catalog.js';
 import { runScenarioText } from './fixtures.test-support.js';
 import { inputOwnPods, runScenario, startScenario } from './scenario.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const DIR = 'examples/scenarios';
 
@@ -339,5 +344,16 @@ describe('runs over one built cluster share what they start from, and nothing th
     assert.equal(log(input, loss), log(load(), loss));
     assert.equal(log(input, dsRollout), rolled);
     assert.equal(log(load(), dsRollout), rolled);
+  });
+
+  it('keeps the last two clusters built from inputs with the same pods (each a whole cluster at 5,000 nodes), and two derived from them: a third with nodes added lets the oldest such go, not the one they are derived from', async () => {
+    const input = load();
+    /** The built cluster a run copied (held weakly by the copy). */
+    const builtOf = (i: LoadedInput) => (runScenario(i, spec([]), { instanceTypes: [], untilMs: 0 }).sim.world.cluster as unknown as { copiedFrom: { state: WeakRef<object> } }).copiedFrom.state;
+    const withNode = (name: string): LoadedInput => ({ ...input, nodes: [...input.nodes, { ...input.nodes[0]!, name, uid: name }] });
+    const built = [builtOf(input), builtOf(withNode('n8')), builtOf(withNode('n9')), builtOf(withNode('n10'))];
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    assert.deepEqual(built.map((b) => b.deref() !== undefined), [true, false, true, true]);
   });
 });

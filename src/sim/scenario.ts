@@ -106,12 +106,13 @@ interface BuiltCluster {
 /** By the input's own pods (inputs a check changes keep them): the clusters built last, most recent first. */
 const builtClusters = new WeakMap<readonly Pod[], BuiltCluster[]>();
 /**
- * How many built clusters are kept per input pods (each is a whole cluster's indexes):
- * as many built from the input and as many derived from them, so that the clusters
- * of inputs with nodes added (each fix proof adds other ones) do not push out the one
- * they are all derived from.
+ * How many built clusters are kept per input pods (each is a whole cluster's indexes,
+ * ~110 MB at 5,000 nodes): as many built from the input as derived from them, so that
+ * the clusters of inputs with nodes added (each fix proof adds other ones) do not push
+ * out the one they are all derived from. Two of each: the checked input's and the one
+ * a check changed last (a fix's proof runs its what-ifs on one changed input in a row).
  */
-const BUILT_KEPT = 4;
+const BUILT_KEPT = 2;
 
 const samePods = (a: ClusterInput, b: ClusterInput) => a.pods.length === b.pods.length && a.pods.every((p, i) => p === b.pods[i]);
 const sameClusterInput = (a: ClusterInput, b: ClusterInput) => CLUSTER_FIELDS.every((k) => a[k] === b[k]) && samePods(a, b);

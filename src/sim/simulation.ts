@@ -10,7 +10,7 @@ import type { ClusterState } from '../cluster/state.js';
 import { buildFramework, type SchedulerConfig } from '../scheduler/profile.js';
 import { profileFor } from '../scheduler/run.js';
 import { Scheduler, type SchedulerOptions } from '../scheduler/scheduler.js';
-import { DEFAULT_TOLERATION_SECONDS, withDefaultTolerationSeconds } from './admission.js';
+import { admittedInputPod, DEFAULT_TOLERATION_SECONDS } from './admission.js';
 import { DEFAULT_LAUNCH_TIMING, SimCloud, type LaunchTiming } from './cloud.js';
 import { CronJobController } from './controllers/cronjob.js';
 import { DaemonSetController } from './controllers/daemonset.js';
@@ -95,7 +95,7 @@ export interface Simulation {
  * kube-scheduler's cache does on updates (the last pod takes a removed one's place).
  */
 export function admitExistingPods(cluster: ClusterState, tolerationSeconds = DEFAULT_TOLERATION_SECONDS): void {
-  for (const pod of [...cluster.pods()]) cluster.updatePod(withDefaultTolerationSeconds(pod, tolerationSeconds));
+  for (const pod of [...cluster.pods()]) cluster.updatePod(admittedInputPod(pod, tolerationSeconds));
 }
 
 export function createSimulation(cluster: ClusterState, opts: SimulationOptions = {}): Simulation {

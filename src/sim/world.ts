@@ -3,7 +3,8 @@
 // logged and every subscriber (scheduler queue, controllers, pod lifecycle) hears
 // of it in the same order.
 
-import { copyMap, type ClusterState } from '../cluster/state.js';
+import { copyMap } from '../cluster/node-info.js';
+import type { ClusterState } from '../cluster/state.js';
 import type { Node } from '../model/node.js';
 import { changedPod, type Pod } from '../model/pod.js';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../model/volumes.js';

@@ -17,7 +17,7 @@ import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, placementPatch, withTemplate, workloadRef, type AntiAffinityVariant } from '../remedies.js';
 import { baseline, memoized, simulateWhatIf } from '../what-if.js';
-import { isRollable, simulateRollout } from './rollout-deadlock.js';
+import { isRollable, rolloutSummary } from './rollout-deadlock.js';
 
 const RULE = 'required-vs-preferred';
 const FAIL_AT_MS = 60_000;
@@ -96,9 +96,8 @@ function nodeLoss(ctx: AnalysisContext, w: Rollable): Property {
 }
 
 function rollout(ctx: AnalysisContext, w: Rollable): Property {
-  const r = simulateRollout(ctx, w);
-  if (!r) return { holds: false, detail: 'not simulated' };
-  const p = r.progress;
+  const p = rolloutSummary(ctx, w);
+  if (!p) return { holds: false, detail: 'not simulated' };
   return p.complete
     ? { holds: true, detail: 'a template change completes' }
     : { holds: false, detail: `a template change is stuck at ${p.updated}/${p.desired} updated, ${p.available} available` };

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { AnalysisContext } from '../check.js';
 import type { Finding } from '../finding.js';
 import { contextOf, fileText, inputOf, nodesYaml, REQUIRED_HOSTNAME_ANTI, webDeployment } from '../test-input.js';
-import { isRollable, rolloutDeadlock, simulateRollout } from './rollout-deadlock.js';
+import { isRollable, rolloutDeadlock, rolloutSummary, simulateRollout, stuckRollout } from './rollout-deadlock.js';
 
 const check = (ctx: AnalysisContext) => rolloutDeadlock.run(ctx);
 
@@ -109,7 +109,7 @@ describe('rollout-deadlock', () => {
       const r = simulateRollout(ctx, w)!;
       assert.equal(r.progress.complete, true, w.kind);
       assert.equal(r.progress.updated, r.progress.desired, w.kind);
-      assert.ok(r.run === undefined && r.endedAt > 60_000 && r.endedAt < 5 * 60_000, `${w.kind}: completed at ${r.run === undefined ? r.endedAt : '-'}`);
+      assert.ok(r.run === undefined && r.endedAt !== undefined && r.endedAt > 60_000 && r.endedAt < 5 * 60_000, `${w.kind}: completed at ${r.run === undefined ? r.endedAt : '-'}`);
     }
   });
 
@@ -123,6 +123,39 @@ describe('rollout-deadlock', () => {
     assert.ok(r.progress.updated > 60, `${r.progress.updated} updated`);
     assert.ok(r.run === undefined && r.endedAt === 60_000 + 12 * 3600_000);
     assert.deepEqual(check(ctx), []);
+  });
+
+  it("a stuck rollout's simulation goes to stuckRollout's caller and the memo lets it go; asked again, it is simulated again, alike", () => {
+    const ctx = contextOf(inputOf(nodesYaml(2), webDeployment({ replicas: 2, affinity: REQUIRED_HOSTNAME_ANTI })));
+    const w = ctx.input.workloads.find((x) => x.key === 'default/web')!;
+    assert.ok(isRollable(w));
+    const first = stuckRollout(ctx, w);
+    assert.ok(first?.run);
+    const kept = simulateRollout(ctx, w)!;
+    assert.equal(kept.run, undefined, 'the memo keeps the progress, not the simulation');
+    assert.equal(kept.progress, first.progress);
+    const again = stuckRollout(ctx, w);
+    assert.ok(again?.run && again.run !== first.run);
+    assert.deepEqual(again.run.events, first.run.events);
+  });
+
+  it("a rollout's outcome one worker of a pool simulated, another reads instead of simulating it again", () => {
+    const log = new Map<string, unknown>();
+    const worker = () => {
+      const ctx = contextOf(inputOf(nodesYaml(2), webDeployment({ replicas: 2, affinity: REQUIRED_HOSTNAME_ANTI })));
+      const w = ctx.input.workloads.find((x) => x.key === 'default/web')!;
+      assert.ok(isRollable(w));
+      return { ctx: { ...ctx, exchange: { input: ctx.input, instanceTypes: ctx.instanceTypes, get: (k: string) => log.get(k), set: (k: string, v: unknown) => log.set(k, v) } }, w };
+    };
+    const a = worker();
+    assert.deepEqual(rolloutSummary(a.ctx, a.w), { complete: false, updated: 1, desired: 2, available: 2 });
+    assert.ok(stuckRollout(a.ctx, a.w));
+    // What the first gave, changed to a completed rollout: the second takes it as given, simulates nothing and finds no stuck rollout.
+    assert.equal(log.size, 1);
+    for (const k of log.keys()) log.set(k, { complete: true, updated: 2, desired: 2, available: 2 });
+    const b = worker();
+    assert.deepEqual(rolloutSummary(b.ctx, b.w), { complete: true, updated: 2, desired: 2, available: 2 });
+    assert.equal(stuckRollout(b.ctx, b.w), undefined);
   });
 
   it('with maxSurge 0 / maxUnavailable 1 written, no finding', () => {

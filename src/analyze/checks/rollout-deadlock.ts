@@ -18,7 +18,7 @@ import { formatTime } from '../../sim/timeline.js';
 import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, findWorkload, nodeManifest, placementPatch, selfAntiAffinity, templateNodeFor, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
-import { baseline, memoized, whatIfSession } from '../what-if.js';
+import { baseline, exchanged, keepInstead, memoized, whatIfSession } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
@@ -63,9 +63,10 @@ function stillProgressing(run: ScenarioRun, p: RolloutProgress, since: number): 
 /**
  * What is kept of a simulated rollout: its simulation only when it is stuck (a finding
  * reads it); one that completed, or was still progressing when the watch ended, is read
- * no more and ended at `endedAt`.
+ * no more and ended at `endedAt`; a stuck one whose simulation stuckRollout gave away
+ * has neither.
  */
-export type SimulatedRollout = RolloutOutcome | (Omit<RolloutOutcome, 'run'> & { readonly run?: undefined; readonly endedAt: number });
+export type SimulatedRollout = (RolloutOutcome & { readonly endedAt?: undefined }) | (Omit<RolloutOutcome, 'run'> & { readonly run?: undefined; readonly endedAt?: number });
 
 /**
  * Stops the simulation after the first event at which the rollout of `w` started at
@@ -116,28 +117,49 @@ function stopWhenComplete(sim: Simulation, w: WorkloadSummary & { kind: RolloutK
  * nodes replaces one pod at a time), up to MAX_WATCH_MS. A longer watch goes on
  * with the same simulation (the same as running it from the start to the longer
  * end), and the outcome is shared by every check that asks (callers only read it).
- * Only a stuck rollout's simulation is kept: kept for the whole check, the 60
- * rollouts of a 1,000-node cluster held ~600 MB that every full GC walked (a
- * DaemonSet's on 5,000 nodes, still progressing after 12 simulated hours, ~1 GB).
+ * Only a stuck rollout's simulation is kept (kept for the whole check, the 60
+ * rollouts of a 1,000-node cluster held ~600 MB that every full GC walked; a
+ * DaemonSet's on 5,000 nodes, still progressing after 12 simulated hours, ~1 GB),
+ * and only until stuckRollout has given it to its caller.
  */
 export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner = ctx.provisioner): SimulatedRollout | undefined {
-  return memoized(ctx, JSON.stringify(['rollout', w.kind, w.key, provisioner]), (): SimulatedRollout | undefined => {
-    const session = whatIfSession(ctx, {
-      name: `rollout:${workloadRef(w)}`,
-      steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }],
-      provisioner,
-      observe: (sim) => stopWhenComplete(sim, w),
-    });
-    for (let watch = WATCH_MS; ; ) {
-      const run = session.runTo(ROLLOUT_AT_MS + watch);
-      const progress = rolloutProgress(run.sim, w.kind, w.key);
-      if (!progress) return undefined;
-      if (!progress.complete && !stillProgressing(run, progress, ROLLOUT_AT_MS)) return { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
-      if (progress.complete || watch >= MAX_WATCH_MS) return { progress, startedAt: ROLLOUT_AT_MS, inProgress: false, endedAt: run.final.timeMs };
-      // Long enough for the rest at the pace so far, with a margin.
-      const pace = (lastReadyAt(run, progress)! - ROLLOUT_AT_MS) / Math.max(1, progress.updated);
-      watch = Math.min(MAX_WATCH_MS, Math.max(2 * watch, Math.ceil(pace * progress.desired * 1.25) + STALL_MS));
-    }
+  return memoized(ctx, rolloutKey(w, provisioner), () => runRollout(ctx, w, provisioner));
+}
+
+const rolloutKey = (w: WorkloadSummary, provisioner: boolean) => JSON.stringify(['rollout', w.kind, w.key, provisioner]);
+
+/** simulateRollout without the memo. */
+function runRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner: boolean): SimulatedRollout | undefined {
+  const session = whatIfSession(ctx, {
+    name: `rollout:${workloadRef(w)}`,
+    steps: [{ at: ROLLOUT_AT_MS, action: { type: 'rollout', kind: w.kind, name: w.key } }],
+    provisioner,
+    observe: (sim) => stopWhenComplete(sim, w),
+  });
+  for (let watch = WATCH_MS; ; ) {
+    const run = session.runTo(ROLLOUT_AT_MS + watch);
+    const progress = rolloutProgress(run.sim, w.kind, w.key);
+    if (!progress) return undefined;
+    if (!progress.complete && !stillProgressing(run, progress, ROLLOUT_AT_MS)) return { run, progress, startedAt: ROLLOUT_AT_MS, inProgress: false };
+    if (progress.complete || watch >= MAX_WATCH_MS) return { progress, startedAt: ROLLOUT_AT_MS, inProgress: false, endedAt: run.final.timeMs };
+    // Long enough for the rest at the pace so far, with a margin.
+    const pace = (lastReadyAt(run, progress)! - ROLLOUT_AT_MS) / Math.max(1, progress.updated);
+    watch = Math.min(MAX_WATCH_MS, Math.max(2 * watch, Math.ceil(pace * progress.desired * 1.25) + STALL_MS));
+  }
+}
+
+/** What a simulated template change of `w` tells a reader that needs no run (required-vs-preferred). */
+export type RolloutSummary = Pick<RolloutProgress, 'complete' | 'updated' | 'desired' | 'available'>;
+
+/**
+ * simulateRollout's outcome as plain data, which a pool's workers give each other:
+ * the rollouts rollout-deadlock simulates in one worker are the ones
+ * required-vs-preferred asks about in the other.
+ */
+export function rolloutSummary(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }): RolloutSummary | undefined {
+  return exchanged(ctx, JSON.stringify(['rollout-summary', w.kind, w.key]), () => {
+    const p = simulateRollout(ctx, w)?.progress;
+    return p && { complete: p.complete, updated: p.updated, desired: p.desired, available: p.available };
   });
 }
 
@@ -153,7 +175,14 @@ export function stuckRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: 
   const now = rolloutProgress(base.sim, w.kind, w.key);
   if (!now || now.desired === 0) return undefined;
   if (!now.complete) return now.outdated > 0 && !stillProgressing(base, now, 0) ? { run: base, progress: now, startedAt: 0, inProgress: true } : undefined;
-  const r = simulateRollout(ctx, w);
+  // A rollout another worker saw complete is not simulated again here.
+  if (rolloutSummary(ctx, w)?.complete !== false) return undefined;
+  const kept = simulateRollout(ctx, w);
+  // Ended (still progressing when the longest watch ended): slow, not stuck.
+  if (!kept || kept.endedAt !== undefined) return undefined;
+  // The stuck rollout's simulation goes to this caller (a finding reads it once) and the memo keeps the rest (kept for the whole check, those of a 2,000-node cluster held ~50 MB per part of this check): asked again, it is simulated again.
+  const r = kept.run ? kept : runRollout(ctx, w, ctx.provisioner);
+  if (kept.run) keepInstead<SimulatedRollout>(ctx, rolloutKey(w, ctx.provisioner), { progress: kept.progress, startedAt: kept.startedAt, inProgress: kept.inProgress });
   return r?.run ? r : undefined;
 }
 

@@ -15,8 +15,8 @@
 // since the copy (kept by label pair, as the pods are filed) and by counting afresh
 // the few nodes whose changes were not logged.
 
-import type { MatchCountKeeper, NodeInfo } from '../../../cluster/node-info.js';
-import { copyMap, type ClusterState } from '../../../cluster/state.js';
+import { copyMap, type MatchCountKeeper, type NodeInfo } from '../../../cluster/node-info.js';
+import type { ClusterState } from '../../../cluster/state.js';
 import type { Labels } from '../../../model/selector.js';
 import type { Pod } from '../../../model/pod.js';
 import { countMatchingPods, countsAsMatching } from './constraints.js';
