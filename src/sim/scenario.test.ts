@@ -356,4 +356,23 @@ describe('runs over one built cluster share what they start from, and nothing th
     gc();
     assert.deepEqual(built.map((b) => b.deref() !== undefined), [true, false, true, true]);
   });
+
+  it('a DaemonSet whose template an input changed (same pods, same revision) is synced over every node, not as the runs before found it', () => {
+    const zoneOnly = (i: LoadedInput): LoadedInput => ({
+      ...i,
+      workloads: i.workloads.map((w) => (w.kind === 'DaemonSet' ? { ...w, template: { ...w.template, spec: { ...w.template.spec, nodeSelector: { 'topology.kubernetes.io/zone': 'z0' } } } } : w)),
+    });
+    // The pods carry the revision label, as in a dump: the DaemonSet keeps that revision whatever its template.
+    const labelled = () => {
+      const loaded = loadSources([{ name: 'labelled.yaml', text: text.replaceAll('labels: {app: agent}, ownerReferences', 'labels: {app: agent, controller-revision-hash: r1}, ownerReferences') }]);
+      assert.ok(loaded.ok);
+      return loaded.input;
+    };
+    const input = labelled();
+    log(input, []);
+    log(input, []);
+    const changed = log(zoneOnly(input), []);
+    for (const n of ['n1', 'n3']) assert.match(changed, new RegExp(`"PodTerminating","pod":"apps/agent-${n}"`));
+    assert.equal(changed, log(zoneOnly(labelled()), []));
+  });
 });

@@ -71,7 +71,7 @@ export type SimulatedRollout = (RolloutOutcome & { readonly endedAt?: undefined 
 /**
  * Stops the simulation after the first event at which the rollout of `w` started at
  * ROLLOUT_AT_MS is complete: its verdict is decided then, and the minutes the watch
- * had left (old pods terminating, resyncs, heartbeats) were simulated for nothing.
+ * had left (old pods terminating, controllers syncing) were simulated for nothing.
  * A rollout that completed and would come undone later in the watch (a pod of it
  * preempted by another workload's) counts as completed: it did complete. Deployment
  * and StatefulSet statuses are read after each event; a DaemonSet's status (a walk

@@ -170,6 +170,8 @@ interface DaemonSetView {
   outdated: number;
   /** desiredNumberScheduled. */
   desired: number;
+  /** The start filing the view was built from, until its first sync. */
+  start: StartFiling | undefined;
   /** Nodes whose creations and deletions a sync must work out again. */
   readonly actionsDirty: DirtyNodes;
   /** Nodes whose rolling-update share must be worked out again. */
@@ -196,6 +198,12 @@ interface StartFiling {
   readonly podsByNode: ReadonlyMap<string, readonly Pod[]>;
   readonly filed: ReadonlyMap<string, Filed>;
   readonly outdated: number;
+  /**
+   * A run whose first sync from this filing looked at every node and found nothing to
+   * create or delete: its nodes (in node-tree order), compiled template and surge
+   * setting, and how many nodes should run a pod. Another run with the same finds the same.
+   */
+  quiet?: { readonly nodes: readonly Node[]; readonly templatePod: Pod; readonly allowsSurge: boolean; readonly desired: number };
 }
 
 /** By the start pods filed, and the template's generation and hash they were filed against. */
@@ -398,6 +406,7 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       filed: new LayeredMap(start?.filed ?? new Map()),
       outdated: start?.outdated ?? 0,
       desired: 0,
+      start,
       actionsDirty: new DirtyNodes(),
       rolloutDirty: new DirtyNodes(),
       surgeMode: false,
@@ -410,7 +419,9 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       allowedNew: new InNodeOrder(),
       candidateNew: new InNodeOrder(),
     };
-    for (const ni of order) if (this.predicates(ds, ni.node).shouldRun) view.desired++;
+    const quiet = start?.quiet;
+    if (quiet && quiet.templatePod === ds.templatePod && sameNodes(quiet.nodes, order)) view.desired = quiet.desired;
+    else for (const ni of order) if (this.predicates(ds, ni.node).shouldRun) view.desired++;
     // The controller's pods as the store has them now (world.podsControlledBy).
     if (!start) for (const p of this.podsOf(ds)) this.fileAt(ds, view, p);
     this.views.set(ds, view);
@@ -489,11 +500,17 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
       view.surgeMode = allowsSurge;
       this.dirtyEvery(view);
     }
+    // The first sync of a view filed from the start pods looks at every node: nothing to do when a run with the same found nothing.
+    const start = ds.minReadySeconds === 0 ? view.start : undefined;
+    view.start = undefined;
+    const quiet = start?.quiet;
+    if (quiet && quiet.templatePod === ds.templatePod && quiet.allowsSurge === allowsSurge && sameNodes(quiet.nodes, view.order)) view.actionsDirty.clear();
     // A node no sync has had to look at since its last look would get nothing created or deleted.
     const create: string[] = [];
     const del: Pod[] = [];
     for (const ni of view.actionsDirty.in(this.world.cluster)) this.nodeActions(ds, ni.node.name, this.predicates(ds, ni.node), this.podsAt(view, ni.node.name), () => allowsSurge, create, del);
     view.actionsDirty.clear();
+    if (start && !quiet && create.length === 0 && del.length === 0) start.quiet = { nodes: view.order.map((ni) => ni.node), templatePod: ds.templatePod, allowsSurge, desired: view.desired };
     this.apply(ds, create, del);
     // A rolling update replaces old pods only: with none, it would change nothing.
     if ((create.length === 0 && del.length === 0 && view.outdated === 0) || ds.updateStrategy.type !== 'RollingUpdate') return;
@@ -708,4 +725,9 @@ export class DaemonSetController extends KeyedController<SimDaemonSet> {
     }
     return { desiredNumberScheduled: desired, currentNumberScheduled: current, numberMisscheduled: mis, numberReady: ready, numberAvailable: available, updatedNumberScheduled: updated };
   }
+}
+
+/** The same node objects in the same order. */
+function sameNodes(nodes: readonly Node[], order: readonly NodeInfo[]): boolean {
+  return nodes.length === order.length && nodes.every((n, i) => n === order[i]!.node);
 }

@@ -109,7 +109,8 @@ function byCreation(a: SimReplicaSet, b: SimReplicaSet): boolean {
 }
 
 function sortRS(list: SimReplicaSet[], less: (a: SimReplicaSet, b: SimReplicaSet) => boolean): SimReplicaSet[] {
-  goSortSlice(list, less);
+  // Most Deployments have one ReplicaSet: nothing to sort (and every sync sorts twice).
+  if (list.length > 1) goSortSlice(list, less);
   return list;
 }
 
