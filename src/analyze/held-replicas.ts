@@ -151,8 +151,7 @@ function heldForGood(sim: Simulation, pod: Pod): boolean {
  * Which of `groups` (each provableShortfall, with the ready count it must reach)
  * have fewer than that at `horizon` however the run goes on, in a run without node
  * deletions or returning kubelets (no provisioner, node disruption or descheduler;
- * the caller's steps only fail nodes). Read in one pass over the pods of the
- * groups' namespaces.
+ * the caller's steps only fail nodes). Read in one pass over the pods.
  *
  * A Deployment must be settled: one ReplicaSet of its current template at its
  * replicas, with no more live pods than that, so the ReplicaSet neither deletes
@@ -169,26 +168,24 @@ export function shortGroups(sim: Simulation, groups: ReadonlyMap<PodGroup, numbe
     const t = tallyOf(sim, g);
     if (t) tallies.set(g, t);
   }
-  const find = groupFinder([...tallies.keys()]);
-  for (const namespace of new Set([...tallies.keys()].map((g) => g.namespace))) {
-    for (const p of sim.world.cluster.podsInNamespace(namespace)) {
-      const mine = find(p);
-      if (mine.length === 0) continue;
-      for (const g of mine) {
-        const t = tallies.get(g)!;
-        const owned = p.ownerReferences.some((r) => r.controller && r.uid === t.uid);
-        if (owned && t.ordinal) {
-          if (!t.ordinal(p)) t.unproven = true;
-          // Terminating or not, it holds its ordinal.
-          else if (heldForGood(sim, p)) t.held++;
-        }
-        if (p.terminating) continue;
-        if ((p.volumes ?? []).some((v) => v.kind === 'claim')) t.unproven = true;
-        if (!owned) t.others++;
-        else {
-          t.live++;
-          if (!t.ordinal && heldPast(sim, p, horizon)) t.held++;
-        }
+  const asked = [...tallies.keys()];
+  // One group (the asker, every few simulated seconds) is asked directly; many through an index.
+  const find = asked.length === 1 ? (p: Pod) => (asked[0]!.has(p) ? asked : []) : groupFinder(asked);
+  for (const p of sim.world.cluster.pods()) {
+    for (const g of find(p)) {
+      const t = tallies.get(g)!;
+      const owned = p.ownerReferences.some((r) => r.controller && r.uid === t.uid);
+      if (owned && t.ordinal) {
+        if (!t.ordinal(p)) t.unproven = true;
+        // Terminating or not, it holds its ordinal.
+        else if (heldForGood(sim, p)) t.held++;
+      }
+      if (p.terminating) continue;
+      if ((p.volumes ?? []).some((v) => v.kind === 'claim')) t.unproven = true;
+      if (!owned) t.others++;
+      else {
+        t.live++;
+        if (!t.ordinal && heldPast(sim, p, horizon)) t.held++;
       }
     }
   }

@@ -4,7 +4,8 @@ import type { Check } from '../check.js';
 import { checkCases, contextFor, deploymentYaml, listYaml, loadInput, nodeYaml, nodesYaml, type CheckCase } from '../test-input.js';
 import type { Node } from '../../model/node.js';
 import type { PodGroup } from '../pod-groups.js';
-import { batches, lossRecoveries, nodeLossCheck, simulateLoss, UNITS_PER_ZONE, zoneLossCheck, type Unit } from './loss.js';
+import { apart, batches, lossRecoveries, nodeLossCheck, simulateLoss, UNITS_PER_ZONE, zoneLossCheck, type Unit } from './loss.js';
+import { podGroups } from '../pod-groups.js';
 
 const antiAffinity = `        affinity:
           podAntiAffinity:
@@ -167,3 +168,16 @@ describe('loss batches', () => {
     assert.equal(batches(two, 40, UNITS_PER_ZONE).length, 2);
   });
 });
+
+describe('groups apart (a shared input\'s zone-loss proofs place them all at once)', () => {
+  const groupsOf = (...items: string[]) => podGroups(loadInput({ text: listYaml(nodeYaml('n1', 'a'), ...items) }));
+  const relabel = (yaml: string, labels: string) => yaml.replace(/\{app: (\w+)\}/g, labels);
+  const cases = [
+    { name: 'workloads selecting one label key with values of their own', items: [deploymentYaml('web', 2), deploymentYaml('api', 2)], want: true },
+    { name: 'two workloads selecting the same value', items: [deploymentYaml('web', 2), relabel(deploymentYaml('web2', 2), '{app: web}')], want: false },
+    { name: 'two workloads selecting by different keys (a pod may carry both)', items: [deploymentYaml('web', 2), relabel(deploymentYaml('api', 2), '{tier: api}')], want: false },
+    { name: 'the same value in two namespaces', items: [deploymentYaml('web', 2), deploymentYaml('web', 2).replace(/namespace: default/g, 'namespace: other')], want: true },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(apart(groupsOf(...c.items)), c.want));
+});
+

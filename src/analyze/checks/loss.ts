@@ -50,7 +50,7 @@ import { proveFixes } from '../prove.js';
 import { addNodesLike, combine, isSharedInput, requireAntiAffinity, scaleTo, spreadAcross, templateNodeFor } from '../remedies.js';
 import { settle, type Placement } from '../settle.js';
 import { allowEveryZone, confiningClasses, describeVolumeBound, volumeBoundReplicas, type VolumeBoundReplica } from '../volume-bound.js';
-import { exchanged, simulateWhatIf } from '../what-if.js';
+import { exchanged, memoized, simulateWhatIf } from '../what-if.js';
 import { provableShortfall, shortGroups } from '../held-replicas.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { LogRecord } from '../../sim/engine.js';
@@ -504,9 +504,48 @@ function* ownVerdicts(ctx: AnalysisContext, scope: Scope, object: string, first?
  * the verdicts kept with the input for the next group's proof.
  */
 function* sharedVerdicts(ctx: AnalysisContext, scope: Scope, object: string, first?: string): Generator<boolean> {
-  const plan = lossPlan(ctx, scope, object);
+  const plan = (scope === 'zone' ? sharedZonePlan(ctx, object) : undefined) ?? lossPlan(ctx, scope, object);
   if (!plan) return;
   for (const unit of firstNamed(plan.units, (u) => u.name === first)) yield exchanged(ctx, verdictKey(scope, unit, object), () => sharedLossVerdict(ctx, scope, unit, plan.t0, object));
+}
+
+/**
+ * Whether no pod can belong to two of the groups, so that a placement counting each
+ * pod for its first group (settle) places every group as settling it alone would:
+ * controller-less groups are apart from the others (and from each other: their
+ * label sets differ), and the workloads of each namespace all require one label
+ * key, with values no two of them share.
+ */
+export function apart(groups: readonly PodGroup[]): boolean {
+  const keys = new Map<string, { readonly key: string; readonly values: Set<string> }>();
+  for (const g of groups) {
+    if (g.kind === 'Pod') continue;
+    const r = g.requiredLabel;
+    if (!r) return false;
+    const known = keys.get(g.namespace);
+    if (!known) keys.set(g.namespace, { key: r.key, values: new Set(r.values) });
+    else if (known.key !== r.key || r.values.some((v) => known.values.has(v))) return false;
+    else for (const v of r.values) known.values.add(v);
+  }
+  return true;
+}
+
+/**
+ * lossPlan(ctx, 'zone', object)'s units and start on a shared input, from one
+ * placement of every group made once per input, when the groups are apart (the
+ * zones a group's pods run in are then the same): each of a thousand groups'
+ * proofs on one input would settle its pods again.
+ */
+function sharedZonePlan(ctx: AnalysisContext, object: string): Pick<LossPlan, 't0' | 'units'> | undefined {
+  const byGroup = memoized(ctx, 'loss-zone-units', () => {
+    const groups = groupsForLoss(ctx.input);
+    if (!apart(groups)) return undefined;
+    const { t0, placement } = settle(ctx, groups);
+    const out = new Map<string, { t0: number; units: Unit[] }>();
+    for (const u of units('zone', placement, ctx)) for (const g of u.hosts.keys()) out.set(g.object, { t0, units: [...(out.get(g.object)?.units ?? []), u] });
+    return out;
+  });
+  return byGroup?.get(object);
 }
 
 /** Where a group's verdict under a loss of a shared input is kept (and given to the other workers: each worker's proofs of the same added nodes would simulate it again). */
