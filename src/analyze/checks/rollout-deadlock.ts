@@ -17,7 +17,7 @@ import { formatTime } from '../../sim/timeline.js';
 import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, findWorkload, nodeManifest, placementPatch, selfAntiAffinity, templateNodeFor, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
-import { baseline, exchanged, keepInstead, memoized, whatIfSession } from '../what-if.js';
+import { baseline, exchanged, memoized, whatIfSession } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
@@ -68,12 +68,18 @@ export type SimulatedRollout = RolloutOutcome | (Omit<RolloutOutcome, 'run'> & {
  * nodes replaces one pod at a time), up to MAX_WATCH_MS. A longer watch goes on
  * with the same simulation (the same as running it from the start to the longer
  * end), and the outcome is shared by every check that asks (callers only read it).
- * A completed rollout's simulation is let go: kept for the whole check, the 60
- * rollouts of a 1,000-node cluster held ~600 MB that every full GC walked; a stuck
- * one's once stuckRollout has given it to its caller.
+ * The memo keeps the outcome without its simulation, which goes only to the caller
+ * that ran it: kept for the whole check, the 60 rollouts of a 1,000-node cluster held
+ * ~600 MB that every full GC walked, and each part of this check at 2,000 nodes left
+ * ~50 MB of stuck ones' in its worker.
  */
 export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner = ctx.provisioner): SimulatedRollout | undefined {
-  return memoized(ctx, rolloutKey(w, provisioner), () => runRollout(ctx, w, provisioner));
+  let fresh: SimulatedRollout | undefined;
+  const kept = memoized(ctx, rolloutKey(w, provisioner), () => {
+    fresh = runRollout(ctx, w, provisioner);
+    return fresh && { progress: fresh.progress, startedAt: fresh.startedAt, inProgress: fresh.inProgress };
+  });
+  return fresh ?? kept;
 }
 
 const rolloutKey = (w: WorkloadSummary, provisioner: boolean) => JSON.stringify(['rollout', w.kind, w.key, provisioner]);
@@ -102,9 +108,9 @@ export type RolloutSummary = Pick<RolloutProgress, 'complete' | 'updated' | 'des
  * the rollouts rollout-deadlock simulates in one worker are the ones
  * required-vs-preferred asks about in the other.
  */
-export function rolloutSummary(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }): RolloutSummary | undefined {
+export function rolloutSummary(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, simulate = () => simulateRollout(ctx, w)): RolloutSummary | undefined {
   return exchanged(ctx, JSON.stringify(['rollout-summary', w.kind, w.key]), () => {
-    const p = simulateRollout(ctx, w)?.progress;
+    const p = simulate()?.progress;
     return p && { complete: p.complete, updated: p.updated, desired: p.desired, available: p.available };
   });
 }
@@ -122,11 +128,11 @@ export function stuckRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: 
   if (!now || now.desired === 0) return undefined;
   if (!now.complete) return now.outdated > 0 && !stillProgressing(base, now, 0) ? { run: base, progress: now, startedAt: 0, inProgress: true } : undefined;
   // A rollout another worker saw complete is not simulated again here.
-  if (rolloutSummary(ctx, w)?.complete !== false) return undefined;
-  const kept = simulateRollout(ctx, w);
-  // The stuck rollout's simulation goes to this caller (a finding reads it once) and the memo keeps the rest (kept for the whole check, those of a 2,000-node cluster held ~50 MB per part of this check): asked again, it is simulated again.
-  const r = kept?.run ? kept : runRollout(ctx, w, ctx.provisioner);
-  if (kept?.run) keepInstead<SimulatedRollout>(ctx, rolloutKey(w, ctx.provisioner), { progress: kept.progress, startedAt: kept.startedAt, inProgress: kept.inProgress });
+  let simulated: SimulatedRollout | undefined;
+  if (rolloutSummary(ctx, w, () => (simulated = simulateRollout(ctx, w)))?.complete !== false) return undefined;
+  simulated ??= simulateRollout(ctx, w);
+  // A stuck rollout simulated before (its outcome kept without its simulation) is simulated again for the finding, alike.
+  const r = simulated?.run ? simulated : runRollout(ctx, w, ctx.provisioner);
   return r?.run && !stillProgressing(r.run, r.progress, ROLLOUT_AT_MS) ? r : undefined;
 }
 
