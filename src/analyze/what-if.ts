@@ -54,30 +54,14 @@ const memo = new WeakMap<AnalysisContext['input'], WeakMap<AnalysisContext['inst
  * fix proofs read of one simulation. Callers must only read it.
  */
 export function memoized<T>(ctx: AnalysisContext, key: string, make: () => T): T {
-  const values = memoOf(ctx);
-  const full = memoKey(ctx, key);
-  if (!values.has(full)) values.set(full, make());
-  return values.get(full) as T;
-}
-
-/**
- * Replaces what memoized(ctx, key, …) keeps with `value`: for a reader that takes
- * the part of a result no later reader needs (a stuck rollout's simulation, which
- * its finding reads once) and leaves the rest.
- */
-export function keepInstead<T>(ctx: AnalysisContext, key: string, value: T): void {
-  memoOf(ctx).set(memoKey(ctx, key), value);
-}
-
-function memoOf(ctx: AnalysisContext): Map<string, unknown> {
   let byCatalog = memo.get(ctx.input);
   if (!byCatalog) memo.set(ctx.input, (byCatalog = new WeakMap()));
   let values = byCatalog.get(ctx.instanceTypes);
   if (!values) byCatalog.set(ctx.instanceTypes, (values = new Map()));
-  return values;
+  const full = JSON.stringify([ctx.provisioner, ctx.seed, ctx.descheduler ?? null, ctx.scheduler ?? null, key]);
+  if (!values.has(full)) values.set(full, make());
+  return values.get(full) as T;
 }
-
-const memoKey = (ctx: AnalysisContext, key: string) => JSON.stringify([ctx.provisioner, ctx.seed, ctx.descheduler ?? null, ctx.scheduler ?? null, key]);
 
 /**
  * memoized, and given to the other workers of a pool (ctx.exchange) when the input

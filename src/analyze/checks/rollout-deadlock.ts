@@ -18,7 +18,7 @@ import { formatTime } from '../../sim/timeline.js';
 import { itemCheck, type AnalysisContext } from '../check.js';
 import type { Finding, Remedy } from '../finding.js';
 import { antiAffinityVariant, currentVariant, findWorkload, nodeManifest, placementPatch, selfAntiAffinity, templateNodeFor, withNode, withoutPoolLimits, withRollout, withTemplate, workloadRef } from '../remedies.js';
-import { baseline, exchanged, keepInstead, memoized, whatIfSession } from '../what-if.js';
+import { baseline, exchanged, memoized, whatIfSession } from '../what-if.js';
 
 const RULE = 'rollout-deadlock';
 /** When the simulated template change happens: after the baseline has settled. */
@@ -63,8 +63,8 @@ function stillProgressing(run: ScenarioRun, p: RolloutProgress, since: number): 
 /**
  * What is kept of a simulated rollout: its simulation only when it is stuck (a finding
  * reads it); one that completed, or was still progressing when the watch ended, is read
- * no more and ended at `endedAt`; a stuck one whose simulation stuckRollout gave away
- * has neither.
+ * no more and ended at `endedAt`; a stuck one as the memo keeps it has neither (its
+ * simulation went to the caller that ran it).
  */
 export type SimulatedRollout = (RolloutOutcome & { readonly endedAt?: undefined }) | (Omit<RolloutOutcome, 'run'> & { readonly run?: undefined; readonly endedAt?: number });
 
@@ -117,13 +117,19 @@ function stopWhenComplete(sim: Simulation, w: WorkloadSummary & { kind: RolloutK
  * nodes replaces one pod at a time), up to MAX_WATCH_MS. A longer watch goes on
  * with the same simulation (the same as running it from the start to the longer
  * end), and the outcome is shared by every check that asks (callers only read it).
- * Only a stuck rollout's simulation is kept (kept for the whole check, the 60
- * rollouts of a 1,000-node cluster held ~600 MB that every full GC walked; a
- * DaemonSet's on 5,000 nodes, still progressing after 12 simulated hours, ~1 GB),
- * and only until stuckRollout has given it to its caller.
+ * The memo keeps the outcome without its simulation, which goes only to the caller
+ * that ran it: kept for the whole check, the 60 rollouts of a 1,000-node cluster held
+ * ~600 MB that every full GC walked (a DaemonSet's on 5,000 nodes, still progressing
+ * after 12 simulated hours, ~1 GB), and each part of this check at 2,000 nodes left
+ * ~50 MB of stuck ones' in its worker.
  */
 export function simulateRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, provisioner = ctx.provisioner): SimulatedRollout | undefined {
-  return memoized(ctx, rolloutKey(w, provisioner), () => runRollout(ctx, w, provisioner));
+  let fresh: SimulatedRollout | undefined;
+  const kept = memoized(ctx, rolloutKey(w, provisioner), () => {
+    fresh = runRollout(ctx, w, provisioner);
+    return fresh && { progress: fresh.progress, startedAt: fresh.startedAt, inProgress: fresh.inProgress, ...(fresh.endedAt !== undefined ? { endedAt: fresh.endedAt } : {}) };
+  });
+  return fresh ?? kept;
 }
 
 const rolloutKey = (w: WorkloadSummary, provisioner: boolean) => JSON.stringify(['rollout', w.kind, w.key, provisioner]);
@@ -156,9 +162,9 @@ export type RolloutSummary = Pick<RolloutProgress, 'complete' | 'updated' | 'des
  * the rollouts rollout-deadlock simulates in one worker are the ones
  * required-vs-preferred asks about in the other.
  */
-export function rolloutSummary(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }): RolloutSummary | undefined {
+export function rolloutSummary(ctx: AnalysisContext, w: WorkloadSummary & { kind: RolloutKind }, simulate = () => simulateRollout(ctx, w)): RolloutSummary | undefined {
   return exchanged(ctx, JSON.stringify(['rollout-summary', w.kind, w.key]), () => {
-    const p = simulateRollout(ctx, w)?.progress;
+    const p = simulate()?.progress;
     return p && { complete: p.complete, updated: p.updated, desired: p.desired, available: p.available };
   });
 }
@@ -176,13 +182,13 @@ export function stuckRollout(ctx: AnalysisContext, w: WorkloadSummary & { kind: 
   if (!now || now.desired === 0) return undefined;
   if (!now.complete) return now.outdated > 0 && !stillProgressing(base, now, 0) ? { run: base, progress: now, startedAt: 0, inProgress: true } : undefined;
   // A rollout another worker saw complete is not simulated again here.
-  if (rolloutSummary(ctx, w)?.complete !== false) return undefined;
-  const kept = simulateRollout(ctx, w);
+  let simulated: SimulatedRollout | undefined;
+  if (rolloutSummary(ctx, w, () => (simulated = simulateRollout(ctx, w)))?.complete !== false) return undefined;
+  simulated ??= simulateRollout(ctx, w);
   // Ended (still progressing when the longest watch ended): slow, not stuck.
-  if (!kept || kept.endedAt !== undefined) return undefined;
-  // The stuck rollout's simulation goes to this caller (a finding reads it once) and the memo keeps the rest (kept for the whole check, those of a 2,000-node cluster held ~50 MB per part of this check): asked again, it is simulated again.
-  const r = kept.run ? kept : runRollout(ctx, w, ctx.provisioner);
-  if (kept.run) keepInstead<SimulatedRollout>(ctx, rolloutKey(w, ctx.provisioner), { progress: kept.progress, startedAt: kept.startedAt, inProgress: kept.inProgress });
+  if (!simulated || simulated.endedAt !== undefined) return undefined;
+  // A stuck rollout simulated before (its outcome kept without its simulation) is simulated again for the finding, alike.
+  const r = simulated.run ? simulated : runRollout(ctx, w, ctx.provisioner);
   return r?.run ? r : undefined;
 }
 
