@@ -19,22 +19,32 @@ export interface RolloutProgress {
   readonly pods: readonly Pod[];
 }
 
+/** A Deployment's rollout is complete, from its status alone: every replica updated and available, none left over. */
+export function deploymentComplete(d: { readonly replicas: number; readonly status: { readonly updatedReplicas: number; readonly replicas: number; readonly availableReplicas: number } }): boolean {
+  const s = d.status;
+  return s.updatedReplicas === d.replicas && s.replicas === d.replicas && s.availableReplicas === d.replicas;
+}
+
+/** A StatefulSet's rollout is complete, from its status alone (currentRevision reaches updateRevision only in a sync that found the update complete). */
+export function statefulSetComplete(s: { readonly replicas: number; readonly currentRevision: string; readonly updateRevision: string; readonly status: { readonly updatedReplicas: number; readonly readyReplicas: number; readonly replicas: number } }): boolean {
+  const st = s.status;
+  return st.updatedReplicas === s.replicas && st.readyReplicas === s.replicas && st.replicas === s.replicas && s.currentRevision === s.updateRevision;
+}
+
 export function rolloutProgress(sim: Simulation, kind: RolloutKind, key: string): RolloutProgress | undefined {
   if (kind === 'Deployment') {
     const d = sim.deployments.objects.get(key);
     if (!d) return undefined;
     const s = d.status;
     const pods = sim.deployments.replicaSetsOf(d).flatMap((rs) => sim.replicaSets.podsOf(rs));
-    const complete = s.updatedReplicas === d.replicas && s.replicas === d.replicas && s.availableReplicas === d.replicas;
-    return { desired: d.replicas, updated: s.updatedReplicas, available: s.availableReplicas, outdated: Math.max(0, s.replicas - s.updatedReplicas), complete, pods };
+    return { desired: d.replicas, updated: s.updatedReplicas, available: s.availableReplicas, outdated: Math.max(0, s.replicas - s.updatedReplicas), complete: deploymentComplete(d), pods };
   }
   if (kind === 'StatefulSet') {
     const s = sim.statefulSets.objects.get(key);
     if (!s) return undefined;
     const st = s.status;
     const pods = sim.statefulSets.podsOf(s);
-    const complete = st.updatedReplicas === s.replicas && st.readyReplicas === s.replicas && st.replicas === s.replicas && s.currentRevision === s.updateRevision;
-    return { desired: s.replicas, updated: st.updatedReplicas, available: st.availableReplicas, outdated: pods.filter((p) => !p.terminating).length - st.updatedReplicas, complete, pods };
+    return { desired: s.replicas, updated: st.updatedReplicas, available: st.availableReplicas, outdated: pods.filter((p) => !p.terminating).length - st.updatedReplicas, complete: statefulSetComplete(s), pods };
   }
   const ds = sim.daemonSets.objects.get(key);
   if (!ds) return undefined;

@@ -10,7 +10,7 @@ import type { WorkloadSummary } from '../../io/load.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import type { Pod } from '../../model/pod.js';
 import { maxSurge, maxUnavailable } from '../../sim/controllers/deployment.js';
-import { rolloutProgress, type RolloutProgress } from '../../sim/rollout-status.js';
+import { deploymentComplete, rolloutProgress, statefulSetComplete, type RolloutProgress } from '../../sim/rollout-status.js';
 import type { ScenarioRun } from '../../sim/scenario.js';
 import type { Simulation } from '../../sim/simulation.js';
 import type { RolloutKind } from '../../io/scenario-spec.js';
@@ -97,15 +97,9 @@ function stopWhenComplete(sim: Simulation, w: WorkloadSummary & { kind: RolloutK
     if (w.kind === 'Deployment') {
       const d = sim.deployments.objects.get(w.key)!;
       statusAtChange ??= d.status;
-      const s = d.status;
-      return s !== statusAtChange && s.updatedReplicas === d.replicas && s.replicas === d.replicas && s.availableReplicas === d.replicas;
+      return d.status !== statusAtChange && deploymentComplete(d);
     }
-    if (w.kind === 'StatefulSet') {
-      const s = sim.statefulSets.objects.get(w.key)!;
-      const st = s.status;
-      // currentRevision reaches updateRevision only in a sync that found the update complete.
-      return st.updatedReplicas === s.replicas && st.readyReplicas === s.replicas && st.replicas === s.replicas && s.currentRevision === s.updateRevision;
-    }
+    if (w.kind === 'StatefulSet') return statefulSetComplete(sim.statefulSets.objects.get(w.key)!);
     const ds = sim.daemonSets.objects.get(w.key)!;
     return worldChanged && sim.daemonSets.hasOutdatedPods(ds) === false && rolloutProgress(sim, w.kind, w.key)!.complete;
   }
