@@ -29,6 +29,10 @@ export interface OwnerSelector {
   readonly selector: Selector;
 }
 
+/** ClusterState's owner lists: each changes only through addOwners and removeOwner, which move its revision. */
+export const OWNER_KINDS = ['services', 'replicationControllers', 'replicaSets', 'statefulSets'] as const;
+export type OwnerKind = (typeof OWNER_KINDS)[number];
+
 const isPending = (p: Pod): boolean => !p.nodeName && !p.terminating;
 
 /** The pods of a namespace a selector matches, kept up to date (ClusterState.selection). */
@@ -59,10 +63,9 @@ export class ClusterState {
   readonly namespaces = new Map<string, Labels>();
   pdbs: PodDisruptionBudget[] = [];
   /** Selectors of the objects that can own or front pods, for PodTopologySpread's system defaults (helper.DefaultSelector). */
-  readonly services: OwnerSelector[] = [];
-  readonly replicationControllers: OwnerSelector[] = [];
-  readonly replicaSets: OwnerSelector[] = [];
-  readonly statefulSets: OwnerSelector[] = [];
+  private readonly owners: Record<OwnerKind, OwnerSelector[]> = { services: [], replicationControllers: [], replicaSets: [], statefulSets: [] };
+  /** Per owner list, bumped by every change to it (addOwners, removeOwner): what is derived from a list holds while its revision does. */
+  private readonly ownerRevisions: Record<OwnerKind, number> = { services: 0, replicationControllers: 0, replicaSets: 0, statefulSets: 0 };
   /** PersistentVolumes, claims, StorageClasses and CSI objects (the volume plugins' listers). */
   volumes = new VolumeStore();
   /** Bumped on every change; lets callers cache derived data. */
@@ -79,6 +82,43 @@ export class ClusterState {
    */
   private changeLog: NodeInfo[] = [];
   private changeEpoch = 0;
+
+  get services(): readonly OwnerSelector[] {
+    return this.owners.services;
+  }
+
+  get replicationControllers(): readonly OwnerSelector[] {
+    return this.owners.replicationControllers;
+  }
+
+  get replicaSets(): readonly OwnerSelector[] {
+    return this.owners.replicaSets;
+  }
+
+  get statefulSets(): readonly OwnerSelector[] {
+    return this.owners.statefulSets;
+  }
+
+  /** The revision of an owner list: moves on every change to the list, so derived indexes know when to rebuild. */
+  ownerRevision(kind: OwnerKind): number {
+    return this.ownerRevisions[kind];
+  }
+
+  /** Appends entries to an owner list. */
+  addOwners(kind: OwnerKind, entries: readonly OwnerSelector[]): void {
+    if (entries.length === 0) return;
+    this.owners[kind].push(...entries);
+    this.ownerRevisions[kind]++;
+  }
+
+  /** Takes the first entry with this uid out of an owner list, if there is one. */
+  removeOwner(kind: OwnerKind, uid: string): void {
+    const list = this.owners[kind];
+    const at = list.findIndex((o) => o.uid === uid);
+    if (at < 0) return;
+    list.splice(at, 1);
+    this.ownerRevisions[kind]++;
+  }
 
   addNode(node: Node): NodeInfo {
     if (this.infos.has(node.name)) throw new Error(`node ${node.name} already exists`);
@@ -596,10 +636,7 @@ export class ClusterState {
     for (const [key, values] of this.domainIndex) c.domainIndex.set(key, copyMap(values));
     for (const [name, labels] of this.namespaces) c.namespaces.set(name, labels);
     c.pdbs = [...this.pdbs];
-    c.services.push(...this.services);
-    c.replicationControllers.push(...this.replicationControllers);
-    c.replicaSets.push(...this.replicaSets);
-    c.statefulSets.push(...this.statefulSets);
+    for (const kind of OWNER_KINDS) c.addOwners(kind, this.owners[kind]);
     c.volumes = this.volumes.clone();
     c.version = this.version;
     c.boundVersion = this.boundVersion;
@@ -670,10 +707,7 @@ export function buildClusterState(input: ClusterInput): ClusterState {
     state.addPod(pod);
   }
   state.pdbs = [...(input.pdbs ?? [])];
-  state.services.push(...(input.services ?? []));
-  state.replicationControllers.push(...(input.replicationControllers ?? []));
-  state.replicaSets.push(...(input.replicaSets ?? []));
-  state.statefulSets.push(...(input.statefulSets ?? []));
+  for (const kind of OWNER_KINDS) state.addOwners(kind, input[kind] ?? []);
   state.volumes = new VolumeStore(input.storage);
   return state;
 }

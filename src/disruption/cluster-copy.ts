@@ -1,7 +1,7 @@
 // Working copies of a ClusterState for "what if" scheduling: consolidation and
 // descheduling simulate on a copy and never touch the caller's state.
 
-import { ClusterState } from '../cluster/state.js';
+import { ClusterState, OWNER_KINDS } from '../cluster/state.js';
 import { changedPod, type Pod } from '../model/pod.js';
 
 /** Copies nodes (node-tree order is preserved: zones keep their first-appearance order), pods, policy and storage objects. */
@@ -11,10 +11,7 @@ export function copyCluster(src: ClusterState): ClusterState {
   for (const pod of src.pods()) dst.addPod(pod);
   dst.pdbs = [...src.pdbs];
   for (const [k, v] of src.namespaces) dst.namespaces.set(k, v);
-  dst.services.push(...src.services);
-  dst.replicationControllers.push(...src.replicationControllers);
-  dst.replicaSets.push(...src.replicaSets);
-  dst.statefulSets.push(...src.statefulSets);
+  for (const kind of OWNER_KINDS) dst.addOwners(kind, src[kind]);
   dst.volumes = src.volumes.clone();
   return dst;
 }

@@ -94,12 +94,10 @@ export class ProvisionerLoop {
   private planningCluster(): ClusterState {
     const live = this.world.cluster;
     const pods = [...live.pods()].filter((p) => p.nodeName || (!p.terminating && this.provisionable.has(p.key)));
-    const copy = buildClusterState({ nodes: [...live.nodeInfos().map((i) => this.cloud.planningView(i.node)), ...this.inFlight.values()], pods, pdbs: live.pdbs });
+    const nodes = [...live.nodeInfos().map((i) => this.cloud.planningView(i.node)), ...this.inFlight.values()];
+    const { services, replicationControllers, replicaSets, statefulSets } = live;
+    const copy = buildClusterState({ nodes, pods, pdbs: live.pdbs, services, replicationControllers, replicaSets, statefulSets });
     for (const [ns, labels] of live.namespaces) copy.namespaces.set(ns, labels);
-    copy.services.push(...live.services);
-    copy.replicationControllers.push(...live.replicationControllers);
-    copy.replicaSets.push(...live.replicaSets);
-    copy.statefulSets.push(...live.statefulSets);
     return copy;
   }
 

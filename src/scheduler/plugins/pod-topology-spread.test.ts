@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { ClusterState, type OwnerSelector } from '../../cluster/state.js';
+import { ClusterState, OWNER_KINDS, type OwnerSelector } from '../../cluster/state.js';
 import type { TaintManifest, TolerationManifest, TopologySpreadConstraintManifest } from '../../model/manifest.js';
 import { compileNode, LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import { bindPod, compilePod, type Pod } from '../../model/pod.js';
@@ -91,10 +91,7 @@ function clusterOf(nodes: readonly Node[], pods: readonly PodSpec[], workloads: 
   const c = new ClusterState();
   for (const n of nodes) c.addNode(n);
   for (const p of pods) c.addPod(mkPod(p));
-  c.services.push(...(workloads.services ?? []));
-  c.replicaSets.push(...(workloads.replicaSets ?? []));
-  c.statefulSets.push(...(workloads.statefulSets ?? []));
-  c.replicationControllers.push(...(workloads.replicationControllers ?? []));
+  for (const kind of OWNER_KINDS) c.addOwners(kind, workloads[kind] ?? []);
   return c;
 }
 

@@ -97,7 +97,7 @@ export class ReplicaSetController extends KeyedController<SimReplicaSet> {
     if (siblings) siblings.push(rs);
     else this.byOwner.set(rs.owner, [rs]);
     // Selector-defaulting plugins (PodTopologySpread's system defaults) look owners up here.
-    this.world.cluster.replicaSets.push({ namespace: rs.namespace, name: rs.name, uid: rs.uid, selector: rs.selector });
+    this.world.cluster.addOwners('replicaSets', [{ namespace: rs.namespace, name: rs.name, uid: rs.uid, selector: rs.selector }]);
     this.world.engine.record('ReplicaSetCreated', { replicaSet: key, replicas: rs.replicas });
     this.enqueue(rs);
     this.changed(rs);

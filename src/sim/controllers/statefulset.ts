@@ -139,7 +139,7 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
     };
     this.register(s);
     // PodTopologySpread's system default constraints look owner selectors up here.
-    if (!this.world.cluster.statefulSets.some((x) => x.uid === s.uid)) this.world.cluster.statefulSets.push({ namespace: s.namespace, name: s.name, uid: s.uid, selector: s.selector });
+    if (!this.world.cluster.statefulSets.some((x) => x.uid === s.uid)) this.world.cluster.addOwners('statefulSets', [{ namespace: s.namespace, name: s.name, uid: s.uid, selector: s.selector }]);
     this.world.engine.record('StatefulSetCreated', { statefulSet: key, replicas: s.replicas, revision });
     this.enqueue(s);
     return s;
@@ -163,8 +163,7 @@ export class StatefulSetController extends KeyedController<SimStatefulSet> {
   remove(key: string): void {
     const s = this.mustGet(key);
     this.unregister(s);
-    const at = this.world.cluster.statefulSets.findIndex((x) => x.uid === s.uid);
-    if (at >= 0) this.world.cluster.statefulSets.splice(at, 1);
+    this.world.cluster.removeOwner('statefulSets', s.uid);
     this.world.engine.record('StatefulSetDeleted', { statefulSet: key });
     const pods = this.podsOf(s);
     const owned = new Set(this.claimsCreatedBy.get(s.uid));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { ClusterState, type OwnerSelector } from '../../../cluster/state.js';
+import { ClusterState, OWNER_KINDS, type OwnerSelector } from '../../../cluster/state.js';
 import type { LabelSelectorManifest } from '../../../model/manifest.js';
 import { compilePod, type Pod } from '../../../model/pod.js';
 import { compileLabelSelector, nothingSelector } from '../../../model/selector.js';
@@ -125,10 +125,7 @@ describe('defaultSelector', () => {
   for (const tc of cases) {
     it(tc.name, () => {
       const cluster = new ClusterState();
-      cluster.services.push(...(tc.services ?? []));
-      cluster.replicationControllers.push(...(tc.replicationControllers ?? []));
-      cluster.replicaSets.push(...(tc.replicaSets ?? []));
-      cluster.statefulSets.push(...(tc.statefulSets ?? []));
+      for (const kind of OWNER_KINDS) cluster.addOwners(kind, tc[kind] ?? []);
       const s = defaultSelector(tc.pod, cluster);
       assert.equal(s.everything, tc.accepts.length === 0 && tc.rejects.length === 0);
       for (const l of tc.accepts) assert.equal(s.matches(l), true, JSON.stringify(l));
@@ -140,44 +137,85 @@ describe('defaultSelector', () => {
     const cluster = new ClusterState();
     const owned = pod(labels, [{ kind: 'StatefulSet', name: 'db' }]);
     const selects = (l: Record<string, string>) => defaultSelector(owned, cluster).matches(l);
-    cluster.statefulSets.push(sel({ matchLabels: { app: 'web' } }, 'default', 'other'));
+    cluster.addOwners('statefulSets', [sel({ matchLabels: { app: 'web' } }, 'default', 'other')]);
     assert.equal(defaultSelector(owned, cluster).everything, true);
-    cluster.statefulSets.push(sel({ matchLabels: { tier: 'front' } }, 'default', 'db'));
+    cluster.addOwners('statefulSets', [sel({ matchLabels: { tier: 'front' } }, 'default', 'db')]);
     assert.equal(selects({ tier: 'front' }), true);
     // A second entry of the same name: the first still counts.
-    cluster.statefulSets.push(sel({ matchLabels: { tier: 'back' } }, 'default', 'db'));
+    cluster.addOwners('statefulSets', [sel({ matchLabels: { tier: 'back' } }, 'default', 'db')]);
     assert.equal(selects({ tier: 'front' }), true);
-    // The first goes (splice): the second counts; then it goes too and another takes its place in the length.
-    cluster.statefulSets.splice(1, 1);
+    // The first goes: the second counts; then it goes too and another takes its place in the length.
+    cluster.removeOwner('statefulSets', 'db');
     assert.equal(selects({ tier: 'back' }), true);
-    cluster.statefulSets.splice(1, 1);
-    cluster.statefulSets.push(sel({ matchLabels: { app: 'web' } }, 'default', 'cache'));
+    cluster.removeOwner('statefulSets', 'db');
+    cluster.addOwners('statefulSets', [sel({ matchLabels: { app: 'web' } }, 'default', 'cache')]);
     assert.equal(defaultSelector(owned, cluster).everything, true);
+  });
+
+  it('sees an entry replaced in the middle of an owner list that keeps its length and last entry', () => {
+    const cluster = new ClusterState();
+    const owned = pod(labels, [{ kind: 'ReplicaSet', name: 'web-rs' }]);
+    const last = sel({ matchLabels: { app: 'x' } }, 'default', 'last');
+    cluster.addOwners('replicaSets', [sel({ matchLabels: { app: 'y' } }, 'default', 'first'), sel({ matchLabels: { tier: 'front' } }, 'default', 'web-rs'), last]);
+    assert.equal(defaultSelector(owned, cluster).matches({ tier: 'front' }), true);
+    // The pod's ReplicaSet goes and comes back with another selector, the last entry pushed back after it.
+    cluster.removeOwner('replicaSets', 'web-rs');
+    cluster.removeOwner('replicaSets', 'last');
+    cluster.addOwners('replicaSets', [sel({ matchLabels: { tier: 'back' } }, 'default', 'web-rs'), last]);
+    assert.equal(cluster.replicaSets.length, 3);
+    assert.equal(cluster.replicaSets[2], last);
+    assert.equal(defaultSelector(owned, cluster).matches({ tier: 'back' }), true);
+    assert.equal(defaultSelector(owned, cluster).matches({ tier: 'front' }), false);
+  });
+
+  it("merges the Services of the pod's namespace in list order, and follows the list as it changes", () => {
+    const cluster = new ClusterState();
+    const inA = pod(labels, [], 'a');
+    const keys = () => defaultSelector(inA, cluster).requirements.map((r) => r.key);
+    cluster.addOwners('services', [
+      sel({ matchLabels: { rev: 'v1' } }, 'a', 's1'),
+      sel({ matchLabels: { app: 'web' } }, 'b', 's2'),
+      sel({ matchLabels: { tier: 'front' } }, 'a', 's3'),
+      sel({ matchLabels: { app: 'web' } }, 'a', 's4'),
+    ]);
+    assert.deepEqual(keys(), ['rev', 'tier', 'app']);
+    // A Service in another namespace changes nothing; one in the pod's adds its keys after the others'.
+    cluster.addOwners('services', [sel({ matchLabels: { other: 'x' } }, 'b', 's5')]);
+    assert.deepEqual(keys(), ['rev', 'tier', 'app']);
+    cluster.removeOwner('services', 's1');
+    cluster.addOwners('services', [sel({ matchLabels: { rev: 'v1' } }, 'a', 's6')]);
+    assert.deepEqual(keys(), ['tier', 'app', 'rev']);
+    // A copy (a simulation's) reads its own list: it gains a Service the original does not have.
+    const copy = cluster.clone();
+    assert.deepEqual(defaultSelector(pod(labels, [], 'b'), copy).requirements.map((r) => r.key), ['app']);
+    copy.addOwners('services', [sel({ matchLabels: { tier: 'front' } }, 'b', 's7')]);
+    assert.deepEqual(defaultSelector(pod(labels, [], 'b'), copy).requirements.map((r) => r.key), ['app', 'tier']);
+    assert.deepEqual(defaultSelector(pod(labels, [], 'b'), cluster).requirements.map((r) => r.key), ['app']);
   });
 
   it('a copy of an owner list, grown or with an entry taken out, is read as itself', () => {
     const owned = pod(labels, [{ kind: 'ReplicaSet', name: 'web-rs' }]);
     const other = pod(labels, [{ kind: 'StatefulSet', name: 'db' }]);
     const built = new ClusterState();
-    built.replicaSets.push(...Array.from({ length: 10 }, (_, i) => sel({ matchLabels: { app: `x${i}` } }, 'default', `rs${i}`)));
-    built.statefulSets.push(sel({ matchLabels: { tier: 'front' } }, 'default', 'db'));
+    built.addOwners('replicaSets', Array.from({ length: 10 }, (_, i) => sel({ matchLabels: { app: `x${i}` } }, 'default', `rs${i}`)));
+    built.addOwners('statefulSets', [sel({ matchLabels: { tier: 'front' } }, 'default', 'db')]);
     assert.equal(defaultSelector(owned, built).everything, true);
     assert.equal(defaultSelector(other, built).matches({ tier: 'front' }), true);
     const copy = (from: ClusterState) => {
       const c = new ClusterState();
-      c.replicaSets.push(...from.replicaSets);
-      c.statefulSets.push(...from.statefulSets);
+      c.addOwners('replicaSets', from.replicaSets);
+      c.addOwners('statefulSets', from.statefulSets);
       return c;
     };
     // A copy that gained the pod's ReplicaSet, one that also lost an earlier entry, and the built one again.
     const grown = copy(built);
-    grown.replicaSets.push(sel({ matchLabels: { app: 'web' } }, 'default', 'web-rs'));
+    grown.addOwners('replicaSets', [sel({ matchLabels: { app: 'web' } }, 'default', 'web-rs')]);
     assert.equal(defaultSelector(owned, grown).matches({ app: 'web' }), true);
     assert.equal(defaultSelector(other, grown).matches({ tier: 'front' }), true);
     const spliced = copy(grown);
-    spliced.replicaSets.splice(2, 1);
-    spliced.replicaSets.push(sel({ matchLabels: { app: 'api' } }, 'default', 'web-rs'));
-    spliced.replicaSets.splice(spliced.replicaSets.length - 2, 1);
+    spliced.removeOwner('replicaSets', 'rs2');
+    spliced.addOwners('replicaSets', [sel({ matchLabels: { app: 'api' } }, 'default', 'web-rs')]);
+    spliced.removeOwner('replicaSets', 'web-rs');
     assert.equal(defaultSelector(owned, spliced).matches({ app: 'api' }), true);
     assert.equal(defaultSelector(owned, spliced).matches({ app: 'web' }), false);
     assert.equal(defaultSelector(owned, built).everything, true);

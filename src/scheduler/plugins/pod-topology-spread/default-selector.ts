@@ -2,36 +2,24 @@
 // that select it and the ReplicationController, ReplicaSet or StatefulSet that
 // controls it. System-default spreading counts pods with this selector.
 
-import type { ClusterState, OwnerSelector } from '../../../cluster/state.js';
+import type { ClusterState, OwnerKind, OwnerSelector } from '../../../cluster/state.js';
 import type { Pod } from '../../../model/pod.js';
 import { selectorFromRequirements, type Requirement, type Selector } from '../../../model/selector.js';
 
-/** First entry per namespace/name of `entries[0, length)` (entries: a copy of an owner list when it was indexed). */
+/** Entries of an owner list by key, each group in list order. */
+type Groups = ReadonlyMap<string, readonly OwnerSelector[]>;
+
+/** The groups of `entries` (a copy of an owner list when it was indexed). */
 interface PrefixIndex {
   readonly entries: readonly OwnerSelector[];
-  readonly byName: ReadonlyMap<string, OwnerSelector>;
+  readonly groups: Groups;
 }
 
-/** An owner list's index: a prefix index shared with the lists it came from, and the entries after it. */
-interface OwnerIndex {
-  readonly length: number;
-  readonly last: OwnerSelector | undefined;
+/** An owner list's index as of a revision: a prefix index shared with the lists it came from, and the groups of the entries after it. */
+interface ListIndex {
+  readonly revision: number;
   readonly prefix: PrefixIndex;
-  readonly rest: ReadonlyMap<string, OwnerSelector>;
-}
-
-const ownerIndexes = new WeakMap<readonly OwnerSelector[], OwnerIndex>();
-/** The prefix indexes built last (one per kind of owner, most recent first): a simulation's copy of an owner list starts as the built cluster's. */
-const recentPrefixes: PrefixIndex[] = [];
-const RECENT_PREFIXES = 4;
-
-function firstByName(list: readonly OwnerSelector[], from: number, byName = new Map<string, OwnerSelector>()): Map<string, OwnerSelector> {
-  for (let i = from; i < list.length; i++) {
-    const o = list[i]!;
-    const key = `${o.namespace}/${o.name}`;
-    if (!byName.has(key)) byName.set(key, o);
-  }
-  return byName;
+  readonly rest: Groups;
 }
 
 function startsWith(list: readonly OwnerSelector[], entries: readonly OwnerSelector[]): boolean {
@@ -40,29 +28,73 @@ function startsWith(list: readonly OwnerSelector[], entries: readonly OwnerSelec
   return true;
 }
 
-/** The index of `list`: a recent prefix index whose entries `list` starts with (compared by identity), or a new one. */
-function indexOwners(list: readonly OwnerSelector[]): OwnerIndex {
-  let prefix = recentPrefixes.find((p) => startsWith(list, p.entries));
-  if (prefix === undefined) {
-    prefix = { entries: list.slice(), byName: firstByName(list, 0) };
-    recentPrefixes.unshift(prefix);
-    recentPrefixes.length = Math.min(recentPrefixes.length, RECENT_PREFIXES);
+/**
+ * Owner lists grouped by a key, looked up in an index rather than by a scan per
+ * scheduled pod (thousands of ReplicaSets and Services at 5,000 nodes). An index
+ * holds while its list's revision does (ClusterState.ownerRevision). A simulation's
+ * copy of a list starts as the built cluster's: the index of that shared start is
+ * kept among the recent ones and only the entries after it are grouped again.
+ */
+class OwnerLists {
+  private readonly indexes = new WeakMap<readonly OwnerSelector[], ListIndex>();
+  /** The prefix indexes built last, most recent first (about one per kind of list this groups). */
+  private readonly recent: PrefixIndex[] = [];
+
+  constructor(
+    private readonly keyOf: (o: OwnerSelector) => string,
+    private readonly recentKept: number,
+  ) {}
+
+  /** The first entry of `cluster`'s `kind` list with this key. */
+  first(cluster: ClusterState, kind: OwnerKind, key: string): OwnerSelector | undefined {
+    const index = this.current(cluster, kind);
+    return index.prefix.groups.get(key)?.[0] ?? index.rest.get(key)?.[0];
   }
-  return { length: list.length, last: list[list.length - 1], prefix, rest: firstByName(list, prefix.entries.length) };
+
+  /** The entries of `cluster`'s `kind` list with this key, in list order. */
+  all(cluster: ClusterState, kind: OwnerKind, key: string): readonly OwnerSelector[] {
+    const index = this.current(cluster, kind);
+    const head = index.prefix.groups.get(key);
+    const tail = index.rest.get(key);
+    if (tail === undefined) return head ?? [];
+    return head === undefined ? tail : [...head, ...tail];
+  }
+
+  private current(cluster: ClusterState, kind: OwnerKind): ListIndex {
+    const list = cluster[kind];
+    const revision = cluster.ownerRevision(kind);
+    let index = this.indexes.get(list);
+    if (index?.revision !== revision) this.indexes.set(list, (index = this.index(list, revision)));
+    return index;
+  }
+
+  private index(list: readonly OwnerSelector[], revision: number): ListIndex {
+    let prefix = this.recent.find((p) => startsWith(list, p.entries));
+    if (prefix === undefined) {
+      prefix = { entries: list.slice(), groups: this.group(list, 0) };
+      this.recent.unshift(prefix);
+      this.recent.length = Math.min(this.recent.length, this.recentKept);
+    }
+    return { revision, prefix, rest: this.group(list, prefix.entries.length) };
+  }
+
+  private group(list: readonly OwnerSelector[], from: number): Groups {
+    const groups = new Map<string, OwnerSelector[]>();
+    for (let i = from; i < list.length; i++) {
+      const o = list[i]!;
+      const key = this.keyOf(o);
+      const group = groups.get(key);
+      if (group) group.push(o);
+      else groups.set(key, [o]);
+    }
+    return groups;
+  }
 }
 
-/**
- * The first entry of `list` named `namespace/name`. Looked up in an index of the list
- * rather than by a scan per scheduled pod (thousands of ReplicaSets at 5,000 nodes):
- * owner lists only grow by push and shrink by splice, so an unchanged length and last
- * entry mean an unchanged list.
- */
-function findOwned(list: readonly OwnerSelector[], namespace: string, name: string): OwnerSelector | undefined {
-  let index = ownerIndexes.get(list);
-  if (index === undefined || index.length !== list.length || index.last !== list[list.length - 1]) ownerIndexes.set(list, (index = indexOwners(list)));
-  const key = `${namespace}/${name}`;
-  return index.prefix.byName.get(key) ?? index.rest.get(key);
-}
+/** ReplicationControllers, ReplicaSets and StatefulSets by namespace/name (the first of a name counts). */
+const controllers = new OwnerLists((o) => `${o.namespace}/${o.name}`, 4);
+/** Services by namespace. */
+const services = new OwnerLists((o) => o.namespace, 2);
 
 /**
  * The selector shared by every object that fronts or controls `pod`; it has no
@@ -72,9 +104,9 @@ export function defaultSelector(pod: Pod, cluster: ClusterState): Selector {
   // Services and RCs select with plain label maps, merged key by key; whatever
   // selects the pod agrees with its labels, so the merge cannot conflict.
   const labelSet = new Map<string, Requirement>();
-  for (const svc of cluster.services) {
+  for (const svc of services.all(cluster, 'services', pod.namespace)) {
     // A Service without a selector selects nothing (its compiled selector never matches).
-    if (svc.namespace !== pod.namespace || !svc.selector.matches(pod.labels)) continue;
+    if (!svc.selector.matches(pod.labels)) continue;
     for (const r of svc.selector.requirements) labelSet.set(r.key, r);
   }
   const extra: Requirement[] = [];
@@ -84,15 +116,15 @@ export function defaultSelector(pod: Pod, cluster: ClusterState): Selector {
   if (owner) {
     switch (`${owner.apiVersion}/${owner.kind}`) {
       case 'v1/ReplicationController': {
-        const rc = findOwned(cluster.replicationControllers, pod.namespace, owner.name);
+        const rc = controllers.first(cluster, 'replicationControllers', `${pod.namespace}/${owner.name}`);
         for (const r of rc?.selector.requirements ?? []) labelSet.set(r.key, r);
         break;
       }
       case 'apps/v1/ReplicaSet':
       case 'apps/v1/StatefulSet': {
-        const list = owner.kind === 'ReplicaSet' ? cluster.replicaSets : cluster.statefulSets;
+        const kind = owner.kind === 'ReplicaSet' ? 'replicaSets' : 'statefulSets';
         // A nil workload selector contributes nothing (it has no requirements).
-        extra.push(...(findOwned(list, pod.namespace, owner.name)?.selector.requirements ?? []));
+        extra.push(...(controllers.first(cluster, kind, `${pod.namespace}/${owner.name}`)?.selector.requirements ?? []));
         break;
       }
       default:
