@@ -107,7 +107,9 @@ export class ClusterState {
   /** Appends entries to an owner list. */
   addOwners(kind: OwnerKind, entries: readonly OwnerSelector[]): void {
     if (entries.length === 0) return;
-    this.owners[kind].push(...entries);
+    // A loop, not push(...entries): a dump may hold more ReplicaSets than a call takes arguments.
+    const list = this.owners[kind];
+    for (const entry of entries) list.push(entry);
     this.ownerRevisions[kind]++;
   }
 
