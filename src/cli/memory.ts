@@ -7,7 +7,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { totalmem } from 'node:os';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 const MB = 1024 * 1024;
 
@@ -73,6 +73,18 @@ export const defaultHeapMb = (usable: number): number => Math.floor((usable * HE
  */
 export function workerHeapMb(jobs: number, heap: { limit: number; used: number } = mainHeap()): number {
   return Math.max(MIN_WORKER_HEAP_MB, Math.floor((heap.limit - heap.used) / jobs / MB));
+}
+
+/**
+ * Lets worker threads started from now on have the heap limits they are given. V8's
+ * --max-old-space-size (the launcher sets it, a user may) is one flag for the whole
+ * process, and it overrides every new isolate's own limit (Worker resourceLimits):
+ * the main thread read it when it started, so clearing it leaves the main thread's
+ * limit as it was and gives each worker its own.
+ */
+export function releaseWorkerHeapLimits(): void {
+  setFlagsFromString('--max-old-space-size=0');
+  setFlagsFromString('--max-heap-size=0');
 }
 
 function mainHeap(): { limit: number; used: number } {

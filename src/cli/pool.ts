@@ -1,4 +1,4 @@
-// A pool of worker threads (tinypool) for the commands whose work splits into
+// A pool of worker threads (piscina) for the commands whose work splits into
 // independent tasks (check's simulations, the invariant runner's seeds): results
 // come back in task order whatever order they finish in, so the output does not
 // depend on the number of workers; a progress bar on stderr when it is a terminal.
@@ -11,9 +11,9 @@ import { availableParallelism } from 'node:os';
 import { serialize } from 'node:v8';
 import { Presets, SingleBar } from 'cli-progress';
 import { InvalidArgumentError } from 'commander';
-import Tinypool from 'tinypool';
+import { Piscina } from 'piscina';
 import { CliError } from './common.js';
-import { isWorkerOutOfMemory, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, workerHeapMb } from './memory.js';
+import { isWorkerOutOfMemory, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, releaseWorkerHeapLimits, workerHeapMb } from './memory.js';
 import { poolTrace } from './pool-trace.js';
 
 /** --jobs: a positive integer. */
@@ -60,7 +60,15 @@ export interface Pool<D> {
  */
 export function openPool<D extends object>(worker: URL, jobs: number): Pool<D> {
   const heapMb = workerHeapMb(jobs);
-  const pool = new Tinypool({ filename: new URL('./pool-worker.mjs', import.meta.url).href, workerData: { module: worker.href }, minThreads: jobs, maxThreads: jobs, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+  releaseWorkerHeapLimits();
+  const pool = new Piscina({ filename: new URL('./pool-worker.mjs', import.meta.url).href, workerData: { module: worker.href }, minThreads: jobs, maxThreads: jobs, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+  // A worker that fails outside a task (its module does not load; it runs out of heap
+  // while the pool is destroyed after another did) fails the work under way.
+  let failed: (e: unknown) => void = () => {};
+  const failure = new Promise<never>((_, reject) => (failed = reject));
+  failure.catch(() => {});
+  pool.on('error', (e: unknown) => failed(e));
+  const outOfMemory = (e: unknown) => (isWorkerOutOfMemory(e) ? new CliError(outOfMemoryMessage('worker', heapMb, process.argv.slice(2)), OUT_OF_MEMORY_EXIT) : e);
   let closed: Promise<void> | undefined;
   const close = () => (closed ??= pool.destroy());
   return {
@@ -72,16 +80,17 @@ export function openPool<D extends object>(worker: URL, jobs: number): Pool<D> {
       bar?.start(0, 0);
       let total = 0;
       try {
-        return await work(async (task) => {
+        const done = work(async (task) => {
           const id = total++;
           bar?.setTotal(total);
           poolTrace('dispatch', { id, task: describe(task) });
-          const r = await pool.run({ id, task, data: packed, shared } satisfies PoolMessage<typeof task>).catch((e: unknown) => {
-            throw isWorkerOutOfMemory(e) ? new CliError(outOfMemoryMessage('worker', heapMb, process.argv.slice(2)), OUT_OF_MEMORY_EXIT) : e;
-          });
+          const r = await pool.run({ id, task, data: packed, shared } satisfies PoolMessage<typeof task>);
           poolTrace('done', { id });
           bar?.increment();
           return r;
+        });
+        return await Promise.race([done, failure]).catch((e: unknown) => {
+          throw outOfMemory(e);
         });
       } finally {
         bar?.stop();
