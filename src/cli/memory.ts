@@ -67,12 +67,35 @@ export function usableMemory(memory = { total: totalmem(), cgroup: cgroupMemoryL
 export const defaultHeapMb = (usable: number): number => Math.floor((usable * HEAP_SHARE) / MB);
 
 /**
- * Each of `jobs` workers' old-space limit in MB: what the main thread's heap limit
- * leaves beyond what it holds now, shared out (the main thread mostly waits while
- * they run), never below MIN_WORKER_HEAP_MB.
+ * A worker's heap limit per MB of input text (the documents as read), never below
+ * WORKER_HEAP_FLOOR_MB: room for its copy of the loaded input (about 12 MB of heap per
+ * MB of YAML) and the working set of the simulations it runs. V8 lets a heap grow
+ * toward its limit before it collects, so a worker given the machine's share takes
+ * memory in proportion to the machine, not to the work: at 5,000 nodes (49 MB of
+ * YAML) two workers with 9 GB limits took 9.0 GB of RSS where 1.5 GB limits do the
+ * same check in 5.x GB (bench/README.md). A worker that runs out at this size is not
+ * the end: the pool goes on with the share (pool.ts).
  */
-export function workerHeapMb(jobs: number, heap: { limit: number; used: number } = mainHeap()): number {
-  return Math.max(MIN_WORKER_HEAP_MB, Math.floor((heap.limit - heap.used) / jobs / MB));
+export const WORKER_HEAP_PER_INPUT_MB = 30;
+export const WORKER_HEAP_FLOOR_MB = 1024;
+
+/** A worker's heap limits, MB: `sized` from the input, `share` what the main thread's limit leaves it. */
+export interface WorkerHeap {
+  readonly sizedMb: number;
+  readonly shareMb: number;
+}
+
+/**
+ * The heap limits of each of `jobs` workers. The share: what the main thread's heap
+ * limit leaves beyond what it holds now, shared out (the main thread mostly waits
+ * while they run), never below MIN_WORKER_HEAP_MB. The sized limit: in proportion to
+ * `inputBytes` of input, within the share; the share itself when the input's size is
+ * not known.
+ */
+export function workerHeapMb(jobs: number, inputBytes?: number, heap: { limit: number; used: number } = mainHeap()): WorkerHeap {
+  const shareMb = Math.max(MIN_WORKER_HEAP_MB, Math.floor((heap.limit - heap.used) / jobs / MB));
+  if (inputBytes === undefined) return { sizedMb: shareMb, shareMb };
+  return { sizedMb: Math.min(shareMb, Math.max(WORKER_HEAP_FLOOR_MB, Math.ceil((WORKER_HEAP_PER_INPUT_MB * inputBytes) / MB))), shareMb };
 }
 
 /**
