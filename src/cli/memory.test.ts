@@ -34,7 +34,7 @@ test("workers share what the main thread's heap leaves, never below the minimum"
 test("a worker's heap is sized from the input within its share: the floor for a small one, in proportion for a large one", () => {
   const heap = { limit: 18 * GB, used: GB };
   assert.equal(workerHeapMb(2, 3 * 1024 * 1024, heap).sizedMb, WORKER_HEAP_FLOOR_MB);
-  assert.equal(workerHeapMb(2, 49 * 1024 * 1024, heap).sizedMb, 49 * WORKER_HEAP_PER_INPUT_MB);
+  assert.equal(workerHeapMb(2, 47 * 1024 * 1024, heap).sizedMb, 47 * WORKER_HEAP_PER_INPUT_MB);
   assert.deepEqual(workerHeapMb(2, 400 * 1024 * 1024, heap), { sizedMb: 8704, shareMb: 8704 }, 'never above the share');
 });
 

@@ -71,12 +71,14 @@ export const defaultHeapMb = (usable: number): number => Math.floor((usable * HE
  * WORKER_HEAP_FLOOR_MB: room for its copy of the loaded input (about 12 MB of heap per
  * MB of YAML) and the working set of the simulations it runs. V8 lets a heap grow
  * toward its limit before it collects, so a worker given the machine's share takes
- * memory in proportion to the machine, not to the work: at 5,000 nodes (49 MB of
- * YAML) two workers with 9 GB limits took 9.0 GB of RSS where 1.5 GB limits do the
- * same check in 5.x GB (bench/README.md). A worker that runs out at this size is not
- * the end: the pool goes on with the share (pool.ts).
+ * memory in proportion to the machine, not to the work. Measured on the 5,000-node
+ * check (47 MB of YAML, two workers, bench/README.md): with the share (9 GB each) it
+ * took 9.0 GB and 419 CPU s; sized at 2,600 MB it took 5.5 GB and 423 CPU s; at
+ * 2,000 MB, 4.8 GB but 524 CPU s (collections near the limit); at 1,500 MB over 600.
+ * A worker that runs out at this size is not the end: the pool goes on with the
+ * share (pool.ts).
  */
-export const WORKER_HEAP_PER_INPUT_MB = 30;
+export const WORKER_HEAP_PER_INPUT_MB = 56;
 export const WORKER_HEAP_FLOOR_MB = 1024;
 
 /** A worker's heap limits, MB: `sized` from the input, `share` what the main thread's limit leaves it. */
