@@ -98,6 +98,30 @@ export function gcBetween(from: TraceLine | undefined, to: TraceLine, retained: 
   return `; GC ${to.gc.scavenges - before.scavenges} scavenges, ${to.gc.markCompacts - before.markCompacts} mark-compacts, ${s(to.gc.pauseMs - before.pauseMs)} wall paused${heap}`;
 }
 
+/**
+ * Where the memory went (the lines' memoryMb): each thread's largest heap, external
+ * memory and V8 malloc, and the process's largest RSS with what each thread's heap
+ * was at its last line before then.
+ */
+export function memoryPeaks(lines: readonly TraceLine[]): string[] {
+  const measured = lines.filter((l) => l.memoryMb);
+  if (measured.length === 0) return [];
+  const threads = [...new Set(measured.map((l) => l.thread))].sort((a, b) => a - b);
+  const peak = measured.reduce((a, l) => (l.memoryMb!.rss > a.memoryMb!.rss ? l : a));
+  const at = threads.map((t) => {
+    const before = measured.filter((l) => l.thread === t && l.wallMs <= peak.wallMs);
+    return `${t === 0 ? 'main' : `worker ${t}`} ${before.length > 0 ? before[before.length - 1]!.memoryMb!.heap : 0}`;
+  });
+  return [
+    ...threads.map((t) => {
+      const mine = measured.filter((l) => l.thread === t).map((l) => l.memoryMb!);
+      const most = (k: 'heap' | 'used' | 'external' | 'malloced') => Math.max(...mine.map((m) => m[k]));
+      return `memory of ${t === 0 ? 'the main thread' : `worker ${t}`}: heap ${most('heap')} MB at most (${most('used')} MB used), external ${most('external')} MB, V8 malloc ${most('malloced')} MB`;
+    }),
+    `process RSS ${peak.memoryMb!.rss} MB at most (as sampled at the lines), ${s(peak.wallMs - lines[0]!.wallMs)} after the start; the heaps then, MB: ${at.join(', ')}`,
+  ];
+}
+
 /** The 1-worker run's main-thread CPU at the end: its wall time where its helper threads have a core of their own. */
 const mainCpuMs = (lines: readonly TraceLine[]) => lines.find((l) => l.event === 'end' && l.thread === 0)!.cpuMs;
 
@@ -186,5 +210,7 @@ for (const file of positionals) {
   console.log(`== ${file}`);
   const t1Ms = values['t1-trace'] ? mainCpuMs(read(values['t1-trace'])) : values.t1 ? Number(values.t1) * 1000 : undefined;
   if (t1Ms) console.log(`T1 = ${s(t1Ms)} CPU (the 1-worker run's main thread)`);
-  report(read(file), Number(values.workers), t1Ms);
+  const lines = read(file);
+  report(lines, Number(values.workers), t1Ms);
+  for (const line of memoryPeaks(lines)) console.log(line);
 }

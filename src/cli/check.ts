@@ -11,6 +11,7 @@ import { ALL_CHECKS } from '../analyze/checks/index.js';
 import type { ReportedFinding } from '../analyze/finding.js';
 import { defaultWorkers, describeTask, runChecks, type RunTask } from '../analyze/parallel.js';
 import type { CheckSettings, CheckWorkerData } from './check-worker.js';
+import { workerHeapMb } from './memory.js';
 import { availableCores, openPool, parseJobs, type Pool } from './pool.js';
 import { poolTrace, retainedHeapMb } from './pool-trace.js';
 import { sharedLogBuffer } from './shared-log.js';
@@ -54,7 +55,7 @@ export function registerCheck(program: Command): void {
       poolTrace('start');
       // Workers asked for (or likely by the input's size) start loading the engine while this thread reads the input.
       const workers = await likelyWorkers(opts);
-      const early = workers > 1 ? openPool<CheckWorkerData>(CHECK_WORKER, workers) : undefined;
+      const early = workers > 1 ? openPool<CheckWorkerData>(CHECK_WORKER, workers, await fileBytes([...opts.filename, ...opts.cluster])) : undefined;
       try {
         await check(program, opts, early);
       } finally {
@@ -72,13 +73,18 @@ type CheckFlags = InputFlags & CatalogFlags & { filename: string[]; cluster: str
  */
 const EARLY_POOL_BYTES = 256 * 1024;
 
+/** The bytes of the files among `paths` (a folder, stdin or a missing file counts nothing). */
+async function fileBytes(paths: readonly string[]): Promise<number> {
+  const sizes = await Promise.all(paths.map((path) => stat(path).then((s) => (s.isFile() ? s.size : 0), () => 0)));
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
 /** The workers to open before the input is read: --jobs, or every core for input files large enough to pay for them. */
 export async function likelyWorkers(opts: Pick<CheckFlags, 'headroom' | 'jobs' | 'filename' | 'cluster'>, cores = availableCores()): Promise<number> {
   if (opts.headroom) return 1;
   if (opts.jobs !== undefined) return opts.jobs;
   if (cores < 2) return 1;
-  const sizes = await Promise.all([...opts.filename, ...opts.cluster].map((path) => stat(path).then((s) => (s.isFile() ? s.size : 0), () => 0)));
-  return sizes.reduce((a, b) => a + b, 0) >= EARLY_POOL_BYTES ? cores : 1;
+  return (await fileBytes([...opts.filename, ...opts.cluster])) >= EARLY_POOL_BYTES ? cores : 1;
 }
 
 const CHECK_WORKER = new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
@@ -118,10 +124,12 @@ async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorke
   } else {
     // The documents as plain data: a worker does not read or parse the texts again.
     const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, exchange: sharedLogBuffer() };
+    // The workers' heaps are sized from the input as read (folders, stdin and a live cluster included).
+    const inputBytes = sources.reduce((n, s) => n + s.text.length, 0);
     let pool = early;
-    if (pool?.jobs !== jobs) {
+    if (pool?.jobs !== jobs || pool.heapMb < workerHeapMb(jobs, inputBytes).sizedMb) {
       await pool?.close();
-      pool = openPool<CheckWorkerData>(CHECK_WORKER, jobs);
+      pool = openPool<CheckWorkerData>(CHECK_WORKER, jobs, inputBytes);
     }
     // Twice as many parts as workers: a worker that draws short parts takes another.
     findings = finishFindings(await pool.run(data, 'checking', (run: RunTask) => runChecks(ALL_CHECKS, 2 * jobs, run), (task) => describeTask(ALL_CHECKS, task)));

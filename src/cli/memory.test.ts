@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cgroupMemoryLimit, defaultHeapMb, MIN_WORKER_HEAP_MB, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, userV8SizeMb, workerHeapMb } from './memory.js';
+import { cgroupMemoryLimit, defaultHeapMb, MIN_WORKER_HEAP_MB, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, userV8SizeMb, WORKER_HEAP_FLOOR_MB, WORKER_HEAP_PER_INPUT_MB, workerHeapMb } from './memory.js';
 
 const GB = 1024 ** 3;
 
@@ -27,8 +27,15 @@ test("the launcher's heap: three quarters of the usable memory, unless the user 
 });
 
 test("workers share what the main thread's heap leaves, never below the minimum", () => {
-  assert.equal(workerHeapMb(2, { limit: 18 * GB, used: 2 * GB }), 8192);
-  assert.equal(workerHeapMb(64, { limit: 4 * GB, used: GB }), MIN_WORKER_HEAP_MB);
+  assert.deepEqual(workerHeapMb(2, undefined, { limit: 18 * GB, used: 2 * GB }), { sizedMb: 8192, shareMb: 8192 });
+  assert.equal(workerHeapMb(64, undefined, { limit: 4 * GB, used: GB }).shareMb, MIN_WORKER_HEAP_MB);
+});
+
+test("a worker's heap is sized from the input within its share: the floor for a small one, in proportion for a large one", () => {
+  const heap = { limit: 18 * GB, used: GB };
+  assert.equal(workerHeapMb(2, 3 * 1024 * 1024, heap).sizedMb, WORKER_HEAP_FLOOR_MB);
+  assert.equal(workerHeapMb(2, 47 * 1024 * 1024, heap).sizedMb, 47 * WORKER_HEAP_PER_INPUT_MB);
+  assert.deepEqual(workerHeapMb(2, 400 * 1024 * 1024, heap), { sizedMb: 8704, shareMb: 8704 }, 'never above the share');
 });
 
 test('the out-of-memory line names the heap, its limit, the input files and their size, and what to try', () => {
@@ -54,4 +61,17 @@ test('a worker thread that runs out of heap stops the pool with the one-line err
   const e = JSON.parse(out) as { exitCode: number; message: string };
   assert.equal(e.exitCode, OUT_OF_MEMORY_EXIT);
   assert.match(e.message, new RegExp(`^berth: out of memory: a worker thread's JavaScript heap reached its limit of \\d+ MB; try fewer workers \\(--jobs\\)`));
+});
+
+test("a worker has the heap limit the pool gives it, though the main thread's was set with --max-old-space-size, and a worker that outgrows it goes on with the share", async () => {
+  // One worker, sized from one byte of input (the floor) under a main thread limit of 1,600 MB (its share, about 1,500 MB).
+  const script = `import { withPool } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};
+    const limits = await withPool(new URL(${JSON.stringify(new URL('./pool-heap.test-support.ts', import.meta.url).href)}), {}, 1, 'test', (run) => Promise.all([run(0), run(${WORKER_HEAP_FLOOR_MB} + 100)]), 1);
+    process.stdout.write(JSON.stringify(limits));`;
+  const file = join(mkdtempSync(join(tmpdir(), 'berth-memory-')), 'limits.mjs');
+  writeFileSync(file, script);
+  const out = await new Promise<string>((resolve, reject) => execFile(process.execPath, ['--max-old-space-size=1600', '--import', 'tsx', file], (error, stdout) => (error ? reject(error) : resolve(stdout))));
+  const [sized, roomy] = JSON.parse(out) as [number, number];
+  assert.ok(sized >= WORKER_HEAP_FLOOR_MB && sized < WORKER_HEAP_FLOOR_MB + 100, `the sized worker's limit: ${sized} MB`);
+  assert.ok(roomy > WORKER_HEAP_FLOOR_MB + 300 && roomy < 1600 + 100, `the task that outgrew it ran with the share: ${roomy} MB`);
 });

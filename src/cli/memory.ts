@@ -7,7 +7,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { totalmem } from 'node:os';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 const MB = 1024 * 1024;
 
@@ -67,12 +67,49 @@ export function usableMemory(memory = { total: totalmem(), cgroup: cgroupMemoryL
 export const defaultHeapMb = (usable: number): number => Math.floor((usable * HEAP_SHARE) / MB);
 
 /**
- * Each of `jobs` workers' old-space limit in MB: what the main thread's heap limit
- * leaves beyond what it holds now, shared out (the main thread mostly waits while
- * they run), never below MIN_WORKER_HEAP_MB.
+ * A worker's heap limit per MB of input text (the documents as read), never below
+ * WORKER_HEAP_FLOOR_MB: room for its copy of the loaded input (about 12 MB of heap per
+ * MB of YAML) and the working set of the simulations it runs. V8 lets a heap grow
+ * toward its limit before it collects, so a worker given the machine's share takes
+ * memory in proportion to the machine, not to the work. Measured on the 5,000-node
+ * check (47 MB of YAML, two workers, bench/README.md): with the share (9 GB each) it
+ * took 9.0 GB and 419 CPU s; sized at 2,600 MB it took 5.5 GB and 423 CPU s; at
+ * 2,000 MB, 4.8 GB but 524 CPU s (collections near the limit); at 1,500 MB over 600.
+ * A worker that runs out at this size is not the end: the pool goes on with the
+ * share (pool.ts).
  */
-export function workerHeapMb(jobs: number, heap: { limit: number; used: number } = mainHeap()): number {
-  return Math.max(MIN_WORKER_HEAP_MB, Math.floor((heap.limit - heap.used) / jobs / MB));
+export const WORKER_HEAP_PER_INPUT_MB = 56;
+export const WORKER_HEAP_FLOOR_MB = 1024;
+
+/** A worker's heap limits, MB: `sized` from the input, `share` what the main thread's limit leaves it. */
+export interface WorkerHeap {
+  readonly sizedMb: number;
+  readonly shareMb: number;
+}
+
+/**
+ * The heap limits of each of `jobs` workers. The share: what the main thread's heap
+ * limit leaves beyond what it holds now, shared out (the main thread mostly waits
+ * while they run), never below MIN_WORKER_HEAP_MB. The sized limit: in proportion to
+ * `inputBytes` of input, within the share; the share itself when the input's size is
+ * not known.
+ */
+export function workerHeapMb(jobs: number, inputBytes?: number, heap: { limit: number; used: number } = mainHeap()): WorkerHeap {
+  const shareMb = Math.max(MIN_WORKER_HEAP_MB, Math.floor((heap.limit - heap.used) / jobs / MB));
+  if (inputBytes === undefined) return { sizedMb: shareMb, shareMb };
+  return { sizedMb: Math.min(shareMb, Math.max(WORKER_HEAP_FLOOR_MB, Math.ceil((WORKER_HEAP_PER_INPUT_MB * inputBytes) / MB))), shareMb };
+}
+
+/**
+ * Lets worker threads started from now on have the heap limits they are given. V8's
+ * --max-old-space-size (the launcher sets it, a user may) is one flag for the whole
+ * process, and it overrides every new isolate's own limit (Worker resourceLimits):
+ * the main thread read it when it started, so clearing it leaves the main thread's
+ * limit as it was and gives each worker its own.
+ */
+export function releaseWorkerHeapLimits(): void {
+  setFlagsFromString('--max-old-space-size=0');
+  setFlagsFromString('--max-heap-size=0');
 }
 
 function mainHeap(): { limit: number; used: number } {

@@ -78,12 +78,31 @@ export interface TraceLine {
   readonly cpuMs: number;
   readonly processCpuMs: number;
   readonly gc?: GcCounts;
+  /** This thread's heap (committed and used), its external memory (array buffers) and what V8 malloced, and the process's RSS, MB. */
+  readonly memoryMb?: MemoryMb;
   readonly [field: string]: unknown;
+}
+
+/** A line's memory figures, MB. */
+export interface MemoryMb {
+  readonly heap: number;
+  readonly used: number;
+  readonly external: number;
+  readonly malloced: number;
+  readonly rss: number;
+}
+
+const toMb = (bytes: number): number => Math.round(bytes / 2 ** 20);
+
+/** This thread's memory now, without collecting anything (cheap enough for every line). */
+function memorySoFar(): MemoryMb {
+  const h = getHeapStatistics();
+  return { heap: toMb(h.total_heap_size), used: toMb(h.used_heap_size), external: toMb(h.external_memory), malloced: toMb(h.malloced_memory), rss: toMb(process.memoryUsage.rss()) };
 }
 
 export function poolTrace(event: string, fields: Record<string, unknown> = {}): void {
   if (!tracing) return;
   const { user, system } = process.cpuUsage();
-  const line: TraceLine = { event, thread: threadId, wallMs: performance.timeOrigin + performance.now(), cpuMs: threadCpuMs(), processCpuMs: (user + system) / 1000, gc: gcSoFar(), ...fields };
+  const line: TraceLine = { event, thread: threadId, wallMs: performance.timeOrigin + performance.now(), cpuMs: threadCpuMs(), processCpuMs: (user + system) / 1000, gc: gcSoFar(), memoryMb: memorySoFar(), ...fields };
   appendFileSync(file!, `${JSON.stringify(line)}\n`);
 }

@@ -10,10 +10,10 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { URL } from 'node:url';
 import { deserialize } from 'node:v8';
-import Tinypool from 'tinypool';
+import { workerData } from 'piscina';
 
 const bootMs = performance.timeOrigin + performance.now();
-const { module } = Tinypool.workerData;
+const { module } = workerData;
 const typescript = module.endsWith('.ts');
 if (typescript) (await import('tsx/esm/api')).register();
 const { default: run, prepare = (data) => data } = await import(module);

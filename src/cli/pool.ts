@@ -1,4 +1,4 @@
-// A pool of worker threads (tinypool) for the commands whose work splits into
+// A pool of worker threads (piscina) for the commands whose work splits into
 // independent tasks (check's simulations, the invariant runner's seeds): results
 // come back in task order whatever order they finish in, so the output does not
 // depend on the number of workers; a progress bar on stderr when it is a terminal.
@@ -11,9 +11,9 @@ import { availableParallelism } from 'node:os';
 import { serialize } from 'node:v8';
 import { Presets, SingleBar } from 'cli-progress';
 import { InvalidArgumentError } from 'commander';
-import Tinypool from 'tinypool';
+import { Piscina } from 'piscina';
 import { CliError } from './common.js';
-import { isWorkerOutOfMemory, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, workerHeapMb } from './memory.js';
+import { isWorkerOutOfMemory, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, releaseWorkerHeapLimits, workerHeapMb } from './memory.js';
 import { poolTrace } from './pool-trace.js';
 
 /** --jobs: a positive integer. */
@@ -42,6 +42,8 @@ export interface PoolMessage<T> {
 export interface Pool<D> {
   /** How many threads it runs. */
   readonly jobs: number;
+  /** Each thread's heap limit, MB, until one runs out (memory.ts). */
+  readonly heapMb: number;
   /**
    * Hands `work` a function that runs one task on a thread: tasks may be added while
    * others run (a second round once the first is in); the pool closes when `work` is
@@ -55,16 +57,46 @@ export interface Pool<D> {
 
 /**
  * Opens `jobs` threads running the module `worker`: they start loading it now. Each
- * thread's heap is bounded (memory.ts): one that runs out stops the command with a
- * one-line error, not the process with V8's report.
+ * thread's heap is bounded (memory.ts): sized from `inputBytes` of input when the
+ * caller knows it, else the main thread's limit shared out. When a sized worker runs
+ * out, the task and every later one run on threads with the share; one that runs out
+ * of that stops the command with a one-line error, not the process with V8's report.
  */
-export function openPool<D extends object>(worker: URL, jobs: number): Pool<D> {
-  const heapMb = workerHeapMb(jobs);
-  const pool = new Tinypool({ filename: new URL('./pool-worker.mjs', import.meta.url).href, workerData: { module: worker.href }, minThreads: jobs, maxThreads: jobs, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+export function openPool<D extends object>(worker: URL, jobs: number, inputBytes?: number): Pool<D> {
+  const heap = workerHeapMb(jobs, inputBytes);
+  releaseWorkerHeapLimits();
+  // A worker that fails outside a task (its module does not load; it runs out of heap
+  // while the pool is destroyed after another did) fails the work under way.
+  let failed: (e: unknown) => void = () => {};
+  const failure = new Promise<never>((_, reject) => (failed = reject));
+  failure.catch(() => {});
+  const threads = (heapMb: number): Piscina => {
+    const pool = new Piscina({ filename: new URL('./pool-worker.mjs', import.meta.url).href, workerData: { module: worker.href }, minThreads: jobs, maxThreads: jobs, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    pool.on('error', (e: unknown) => failed(e));
+    return pool;
+  };
+  const sized = threads(heap.sizedMb);
+  /** Opened when a sized worker runs out of heap: the rest of the work runs here. */
+  let roomy: Piscina | undefined;
+  // Piscina's results are untyped (any), as structured clones of what the module returned.
+  const runOn = async (message: PoolMessage<unknown>): ReturnType<Piscina['run']> => {
+    if (roomy === undefined) {
+      try {
+        return await sized.run(message);
+      } catch (e) {
+        if (!isWorkerOutOfMemory(e) || heap.sizedMb >= heap.shareMb) throw e;
+        if (roomy === undefined) poolTrace('roomy', { sizedMb: heap.sizedMb, shareMb: heap.shareMb });
+        roomy ??= threads(heap.shareMb);
+      }
+    }
+    return roomy.run(message);
+  };
+  const outOfMemory = (e: unknown) => (isWorkerOutOfMemory(e) ? new CliError(outOfMemoryMessage('worker', heap.shareMb, process.argv.slice(2)), OUT_OF_MEMORY_EXIT) : e);
   let closed: Promise<void> | undefined;
-  const close = () => (closed ??= pool.destroy());
+  const close = () => (closed ??= Promise.all([sized.destroy(), roomy?.destroy()]).then(() => undefined));
   return {
     jobs,
+    heapMb: heap.sizedMb,
     close,
     async run(data, label, work, describe = String) {
       const { data: packed, shared } = pack(data);
@@ -72,16 +104,17 @@ export function openPool<D extends object>(worker: URL, jobs: number): Pool<D> {
       bar?.start(0, 0);
       let total = 0;
       try {
-        return await work(async (task) => {
+        const done = work(async (task) => {
           const id = total++;
           bar?.setTotal(total);
           poolTrace('dispatch', { id, task: describe(task) });
-          const r = await pool.run({ id, task, data: packed, shared } satisfies PoolMessage<typeof task>).catch((e: unknown) => {
-            throw isWorkerOutOfMemory(e) ? new CliError(outOfMemoryMessage('worker', heapMb, process.argv.slice(2)), OUT_OF_MEMORY_EXIT) : e;
-          });
+          const r = await runOn({ id, task, data: packed, shared });
           poolTrace('done', { id });
           bar?.increment();
           return r;
+        });
+        return await Promise.race([done, failure]).catch((e: unknown) => {
+          throw outOfMemory(e);
         });
       } finally {
         bar?.stop();
@@ -106,6 +139,6 @@ function pack(data: object): { data: SharedArrayBuffer; shared: Record<string, S
 }
 
 /** openPool, run at once: for work whose data is ready when the pool is needed. */
-export function withPool<T, R, D extends object, Out>(worker: URL, data: D, jobs: number, label: string, work: (run: (task: T) => Promise<R>) => Promise<Out>): Promise<Out> {
-  return openPool<D>(worker, jobs).run(data, label, work);
+export function withPool<T, R, D extends object, Out>(worker: URL, data: D, jobs: number, label: string, work: (run: (task: T) => Promise<R>) => Promise<Out>, inputBytes?: number): Promise<Out> {
+  return openPool<D>(worker, jobs, inputBytes).run(data, label, work);
 }
