@@ -17,12 +17,27 @@ import { podGroups } from './pod-groups.js';
 export const POOL_MIN_NODES = 20;
 
 /**
- * How many workers to check `input` with when the user does not say: `cores`, when
- * there is more than one core and more than one simulation to share out (two pod
- * groups or more, on an input large enough to pay for the workers); else 1.
+ * On two cores or fewer, below this much input text one thread is the default too.
+ * Each worker compiles the engine again and loads its own copy of the input, and
+ * V8's helper threads (collections, optimizing compiles), which have the second core
+ * to themselves beside one thread, share the cores with two. Measured on
+ * bench/check-200.ts's dumps with 2 cores (bench/README.md): two workers took 1.29×,
+ * 1.17× and 1.04× one thread's wall time at 1,000, 2,000 and 3,000 nodes (3.3, 6.5 and
+ * 9.7 MB), and less at 5,000 nodes with 100,000 pods (47 MB).
  */
-export function defaultWorkers(input: LoadedInput, cores: number): number {
-  if (cores < 2 || input.nodes.length < POOL_MIN_NODES) return 1;
+export const TWO_CORE_POOL_MIN_BYTES = 16 * 1024 * 1024;
+
+/** Do workers pay for `inputBytes` of input on `cores` cores (TWO_CORE_POOL_MIN_BYTES)? */
+export const workersPay = (cores: number, inputBytes: number): boolean => cores > 1 && (cores > 2 || inputBytes >= TWO_CORE_POOL_MIN_BYTES);
+
+/**
+ * How many workers to check `input` (`inputBytes` of text) with when the user does
+ * not say: `cores`, when workers pay for an input of that size on that many cores and
+ * there is more than one simulation to share out (two pod groups or more, on an input
+ * large enough to pay for the workers); else 1.
+ */
+export function defaultWorkers(input: LoadedInput, cores: number, inputBytes: number): number {
+  if (!workersPay(cores, inputBytes) || input.nodes.length < POOL_MIN_NODES) return 1;
   return podGroups(input).length >= 2 ? cores : 1;
 }
 

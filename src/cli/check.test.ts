@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { TWO_CORE_POOL_MIN_BYTES } from '../analyze/parallel.js';
 import { likelyWorkers } from './check.js';
 
 describe('the workers check opens before it reads the input', () => {
@@ -11,6 +12,8 @@ describe('the workers check opens before it reads the input', () => {
   const large = join(dir, 'large.yaml');
   writeFileSync(small, 'kind: Node\n');
   writeFileSync(large, '#'.repeat(256 * 1024));
+  const huge = join(dir, 'huge.yaml');
+  writeFileSync(huge, '#'.repeat(TWO_CORE_POOL_MIN_BYTES));
   const flags = (over: { jobs?: number; headroom?: boolean; filename?: string[]; cluster?: string[] }) => ({ filename: [], cluster: [], ...over });
 
   it('--jobs N: N, whatever the input', async () => {
@@ -18,10 +21,12 @@ describe('the workers check opens before it reads the input', () => {
     assert.equal(await likelyWorkers(flags({ jobs: 1, cluster: [large] }), 2), 1);
   });
 
-  it('without --jobs: every core once the input files reach 256 KB, together or alone', async () => {
+  it('without --jobs: every core once the input files reach 256 KB, together or alone; on two cores, once they reach TWO_CORE_POOL_MIN_BYTES', async () => {
     assert.equal(await likelyWorkers(flags({ cluster: [large] }), 4), 4);
-    assert.equal(await likelyWorkers(flags({ filename: [small], cluster: [large] }), 2), 2);
+    assert.equal(await likelyWorkers(flags({ filename: [small], cluster: [large] }), 3), 3);
     assert.equal(await likelyWorkers(flags({ cluster: [small] }), 4), 1);
+    assert.equal(await likelyWorkers(flags({ filename: [small], cluster: [large] }), 2), 1);
+    assert.equal(await likelyWorkers(flags({ cluster: [huge] }), 2), 2);
   });
 
   it('none on one core, for --headroom (one thread), or for what is not a file (stdin, a folder, a missing path)', async () => {

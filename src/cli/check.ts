@@ -9,7 +9,7 @@ import { extname } from 'node:path';
 import { analyze, finishFindings, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import type { ReportedFinding } from '../analyze/finding.js';
-import { defaultWorkers, describeTask, runChecks, type RunTask } from '../analyze/parallel.js';
+import { defaultWorkers, describeTask, runChecks, workersPay, type RunTask } from '../analyze/parallel.js';
 import type { CheckSettings, CheckWorkerData } from './check-worker.js';
 import { workerHeapMb } from './memory.js';
 import { availableCores, openPool, parseJobs, type Pool } from './pool.js';
@@ -79,12 +79,12 @@ async function fileBytes(paths: readonly string[]): Promise<number> {
   return sizes.reduce((a, b) => a + b, 0);
 }
 
-/** The workers to open before the input is read: --jobs, or every core for input files large enough to pay for them. */
+/** The workers to open before the input is read: --jobs, or every core for input files large enough to pay for them (workersPay). */
 export async function likelyWorkers(opts: Pick<CheckFlags, 'headroom' | 'jobs' | 'filename' | 'cluster'>, cores = availableCores()): Promise<number> {
   if (opts.headroom) return 1;
   if (opts.jobs !== undefined) return opts.jobs;
-  if (cores < 2) return 1;
-  return (await fileBytes([...opts.filename, ...opts.cluster])) >= EARLY_POOL_BYTES ? cores : 1;
+  const bytes = await fileBytes([...opts.filename, ...opts.cluster]);
+  return bytes >= EARLY_POOL_BYTES && workersPay(cores, bytes) ? cores : 1;
 }
 
 const CHECK_WORKER = new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
@@ -114,7 +114,9 @@ async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorke
     if (!result.met) process.exitCode = 1;
     return;
   }
-  const jobs = opts.jobs ?? defaultWorkers(input, availableCores());
+  // The input as read (folders, stdin and a live cluster included) sizes the workers and their heaps.
+  const inputBytes = sources.reduce((n, s) => n + s.text.length, 0);
+  const jobs = opts.jobs ?? defaultWorkers(input, availableCores(), inputBytes);
   poolTrace('loaded', { jobs });
   let findings: readonly ReportedFinding[];
   if (jobs === 1) {
@@ -124,8 +126,6 @@ async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorke
   } else {
     // The documents as plain data: a worker does not read or parse the texts again.
     const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, exchange: sharedLogBuffer() };
-    // The workers' heaps are sized from the input as read (folders, stdin and a live cluster included).
-    const inputBytes = sources.reduce((n, s) => n + s.text.length, 0);
     let pool = early;
     if (pool?.jobs !== jobs || pool.heapMb < workerHeapMb(jobs, inputBytes).sizedMb) {
       await pool?.close();
