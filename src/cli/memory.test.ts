@@ -63,15 +63,17 @@ test('a worker thread that runs out of heap stops the pool with the one-line err
   assert.match(e.message, new RegExp(`^berth: out of memory: a worker thread's JavaScript heap reached its limit of \\d+ MB; try fewer workers \\(--jobs\\)`));
 });
 
-test("a worker has the heap limit the pool gives it, though the main thread's was set with --max-old-space-size, and a worker that outgrows it goes on with the share", async () => {
-  // One worker, sized from one byte of input (the floor) under a main thread limit of 1,600 MB (its share, about 1,500 MB).
+test("a worker has the heap limit the pool gives it, though the main thread's was set with --max-old-space-size, and once one outgrows it every task goes on with the share", async () => {
+  // One worker, sized from one byte of input (the floor) under a main thread limit of 1,600 MB (its share, about 1,500 MB):
+  // the second task outgrows it, and so would the two queued behind it: all three end with the share.
   const script = `import { withPool } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};
-    const limits = await withPool(new URL(${JSON.stringify(new URL('./pool-heap.test-support.ts', import.meta.url).href)}), {}, 1, 'test', (run) => Promise.all([run(0), run(${WORKER_HEAP_FLOOR_MB} + 100)]), 1);
+    const limits = await withPool(new URL(${JSON.stringify(new URL('./pool-heap.test-support.ts', import.meta.url).href)}), {}, 1, 'test', (run) => Promise.all([0, 1, 1, 1].map((big) => run(big * (${WORKER_HEAP_FLOOR_MB} + 100)))), 1);
     process.stdout.write(JSON.stringify(limits));`;
   const file = join(mkdtempSync(join(tmpdir(), 'berth-memory-')), 'limits.mjs');
   writeFileSync(file, script);
   const out = await new Promise<string>((resolve, reject) => execFile(process.execPath, ['--max-old-space-size=1600', '--import', 'tsx', file], (error, stdout) => (error ? reject(error) : resolve(stdout))));
-  const [sized, roomy] = JSON.parse(out) as [number, number];
-  assert.ok(sized >= WORKER_HEAP_FLOOR_MB && sized < WORKER_HEAP_FLOOR_MB + 100, `the sized worker's limit: ${sized} MB`);
-  assert.ok(roomy > WORKER_HEAP_FLOOR_MB + 300 && roomy < 1600 + 100, `the task that outgrew it ran with the share: ${roomy} MB`);
+  const [sized, ...roomy] = JSON.parse(out) as number[];
+  assert.ok(sized! >= WORKER_HEAP_FLOOR_MB && sized! < WORKER_HEAP_FLOOR_MB + 100, `the sized worker's limit: ${sized} MB`);
+  assert.equal(roomy.length, 3);
+  for (const limit of roomy) assert.ok(limit > WORKER_HEAP_FLOOR_MB + 300 && limit < 1600 + 100, `the tasks that outgrew it ran with the share: ${roomy.join(', ')} MB`);
 });

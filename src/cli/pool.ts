@@ -59,8 +59,9 @@ export interface Pool<D> {
  * Opens `jobs` threads running the module `worker`: they start loading it now. Each
  * thread's heap is bounded (memory.ts): sized from `inputBytes` of input when the
  * caller knows it, else the main thread's limit shared out. When a sized worker runs
- * out, the task and every later one run on threads with the share; one that runs out
- * of that stops the command with a one-line error, not the process with V8's report.
+ * out, the sized threads are given up: its task, the tasks they had not finished and
+ * every later one run on threads with the share. One that runs out of that stops the
+ * command with a one-line error, not the process with V8's report.
  */
 export function openPool<D extends object>(worker: URL, jobs: number, inputBytes?: number): Pool<D> {
   const heap = workerHeapMb(jobs, inputBytes);
@@ -84,9 +85,13 @@ export function openPool<D extends object>(worker: URL, jobs: number, inputBytes
       try {
         return await sized.run(message);
       } catch (e) {
-        if (!isWorkerOutOfMemory(e) || heap.sizedMb >= heap.shareMb) throw e;
-        if (roomy === undefined) poolTrace('roomy', { sizedMb: heap.sizedMb, shareMb: heap.shareMb });
-        roomy ??= threads(heap.shareMb);
+        // Once the sized threads are given up, whatever they had (queued, or cut short) runs again with the share.
+        if (roomy === undefined && (!isWorkerOutOfMemory(e) || heap.sizedMb >= heap.shareMb)) throw e;
+        if (roomy === undefined) {
+          poolTrace('roomy', { sizedMb: heap.sizedMb, shareMb: heap.shareMb });
+          roomy = threads(heap.shareMb);
+          void sized.destroy();
+        }
       }
     }
     return roomy.run(message);
