@@ -23,7 +23,7 @@ export const POOL_MIN_NODES = 20;
  * to themselves beside one thread, share the cores with two. Measured on
  * bench/check-200.ts's dumps with 2 cores (bench/README.md): two workers took 1.29×,
  * 1.17× and 1.04× one thread's wall time at 1,000, 2,000 and 3,000 nodes (3.3, 6.5 and
- * 9.7 MB), and 0.66× at 5,000 nodes with 100,000 pods (47 MB).
+ * 9.7 MB), and 0.66–0.71× at 5,000 nodes with 100,000 pods (47 MB).
  */
 export const TWO_CORE_POOL_MIN_BYTES = 16 * 1024 * 1024;
 
