@@ -11,8 +11,9 @@ import { ALL_CHECKS } from '../analyze/checks/index.js';
 import type { ReportedFinding } from '../analyze/finding.js';
 import { defaultWorkers, describeTask, runChecks, workersPay, type RunTask } from '../analyze/parallel.js';
 import type { CheckSettings, CheckWorkerData } from './check-worker.js';
-import { workerHeapMb } from './memory.js';
-import { availableCores, openPool, parseJobs, type Pool } from './pool.js';
+import { affordableWorkers, workerHeapMb } from './memory.js';
+import { availableCores } from './cores.js';
+import { openPool, parseJobs, type Pool } from './pool.js';
 import { poolTrace, retainedHeapMb } from './pool-trace.js';
 import { sharedLogBuffer } from './shared-log.js';
 import { formatText, toJson, toSarif } from '../analyze/report.js';
@@ -116,7 +117,7 @@ async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorke
   }
   // The input as read (folders, stdin and a live cluster included) sizes the workers and their heaps.
   const inputBytes = sources.reduce((n, s) => n + s.text.length, 0);
-  const jobs = opts.jobs ?? defaultWorkers(input, availableCores(), inputBytes);
+  const jobs = opts.jobs ?? Math.min(defaultWorkers(input, availableCores(), inputBytes), affordableWorkers(inputBytes));
   poolTrace('loaded', { jobs });
   let findings: readonly ReportedFinding[];
   if (jobs === 1) {

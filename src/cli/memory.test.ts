@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cgroupMemoryLimit, defaultHeapMb, MIN_WORKER_HEAP_MB, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, userV8SizeMb, WORKER_HEAP_FLOOR_MB, WORKER_HEAP_PER_INPUT_MB, workerHeapMb } from './memory.js';
+import { affordableWorkers, cgroupMemoryLimit, defaultHeapMb, MIN_WORKER_HEAP_MB, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, userV8SizeMb, WORKER_HEAP_FLOOR_MB, WORKER_HEAP_PER_INPUT_MB, workerHeapMb } from './memory.js';
 
 const GB = 1024 ** 3;
 
@@ -29,6 +29,13 @@ test("the launcher's heap: three quarters of the usable memory, unless the user 
 test("workers share what the main thread's heap leaves, never below the minimum", () => {
   assert.deepEqual(workerHeapMb(2, undefined, { limit: 18 * GB, used: 2 * GB }), { sizedMb: 8192, shareMb: 8192 });
   assert.equal(workerHeapMb(64, undefined, { limit: 4 * GB, used: GB }).shareMb, MIN_WORKER_HEAP_MB);
+});
+
+test('as many workers as the main thread\'s limit has room for at their sized heaps, at least one', () => {
+  const MiB = 1024 * 1024;
+  assert.equal(affordableWorkers(47 * MiB, { limit: 6 * GB, used: GB / 2 }), 2, '47 MB of input: 2,632 MB each in 5.5 GB');
+  assert.equal(affordableWorkers(MiB, { limit: 6 * GB, used: GB / 2 }), 5, 'a small input: the 1 GB floor each');
+  assert.equal(affordableWorkers(47 * MiB, { limit: 2 * GB, used: GB / 2 }), 1);
 });
 
 test("a worker's heap is sized from the input within its share: the floor for a small one, in proportion for a large one", () => {

@@ -50,7 +50,8 @@ export function userV8SizeMb(options: readonly string[], name: string): number |
   return size;
 }
 
-function readOrUndefined(path: string): string | undefined {
+/** A file's text, or undefined when it cannot be read. */
+export function readOrUndefined(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch {
@@ -97,8 +98,19 @@ export interface WorkerHeap {
  */
 export function workerHeapMb(jobs: number, inputBytes?: number, heap: { limit: number; used: number } = mainHeap()): WorkerHeap {
   const shareMb = Math.max(MIN_WORKER_HEAP_MB, Math.floor((heap.limit - heap.used) / jobs / MB));
-  if (inputBytes === undefined) return { sizedMb: shareMb, shareMb };
-  return { sizedMb: Math.min(shareMb, Math.max(WORKER_HEAP_FLOOR_MB, Math.ceil((WORKER_HEAP_PER_INPUT_MB * inputBytes) / MB))), shareMb };
+  return { sizedMb: inputBytes === undefined ? shareMb : Math.min(shareMb, sizedHeapMb(inputBytes)), shareMb };
+}
+
+/** The heap a worker is sized to for `inputBytes` of input, MB (WORKER_HEAP_PER_INPUT_MB, WORKER_HEAP_FLOOR_MB). */
+const sizedHeapMb = (inputBytes: number): number => Math.max(WORKER_HEAP_FLOOR_MB, Math.ceil((WORKER_HEAP_PER_INPUT_MB * inputBytes) / MB));
+
+/**
+ * How many workers sized for `inputBytes` of input the main thread's heap limit
+ * leaves room for, at least one: in a container with little memory and many cores,
+ * a worker per core would each get a share too small to hold the input.
+ */
+export function affordableWorkers(inputBytes: number, heap: { limit: number; used: number } = mainHeap()): number {
+  return Math.max(1, Math.floor((heap.limit - heap.used) / MB / sizedHeapMb(inputBytes)));
 }
 
 /**

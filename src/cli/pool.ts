@@ -7,7 +7,6 @@
 // worker once, through shared memory, with the first task each one runs; a module
 // exporting `prepare(data)` keeps only what that makes of it (pool-worker.mjs).
 
-import { availableParallelism } from 'node:os';
 import { serialize } from 'node:v8';
 import { Presets, SingleBar } from 'cli-progress';
 import { InvalidArgumentError } from 'commander';
@@ -22,9 +21,6 @@ export function parseJobs(value: string): number {
   if (!Number.isInteger(n) || n < 1 || n > 1024) throw new InvalidArgumentError('must be a whole number of workers from 1 to 1024');
   return n;
 }
-
-/** The cores this process may use. */
-export const availableCores = (): number => availableParallelism();
 
 /**
  * What a worker thread is sent with each task (pool-worker.mjs): the data, serialized

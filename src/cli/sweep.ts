@@ -38,7 +38,8 @@ import {
 } from './common.js';
 import { CONFIGMAP_MAX_BYTES, indexedJobManifests, inputKey, jobNameProblem, reduceJobManifest, type JobInput, type ResultsClaim, type SweepJobOptions } from './indexed-job.js';
 import { getText, isHttpUrl, parseUrlOption, putText, readUrlFile, redactUrl, SHARD_PLACEHOLDER, shardUrl, shardUrls } from './object-url.js';
-import { availableCores, parseJobs, withPool } from './pool.js';
+import { availableCores } from './cores.js';
+import { parseJobs, withPool } from './pool.js';
 import { cellLines, type SweepWorkerData } from './sweep-worker.js';
 import { renderTable } from './table.js';
 
