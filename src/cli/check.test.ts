@@ -17,21 +17,21 @@ describe('the workers check opens before it reads the input', () => {
   const flags = (over: { jobs?: number; headroom?: boolean; filename?: string[]; cluster?: string[] }) => ({ filename: [], cluster: [], ...over });
 
   it('--jobs N: N, whatever the input', async () => {
-    assert.equal(await likelyWorkers(flags({ jobs: 3, cluster: [small] }), 2), 3);
-    assert.equal(await likelyWorkers(flags({ jobs: 1, cluster: [large] }), 2), 1);
+    assert.equal((await likelyWorkers(flags({ jobs: 3, cluster: [small] }), 2)).workers, 3);
+    assert.equal((await likelyWorkers(flags({ jobs: 1, cluster: [large] }), 2)).workers, 1);
   });
 
   it('without --jobs: every core once the input files reach 256 KB, together or alone; on two cores, once they reach TWO_CORE_POOL_MIN_BYTES', async () => {
-    assert.equal(await likelyWorkers(flags({ cluster: [large] }), 4), 4);
-    assert.equal(await likelyWorkers(flags({ filename: [small], cluster: [large] }), 3), 3);
-    assert.equal(await likelyWorkers(flags({ cluster: [small] }), 4), 1);
-    assert.equal(await likelyWorkers(flags({ filename: [small], cluster: [large] }), 2), 1);
-    assert.equal(await likelyWorkers(flags({ cluster: [huge] }), 2), 2);
+    assert.equal((await likelyWorkers(flags({ cluster: [large] }), 4)).workers, 4);
+    assert.equal((await likelyWorkers(flags({ filename: [small], cluster: [large] }), 3)).workers, 3);
+    assert.equal((await likelyWorkers(flags({ cluster: [small] }), 4)).workers, 1);
+    assert.equal((await likelyWorkers(flags({ filename: [small], cluster: [large] }), 2)).workers, 1);
+    assert.equal((await likelyWorkers(flags({ cluster: [huge] }), 2)).workers, 2);
   });
 
   it('none on one core, for --headroom (one thread), or for what is not a file (stdin, a folder, a missing path)', async () => {
-    assert.equal(await likelyWorkers(flags({ cluster: [large] }), 1), 1);
-    assert.equal(await likelyWorkers(flags({ headroom: true, cluster: [large] }), 4), 1);
-    assert.equal(await likelyWorkers(flags({ filename: ['-', dir, join(dir, 'missing.yaml')] }), 4), 1);
+    assert.equal((await likelyWorkers(flags({ cluster: [large] }), 1)).workers, 1);
+    assert.equal((await likelyWorkers(flags({ headroom: true, cluster: [large] }), 4)).workers, 1);
+    assert.equal((await likelyWorkers(flags({ filename: ['-', dir, join(dir, 'missing.yaml')] }), 4)).workers, 1);
   });
 });

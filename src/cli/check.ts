@@ -55,8 +55,8 @@ export function registerCheck(program: Command): void {
     .action(async (opts: CheckFlags) => {
       poolTrace('start');
       // Workers asked for (or likely by the input's size) start loading the engine while this thread reads the input.
-      const workers = await likelyWorkers(opts);
-      const early = workers > 1 ? openPool<CheckWorkerData>(CHECK_WORKER, workers, await fileBytes([...opts.filename, ...opts.cluster])) : undefined;
+      const { workers, fileBytes } = await likelyWorkers(opts);
+      const early = workers > 1 ? openPool<CheckWorkerData>(CHECK_WORKER, workers, fileBytes) : undefined;
       try {
         await check(program, opts, early);
       } finally {
@@ -74,18 +74,17 @@ type CheckFlags = InputFlags & CatalogFlags & { filename: string[]; cluster: str
  */
 const EARLY_POOL_BYTES = 256 * 1024;
 
-/** The bytes of the files among `paths` (a folder, stdin or a missing file counts nothing). */
-async function fileBytes(paths: readonly string[]): Promise<number> {
-  const sizes = await Promise.all(paths.map((path) => stat(path).then((s) => (s.isFile() ? s.size : 0), () => 0)));
-  return sizes.reduce((a, b) => a + b, 0);
-}
-
-/** The workers to open before the input is read: --jobs, or every core for input files large enough to pay for them (workersPay). */
-export async function likelyWorkers(opts: Pick<CheckFlags, 'headroom' | 'jobs' | 'filename' | 'cluster'>, cores = availableCores()): Promise<number> {
-  if (opts.headroom) return 1;
-  if (opts.jobs !== undefined) return opts.jobs;
-  const bytes = await fileBytes([...opts.filename, ...opts.cluster]);
-  return bytes >= EARLY_POOL_BYTES && workersPay(cores, bytes) ? cores : 1;
+/**
+ * The workers to open before the input is read: --jobs, or every core for input
+ * files large enough to pay for them (workersPay); and the bytes of those files (a
+ * folder, stdin or a missing file counts nothing), which size the workers' heaps.
+ */
+export async function likelyWorkers(opts: Pick<CheckFlags, 'headroom' | 'jobs' | 'filename' | 'cluster'>, cores = availableCores()): Promise<{ workers: number; fileBytes: number }> {
+  const sizes = await Promise.all([...opts.filename, ...opts.cluster].map((path) => stat(path).then((s) => (s.isFile() ? s.size : 0), () => 0)));
+  const fileBytes = sizes.reduce((a, b) => a + b, 0);
+  if (opts.headroom) return { workers: 1, fileBytes };
+  if (opts.jobs !== undefined) return { workers: opts.jobs, fileBytes };
+  return { workers: fileBytes >= EARLY_POOL_BYTES && workersPay(cores, fileBytes) ? cores : 1, fileBytes };
 }
 
 const CHECK_WORKER = new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);

@@ -81,9 +81,9 @@ export function openPool<D extends object>(worker: URL, jobs: number, inputBytes
       try {
         return await sized.run(message);
       } catch (e) {
-        // Once the sized threads are given up, whatever they had (queued, or cut short) runs again with the share.
-        if (roomy === undefined && (!isWorkerOutOfMemory(e) || heap.sizedMb >= heap.shareMb)) throw e;
+        // The first sized worker to run out gives the sized threads up; whatever else they had (queued, or cut short) then fails here too and runs again with the share.
         if (roomy === undefined) {
+          if (!isWorkerOutOfMemory(e) || heap.sizedMb >= heap.shareMb) throw e;
           poolTrace('roomy', { sizedMb: heap.sizedMb, shareMb: heap.shareMb });
           roomy = threads(heap.shareMb);
           void sized.destroy();
