@@ -46,12 +46,25 @@ export function readPlainYaml(input: SourceInput): ParsedSource | undefined {
     throw e;
   }
   const reparsed = reparsedDocuments(input.name, text);
+  const itemOffsets = lineOffsets(lines, [...reader.items.values()].flatMap((items) => [...items.starts, items.end]));
   const documents = values.map((value, index) => {
     const whole = reparsedLocator(reparsed, index);
     const items = reader.items.get(index);
-    return new SourceDocument(input.name, index, value, items ? new ItemLocator(input.name, lines, items, whole) : whole);
+    return new SourceDocument(input.name, index, value, items ? new ItemLocator(input.name, text, items, itemOffsets, whole) : whole);
   });
   return { documents, diagnostics: [] };
+}
+
+/** The character offset in the text of each of the `wanted` lines (0-based indexes into `lines`, the text split at newlines), by index. */
+function lineOffsets(lines: readonly string[], wanted: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  let line = 0;
+  let offset = 0;
+  for (const w of [...wanted].sort((a, b) => a - b)) {
+    for (; line < w; line++) offset += lines[line]!.length + 1;
+    out.set(w, offset);
+  }
+  return out;
 }
 
 /** The lines of a block list: where each item starts, and where the list ends. */
@@ -64,15 +77,17 @@ interface ItemLines {
  * Positions in a document's `items` list (a kind: List dump of 100,000 objects),
  * found by the YAML parser reading only the lines of the item asked about; other
  * paths by its reading of the whole text. An item's lines parse to the same nodes
- * alone as in the document (the lines are whole, their indentation kept).
+ * alone as in the document (the lines are whole, their indentation kept). It keeps
+ * the text and where its items start, not the text's lines: a 480 MB dump has 17
+ * million, which took more heap than the loaded cluster.
  */
 class ItemLocator implements Locator {
-  private lineStarts?: number[];
-
   constructor(
     private readonly name: string,
-    private readonly lines: readonly string[],
+    private readonly text: string,
     private readonly items: ItemLines,
+    /** Where the items' first lines and the list's end start in the text, by line index. */
+    private readonly offsets: ReadonlyMap<number, number>,
     private readonly whole: Locator,
   ) {}
 
@@ -80,20 +95,13 @@ class ItemLocator implements Locator {
     const i = path[1];
     if (path[0] !== 'items' || typeof i !== 'number' || i < 0 || i >= this.items.starts.length) return this.whole.locate(path, at);
     const first = this.items.starts[i]!;
-    const text = `${this.lines.slice(first, this.items.starts[i + 1] ?? this.items.end).join('\n')}\n`;
-    const [item] = parseSource({ name: this.name, text }, 'ignore').documents;
+    const from = this.offsets.get(first)!;
+    const lines = this.text.slice(from, this.offsets.get(this.items.starts[i + 1] ?? this.items.end)!);
+    const [item] = parseSource({ name: this.name, text: lines.endsWith('\n') ? lines : `${lines}\n` }, 'ignore').documents;
     if (!item) return this.whole.locate(path, at);
     const pos = item.locate([0, ...path.slice(2)], at);
-    this.lineStarts ??= lineOffsets(this.lines);
-    return { line: pos.line + first, column: pos.column, offset: this.lineStarts[first]! + pos.offset };
+    return { line: pos.line + first, column: pos.column, offset: from + pos.offset };
   }
-}
-
-/** Where each line starts in the text. */
-function lineOffsets(lines: readonly string[]): number[] {
-  const out = [0];
-  for (const line of lines) out.push(out[out.length - 1]! + line.length + 1);
-  return out;
 }
 
 /** The first column at or after `from` that is not a space. */
