@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { attachSource, detachSource } from './detached-source.js';
 import { dataInput } from './json-source.js';
@@ -45,4 +46,42 @@ describe('detached sources (what crosses to a worker thread)', () => {
     detachSource(input, input.parsed!);
     assert.equal(rendered, 0, 'a parsed source does not render its text');
   });
+
+  test('pods and nodes cross with only what berth reads of them, and load to the same input (a real kubectl dump)', () => {
+    const name = 'test/fixtures/kubectl-nodes-pods.yaml';
+    const dump = { name, text: readFileSync(name, 'utf8') };
+    const detached = detachSource(dump, parseSource(dump));
+    const items = (detached.documents[0]!.value as { items: Record<string, unknown>[] }).items;
+    const sent = JSON.stringify(items);
+    for (const dropped of ['managedFields', 'containerID', 'imageID', 'podCIDR', 'nodeInfo', 'lastHeartbeatTime', 'qosClass']) assert.equal(sent.includes(`"${dropped}"`), false, dropped);
+    assert.deepEqual(new Set(items.map((i) => i.kind)), new Set(['Node', 'Pod']));
+    const direct = loadSources([dump]);
+    const attached = loadSources([attachSource(structuredClone(detached))]);
+    assert.ok(direct.ok && attached.ok);
+    // As data: the compiled selectors are closures, equal in what they were compiled from.
+    assert.equal(JSON.stringify(attached.input.nodes), JSON.stringify(direct.input.nodes));
+    assert.equal(JSON.stringify(attached.input.pods), JSON.stringify(direct.input.pods));
+  });
+
+  test('the items of a typed list (PodList) are projected by the list\'s kind; workloads cross whole, since a template\'s hash is of all of it', () => {
+    const list = `apiVersion: v1
+kind: PodList
+items:
+- metadata: {name: p1, namespace: default}
+  spec: {containers: [{name: c, image: i, env: [{name: A, value: b}]}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: i, env: [{name: A, value: b}]}]}
+`;
+    const [pods, deployment] = detachSource({ name: 'l.yaml', text: list }, parseSource({ name: 'l.yaml', text: list })).documents;
+    assert.deepEqual((pods!.value as { items: unknown[] }).items, [{ metadata: { name: 'p1', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i' }] } }]);
+    assert.equal(JSON.stringify(deployment!.value).includes('"env"'), true);
+  });
 });
+

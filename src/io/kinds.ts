@@ -62,6 +62,9 @@ const KINDS = {
 
 export type KnownKind = keyof typeof KINDS;
 
+/** The schema `kind` is read with. */
+export const schemaOf = (kind: KnownKind): z.ZodType => KINDS[kind].schema;
+
 export type ManifestOf<K extends KnownKind> = z.output<(typeof KINDS)[K]['schema']>;
 
 /** A validated object: its kind, where it came from, and its manifest as the model types it. */
@@ -74,7 +77,7 @@ export type ParsedObject = { [K in KnownKind]: { readonly kind: K; readonly raw:
  */
 const POD_CREATING_KINDS = new Set(['Rollout', 'VirtualMachine', 'VirtualMachineInstance', 'PodTemplate', 'SparkApplication', 'Workflow', 'TFJob', 'PyTorchJob', 'MPIJob', 'RayCluster', 'RayJob', 'JobSet']);
 
-function isKnownKind(kind: string): kind is KnownKind {
+export function isKnownKind(kind: string): kind is KnownKind {
   return Object.hasOwn(KINDS, kind);
 }
 

@@ -91,6 +91,16 @@ export function objectLabel(obj: RawObject): string {
 
 const LIST_SUFFIX = 'List';
 
+/**
+ * The kind a list's items take when they omit their own, when `kind` (with `items`)
+ * is a list: '' for a `List`, whose items carry their kind; Pod for a PodList.
+ * Undefined when it is not a list.
+ */
+export function listItemKind(kind: string, items: unknown): string | undefined {
+  if (kind === LIST_SUFFIX) return '';
+  return kind.endsWith(LIST_SUFFIX) && Array.isArray(items) ? kind.slice(0, -LIST_SUFFIX.length) : undefined;
+}
+
 /** The objects of one document, with diagnostics for documents that are not objects. */
 export const SCENARIO_API_VERSION = 'berth.dev/v1alpha1';
 export const SCENARIO_KIND = 'Scenario';
@@ -120,16 +130,15 @@ export function collectObjects(doc: SourceDocument, input: number, diagnostics: 
     }
     const apiVersion = typeof apiValue === 'string' ? apiValue : '';
     const items = value['items'];
-    const isList = kindValue === LIST_SUFFIX || (kindValue.endsWith(LIST_SUFFIX) && Array.isArray(items));
-    if (isList) {
+    const childKind = listItemKind(kindValue, items);
+    if (childKind !== undefined) {
       if (items === undefined || items === null) return; // an empty List
       if (!Array.isArray(items)) {
         error([...base, 'items'], `Invalid type: expected list, got ${describeValue(items)}`);
         return;
       }
       // Items of a typed list (PodList) omit their kind; those of a `List` carry their own.
-      const childKind = kindValue === LIST_SUFFIX ? '' : kindValue.slice(0, -LIST_SUFFIX.length);
-      const childApi = kindValue === LIST_SUFFIX ? '' : apiVersion;
+      const childApi = childKind === '' ? '' : apiVersion;
       items.forEach((item, i) => visit(item, [...base, 'items', i], childKind, childApi));
       return;
     }
