@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { itemCheck, twoRoundCheck, type AnalysisContext, type Check } from './check.js';
 import type { Finding } from './finding.js';
-import { defaultWorkers, POOL_MIN_NODES, runChecks, runTask, TWO_CORE_POOL_MIN_BYTES, type CheckTask, type RunTask } from './parallel.js';
+import { defaultWorkers, podsAndNodes, POOL_MIN_NODES, runChecks, runTask, TWO_CORE_POOL_MIN_OBJECTS, workersPay, type CheckTask, type RunTask } from './parallel.js';
 import { inputOf, nodesYaml, webDeployment } from './test-input.js';
 
 const finding = (rule: string, object: string): Finding => ({ severity: 'warning', rule, object, message: object, evidence: [], fix: [] });
@@ -78,24 +78,26 @@ describe('the default number of workers', () => {
   /** `nodes` nodes and `workloads` Deployments (they need no pods: a group is a workload). */
   const input = (nodes: number, workloads: number) => inputOf(nodesYaml(nodes), ...Array.from({ length: workloads }, (_, i) => webDeployment({ replicas: 2 }).replaceAll('web', `web${i}`)));
 
-  const MB = 1024 * 1024;
-
   it('one core, or a small input: one thread (workers would cost more than they save)', () => {
-    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 3), 1, 100 * MB), 1);
-    assert.equal(defaultWorkers(input(POOL_MIN_NODES - 1, 3), 4, 100 * MB), 1);
+    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 3), 1), 1);
+    assert.equal(defaultWorkers(input(POOL_MIN_NODES - 1, 3), 4), 1);
   });
 
   it('one simulation to share out (one pod group): one thread', () => {
-    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 1), 4, 100 * MB), 1);
+    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 1), 4), 1);
   });
 
   it('a large input with several pod groups: every core', () => {
-    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 2), 4, MB), 4);
+    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 2), 4), 4);
   });
 
-  it('on two cores, workers only for an input of TWO_CORE_POOL_MIN_BYTES or more: below, their own compiles and copies of the input cost more than the second core gives', () => {
-    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 2), 2, TWO_CORE_POOL_MIN_BYTES - 1), 1);
-    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 2), 2, TWO_CORE_POOL_MIN_BYTES), 2);
-    assert.equal(defaultWorkers(input(POOL_MIN_NODES, 2), 3, MB), 3);
+  it('on two cores, workers only for TWO_CORE_POOL_MIN_OBJECTS pods and nodes or more: below, their own compiles and copies of the input cost more than the second core gives', () => {
+    const small = input(POOL_MIN_NODES, 2);
+    assert.equal(podsAndNodes(small), POOL_MIN_NODES + 4);
+    assert.equal(defaultWorkers(small, 2), 1);
+    assert.equal(defaultWorkers(small, 3), 3);
+    assert.equal(workersPay(2, TWO_CORE_POOL_MIN_OBJECTS - 1), false);
+    assert.equal(workersPay(2, TWO_CORE_POOL_MIN_OBJECTS), true);
+    assert.equal(workersPay(1, 10 * TWO_CORE_POOL_MIN_OBJECTS), false);
   });
 });

@@ -16,28 +16,33 @@ import { podGroups } from './pod-groups.js';
  */
 export const POOL_MIN_NODES = 20;
 
+/** The objects an input's size is counted in, for its workers and their heaps: its pods and nodes. */
+export const podsAndNodes = (input: Pick<LoadedInput, 'pods' | 'nodes'>): number => input.pods.length + input.nodes.length;
+
 /**
- * On two cores or fewer, below this much input text one thread is the default too.
+ * On two cores or fewer, below this many pods and nodes one thread is the default too.
  * Each worker compiles the engine again and loads its own copy of the input, and
  * V8's helper threads (collections, optimizing compiles), which have the second core
  * to themselves beside one thread, share the cores with two. Measured on
  * bench/check-200.ts's dumps with 2 cores (bench/README.md): two workers took 1.29×,
- * 1.17× and 1.04× one thread's wall time at 1,000, 2,000 and 3,000 nodes (3.3, 6.5 and
- * 9.7 MB), and 0.66–0.71× at 5,000 nodes with 100,000 pods (47 MB).
+ * 1.17× and 1.04× one thread's wall time at 1,000, 2,000 and 3,000 nodes (6,229,
+ * 12,229 and 18,229 pods and nodes), and 0.66–0.71× at 5,000 nodes (105,229). The
+ * same 1,000-node cluster as a real `kubectl get -o yaml` writes it (30 MB instead of
+ * 3.3) took 1.12× too: what decides is the objects, not the bytes.
  */
-export const TWO_CORE_POOL_MIN_BYTES = 16 * 1024 * 1024;
+export const TWO_CORE_POOL_MIN_OBJECTS = 36_000;
 
-/** Do workers pay for `inputBytes` of input on `cores` cores (TWO_CORE_POOL_MIN_BYTES)? */
-export const workersPay = (cores: number, inputBytes: number): boolean => cores > 1 && (cores > 2 || inputBytes >= TWO_CORE_POOL_MIN_BYTES);
+/** Do workers pay for an input of `objects` pods and nodes on `cores` cores (TWO_CORE_POOL_MIN_OBJECTS)? */
+export const workersPay = (cores: number, objects: number): boolean => cores > 1 && (cores > 2 || objects >= TWO_CORE_POOL_MIN_OBJECTS);
 
 /**
- * How many workers to check `input` (`inputBytes` of text) with when the user does
- * not say: `cores`, when workers pay for an input of that size on that many cores and
- * there is more than one simulation to share out (two pod groups or more, on an input
- * large enough to pay for the workers); else 1.
+ * How many workers to check `input` with when the user does not say: `cores`, when
+ * workers pay for an input of its size on that many cores and there is more than one
+ * simulation to share out (two pod groups or more, on an input large enough to pay
+ * for the workers); else 1.
  */
-export function defaultWorkers(input: LoadedInput, cores: number, inputBytes: number): number {
-  if (!workersPay(cores, inputBytes) || input.nodes.length < POOL_MIN_NODES) return 1;
+export function defaultWorkers(input: LoadedInput, cores: number): number {
+  if (!workersPay(cores, podsAndNodes(input)) || input.nodes.length < POOL_MIN_NODES) return 1;
   return podGroups(input).length >= 2 ? cores : 1;
 }
 

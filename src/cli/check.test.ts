@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { TWO_CORE_POOL_MIN_BYTES } from '../analyze/parallel.js';
-import { likelyWorkers } from './check.js';
+import { TWO_CORE_POOL_MIN_OBJECTS } from '../analyze/parallel.js';
+import { DENSEST_BYTES_PER_OBJECT, likelyWorkers } from './check.js';
 
 describe('the workers check opens before it reads the input', () => {
   const dir = mkdtempSync(join(tmpdir(), 'berth-check-'));
@@ -13,7 +13,7 @@ describe('the workers check opens before it reads the input', () => {
   writeFileSync(small, 'kind: Node\n');
   writeFileSync(large, '#'.repeat(256 * 1024));
   const huge = join(dir, 'huge.yaml');
-  writeFileSync(huge, '#'.repeat(TWO_CORE_POOL_MIN_BYTES));
+  writeFileSync(huge, '#'.repeat(TWO_CORE_POOL_MIN_OBJECTS * DENSEST_BYTES_PER_OBJECT));
   const flags = (over: { jobs?: number; headroom?: boolean; filename?: string[]; cluster?: string[] }) => ({ filename: [], cluster: [], ...over });
 
   it('--jobs N: N, whatever the input', async () => {
@@ -21,12 +21,17 @@ describe('the workers check opens before it reads the input', () => {
     assert.equal((await likelyWorkers(flags({ jobs: 1, cluster: [large] }), 2)).workers, 1);
   });
 
-  it('without --jobs: every core once the input files reach 256 KB, together or alone; on two cores, once they reach TWO_CORE_POOL_MIN_BYTES', async () => {
+  it('without --jobs: every core once the input files reach 256 KB, together or alone; on two cores, once they could hold TWO_CORE_POOL_MIN_OBJECTS pods and nodes', async () => {
     assert.equal((await likelyWorkers(flags({ cluster: [large] }), 4)).workers, 4);
     assert.equal((await likelyWorkers(flags({ filename: [small], cluster: [large] }), 3)).workers, 3);
     assert.equal((await likelyWorkers(flags({ cluster: [small] }), 4)).workers, 1);
     assert.equal((await likelyWorkers(flags({ filename: [small], cluster: [large] }), 2)).workers, 1);
     assert.equal((await likelyWorkers(flags({ cluster: [huge] }), 2)).workers, 2);
+  });
+
+  it('the pods and nodes the files could hold, written as densely as a dump is: their workers\' heaps until the input is loaded', async () => {
+    assert.equal((await likelyWorkers(flags({ filename: [small], cluster: [large] }), 2)).objects, Math.ceil((11 + 256 * 1024) / DENSEST_BYTES_PER_OBJECT));
+    assert.equal((await likelyWorkers(flags({ cluster: [huge] }), 2)).objects, TWO_CORE_POOL_MIN_OBJECTS);
   });
 
   it('none on one core, for --headroom (one thread), or for what is not a file (stdin, a folder, a missing path)', async () => {

@@ -9,7 +9,7 @@ import { extname } from 'node:path';
 import { analyze, finishFindings, hasErrors } from '../analyze/analyze.js';
 import { ALL_CHECKS } from '../analyze/checks/index.js';
 import type { ReportedFinding } from '../analyze/finding.js';
-import { defaultWorkers, describeTask, runChecks, workersPay, type RunTask } from '../analyze/parallel.js';
+import { defaultWorkers, describeTask, podsAndNodes, runChecks, workersPay, type RunTask } from '../analyze/parallel.js';
 import type { CheckSettings, CheckWorkerData } from './check-worker.js';
 import { affordableWorkers, workerHeapMb } from './memory.js';
 import { availableCores } from './cores.js';
@@ -55,8 +55,8 @@ export function registerCheck(program: Command): void {
     .action(async (opts: CheckFlags) => {
       poolTrace('start');
       // Workers asked for (or likely by the input's size) start loading the engine while this thread reads the input.
-      const { workers, fileBytes } = await likelyWorkers(opts);
-      const early = workers > 1 ? openPool<CheckWorkerData>(CHECK_WORKER, workers, fileBytes) : undefined;
+      const { workers, objects } = await likelyWorkers(opts);
+      const early = workers > 1 ? openPool<CheckWorkerData>(CHECK_WORKER, workers, objects) : undefined;
       try {
         await check(program, opts, early);
       } finally {
@@ -75,16 +75,27 @@ type CheckFlags = InputFlags & CatalogFlags & { filename: string[]; cluster: str
 const EARLY_POOL_BYTES = 256 * 1024;
 
 /**
- * The workers to open before the input is read: --jobs, or every core for input
- * files large enough to pay for them (workersPay); and the bytes of those files (a
- * folder, stdin or a missing file counts nothing), which size the workers' heaps.
+ * The fewest bytes a pod or node is written in, in the densest dumps (one flow
+ * mapping a line: bench/check-200.ts's, 468 a pod or node at 5,000 nodes); a real
+ * `kubectl get -o yaml` writes a pod in about 4,600. Before the input is parsed, its
+ * files' bytes over this bound its pods and nodes, which choose the workers to open
+ * early and size their heaps; once it is loaded, its own count decides.
  */
-export async function likelyWorkers(opts: Pick<CheckFlags, 'headroom' | 'jobs' | 'filename' | 'cluster'>, cores = availableCores()): Promise<{ workers: number; fileBytes: number }> {
+export const DENSEST_BYTES_PER_OBJECT = 450;
+
+/**
+ * The workers to open before the input is read: --jobs, or every core for input
+ * files large enough to pay for them (workersPay); and the most pods and nodes those
+ * files can hold (a folder, stdin or a missing file counts nothing), which size the
+ * workers' heaps until the input is loaded.
+ */
+export async function likelyWorkers(opts: Pick<CheckFlags, 'headroom' | 'jobs' | 'filename' | 'cluster'>, cores = availableCores()): Promise<{ workers: number; objects: number }> {
   const sizes = await Promise.all([...opts.filename, ...opts.cluster].map((path) => stat(path).then((s) => (s.isFile() ? s.size : 0), () => 0)));
   const fileBytes = sizes.reduce((a, b) => a + b, 0);
-  if (opts.headroom) return { workers: 1, fileBytes };
-  if (opts.jobs !== undefined) return { workers: opts.jobs, fileBytes };
-  return { workers: fileBytes >= EARLY_POOL_BYTES && workersPay(cores, fileBytes) ? cores : 1, fileBytes };
+  const objects = Math.ceil(fileBytes / DENSEST_BYTES_PER_OBJECT);
+  if (opts.headroom) return { workers: 1, objects };
+  if (opts.jobs !== undefined) return { workers: opts.jobs, objects };
+  return { workers: fileBytes >= EARLY_POOL_BYTES && workersPay(cores, objects) ? cores : 1, objects };
 }
 
 const CHECK_WORKER = new URL(`./check-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
@@ -114,9 +125,9 @@ async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorke
     if (!result.met) process.exitCode = 1;
     return;
   }
-  // The input as read (folders, stdin and a live cluster included) sizes the workers and their heaps.
-  const inputBytes = sources.reduce((n, s) => n + s.text.length, 0);
-  const jobs = opts.jobs ?? Math.min(defaultWorkers(input, availableCores(), inputBytes), affordableWorkers(inputBytes));
+  // The input as loaded (folders, stdin and a live cluster included) sizes the workers and their heaps.
+  const objects = podsAndNodes(input);
+  const jobs = opts.jobs ?? Math.min(defaultWorkers(input, availableCores()), affordableWorkers(objects));
   poolTrace('loaded', { jobs });
   let findings: readonly ReportedFinding[];
   if (jobs === 1) {
@@ -126,10 +137,11 @@ async function check(program: Command, opts: CheckFlags, early?: Pool<CheckWorke
   } else {
     // The documents as plain data: a worker does not read or parse the texts again.
     const data: CheckWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, exchange: sharedLogBuffer() };
+    // The early pool's heaps were guessed from the files' bytes: too small, they would run out; too large, they hold memory the work does not need.
     let pool = early;
-    if (pool?.jobs !== jobs || pool.heapMb < workerHeapMb(jobs, inputBytes).sizedMb) {
+    if (pool?.jobs !== jobs || pool.heapMb !== workerHeapMb(jobs, objects).sizedMb) {
       await pool?.close();
-      pool = openPool<CheckWorkerData>(CHECK_WORKER, jobs, inputBytes);
+      pool = openPool<CheckWorkerData>(CHECK_WORKER, jobs, objects);
     }
     // Twice as many parts as workers: a worker that draws short parts takes another.
     findings = finishFindings(await pool.run(data, 'checking', (run: RunTask) => runChecks(ALL_CHECKS, 2 * jobs, run), (task) => describeTask(ALL_CHECKS, task)));

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { affordableWorkers, cgroupMemoryLimit, defaultHeapMb, MIN_WORKER_HEAP_MB, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, userV8SizeMb, WORKER_HEAP_FLOOR_MB, WORKER_HEAP_PER_INPUT_MB, workerHeapMb } from './memory.js';
+import { affordableWorkers, cgroupMemoryLimit, defaultHeapMb, MIN_WORKER_HEAP_MB, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, userV8SizeMb, WORKER_HEAP_FLOOR_MB, WORKER_HEAP_PER_OBJECT_KB, workerHeapMb } from './memory.js';
 
 const GB = 1024 ** 3;
 
@@ -32,17 +32,17 @@ test("workers share what the main thread's heap leaves, never below the minimum"
 });
 
 test('as many workers as the main thread\'s limit has room for at their sized heaps, at least one', () => {
-  const MiB = 1024 * 1024;
-  assert.equal(affordableWorkers(47 * MiB, { limit: 6 * GB, used: GB / 2 }), 2, '47 MB of input: 2,632 MB each in 5.5 GB');
-  assert.equal(affordableWorkers(MiB, { limit: 6 * GB, used: GB / 2 }), 5, 'a small input: the 1 GB floor each');
-  assert.equal(affordableWorkers(47 * MiB, { limit: 2 * GB, used: GB / 2 }), 1);
+  assert.equal(affordableWorkers(105_229, { limit: 6 * GB, used: GB / 2 }), 2, '105,229 pods and nodes: 2,672 MB each in 5.5 GB');
+  assert.equal(affordableWorkers(6_229, { limit: 6 * GB, used: GB / 2 }), 5, 'a small input: the 1 GB floor each');
+  assert.equal(affordableWorkers(105_229, { limit: 2 * GB, used: GB / 2 }), 1);
 });
 
-test("a worker's heap is sized from the input within its share: the floor for a small one, in proportion for a large one", () => {
+test("a worker's heap is sized from the input's pods and nodes within its share: the floor for a small one, in proportion for a large one", () => {
   const heap = { limit: 18 * GB, used: GB };
-  assert.equal(workerHeapMb(2, 3 * 1024 * 1024, heap).sizedMb, WORKER_HEAP_FLOOR_MB);
-  assert.equal(workerHeapMb(2, 47 * 1024 * 1024, heap).sizedMb, 47 * WORKER_HEAP_PER_INPUT_MB);
-  assert.deepEqual(workerHeapMb(2, 400 * 1024 * 1024, heap), { sizedMb: 8704, shareMb: 8704 }, 'never above the share');
+  assert.equal(workerHeapMb(2, 6_229, heap).sizedMb, WORKER_HEAP_FLOOR_MB);
+  assert.equal(workerHeapMb(2, 105_229, heap).sizedMb, Math.ceil((105_229 * WORKER_HEAP_PER_OBJECT_KB) / 1024));
+  assert.equal(workerHeapMb(2, 105_229, heap).sizedMb, 2672);
+  assert.deepEqual(workerHeapMb(2, 1_000_000, heap), { sizedMb: 8704, shareMb: 8704 }, 'never above the share');
 });
 
 test('the out-of-memory line names the heap, its limit, the input files and their size, and what to try', () => {
@@ -71,7 +71,7 @@ test('a worker thread that runs out of heap stops the pool with the one-line err
 });
 
 test("a worker has the heap limit the pool gives it, though the main thread's was set with --max-old-space-size, and once one outgrows it every task goes on with the share", async () => {
-  // One worker, sized from one byte of input (the floor) under a main thread limit of 1,600 MB (its share, about 1,500 MB):
+  // One worker, sized from an input of one object (the floor) under a main thread limit of 1,600 MB (its share, about 1,500 MB):
   // the second task outgrows it, and so would the two queued behind it: all three end with the share.
   const script = `import { withPool } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};
     const limits = await withPool(new URL(${JSON.stringify(new URL('./pool-heap.test-support.ts', import.meta.url).href)}), {}, 1, 'test', (run) => Promise.all([0, 1, 1, 1].map((big) => run(big * (${WORKER_HEAP_FLOOR_MB} + 100)))), 1);

@@ -68,19 +68,21 @@ export function usableMemory(memory = { total: totalmem(), cgroup: cgroupMemoryL
 export const defaultHeapMb = (usable: number): number => Math.floor((usable * HEAP_SHARE) / MB);
 
 /**
- * A worker's heap limit per MB of input text (the documents as read), never below
- * WORKER_HEAP_FLOOR_MB: room for its copy of the loaded input (about 12 MB of heap per
- * MB of YAML) and the working set of the simulations it runs. V8 lets a heap grow
- * toward its limit before it collects, so a worker given the machine's share takes
- * memory in proportion to the machine, not to the work. Measured on the 5,000-node
- * check (47 MB of YAML, two workers, bench/README.md): with the share (9 GB each) it
- * took 9.0 GB and 419 CPU s; sized at 2,600 MB it took 5.5 GB and 423 CPU s; at
- * 2,000 MB, 4.8 GB but 524 CPU s (collections near the limit); at 1,500 MB it had
- * done 60 of its 1,103 tasks after 6 minutes.
- * A worker that runs out at this size is not the end: the pool goes on with the
- * share (pool.ts).
+ * A worker's heap limit per pod or node of the input, KB, never below
+ * WORKER_HEAP_FLOOR_MB: room for its copy of the loaded input and the working set of
+ * the simulations it runs, which both grow with the objects, not with the text they
+ * were written in (a real `kubectl get -o yaml` dump writes each pod in about ten
+ * times the bytes of a compact one; the fields berth does not read never reach a
+ * worker). V8 lets a heap grow toward its limit before it collects, so a worker given
+ * the machine's share takes memory in proportion to the machine, not to the work.
+ * Measured on the 5,000-node check (105,229 pods and nodes, two workers,
+ * bench/README.md): with the share (9 GB each) it took 9.0 GB and 419 CPU s; sized at
+ * 2,600 MB it took 5.5 GB and 423 CPU s; at 2,000 MB, 4.8 GB but 524 CPU s
+ * (collections near the limit); at 1,500 MB it had done 60 of its 1,103 tasks after 6
+ * minutes. A worker that runs out at this size is not the end: the pool goes on with
+ * the share (pool.ts).
  */
-export const WORKER_HEAP_PER_INPUT_MB = 56;
+export const WORKER_HEAP_PER_OBJECT_KB = 26;
 export const WORKER_HEAP_FLOOR_MB = 1024;
 
 /** A worker's heap limits, MB: `sized` from the input, `share` what the main thread's limit leaves it. */
@@ -93,24 +95,24 @@ export interface WorkerHeap {
  * The heap limits of each of `jobs` workers. The share: what the main thread's heap
  * limit leaves beyond what it holds now, shared out (the main thread mostly waits
  * while they run), never below MIN_WORKER_HEAP_MB. The sized limit: in proportion to
- * `inputBytes` of input, within the share; the share itself when the input's size is
- * not known.
+ * the input's `objects` (its pods and nodes), within the share; the share itself when
+ * the input is not known.
  */
-export function workerHeapMb(jobs: number, inputBytes?: number, heap: { limit: number; used: number } = mainHeap()): WorkerHeap {
+export function workerHeapMb(jobs: number, objects?: number, heap: { limit: number; used: number } = mainHeap()): WorkerHeap {
   const shareMb = Math.max(MIN_WORKER_HEAP_MB, Math.floor((heap.limit - heap.used) / jobs / MB));
-  return { sizedMb: inputBytes === undefined ? shareMb : Math.min(shareMb, sizedHeapMb(inputBytes)), shareMb };
+  return { sizedMb: objects === undefined ? shareMb : Math.min(shareMb, sizedHeapMb(objects)), shareMb };
 }
 
-/** The heap a worker is sized to for `inputBytes` of input, MB (WORKER_HEAP_PER_INPUT_MB, WORKER_HEAP_FLOOR_MB). */
-const sizedHeapMb = (inputBytes: number): number => Math.max(WORKER_HEAP_FLOOR_MB, Math.ceil((WORKER_HEAP_PER_INPUT_MB * inputBytes) / MB));
+/** The heap a worker is sized to for an input of `objects` pods and nodes, MB (WORKER_HEAP_PER_OBJECT_KB, WORKER_HEAP_FLOOR_MB). */
+const sizedHeapMb = (objects: number): number => Math.max(WORKER_HEAP_FLOOR_MB, Math.ceil((WORKER_HEAP_PER_OBJECT_KB * objects) / 1024));
 
 /**
- * How many workers sized for `inputBytes` of input the main thread's heap limit
- * leaves room for, at least one: in a container with little memory and many cores,
- * a worker per core would each get a share too small to hold the input.
+ * How many workers sized for an input of `objects` pods and nodes the main thread's
+ * heap limit leaves room for, at least one: in a container with little memory and
+ * many cores, a worker per core would each get a share too small to hold the input.
  */
-export function affordableWorkers(inputBytes: number, heap: { limit: number; used: number } = mainHeap()): number {
-  return Math.max(1, Math.floor((heap.limit - heap.used) / MB / sizedHeapMb(inputBytes)));
+export function affordableWorkers(objects: number, heap: { limit: number; used: number } = mainHeap()): number {
+  return Math.max(1, Math.floor((heap.limit - heap.used) / MB / sizedHeapMb(objects)));
 }
 
 /**

@@ -53,14 +53,14 @@ export interface Pool<D> {
 
 /**
  * Opens `jobs` threads running the module `worker`: they start loading it now. Each
- * thread's heap is bounded (memory.ts): sized from `inputBytes` of input when the
+ * thread's heap is bounded (memory.ts): sized from the input's `objects` (pods and nodes) when the
  * caller knows it, else the main thread's limit shared out. When a sized worker runs
  * out, the sized threads are given up: its task, the tasks they had not finished and
  * every later one run on threads with the share. One that runs out of that stops the
  * command with a one-line error, not the process with V8's report.
  */
-export function openPool<D extends object>(worker: URL, jobs: number, inputBytes?: number): Pool<D> {
-  const heap = workerHeapMb(jobs, inputBytes);
+export function openPool<D extends object>(worker: URL, jobs: number, objects?: number): Pool<D> {
+  const heap = workerHeapMb(jobs, objects);
   releaseWorkerHeapLimits();
   // A worker that fails outside a task (its module does not load; it runs out of heap
   // while the pool is destroyed after another did) fails the work under way.
@@ -140,6 +140,6 @@ function pack(data: object): { data: SharedArrayBuffer; shared: Record<string, S
 }
 
 /** openPool, run at once: for work whose data is ready when the pool is needed. */
-export function withPool<T, R, D extends object, Out>(worker: URL, data: D, jobs: number, label: string, work: (run: (task: T) => Promise<R>) => Promise<Out>, inputBytes?: number): Promise<Out> {
-  return openPool<D>(worker, jobs, inputBytes).run(data, label, work);
+export function withPool<T, R, D extends object, Out>(worker: URL, data: D, jobs: number, label: string, work: (run: (task: T) => Promise<R>) => Promise<Out>, objects?: number): Promise<Out> {
+  return openPool<D>(worker, jobs, objects).run(data, label, work);
 }

@@ -9,7 +9,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { stringify } from 'yaml';
-import { POOL_MIN_NODES } from '../analyze/parallel.js';
+import { podsAndNodes, POOL_MIN_NODES } from '../analyze/parallel.js';
 import { shardCells, summarize } from '../analyze/sweep.js';
 import { formatShard, isShardFileName, mergeShards, shardFileName, SHARD_FORMAT, type Merged } from '../analyze/sweep-shards.js';
 import { loadSweep } from '../io/sweep-spec.js';
@@ -261,7 +261,7 @@ export function registerSweep(program: Command): void {
       } else {
         const data: SweepWorkerData = { sources: loaded.detached!, loadOptions: loaded.loadOptions, ...(timeOrigin !== undefined ? { timeOrigin } : {}), settings, sweep: { name: matrix, text: matrixText } };
         const worker = new URL(`./sweep-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
-        lines = await withPool<number, string, SweepWorkerData, string[]>(worker, data, jobs, 'sweeping', (run) => Promise.all(mine.map((c) => run(c.index))));
+        lines = await withPool<number, string, SweepWorkerData, string[]>(worker, data, jobs, 'sweeping', (run) => Promise.all(mine.map((c) => run(c.index))), podsAndNodes(input));
       }
       const text = formatShard({ berthSweep: SHARD_FORMAT, name: spec.name, input: fingerprint, cells: cells.length, shard: shard.index, shards: shard.count }, lines);
       if (opts.shard) {
