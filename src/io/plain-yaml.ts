@@ -392,32 +392,41 @@ function closingQuote(line: string, from: number, q: string): number {
   return -1;
 }
 
-/** The quoted scalar at `from` and the column after it; one going on to the next line is not read here. */
+/**
+ * The quoted scalar at `from` and the column after it; one going on to the next line is not read here.
+ * Runs without escapes are taken as slices of the line: built a character at a time, a
+ * scalar was a chain of one string per character past the twelfth (V8 concatenates
+ * lazily), which a dump's quoted timestamps, uids and numbers kept for the whole run.
+ */
 function quoted(line: string, from: number): [string, number] {
   const q = line[from];
   let out = '';
+  /** Where the run of characters taken as they are began. */
+  let run = from + 1;
   for (let i = from + 1; i < line.length; ) {
     const c = line[i]!;
     if (c === q && q === "'" && line[i + 1] === "'") {
-      out += "'";
+      out += line.slice(run, i + 1);
       i += 2;
+      run = i;
     } else if (c === q) {
-      return [out, i + 1];
+      return [out + line.slice(run, i), i + 1];
     } else if (q === '"' && c === '\\') {
+      out += line.slice(run, i);
       const e = line[i + 1] ?? unsupported();
       const digits = HEX_DIGITS[e];
       if (digits === undefined) {
         out += ESCAPES[e] ?? unsupported();
         i += 2;
-        continue;
+      } else {
+        const hex = line.slice(i + 2, i + 2 + digits);
+        const code = /^[0-9a-fA-F]+$/.test(hex) && hex.length === digits ? parseInt(hex, 16) : unsupported();
+        if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) unsupported();
+        out += String.fromCodePoint(code);
+        i += 2 + digits;
       }
-      const hex = line.slice(i + 2, i + 2 + digits);
-      const code = /^[0-9a-fA-F]+$/.test(hex) && hex.length === digits ? parseInt(hex, 16) : unsupported();
-      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) unsupported();
-      out += String.fromCodePoint(code);
-      i += 2 + digits;
+      run = i;
     } else {
-      out += c;
       i++;
     }
   }
