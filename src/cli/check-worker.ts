@@ -8,9 +8,10 @@ import { ALL_CHECKS } from '../analyze/checks/index.js';
 import type { AnalysisContext } from '../analyze/check.js';
 import { reported, type Finding } from '../analyze/finding.js';
 import { runTask, type CheckTask, type TaskResult } from '../analyze/parallel.js';
-import { attachSource, type DetachedSource } from '../io/detached-source.js';
+import { attachSource } from '../io/detached-source.js';
 import { loadSources, type LoadOptions } from '../io/load.js';
 import { fromOrigin } from '../sim/time-origin.js';
+import { unpackSources } from './packed-sources.js';
 import { poolTrace } from './pool-trace.js';
 import { SharedLog } from './shared-log.js';
 
@@ -19,7 +20,8 @@ export type CheckSettings = Omit<AnalysisContext, 'input' | 'exchange'>;
 
 /** What every worker starts with: the input as read, and how the main thread loaded it. */
 export interface CheckWorkerData {
-  readonly sources: readonly DetachedSource[];
+  /** The documents, packed (packed-sources.ts). */
+  readonly sources: SharedArrayBuffer;
   readonly loadOptions: LoadOptions;
   /** The time origin the main thread chose (--now, a live read's time), or the input's own when absent. */
   readonly timeOrigin?: number;
@@ -30,7 +32,7 @@ export interface CheckWorkerData {
 
 /** The check's context from what a worker starts with (the sweep's workers too). */
 export function contextOf(d: CheckWorkerData): AnalysisContext {
-  const result = loadSources(d.sources.map(attachSource), d.loadOptions);
+  const result = loadSources(unpackSources(d.sources).map(attachSource), d.loadOptions);
   // The main thread loaded the same documents and reported their problems already.
   if (!result.ok) throw new Error(`check worker: the input does not load (${result.errors.length} error(s))`);
   const ctx: AnalysisContext = { input: fromOrigin(result.input, d.timeOrigin), ...d.settings };
