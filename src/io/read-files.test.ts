@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
-import { readSources, STDIN_NAME } from './read-files.js';
+import { readProblem, readSources, STDIN_NAME } from './read-files.js';
 
 describe('readSources', () => {
   const dir = mkdtempSync(join(tmpdir(), 'berth-read-'));
@@ -38,5 +38,13 @@ describe('readSources', () => {
 
   test('a missing path is a one-line error naming it', async () => {
     await assert.rejects(readSources([join(dir, 'missing.yaml')]), { message: `cannot read ${join(dir, 'missing.yaml')}: no such file or directory (ENOENT)` });
+  });
+
+  test('a file longer than node can hold in one string (a large cluster\'s dump): what to do about it, not node\'s words', () => {
+    const tooLong = Object.assign(new Error('Cannot create a string longer than 0x1fffffe8 characters'), { code: 'ERR_STRING_TOO_LONG' });
+    assert.equal(
+      readProblem(tooLong),
+      'it is longer than the 536,870,888 characters node holds in one string (ERR_STRING_TOO_LONG): split it into several files (kubectl get nodes -o yaml > nodes.yaml; kubectl get pods -A -o yaml > pods.yaml; ...) and pass each',
+    );
   });
 });

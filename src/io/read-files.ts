@@ -4,6 +4,7 @@
 // with `recursive` (kubectl's -R), else each is named in a warning. `-` reads
 // standard input.
 
+import { constants } from 'node:buffer';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceInput } from './yaml-source.js';
@@ -31,8 +32,13 @@ const ERRNO_WORDS: Record<string, string> = {
   EISDIR: 'is a folder',
 };
 
-function describe(e: unknown): string {
+/** Why a path could not be read, in words (the code too, for a search). */
+export function readProblem(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
+  // A 5,000-node cluster's kubectl dump can be that large (a pod is about 5 KB as kubectl writes it, more with sidecars).
+  if (code === 'ERR_STRING_TOO_LONG') {
+    return `it is longer than the ${constants.MAX_STRING_LENGTH.toLocaleString('en-US')} characters node holds in one string (${code}): split it into several files (kubectl get nodes -o yaml > nodes.yaml; kubectl get pods -A -o yaml > pods.yaml; ...) and pass each`;
+  }
   if (code) return ERRNO_WORDS[code] ? `${ERRNO_WORDS[code]} (${code})` : code;
   return e instanceof Error ? e.message : String(e);
 }
@@ -53,7 +59,7 @@ export async function expandPath(path: string, opts: ReadOptions = {}): Promise<
   try {
     info = await stat(path);
   } catch (e) {
-    throw new Error(`cannot read ${path}: ${describe(e)}`);
+    throw new Error(`cannot read ${path}: ${readProblem(e)}`);
   }
   if (!info.isDirectory()) return [path];
   const entries = await readdir(path, { withFileTypes: true });
@@ -75,14 +81,18 @@ export async function readSources(paths: readonly string[], opts: ReadOptions = 
   const out: SourceInput[] = [];
   for (const path of paths) {
     if (path === '-') {
-      out.push({ name: STDIN_NAME, text: await readStdin(opts.stdin ?? process.stdin) });
+      try {
+        out.push({ name: STDIN_NAME, text: await readStdin(opts.stdin ?? process.stdin) });
+      } catch (e) {
+        throw new Error(`cannot read ${STDIN_NAME}: ${readProblem(e)}`);
+      }
       continue;
     }
     for (const file of await expandPath(path, opts)) {
       try {
         out.push({ name: file, text: await readFile(file, 'utf8') });
       } catch (e) {
-        throw new Error(`cannot read ${file}: ${describe(e)}`);
+        throw new Error(`cannot read ${file}: ${readProblem(e)}`);
       }
     }
   }
