@@ -36,7 +36,7 @@ const INDICATORS = "-?:,[]{}#&*!|>'\"%@`";
 export function readPlainYaml(input: SourceInput): ParsedSource | undefined {
   const text = input.text;
   if (text.includes('\r') || text.includes('\t') || text.includes('\ufeff') || NOT_PRINTABLE.test(text)) return undefined;
-  const lines = text.split('\n');
+  const lines = new Lines(text);
   const reader = new Reader(lines);
   let values: unknown[];
   try {
@@ -46,7 +46,7 @@ export function readPlainYaml(input: SourceInput): ParsedSource | undefined {
     throw e;
   }
   const reparsed = reparsedDocuments(input.name, text);
-  const itemOffsets = lineOffsets(lines, [...reader.items.values()].flatMap((items) => [...items.starts, items.end]));
+  const itemOffsets = new Map([...reader.items.values()].flatMap((items) => [...items.starts, items.end].map((line) => [line, lines.offset(line)])));
   const documents = values.map((value, index) => {
     const whole = reparsedLocator(reparsed, index);
     const items = reader.items.get(index);
@@ -55,16 +55,47 @@ export function readPlainYaml(input: SourceInput): ParsedSource | undefined {
   return { documents, diagnostics: [] };
 }
 
-/** The character offset in the text of each of the `wanted` lines (0-based indexes into `lines`, the text split at newlines), by index. */
-function lineOffsets(lines: readonly string[], wanted: readonly number[]): Map<number, number> {
-  const out = new Map<number, number>();
-  let line = 0;
-  let offset = 0;
-  for (const w of [...wanted].sort((a, b) => a - b)) {
-    for (; line < w; line++) offset += lines[line]!.length + 1;
-    out.set(w, offset);
+/**
+ * A text's lines, each sliced out of it when read. Split into strings, they took 40
+ * bytes a line or more beside the text (a 480 MB dump has 17 million lines), all at
+ * once while the text was read.
+ */
+class Lines {
+  readonly length: number;
+  /** Where each line starts in the text, and one past the end. */
+  private readonly starts: Uint32Array;
+  /** The line read last: the reader reads one line several times in a row. */
+  private last = -1;
+  private lastLine = '';
+
+  constructor(private readonly text: string) {
+    let count = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+    this.starts = new Uint32Array(count + 1);
+    let line = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts[line++] = i + 1;
+    this.starts[count] = text.length + 1;
+    this.length = count;
   }
-  return out;
+
+  /** Line `i` (0-based), without its newline. */
+  at(i: number): string {
+    if (i !== this.last) {
+      this.lastLine = this.text.slice(this.starts[i], this.starts[i + 1]! - 1);
+      this.last = i;
+    }
+    return this.lastLine;
+  }
+
+  /** Where line `i` starts in the text. */
+  offset(i: number): number {
+    return this.starts[i]!;
+  }
+
+  /** The first character of line `i`, without slicing it out ('' for an empty last line). */
+  first(i: number): string {
+    return this.text.charAt(this.starts[i]!);
+  }
 }
 
 /** The lines of a block list: where each item starts, and where the list ends. */
@@ -134,7 +165,7 @@ class Reader {
   /** Where the current document's lines end. */
   private end = 0;
 
-  constructor(private readonly lines: readonly string[]) {}
+  constructor(private readonly lines: Lines) {}
 
   documents(): unknown[] {
     const out: unknown[] = [];
@@ -142,18 +173,22 @@ class Reader {
     let marked = false;
     const close = (end: number, last: boolean) => {
       let content = start;
-      while (content < end && isBlank(this.lines[content]!)) content++;
+      while (content < end && isBlank(this.lines.at(content))) content++;
       if (content < end) out.push(this.document(content, end, out.length));
       // An empty document after a marker: nothing when it ends the stream, the YAML path's warning otherwise.
       else if (marked && !last) unsupported();
     };
-    this.lines.forEach((line, i) => {
+    for (let i = 0; i < this.lines.length; i++) {
+      // Only a line that starts with one of these can be a directive or a marker.
+      const first = this.lines.first(i);
+      if (first !== '%' && first !== '.' && first !== '-') continue;
+      const line = this.lines.at(i);
       if (line.startsWith('%') || line.startsWith('...')) unsupported();
-      if (!isMarker(line)) return;
+      if (!isMarker(line)) continue;
       close(i, false);
       start = i + 1;
       marked = true;
-    });
+    }
     close(this.lines.length, true);
     // No object at all: the YAML path's warning.
     if (out.length === 0) unsupported();
@@ -164,20 +199,20 @@ class Reader {
     this.index = index;
     this.line = start;
     this.end = end;
-    const value = this.node(skip(this.lines[start]!), 0);
+    const value = this.node(skip(this.lines.at(start)), 0);
     this.skipBlank();
     if (this.line < this.end) unsupported();
     return value;
   }
 
   private skipBlank(): void {
-    while (this.line < this.end && isBlank(this.lines[this.line]!)) this.line++;
+    while (this.line < this.end && isBlank(this.lines.at(this.line))) this.line++;
   }
 
   /** The block node on the current line (not blank), indented `indent`. */
   private node(indent: number, depth: number): unknown {
     if (depth > MAX_DEPTH) unsupported();
-    const line = this.lines[this.line]!;
+    const line = this.lines.at(this.line);
     if (isItem(line, indent)) return this.sequence(indent, depth);
     if (keyAt(line, indent)) return this.mapping(indent, indent, depth);
     return this.value(line, indent, indent - 1, depth, false);
@@ -187,7 +222,7 @@ class Reader {
   private mapping(indent: number, first: number, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (let at = first; ; at = indent) {
-      const line = this.lines[this.line]!;
+      const line = this.lines.at(this.line);
       const key = keyAt(line, at) ?? unsupported();
       if (Object.hasOwn(out, key.name)) unsupported();
       if (depth === 0 && key.name === 'items') this.itemLines = { starts: [], end: 0 };
@@ -198,7 +233,7 @@ class Reader {
       }
       this.skipBlank();
       if (this.line >= this.end) return out;
-      const next = this.lines[this.line]!;
+      const next = this.lines.at(this.line);
       const nextAt = skip(next);
       if (nextAt < indent) return out;
       if (nextAt > indent || isItem(next, nextAt)) unsupported();
@@ -215,13 +250,13 @@ class Reader {
     };
     for (;;) {
       items?.starts.push(this.line);
-      const line = this.lines[this.line]!;
+      const line = this.lines.at(this.line);
       const at = skip(line, indent + 1);
       if (isItem(line, at)) unsupported();
       out.push(keyAt(line, at) ? this.mapping(at, at, depth + 1) : this.value(line, at, indent, depth, false));
       this.skipBlank();
       if (this.line >= this.end) return done();
-      const next = this.lines[this.line]!;
+      const next = this.lines.at(this.line);
       const nextAt = skip(next);
       if (nextAt < indent) return done();
       if (nextAt === indent && isItem(next, nextAt)) continue;
@@ -264,7 +299,7 @@ class Reader {
     if (rest < last.length && (last[rest] !== '#' || rest === end)) unsupported();
     // Anything more indented after the value.
     this.skipBlank();
-    if (this.line < this.end && skip(this.lines[this.line]!) > parent) unsupported();
+    if (this.line < this.end && skip(this.lines.at(this.line)) > parent) unsupported();
     return value;
   }
 
@@ -284,7 +319,7 @@ class Reader {
     const escapedEnd = (piece: string) => quote === '"' && /\\ *$/.test(piece) && unsupported();
     escapedEnd(first);
     for (let r = this.line; r < this.end; r++) {
-      const l = this.lines[r]!;
+      const l = this.lines.at(r);
       const at = skip(l);
       if (at === l.length) {
         breaks++;
@@ -308,7 +343,7 @@ class Reader {
   private nested(parent: number, depth: number, listAtParent: boolean): unknown {
     this.skipBlank();
     if (this.line >= this.end) return null;
-    const line = this.lines[this.line]!;
+    const line = this.lines.at(this.line);
     const at = skip(line);
     if (at > parent) return this.node(at, depth + 1);
     if (listAtParent && at === parent && isItem(line, at)) return this.sequence(at, depth + 1);
@@ -324,7 +359,7 @@ class Reader {
     const body: string[] = [];
     let indent = -1;
     for (; this.line < this.end; this.line++) {
-      const l = this.lines[this.line]!;
+      const l = this.lines.at(this.line);
       const at = skip(l);
       if (at === l.length) {
         // Blank lines: before the first line, or with spaces past the indentation, are left to the YAML parser.
@@ -337,7 +372,7 @@ class Reader {
       body.push(l.slice(indent));
     }
     // The text's last line, without a newline after it: left to the YAML parser.
-    if (this.line === this.lines.length && this.lines[this.line - 1] !== '') unsupported();
+    if (this.line === this.lines.length && this.lines.at(this.line - 1) !== '') unsupported();
     let kept = body.length;
     while (kept > 0 && body[kept - 1] === '') kept--;
     // Trailing blank lines are read again by what follows, as blank lines.
