@@ -189,7 +189,10 @@ export class ClusterState {
   }
 
   private indexLabels(labels: Labels, sign: 1 | -1): void {
-    for (const [k, v] of Object.entries(labels)) {
+    // for-in: no entry arrays for each of a node's labels on every build of a state (unsatisfiable builds one per pod group).
+    for (const k in labels) {
+      if (!Object.hasOwn(labels, k)) continue;
+      const v = labels[k]!;
       let values = this.domainIndex.get(k);
       if (!values) this.domainIndex.set(k, (values = new Map()));
       const n = (values.get(v) ?? 0) + sign;
@@ -221,12 +224,13 @@ export class ClusterState {
    */
   private attachImages(info: NodeInfo, sign: 1 | -1): void {
     if (sign > 0) info.imageNames = imageNamesOf(info.node);
-    for (const [name, sizeBytes] of info.imageNames) {
+    // forEach: no entry array per name.
+    info.imageNames.forEach((sizeBytes, name) => {
       let summary = this.images.get(name);
       if (!summary) this.images.set(name, (summary = { sizeBytes, numNodes: 0 }));
       summary.numNodes += sign;
       if (summary.numNodes === 0) this.images.delete(name);
-    }
+    });
   }
 
   /** ImageLocality's state of an image on a node (NodeInfo.ImageStates[name]): its size and how many nodes have it, or undefined when this node does not report it. */
