@@ -415,6 +415,11 @@ export class ClusterState {
     return out;
   }
 
+  /** Adds an input's pods as buildClusterState does: Succeeded and Failed pods are left out, as kube-scheduler's pod informer filters them out. */
+  addInputPods(pods: readonly Pod[]): void {
+    for (const pod of pods) if (pod.phase !== 'Succeeded' && pod.phase !== 'Failed') this.addPod(pod);
+  }
+
   addPod(pod: Pod): void {
     if (this.podsByKey.has(pod.key)) throw new Error(`pod ${pod.key} already exists`);
     this.podsByKey.set(pod.key, pod);
@@ -724,10 +729,7 @@ export function buildClusterState(input: ClusterInput): ClusterState {
   const state = new ClusterState();
   for (const node of input.nodes) state.addNode(node);
   for (const ns of input.namespaces ?? []) state.namespaces.set(ns.name, { ...ns.labels, [NAMESPACE_NAME_LABEL]: ns.name });
-  for (const pod of input.pods) {
-    if (pod.phase === 'Succeeded' || pod.phase === 'Failed') continue;
-    state.addPod(pod);
-  }
+  state.addInputPods(input.pods);
   state.pdbs = [...(input.pdbs ?? [])];
   for (const kind of OWNER_KINDS) state.addOwners(kind, input[kind] ?? []);
   state.volumes = new VolumeStore(input.storage);
