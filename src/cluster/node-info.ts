@@ -1,5 +1,5 @@
 // Per-node aggregate the scheduler filters and scores against (framework.NodeInfo):
-// the pods on a node, their summed requests, host ports in use and image states.
+// the pods on a node, their summed requests, host ports in use and image names.
 // Updated incrementally as pods are added and removed.
 
 import type { Node } from '../model/node.js';
@@ -72,6 +72,9 @@ export class HostPortSet {
   }
 }
 
+/** The image names of a node that reports none, or that no ClusterState holds. */
+export const NO_IMAGES: ReadonlyMap<string, number> = new Map();
+
 export interface ImageSummary {
   readonly sizeBytes: number;
   /** How many nodes in the cluster have this image. */
@@ -134,8 +137,12 @@ export class NodeInfo {
   nonZeroCpu: number;
   nonZeroMemory: number;
   usedPorts: HostPortSet;
-  /** Image name as the node reports it → state shared across nodes; kept by the ClusterState. */
-  imageStates: Map<string, ImageSummary>;
+  /**
+   * The image names the node reports, each once, with the size reported under its first
+   * listing; set by the ClusterState holding the node, whose image states (imageState)
+   * they key. Read-only and shared by copies: cloning a state copies no per-node image map.
+   */
+  imageNames: ReadonlyMap<string, number> = NO_IMAGES;
   generation: number;
   /**
    * Shared by a NodeInfo and its copies (clone) only: a copy whose log still starts
@@ -170,12 +177,11 @@ export class NodeInfo {
   /**
    * A node without pods; or, with `from`, a copy of `from` whose pod lists and sums
    * can change without touching it (pods themselves are shared), built directly
-   * rather than by adding the pods again, and with the image states given.
+   * rather than by adding the pods again.
    */
   constructor(
     private current: Node,
     from?: NodeInfo,
-    imageStates?: Map<string, ImageSummary>,
   ) {
     if (!from) {
       this.pods = [];
@@ -188,7 +194,6 @@ export class NodeInfo {
       this.nonZeroCpu = 0;
       this.nonZeroMemory = 0;
       this.usedPorts = new HostPortSet();
-      this.imageStates = imageStates ?? new Map();
       this.generation = ++generationCounter;
       this.lineage = ++lineageCounter;
       this.podLogStart = 0;
@@ -207,7 +212,7 @@ export class NodeInfo {
     this.nonZeroCpu = from.nonZeroCpu;
     this.nonZeroMemory = from.nonZeroMemory;
     this.usedPorts = from.usedPorts.clone();
-    this.imageStates = imageStates ?? from.imageStates;
+    this.imageNames = from.imageNames;
     this.generation = from.generation;
     this.lineage = from.lineage;
     // Counts up to date there hold on the copy, whose pod log starts where that one ends.
@@ -325,8 +330,8 @@ export class NodeInfo {
   }
 
   /** A copy whose pod lists and sums can change without touching this one (pods themselves are shared). */
-  clone(imageStates?: Map<string, ImageSummary>): NodeInfo {
-    return new NodeInfo(this.node, this, imageStates);
+  clone(): NodeInfo {
+    return new NodeInfo(this.node, this);
   }
 }
 

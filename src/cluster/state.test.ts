@@ -155,22 +155,23 @@ describe('image states', () => {
     const s = new ClusterState();
     s.addNode(mkNode('n1', {}, [img(100, 'nginx:1.25', 'nginx@sha256:abc'), img(50, 'redis:7')]));
     s.addNode(mkNode('n2', {}, [img(100, 'nginx:1.25')]));
-    const n1 = s.nodeInfo('n1')!.imageStates;
-    assert.deepEqual([n1.get('nginx:1.25')!.numNodes, n1.get('nginx@sha256:abc')!.numNodes, n1.get('redis:7')!.numNodes], [2, 1, 1]);
-    assert.equal(n1.get('nginx:1.25')!.sizeBytes, 100);
+    const n1 = (name: string) => s.imageState(s.nodeInfo('n1')!, name);
+    assert.deepEqual([n1('nginx:1.25')!.numNodes, n1('nginx@sha256:abc')!.numNodes, n1('redis:7')!.numNodes], [2, 1, 1]);
+    assert.equal(n1('nginx:1.25')!.sizeBytes, 100);
+    assert.equal(s.imageState(s.nodeInfo('n2')!, 'redis:7'), undefined);
   });
 
   it('a node listing a name twice counts once', () => {
     const s = new ClusterState();
     s.addNode(mkNode('n1', {}, [img(100, 'app:v1'), img(200, 'app:v1')]));
-    assert.equal(s.nodeInfo('n1')!.imageStates.get('app:v1')!.numNodes, 1);
+    assert.equal(s.imageState(s.nodeInfo('n1')!, 'app:v1')!.numNodes, 1);
   });
 
   it('node image names are kept as reported, not normalized', () => {
     const s = new ClusterState();
     s.addNode(mkNode('n1', {}, [img(100, 'nginx')]));
-    const states = s.nodeInfo('n1')!.imageStates;
-    assert.deepEqual([states.has('nginx'), states.has('nginx:latest')], [true, false]);
+    const n1 = s.nodeInfo('n1')!;
+    assert.deepEqual([s.imageState(n1, 'nginx') !== undefined, s.imageState(n1, 'nginx:latest') !== undefined], [true, false]);
   });
 
   it('removing a node decrements, and an image no node has is forgotten (its size with it)', () => {
@@ -178,10 +179,10 @@ describe('image states', () => {
     s.addNode(mkNode('n1', {}, [img(100, 'app:v1')]));
     s.addNode(mkNode('n2', {}, [img(100, 'app:v1')]));
     s.removeNode('n1');
-    assert.equal(s.nodeInfo('n2')!.imageStates.get('app:v1')!.numNodes, 1);
+    assert.equal(s.imageState(s.nodeInfo('n2')!, 'app:v1')!.numNodes, 1);
     s.removeNode('n2');
     s.addNode(mkNode('n3', {}, [img(300, 'app:v1')]));
-    assert.deepEqual(s.nodeInfo('n3')!.imageStates.get('app:v1'), { sizeBytes: 300, numNodes: 1 });
+    assert.deepEqual(s.imageState(s.nodeInfo('n3')!, 'app:v1'), { sizeBytes: 300, numNodes: 1 });
   });
 });
 
@@ -225,7 +226,9 @@ describe('updateNode', () => {
     const s = new ClusterState();
     s.addNode(mkNode('n1', {}, [{ names: ['app:v1'], sizeBytes: 10 }]));
     s.updateNode(mkNode('n1', {}, [{ names: ['app:v2'], sizeBytes: 20 }]));
-    assert.deepEqual([...s.nodeInfo('n1')!.imageStates.keys()], ['app:v2']);
+    assert.deepEqual([...s.nodeInfo('n1')!.imageNames.keys()], ['app:v2']);
+    assert.equal(s.imageState(s.nodeInfo('n1')!, 'app:v1'), undefined);
+    assert.equal(s.hasImage('app:v1'), false);
   });
 });
 
@@ -315,25 +318,27 @@ describe('clone', () => {
     assert.deepEqual(podOrder(s), before);
     assert.equal(s.getPod('default/p0')?.nodeName, 'n0');
     assert.deepEqual([...s.topologyDomains(ZONE)], [['z0', 2], ['z1', 2], ['z2', 2]]);
-    assert.equal(s.nodeInfo('n0')!.imageStates.get('img:1')!.numNodes, 6);
-    assert.equal(c.nodeInfo('n0')!.imageStates.get('img:1')!.numNodes, 6);
+    assert.equal(s.imageState(s.nodeInfo('n0')!, 'img:1')!.numNodes, 6);
+    assert.equal(c.imageState(c.nodeInfo('n0')!, 'img:1')!.numNodes, 6);
     assert.deepEqual([...s.podsInNamespace('default')].length, 24);
     s.removePod('default/p1');
     assert.equal(c.getPod('default/p1')?.nodeName, 'n1');
     assert.equal(c.nodeInfo('n1')!.pods.length, 4);
   });
 
-  it('nodes without images share their empty image map with the copy (each simulation copies every node); a node given images gets its own', () => {
-    const s = new ClusterState();
-    s.addNode(mkNode('plain'));
-    s.addNode(mkNode('imaged', {}, [{ names: ['img:1'], sizeBytes: 1000 }]));
-    const c = s.clone();
-    assert.equal(c.nodeInfo('plain')!.imageStates, s.nodeInfo('plain')!.imageStates);
-    assert.notEqual(c.nodeInfo('imaged')!.imageStates, s.nodeInfo('imaged')!.imageStates);
-    c.updateNode(mkNode('plain', {}, [{ names: ['img:2'], sizeBytes: 10 }]));
-    assert.deepEqual([...c.nodeInfo('plain')!.imageStates.keys()], ['img:2']);
-    assert.equal(s.nodeInfo('plain')!.imageStates.size, 0);
-  });
+  for (const copy of ['clone', 'fork'] as const) {
+    it(`a ${copy} shares each node's image names and counts images on its own (each simulation copies every node)`, () => {
+      const s = new ClusterState();
+      s.addNode(mkNode('plain'));
+      for (const n of ['a', 'b']) s.addNode(mkNode(n, {}, [{ names: ['img:1', 'img:1@sha256:x'], sizeBytes: 1000 }]));
+      const c = s[copy]();
+      assert.equal(c.nodeInfo('a')!.imageNames, s.nodeInfo('a')!.imageNames);
+      c.removeNode('b');
+      c.updateNode(mkNode('plain', {}, [{ names: ['img:2'], sizeBytes: 10 }]));
+      assert.deepEqual([c.imageState(c.nodeInfo('a')!, 'img:1')!.numNodes, c.imageState(c.nodeInfo('plain')!, 'img:2')!.numNodes], [1, 1]);
+      assert.deepEqual([s.imageState(s.nodeInfo('a')!, 'img:1')!.numNodes, s.imageState(s.nodeInfo('plain')!, 'img:2'), s.hasImage('img:2')], [2, undefined, false]);
+    });
+  }
 });
 
 test('a selection keeps the pods a selector matches in podsInNamespace order through adds, updates and removals', () => {

@@ -2,11 +2,11 @@
 // Node order follows kube-scheduler's node tree (nodes interleaved across zones),
 // which decides where the round-robin filter search starts and how ties break.
 
-import { LABEL_REGION, LABEL_ZONE, type Node } from '../model/node.js';
+import { LABEL_REGION, LABEL_ZONE, type ImageState, type Node } from '../model/node.js';
 import type { PodDisruptionBudget } from '../model/pdb.js';
 import type { Pod } from '../model/pod.js';
 import type { Labels, Selector } from '../model/selector.js';
-import { copyMap, NodeInfo, type ImageSummary } from './node-info.js';
+import { copyMap, NO_IMAGES, NodeInfo, type ImageSummary } from './node-info.js';
 import { VolumeStore, type StorageInput } from './volumes.js';
 
 const BETA_ZONE = 'failure-domain.beta.kubernetes.io/zone';
@@ -32,6 +32,21 @@ export interface OwnerSelector {
 /** ClusterState's owner lists: each changes only through addOwners and removeOwner, which move its revision. */
 export const OWNER_KINDS = ['services', 'replicationControllers', 'replicaSets', 'statefulSets'] as const;
 export type OwnerKind = (typeof OWNER_KINDS)[number];
+
+/** Per image list: node objects that differ only in taints or labels share it, and each state built from the same nodes reuses its names. */
+const imageNamesByList = new WeakMap<readonly ImageState[], ReadonlyMap<string, number>>();
+
+/** A node's image names, each once, with the size of its first listing (NodeInfo.imageNames). */
+function imageNamesOf(node: Node): ReadonlyMap<string, number> {
+  if (node.images.length === 0) return NO_IMAGES;
+  let names = imageNamesByList.get(node.images);
+  if (!names) {
+    const first = new Map<string, number>();
+    for (const image of node.images) for (const name of image.names) if (!first.has(name)) first.set(name, image.sizeBytes);
+    imageNamesByList.set(node.images, (names = first));
+  }
+  return names;
+}
 
 const isPending = (p: Pod): boolean => !p.nodeName && !p.terminating;
 
@@ -158,7 +173,6 @@ export class ClusterState {
     this.attachImages(info, -1);
     info.replaceNode(node);
     this.logChange(info);
-    info.imageStates = new Map();
     this.indexLabels(node.labels, 1);
     this.attachImages(info, 1);
     if (oldZone !== newZone) this.changed();
@@ -175,7 +189,10 @@ export class ClusterState {
   }
 
   private indexLabels(labels: Labels, sign: 1 | -1): void {
-    for (const [k, v] of Object.entries(labels)) {
+    // for-in: no entry arrays for each of a node's labels on every build of a state (unsatisfiable builds one per pod group).
+    for (const k in labels) {
+      if (!Object.hasOwn(labels, k)) continue;
+      const v = labels[k]!;
       let values = this.domainIndex.get(k);
       if (!values) this.domainIndex.set(k, (values = new Map()));
       const n = (values.get(v) ?? 0) + sign;
@@ -200,17 +217,25 @@ export class ClusterState {
     return [...info.pods];
   }
 
-  /** Image states as the scheduler cache keeps them: node image names as reported (not normalized), a set of nodes per name. */
+  /**
+   * Image states as the scheduler cache keeps them (addNodeImageStates): node image names
+   * as reported (not normalized), counted once per node, an image's size the one it was
+   * first seen with. A node's names are its own (imageNames); only the counts live here.
+   */
   private attachImages(info: NodeInfo, sign: 1 | -1): void {
-    const names = new Map<string, number>();
-    for (const image of info.node.images) for (const name of image.names) if (!names.has(name)) names.set(name, image.sizeBytes);
-    for (const [name, sizeBytes] of names) {
+    if (sign > 0) info.imageNames = imageNamesOf(info.node);
+    // forEach: no entry array per name.
+    info.imageNames.forEach((sizeBytes, name) => {
       let summary = this.images.get(name);
       if (!summary) this.images.set(name, (summary = { sizeBytes, numNodes: 0 }));
       summary.numNodes += sign;
       if (summary.numNodes === 0) this.images.delete(name);
-      if (sign > 0) info.imageStates.set(name, summary);
-    }
+    });
+  }
+
+  /** ImageLocality's state of an image on a node (NodeInfo.ImageStates[name]): its size and how many nodes have it, or undefined when this node does not report it. */
+  imageState(info: NodeInfo, name: string): ImageSummary | undefined {
+    return info.imageNames.has(name) ? this.images.get(name) : undefined;
   }
 
   private changed(): void {
@@ -388,6 +413,11 @@ export class ClusterState {
     const out: Pod[] = [];
     for (const name of names) out.push(...(this.infos.get(name)?.pods ?? []));
     return out;
+  }
+
+  /** Adds an input's pods as buildClusterState does: Succeeded and Failed pods are left out, as kube-scheduler's pod informer filters them out. */
+  addInputPods(pods: readonly Pod[]): void {
+    for (const pod of pods) if (pod.phase !== 'Succeeded' && pod.phase !== 'Failed') this.addPod(pod);
   }
 
   addPod(pod: Pod): void {
@@ -586,13 +616,9 @@ export class ClusterState {
    */
   clone(): ClusterState {
     const c = new ClusterState();
-    for (const [name, summary] of this.images) c.images.set(name, { ...summary });
     const infos = new Map<NodeInfo, NodeInfo>();
     for (const [name, info] of this.infos) {
-      // A node without images keeps its empty map (only a node's own fresh map is ever filled: addNode, updateNode).
-      const imageStates = info.imageStates.size === 0 ? info.imageStates : new Map<string, ImageSummary>();
-      info.imageStates.forEach((_, image) => imageStates.set(image, c.images.get(image)!));
-      const copy = info.clone(imageStates);
+      const copy = info.clone();
       infos.set(info, copy);
       c.infos.set(name, copy);
     }
@@ -616,11 +642,9 @@ export class ClusterState {
    * A copy like clone() for a short-lived what-if: the NodeInfos (pod lists, sums and
    * the counts kept on them) are shared until the copy changes one, which copies it
    * first. Valid only while this state does not change (checked when the copy
-   * changes a shared node). With node images, a clone (image states point at this
-   * state's image counts).
+   * changes a shared node).
    */
   fork(): ClusterState {
-    if (this.images.size > 0) return this.clone();
     const c = new ClusterState();
     for (const [name, info] of this.infos) c.infos.set(name, info);
     c.borrowed = new Set(this.infos.values());
@@ -633,6 +657,7 @@ export class ClusterState {
   /** Copies into `c` everything but the NodeInfos and the change log: node tree, pods, indexes, policy and storage objects, versions. */
   private copyAllButNodesTo(c: ClusterState): void {
     for (const [zone, names] of this.tree) c.tree.set(zone, [...names]);
+    for (const [name, summary] of this.images) c.images.set(name, { ...summary });
     c.podsByKey = copyMap(this.podsByKey);
     c.podsByNamespace = null;
     for (const [key, values] of this.domainIndex) c.domainIndex.set(key, copyMap(values));
@@ -704,10 +729,7 @@ export function buildClusterState(input: ClusterInput): ClusterState {
   const state = new ClusterState();
   for (const node of input.nodes) state.addNode(node);
   for (const ns of input.namespaces ?? []) state.namespaces.set(ns.name, { ...ns.labels, [NAMESPACE_NAME_LABEL]: ns.name });
-  for (const pod of input.pods) {
-    if (pod.phase === 'Succeeded' || pod.phase === 'Failed') continue;
-    state.addPod(pod);
-  }
+  state.addInputPods(input.pods);
   state.pdbs = [...(input.pdbs ?? [])];
   for (const kind of OWNER_KINDS) state.addOwners(kind, input[kind] ?? []);
   state.volumes = new VolumeStore(input.storage);

@@ -11,6 +11,7 @@ import {
   nodeSelectorTermErrors,
   SelectorError,
   SelectorValueError,
+  sameLabels,
   type LabelSelectorSpec,
   type Labels,
   type NodeSelectorTermSpec,
@@ -307,5 +308,19 @@ describe('properties', () => {
         assert.deepEqual([gt(n), lt(n)], [label > bound, label < bound]);
       }),
     );
+  });
+});
+
+describe('sameLabels', () => {
+  it('holds for the same pairs in any order, and not for a changed value or a key more or less on either side', () => {
+    const a = { zone: 'a', host: 'n1' };
+    assert.equal(sameLabels(a, a), true);
+    assert.equal(sameLabels(a, { host: 'n1', zone: 'a' }), true);
+    assert.equal(sameLabels({}, {}), true);
+    assert.equal(sameLabels(a, { zone: 'a', host: 'n2' }), false);
+    assert.equal(sameLabels(a, { zone: 'a' }), false);
+    assert.equal(sameLabels({ zone: 'a' }, a), false);
+    assert.equal(sameLabels(a, { zone: 'a', other: 'n1' }), false);
+    assert.equal(sameLabels({ zone: 'a', host: 'n1', x: '' }, { zone: 'a', host: 'n1', y: '' }), false);
   });
 });

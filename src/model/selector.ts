@@ -11,6 +11,19 @@ import { parseGoInt64 } from './quantity.js';
 
 export type Labels = Readonly<Record<string, string>>;
 
+/** Whether two label maps hold the same pairs. Without key arrays: it runs for every node of every cluster copy and every node update, and a kubectl node carries a dozen labels. */
+export function sameLabels(a: Labels, b: Labels): boolean {
+  if (a === b) return true;
+  let n = 0;
+  for (const k in a) {
+    if (!Object.hasOwn(a, k)) continue;
+    if (!Object.hasOwn(b, k) || a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const k in b) if (Object.hasOwn(b, k) && n-- === 0) return false;
+  return n === 0;
+}
+
 export type Operator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
 
 export interface Requirement {

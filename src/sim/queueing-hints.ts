@@ -12,7 +12,7 @@ import type { ClusterState } from '../cluster/state.js';
 import { HostPortSet, NodeInfo } from '../cluster/node-info.js';
 import type { Node } from '../model/node.js';
 import { matchesRequiredNodeAffinity, type Pod, type PodAffinityTerm } from '../model/pod.js';
-import type { Labels } from '../model/selector.js';
+import { sameLabels, type Labels } from '../model/selector.js';
 import { doNotScheduleTaints, findUntoleratedTaint, type Taint } from '../model/taints.js';
 import { INTER_POD_AFFINITY } from '../scheduler/plugins/inter-pod-affinity/filtering.js';
 import { mergeTermNamespaces, matchesAllTerms, termMatches, type MergedTerm } from '../scheduler/plugins/inter-pod-affinity/terms.js';
@@ -289,11 +289,6 @@ function podTopologySpreadHint(pod: Pod, e: HintEvent): boolean {
   if (!now) return false;
   if (e.action === 'UpdateNodeTaint') return true;
   return constraints.some((c) => e.old.labels[c.topologyKey] !== e.node.labels[c.topologyKey]);
-}
-
-function sameLabels(a: Labels, b: Labels): boolean {
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
 const taintKey = (t: Taint) => `${t.key}=${t.value}:${t.effect}`;

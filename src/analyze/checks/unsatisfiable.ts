@@ -9,7 +9,7 @@
 //  - required anti-affinity against its own replicas on a key with fewer domains
 //    than replicas; required pod affinity to pods that exist nowhere.
 
-import { buildClusterState } from '../../cluster/state.js';
+import { buildClusterState, type ClusterState } from '../../cluster/state.js';
 import { LABEL_HOSTNAME, LABEL_ZONE, type Node } from '../../model/node.js';
 import { changedPod, matchesRequiredNodeAffinity, type Pod } from '../../model/pod.js';
 import { compileNodeSelectorTerm } from '../../model/selector.js';
@@ -95,9 +95,11 @@ interface Problem {
   readonly remedies: Remedy[];
 }
 
-function nodeLevel(ctx: AnalysisContext, group: PodGroup, pools: readonly PoolTemplate[]): Problem | undefined {
+function nodeLevel(ctx: AnalysisContext, group: PodGroup, pools: readonly PoolTemplate[], emptied: () => ClusterState): Problem | undefined {
   const probe = nodeLevelProbe(group.templatePod);
-  const cluster = buildClusterState({ nodes: ctx.input.nodes, pods: [probe] });
+  // Every group's probe is planned on the same emptied nodes: built once, a fork per probe.
+  const cluster = emptied().fork();
+  cluster.addInputPods([probe]);
   const daemonSetPods = ctx.input.workloads.filter((w) => w.kind === 'DaemonSet').map((w) => w.templatePod);
   const plan = planProvisioning({ cluster, pools: ctx.provisioner ? ctx.input.nodePools.filter((p) => p.replicas === null) : [], instanceTypes: ctx.instanceTypes, daemonSetPods, config: ctx.scheduler ?? {}, seed: ctx.seed });
   const refused = plan.unschedulable.find((u) => u.pod === probe.key);
@@ -181,10 +183,12 @@ export const unsatisfiableCheck: Check = {
   run(ctx) {
     const pools = launchablePools(ctx);
     const out: Finding[] = [];
+    let built: ClusterState | undefined;
+    const emptied = () => (built ??= buildClusterState({ nodes: ctx.input.nodes, pods: [] }));
     for (const group of podGroups(ctx.input)) {
       // Controller-less pods already running have been placed; only their pending ones matter.
       if (group.kind === 'Pod' && podsOf(group, ctx.input.pods).every((p) => p.nodeName)) continue;
-      const nodeProblem = nodeLevel(ctx, group, pools);
+      const nodeProblem = nodeLevel(ctx, group, pools, emptied);
       const { nodes, pools: eligiblePools } = eligibility(group.templatePod, ctx.input.nodes, pools);
       const problems = nodeProblem ? [nodeProblem] : topologyProblems(ctx, group, nodes, eligiblePools);
       for (const p of problems) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import type { ClusterState } from '../../cluster/state.js';
 import type { Node } from '../../model/node.js';
 import type { Pod } from '../../model/pod.js';
 import { buildPlugin, byName, clusterOf, mkNode, mkPod, scoreNodes } from '../../../test/fixtures/plugin-harness.js';
@@ -64,6 +65,23 @@ describe('ImageLocality (TestImageLocalityPriority)', () => {
       const { plugin } = buildPlugin<ScorePlugin>(newImageLocality, {}, cluster);
       assert.equal(plugin.name, IMAGE_LOCALITY);
       assert.deepEqual(byName(scoreNodes(plugin, c.pod, cluster).scores), c.want);
+    });
+  }
+});
+
+describe('ImageLocality on copies of a cluster', () => {
+  const nodes = [imageNode('node1', node403002000), imageNode('node2', node25010), imageNode('node3', node300600900)];
+  const scores = (cluster: ClusterState, pod: Pod) => byName(scoreNodes(buildPlugin<ScorePlugin>(newImageLocality, {}, cluster).plugin, pod, cluster).scores);
+  for (const copy of ['clone', 'fork'] as const) {
+    it(`a ${copy} that lost a node scores as a cluster built without it, and the original as before`, () => {
+      const pod = podWithImages(['gcr.io/300', 'gcr.io/600']);
+      const original = clusterOf(nodes);
+      const before = scores(original, pod);
+      const c = original[copy]();
+      c.removeNode('node3');
+      assert.deepEqual(scores(c, pod), scores(clusterOf(nodes.slice(0, 2)), pod));
+      assert.notDeepEqual(scores(c, pod), { node1: before['node1'], node2: before['node2'] });
+      assert.deepEqual(scores(original, pod), before);
     });
   }
 });

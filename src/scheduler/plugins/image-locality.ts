@@ -2,6 +2,7 @@
 // image size and by how widely the image is spread (to avoid piling onto one node).
 
 import { normalizedImageName, type NodeInfo } from '../../cluster/node-info.js';
+import type { ClusterState } from '../../cluster/state.js';
 import type { ScorePlugin } from '../framework.js';
 import { MAX_NODE_SCORE } from '../framework.js';
 import type { PluginFactory } from '../registry.js';
@@ -18,12 +19,12 @@ export function imageLocalityScore(sumScores: number, imageCount: number): numbe
   return Math.trunc((MAX_NODE_SCORE * (clamped - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
 }
 
-/** The node's score for the pod's normalised `images` (of `count` containers) in a cluster of `totalNodes`. */
-function nodeScore(images: readonly string[], count: number, totalNodes: number, nodeInfo: NodeInfo): number {
+/** The node's score for the pod's normalised `images` (of `count` containers) in `cluster`. */
+function nodeScore(images: readonly string[], count: number, cluster: ClusterState, nodeInfo: NodeInfo): number {
   let sum = 0;
   for (const image of images) {
-    const state = nodeInfo.imageStates.get(image);
-    if (state) sum += Math.trunc(state.sizeBytes * (state.numNodes / totalNodes));
+    const state = cluster.imageState(nodeInfo, image);
+    if (state) sum += Math.trunc(state.sizeBytes * (state.numNodes / cluster.numNodes));
   }
   return imageLocalityScore(sum, count);
 }
@@ -33,7 +34,7 @@ export const newImageLocality: PluginFactory = ({ handle }): ScorePlugin => {
   const images = perPod((pod) => pod.images.map(normalizedImageName));
   return {
     name: IMAGE_LOCALITY,
-    score: (_state, pod, nodeInfo) => nodeScore(images(pod), pod.images.length, handle.cluster.numNodes, nodeInfo),
+    score: (_state, pod, nodeInfo) => nodeScore(images(pod), pod.images.length, handle.cluster, nodeInfo),
     scoreAll: (_state, pod, nodes, out, offset) => {
       const cluster = handle.cluster;
       const own = images(pod);
@@ -42,7 +43,7 @@ export const newImageLocality: PluginFactory = ({ handle }): ScorePlugin => {
         out.fill(imageLocalityScore(0, pod.images.length), offset, offset + nodes.length);
         return;
       }
-      for (let j = 0; j < nodes.length; j++) out[offset + j] = nodeScore(own, pod.images.length, cluster.numNodes, nodes[j]!);
+      for (let j = 0; j < nodes.length; j++) out[offset + j] = nodeScore(own, pod.images.length, cluster, nodes[j]!);
     },
   };
 };

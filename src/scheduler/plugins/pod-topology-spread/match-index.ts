@@ -17,7 +17,7 @@
 
 import { copyMap, type MatchCountKeeper, type NodeInfo } from '../../../cluster/node-info.js';
 import type { ClusterState } from '../../../cluster/state.js';
-import type { Labels } from '../../../model/selector.js';
+import { sameLabels, type Labels } from '../../../model/selector.js';
 import type { Pod } from '../../../model/pod.js';
 import { countMatchingPods, countsAsMatching } from './constraints.js';
 import { PodsByLabel } from './pods-by-label.js';
@@ -83,13 +83,6 @@ const MAX_DELTA = 1 << 17;
 /** countMatchingPods on the node for a kept question. */
 function countOn(info: NodeInfo, k: Kept): number {
   return countMatchingPods(info.pods, k.query.selector, k.query.namespace);
-}
-
-function sameLabels(a: Labels, b: Labels): boolean {
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const k of keys) if (a[k] !== b[k] || !Object.hasOwn(b, k)) return false;
-  return true;
 }
 
 /** Past this many questions an index forgets them all (copies keep what they were given). */
