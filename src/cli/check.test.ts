@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { TWO_CORE_POOL_MIN_OBJECTS } from '../analyze/parallel.js';
-import { DENSEST_BYTES_PER_OBJECT, likelyWorkers } from './check.js';
+import { DENSEST_BYTES_PER_OBJECT, earlyPoolServes, likelyWorkers } from './check.js';
 
 describe('the workers check opens before it reads the input', () => {
   const dir = mkdtempSync(join(tmpdir(), 'berth-check-'));
@@ -38,5 +38,15 @@ describe('the workers check opens before it reads the input', () => {
     assert.equal((await likelyWorkers(flags({ cluster: [large] }), 1)).workers, 1);
     assert.equal((await likelyWorkers(flags({ headroom: true, cluster: [large] }), 4)).workers, 1);
     assert.equal((await likelyWorkers(flags({ filename: ['-', dir, join(dir, 'missing.yaml')] }), 4)).workers, 1);
+  });
+});
+
+describe('the workers opened early, once the input is loaded', () => {
+  it('serve when they are as many as it wants, with heaps from what it needs to twice that', () => {
+    assert.equal(earlyPoolServes({ jobs: 2, heapMb: 2779 }, 2, 2672), true, 'the compact 5,000-node dump: its bytes guess a little more');
+    assert.equal(earlyPoolServes({ jobs: 2, heapMb: 1676 }, 2, 1024), true, 'the 1,000-node kubectl dump: more, but not twice');
+    assert.equal(earlyPoolServes({ jobs: 2, heapMb: 9000 }, 2, 2672), false, 'the 5,000-node kubectl dump: its bytes asked for the whole share');
+    assert.equal(earlyPoolServes({ jobs: 2, heapMb: 2000 }, 2, 2672), false, 'too small: they would run out');
+    assert.equal(earlyPoolServes({ jobs: 2, heapMb: 2672 }, 1, 2672), false, 'one thread wanted');
   });
 });
