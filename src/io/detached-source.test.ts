@@ -73,11 +73,7 @@ items:
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: default}
-spec:
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: c, image: i, env: [{name: A, value: b}]}]}
+spec: {selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: i, env: [{name: A, value: b}]}]}}}
 `;
     const [pods, deployment] = detachSource({ name: 'l.yaml', text: list }, parseSource({ name: 'l.yaml', text: list })).documents;
     assert.deepEqual((pods!.value as { items: unknown[] }).items, [{ metadata: { name: 'p1', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i' }] } }]);
