@@ -6,11 +6,14 @@
 import { deserialize, serialize } from 'node:v8';
 import type { DetachedSource } from '../io/detached-source.js';
 
-export function packSources(sources: readonly DetachedSource[]): SharedArrayBuffer {
-  const bytes = serialize(sources);
+/** `value` serialized (structured clone's format) into shared memory, which every worker reads without a copy per worker. */
+export function serializeShared(value: unknown): SharedArrayBuffer {
+  const bytes = serialize(value);
   const out = new SharedArrayBuffer(bytes.length);
   new Uint8Array(out).set(bytes);
   return out;
 }
+
+export const packSources = (sources: readonly DetachedSource[]): SharedArrayBuffer => serializeShared(sources);
 
 export const unpackSources = (packed: SharedArrayBuffer): DetachedSource[] => deserialize(new Uint8Array(packed)) as DetachedSource[];

@@ -7,12 +7,12 @@
 // worker once, through shared memory, with the first task each one runs; a module
 // exporting `prepare(data)` keeps only what that makes of it (pool-worker.mjs).
 
-import { serialize } from 'node:v8';
 import { Presets, SingleBar } from 'cli-progress';
 import { InvalidArgumentError } from 'commander';
 import { Piscina } from 'piscina';
 import { CliError } from './common.js';
 import { isWorkerOutOfMemory, outOfMemoryMessage, OUT_OF_MEMORY_EXIT, releaseWorkerHeapLimits, workerHeapMb } from './memory.js';
+import { serializeShared } from './packed-sources.js';
 import { poolTrace } from './pool-trace.js';
 
 /** --jobs: a positive integer. */
@@ -133,10 +133,7 @@ function pack(data: object): { data: SharedArrayBuffer; shared: Record<string, S
     if (value instanceof SharedArrayBuffer) shared[key] = value;
     else rest[key] = value;
   }
-  const bytes = serialize(rest);
-  const out = new SharedArrayBuffer(bytes.length);
-  new Uint8Array(out).set(bytes);
-  return { data: out, shared };
+  return { data: serializeShared(rest), shared };
 }
 
 /** openPool, run at once: for work whose data is ready when the pool is needed. */
